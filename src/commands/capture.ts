@@ -1,0 +1,102 @@
+// `kubectl evtimeline capture DIR`: the lab's report capture as one verb, written atomically.
+import type { Deps } from '../deps.ts';
+import { SUCCESS, UsageError } from '../errors.ts';
+import type { CommandResult } from '../errors.ts';
+import { auditEvents } from '../core/audit.ts';
+import type { Event } from '../core/event.ts';
+import { buildIncident } from '../core/incident.ts';
+import type { EventSource } from '../core/source.ts';
+import { plainPalette } from '../render/color.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { renderIncidentText } from '../render/incident-text.ts';
+import { renderBothApis, renderCountReport, renderSchedulerReport, renderTypeReport } from '../render/reports.ts';
+import { renderStable } from '../render/stable.ts';
+import { renderTimelineTable } from '../render/timeline-table.ts';
+import { writeFolderAtomic } from '../io/atomic.ts';
+import type { CaptureFile } from '../io/event-file.ts';
+import { DEFAULT_EVENT_TTL_MS, incidentSourceKind } from './incident.ts';
+import { parseCommonOptions, parseDurationFlag } from './options.ts';
+import type { CommonOptions, RawOptions } from './options.ts';
+import { openSource, prepareEvents } from './source.ts';
+
+export interface CaptureOptions {
+  dir: string;
+  common: CommonOptions;
+  force: boolean;
+  eventTTLms: number;
+}
+
+export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOptions {
+  if (dir.trim() === '') throw new UsageError('capture needs a folder name');
+  return {
+    dir,
+    common: parseCommonOptions(raw),
+    force: raw.force === true,
+    eventTTLms: parseDurationFlag('--event-ttl', raw.eventTtl as string | undefined) ?? DEFAULT_EVENT_TTL_MS,
+  };
+}
+
+function eventNames(raw: unknown[]): string[] {
+  return raw
+    .map((item) => (item as { metadata?: { name?: unknown } } | null)?.metadata?.name)
+    .filter((name): name is string => typeof name === 'string');
+}
+
+/** The report files, pure text; events.json keeps the raw objects of both API views for --from. */
+export function captureFiles(input: {
+  source: EventSource;
+  core: unknown[];
+  eventsK8sIo: unknown[];
+  events: Event[];
+  now: number;
+  eventTTLms: number;
+}): Record<string, string> {
+  const { source, events, now } = input;
+  const capture: CaptureFile = {
+    kind: 'EvtimelineCapture',
+    version: 1,
+    context: source.info.context,
+    server: source.info.server,
+    namespace: source.info.namespace,
+    capturedAt: new Date(now).toISOString(),
+    core: input.core,
+    eventsK8sIo: input.eventsK8sIo,
+  };
+  const incident = buildIncident(events, {
+    now,
+    namespace: source.info.namespace,
+    eventTTLms: input.eventTTLms,
+    source: incidentSourceKind(source),
+  });
+  const table = { now, wide: false, allNamespaces: source.info.namespace === null, noHeaders: false, palette: plainPalette };
+  return {
+    'events.json': `${JSON.stringify(capture, null, 2)}\n`,
+    'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
+    'count-report.txt': renderCountReport(events, now),
+    'type-report.txt': renderTypeReport(auditEvents(events)),
+    'both-apis.txt': renderBothApis(eventNames(input.core), eventNames(input.eventsK8sIo)),
+    'scheduler-event.txt': renderSchedulerReport(events, now),
+    'timeline.txt': renderStable(events),
+    'incident.txt': renderIncidentText(incident, plainPalette),
+  };
+}
+
+export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
+  const now = deps.now();
+  const { source, done } = await openSource(opts.common, deps);
+  let core: unknown[];
+  let eventsK8sIo: unknown[];
+  try {
+    // The one report that needs the events.k8s.io/v1 view is both-apis; every other report reads core/v1.
+    [core, eventsK8sIo] = await Promise.all([source.listEvents(), source.listNewApiEvents()]);
+  } finally {
+    done();
+  }
+  const events = prepareEvents(core, opts.common, now);
+  const files = captureFiles({ source, core, eventsK8sIo, events, now, eventTTLms: opts.eventTTLms });
+  await writeFolderAtomic(opts.dir, files, opts.force);
+  const where = source.info.namespace === null ? 'all namespaces' : `namespace ${source.info.namespace}`;
+  deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);
+  for (const name of Object.keys(files).sort()) deps.stdout.write(`  ${escapeTerminal(opts.dir)}/${name}\n`);
+  return SUCCESS;
+}

@@ -1,0 +1,54 @@
+// `kubectl evtimeline incident`: a written account of what happened, from events alone.
+import type { Deps } from '../deps.ts';
+import { SUCCESS } from '../errors.ts';
+import type { CommandResult } from '../errors.ts';
+import { buildIncident } from '../core/incident.ts';
+import type { EventSource } from '../core/source.ts';
+import { choosePalette } from '../render/color.ts';
+import { renderIncidentText } from '../render/incident-text.ts';
+import { parseCommonOptions, parseDurationFlag, parseOutput } from './options.ts';
+import type { CommonOptions, RawOptions } from './options.ts';
+import { readEvents } from './source.ts';
+
+export const INCIDENT_OUTPUTS = ['text', 'json'] as const;
+
+/** kube-apiserver's --event-ttl default. */
+export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
+
+export interface IncidentOptions {
+  common: CommonOptions;
+  output: (typeof INCIDENT_OUTPUTS)[number];
+  eventTTLms: number;
+  compare: boolean;
+}
+
+export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
+  return {
+    common: parseCommonOptions(raw),
+    output: parseOutput(raw.output, INCIDENT_OUTPUTS),
+    eventTTLms: parseDurationFlag('--event-ttl', raw.eventTtl as string | undefined) ?? DEFAULT_EVENT_TTL_MS,
+    compare: raw.compare === true,
+  };
+}
+
+export function incidentSourceKind(source: EventSource): 'cluster' | 'file' | 'stable-table' {
+  if (source.info.kind === 'cluster') return 'cluster';
+  return source.info.format === 'stable-table' ? 'stable-table' : 'file';
+}
+
+export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
+  const now = deps.now();
+  const { source, events } = await readEvents(opts.common, deps, now);
+  const incident = buildIncident(events, {
+    now,
+    namespace: source.info.namespace,
+    eventTTLms: opts.eventTTLms,
+    source: incidentSourceKind(source),
+  });
+  if (opts.output === 'json') {
+    deps.stdout.write(`${JSON.stringify(incident, null, 2)}\n`);
+  } else {
+    deps.stdout.write(renderIncidentText(incident, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
+  }
+  return SUCCESS;
+}

@@ -1,0 +1,186 @@
+// The type audit: events that tools silently mishandle, each finding named for what goes wrong.
+// Pure data in, pure data out; the command decides the exit status from hasFindings.
+
+import type { Event } from './event.ts';
+import { compareBytes, dedupeByUid, formatObjectRef } from './timeline.ts';
+import { isConventionalType } from './types.ts';
+
+export type FindingKind = 'unconventional-type' | 'unaggregatable-reason' | 'no-object-uid';
+
+export interface AuditFinding {
+  kind: FindingKind;
+  /** namespace/name of the Event object */
+  event: string;
+  /** Kind/name of the object the event is about, `<none>` for a missing part */
+  object: string;
+  reason: string;
+  type: string;
+  reporter: string;
+  count: number;
+  /** One line saying why this hurts. */
+  explanation: string;
+}
+
+/** What `kubectl events --types=<T>` does for one type, as read from kubectl's events.go. */
+export interface KubectlTypeBehaviour {
+  type: string;
+  /** The command a user would try; null when the type cannot be written as a --types value. */
+  command: string | null;
+  /** accepted: kubectl runs; refused: Validate fails; not-expressible: no --types value selects exactly this type. */
+  typesFlag: 'accepted' | 'refused' | 'not-expressible';
+  /** kubectl's exit status for `command`; null when there is no command. */
+  exitCode: number | null;
+  /** What kubectl writes to stderr for `command`; null when it writes no error. */
+  stderr: string | null;
+  /** Whether `kubectl events --types=Warning` lists events of this type. */
+  shownByTypesWarning: boolean;
+  /** Whether an exact match on Warning (`--field-selector type=Warning`, most alert rules) finds it. */
+  shownByExactWarning: boolean;
+  /** One sentence for people. */
+  summary: string;
+}
+
+export interface AuditReport {
+  /** How many events were examined. */
+  checked: number;
+  findings: AuditFinding[];
+  /** One entry per distinct unconventional type found, in byte order. */
+  types: KubectlTypeBehaviour[];
+  hasFindings: boolean;
+}
+
+export const TYPES_REFUSED_STDERR = 'error: valid --types are Normal or Warning';
+
+const REASON_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
+// The API server's limit for reason on events that carry eventTime (pkg/apis/core/validation/events.go).
+const REASON_MAX = 128;
+
+const KIND_ORDER: readonly FindingKind[] = ['unconventional-type', 'unaggregatable-reason', 'no-object-uid'];
+
+export function auditEvents(events: Event[]): AuditReport {
+  const unique = dedupeByUid(events);
+  const findings = unique.flatMap(findingsFor);
+  findings.sort(
+    (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || compareBytes(a.event, b.event),
+  );
+  const offending = [...new Set(findings.filter((f) => f.kind === 'unconventional-type').map((f) => f.type))];
+  offending.sort(compareBytes);
+  return {
+    checked: unique.length,
+    findings,
+    types: offending.map(describeKubectlTypes),
+    hasFindings: findings.length > 0,
+  };
+}
+
+function findingsFor(ev: Event): AuditFinding[] {
+  const found: AuditFinding[] = [];
+  const add = (kind: FindingKind, explanation: string): void => {
+    found.push({
+      kind,
+      event: ev.namespace ? `${ev.namespace}/${ev.name}` : ev.name,
+      object: formatObjectRef(ev.object),
+      reason: ev.reason,
+      type: ev.type,
+      reporter: ev.reporter,
+      count: ev.count,
+      explanation,
+    });
+  };
+  if (!isConventionalType(ev.type)) add('unconventional-type', explainType(ev.type));
+  const reasonProblem = explainReason(ev.reason);
+  if (reasonProblem !== null) add('unaggregatable-reason', reasonProblem);
+  if (ev.object.uid === '') add('no-object-uid', explainNoUid(ev));
+  return found;
+}
+
+function explainType(type: string): string {
+  if (type === '') return 'type is empty: no --types value can select it and Warning-only filters skip it.';
+  if (isNormalOrWarningFold(type)) {
+    return 'type differs from Normal or Warning only in case: kubectl matches it, but exact filters (field selectors, alert rules) do not.';
+  }
+  return 'type is neither Normal nor Warning: kubectl events --types refuses it and Warning-only filters and alerts never show it.';
+}
+
+/** null when the reason is a short CamelCase key; otherwise why it is not. */
+export function explainReason(reason: string): string | null {
+  if (reason === '') return 'reason is empty: there is nothing to count or aggregate these events by.';
+  if (reason.length > REASON_MAX) {
+    return `reason is ${reason.length} characters (the API server refuses over ${REASON_MAX} on events with eventTime): a reason is a short key machines count; details belong in the message.`;
+  }
+  if (REASON_PATTERN.test(reason)) return null;
+  if (/\s/.test(reason)) {
+    return 'reason reads like a sentence: every wording becomes its own reason, which defeats aggregation and counting; put details in the message.';
+  }
+  return 'reason is not a CamelCase word (a capital letter, then letters and digits): tools that group and count by reason split it from its peers.';
+}
+
+function explainNoUid(ev: Event): string {
+  if (ev.object.kind === '' && ev.object.name === '') {
+    return 'the event names no object: its story cannot be tied to anything.';
+  }
+  return 'the object reference has no uid: the story cannot be tied to one incarnation of an object that is deleted and re-created under the same name.';
+}
+
+function isNormalOrWarningFold(value: string): boolean {
+  // kubectl compares with strings.EqualFold; for these ASCII words toLowerCase is the same test.
+  const lower = value.toLowerCase();
+  return lower === 'normal' || lower === 'warning';
+}
+
+/**
+ * kubectl events (k8s.io/kubectl/pkg/cmd/events/events.go): --types is a pflag StringSlice, read as CSV;
+ * Validate accepts each value only if strings.EqualFold(value, "Normal" or "Warning"), else it fails with
+ * "valid --types are Normal or Warning" (printed as "error: ..." and exit 1 by cmdutil.CheckErr).
+ * The filter itself also uses EqualFold, so --types=Warning lists a lower-case "warning" event.
+ * `--types=` is read as an empty list, which means no filter at all.
+ */
+export function describeKubectlTypes(type: string): KubectlTypeBehaviour {
+  const behaviour = (
+    command: string | null,
+    typesFlag: KubectlTypeBehaviour['typesFlag'],
+    exitCode: number | null,
+    stderr: string | null,
+    summary: string,
+  ): KubectlTypeBehaviour => ({
+    type,
+    command,
+    typesFlag,
+    exitCode,
+    stderr,
+    shownByTypesWarning: type.toLowerCase() === 'warning',
+    shownByExactWarning: type === 'Warning',
+    summary,
+  });
+  if (type === '') {
+    return behaviour(
+      null,
+      'not-expressible',
+      null,
+      null,
+      'No `kubectl events --types` value selects an empty type: `--types=` is read as no filter at all, and an empty item in a list (`--types=,Normal`) is refused.',
+    );
+  }
+  const parts = type.split(',');
+  const command = `kubectl events --types=${shellQuote(type)}`;
+  if (!parts.every(isNormalOrWarningFold)) {
+    const summary = `\`${command}\` is refused: "${TYPES_REFUSED_STDERR}", exit 1.`;
+    return behaviour(command, 'refused', 1, TYPES_REFUSED_STDERR, summary);
+  }
+  if (parts.length > 1) {
+    return behaviour(null, 'not-expressible', null, null, 'No `kubectl events --types` value selects it: kubectl splits the value at commas.');
+  }
+  return behaviour(command, 'accepted', 0, null, acceptedSummary(type, command));
+}
+
+function acceptedSummary(type: string, command: string): string {
+  if (type === 'Warning') return `\`${command}\` lists it: this is the type every Warning filter looks for.`;
+  if (type === 'Normal') return `\`${command}\` lists it.`;
+  const alsoWarning = type.toLowerCase() === 'warning' ? '; so does `kubectl events --types=Warning`' : '';
+  return `\`${command}\` lists it, because kubectl ignores case${alsoWarning}.`;
+}
+
+// Only for showing the command: a type with spaces or quotes must still be pasteable.
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9._,=-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}

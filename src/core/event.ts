@@ -1,0 +1,130 @@
+// One normalised event over both Events APIs and every saved form.
+// The core/v1 view of the shared store already carries the events.k8s.io/v1
+// fields (eventTime, series, reportingComponent, ...), so one function settles
+// every event whichever API or file it came from.
+
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  uid: string;
+  fieldPath: string;
+}
+
+export interface Event {
+  uid: string;
+  name: string;
+  namespace: string;
+  resourceVersion: string;
+  type: string;
+  reason: string;
+  message: string;
+  action: string;
+  object: ObjectRef;
+  /** reportingController (core/v1 JSON: reportingComponent), else source.component */
+  reporter: string;
+  /** reportingInstance, else source.host */
+  instance: string;
+  /** series.count, else count, else 1 */
+  count: number;
+  /** epoch ms: eventTime, else firstTimestamp, else creationTimestamp; null when none parses */
+  firstSeen: number | null;
+  /** epoch ms: series.lastObservedTime, else lastTimestamp, else firstSeen */
+  lastSeen: number | null;
+  /** events.k8s.io/v1 style: the event carries eventTime or series, so count/lastTimestamp are not its counters */
+  seriesStyle: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+function asObject(value: unknown): Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function asString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+/** Accepts RFC 3339 strings (with or without fractions) and Date objects; anything else is null. */
+export function parseTime(value: unknown): number | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
+  if (typeof value !== 'string' || value === '') return null;
+  const ms = Date.parse(value);
+  // Go's zero time (0001-01-01T00:00:00Z) is what an unset timestamp serialises to in some clients.
+  if (Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z')) return null;
+  return ms;
+}
+
+function positiveInt(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+}
+
+function objectRef(value: unknown): ObjectRef {
+  const o = asObject(value);
+  return {
+    apiVersion: asString(o.apiVersion),
+    kind: asString(o.kind),
+    name: asString(o.name),
+    namespace: asString(o.namespace),
+    uid: asString(o.uid),
+    fieldPath: asString(o.fieldPath),
+  };
+}
+
+// Field names only the events.k8s.io/v1 view uses (core/v1 JSON says reportingComponent, not reportingController).
+const NEW_API_ONLY_FIELDS = [
+  'regarding',
+  'note',
+  'deprecatedSource',
+  'deprecatedCount',
+  'deprecatedFirstTimestamp',
+  'deprecatedLastTimestamp',
+  'reportingController',
+];
+
+/** True when the raw object is an events.k8s.io/v1 view (regarding/note/deprecated* names). */
+function isNewApiView(raw: Json): boolean {
+  return asString(raw.apiVersion).startsWith('events.k8s.io/') || NEW_API_ONLY_FIELDS.some((key) => key in raw);
+}
+
+/** Normalises a raw event from either API (or a saved copy). Never throws. */
+export function normaliseEvent(input: unknown): Event {
+  const raw = asObject(input);
+  const meta = asObject(raw.metadata);
+  const series = asObject(raw.series);
+  const newView = isNewApiView(raw);
+
+  const legacySource = asObject(newView ? raw.deprecatedSource : raw.source);
+  const involved = newView ? raw.regarding : raw.involvedObject;
+  const legacyCount = positiveInt(newView ? raw.deprecatedCount : raw.count);
+  const legacyFirst = parseTime(newView ? raw.deprecatedFirstTimestamp : raw.firstTimestamp);
+  const legacyLast = parseTime(newView ? raw.deprecatedLastTimestamp : raw.lastTimestamp);
+  const eventTime = parseTime(raw.eventTime);
+  const seriesLast = parseTime(series.lastObservedTime);
+
+  const firstSeen = eventTime ?? legacyFirst ?? parseTime(meta.creationTimestamp);
+  const lastSeen = seriesLast ?? legacyLast ?? firstSeen;
+  const reporter =
+    asString(raw.reportingController) || asString(raw.reportingComponent) || asString(legacySource.component);
+
+  return {
+    uid: asString(meta.uid),
+    name: asString(meta.name),
+    namespace: asString(meta.namespace),
+    resourceVersion: asString(meta.resourceVersion),
+    type: asString(raw.type),
+    reason: asString(raw.reason),
+    message: asString(newView ? raw.note : raw.message),
+    action: asString(raw.action),
+    object: objectRef(involved),
+    reporter,
+    instance: asString(raw.reportingInstance) || asString(legacySource.host),
+    count: positiveInt(series.count) ?? legacyCount ?? 1,
+    firstSeen,
+    lastSeen,
+    seriesStyle: eventTime !== null || Object.keys(series).length > 0,
+  };
+}

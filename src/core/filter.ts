@@ -1,0 +1,68 @@
+// Which events a read verb shows: --for KIND/NAME, --types, --reasons, --since.
+
+import type { Event } from './event.ts';
+
+export interface ObjectSelector {
+  kind: string;
+  name: string;
+}
+
+export interface EventFilter {
+  object?: ObjectSelector;
+  types?: string[];
+  reasons?: string[];
+  sinceMs?: number;
+}
+
+// A Kind, a resource plural or a singular: letters and digits only. `kubectl events --for` hands
+// the text before the slash to the REST mapper as a bare resource, so `pipelines.ev.labhub.io/x`
+// is refused there too; we refuse it here rather than match nothing.
+const KIND_TOKEN = /^[A-Za-z][A-Za-z0-9]*$/;
+
+/**
+ * Parses `KIND/NAME` as `kubectl events --for` does: exactly one slash, anything else is null.
+ * The kind is kept as typed; matching is case-insensitive (see matchesKind).
+ */
+export function parseObjectRef(text: string): ObjectSelector | null {
+  const parts = text.trim().split('/');
+  if (parts.length !== 2) return null;
+  const [kind = '', name = ''] = parts;
+  if (!KIND_TOKEN.test(kind) || name === '') return null;
+  return { kind, name };
+}
+
+/**
+ * kubectl resolves the --for token through the REST mapper, which lower-cases it and accepts the
+ * resource plural or singular (the lower-cased Kind). Offline we have only the Kind, so we accept the
+ * Kind in any case and the usual English plurals of it (pods, ingresses, networkpolicies).
+ * Short names (po, deploy) need discovery and are not matched here.
+ */
+export function matchesKind(token: string, kind: string): boolean {
+  const t = token.toLowerCase();
+  const k = kind.toLowerCase();
+  if (k === '') return false;
+  if (t === k || t === `${k}s` || t === `${k}es`) return true;
+  return k.endsWith('y') && t === `${k.slice(0, -1)}ies`;
+}
+
+function includesFolded(values: string[], value: string): boolean {
+  const v = value.toLowerCase();
+  return values.some((x) => x.toLowerCase() === v);
+}
+
+/**
+ * Keeps the events that pass every given criterion, in the order given. Types and reasons compare
+ * case-insensitively like kubectl's --types (strings.EqualFold), but unlike kubectl any type may be
+ * asked for, so `Critical` events stay reachable. --since keeps events last seen inside the window;
+ * an event with no time at all cannot be shown to be inside it and is left out.
+ */
+export function filterEvents(events: Event[], filter: EventFilter, now: number): Event[] {
+  const { object, types, reasons, sinceMs } = filter;
+  return events.filter((ev) => {
+    if (object && !(ev.object.name === object.name && matchesKind(object.kind, ev.object.kind))) return false;
+    if (types && types.length > 0 && !includesFolded(types, ev.type)) return false;
+    if (reasons && reasons.length > 0 && !includesFolded(reasons, ev.reason)) return false;
+    if (sinceMs !== undefined && (ev.lastSeen === null || ev.lastSeen < now - sinceMs)) return false;
+    return true;
+  });
+}

@@ -1,0 +1,337 @@
+// The incident account: what a person who was not there needs from the events, as plain data.
+// The same object is the `-o json` output, so it holds only strings, numbers, booleans, null and arrays.
+
+import type { Event } from './event.ts';
+import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
+import { compareBytes, dedupeByUid, formatObjectRef, NONE, sortTimeline } from './timeline.ts';
+import { isConventionalType } from './types.ts';
+
+export type IncidentSourceKind = 'cluster' | 'file' | 'stable-table';
+
+export interface IncidentContext {
+  /** epoch ms the account is made at (for a saved file, the command may pass its capture time) */
+  now: number;
+  /** null means all namespaces */
+  namespace: string | null;
+  /** the API server's --event-ttl, 1h by default */
+  eventTTLms: number;
+  source: IncidentSourceKind;
+}
+
+/** What the input can tell at all; a stable table carries types, reasons and objects only. */
+export interface Carries {
+  times: boolean;
+  counts: boolean;
+  reporters: boolean;
+  messages: boolean;
+  uids: boolean;
+}
+
+export interface Headline {
+  events: number;
+  objects: number;
+  /** events whose type is exactly Warning */
+  warnings: number;
+  /** events whose type is not exactly Normal or Warning */
+  unconventional: number;
+  /** events whose count is above 1; null when the input carries no counts */
+  repeats: number | null;
+  /** the sum of counts; null when the input carries no counts */
+  occurrences: number | null;
+}
+
+/** One event as said about its object. Fields the input does not carry are null, never guessed. */
+export interface Report {
+  /** the Event's own name; '' when the input names none */
+  event: string;
+  reporter: string | null;
+  reason: string;
+  type: string;
+  conventionalType: boolean;
+  count: number | null;
+  /** ISO 8601 */
+  firstSeen: string | null;
+  lastSeen: string | null;
+  /** lastSeen - firstSeen in ms */
+  spanMs: number | null;
+  message: string | null;
+  /** not Normal: the message explains what went wrong, so it is quoted first */
+  decisive: boolean;
+}
+
+export interface ObjectStory {
+  kind: string;
+  name: string;
+  namespace: string;
+  uid: string | null;
+  /** in time order: first seen, then last seen */
+  reports: Report[];
+}
+
+export interface ReporterReasons {
+  reporter: string;
+  /** distinct, byte order */
+  reasons: string[];
+}
+
+export interface EventRef {
+  event: string;
+  /** Kind/name */
+  object: string;
+  reason: string;
+}
+
+export interface UnconventionalType {
+  type: string;
+  events: EventRef[];
+  kubectl: KubectlTypeBehaviour;
+  /** filters that never show events of this type (beyond `kubectl.command` itself) */
+  missedBy: string[];
+  /** where such an event can have come from */
+  origin: string;
+}
+
+export interface Repeat extends EventRef {
+  count: number;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  spanMs: number | null;
+}
+
+export interface Limits {
+  /** oldest first seen; null when the input carries no times */
+  windowStart: string | null;
+  /** newest last seen */
+  windowEnd: string | null;
+  windowMs: number | null;
+  eventTTLms: number;
+  /** `at` minus the TTL: an event not written since then has been deleted by the API server */
+  ttlHorizon: string;
+}
+
+/** Reserved for later: an event kept in a saved record but gone from the cluster. */
+export interface RecordOnlyEvent extends EventRef {
+  lastSeen: string | null;
+}
+
+/** Reserved for later: one Kind/name seen with more than one uid. */
+export interface RecreatedObject {
+  kind: string;
+  name: string;
+  uids: string[];
+}
+
+export interface Incident {
+  /** ISO time the account was made */
+  at: string;
+  namespace: string | null;
+  source: IncidentSourceKind;
+  carries: Carries;
+  headline: Headline;
+  /** in time order of each object's first report */
+  objects: ObjectStory[];
+  /** byte order of reporter; empty when the input carries no reporters */
+  reporters: ReporterReasons[];
+  unconventionalTypes: UnconventionalType[];
+  /** empty when the input carries no counts */
+  repeats: Repeat[];
+  limits: Limits;
+  onlyInRecord?: RecordOnlyEvent[];
+  recreatedObjects?: RecreatedObject[];
+}
+
+/** Expects the events of one look; each event counts once even when both APIs listed it. */
+export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
+  const events = dedupeByUid(input);
+  const carries = carriesFor(ctx.source);
+  const objects = groupByObject(events, carries);
+  const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
+  return {
+    at: iso(ctx.now),
+    namespace: ctx.namespace,
+    source: ctx.source,
+    carries,
+    headline: {
+      events: events.length,
+      objects: objects.length,
+      warnings: events.filter((e) => e.type === 'Warning').length,
+      unconventional: events.filter((e) => !isConventionalType(e.type)).length,
+      repeats: carries.counts ? repeats.length : null,
+      occurrences: carries.counts ? events.reduce((sum, e) => sum + e.count, 0) : null,
+    },
+    objects,
+    reporters: carries.reporters ? collectReporters(events) : [],
+    unconventionalTypes: collectUnconventional(events),
+    repeats: sortRepeats(repeats),
+    limits: limitsFor(events, ctx, carries),
+  };
+}
+
+function carriesFor(source: IncidentSourceKind): Carries {
+  const all = source !== 'stable-table';
+  return { times: all, counts: all, reporters: all, messages: all, uids: all };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : iso(ms);
+}
+
+function spanOf(ev: Event): number | null {
+  return ev.firstSeen === null || ev.lastSeen === null ? null : ev.lastSeen - ev.firstSeen;
+}
+
+function toRef(ev: Event): EventRef {
+  return { event: ev.name, object: formatObjectRef(ev.object), reason: ev.reason };
+}
+
+function toReport(ev: Event, carries: Carries): Report {
+  return {
+    event: ev.name,
+    reporter: carries.reporters ? ev.reporter : null,
+    reason: ev.reason,
+    type: ev.type,
+    conventionalType: isConventionalType(ev.type),
+    count: carries.counts ? ev.count : null,
+    firstSeen: carries.times ? isoOrNull(ev.firstSeen) : null,
+    lastSeen: carries.times ? isoOrNull(ev.lastSeen) : null,
+    spanMs: carries.times ? spanOf(ev) : null,
+    message: carries.messages ? ev.message : null,
+    decisive: ev.type !== 'Normal',
+  };
+}
+
+function toRepeat(ev: Event): Repeat {
+  return { ...toRef(ev), count: ev.count, firstSeen: isoOrNull(ev.firstSeen), lastSeen: isoOrNull(ev.lastSeen), spanMs: spanOf(ev) };
+}
+
+// A uid keeps a re-created object's story apart from the old one; without it, Kind/namespace/name is all there is.
+function objectKey(ev: Event, carries: Carries): string {
+  const o = ev.object;
+  return carries.uids && o.uid !== '' ? `uid:${o.uid}` : `ref:${o.kind}\u0000${o.namespace}\u0000${o.name}`;
+}
+
+function groupByObject(events: Event[], carries: Carries): ObjectStory[] {
+  // sortTimeline is stable, so a stable table (no times, no names) keeps its own order.
+  const sorted = sortTimeline(events);
+  const stories = new Map<string, ObjectStory>();
+  for (const ev of sorted) {
+    const key = objectKey(ev, carries);
+    let story = stories.get(key);
+    if (story === undefined) {
+      const uid = carries.uids && ev.object.uid !== '' ? ev.object.uid : null;
+      story = { kind: ev.object.kind, name: ev.object.name, namespace: ev.object.namespace, uid, reports: [] };
+      stories.set(key, story);
+    }
+    story.reports.push(toReport(ev, carries));
+  }
+  return [...stories.values()];
+}
+
+function collectReporters(events: Event[]): ReporterReasons[] {
+  const byReporter = new Map<string, Set<string>>();
+  for (const ev of events) {
+    const reasons = byReporter.get(ev.reporter) ?? new Set<string>();
+    reasons.add(ev.reason);
+    byReporter.set(ev.reporter, reasons);
+  }
+  return [...byReporter.entries()]
+    .map(([reporter, reasons]) => ({ reporter, reasons: [...reasons].sort(compareBytes) }))
+    .sort((a, b) => compareBytes(a.reporter, b.reporter));
+}
+
+function collectUnconventional(events: Event[]): UnconventionalType[] {
+  const byType = new Map<string, EventRef[]>();
+  for (const ev of events) {
+    if (isConventionalType(ev.type)) continue;
+    byType.set(ev.type, [...(byType.get(ev.type) ?? []), toRef(ev)]);
+  }
+  return [...byType.entries()]
+    .sort(([a], [b]) => compareBytes(a, b))
+    .map(([type, refs]) => {
+      const kubectl = describeKubectlTypes(type);
+      return { type, events: refs, kubectl, missedBy: missedBy(kubectl), origin: ORIGIN };
+    });
+}
+
+// client-go's recorders (tools/record and tools/events) check ValidateEventType and drop anything else.
+const ORIGIN =
+  "It came from a writer that bypassed client-go's event recorders (kubectl apply, a raw API call, another client): those recorders drop every type but Normal and Warning before sending.";
+
+function missedBy(k: KubectlTypeBehaviour): string[] {
+  const missed: string[] = [];
+  if (!k.shownByTypesWarning) missed.push('kubectl events --types=Warning');
+  if (!k.shownByExactWarning) missed.push('kubectl get events --field-selector type=Warning');
+  missed.push('alerts and dashboards that match Warning exactly');
+  return missed;
+}
+
+function sortRepeats(repeats: Repeat[]): Repeat[] {
+  return [...repeats].sort((a, b) => b.count - a.count || compareBytes(a.object, b.object) || compareBytes(a.reason, b.reason));
+}
+
+function limitsFor(events: Event[], ctx: IncidentContext, carries: Carries): Limits {
+  const firsts = carries.times ? events.flatMap((e) => (e.firstSeen === null ? [] : [e.firstSeen])) : [];
+  const lasts = carries.times ? events.flatMap((e) => (e.lastSeen === null ? [] : [e.lastSeen])) : [];
+  // reduce, not Math.min(...xs): a namespace can hold more events than a call has arguments.
+  const start = firsts.reduce<number | null>((min, t) => (min === null || t < min ? t : min), null);
+  const end = lasts.reduce<number | null>((max, t) => (max === null || t > max ? t : max), null);
+  return {
+    windowStart: isoOrNull(start),
+    windowEnd: isoOrNull(end),
+    windowMs: start === null || end === null ? null : end - start,
+    eventTTLms: ctx.eventTTLms,
+    ttlHorizon: iso(ctx.now - ctx.eventTTLms),
+  };
+}
+
+/**
+ * Reads a saved `-o stable` table (`<type> <reason> <Kind>/<name>` a line, `<none>` for an empty field or an
+ * empty table) back into minimal Events: no times, no reporter, no message, count 1. Nothing is rejected:
+ * a line that does not fit keeps what can be read (a reason with spaces keeps its words).
+ */
+export function parseStableTable(text: string): Event[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/[ \t\r]+$/, ''))
+    .filter((line) => line !== '' && line !== NONE)
+    .map(parseStableLine);
+}
+
+function parseStableLine(line: string): Event {
+  const fields = line.split(/[ \t]+/);
+  const type = fields.shift() ?? '';
+  const last = fields.at(-1);
+  const objectField = last !== undefined && last.includes('/') ? (fields.pop() ?? '') : '';
+  const slash = objectField.indexOf('/');
+  const kind = slash < 0 ? '' : objectField.slice(0, slash);
+  const name = slash < 0 ? '' : objectField.slice(slash + 1);
+  return tableEvent(unNone(type), unNone(fields.join(' ')), unNone(kind), unNone(name));
+}
+
+function unNone(field: string): string {
+  return field === NONE ? '' : field;
+}
+
+function tableEvent(type: string, reason: string, kind: string, name: string): Event {
+  return {
+    uid: '',
+    name: '',
+    namespace: '',
+    resourceVersion: '',
+    type,
+    reason,
+    message: '',
+    action: '',
+    object: { apiVersion: '', kind, name, namespace: '', uid: '', fieldPath: '' },
+    reporter: '',
+    instance: '',
+    count: 1,
+    firstSeen: null,
+    lastSeen: null,
+    seriesStyle: false,
+  };
+}

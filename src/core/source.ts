@@ -1,0 +1,26 @@
+// What every read verb reads from: the live cluster (src/kube) or a saved file (src/io).
+// Both hand back raw core/v1-shaped event JSON; normaliseEvent settles the rest.
+
+export interface SourceInfo {
+  /** 'cluster' for a live API server, 'file' for --from */
+  kind: 'cluster' | 'file';
+  /** kubeconfig context, or the context a capture was taken from */
+  context: string;
+  server: string;
+  /** null means all namespaces */
+  namespace: string | null;
+  /** for files: capture, list, record or stable-table; '' for a live cluster */
+  format: string;
+  /** --from path, '-' for stdin */
+  path: string;
+  /** ISO time a saved file was captured or last recorded; '' for a live cluster */
+  capturedAt: string;
+}
+
+export interface EventSource {
+  readonly info: SourceInfo;
+  /** Every event in scope through core/v1 (which already includes events written through events.k8s.io/v1). */
+  listEvents(): Promise<unknown[]>;
+  /** The events.k8s.io/v1 view of the same events, where the source has it (capture's both-apis report). */
+  listNewApiEvents(): Promise<unknown[]>;
+}

@@ -1,0 +1,84 @@
+// Kubeconfig loading the way kubectl does it, on top of client-node's KubeConfig.
+// client-node's loadFromDefault differs from kubectl in three ways we must not inherit:
+// with KUBECONFIG=a:b it takes the LAST file's current-context (kubectl: the first that sets it),
+// a name repeated across files throws "Duplicate cluster" (kubectl: the first wins), and with no
+// config at all it silently talks to localhost:8080 (kubectl: an error).
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster, Context, User } from '@kubernetes/client-node';
+import { RuntimeError, UsageError } from '../errors.ts';
+
+export interface KubeconfigRequest {
+  kubeconfig?: string;
+  context?: string;
+  env: Record<string, string | undefined>;
+}
+
+export interface KubeTarget {
+  config: KubeConfig;
+  context: string;
+  server: string;
+  /** the context's namespace, else "default" */
+  namespace: string;
+}
+
+/** The files kubectl would read, in precedence order. */
+export function kubeconfigFiles(req: KubeconfigRequest, exists: (path: string) => boolean = existsSync): string[] {
+  if (req.kubeconfig) {
+    if (!exists(req.kubeconfig)) throw new UsageError(`--kubeconfig ${req.kubeconfig}: no such file`);
+    return [req.kubeconfig];
+  }
+  const fromEnv = (req.env.KUBECONFIG ?? '').split(delimiter).filter((p) => p !== '');
+  // kubectl skips KUBECONFIG entries that do not exist, and de-duplicates them.
+  const present = [...new Set(fromEnv)].filter((p) => exists(p));
+  if (fromEnv.length > 0) return present;
+  const home = req.env.HOME ?? homedir();
+  const fallback = join(home, '.kube', 'config');
+  return exists(fallback) ? [fallback] : [];
+}
+
+function firstByName<T extends { name: string }>(lists: T[][]): T[] {
+  const seen = new Map<string, T>();
+  for (const list of lists) for (const item of list) if (!seen.has(item.name)) seen.set(item.name, item);
+  return [...seen.values()];
+}
+
+/** Merges kubeconfig files with kubectl's rule: the first file to set a value wins. */
+export function mergeKubeconfigs(configs: KubeConfig[]): KubeConfig {
+  const merged = new KubeConfig();
+  merged.loadFromOptions({
+    clusters: firstByName<Cluster>(configs.map((c) => c.clusters)),
+    users: firstByName<User>(configs.map((c) => c.users)),
+    contexts: firstByName<Context>(configs.map((c) => c.contexts)),
+    currentContext: configs.map((c) => c.currentContext).find((name) => !!name) ?? '',
+  });
+  return merged;
+}
+
+function readFile(path: string): KubeConfig {
+  const config = new KubeConfig();
+  try {
+    config.loadFromFile(path);
+  } catch (error) {
+    throw new RuntimeError(`cannot load kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return config;
+}
+
+export function loadKubeTarget(req: KubeconfigRequest): KubeTarget {
+  const files = kubeconfigFiles(req);
+  if (files.length === 0) {
+    throw new RuntimeError('no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config');
+  }
+  const config = mergeKubeconfigs(files.map(readFile));
+  const contextName = req.context || config.currentContext;
+  if (!contextName) throw new RuntimeError('current-context is not set in the kubeconfig: pass --context');
+  const context = config.getContextObject(contextName);
+  if (!context) throw new RuntimeError(`context "${contextName}" does not exist in the kubeconfig`);
+  config.setCurrentContext(contextName);
+  const cluster = config.getCluster(context.cluster);
+  if (!cluster?.server) throw new RuntimeError(`context "${contextName}" names cluster "${context.cluster}", which has no server`);
+  return { config, context: contextName, server: cluster.server, namespace: context.namespace || 'default' };
+}

@@ -1,0 +1,68 @@
+// The type audit for people: findings grouped by kind, then what kubectl does with each offending type.
+// Every string that came from an event goes through escapeTerminal before any colour is added.
+
+import type { AuditFinding, AuditReport, FindingKind, KubectlTypeBehaviour } from '../core/audit.ts';
+import { NONE } from '../core/timeline.ts';
+import type { Palette } from './color.ts';
+import { escapeTerminal } from './escape.ts';
+
+const HEADINGS: Record<FindingKind, string> = {
+  'unconventional-type': 'Unconventional types (not exactly Normal or Warning)',
+  'unaggregatable-reason': 'Reasons that cannot be aggregated (not a short CamelCase word)',
+  'no-object-uid': 'Events not tied to one object (no object uid)',
+};
+
+const KINDS = Object.keys(HEADINGS) as FindingKind[];
+
+export function renderAuditText(report: AuditReport, palette: Palette): string {
+  const sections = [renderFindings(report, palette)];
+  if (report.types.length > 0) {
+    const blocks = report.types.map((b) => renderTypeBehaviour(b, palette));
+    sections.push([palette.bold('What kubectl does with these types'), ...blocks].join('\n'));
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+/** The summary line and one section per kind of finding (no trailing newline). */
+export function renderFindings(report: AuditReport, palette: Palette): string {
+  const checked = `${report.checked} ${report.checked === 1 ? 'event' : 'events'} checked`;
+  if (!report.hasFindings) {
+    return `Type audit: ${checked}. No unconventional types, unaggregatable reasons or missing object uids found.`;
+  }
+  const n = report.findings.length;
+  const sections = [`Type audit: ${checked}, ${n} ${n === 1 ? 'finding' : 'findings'}.`];
+  for (const kind of KINDS) {
+    const found = report.findings.filter((f) => f.kind === kind);
+    if (found.length > 0) sections.push([palette.bold(HEADINGS[kind]), ...found.map((f) => findingLines(f, palette))].join('\n'));
+  }
+  return sections.join('\n\n');
+}
+
+function safe(text: string): string {
+  return text === '' ? NONE : escapeTerminal(text);
+}
+
+function findingLines(f: AuditFinding, palette: Palette): string {
+  const type = f.kind === 'unconventional-type' ? palette.unconventional(safe(f.type)) : safe(f.type);
+  const facts = `reason ${safe(f.reason)}, type ${type}, reported by ${safe(f.reporter)}, count ${f.count}`;
+  return `  ${palette.bold(safe(f.event))} about ${safe(f.object)}: ${facts}\n    ${escapeTerminal(f.explanation)}`;
+}
+
+/** One type: the command a user would try and what it does, then what Warning filters do with it. */
+export function renderTypeBehaviour(b: KubectlTypeBehaviour, palette: Palette): string {
+  const title = b.type === '' ? `${NONE} (empty)` : safe(b.type);
+  const lines = [`  ${b.type === 'Warning' ? palette.warning(title) : palette.unconventional(title)}`];
+  lines.push(`    ${commandOutcome(b)}`);
+  if (b.type !== 'Warning') {
+    lines.push(`    kubectl events --types=Warning -> ${b.shownByTypesWarning ? 'lists it (kubectl ignores case)' : 'does not list it'}`);
+  }
+  lines.push(`    kubectl get events --field-selector type=Warning -> ${b.shownByExactWarning ? 'matches it' : 'does not match it (exact match)'}`);
+  return lines.join('\n');
+}
+
+function commandOutcome(b: KubectlTypeBehaviour): string {
+  if (b.command === null) return escapeTerminal(b.summary);
+  const command = escapeTerminal(b.command);
+  if (b.typesFlag === 'refused') return `${command} -> exit ${b.exitCode}, stderr "${b.stderr}"`;
+  return `${command} -> exit ${b.exitCode}, lists it`;
+}

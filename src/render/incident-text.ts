@@ -1,0 +1,189 @@
+// The incident account in sentences, for people who were not there: headline (warnings first), each
+// object's story in time order, who reported what, unconventional types, then what events cannot tell.
+// Every string that came from an event goes through escapeTerminal before any colour is added.
+
+import type { Incident, ObjectStory, Report } from '../core/incident.ts';
+import { humanDuration } from '../core/duration.ts';
+import { isConventionalType } from '../core/types.ts';
+import { NONE } from '../core/timeline.ts';
+import type { Palette } from './color.ts';
+import { escapeTerminal } from './escape.ts';
+
+// The headline stays short: a namespace with hundreds of warnings lists the first few.
+const HEADLINE_ITEMS = 5;
+
+export function renderIncidentText(incident: Incident, palette: Palette): string {
+  const sections = [headline(incident, palette)];
+  if (incident.headline.events > 0) {
+    sections.push(objectsSection(incident, palette), reportersSection(incident, palette));
+    if (incident.unconventionalTypes.length > 0) sections.push(unconventionalSection(incident, palette));
+  }
+  sections.push(limitsSection(incident, palette));
+  return `${sections.join('\n\n')}\n`;
+}
+
+/** Escaped, with `<none>` for an empty value. */
+function safe(text: string): string {
+  return text === '' ? NONE : escapeTerminal(text);
+}
+
+function paintType(type: string, palette: Palette): string {
+  if (type === 'Warning') return palette.warning(safe(type));
+  return isConventionalType(type) ? safe(type) : palette.unconventional(safe(type));
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function ageOf(iso: string, incident: Incident): string {
+  return `${humanDuration(Date.parse(incident.at) - Date.parse(iso))} ago`;
+}
+
+/** ISO time without a zero millisecond part. */
+function showTime(iso: string): string {
+  return iso.replace(/\.000Z$/, 'Z');
+}
+
+function listSome(items: string[]): string {
+  const shown = items.slice(0, HEADLINE_ITEMS).join(', ');
+  return items.length > HEADLINE_ITEMS ? `${shown}, and ${items.length - HEADLINE_ITEMS} more` : shown;
+}
+
+function scope(incident: Incident): string {
+  return incident.namespace === null ? 'across all namespaces' : `in namespace ${safe(incident.namespace)}`;
+}
+
+function origin(incident: Incident): string {
+  if (incident.source === 'stable-table') return 'rebuilt from a saved stable table';
+  if (incident.source === 'file') return 'read from a saved file';
+  return `read from the cluster at ${showTime(incident.at)}`;
+}
+
+function headline(incident: Incident, palette: Palette): string {
+  const h = incident.headline;
+  const title = palette.bold(`Incident ${scope(incident)}, ${origin(incident)}`);
+  if (h.events === 0) return `${title}\n  No events.`;
+  const reports = incident.objects.flatMap((o) => o.reports.map((r) => ({ o, r })));
+  const onObject = ({ o, r }: { o: ObjectStory; r: Report }): string => `${safe(r.reason)} on ${objectLabel(o)}`;
+  const lines = [`${title}\n  ${plural(h.events, 'event', 'events')} about ${plural(h.objects, 'object', 'objects')}.`];
+  const warnings = reports.filter(({ r }) => r.type === 'Warning');
+  lines.push(
+    warnings.length === 0
+      ? `  No ${palette.warning('Warning')} events.`
+      : `  ${h.warnings} ${palette.warning(h.warnings === 1 ? 'Warning' : 'Warnings')}: ${listSome(warnings.map(onObject))}.`,
+  );
+  if (h.unconventional > 0) {
+    const odd = reports.filter(({ r }) => !r.conventionalType);
+    const items = odd.map((x) => `${paintType(x.r.type, palette)} (${onObject(x)})`);
+    lines.push(`  ${plural(h.unconventional, 'event has', 'events have')} a type other than Normal or Warning, which most tools never show: ${listSome(items)}.`);
+  }
+  if (h.repeats === null) {
+    lines.push('  The table carries no counts, so repeats cannot be told.');
+  } else if (h.repeats > 0) {
+    const items = incident.repeats.map((r) => `${safe(r.reason)} on ${safe(r.object)} x${r.count}${overSpan(r.spanMs)}`);
+    lines.push(`  ${plural(h.repeats, 'event', 'events')} repeated: ${listSome(items)}.`);
+  }
+  return lines.join('\n');
+}
+
+function overSpan(spanMs: number | null): string {
+  return spanMs === null ? '' : ` over ${humanDuration(spanMs)}`;
+}
+
+function objectLabel(o: ObjectStory): string {
+  return `${safe(o.kind)}/${safe(o.name)}`;
+}
+
+function objectsSection(incident: Incident, palette: Palette): string {
+  const order = incident.carries.times ? 'oldest first' : 'in table order: the table carries no times';
+  const stories = incident.objects.map((o) => {
+    const uid = o.uid === null ? '' : palette.dim(` (uid ${safe(o.uid)})`);
+    const reports = o.reports.map((r) => reportLines(r, incident, palette));
+    return [`${palette.bold(objectLabel(o))}${uid}`, ...reports].join('\n');
+  });
+  return [palette.bold(`What happened, object by object (${order})`), ...stories].join('\n\n');
+}
+
+function typeNote(r: Report, palette: Palette): string {
+  return r.conventionalType ? paintType(r.type, palette) : `type ${paintType(r.type, palette)}, unconventional`;
+}
+
+function reportLines(r: Report, incident: Incident, palette: Palette): string {
+  const what = `${safe(r.reason)} (${typeNote(r, palette)})`;
+  if (!incident.carries.reporters) return `  ${what}`;
+  const when = r.firstSeen === null ? 'At an unknown time' : `${ageOf(r.firstSeen, incident)}`;
+  const who = r.reporter === null || r.reporter === '' ? 'an unnamed reporter' : safe(r.reporter);
+  const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}:`;
+  const message = r.message === null || r.message === '' ? '(no message)' : `"${escapeTerminal(r.message)}"`;
+  return `${line}\n    ${message}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function howOften(r: Report, incident: Incident): string {
+  if (r.count === null || r.count <= 1) return 'once';
+  const last = r.lastSeen === null ? '' : `, last ${ageOf(r.lastSeen, incident)}`;
+  return `${r.count} times${overSpan(r.spanMs)}${last}`;
+}
+
+function reportersSection(incident: Incident, palette: Palette): string {
+  const title = palette.bold('Who reported what');
+  if (!incident.carries.reporters) return `${title}\n  The table carries no reporters: it cannot say who reported what.`;
+  const lines = incident.reporters.map(
+    (r) => `  ${r.reporter === '' ? '(no reporter named)' : safe(r.reporter)}: ${r.reasons.map(safe).join(', ')}`,
+  );
+  return [title, ...lines].join('\n');
+}
+
+function unconventionalSection(incident: Incident, palette: Palette): string {
+  const blocks = incident.unconventionalTypes.map((u) => {
+    const events = u.events.map((e) => `${safe(e.reason)} on ${safe(e.object)}`);
+    return [
+      `  ${paintType(u.type, palette)}: ${plural(u.events.length, 'event', 'events')} (${events.join(', ')}).`,
+      `    ${escapeTerminal(u.kubectl.summary)}`,
+      `    Missed by: ${u.missedBy.map(escapeTerminal).join('; ')}.`,
+      `    ${u.origin}`,
+    ].join('\n');
+  });
+  return [palette.bold('Unconventional types (neither Normal nor Warning)'), ...blocks].join('\n');
+}
+
+function limitsSection(incident: Incident, palette: Palette): string {
+  const title = palette.bold('What these events cannot tell you');
+  const l = incident.limits;
+  const ttl = formatTTL(l.eventTTLms);
+  const kept = `The API server keeps an event for ${ttl} after it was last written (kube-apiserver --event-ttl; the default is 1h)`;
+  const lines: string[] = [];
+  if (!incident.carries.times) {
+    lines.push(
+      '- The table carries no times, counts, reporters or messages: not when things happened, how often, who said so or what they said.',
+      `- ${kept}: the table holds only what was still there when it was taken.`,
+    );
+  } else if (incident.source === 'file') {
+    lines.push(windowLine(incident), `- ${kept}: a saved file holds only what was still there when it was saved.`);
+  } else {
+    lines.push(
+      windowLine(incident),
+      `- ${kept}: whatever was not written since ${showTime(l.ttlHorizon)} is gone, so the story may begin earlier than it seems.`,
+    );
+  }
+  lines.push('- Events are not an audit log: what must last belongs in status conditions or an external store.');
+  return [title, ...lines.map((line) => `  ${line}`)].join('\n');
+}
+
+/** `1h`, not HumanDuration's `60m`: the TTL is a setting, spelled as the flag is. */
+function formatTTL(ms: number): string {
+  const hour = 3_600_000;
+  return ms > 0 && ms % hour === 0 ? `${ms / hour}h` : humanDuration(ms);
+}
+
+function windowLine(incident: Incident): string {
+  const l = incident.limits;
+  if (incident.headline.events === 0) return '- No events were found; that does not mean nothing happened.';
+  if (l.windowStart === null || l.windowEnd === null) return '- The events carry no times: the window they cover is unknown.';
+  const span = l.windowMs === null ? '' : ` ${humanDuration(l.windowMs)}`;
+  return `- They cover${span}: from ${showTime(l.windowStart)} (${ageOf(l.windowStart, incident)}) to ${showTime(l.windowEnd)} (${ageOf(l.windowEnd, incident)}).`;
+}

@@ -1,0 +1,67 @@
+// -o json for event lists: the normalised events as plain data, for scripts and golden files.
+// Values are exact (never terminal-escaped): JSON.stringify escapes control characters itself,
+// and a script must see what the API server holds.
+
+import type { Event } from '../core/event.ts';
+
+export interface JsonEvent {
+  uid: string;
+  name: string;
+  namespace: string;
+  resourceVersion: string;
+  type: string;
+  reason: string;
+  message: string;
+  action: string;
+  object: {
+    apiVersion: string;
+    kind: string;
+    name: string;
+    namespace: string;
+    uid: string;
+    fieldPath: string;
+  };
+  reporter: string;
+  instance: string;
+  count: number;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  seriesStyle: boolean;
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** A fresh object with keys in a fixed order (whatever order the Event was built in) and ISO times. */
+export function toJsonEvent(ev: Event): JsonEvent {
+  return {
+    uid: ev.uid,
+    name: ev.name,
+    namespace: ev.namespace,
+    resourceVersion: ev.resourceVersion,
+    type: ev.type,
+    reason: ev.reason,
+    message: ev.message,
+    action: ev.action,
+    object: {
+      apiVersion: ev.object.apiVersion,
+      kind: ev.object.kind,
+      name: ev.object.name,
+      namespace: ev.object.namespace,
+      uid: ev.object.uid,
+      fieldPath: ev.object.fieldPath,
+    },
+    reporter: ev.reporter,
+    instance: ev.instance,
+    count: ev.count,
+    firstSeen: isoOrNull(ev.firstSeen),
+    lastSeen: isoOrNull(ev.lastSeen),
+    seriesStyle: ev.seriesStyle,
+  };
+}
+
+/** A JSON array (`[]` when empty), two-space indented, ending in a newline. */
+export function renderEventsJson(events: Event[]): string {
+  return `${JSON.stringify(events.map(toJsonEvent), null, 2)}\n`;
+}

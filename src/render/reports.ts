@@ -1,0 +1,81 @@
+// The capture verb's report files (the lab's count-report, type-report, both-apis and scheduler-event),
+// as pure functions returning text. Event text is escaped: these files are read with cat and less.
+
+import type { AuditReport } from '../core/audit.ts';
+import { describeKubectlTypes } from '../core/audit.ts';
+import type { Event } from '../core/event.ts';
+import { formatAge } from '../core/duration.ts';
+import { formatLastSeen } from '../core/last-seen.ts';
+import { compareBytes, dedupeByUid, formatObjectRef, NONE, sortTimeline } from '../core/timeline.ts';
+import { renderFindings, renderTypeBehaviour } from './audit-text.ts';
+import { plainPalette } from './color.ts';
+import { escapeTerminal } from './escape.ts';
+
+function safe(text: string): string {
+  return text === '' ? NONE : escapeTerminal(text);
+}
+
+function eventName(ev: Event): string {
+  return ev.namespace === '' ? safe(ev.name) : `${safe(ev.namespace)}/${safe(ev.name)}`;
+}
+
+function width(text: string): number {
+  return Array.from(text).length;
+}
+
+/** Left-aligned columns two spaces apart, like kubectl's tabwriter; the last column is not padded. */
+function columns(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? '')))) ?? [];
+  return rows.map((r) =>
+    r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell) + 2))).join(''),
+  );
+}
+
+/** Events that repeated, with kubectl's LAST SEEN cell: `3s (x5 over 2m)`. */
+export function renderCountReport(events: Event[], now: number): string {
+  const repeated = sortTimeline(dedupeByUid(events)).filter((ev) => ev.count > 1);
+  const intro =
+    'Events that repeated. A repeat is not a new event: the recorder bumps count and lastTimestamp (or series.count) on the same Event.';
+  if (repeated.length === 0) return `${intro}\nNo event repeated: every event has count 1.\n`;
+  const rows = repeated.map((ev) => [formatLastSeen(ev, now), escapeTerminal(formatObjectRef(ev.object)), safe(ev.reason), eventName(ev)]);
+  return `${intro}\n${columns([['LAST SEEN', 'OBJECT', 'REASON', 'EVENT'], ...rows]).join('\n')}\n`;
+}
+
+/** The type audit, then what `kubectl events --types=<T>` does for each type found and for Warning. */
+export function renderTypeReport(report: AuditReport): string {
+  const behaviours = [...report.types, describeKubectlTypes('Warning')];
+  const blocks = behaviours.map((b) => renderTypeBehaviour(b, plainPalette));
+  return `${renderFindings(report, plainPalette)}\n\nWhat \`kubectl events --types=<T>\` does\n${blocks.join('\n')}\n`;
+}
+
+/** The names each API lists: `core: NAME` lines, then `new: NAME` lines, each sorted byte-wise. */
+export function renderBothApis(coreNames: string[], newNames: string[]): string {
+  const lines = (prefix: string, names: string[]): string[] =>
+    [...names].sort(compareBytes).map((name) => `${prefix}: ${escapeTerminal(name)}`);
+  const all = [...lines('core', coreNames), ...lines('new', newNames)];
+  return all.length === 0 ? '' : `${all.join('\n')}\n`;
+}
+
+function showTime(ms: number | null, now: number): string {
+  if (ms === null) return '<unknown>';
+  return `${new Date(ms).toISOString().replace(/\.000Z$/, 'Z')} (${formatAge(ms, now)} ago)`;
+}
+
+/** Every FailedScheduling event with the scheduler's message in full: the sentence people actually read. */
+export function renderSchedulerReport(events: Event[], now: number): string {
+  const failed = sortTimeline(dedupeByUid(events)).filter((ev) => ev.reason === 'FailedScheduling');
+  if (failed.length === 0) return 'No FailedScheduling events found.\n';
+  const blocks = failed.map((ev) =>
+    [
+      escapeTerminal(formatObjectRef(ev.object)),
+      `  event:      ${eventName(ev)}`,
+      `  type:       ${safe(ev.type)}`,
+      `  reporter:   ${safe(ev.reporter)}`,
+      `  count:      ${ev.count}`,
+      `  first seen: ${showTime(ev.firstSeen, now)}`,
+      `  last seen:  ${showTime(ev.lastSeen, now)}`,
+      `  message:    ${safe(ev.message)}`,
+    ].join('\n'),
+  );
+  return `FailedScheduling events: the scheduler's own account of why a pod did not fit.\n\n${blocks.join('\n\n')}\n`;
+}

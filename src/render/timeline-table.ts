@@ -1,0 +1,93 @@
+// The default output of the timeline verb: kubectl's borderless aligned columns, every cell escaped.
+
+import Table from 'cli-table3';
+import type { Event } from '../core/event.ts';
+import { formatAge } from '../core/duration.ts';
+import { formatLastSeen } from '../core/last-seen.ts';
+import { formatObjectRef, orNone } from '../core/timeline.ts';
+import { isConventionalType } from '../core/types.ts';
+import type { Palette } from './color.ts';
+import { DEFAULT_CELL_WIDTH, escapeTerminal, truncateCell } from './escape.ts';
+
+export interface TimelineTableOptions {
+  now: number;
+  wide: boolean;
+  allNamespaces: boolean;
+  noHeaders: boolean;
+  palette: Palette;
+  /** Longest cell in characters; default 200, and no limit with wide (0 = no limit). */
+  maxCellWidth?: number;
+}
+
+/** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
+export const UNCONVENTIONAL_MARK = '!';
+
+interface Column {
+  head: string;
+  cell(ev: Event, now: number): string;
+}
+
+const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
+const BASE: Column[] = [
+  { head: 'FIRST SEEN', cell: (ev, now) => formatAge(ev.firstSeen, now) },
+  { head: 'LAST SEEN', cell: (ev, now) => formatLastSeen(ev, now) },
+  { head: 'TYPE', cell: (ev) => ev.type },
+  { head: 'REASON', cell: (ev) => ev.reason },
+  { head: 'OBJECT', cell: (ev) => formatObjectRef(ev.object) },
+  { head: 'FROM', cell: (ev) => ev.reporter },
+];
+const WIDE: Column[] = [
+  { head: 'INSTANCE', cell: (ev) => ev.instance },
+  { head: 'ACTION', cell: (ev) => ev.action },
+  { head: 'COUNT', cell: (ev) => String(ev.count) },
+  { head: 'NAME', cell: (ev) => ev.name },
+  { head: 'OBJECT UID', cell: (ev) => ev.object.uid },
+];
+// kubectl events trims the message; it goes last so a long one only widens the right edge.
+const MESSAGE: Column = { head: 'MESSAGE', cell: (ev) => ev.message.trim() };
+
+function columnsFor(opts: TimelineTableOptions): Column[] {
+  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
+}
+
+function paintType(type: string, cell: string, palette: Palette): string {
+  if (type === 'Warning') return palette.warning(cell);
+  if (!isConventionalType(type)) return palette.unconventional(`${cell}${UNCONVENTIONAL_MARK}`);
+  return cell;
+}
+
+// Borderless: cli-table3 would otherwise draw box lines (and colour them even when piped).
+const NO_BORDER = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+};
+
+/**
+ * One row per event in the order given (the caller sorts). Empty values print `<none>` like
+ * `kubectl get` (kubectl events prints nothing, which makes a missing object look like `/`).
+ * Returns '' for no events: "No events found" is a notice for stderr, not table output.
+ */
+export function renderTimelineTable(events: Event[], opts: TimelineTableOptions): string {
+  if (events.length === 0) return '';
+  const columns = columnsFor(opts);
+  const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
+  const table = new Table({
+    chars: NO_BORDER,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 3 },
+    ...(opts.noHeaders ? {} : { head: columns.map((c) => c.head) }),
+  });
+  for (const ev of events) {
+    table.push(
+      columns.map((column) => {
+        const cell = truncateCell(escapeTerminal(orNone(column.cell(ev, opts.now))), max);
+        return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette) : cell;
+      }),
+    );
+  }
+  return `${table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')}\n`;
+}

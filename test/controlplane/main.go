@@ -1,0 +1,69 @@
+// Command controlplane is a test-only Kubernetes control plane for kubectl-evtimeline, built
+// from the upstream Go modules pinned in go.mod (k8s.io/kubernetes v1.36.3, etcd v3.6).
+//
+// It is one multi-call binary:
+//
+//	controlplane up [flags]               supervisor: etcd (in-process) + kube-apiserver + kube-scheduler
+//	controlplane kube-apiserver <flags>   upstream kube-apiserver (started by `up`)
+//	controlplane kube-scheduler <flags>   upstream kube-scheduler (started by `up`)
+//	controlplane kubectl <args>           upstream kubectl of the same version
+//	controlplane version                  prints the pinned versions as JSON
+//
+// When the basename of argv[0] is "kubectl" the binary behaves as kubectl.
+//
+// kube-apiserver and kube-scheduler each install a once-only process signal handler
+// (k8s.io/apiserver/pkg/server.SetupSignalHandler panics when called twice), so they run as
+// separate processes: `up` re-executes its own binary with the component's subcommand.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func usage() {
+	fmt.Fprintf(os.Stderr, `usage:
+  controlplane up [--dir DIR] [--event-ttl 1h] [--etcd-compaction-interval 5m] [--kubeconfig-out PATH] [--exit-on-stdin-eof]
+  controlplane kubectl ARGS...
+  controlplane kube-apiserver FLAGS...   (internal: started by up)
+  controlplane kube-scheduler FLAGS...   (internal: started by up)
+  controlplane version
+`)
+}
+
+func main() {
+	base := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
+	if base == "kubectl" {
+		os.Exit(runKubectl(os.Args))
+	}
+	if len(os.Args) < 2 {
+		usage()
+		os.Exit(2)
+	}
+	sub := os.Args[1]
+	// What the subcommand sees as its own argv: argv[0] is the subcommand name, so cobra's
+	// command.Execute() (which reads os.Args[1:]) gets exactly the subcommand's arguments.
+	shifted := append([]string{sub}, os.Args[2:]...)
+	switch sub {
+	case "up":
+		os.Exit(runUp(os.Args[2:]))
+	case "kube-apiserver":
+		os.Exit(runAPIServer(shifted))
+	case "kube-scheduler":
+		os.Exit(runScheduler(shifted))
+	case "kubectl":
+		os.Exit(runKubectl(shifted))
+	case "version", "--version":
+		fmt.Printf("{\"kubernetes\":%q,\"etcd\":%q,\"go\":%q}\n", kubernetesVersion(), etcdVersion(), goVersion())
+		os.Exit(0)
+	case "-h", "--help", "help":
+		usage()
+		os.Exit(0)
+	default:
+		fmt.Fprintf(os.Stderr, "controlplane: unknown subcommand %q\n", sub)
+		usage()
+		os.Exit(2)
+	}
+}

@@ -1,0 +1,311 @@
+// Test harness for a real Kubernetes control plane (etcd + kube-apiserver + kube-scheduler at the
+// version pinned in test/controlplane/go.mod), with one Node `node-1` (cpu 2, memory 8Gi,
+// pods 110) and no kubelet or controller-manager.
+//
+// Two ways to get one:
+//
+//   startControlPlane(opts)  - a private control plane, stopped by its stop(). Use it for
+//                               special flags (a short --event-ttl, a short compaction interval).
+//
+//   sharedControlPlane()     - for ordinary tests. node:test runs every test FILE in its own
+//                               process, so "shared" means:
+//                                 * when EVTIMELINE_TEST_KUBECONFIG is set (a control plane that
+//                                   someone else started, e.g. `npm run cluster` in another
+//                                   terminal, or a wrapper around the whole run), every file uses
+//                                   it and never stops it;
+//                                 * otherwise the first call in a test-file process starts one,
+//                                   later calls in the same process get the same one, and an
+//                                   `after` hook (node:test) stops it when the file is done.
+//                               Files must isolate themselves with freshNamespace()
+//                               (test/harness/namespace.ts); namespaces are never deleted.
+//
+// Env-var contract (what `npm run cluster` prints and sharedControlPlane() reads):
+//   EVTIMELINE_TEST_KUBECONFIG   path of the admin kubeconfig (required to reuse a control plane)
+//   EVTIMELINE_TEST_SERVER       https://127.0.0.1:PORT (optional: read from the kubeconfig)
+//   EVTIMELINE_TEST_TOKEN        admin bearer token      (optional: read from the kubeconfig)
+//   EVTIMELINE_TEST_CONTROLPLANE_BINARY  the controlplane binary (optional: ensureControlPlane())
+//
+// A test process that crashes or is killed cannot leave a control plane running: the supervisor
+// is started with --exit-on-stdin-eof and its stdin is a pipe held by this process, which the
+// kernel closes when the process dies; the supervisor also polls its parent pid, and its
+// children die with it (Pdeathsig) and poll their own parent.
+
+import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { after } from 'node:test';
+import type { Readable, Writable } from 'node:stream';
+import { ensureControlPlane } from './build-controlplane.mjs';
+
+export interface ControlPlaneOptions {
+  /** kube-apiserver --event-ttl, a Go duration ("1h" by default). */
+  eventTTL?: string;
+  /** kube-apiserver --etcd-compaction-interval, a Go duration ("5m" by default). */
+  compactionInterval?: string;
+  /** Where to write the kubeconfig (default: <state dir>/kubeconfig, removed on stop). */
+  kubeconfigOut?: string;
+}
+
+export interface ControlPlane {
+  /** Admin kubeconfig: context `evtimeline`, namespace default, CA data + bearer token. */
+  kubeconfig: string;
+  /** https://127.0.0.1:PORT */
+  server: string;
+  /** Admin bearer token (group system:masters). */
+  token: string;
+  /** PEM of the CA that signed the serving certificate. */
+  ca: string;
+  /** The multi-call controlplane binary (`<binary> kubectl ...` is kubectl of the server's version). */
+  binary: string;
+  /** State folder (logs, certs, etcd data); removed on stop when the supervisor created it. */
+  dir: string;
+  /** Seconds from `controlplane up` start to ready (as measured by the supervisor). */
+  startupSeconds: number;
+  kubernetesVersion: string;
+  etcdVersion: string;
+  /** Process ids: the supervisor (which also runs etcd in-process), kube-apiserver, kube-scheduler. 0 when reused from env. */
+  pids: { supervisor: number; apiserver: number; scheduler: number };
+  /** true when this process started it (false: reused from EVTIMELINE_TEST_KUBECONFIG). */
+  owned: boolean;
+  /** Stops everything and resolves when the supervisor has exited (idempotent; no-op when not owned). */
+  stop(): Promise<void>;
+}
+
+interface ReadyLine {
+  ready: boolean;
+  error?: string;
+  kubeconfig?: string;
+  server?: string;
+  token?: string;
+  caFile?: string;
+  startupSeconds: number;
+  dir?: string;
+  pid: number;
+  apiserverPid?: number;
+  schedulerPid?: number;
+  kubernetesVersion: string;
+  etcdVersion: string;
+}
+
+/** The supervisor gives up after 120 s itself and prints why; this is the outer bound. */
+const READY_TIMEOUT_MS = 150_000;
+const STOP_TIMEOUT_MS = 30_000;
+
+function tail(text: string, lines = 60): string {
+  const all = text.trimEnd().split('\n');
+  return all.slice(-lines).join('\n');
+}
+
+function exitPromise(child: ChildProcessByStdio<Writable, Readable, Readable>): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/** Starts a private control plane; resolves once it is ready (see the file comment). */
+export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const binary = await ensureControlPlane();
+  const args = ['up', '--exit-on-stdin-eof'];
+  if (opts.eventTTL !== undefined) args.push(`--event-ttl=${opts.eventTTL}`);
+  if (opts.compactionInterval !== undefined) args.push(`--etcd-compaction-interval=${opts.compactionInterval}`);
+  if (opts.kubeconfigOut !== undefined) args.push(`--kubeconfig-out=${opts.kubeconfigOut}`);
+
+  // detached: own session and process group, so a terminal's Ctrl-C reaches only us and we stop
+  // the control plane in order (a second signal would make the supervisor SIGKILL its children).
+  const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const exited = exitPromise(child);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-64 * 1024);
+  });
+  child.stdin.on('error', () => {}); // EPIPE when the supervisor is already gone
+  child.stdout.setEncoding('utf8');
+
+  const line = await new Promise<ReadyLine>((resolve, reject) => {
+    let buf = '';
+    let settled = false;
+    const finish = (err: Error | null, value?: ReadyLine): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', onError);
+      if (err) reject(err);
+      else resolve(value as ReadyLine);
+    };
+    const onData = (chunk: string): void => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      const first = buf.slice(0, nl);
+      try {
+        finish(null, JSON.parse(first) as ReadyLine);
+      } catch {
+        finish(new Error(`controlplane up printed something that is not the ready JSON line: ${first}`));
+      }
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      // Let the last stderr chunk arrive before reporting.
+      setImmediate(() =>
+        finish(
+          new Error(
+            `controlplane up exited (${signal ?? `code ${code}`}) before it was ready.\n` +
+              `--- stderr (tail) ---\n${tail(stderr)}`,
+          ),
+        ),
+      );
+    };
+    const onError = (err: Error): void => finish(new Error(`cannot run ${binary}: ${err.message}`));
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      finish(
+        new Error(
+          `controlplane up was not ready within ${READY_TIMEOUT_MS / 1000} s.\n--- stderr (tail) ---\n${tail(stderr)}`,
+        ),
+      );
+    }, READY_TIMEOUT_MS);
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+
+  if (!line.ready || !line.kubeconfig || !line.server || !line.token || !line.caFile || !line.dir) {
+    child.kill('SIGTERM');
+    await exited;
+    throw new Error(
+      `controlplane up failed: ${line.error ?? 'incomplete ready line'}\n--- stderr (tail) ---\n${tail(stderr)}`,
+    );
+  }
+
+  // Nothing more is expected on stdout; keep draining it. A forgotten stop() must not keep the
+  // test process alive: unref everything, and when this process exits the stdin pipe closes and
+  // the supervisor shuts down by itself.
+  child.stdout.resume();
+  child.unref();
+  for (const s of [child.stdin, child.stdout, child.stderr]) {
+    (s as unknown as { unref?: () => void }).unref?.();
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.stdin.end();
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => {
+          // Last resort: the whole group (the supervisor and, through Pdeathsig, its children).
+          try {
+            process.kill(-line.pid, 'SIGKILL');
+          } catch {
+            /* already gone */
+          }
+        }, STOP_TIMEOUT_MS);
+        // The process handle is unref'ed; keep the loop alive while we wait.
+        const keepAlive = setInterval(() => {}, 1000);
+        await exited;
+        clearTimeout(timer);
+        clearInterval(keepAlive);
+      }
+      if (child.exitCode !== 0 && child.exitCode !== null) {
+        process.stderr.write(`controlplane up exited with code ${child.exitCode}\n${tail(stderr, 40)}\n`);
+      }
+    })();
+    return stopping;
+  };
+
+  return {
+    kubeconfig: line.kubeconfig,
+    server: line.server,
+    token: line.token,
+    ca: readFileSync(line.caFile, 'utf8'),
+    binary,
+    dir: line.dir,
+    startupSeconds: line.startupSeconds,
+    kubernetesVersion: line.kubernetesVersion,
+    etcdVersion: line.etcdVersion,
+    pids: { supervisor: line.pid, apiserver: line.apiserverPid ?? 0, scheduler: line.schedulerPid ?? 0 },
+    owned: true,
+    stop,
+  };
+}
+
+/** Runs `<binary> kubectl ARGS` and parses its JSON output. */
+function kubectlJSON(binary: string, args: string[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    execFile(binary, ['kubectl', ...args], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${binary} kubectl ${args.join(' ')}: ${stderr || err.message}`));
+      else {
+        try {
+          resolve(JSON.parse(stdout));
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      }
+    });
+  });
+}
+
+/** A ControlPlane for the one named by EVTIMELINE_TEST_KUBECONFIG; stop() is a no-op. */
+export async function controlPlaneFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<ControlPlane | undefined> {
+  const kubeconfig = env.EVTIMELINE_TEST_KUBECONFIG;
+  if (!kubeconfig) return undefined;
+  const binary = env.EVTIMELINE_TEST_CONTROLPLANE_BINARY || (await ensureControlPlane());
+  const view = (await kubectlJSON(binary, [
+    'config',
+    'view',
+    '--raw',
+    '--minify',
+    '-o',
+    'json',
+    `--kubeconfig=${kubeconfig}`,
+  ])) as {
+    clusters?: { cluster?: { server?: string; 'certificate-authority-data'?: string } }[];
+    users?: { user?: { token?: string } }[];
+  };
+  const cluster = view.clusters?.[0]?.cluster;
+  const server = env.EVTIMELINE_TEST_SERVER || cluster?.server;
+  const token = env.EVTIMELINE_TEST_TOKEN || view.users?.[0]?.user?.token;
+  if (!server || !token) {
+    throw new Error(`EVTIMELINE_TEST_KUBECONFIG=${kubeconfig}: no server or token in its current context`);
+  }
+  const caData = cluster?.['certificate-authority-data'];
+  return {
+    kubeconfig,
+    server,
+    token,
+    ca: caData ? Buffer.from(caData, 'base64').toString('utf8') : '',
+    binary,
+    dir: '',
+    startupSeconds: 0,
+    kubernetesVersion: '',
+    etcdVersion: '',
+    pids: { supervisor: 0, apiserver: 0, scheduler: 0 },
+    owned: false,
+    stop: () => Promise.resolve(),
+  };
+}
+
+let shared: Promise<ControlPlane> | undefined;
+
+/**
+ * One control plane per test-file process (or the one named by EVTIMELINE_TEST_KUBECONFIG).
+ * Call it at the top level of a test file or in a top-level `before` hook (not inside a test:
+ * node:test would attach the `after` hook that stops it to that test).
+ */
+export function sharedControlPlane(): Promise<ControlPlane> {
+  if (!shared) {
+    shared = (async () => {
+      const fromEnv = await controlPlaneFromEnv();
+      if (fromEnv) return fromEnv;
+      return startControlPlane();
+    })();
+    const p = shared;
+    after(async () => {
+      const cp = await p.catch(() => undefined);
+      await cp?.stop();
+    });
+  }
+  return shared;
+}

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { complete, DIRECTIVE } from '../../src/commands/complete.ts';
+import type { Lookups } from '../../src/commands/complete.ts';
+
+const lookups: Lookups = {
+  namespaces: async () => ['default', 'op-events', 'kube-system'],
+  events: async (namespace) => (namespace === 'op-events' ? ['build-1-started', 'build-1-done', 'hungry.1'] : ['other']),
+  contexts: () => ['evtimeline', 'prod'],
+};
+
+const cases: [string, string[], string[], number][] = [
+  ['an empty line offers the verbs', [''], ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record'], DIRECTIVE.noFileComp],
+  ['a prefix narrows the verbs', ['in'], ['incident'], DIRECTIVE.noFileComp],
+  ['flags before the verb do not hide the verbs', ['-n', 'op-events', 'ty'], ['type-audit'], DIRECTIVE.noFileComp],
+  ['-n completes namespaces from the cluster', ['-n', 'op'], ['op-events'], DIRECTIVE.noFileComp],
+  ['--namespace= completes inline', ['--namespace=ku'], ['--namespace=kube-system'], DIRECTIVE.noFileComp],
+  ["-o offers the verb's formats", ['incident', '-o', ''], ['text', 'json'], DIRECTIVE.noFileComp],
+  ['-o without a verb offers the timeline formats', ['-o', ''], ['table', 'wide', 'json', 'stable'], DIRECTIVE.noFileComp],
+  ["a flag prefix offers the verb's flags first", ['aggregate-patch', '--c'], ['--count', '--context', '--color'], DIRECTIVE.noFileComp],
+  ['aggregate-patch completes event names in the namespace given', ['aggregate-patch', '-n', 'op-events', 'build'], ['build-1-started', 'build-1-done'], DIRECTIVE.noFileComp],
+  ['--context completes kubeconfig contexts', ['--context', 'p'], ['prod'], DIRECTIVE.noFileComp],
+  ['--from lets the shell complete files', ['--from', ''], [], DIRECTIVE.default],
+  ['capture lets the shell complete a folder', ['capture', ''], [], DIRECTIVE.default],
+  ['--types offers the conventional types', ['--types', ''], ['Normal', 'Warning'], DIRECTIVE.noFileComp],
+];
+
+for (const [name, words, candidates, directive] of cases) {
+  test(`completion: ${name}`, async () => {
+    assert.deepEqual(await complete(words, lookups), { candidates, directive });
+  });
+}

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubeconfigFiles, loadKubeTarget } from '../../src/kube/kubeconfig.ts';
+import { RuntimeError, UsageError } from '../../src/errors.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'evtimeline-kubeconfig-'));
+
+function kubeconfig(file: string, o: { current?: string; cluster: string; server: string; context: string; namespace?: string }): string {
+  const path = join(dir, file);
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `current-context: "${o.current ?? ''}"`,
+      'clusters:',
+      `- name: ${o.cluster}`,
+      `  cluster: {server: "${o.server}"}`,
+      'users:',
+      `- name: ${o.cluster}-user`,
+      '  user: {token: abc}',
+      'contexts:',
+      `- name: ${o.context}`,
+      `  context: {cluster: ${o.cluster}, user: ${o.cluster}-user${o.namespace ? `, namespace: ${o.namespace}` : ''}}`,
+      '',
+    ].join('\n'),
+  );
+  return path;
+}
+
+const a = kubeconfig('a', { current: 'ctx-a', cluster: 'shared', server: 'https://a.example:6443', context: 'ctx-a', namespace: 'team-a' });
+const b = kubeconfig('b', { current: 'ctx-b', cluster: 'shared', server: 'https://b.example:6443', context: 'ctx-b' });
+const noCurrent = kubeconfig('c', { cluster: 'other', server: 'https://c.example:6443', context: 'ctx-c' });
+
+test('KUBECONFIG=a:b takes the current-context of the first file that sets it, as kubectl does', () => {
+  const target = loadKubeTarget({ env: { KUBECONFIG: `${a}:${b}` } });
+  assert.equal(target.context, 'ctx-a');
+});
+
+test('KUBECONFIG=c:b skips a file without current-context', () => {
+  assert.equal(loadKubeTarget({ env: { KUBECONFIG: `${noCurrent}:${b}` } }).context, 'ctx-b');
+});
+
+test('a cluster name repeated across files resolves to the first file, not an error', () => {
+  const target = loadKubeTarget({ env: { KUBECONFIG: `${b}:${a}` }, context: 'ctx-a' });
+  assert.equal(target.server, 'https://b.example:6443');
+});
+
+test("the context's namespace is the default namespace, else default", () => {
+  assert.equal(loadKubeTarget({ env: { KUBECONFIG: a } }).namespace, 'team-a');
+  assert.equal(loadKubeTarget({ env: { KUBECONFIG: b } }).namespace, 'default');
+});
+
+test('--kubeconfig wins over KUBECONFIG', () => {
+  assert.equal(loadKubeTarget({ env: { KUBECONFIG: a }, kubeconfig: b }).context, 'ctx-b');
+});
+
+test('KUBECONFIG entries that do not exist are skipped', () => {
+  assert.deepEqual(kubeconfigFiles({ env: { KUBECONFIG: `${join(dir, 'missing')}:${a}` } }), [a]);
+});
+
+test('no kubeconfig at all is an error, never a silent localhost:8080', () => {
+  assert.throws(() => loadKubeTarget({ env: { HOME: join(dir, 'no-home') } }), (e: unknown) => e instanceof RuntimeError && /no kubeconfig found/.test(e.message));
+});
+
+test('a --kubeconfig that does not exist is a usage error', () => {
+  assert.throws(() => loadKubeTarget({ env: {}, kubeconfig: join(dir, 'nope') }), UsageError);
+});
+
+test('an unknown --context is named in the error', () => {
+  assert.throws(() => loadKubeTarget({ env: { KUBECONFIG: a }, context: 'prod' }), /context "prod" does not exist/);
+});
+
+test('a file with no current-context asks for --context', () => {
+  assert.throws(() => loadKubeTarget({ env: { KUBECONFIG: noCurrent } }), /current-context is not set/);
+});
