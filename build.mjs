@@ -1,10 +1,35 @@
-// Bundles src/ into one CommonJS file that `node dist/kubectl-evtimeline.cjs` runs.
+// Bundles src/ into one CommonJS file that `node dist/kubectl-evtimeline.cjs` runs, then turns it into
+// dist/kubectl-evtimeline, a single executable on the pinned Node runtime (see scripts/sea.mjs).
 // CommonJS because commander's bundled ESM output hits "Dynamic require of node:events".
+// `node build.mjs --bundle-only` stops after the bundle.
 import { build } from 'esbuild';
-import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import { buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
+const BUNDLE = 'dist/kubectl-evtimeline.cjs';
+const EXECUTABLE = 'dist/kubectl-evtimeline';
+
+// Modules that libraries require() inside try/catch and live without (ws: bufferutil,
+// utf-8-validate; debug: supports-color; node-fetch in client-node 1.x: encoding). Left alone,
+// esbuild keeps them as run-time require() calls, which a SEA cannot serve: its require() loads
+// built-in modules only. Each becomes a module that throws, which those libraries expect.
+const OPTIONAL_MODULES = ['bufferutil', 'utf-8-validate', 'supports-color', 'encoding'];
+
+const stubOptionalModules = {
+  name: 'stub-optional-modules',
+  setup(b) {
+    const filter = new RegExp(`^(${OPTIONAL_MODULES.join('|')})$`);
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'optional-stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'optional-stub' }, (args) => ({
+      loader: 'js',
+      contents: `const e = new Error(${JSON.stringify(`optional module '${args.path}' is not part of kubectl-evtimeline`)});
+e.code = 'MODULE_NOT_FOUND';
+throw e;`,
+    }));
+  },
+};
 
 function gitCommit() {
   try {
@@ -14,21 +39,53 @@ function gitCommit() {
   }
 }
 
+/**
+ * The single executable can load nothing but built-in modules, and its code cache rules out
+ * import(): fail the build, naming the module, if the bundle still reaches for anything else.
+ */
+function checkRuntimeImports(metafile, nodeBinary) {
+  const builtins = new Set(JSON.parse(execFileSync(nodeBinary, ['-p', 'JSON.stringify(require("node:module").builtinModules)'], { encoding: 'utf8' })));
+  const isBuiltin = (path) => builtins.has(path.replace(/^node:/, '')) || builtins.has(path);
+  const problems = [];
+  for (const output of Object.values(metafile.outputs)) {
+    for (const { path, kind, external } of output.imports) {
+      if (!external) continue;
+      if (kind === 'dynamic-import') problems.push(`import("${path}") (a SEA with a code cache cannot run import())`);
+      else if (!isBuiltin(path)) problems.push(`require("${path}") of a module that is not built in: bundle it or add it to OPTIONAL_MODULES in build.mjs`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`${BUNDLE} cannot run as a single executable:\n  ${problems.join('\n  ')}`);
+}
+
+const megabytes = async (path) => `${((await stat(path)).size / 1024 / 1024).toFixed(1)} MB`;
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+let started = performance.now();
 await mkdir('dist', { recursive: true });
 // An extensionless or .js file under a "type": "module" package.json would load as ESM.
 await writeFile('dist/package.json', '{ "type": "commonjs" }\n');
-await build({
+const { metafile } = await build({
   entryPoints: ['src/main.ts'],
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node24',
-  outfile: 'dist/kubectl-evtimeline.cjs',
+  outfile: BUNDLE,
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
+  plugins: [stubOptionalModules],
   define: {
     __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
     __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
   },
 });
-console.log('built dist/kubectl-evtimeline.cjs');
+console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}, ${seconds(started)})`);
+
+if (!process.argv.includes('--bundle-only')) {
+  started = performance.now();
+  const node = pinnedNodeBinary();
+  checkRuntimeImports(metafile, node.binary);
+  await buildSea({ bundle: BUNDLE, output: EXECUTABLE, nodeBinary: node.binary });
+  console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)})`);
+}

@@ -2,8 +2,8 @@
 // binary with the bundle injected as the NODE_SEA_BLOB resource. Not pkg: vercel/pkg is
 // deprecated (no target past Node 18) and both pkg projects download base binaries at build time.
 import { execFileSync } from 'node:child_process';
-import { chmod, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { readFileSync, realpathSync } from 'node:fs';
+import { chmod, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -13,7 +13,12 @@ const require = createRequire(import.meta.url);
 // The fuse string every Node binary since 18.16 carries; postject flips its trailing 0 to 1.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-/** The real Node binary of the pinned `node` devDependency (node_modules/.bin/node is a link to it). */
+// V8 seeds its string hashes at random, and the seed leaks into the code cache, so two builds of
+// one commit would differ. A fixed seed, the same when the cache is made and when it is loaded
+// (V8 rejects a cache made under other flags), makes the executable byte-reproducible.
+const HASH_SEED = ['--hash-seed=1'];
+
+/** The real Node binary of the pinned `node` devDependency (node_modules/.bin/node links to it). */
 export function pinnedNodeBinary() {
   const pkgDir = dirname(require.resolve('node/package.json'));
   const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
@@ -25,11 +30,20 @@ export function pinnedNodeBinary() {
   return { binary, version: reported };
 }
 
+/** Runs a build tool quietly; its output is shown only when it fails. */
+function run(file, args) {
+  try {
+    execFileSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    throw new Error(`${[file, ...args].join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+}
+
 /**
- * Builds `output` from `bundle`. `nodeBinary` is the runtime to embed; `runnable` says whether this
- * machine can run it. The preparation blob is always made by the pinned Node (the blob format is tied
- * to the Node version, so a foreign binary must be the same version); V8's code cache can only be made
- * by the very binary that will load it, so it is used only when the target is this machine's runtime.
+ * Builds `output` from `bundle` with `nodeBinary` as the runtime. The preparation blob is made by
+ * `generator` (the pinned Node; the blob format is tied to the Node version, so a foreign binary
+ * must be the same version). V8's code cache is only valid in the binary that made it, so pass
+ * useCodeCache: false when `nodeBinary` is another platform's.
  */
 export async function buildSea({ bundle, output, nodeBinary, generator = nodeBinary, useCodeCache = true, strip = 'strip' }) {
   const work = await mkdtemp(join(tmpdir(), 'evtimeline-sea-'));
@@ -41,29 +55,34 @@ export async function buildSea({ bundle, output, nodeBinary, generator = nodeBin
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache,
-      // The executable ignores NODE_OPTIONS: a plugin binary must not pick up another project's
-      // `--require`/`--import` hooks from the environment.
+      execArgv: useCodeCache ? HASH_SEED : [],
+      // Ignore NODE_OPTIONS: the plugin must not pick up another project's --require or --import.
       execArgvExtension: 'none',
     };
-    await writeFile(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-    execFileSync(generator, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
+    await writeFile(join(work, 'sea-config.json'), JSON.stringify(config));
+    run(generator, [...config.execArgv, '--experimental-sea-config', join(work, 'sea-config.json')]);
 
     await rm(output, { force: true });
     await copyFile(nodeBinary, output);
     await chmod(output, 0o755);
     // Strip BEFORE injecting: stripping afterwards drops the injected note and the binary segfaults.
-    if (strip) execFileSync(strip, ['--strip-all', output], { stdio: 'inherit' });
-    await injectBlob(output, await readFile(blob));
+    if (strip) run(strip, ['--strip-all', output]);
+    // postject's CLI rather than its API: its ELF library prints `.note.100` warnings we discard.
+    const postjectArgs = [output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE];
+    if (isMachO(nodeBinary)) postjectArgs.push('--macho-segment-name', 'NODE_SEA');
+    run(generator, [require.resolve('postject/dist/cli.js'), ...postjectArgs]);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-async function injectBlob(executable, blob) {
-  const { inject } = require('postject');
-  const macho = (await readFile(executable)).subarray(0, 4).readUInt32LE(0) === 0xfeedfacf;
-  await inject(executable, 'NODE_SEA_BLOB', blob, {
-    sentinelFuse: SEA_FUSE,
-    ...(macho ? { machoSegmentName: 'NODE_SEA' } : {}),
-  });
+function isMachO(binary) {
+  const head = Buffer.alloc(4);
+  const fd = openSync(binary, 'r');
+  try {
+    readSync(fd, head, 0, 4, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return head.readUInt32LE(0) === 0xfeedfacf || head.readUInt32BE(0) === 0xcafebabe;
 }

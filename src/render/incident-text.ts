@@ -98,7 +98,7 @@ function objectLabel(o: ObjectStory): string {
 function objectsSection(incident: Incident, palette: Palette): string {
   const order = incident.carries.times ? 'oldest first' : 'in table order: the table carries no times';
   const stories = incident.objects.map((o) => {
-    const uid = o.uid === null ? '' : palette.dim(` (uid ${safe(o.uid)})`);
+    const uid = o.uid !== null ? palette.dim(` (uid ${safe(o.uid)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
     const reports = o.reports.map((r) => reportLines(r, incident, palette));
     return [`${palette.bold(objectLabel(o))}${uid}`, ...reports].join('\n');
   });

@@ -41,6 +41,27 @@ describe('humanDuration (apimachinery HumanDuration)', () => {
   }
 });
 
+// apimachinery duration_test.go TestHumanDuration and TestHumanDurationBoundaries, case by case
+// (Go's `-2s + 1ns` becomes -1999 ms: we count in milliseconds).
+describe('humanDuration matches the upstream Go test table', () => {
+  const Y = 365 * DAY;
+  const upstream: [number, string][] = [
+    [SEC, '1s'], [70 * SEC, '70s'], [190 * SEC, '3m10s'], [70 * MIN, '70m'], [47 * HOUR, '47h'],
+    [49 * HOUR, '2d1h'], [(8 * 24 + 2) * HOUR, '8d'], [367 * DAY, '367d'], [(365 * 2 * 24 + 25) * HOUR, '2y1d'],
+    [(365 * 8 * 24 + 2) * HOUR, '8y'],
+    [-2 * SEC, '<invalid>'], [-1999, '0s'], [0, '0s'], [SEC - 1, '0s'], [2 * MIN - 1, '119s'], [2 * MIN, '2m'],
+    [2 * MIN + SEC, '2m1s'], [10 * MIN - 1, '9m59s'], [10 * MIN, '10m'], [10 * MIN + SEC, '10m'],
+    [3 * HOUR - 1, '179m'], [3 * HOUR, '3h'], [3 * HOUR + MIN, '3h1m'], [8 * HOUR - 1, '7h59m'], [8 * HOUR, '8h'],
+    [8 * HOUR + 59 * MIN, '8h'], [2 * DAY - 1, '47h'], [2 * DAY, '2d'], [2 * DAY + HOUR, '2d1h'], [8 * DAY - 1, '7d23h'],
+    [8 * DAY, '8d'], [8 * DAY + 23 * HOUR, '8d'], [2 * Y - 1, '729d'], [2 * Y, '2y'], [2 * Y + 23 * HOUR, '2y'],
+    [2 * Y + 23 * HOUR + 59 * MIN, '2y'], [2 * Y + DAY - 1, '2y'], [2 * Y + DAY, '2y1d'], [3 * Y, '3y'], [4 * Y, '4y'],
+    [5 * Y, '5y'], [6 * Y, '6y'], [7 * Y, '7y'], [8 * Y - 1, '7y364d'], [8 * Y, '8y'], [8 * Y + 364 * DAY, '8y'], [9 * Y, '9y'],
+  ];
+  for (const [ms, want] of upstream) {
+    it(`${ms} ms is ${want}`, () => assert.equal(humanDuration(ms), want));
+  }
+});
+
 describe('formatAge', () => {
   const cases: [string, number | null, string][] = [
     ['an unset time is <unknown> like kubectl', null, '<unknown>'],

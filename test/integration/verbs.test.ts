@@ -1,0 +1,213 @@
+// Every verb against the real control plane, run as users run it: `kubectl evtimeline ...` through
+// kubectl's plugin mechanism, the built executable on PATH. The real kubectl is the reference.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedControlPlane } from '../harness/controlplane.ts';
+import type { ControlPlane } from '../harness/controlplane.ts';
+import { playLab, renderFixture, rfc3339Seconds } from '../harness/lab.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { evtimeline, kubectl } from '../harness/plugin.ts';
+
+const LAB_STABLE = [
+  'Critical StageUnknown Pipeline/build-1',
+  'Normal ReconcileStarted Pipeline/build-1',
+  'Normal ReconcileSucceeded Pipeline/build-1',
+  'Warning FailedScheduling Pod/hungry',
+  '',
+].join('\n');
+
+const cpPromise = sharedControlPlane();
+let cp: ControlPlane;
+let lab: string;
+let work: string;
+
+async function ok(args: string[], ns?: string): Promise<string> {
+  const r = ns === undefined ? await kubectl(args, cp.kubeconfig) : await kubectl(['-n', ns, ...args], cp.kubeconfig);
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+function sortedLines(text: string): string[] {
+  return text.split('\n').filter((l) => l !== '').sort();
+}
+
+before(async () => {
+  cp = await cpPromise;
+  work = mkdtempSync(join(tmpdir(), 'evtimeline-verbs-'));
+  lab = await freshNamespace(cp.kubeconfig, 'verbs-lab');
+  await playLab({ kubeconfig: cp.kubeconfig, namespace: lab, outDir: join(work, 'lab') });
+});
+
+test('-o stable on the lab prints exactly the four lines of timeline.sh', async () => {
+  const r = await evtimeline(['-n', lab, '-o', 'stable'], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, LAB_STABLE);
+});
+
+test('flags may stand before or after the verb', async () => {
+  const before = await evtimeline(['-n', lab, 'timeline', '-o', 'stable'], cp.kubeconfig);
+  const after = await evtimeline(['timeline', '-o', 'stable', '-n', lab], cp.kubeconfig);
+  assert.equal(before.stdout, LAB_STABLE);
+  assert.equal(after.stdout, LAB_STABLE);
+});
+
+test('the timeline holds exactly the events kubectl get events returns, once each', async () => {
+  const reference = JSON.parse(await ok(['get', 'events', '-o', 'json'], lab)) as { items: { metadata: { uid: string } }[] };
+  const r = await evtimeline(['-n', lab, '-o', 'json'], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  const ours = JSON.parse(r.stdout) as { uid: string }[];
+  assert.deepEqual(ours.map((e) => e.uid).sort(), reference.items.map((e) => e.metadata.uid).sort());
+  assert.equal(new Set(ours.map((e) => e.uid)).size, ours.length);
+});
+
+test('LAST SEEN after the count patch reads (x5 over ...) as kubectl events shows it', async () => {
+  const reference = (await ok(['events'], lab)).split('\n').find((l) => l.includes('ReconcileStarted')) ?? '';
+  assert.match(reference, /\(x5 over \d+s\)/);
+  const r = await evtimeline(['-n', lab], cp.kubeconfig);
+  const row = r.stdout.split('\n').find((l) => l.includes('ReconcileStarted')) ?? '';
+  assert.match(row, /\(x5 over \d+s\)/);
+  assert.match(row, /Pipeline\/build-1/);
+  assert.match(r.stdout.split('\n')[0] ?? '', /^FIRST SEEN +LAST SEEN +TYPE +REASON +OBJECT +FROM +MESSAGE$/);
+});
+
+test('--types=Critical reaches the event that kubectl events --types refuses', async () => {
+  const refused = await kubectl(['-n', lab, 'events', '--types=Critical'], cp.kubeconfig);
+  assert.equal(refused.code, 1);
+  const r = await evtimeline(['-n', lab, '--types=critical', '-o', 'stable'], cp.kubeconfig);
+  assert.equal(r.stdout, 'Critical StageUnknown Pipeline/build-1\n');
+});
+
+test('--for Pod/hungry keeps the scheduler event only', async () => {
+  const r = await evtimeline(['-n', lab, '--for', 'pod/hungry', '-o', 'stable'], cp.kubeconfig);
+  assert.equal(r.stdout, 'Warning FailedScheduling Pod/hungry\n');
+});
+
+test('an empty namespace says so on stderr, as kubectl does, and exits 0', async () => {
+  const empty = await freshNamespace(cp.kubeconfig, 'verbs-empty');
+  const r = await evtimeline(['-n', empty], cp.kubeconfig);
+  const reference = await kubectl(['-n', empty, 'events'], cp.kubeconfig);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, reference.stderr);
+  assert.equal(r.stderr, `No events found in ${empty} namespace.\n`);
+});
+
+test('incident names the reporters, their reasons, the Critical type and the TTL', async () => {
+  const r = await evtimeline(['incident', '-n', lab], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  for (const word of ['FailedScheduling', 'ReconcileStarted', 'ReconcileSucceeded', 'StageUnknown', 'Critical', 'default-scheduler', 'pipeline-operator', 'x5', 'Insufficient cpu']) {
+    assert.ok(r.stdout.includes(word), `incident lacks ${word}:\n${r.stdout}`);
+  }
+  assert.match(r.stdout, /1h|one hour/);
+  const json = await evtimeline(['incident', '-n', lab, '-o', 'json'], cp.kubeconfig);
+  assert.equal(json.code, 0);
+  assert.doesNotThrow(() => JSON.parse(json.stdout));
+});
+
+test('type-audit exits 3 on the lab and 0 on a namespace of conventional events', async () => {
+  const found = await evtimeline(['type-audit', '-n', lab], cp.kubeconfig);
+  assert.equal(found.code, 3, found.stderr);
+  assert.match(found.stdout, /Critical/);
+  assert.match(found.stdout, /valid --types are Normal or Warning/);
+  const clean = await freshNamespace(cp.kubeconfig, 'verbs-clean');
+  const r = await evtimeline(['type-audit', '-n', clean], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+});
+
+/** The lab's step-2 event in its own namespace, first seen two minutes ago (count 1). */
+async function applyStartedEvent(ns: string): Promise<string> {
+  const manifest = await renderFixture('event-started.yaml', {
+    NAMESPACE: ns,
+    UID: '00000000-0000-0000-0000-000000000001',
+    NOW: rfc3339Seconds(Date.now() - 120_000),
+  });
+  const file = join(work, `${ns}-started.yaml`);
+  writeFileSync(file, manifest);
+  await ok(['apply', '-f', file], ns);
+  return 'build-1-started';
+}
+
+test('aggregate-patch --count 5 gives what the lab kubectl patch gives', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'verbs-patch');
+  const name = await applyStartedEvent(ns);
+  const r = await evtimeline(['aggregate-patch', name, '-n', ns, '--count', '5'], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /count 1 -> 5/);
+  assert.match(r.stdout, /\(x5 over 2m\)/);
+  assert.equal(await ok(['get', 'event', name, '-o', 'jsonpath={.count}'], ns), '5');
+  const reference = (await ok(['events'], ns)).split('\n').find((l) => l.includes('ReconcileStarted')) ?? '';
+  assert.match(reference, /\(x5 over 2m\)/);
+});
+
+test('aggregate-patch on an events.k8s.io/v1 event patches its series', async () => {
+  const r = await evtimeline(['aggregate-patch', 'build-1-done', '-n', lab], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /series\.count/);
+  assert.equal(await ok(['get', 'events.events.k8s.io', 'build-1-done', '-o', 'jsonpath={.series.count}'], lab), '2');
+  const again = await evtimeline(['aggregate-patch', 'build-1-done', '-n', lab, '--add', '3'], cp.kubeconfig);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(await ok(['get', 'events.events.k8s.io', 'build-1-done', '-o', 'jsonpath={.series.count}'], lab), '5');
+});
+
+test('aggregate-patch --dry-run=server changes nothing', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'verbs-dry');
+  const name = await applyStartedEvent(ns);
+  const r = await evtimeline(['aggregate-patch', name, '-n', ns, '--count', '9', '--dry-run=server'], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /count 1 -> 9/);
+  assert.equal(await ok(['get', 'event', name, '-o', 'jsonpath={.count}'], ns), '1');
+});
+
+test('aggregate-patch refuses a missing event, a bad count and a forbidden patch, changing nothing', async () => {
+  const missing = await evtimeline(['aggregate-patch', 'no-such-event', '-n', lab], cp.kubeconfig);
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, `error: event "no-such-event" not found in namespace "${lab}"\n`);
+  for (const bad of [['--count', '0'], ['--add', '-2'], ['--count', 'five']]) {
+    const r = await evtimeline(['aggregate-patch', 'build-1-started', '-n', lab, ...bad], cp.kubeconfig);
+    assert.equal(r.code, 2, `${bad.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^error: .*want a whole number of 1 or more\n$/);
+  }
+  assert.equal(await ok(['get', 'event', 'build-1-started', '-o', 'jsonpath={.count}'], lab), '5');
+});
+
+test('capture writes the reports atomically and they replay through --from to the same timeline', async () => {
+  const dir = join(work, 'capture');
+  const r = await evtimeline(['capture', '-n', lab, dir], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(readdirSync(dir).sort(), [
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.txt', 'type-report.txt',
+  ]);
+  assert.equal(readFileSync(join(dir, 'timeline.txt'), 'utf8'), LAB_STABLE);
+  const replay = await evtimeline(['--from', join(dir, 'events.json'), '-o', 'stable'], cp.kubeconfig);
+  assert.equal(replay.stdout, LAB_STABLE);
+  const liveJson = await evtimeline(['-n', lab, '-o', 'json'], cp.kubeconfig);
+  const replayJson = await evtimeline(['--from', join(dir, 'events.json'), '-o', 'json'], cp.kubeconfig);
+  assert.deepEqual(JSON.parse(replayJson.stdout), JSON.parse(liveJson.stdout));
+
+  const both = readFileSync(join(dir, 'both-apis.txt'), 'utf8');
+  const core = sortedLines(await ok(['get', 'events', '-o', 'custom-columns=:metadata.name', '--no-headers'], lab));
+  const fresh = sortedLines(await ok(['get', 'events.events.k8s.io', '-o', 'custom-columns=:metadata.name', '--no-headers'], lab));
+  assert.deepEqual(
+    both.split('\n').filter((l) => l.startsWith('core: ')).map((l) => l.slice(6)),
+    core,
+  );
+  assert.deepEqual(
+    both.split('\n').filter((l) => l.startsWith('new: ')).map((l) => l.slice(5)),
+    fresh,
+  );
+  assert.match(readFileSync(join(dir, 'scheduler-event.txt'), 'utf8'), /0\/1 nodes are available: 1 Insufficient cpu/);
+  assert.match(readFileSync(join(dir, 'count-report.txt'), 'utf8'), /\(x5 over/);
+
+  const refused = await evtimeline(['capture', '-n', lab, dir], cp.kubeconfig);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /not empty: pass --force/);
+});
+
+test('a bad flag is a one-line usage error with exit 2', async () => {
+  const r = await evtimeline(['-n', lab, '-o', 'yaml'], cp.kubeconfig);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, 'error: -o "yaml": want one of table, wide, json, stable\n');
+});
