@@ -247,7 +247,9 @@ function collectUnconventional(events: Event[]): UnconventionalType[] {
   const byType = new Map<string, EventRef[]>();
   for (const ev of events) {
     if (isConventionalType(ev.type)) continue;
-    byType.set(ev.type, [...(byType.get(ev.type) ?? []), toRef(ev)]);
+    const refs = byType.get(ev.type) ?? [];
+    refs.push(toRef(ev));
+    byType.set(ev.type, refs);
   }
   return [...byType.entries()]
     .sort(([a], [b]) => compareBytes(a, b))

@@ -1,64 +1,261 @@
-// Reading a record (JSON Lines written by the record verb) back as events.
-// Each line is one observation: {"observedAt", "type": ADDED|MODIFIED|DELETED, "event": <as the server sent it>}.
+// A record: the JSON Lines file the record verb appends to, and how every read verb reads it back.
+//
+// One line per observation, in the order observed:
+//   {"observedAt":"2026-11-30T12:00:00.000Z","type":"ADDED","event":{...as the server sent it...}}
+// type is the watch event type: ADDED, MODIFIED or DELETED. Each recorder session also writes a
+// header line first, {"kind":"EvtimelineRecord","version":1,"context",...}, which readers skip
+// over for events and use for where the record came from.
+//
 // Replay keeps the latest version of each event by uid, including events the server has since
-// expired or deleted: outliving the TTL is the point of a record.
+// expired or deleted: outliving the TTL is the point of a record. A DELETED line never removes
+// anything; it says the server no longer has the event. A DELETED line with "inferred": true was
+// not sent by the server: a re-list no longer held an event the record knew, so the recorder wrote
+// the last version it had seen.
 import type { ParsedEvents } from './event-file.ts';
+
+export const RECORD_KIND = 'EvtimelineRecord';
+
+export type ObservationType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+type Json = Record<string, unknown>;
 
 export interface Observation {
   observedAt: string;
   type: string;
-  event: Record<string, unknown>;
+  event: Json;
+  /** a DELETED the recorder concluded from a re-list, not one the server sent */
+  inferred?: boolean;
 }
 
-type Json = Record<string, unknown>;
+/** Where and how a recorder session ran; one per session, before its observations. */
+export interface RecordHeader {
+  kind: typeof RECORD_KIND;
+  version: 1;
+  context: string;
+  server: string;
+  /** null: all namespaces */
+  namespace: string | null;
+  /** the filters that chose which events were written, as given */
+  filter: Json;
+  startedAt: string;
+}
+
+export type RecordLine = { header: RecordHeader } | { observation: Observation };
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Parses complete lines; a torn last line (a recorder killed mid-write) is ignored. Null when not a record. */
-export function parseObservations(text: string): Observation[] | null {
-  const observations: Observation[] = [];
-  const lines = text.split('\n');
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      if (index === lines.length - 1) break;
-      return null;
-    }
-    if (!isObject(value)) return null;
-    if (value.kind === 'EvtimelineRecord') continue; // a header line
-    if (!isObject(value.event) || typeof value.type !== 'string') return null;
-    observations.push({ observedAt: String(value.observedAt ?? ''), type: value.type, event: value.event });
-  }
-  return observations.length > 0 ? observations : null;
+// -- Writing ------------------------------------------------------------------------------------
+
+/** One observation as one line; the key order is fixed so a torn line can still be recognised. */
+export function formatObservation(observation: Observation): string {
+  const { observedAt, type, event, inferred } = observation;
+  return `${JSON.stringify(inferred ? { observedAt, type, event, inferred } : { observedAt, type, event })}\n`;
 }
 
-function uidOf(event: Json): string {
+export function formatHeader(header: RecordHeader): string {
+  return `${JSON.stringify(header)}\n`;
+}
+
+// -- Reading ------------------------------------------------------------------------------------
+
+/** One complete line as a header or an observation; null when it is neither. */
+export function parseRecordLine(line: string): RecordLine | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!isObject(value)) return null;
+  if (value.kind === RECORD_KIND) {
+    return {
+      header: {
+        kind: RECORD_KIND,
+        version: 1,
+        context: String(value.context ?? ''),
+        server: String(value.server ?? ''),
+        namespace: typeof value.namespace === 'string' ? value.namespace : null,
+        filter: isObject(value.filter) ? value.filter : {},
+        startedAt: String(value.startedAt ?? ''),
+      },
+    };
+  }
+  if (!isObject(value.event) || typeof value.type !== 'string') return null;
+  const observation: Observation = { observedAt: String(value.observedAt ?? ''), type: value.type, event: value.event };
+  if (value.inferred === true) observation.inferred = true;
+  return { observation };
+}
+
+// What every line this module writes begins with: a torn first line can be recognised as ours.
+const LINE_STARTS = [`{"kind":"${RECORD_KIND}"`, '{"observedAt":'];
+
+function couldBeOurs(fragment: string): boolean {
+  return LINE_STARTS.some((start) => start.startsWith(fragment) || fragment.startsWith(start));
+}
+
+export interface RecordText {
+  headers: RecordHeader[];
+  observations: Observation[];
+  /**
+   * The text after the last newline, when it is not a complete line: a recorder killed in the
+   * middle of a write. Readers ignore it; a recorder cuts it off before appending.
+   */
+  tornTail: string;
+}
+
+/**
+ * Splits a record into its lines. Every line but the last must be a header or an observation
+ * (blank lines are allowed); the last may be torn. Null when the text is not a record: no line of
+ * ours at all, or a line in the middle that is not one.
+ */
+export function parseRecordText(text: string): RecordText | null {
+  const headers: RecordHeader[] = [];
+  const observations: Observation[] = [];
+  const lines = text.split('\n');
+  const last = lines.length - 1;
+  let tornTail = '';
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const parsed = parseRecordLine(line);
+    if (parsed === null) {
+      if (index !== last) return null;
+      tornTail = line;
+      break;
+    }
+    if ('header' in parsed) headers.push(parsed.header);
+    else observations.push(parsed.observation);
+  }
+  if (headers.length === 0 && observations.length === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
+  return { headers, observations, tornTail };
+}
+
+/** The observations of a record; a torn last line is ignored. Null when not a record. */
+export function parseObservations(text: string): Observation[] | null {
+  return parseRecordText(text)?.observations ?? null;
+}
+
+export function uidOf(event: Json): string {
   const meta = isObject(event.metadata) ? event.metadata : {};
   return String(meta.uid ?? `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}`);
 }
 
-/** The latest observed version of every event in the record, DELETED ones included. */
+export function resourceVersionOf(event: Json): string {
+  const meta = isObject(event.metadata) ? event.metadata : {};
+  return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
+}
+
+/**
+ * resourceVersion is opaque by API convention, but on an etcd-backed server it is a revision
+ * number: compare it only when both are plain integers (0 otherwise, meaning "cannot tell").
+ */
+export function compareResourceVersions(a: string, b: string): number {
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return 0;
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x === y ? 0 : x > y ? 1 : -1;
+}
+
+/**
+ * The latest observed version of every event in the record, DELETED ones included, in the order
+ * each event first appeared. Of two versions the higher resourceVersion wins, else the later line.
+ */
 export function latestVersions(observations: Observation[]): Json[] {
   const latest = new Map<string, Json>();
-  for (const observation of observations) latest.set(uidOf(observation.event), observation.event);
+  for (const { event } of observations) {
+    const uid = uidOf(event);
+    const kept = latest.get(uid);
+    if (kept === undefined || compareResourceVersions(resourceVersionOf(event), resourceVersionOf(kept)) >= 0) {
+      latest.set(uid, event);
+    }
+  }
   return [...latest.values()];
 }
 
+/** The namespace every session recorded, when they agree; otherwise null (several or all). */
+function recordedNamespace(headers: RecordHeader[]): string | null {
+  const namespaces = new Set(headers.map((h) => h.namespace));
+  const [only] = namespaces;
+  return namespaces.size === 1 && only !== undefined ? only : null;
+}
+
 export function parseRecordLines(text: string): ParsedEvents | null {
-  const observations = parseObservations(text);
-  if (observations === null) return null;
+  const record = parseRecordText(text);
+  if (record === null) return null;
+  const { headers, observations } = record;
+  const first = headers[0];
   return {
     format: 'record',
     core: latestVersions(observations),
     eventsK8sIo: [],
-    context: '',
-    server: '',
-    namespace: null,
-    capturedAt: observations.at(-1)?.observedAt ?? '',
+    context: first?.context ?? '',
+    server: first?.server ?? '',
+    namespace: recordedNamespace(headers),
+    capturedAt: observations.at(-1)?.observedAt ?? headers.at(-1)?.startedAt ?? '',
   };
+}
+
+// -- What a recorder needs to know to continue a record -----------------------------------------
+
+/**
+ * Which observations a record already holds, so nothing is written twice: an event version is
+ * identified by uid + resourceVersion, and a uid is DELETED at most once. Also tracks the newest
+ * resourceVersion written (where a watch can resume) and the events believed to still exist on the
+ * server (a re-list that lacks one of them means it is gone).
+ */
+export class RecordIndex {
+  private readonly versions = new Set<string>();
+  private readonly deleted = new Set<string>();
+  private readonly alive = new Map<string, Json>();
+  private newest = '';
+
+  static from(observations: Observation[]): RecordIndex {
+    const index = new RecordIndex();
+    for (const observation of observations) index.add(observation.type, observation.event);
+    return index;
+  }
+
+  /** True (and remembered) when this observation is not in the record yet. */
+  admit(type: string, event: Json): boolean {
+    const uid = uidOf(event);
+    if (this.deleted.has(uid)) return false;
+    if (type !== 'DELETED' && this.versions.has(versionKey(event))) return false;
+    this.add(type, event);
+    return true;
+  }
+
+  /** The resourceVersion to resume a watch from: the newest one written, or '' when none. */
+  get resourceVersion(): string {
+    return this.newest;
+  }
+
+  /** Events the record holds that were not DELETED, by uid. */
+  liveEvents(): Map<string, Json> {
+    return new Map(this.alive);
+  }
+
+  /** The record's events came from another server: none of them can be judged by this one's lists. */
+  forgetLive(): void {
+    this.alive.clear();
+  }
+
+  private add(type: string, event: Json): void {
+    const uid = uidOf(event);
+    this.versions.add(versionKey(event));
+    if (type === 'DELETED') {
+      this.deleted.add(uid);
+      this.alive.delete(uid);
+    } else if (!this.deleted.has(uid)) {
+      this.alive.set(uid, event);
+    }
+    const rv = resourceVersionOf(event);
+    const numeric = /^\d+$/.test(rv) && /^\d+$/.test(this.newest);
+    // Not revisions (not etcd): the line written last is the newest the record can name.
+    if (rv !== '' && (numeric ? compareResourceVersions(rv, this.newest) > 0 : true)) this.newest = rv;
+  }
+}
+
+function versionKey(event: Json): string {
+  return `${uidOf(event)}@${resourceVersionOf(event)}`;
 }
