@@ -1,21 +1,23 @@
 // Bundles src/ into one CommonJS file that `node dist/kubectl-evtimeline.cjs` runs, then turns it into
-// dist/kubectl-evtimeline, a single executable on the pinned Node runtime (see scripts/sea.mjs).
+// dist/kubectl-evtimeline, a single executable on the pinned Node runtime (see scripts/sea.mjs), with
+// kubectl's completion helper dist/kubectl_complete-evtimeline beside it.
 // CommonJS because commander's bundled ESM output hits "Dynamic require of node:events".
 // `node build.mjs --bundle-only` stops after the bundle.
 import { build } from 'esbuild';
-import { mkdir, writeFile, readFile, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
 const EXECUTABLE = 'dist/kubectl-evtimeline';
+const COMPLETION = 'dist/kubectl_complete-evtimeline';
 
 // Modules that libraries require() inside try/catch and live without (ws: bufferutil,
-// utf-8-validate; debug: supports-color; node-fetch in client-node 1.x: encoding). Left alone,
-// esbuild keeps them as run-time require() calls, which a SEA cannot serve: its require() loads
-// built-in modules only. Each becomes a module that throws, which those libraries expect.
-const OPTIONAL_MODULES = ['bufferutil', 'utf-8-validate', 'supports-color', 'encoding'];
+// utf-8-validate; debug: supports-color). Left alone, esbuild keeps them as run-time require()
+// calls, which a SEA cannot serve: its require() loads built-in modules only. Each becomes a
+// module that throws, as those libraries expect. (client-node 1.x also had node-fetch's encoding.)
+const OPTIONAL_MODULES = ['bufferutil', 'utf-8-validate', 'supports-color'];
 
 const stubOptionalModules = {
   name: 'stub-optional-modules',
@@ -57,7 +59,7 @@ function checkRuntimeImports(metafile, nodeBinary) {
   if (problems.length > 0) throw new Error(`${BUNDLE} cannot run as a single executable:\n  ${problems.join('\n  ')}`);
 }
 
-const megabytes = async (path) => `${((await stat(path)).size / 1024 / 1024).toFixed(1)} MB`;
+const megabytes = async (path) => `${((await stat(path)).size / 1024 / 1024).toFixed(1)} MiB`;
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 let started = performance.now();
@@ -87,5 +89,7 @@ if (!process.argv.includes('--bundle-only')) {
   const node = pinnedNodeBinary();
   checkRuntimeImports(metafile, node.binary);
   await buildSea({ bundle: BUNDLE, output: EXECUTABLE, nodeBinary: node.binary });
-  console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)})`);
+  await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
+  await chmod(COMPLETION, 0o755);
+  console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)}) and ${COMPLETION}`);
 }

@@ -3,7 +3,7 @@
 // deprecated (no target past Node 18) and both pkg projects download base binaries at build time.
 import { execFileSync } from 'node:child_process';
 import { chmod, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { closeSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,7 +15,8 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 // V8 seeds its string hashes at random, and the seed leaks into the code cache, so two builds of
 // one commit would differ. A fixed seed, the same when the cache is made and when it is loaded
-// (V8 rejects a cache made under other flags), makes the executable byte-reproducible.
+// (V8 rejects a cache made under other flags), makes the executable byte-reproducible. What a
+// fixed seed gives up, resistance to hash flooding, guards long-running servers, not a CLI.
 const HASH_SEED = ['--hash-seed=1'];
 
 /** The real Node binary of the pinned `node` devDependency (node_modules/.bin/node links to it). */
@@ -68,21 +69,8 @@ export async function buildSea({ bundle, output, nodeBinary, generator = nodeBin
     // Strip BEFORE injecting: stripping afterwards drops the injected note and the binary segfaults.
     if (strip) run(strip, ['--strip-all', output]);
     // postject's CLI rather than its API: its ELF library prints `.note.100` warnings we discard.
-    const postjectArgs = [output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE];
-    if (isMachO(nodeBinary)) postjectArgs.push('--macho-segment-name', 'NODE_SEA');
-    run(generator, [require.resolve('postject/dist/cli.js'), ...postjectArgs]);
+    run(generator, [require.resolve('postject/dist/cli.js'), output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-function isMachO(binary) {
-  const head = Buffer.alloc(4);
-  const fd = openSync(binary, 'r');
-  try {
-    readSync(fd, head, 0, 4, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return head.readUInt32LE(0) === 0xfeedfacf || head.readUInt32BE(0) === 0xcafebabe;
 }

@@ -2,15 +2,20 @@
 //
 // One line per observation, in the order observed:
 //   {"observedAt":"2026-11-30T12:00:00.000Z","type":"ADDED","event":{...as the server sent it...}}
-// type is the watch event type: ADDED, MODIFIED or DELETED. Each recorder session also writes a
-// header line first, {"kind":"EvtimelineRecord","version":1,"context",...}, which readers skip
-// over for events and use for where the record came from.
+// type is the watch event type: ADDED, MODIFIED or DELETED. Each recorder session that writes
+// anything puts a header line before its first observation (in the same write),
+// {"kind":"EvtimelineRecord","version":1,"context",...}, which readers skip over for events and use
+// for where the record came from, and which a restarted recorder compares with its own scope.
 //
 // Replay keeps the latest version of each event by uid, including events the server has since
 // expired or deleted: outliving the TTL is the point of a record. A DELETED line never removes
 // anything; it says the server no longer has the event. A DELETED line with "inferred": true was
 // not sent by the server: a re-list no longer held an event the record knew, so the recorder wrote
 // the last version it had seen.
+import { open, readFile, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { RuntimeError, UsageError } from '../errors.ts';
 import type { ParsedEvents } from './event-file.ts';
 
 export const RECORD_KIND = 'EvtimelineRecord';
@@ -230,6 +235,11 @@ export class RecordIndex {
     return this.newest;
   }
 
+  /** The record holds this event and no DELETED for it. */
+  holds(uid: string): boolean {
+    return this.alive.has(uid);
+  }
+
   /** Events the record holds that were not DELETED, by uid. */
   liveEvents(): Map<string, Json> {
     return new Map(this.alive);
@@ -258,4 +268,107 @@ export class RecordIndex {
 
 function versionKey(event: Json): string {
   return `${uidOf(event)}@${resourceVersionOf(event)}`;
+}
+
+// -- The file on disk ----------------------------------------------------------------------------
+
+/** A record as found on disk before appending (an absent or empty file is an empty record). */
+export interface ExistingRecord {
+  path: string;
+  exists: boolean;
+  record: RecordText;
+  /** bytes on disk when read */
+  size: number;
+  /** bytes up to and including the last newline */
+  completeBytes: number;
+  /** the last line is complete but has no newline (a writer stopped between the two) */
+  needsNewline: boolean;
+}
+
+function firstBadLine(text: string): number {
+  const lines = text.split('\n');
+  const bad = lines.findIndex((line, index) => index < lines.length - 1 && line.trim() !== '' && parseRecordLine(line) === null);
+  return bad < 0 ? 1 : bad + 1;
+}
+
+/**
+ * Reads FILE before a recorder appends to it. Refuses (UsageError, nothing written) a folder, a
+ * file in a folder that does not exist, and a file that is not a record.
+ */
+export async function readRecordFile(path: string): Promise<ExistingRecord> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw new UsageError(`${path} is a folder: record needs a file`);
+    if (code !== 'ENOENT') throw new RuntimeError(`cannot read ${path}: ${String(code ?? error)}`);
+    const folder = dirname(path);
+    const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
+    if (!isFolder) throw new UsageError(`cannot create ${path}: ${folder} is not a folder`);
+    const empty: RecordText = { headers: [], observations: [], tornTail: '' };
+    return { path, exists: false, record: empty, size: 0, completeBytes: 0, needsNewline: false };
+  }
+  const text = buffer.toString('utf8');
+  const completeBytes = buffer.lastIndexOf(0x0a) + 1;
+  const empty: RecordText = { headers: [], observations: [], tornTail: '' };
+  const record = text.trim() === '' ? empty : parseRecordText(text);
+  if (record === null) {
+    throw new UsageError(`${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
+  }
+  const needsNewline = record.tornTail === '' && completeBytes < buffer.length;
+  return { path, exists: true, record, size: buffer.length, completeBytes, needsNewline };
+}
+
+/**
+ * Appends lines to a record, each with its own write(2) on an O_APPEND descriptor, so a killed
+ * recorder leaves only complete lines plus at most one torn last line. On opening, a torn last
+ * line is cut off (it is not an observation; the recorder sees that version again) and a complete
+ * last line without its newline gets one.
+ */
+export class RecordAppender {
+  private lastSync = 0;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    private pending: string,
+  ) {}
+
+  static async open(existing: ExistingRecord): Promise<RecordAppender> {
+    const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
+      throw new RuntimeError(`cannot write ${existing.path}: ${String(error.code ?? error.message)}`);
+    });
+    try {
+      const { size } = await handle.stat();
+      if (size !== existing.size) {
+        throw new RuntimeError(`${existing.path} changed while it was being read: is another recorder writing to it?`);
+      }
+      if (existing.record.tornTail !== '') await handle.truncate(existing.completeBytes);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return new RecordAppender(handle, existing.needsNewline ? '\n' : '');
+  }
+
+  async append(text: string): Promise<void> {
+    const buffer = Buffer.from(this.pending + text, 'utf8');
+    this.pending = '';
+    for (let offset = 0; offset < buffer.length; ) {
+      const { bytesWritten } = await this.handle.write(buffer, offset);
+      offset += bytesWritten;
+    }
+    // Each line is in the kernel once write returns, which is what survives a killed process;
+    // a sync now and then bounds what a crash of the whole machine could take.
+    const now = Date.now();
+    if (now - this.lastSync >= 1000) {
+      this.lastSync = now;
+      await this.handle.datasync();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.handle.datasync().catch(() => {});
+    await this.handle.close();
+  }
 }

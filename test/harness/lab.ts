@@ -17,8 +17,9 @@
 //
 // Replaying into a namespace that already exists (e.g. op-events itself) is allowed: the
 // namespace's AlreadyExists is ignored and the lab's own objects from an earlier play (events
-// build-1-started, build-1-weird, build-1-done, build-1-orphan and pod hungry) are deleted first,
-// because events.k8s.io/v1 forbids changing eventTime on an existing event. Pipeline build-1 is
+// build-1-started, build-1-weird, build-1-done, build-1-orphan, pod hungry and the events about
+// pod hungry) are deleted first, so a replay leaves the same picture as a first play (and
+// events.k8s.io/v1 forbids changing eventTime on an existing event anyway). Pipeline build-1 is
 // kept (apply is idempotent), so its uid stays the same.
 
 import { spawn } from 'node:child_process';
@@ -260,6 +261,10 @@ export async function playLab(opts: PlayLabOptions): Promise<LabResult> {
       ]);
       await must(1, 'cannot delete pod hungry of an earlier play', [
         '-n', ns, 'delete', 'pod', 'hungry', '--ignore-not-found', '--wait=true', '--timeout=60s',
+      ]);
+      await must(1, "cannot delete the scheduler's events about pod hungry of an earlier play", [
+        '-n', ns, 'delete', 'events', '--field-selector', 'involvedObject.kind=Pod,involvedObject.name=hungry',
+        '--ignore-not-found',
       ]);
     }
     const crdPath = await manifest('pipeline-crd.yaml', {});

@@ -219,6 +219,9 @@ describe('the lab, played with the real kubectl', () => {
       assert.match(both, /^new: build-1-started$/m);
       const text = await readFile(join(again, 'count-report.txt'), 'utf8');
       assert.match(text, /\(x5 over /);
+      // The earlier play's objects were cleared: the replay tells the same story as a first play.
+      assert.doesNotMatch(await readFile(join(again, 'events-list.txt'), 'utf8'), /FailedScheduling/);
+      assert.equal(both, await report('both-apis.txt'));
     } finally {
       await rm(again, { recursive: true, force: true });
     }

@@ -1,0 +1,10 @@
+// Types for sea.mjs (a plain Node ESM script so build.mjs can run it without tsx).
+export declare function pinnedNodeBinary(): { binary: string; version: string };
+export declare function buildSea(opts: {
+  bundle: string;
+  output: string;
+  nodeBinary: string;
+  generator?: string;
+  useCodeCache?: boolean;
+  strip?: string | false;
+}): Promise<void>;

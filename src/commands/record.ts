@@ -1,0 +1,257 @@
+// `kubectl evtimeline record FILE`: watch events and append every observed version to FILE as
+// JSON Lines (src/io/record-file.ts), so the story outlives the API server's --event-ttl.
+// A list first, then a watch (src/kube/watch.ts); a FILE that already holds a record is continued
+// from its newest resourceVersion. Nothing is written twice: an event version is its uid +
+// resourceVersion, and a uid is DELETED once.
+import type { Deps } from '../deps.ts';
+import { SUCCESS, UsageError } from '../errors.ts';
+import type { CommandResult } from '../errors.ts';
+import { normaliseEvent } from '../core/event.ts';
+import { filterEvents } from '../core/filter.ts';
+import type { EventFilter } from '../core/filter.ts';
+import {
+  RECORD_KIND,
+  RecordAppender,
+  RecordIndex,
+  compareResourceVersions,
+  formatHeader,
+  formatObservation,
+  readRecordFile,
+  resourceVersionOf,
+  uidOf,
+} from '../io/record-file.ts';
+import type { Observation, RecordHeader } from '../io/record-file.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { followEvents } from '../kube/watch.ts';
+import type { FollowStep } from '../kube/watch.ts';
+import { parseCommonOptions, parseDurationFlag } from './options.ts';
+import type { CommonOptions, RawOptions } from './options.ts';
+import { resolveTarget } from './source.ts';
+
+type Json = Record<string, unknown>;
+
+export interface RecordOptions {
+  file: string;
+  common: CommonOptions;
+  /** stop after this long; undefined: until interrupted */
+  durationMs?: number;
+}
+
+export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions {
+  if (file.trim() === '') throw new UsageError('record needs a file name, e.g. record -n op-events events.jsonl');
+  if (file === '-') throw new UsageError('record writes to a file, not to stdout: give a file name');
+  const common = parseCommonOptions(raw);
+  if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
+  const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
+  return { file, common, durationMs: parseDurationFlag('--duration', duration) };
+}
+
+// -- The pure part: which lines a step from the cluster adds to the record ----------------------
+
+/** The filters as the header records them; undefined ones are left out so equal filters compare equal. */
+export function describeFilter(filter: EventFilter): Json {
+  const described: Json = {};
+  if (filter.object) described.for = `${filter.object.kind}/${filter.object.name}`;
+  if (filter.types && filter.types.length > 0) described.types = filter.types;
+  if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
+  if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
+  return described;
+}
+
+/**
+ * A watch may resume from the record's newest resourceVersion only when the record was made of
+ * the same server, namespace and filters: otherwise the events before that version were never
+ * looked at, and only a list finds them.
+ */
+export function canResume(previous: RecordHeader | undefined, current: RecordHeader): boolean {
+  return (
+    previous !== undefined &&
+    previous.server === current.server &&
+    previous.namespace === current.namespace &&
+    JSON.stringify(previous.filter) === JSON.stringify(current.filter)
+  );
+}
+
+/** List items oldest version first: a recorder killed half-way through leaves every version up to its last line. */
+export function byResourceVersion(items: Json[]): Json[] {
+  return [...items].sort((a, b) => compareResourceVersions(resourceVersionOf(a), resourceVersionOf(b)));
+}
+
+function inNamespace(event: Json, namespace: string | null): boolean {
+  if (namespace === null) return true;
+  const meta = event.metadata as { namespace?: unknown } | undefined;
+  return meta?.namespace === namespace;
+}
+
+export interface PlanContext {
+  index: RecordIndex;
+  namespace: string | null;
+  /** the filters: which events are written */
+  keep(event: Json): boolean;
+  observedAt: string;
+}
+
+/**
+ * The observations one step adds, in the order to write them; `index` learns them. A list writes
+ * each event version the record lacks as ADDED, then a DELETED (inferred) for each event the record
+ * holds in this namespace that the list no longer has. A watch change is written when the filters
+ * keep it; a DELETED also when the record holds the event.
+ */
+export function planStep(step: FollowStep, ctx: PlanContext): Observation[] {
+  const { index, observedAt } = ctx;
+  const planned: Observation[] = [];
+  if (step.kind === 'change') {
+    const { type, object } = step;
+    const wanted = ctx.keep(object) || (type === 'DELETED' && index.holds(uidOf(object)));
+    if (wanted && index.admit(type, object)) planned.push({ observedAt, type, event: object });
+    return planned;
+  }
+  const listed = new Set<string>();
+  for (const item of byResourceVersion(step.items)) {
+    listed.add(uidOf(item));
+    if (ctx.keep(item) && index.admit('ADDED', item)) planned.push({ observedAt, type: 'ADDED', event: item });
+  }
+  for (const [uid, event] of index.liveEvents()) {
+    if (listed.has(uid) || !inNamespace(event, ctx.namespace)) continue;
+    if (index.admit('DELETED', event)) planned.push({ observedAt, type: 'DELETED', event, inferred: true });
+  }
+  return planned;
+}
+
+export interface RecordCounts {
+  added: number;
+  modified: number;
+  deleted: number;
+}
+
+export function countObservation(counts: RecordCounts, observation: Observation): void {
+  if (observation.type === 'ADDED') counts.added += 1;
+  else if (observation.type === 'MODIFIED') counts.modified += 1;
+  else counts.deleted += 1;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function countsText(counts: RecordCounts): string {
+  const lines = counts.added + counts.modified + counts.deleted;
+  return `${plural(lines, 'line')} (${counts.added} added, ${counts.modified} modified, ${counts.deleted} deleted)`;
+}
+
+/** The live count on a terminal. */
+export function progressLine(file: string, counts: RecordCounts): string {
+  return `recording to ${file}: ${countsText(counts)}`;
+}
+
+/** The one line printed at the end. */
+export function summaryLine(file: string, counts: RecordCounts, totalLines: number): string {
+  return `recorded ${countsText(counts)} to ${file}; it holds ${plural(totalLines, 'observation')}`;
+}
+
+// -- The verb -----------------------------------------------------------------------------------
+
+/** stderr: notices as lines, and on a terminal a live count that notices are printed above. */
+function statusWriter(deps: Deps, file: string) {
+  const tty = deps.stderr.isTTY;
+  let shown = '';
+  const draw = (text: string): void => {
+    shown = text;
+    deps.stderr.write(`\r\u001b[K${text}`);
+  };
+  return {
+    notice(text: string): void {
+      if (tty && shown) deps.stderr.write('\r\u001b[K');
+      deps.stderr.write(`${text}\n`);
+      if (tty && shown) draw(shown);
+    },
+    update(counts: RecordCounts): void {
+      if (tty) draw(progressLine(file, counts));
+    },
+    done(): void {
+      if (tty && shown) deps.stderr.write('\r\u001b[K');
+      shown = '';
+    },
+  };
+}
+
+function untilStopped(deps: Deps, durationMs: number | undefined): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  void deps.interrupted().then(() => controller.abort());
+  const timer = durationMs === undefined ? undefined : setTimeout(() => controller.abort(), durationMs);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
+  const existing = await readRecordFile(opts.file);
+  const { target, namespace } = resolveTarget(opts.common.scope, deps);
+  const file = escapeTerminal(opts.file);
+  const status = statusWriter(deps, file);
+  const { record } = existing;
+  const header: RecordHeader = {
+    kind: RECORD_KIND,
+    version: 1,
+    context: target.context,
+    server: target.server,
+    namespace,
+    filter: describeFilter(opts.common.filter),
+    startedAt: new Date(deps.now()).toISOString(),
+  };
+  const index = RecordIndex.from(record.observations);
+  const previous = record.headers.at(-1);
+  // Events recorded from another server cannot be judged gone by this one's lists.
+  if (previous !== undefined && previous.server !== header.server) index.forgetLive();
+  const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
+
+  if (record.tornTail !== '') {
+    status.notice(`${file}: cutting off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
+  }
+  if (record.observations.length > 0) {
+    const held = plural(record.observations.length, 'observation');
+    status.notice(
+      resumeFrom !== ''
+        ? `continuing ${file} (${held}) from resourceVersion ${resumeFrom}`
+        : `adding to ${file} (${held}): it was recorded with another server, namespace or filters, so listing first`,
+    );
+  }
+
+  const stop = untilStopped(deps, opts.durationMs);
+  const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
+  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
+  let appender: RecordAppender | undefined;
+  let headerWritten = false;
+  try {
+    const steps = followEvents(target, {
+      namespace,
+      resourceVersion: resumeFrom,
+      signal: stop.signal,
+      notice: status.notice,
+      requestTimeoutMs: opts.common.scope.requestTimeoutMs,
+    });
+    for await (const step of steps) {
+      const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });
+      // The file appears with the first list (even an empty one); a resumed record is touched
+      // only when there is something to add.
+      if (appender === undefined) {
+        if (planned.length === 0 && step.kind !== 'list') continue;
+        appender = await RecordAppender.open(existing);
+      }
+      for (const observation of planned) {
+        // The header shares one write with the session's first observation, so a file is never a
+        // lone header line (which would read as a single JSON document rather than a record).
+        const line = formatObservation(observation);
+        await appender.append(headerWritten ? line : formatHeader(header) + line);
+        headerWritten = true;
+        countObservation(counts, observation);
+      }
+      status.update(counts);
+    }
+  } finally {
+    stop.clear();
+    await appender?.close();
+    status.done();
+    const total = record.observations.length + counts.added + counts.modified + counts.deleted;
+    deps.stderr.write(`${summaryLine(file, counts, total)}\n`);
+  }
+  return SUCCESS;
+}

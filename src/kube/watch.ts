@@ -1,0 +1,258 @@
+// Following core/v1 Events as they change: a list, then a watch from the list's resourceVersion,
+// resumed from the last resourceVersion seen whenever it ends, listed again when the server says
+// that version is too old (410 Gone), retried with a bounded backoff when the network fails.
+//
+// The watch is a raw GET ...?watch=1 read as JSON lines (one {"type","object"} per line), so the
+// objects stay exactly as the server sent them (client-node's Watch would do, but its typed
+// models are not used anywhere else). kube-apiserver keeps no watch cache for events, so a watch
+// is served by etcd directly: a version older than the last etcd compaction gets an ERROR object
+// with code 410 in the stream, and BOOKMARKs may never come (handled when they do).
+import type { IncomingMessage } from 'node:http';
+import { RuntimeError } from '../errors.ts';
+import { eventsPath, listEvents } from './events-api.ts';
+import { ApiError, openStream } from './http.ts';
+import type { KubeTarget } from './kubeconfig.ts';
+
+type Json = Record<string, unknown>;
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export type FollowStep =
+  /** every event in scope at one resourceVersion: at the start, or after the watch expired */
+  | { kind: 'list'; items: Json[]; resourceVersion: string; why: 'start' | 'expired' }
+  | { kind: 'change'; type: ChangeType; object: Json };
+
+export interface RetryPolicy {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** consecutive failures after which following gives up with an error */
+  maxAttempts: number;
+}
+
+/** 0.5 s doubling to 30 s; ten failures in a row (about 2.5 minutes) and we give up. */
+export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
+
+/** How long the server keeps one watch open; it then ends it and we resume (client-go's reflector uses 5-10 min). */
+export const DEFAULT_WATCH_SECONDS = 300;
+
+export interface FollowOptions {
+  /** null: all namespaces */
+  namespace: string | null;
+  /** resume a watch from here; '' or null lists first */
+  resourceVersion?: string | null;
+  /** stops following: the generator returns */
+  signal: AbortSignal;
+  /** one-line notices (a watch that expired, a retry) for stderr */
+  notice(text: string): void;
+  /** for lists; watches are bounded by watchSeconds instead */
+  requestTimeoutMs?: number;
+  watchSeconds?: number;
+  retry?: RetryPolicy;
+}
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function resourceVersionOf(object: unknown): string {
+  const meta = isObject(object) && isObject(object.metadata) ? object.metadata : {};
+  return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
+}
+
+/** The server says the resourceVersion is too old (410 Gone / Expired): only a new list helps. */
+class Expired extends Error {}
+
+/** Worth another try: the network, a timeout, a server that is busy or restarting. */
+class Transient extends Error {}
+
+function classify(error: unknown): Error {
+  if (error instanceof Expired || error instanceof Transient) return error;
+  if (error instanceof ApiError) {
+    if (error.code === 410) return new Expired(error.message);
+    if (error.code === 429 || error.code >= 500) return new Transient(error.message);
+    return error; // 401, 403, 404...: asking again will not help
+  }
+  if (error instanceof RuntimeError) return new Transient(error.message); // cannot reach the server
+  if (error instanceof SyntaxError) return new Transient(`a watch line that is not JSON (${error.message})`);
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (error instanceof Error && (code !== undefined || /aborted|socket|premature/i.test(error.message))) {
+    return new Transient(code ? `${code}: ${error.message}` : error.message);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** A watch's ERROR object: a metav1.Status. */
+function statusError(object: unknown): Error {
+  const status = isObject(object) ? object : {};
+  const code = typeof status.code === 'number' ? status.code : 0;
+  const message = typeof status.message === 'string' && status.message ? status.message : `watch error ${code}`;
+  if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone') return new Expired(message);
+  if (code === 0 || code === 429 || code >= 500) return new Transient(message);
+  return new RuntimeError(`the watch of events failed: ${message}`);
+}
+
+/** The JSON objects of a watch response, one per line; a line cut off by a dropped connection throws. */
+export async function* readWatchLines(chunks: AsyncIterable<string | Buffer>): AsyncGenerator<Json> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for await (const chunk of chunks) {
+    buffered += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line.trim() !== '') yield parseWatchLine(line);
+    }
+  }
+  if (buffered.trim() !== '') yield parseWatchLine(buffered);
+}
+
+function parseWatchLine(line: string): Json {
+  const value: unknown = JSON.parse(line);
+  if (!isObject(value) || typeof value.type !== 'string') throw new SyntaxError(`not a watch event: ${line.slice(0, 80)}`);
+  return value;
+}
+
+/** Resolves like `promise`, or rejects at once when `signal` aborts (what `promise` later yields goes to `late`). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal, late: (value: T) => void = () => {}): Promise<T> {
+  if (signal.aborted) {
+    promise.then(late, () => {});
+    return Promise.reject(new Error('aborted'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      promise.then(late, () => {});
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) late(value);
+        else resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export function backoffDelay(failures: number, retry: RetryPolicy): number {
+  return Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.max(0, failures - 1));
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}
+
+async function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal): Promise<IncomingMessage> {
+  const response = await abortable(
+    openStream(target, {
+      method: 'GET',
+      path: eventsPath('core', namespace),
+      query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchSeconds },
+      // An idle socket: the server ends a watch after timeoutSeconds, so silence well past that
+      // means a connection that died without a word.
+      timeoutMs: (watchSeconds + 60) * 1000,
+    }),
+    signal,
+    (late) => late.destroy(),
+  );
+  return response;
+}
+
+/**
+ * Lists, then watches, forever (until `signal` aborts). Each step is handed over only when the
+ * previous one has been consumed, and the resourceVersion to resume from advances only past steps
+ * the consumer has taken, so a consumer that writes each step before asking for the next loses
+ * nothing across a dropped watch. Throws a RuntimeError when the server refuses (401, 403, ...) or
+ * after retry.maxAttempts failures in a row.
+ */
+export async function* followEvents(target: KubeTarget, opts: FollowOptions): AsyncGenerator<FollowStep, void, undefined> {
+  const { namespace, signal, notice } = opts;
+  const retry = opts.retry ?? DEFAULT_RETRY;
+  const watchSeconds = opts.watchSeconds ?? DEFAULT_WATCH_SECONDS;
+  let resourceVersion = opts.resourceVersion ?? '';
+  let listWhy: 'start' | 'expired' | null = resourceVersion === '' ? 'start' : null;
+  let failures = 0;
+  let expiredInARow = 0;
+
+  while (!signal.aborted) {
+    let response: IncomingMessage | undefined;
+    const onAbort = (): void => {
+      response?.destroy();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (listWhy !== null) {
+        const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs }), signal);
+        failures = 0;
+        resourceVersion = list.resourceVersion;
+        const why = listWhy;
+        listWhy = null;
+        yield { kind: 'list', items: list.items.filter(isObject), resourceVersion, why };
+        continue;
+      }
+      const opened = Date.now();
+      response = await openWatch(target, namespace, resourceVersion, watchSeconds, signal);
+      let delivered = false;
+      for await (const message of readWatchLines(response)) {
+        const { type, object } = message;
+        if (type === 'BOOKMARK') {
+          resourceVersion = resourceVersionOf(object) || resourceVersion;
+          continue;
+        }
+        if (type === 'ERROR') throw statusError(object);
+        if ((type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') && isObject(object)) {
+          delivered = true;
+          failures = 0;
+          expiredInARow = 0;
+          yield { kind: 'change', type, object };
+          resourceVersion = resourceVersionOf(object) || resourceVersion;
+        }
+      }
+      if (signal.aborted) return;
+      expiredInARow = 0;
+      // A normal end (the server's timeoutSeconds, an apiserver restart): resume from where we
+      // are. One that ends at once with nothing in it is a failure, or we would spin.
+      if (!delivered && Date.now() - opened < 1000) throw new Transient('the watch ended as soon as it began');
+    } catch (caught) {
+      if (signal.aborted) return;
+      const error = classify(caught);
+      if (error instanceof Expired) {
+        // A quiet namespace gets this after every long watch (no bookmarks come from etcd, so the
+        // version to resume from grows old); only one that follows a fresh list again and again is wrong.
+        expiredInARow += 1;
+        if (expiredInARow > 5) throw new RuntimeError(`the watch of events keeps expiring (410 Gone): ${error.message}`);
+        notice(`${listWhy === null ? 'watch' : 'list'} expired (410 Gone): listing again`);
+        listWhy = 'expired';
+        continue;
+      }
+      if (!(error instanceof Transient)) throw error;
+      failures += 1;
+      if (failures >= retry.maxAttempts) {
+        throw new RuntimeError(`gave up following events after ${failures} failures in a row: ${error.message}`);
+      }
+      const delay = backoffDelay(failures, retry);
+      notice(`${listWhy === null ? 'watch' : 'list'} failed (${error.message}): retrying in ${seconds(delay)}`);
+      await sleep(delay, signal);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      response?.destroy();
+    }
+  }
+}

@@ -1,0 +1,3 @@
+// Types for build-krew.mjs (a plain Node ESM script so it runs without tsx).
+export declare const krewSourceDir: string;
+export declare function ensureKrew(): Promise<{ krew: string; validator: string; dir: string }>;

@@ -1,0 +1,192 @@
+// The release path as a user meets it: the single executable behaves as the bundle it carries,
+// `npm run package`'s archive installs through a real krew (built from Go modules) into a temporary
+// KREW_ROOT, and the installed plugin then runs through kubectl's plugin mechanism against the
+// real control plane, completion included. Needs Go (to build krew) and a prior `npm run build`.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { archiveName, DIST, FILLED_MANIFEST, fillManifest, MANIFEST_TEMPLATE, sha256File } from '../../scripts/package.mjs';
+import { buildSea, pinnedNodeBinary } from '../../scripts/sea.mjs';
+import { ensureKrew } from '../harness/build-krew.mjs';
+import { sharedControlPlane } from '../harness/controlplane.ts';
+import type { ControlPlane } from '../harness/controlplane.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const ARCHIVE = join(DIST, archiveName(version, 'linux/amd64'));
+const EXECUTABLE = join(DIST, 'kubectl-evtimeline');
+const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
+const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record'];
+
+const controlPlane = sharedControlPlane();
+let cp: ControlPlane;
+let krew: { krew: string; validator: string };
+let work: string;
+let krewRoot: string;
+let tools: string;
+let ns: string;
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(cmd, args, { env: opts.env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stderr}`));
+      else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
+    });
+    child.stdin?.end(opts.input ?? '');
+  });
+}
+
+/** A user's shell after a krew install: krew's bin and kubectl on PATH, nothing from this repository. */
+function userEnv(root = krewRoot, path = `${root}/bin:${tools}:/usr/bin:/bin`): NodeJS.ProcessEnv {
+  return { PATH: path, HOME: work, KREW_ROOT: root, KREW_NO_UPGRADE_CHECK: '1', KUBECONFIG: cp.kubeconfig };
+}
+
+const kubectl = (args: string[], env = userEnv()) => run('kubectl', args, { env });
+
+/** Completion candidates printed by `kubectl __complete`, and its directive line. */
+async function completions(words: string[]): Promise<{ candidates: string[]; directive: string }> {
+  const r = await kubectl(['__complete', 'evtimeline', ...words]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.split('\n').filter((line) => line !== '');
+  return { candidates: lines.slice(0, -1), directive: lines.at(-1) ?? '' };
+}
+
+before(async () => {
+  cp = await controlPlane;
+  krew = await ensureKrew();
+  assert.ok(existsSync(EXECUTABLE), `${EXECUTABLE} is missing: run npm run build first`);
+  const packaged = await run(process.execPath, [join(ROOT, 'scripts', 'package.mjs')]);
+  assert.equal(packaged.code, 0, `scripts/package.mjs failed:\n${packaged.stdout}${packaged.stderr}`);
+  work = await mkdtemp(join(tmpdir(), 'evtimeline-krew-'));
+  krewRoot = join(work, 'krew');
+  tools = join(work, 'tools');
+  await mkdir(tools);
+  // The control plane's multi-call binary acts as kubectl when called by that name.
+  await symlink(cp.binary, join(tools, 'kubectl'));
+  ns = await freshNamespace(cp.kubeconfig, 'krew');
+});
+
+after(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+test('the executable prints what node prints for the bundle, with the same exit code', async () => {
+  const env = { PATH: '/usr/bin:/bin', HOME: work, KUBECONFIG: cp.kubeconfig };
+  const cases = [['--version'], ['--help'], ['incident', '--help'], ['no-such-verb'], ['--no-such-flag'], ['-n', ns], ['__complete', '']];
+  for (const args of cases) {
+    const viaNode = await run(pinnedNodeBinary().binary, [BUNDLE, ...args], { env });
+    const executable = await run(EXECUTABLE, args, { env });
+    assert.deepEqual(executable, viaNode, `kubectl-evtimeline ${args.join(' ')}`);
+  }
+});
+
+test("the executable ignores NODE_OPTIONS, so another project's --require cannot break it", async () => {
+  const env = { PATH: '/usr/bin:/bin', HOME: work, NODE_OPTIONS: '--require ./no-such-hook.js' };
+  const r = await run(EXECUTABLE, ['--version'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+});
+
+test('the executable is byte for byte the same when built again, so a release can be checked', async () => {
+  const again = join(work, 'again');
+  await buildSea({ bundle: BUNDLE, output: again, nodeBinary: pinnedNodeBinary().binary });
+  assert.equal(await sha256File(again), await sha256File(EXECUTABLE));
+});
+
+test('krew installs the archive that the filled manifest names', async () => {
+  const r = await run(krew.krew, ['install', `--manifest=${FILLED_MANIFEST}`, `--archive=${ARCHIVE}`], { env: userEnv() });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /Installed plugin: evtimeline/);
+  assert.equal(await readlink(join(krewRoot, 'bin', 'kubectl-evtimeline')), join(krewRoot, 'store', 'evtimeline', `v${version}`, 'kubectl-evtimeline'));
+  for (const file of ['LICENSE', 'kubectl_complete-evtimeline']) {
+    assert.ok(existsSync(join(krewRoot, 'store', 'evtimeline', `v${version}`, file)), `${file} is installed`);
+  }
+});
+
+test('kubectl evtimeline --version runs the installed executable, with no Node.js on PATH', async () => {
+  const r = await kubectl(['evtimeline', '--version'], userEnv(krewRoot, `${krewRoot}/bin:${tools}`));
+  assert.equal(r.stderr, '');
+  assert.equal(r.code, 0);
+  const node = pinnedNodeBinary().version.replace(/\./g, '\\.');
+  assert.match(r.stdout, new RegExp(`^kubectl-evtimeline v${version.replace(/\./g, '\\.')} \\(commit ([0-9a-f]{12}|unknown), node ${node}\\)\\n$`));
+});
+
+test('kubectl plugin list finds the plugin in KREW_ROOT/bin', async () => {
+  const r = await kubectl(['plugin', 'list']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.split('\n').includes(join(krewRoot, 'bin', 'kubectl-evtimeline')), r.stdout);
+});
+
+test('kubectl evtimeline reads the control plane: nothing at first, then the event kubectl created', async () => {
+  const empty = await kubectl(['evtimeline', '-n', ns]);
+  assert.deepEqual(empty, { code: 0, stdout: '', stderr: `No events found in ${ns} namespace.\n` });
+
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const event = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'krew-check', namespace: ns },
+    involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: ns },
+    reason: 'KrewInstalled',
+    type: 'Normal',
+    message: 'The plugin was installed through krew.',
+    firstTimestamp: now,
+    lastTimestamp: now,
+    count: 1,
+    source: { component: 'krew-test' },
+  };
+  const created = await run('kubectl', ['create', '-f', '-'], { env: userEnv(), input: JSON.stringify(event) });
+  assert.equal(created.code, 0, created.stderr);
+  const r = await kubectl(['evtimeline', '-n', ns, '-o', 'stable']);
+  assert.deepEqual(r, { code: 0, stdout: 'Normal KrewInstalled ConfigMap/settings\n', stderr: '' });
+});
+
+test("kubectl completes the plugin's words once the manifest's caveats command has run", async () => {
+  const committed = await readFile(MANIFEST_TEMPLATE, 'utf8');
+  const command = /^ {6}(cp .*)$/m.exec(committed)?.[1];
+  assert.ok(command, 'the caveats hold a cp command');
+  const copied = await run('sh', ['-c', command], { env: userEnv() });
+  assert.equal(copied.code, 0, copied.stderr);
+
+  assert.deepEqual(await completions(['']), { candidates: VERBS, directive: ':4' });
+  assert.deepEqual(await completions(['timeline', '-o', '']), { candidates: ['table', 'wide', 'json', 'stable'], directive: ':4' });
+  assert.ok((await completions(['-n', ''])).candidates.includes(ns), 'namespaces come from the cluster');
+  assert.deepEqual(await completions(['aggregate-patch', '-n', ns, 'krew']), { candidates: ['krew-check'], directive: ':4' });
+});
+
+test('krew validates the committed manifest', async () => {
+  // validate-krew-manifest wants the file named after the plugin; -skip-install keeps it offline.
+  const copy = join(work, 'validate', 'evtimeline.yaml');
+  await mkdir(join(work, 'validate'));
+  await copyFile(MANIFEST_TEMPLATE, copy);
+  const r = await run(krew.validator, ['-manifest', copy, '-skip-install']);
+  assert.equal(r.code, 0, r.stderr);
+});
+
+test('the committed manifest is the one npm run package generates, but for the sha256', async () => {
+  const mask = (text: string) => fillManifest(text, version, () => '<sha256>');
+  assert.equal(mask(await readFile(MANIFEST_TEMPLATE, 'utf8')), mask(await readFile(FILLED_MANIFEST, 'utf8')));
+});
+
+test('krew refuses an archive whose sha256 does not match the manifest', async () => {
+  const tampered = join(work, 'tampered.tar.gz');
+  const bytes = await readFile(ARCHIVE);
+  bytes[bytes.length >> 1] = (bytes[bytes.length >> 1] ?? 0) ^ 0xff;
+  await writeFile(tampered, bytes);
+  const root = join(work, 'krew-tampered');
+  const r = await run(krew.krew, ['install', `--manifest=${FILLED_MANIFEST}`, `--archive=${tampered}`], { env: userEnv(root) });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /checksum does not match/);
+  assert.ok(!existsSync(join(root, 'bin', 'kubectl-evtimeline')), 'nothing is linked');
+});

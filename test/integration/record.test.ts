@@ -1,0 +1,573 @@
+// `record` against the real control plane: the lab recorded and replayed after the API server has
+// expired every event (--event-ttl 20s); a recorder killed with SIGKILL in the middle of a burst and
+// restarted; a watch forced to expire by etcd compaction (410 Gone) and listed again; a watch that
+// the server ends again and again. Then a fake API server for what a real one will not do on
+// demand: drop a connection mid-line, answer 503 or 403.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli.ts';
+import { RuntimeError } from '../../src/errors.ts';
+import { parseRecordText } from '../../src/io/record-file.ts';
+import type { Observation } from '../../src/io/record-file.ts';
+import { loadKubeTarget } from '../../src/kube/kubeconfig.ts';
+import { followEvents } from '../../src/kube/watch.ts';
+import type { FollowStep } from '../../src/kube/watch.ts';
+import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
+import type { ControlPlane } from '../harness/controlplane.ts';
+import { playLab } from '../harness/lab.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { fakeDeps } from '../support/deps.ts';
+
+type Json = Record<string, unknown>;
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shared = sharedControlPlane();
+
+let scratch = '';
+const children = new Set<ChildProcessWithoutNullStreams>();
+before(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'evtimeline-record-it-'));
+});
+after(async () => {
+  // A failed test must not leave a recorder running (it would keep this process alive).
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+// -- helpers ------------------------------------------------------------------------------------
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** A raw API call as the admin (the harness gives the token and CA). */
+function api(cp: ControlPlane, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Json> {
+  return new Promise((resolvePromise, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = https.request(
+      new URL(path, cp.server),
+      {
+        method,
+        ca: cp.ca,
+        headers: { Authorization: `Bearer ${cp.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': contentType } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+          else resolvePromise(JSON.parse(text) as Json);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function coreEvent(namespace: string, name: string, message: string): Json {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace },
+    involvedObject: { kind: 'Pod', name: 'burst', namespace, apiVersion: 'v1' },
+    reason: 'Burst',
+    message,
+    type: 'Normal',
+    source: { component: 'record-test' },
+    firstTimestamp: now,
+    lastTimestamp: now,
+    count: 1,
+  };
+}
+
+const eventsPath = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/events${name ? `/${name}` : ''}`;
+const meta = (o: Json) => o.metadata as { uid: string; name: string; resourceVersion: string };
+const versionKey = (o: Json) => `${meta(o).uid}@${meta(o).resourceVersion}`;
+
+async function createEvent(cp: ControlPlane, ns: string, name: string): Promise<Json> {
+  return api(cp, 'POST', eventsPath(ns), coreEvent(ns, name, `event ${name}`));
+}
+
+async function bumpEvent(cp: ControlPlane, ns: string, name: string, count: number): Promise<Json> {
+  return api(cp, 'PATCH', eventsPath(ns, name), { count, lastTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }, 'application/merge-patch+json');
+}
+
+/** Runs `jobs` with at most `width` in flight. */
+async function concurrently<T>(width: number, jobs: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await (jobs[i] as () => Promise<T>)();
+      }
+    }),
+  );
+  return results;
+}
+
+function kubectl(kubeconfig: string, args: string[]): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile('kubectl', [`--kubeconfig=${kubeconfig}`, ...args], { timeout: 60_000, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolvePromise(stdout),
+    );
+  });
+}
+
+interface RecordFile {
+  observations: Observation[];
+  headers: number;
+  tornTail: string;
+}
+
+async function readRecord(path: string): Promise<RecordFile> {
+  if (!existsSync(path)) return { observations: [], headers: 0, tornTail: '' };
+  const text = await readFile(path, 'utf8');
+  if (text === '') return { observations: [], headers: 0, tornTail: '' }; // listed, nothing to write yet
+  const record = parseRecordText(text);
+  assert.ok(record, `${path} is not a record`);
+  return { observations: record.observations, headers: record.headers.length, tornTail: record.tornTail };
+}
+
+/** Each event version (uid + resourceVersion) once among ADDED/MODIFIED lines, and DELETED once per uid. */
+function assertNoDuplicates(observations: Observation[]): void {
+  const versions = new Map<string, number>();
+  const deleted = new Map<string, number>();
+  for (const o of observations) {
+    if (o.type === 'DELETED') deleted.set(meta(o.event).uid, (deleted.get(meta(o.event).uid) ?? 0) + 1);
+    else versions.set(versionKey(o.event), (versions.get(versionKey(o.event)) ?? 0) + 1);
+  }
+  assert.deepEqual([...versions].filter(([, n]) => n > 1), [], 'event versions written twice');
+  assert.deepEqual([...deleted].filter(([, n]) => n > 1), [], 'DELETED written twice for a uid');
+}
+
+/** The record verb in this process, stopped by interrupt() as Ctrl-C would. */
+function recordInProcess(args: string[], env: Record<string, string | undefined>, tty = false) {
+  const fake = fakeDeps({ env, tty });
+  const deps = { ...fake.deps, now: () => Date.now() };
+  const done = runCli(['record', ...args], deps);
+  return { done, stderr: fake.stderr, interrupt: fake.interrupt };
+}
+
+/** The record verb as a real process (the source through tsx, as `npm test` builds nothing for it). */
+function recordProcess(args: string[], kubeconfig: string) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'record', ...args], {
+    cwd: REPO,
+    env: { ...process.env, KUBECONFIG: kubeconfig },
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => (stderr += d));
+  child.stdout.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  return { child, exited, stderr: () => stderr };
+}
+
+// -- past the TTL ---------------------------------------------------------------------------------
+
+describe('record and replay past the TTL (--event-ttl 20s)', () => {
+  let cp: ControlPlane;
+  before(async () => {
+    cp = await startControlPlane({ eventTTL: '20s' });
+  });
+  after(async () => cp?.stop());
+
+  test('the lab recorded while played is still there, whole, after the server expired every event', { timeout: 240_000 }, async () => {
+    const t0 = performance.now();
+    const ns = await freshNamespace(cp.kubeconfig, 'record-ttl');
+    const file = join(scratch, 'lab.jsonl');
+    const env = { KUBECONFIG: cp.kubeconfig };
+    const recorder = recordInProcess(['-n', ns, file], env);
+    await waitFor('the recorder to list', async () => existsSync(file));
+
+    await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: join(scratch, 'lab') });
+    const live = fakeDeps({ env });
+    assert.equal(await runCli(['timeline', '-n', ns, '-o', 'stable'], live.deps), 0);
+    const liveStable = live.stdout();
+    const liveList = JSON.parse(await kubectl(cp.kubeconfig, ['-n', ns, 'get', 'events', '-o', 'json'])) as { items: Json[] };
+    assert.ok(liveList.items.length >= 4, `the lab leaves four events:\n${liveStable}`);
+    const played = performance.now();
+
+    // Every version the server holds is in the record ...
+    await waitFor('the record to hold every live version', async () => {
+      const keys = new Set((await readRecord(file)).observations.map((o) => versionKey(o.event)));
+      return liveList.items.every((item) => keys.has(versionKey(item)));
+    });
+    // ... then the server forgets them all, and the recorder writes that down.
+    await waitFor('the server to expire every event', async () => (await kubectl(cp.kubeconfig, ['-n', ns, 'get', 'events', '-o', 'name'])).trim() === '', 120_000, 1000);
+    const expired = performance.now();
+    await waitFor('a DELETED line for each expired event', async () => {
+      const deleted = new Set((await readRecord(file)).observations.filter((o) => o.type === 'DELETED').map((o) => meta(o.event).uid));
+      return liveList.items.every((item) => deleted.has(meta(item).uid));
+    });
+    recorder.interrupt();
+    assert.equal(await recorder.done, 0);
+    assert.match(
+      recorder.stderr(),
+      new RegExp(`^recorded \\d+ lines \\(\\d+ added, \\d+ modified, ${liveList.items.length} deleted\\) to .*lab\\.jsonl; it holds \\d+ observations\n$`, 'm'),
+    );
+
+    const { observations } = await readRecord(file);
+    assertNoDuplicates(observations);
+    assert.ok(observations.filter((o) => o.type === 'DELETED').every((o) => o.inferred !== true), 'the server sent each DELETED');
+
+    const incident = fakeDeps({ env: {} });
+    assert.equal(await runCli(['incident', '--from', file], incident.deps), 0);
+    for (const word of ['FailedScheduling', 'ReconcileStarted', 'ReconcileSucceeded', 'Critical']) {
+      assert.match(incident.stdout(), new RegExp(word), `incident --from the record does not name ${word}`);
+    }
+    const replay = fakeDeps({ env: {} });
+    assert.equal(await runCli(['timeline', '-o', 'stable', '--from', file], replay.deps), 0);
+    assert.equal(replay.stdout(), liveStable);
+    process.stderr.write(
+      `record past the TTL: lab ${((played - t0) / 1000).toFixed(1)} s, expiry after ${((expired - played) / 1000).toFixed(1)} s, ${observations.length} observations\n`,
+    );
+  });
+});
+
+// -- SIGKILL in a burst ----------------------------------------------------------------------------
+
+describe('a recorder killed with SIGKILL in the middle of a burst', () => {
+  test('restarted on the same file, it holds every version of all 200 events, each once', { timeout: 180_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-kill');
+    const file = join(scratch, 'burst.jsonl');
+    const first = recordProcess(['-n', ns, file], cp.kubeconfig);
+    await waitFor('the recorder to list', async () => existsSync(file), 30_000);
+
+    // 200 events through four connections, and a second version of every fifth one.
+    const written: Json[] = [];
+    const names = Array.from({ length: 200 }, (_, i) => `burst-${String(i).padStart(3, '0')}`);
+    let killedAt = -1;
+    const burst = concurrently(
+      4,
+      names.map((name, i) => async () => {
+        written.push(await createEvent(cp, ns, name));
+        if (i % 5 === 0) written.push(await bumpEvent(cp, ns, name, 2));
+      }),
+    );
+    const kill = (async () => {
+      await waitFor('the recorder to write 60 lines', async () => (await readRecord(file)).observations.length >= 60, 60_000, 5);
+      killedAt = written.length;
+      first.child.kill('SIGKILL');
+    })();
+    await Promise.all([burst, kill]);
+    assert.equal((await first.exited).signal, 'SIGKILL');
+    const before = await readRecord(file);
+    assert.ok(killedAt < written.length, `the kill came after the burst (${killedAt} of ${written.length} writes)`);
+    assert.ok(before.observations.length < written.length, 'the first recorder saw the whole burst before it died');
+
+    // A kill lands between two writes far more often than inside one: make sure the restart also
+    // meets a torn last line, as a short write(2) cut by the kill would leave it.
+    const text = await readFile(file, 'utf8');
+    const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
+    await appendFile(file, lastLine.slice(0, 100));
+
+    const second = recordProcess(['-n', ns, file], cp.kubeconfig);
+    const want = new Set(written.map(versionKey));
+    await waitFor('the record to hold every version', async () => {
+      const have = new Set((await readRecord(file)).observations.map((o) => versionKey(o.event)));
+      return [...want].every((key) => have.has(key));
+    });
+    second.child.kill('SIGTERM');
+    const exit = await second.exited;
+    assert.deepEqual(exit, { code: 0, signal: null }, second.stderr());
+
+    const after = await readRecord(file);
+    assert.equal(after.tornTail, '', 'a torn line survived the restart');
+    assertNoDuplicates(after.observations);
+    const keys = after.observations.map((o) => versionKey(o.event));
+    assert.deepEqual(new Set(keys), want, 'the record holds exactly the versions the server wrote');
+    assert.equal(keys.length, want.size);
+    assert.equal(after.headers, 2, 'one header per recorder session');
+    assert.match(second.stderr(), new RegExp(`continuing .*burst\\.jsonl \\(${before.observations.length} observations\\) from resourceVersion \\d+`));
+    assert.doesNotMatch(second.stderr(), /410 Gone/);
+    assert.match(second.stderr(), /^.*burst\.jsonl: cutting off a torn last line \(\d+ bytes\) left by a recorder that was stopped mid-write$/m);
+    assert.match(second.stderr(), /^recorded \d+ lines \(\d+ added, \d+ modified, 0 deleted\) to .*; it holds 240 observations$/m);
+    process.stderr.write(
+      `SIGKILL after ${before.observations.length} of 240 lines${before.tornTail ? ` (the kill itself tore the last line: ${before.tornTail.length} chars)` : ''}\n`,
+    );
+  });
+});
+
+// -- 410 Gone -------------------------------------------------------------------------------------
+
+/** Starts a watch at `resourceVersion` and reports whether the server answers 410 (compacted). */
+function watchIsGone(cp: ControlPlane, ns: string, resourceVersion: string): Promise<boolean> {
+  return new Promise((resolvePromise, reject) => {
+    const req = https.request(
+      new URL(`${eventsPath(ns)}?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`, cp.server),
+      { ca: cp.ca, headers: { Authorization: `Bearer ${cp.token}` } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolvePromise(res.statusCode === 410 || /"code":410/.test(text)));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a watch that expired (--etcd-compaction-interval 2s)', () => {
+  let cp: ControlPlane;
+  before(async () => {
+    cp = await startControlPlane({ compactionInterval: '2s' });
+  });
+  after(async () => cp?.stop());
+
+  test('resuming gets 410 Gone: the recorder lists again and writes only what is new', { timeout: 180_000 }, async () => {
+    const ns = await freshNamespace(cp.kubeconfig, 'record-gone');
+    const file = join(scratch, 'gone.jsonl');
+    const env = { KUBECONFIG: cp.kubeconfig };
+    const names = Array.from({ length: 20 }, (_, i) => `gone-${String(i).padStart(2, '0')}`);
+
+    const first = recordInProcess(['-n', ns, file], env);
+    await waitFor('the recorder to list', async () => existsSync(file));
+    const created = await concurrently(4, names.map((name) => () => createEvent(cp, ns, name)));
+    await waitFor('20 lines', async () => (await readRecord(file)).observations.length === 20);
+    first.interrupt();
+    assert.equal(await first.done, 0);
+    const stopped = await readRecord(file);
+    const lastVersion = String(Math.max(...stopped.observations.map((o) => Number(meta(o.event).resourceVersion))));
+
+    // While nobody watches: 10 events change (twice, so one version is never seen), 3 go, 5 arrive.
+    for (const name of names.slice(0, 10)) {
+      await bumpEvent(cp, ns, name, 2);
+      await bumpEvent(cp, ns, name, 3);
+    }
+    for (const name of names.slice(17)) await api(cp, 'DELETE', eventsPath(ns, name));
+    for (const name of ['late-0', 'late-1', 'late-2', 'late-3', 'late-4']) await createEvent(cp, ns, name);
+    const t0 = performance.now();
+    await waitFor(`etcd to compact past resourceVersion ${lastVersion}`, () => watchIsGone(cp, ns, lastVersion), 60_000, 1000);
+    const compactedAfter = (performance.now() - t0) / 1000;
+
+    const second = recordInProcess(['-n', ns, file], env);
+    const server = JSON.parse(await kubectl(cp.kubeconfig, ['-n', ns, 'get', 'events', '-o', 'json'])) as { items: Json[] };
+    assert.equal(server.items.length, 22);
+    await waitFor('the record to catch up', async () => {
+      const { observations } = await readRecord(file);
+      const keys = new Set(observations.map((o) => versionKey(o.event)));
+      return server.items.every((item) => keys.has(versionKey(item))) && observations.filter((o) => o.type === 'DELETED').length === 3;
+    });
+    second.interrupt();
+    assert.equal(await second.done, 0);
+
+    assert.match(second.stderr(), new RegExp(`continuing .*gone\\.jsonl \\(20 observations\\) from resourceVersion ${lastVersion}\n`));
+    assert.match(second.stderr(), /^watch expired \(410 Gone\): listing again$/m);
+    // 10 changed + 5 new as ADDED from the list; 3 gone, as DELETED inferred from it.
+    assert.match(second.stderr(), /^recorded 18 lines \(15 added, 0 modified, 3 deleted\) to .*; it holds 38 observations$/m);
+
+    const { observations } = await readRecord(file);
+    assertNoDuplicates(observations);
+    const deleted = observations.filter((o) => o.type === 'DELETED');
+    assert.deepEqual(deleted.map((o) => meta(o.event).name).sort(), names.slice(17));
+    assert.ok(deleted.every((o) => o.inferred === true));
+    for (const event of created) assert.ok(observations.some((o) => versionKey(o.event) === versionKey(event)), 'a first version went missing');
+    process.stderr.write(`410 Gone: compacted ${compactedAfter.toFixed(1)} s after the changes\n`);
+  });
+});
+
+// -- a watch the server ends --------------------------------------------------------------------------
+
+describe('following events across watches the server ends', () => {
+  test('each watch resumes from the last resourceVersion: no list, nothing lost, nothing twice', { timeout: 60_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-resume');
+    const target = loadKubeTarget({ kubeconfig: cp.kubeconfig, env: {} });
+    const stop = new AbortController();
+    const notices: string[] = [];
+    const steps: FollowStep[] = [];
+    // The server ends each watch after 1 s; events keep coming across 4 s.
+    const following = (async () => {
+      for await (const step of followEvents(target, { namespace: ns, signal: stop.signal, notice: (n) => notices.push(n), watchSeconds: 1 })) steps.push(step);
+    })();
+    await waitFor('the first list', async () => steps.length > 0);
+    const written: Json[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      written.push(await createEvent(cp, ns, `resume-${i}`));
+      await sleep(500);
+    }
+    const want = written.map(versionKey);
+    await waitFor('every change', async () => want.every((key) => steps.some((s) => s.kind === 'change' && versionKey(s.object) === key)), 10_000);
+    stop.abort();
+    await following;
+    assert.deepEqual(steps.filter((s) => s.kind === 'list').length, 1, 'listed again instead of resuming');
+    assert.deepEqual(steps.filter((s) => s.kind === 'change').map((s) => (s.kind === 'change' ? versionKey(s.object) : '')), want);
+    assert.deepEqual(notices, []);
+  });
+});
+
+// -- a fake API server --------------------------------------------------------------------------------
+
+interface FakeRequest {
+  watch: boolean;
+  resourceVersion: string;
+}
+
+/** An HTTP "API server" whose every response the test writes; requests are remembered. */
+async function fakeApiServer(handle: (req: FakeRequest, res: http.ServerResponse, n: number) => void) {
+  const requests: FakeRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const r = { watch: url.searchParams.get('watch') === '1', resourceVersion: url.searchParams.get('resourceVersion') ?? '' };
+    requests.push(r);
+    handle(r, res, requests.filter((x) => x.watch === r.watch).length);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const kubeconfig = join(scratch, `fake-${port}.yaml`);
+  await writeFile(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: fake',
+      'clusters: [{name: fake, cluster: {server: "http://127.0.0.1:' + port + '", insecure-skip-tls-verify: true}}]',
+      'users: [{name: fake, user: {token: t}}]',
+      'contexts: [{name: fake, context: {cluster: fake, user: fake, namespace: ns}}]',
+      '',
+    ].join('\n'),
+  );
+  return {
+    requests,
+    kubeconfig,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+const fakeEvent = (name: string, rv: string, count = 1): Json => ({
+  kind: 'Event',
+  apiVersion: 'v1',
+  metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: rv },
+  involvedObject: { kind: 'Pod', name: 'p', namespace: 'ns' },
+  reason: 'Fake',
+  message: `fake ${name}`,
+  type: 'Normal',
+  count,
+});
+
+function sendList(res: http.ServerResponse, items: Json[], rv: string): void {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ kind: 'EventList', apiVersion: 'v1', metadata: { resourceVersion: rv }, items }));
+}
+
+const line = (type: string, object: Json) => `${JSON.stringify({ type, object })}\n`;
+
+describe('record against a fake API server', () => {
+  test('a connection dropped mid-line is retried after a backoff and resumed from the last version written', { timeout: 30_000 }, async () => {
+    const fake = await fakeApiServer((req, res, n) => {
+      if (!req.watch) return sendList(res, [fakeEvent('a', '10')], '10');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      if (n === 1) {
+        res.write(line('ADDED', fakeEvent('b', '11')) + line('MODIFIED', fakeEvent('a', '12', 2)).slice(0, 30));
+        setTimeout(() => res.socket?.destroy(), 50);
+      } else {
+        res.write(line('MODIFIED', fakeEvent('a', '12', 2)));
+      }
+    });
+    try {
+      const file = join(scratch, 'fake-drop.jsonl');
+      const recorder = recordInProcess([file], { KUBECONFIG: fake.kubeconfig });
+      await waitFor('three lines', async () => (await readRecord(file)).observations.length === 3, 10_000, 20);
+      recorder.interrupt();
+      assert.equal(await recorder.done, 0);
+      const { observations } = await readRecord(file);
+      assert.deepEqual(observations.map((o) => `${o.type} ${versionKey(o.event)}`), ['ADDED uid-a@10', 'ADDED uid-b@11', 'MODIFIED uid-a@12']);
+      assert.deepEqual(fake.requests.filter((r) => r.watch).map((r) => r.resourceVersion), ['10', '11']);
+      assert.match(recorder.stderr(), /^watch failed \(.+\): retrying in 500 ms$/m);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test('failures in a row are bounded: following gives up with the last reason', { timeout: 30_000 }, async () => {
+    const fake = await fakeApiServer((req, res) => {
+      if (!req.watch) return sendList(res, [], '5');
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', code: 503, reason: 'ServiceUnavailable', message: 'etcd is sulking' }));
+    });
+    try {
+      const target = loadKubeTarget({ kubeconfig: fake.kubeconfig, env: {} });
+      const notices: string[] = [];
+      const follow = async () => {
+        const retry = { firstDelayMs: 10, maxDelayMs: 40, maxAttempts: 4 };
+        for await (const _ of followEvents(target, { namespace: 'ns', signal: new AbortController().signal, notice: (n) => notices.push(n), retry })) void _;
+      };
+      await assert.rejects(follow(), (e: unknown) => e instanceof RuntimeError && e.message === 'gave up following events after 4 failures in a row: etcd is sulking');
+      assert.deepEqual(notices, [
+        'watch failed (etcd is sulking): retrying in 10 ms',
+        'watch failed (etcd is sulking): retrying in 20 ms',
+        'watch failed (etcd is sulking): retrying in 40 ms',
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test('a server that refuses (403) stops the recorder at once, and no file is written', async () => {
+    const fake = await fakeApiServer((_req, res) => {
+      res.writeHead(403, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', code: 403, reason: 'Forbidden', message: 'events is forbidden: User "t" cannot list resource "events"' }));
+    });
+    try {
+      const file = join(scratch, 'fake-forbidden.jsonl');
+      const recorder = recordInProcess([file], { KUBECONFIG: fake.kubeconfig });
+      await assert.rejects(recorder.done, (e: unknown) => e instanceof RuntimeError && /cannot list resource "events"/.test(e.message));
+      assert.equal(existsSync(file), false);
+      assert.match(recorder.stderr(), /^recorded 0 lines/m);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test('--duration stops by itself; on a terminal the live count is shown and cleared', { timeout: 30_000 }, async () => {
+    const fake = await fakeApiServer((req, res) => {
+      if (!req.watch) return sendList(res, [fakeEvent('a', '3'), fakeEvent('b', '4')], '4');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(line('MODIFIED', fakeEvent('a', '5', 2)));
+    });
+    try {
+      const file = join(scratch, 'fake-tty.jsonl');
+      const recorder = recordInProcess([file, '--duration', '1s'], { KUBECONFIG: fake.kubeconfig }, true);
+      const t0 = performance.now();
+      assert.equal(await recorder.done, 0);
+      const took = performance.now() - t0;
+      assert.ok(took >= 900 && took < 5000, `--duration 1s took ${took} ms`);
+      const err = recorder.stderr();
+      assert.ok(err.includes('\r\u001b[Krecording to '), JSON.stringify(err));
+      assert.ok(err.includes('recording to ' + file + ': 3 lines (2 added, 1 modified, 0 deleted)'), JSON.stringify(err));
+      assert.ok(err.endsWith(`\r\u001b[Krecorded 3 lines (2 added, 1 modified, 0 deleted) to ${file}; it holds 3 observations\n`), JSON.stringify(err));
+    } finally {
+      await fake.close();
+    }
+  });
+});

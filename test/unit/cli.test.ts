@@ -1,0 +1,129 @@
+// Each verb end to end in-process, reading the lab's events from a file, with a fixed clock.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../src/cli.ts';
+import { ev, labEvents } from '../support/builders.ts';
+import { fakeDeps } from '../support/deps.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'evtimeline-cli-'));
+const labFile = join(dir, 'lab.json');
+writeFileSync(labFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: labEvents() }));
+
+async function run(argv: string[], o: { stdin?: string } = {}) {
+  const fake = fakeDeps({ stdin: o.stdin });
+  const code = await runCli(argv, fake.deps).catch((error: unknown) => ({ error }));
+  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
+}
+
+const LAB_STABLE = `Critical StageUnknown Pipeline/build-1
+Normal ReconcileStarted Pipeline/build-1
+Normal ReconcileSucceeded Pipeline/build-1
+Warning FailedScheduling Pod/hungry
+`;
+
+test('timeline -o table on the lab, -n narrowing the file to one namespace', async () => {
+  const r = await run(['-n', 'op-events', '--from', labFile]);
+  assert.equal(r.code, 0);
+  assert.equal(
+    r.stdout,
+    `FIRST SEEN   LAST SEEN         TYPE        REASON               OBJECT             FROM                MESSAGE
+2m           3s (x5 over 2m)   Normal      ReconcileStarted     Pipeline/build-1   pipeline-operator   Started reconciling Pipeline build-1.
+90s          90s               Critical!   StageUnknown         Pipeline/build-1   pipeline-operator   Stage of build-1 is not known.
+60s          60s               Normal      ReconcileSucceeded   Pipeline/build-1   pipeline-operator   Pipeline build-1 reconciled.
+45s          45s               Warning     FailedScheduling     Pod/hungry         default-scheduler   0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.
+`,
+  );
+});
+
+test('-o stable is the lab timeline.sh table, flags before or after the verb', async () => {
+  assert.equal((await run(['--from', labFile, '-o', 'stable'])).stdout, LAB_STABLE);
+  assert.equal((await run(['timeline', '-o', 'stable', '--from', labFile])).stdout, LAB_STABLE);
+});
+
+test('--from - reads the events from stdin', async () => {
+  const r = await run(['--from', '-', '-o', 'stable'], { stdin: readFileSync(labFile, 'utf8') });
+  assert.equal(r.stdout, LAB_STABLE);
+});
+
+test('a saved stable table can be read back, and incident says it carries no times', async () => {
+  const table = join(dir, 'timeline.txt');
+  writeFileSync(table, LAB_STABLE);
+  const r = await run(['incident', '--from', table]);
+  assert.equal(r.code, 0);
+  for (const word of ['FailedScheduling', 'ReconcileStarted', 'ReconcileSucceeded', 'Critical']) assert.ok(r.stdout.includes(word), word);
+  assert.match(r.stdout, /no times/);
+  assert.doesNotMatch(r.stdout, /x5/);
+});
+
+test('type-audit exits 3 on the lab and 0 on conventional events', async () => {
+  assert.equal((await run(['type-audit', '--from', labFile])).code, 3);
+  const clean = join(dir, 'clean.json');
+  writeFileSync(clean, JSON.stringify([ev({ type: 'Normal' }), ev({ type: 'Warning', reason: 'BackOff' })]));
+  const r = await run(['type-audit', '--from', clean]);
+  assert.equal(r.code, 0, r.stdout);
+});
+
+test('incident -o json is the same findings as data', async () => {
+  const r = await run(['incident', '--from', labFile, '-o', 'json']);
+  const incident = JSON.parse(r.stdout) as { unconventionalTypes: { type: string }[]; reporters: unknown[] };
+  assert.deepEqual(incident.unconventionalTypes.map((t) => t.type), ['Critical']);
+  assert.equal(incident.reporters.length, 2);
+});
+
+test('capture --from writes every report and refuses a non-empty folder', async () => {
+  const out = join(dir, 'capture');
+  const r = await run(['capture', '--from', labFile, out]);
+  assert.equal(r.code, 0, JSON.stringify(r));
+  assert.deepEqual(readdirSync(out).sort(), [
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.txt', 'type-report.txt',
+  ]);
+  assert.equal(readFileSync(join(out, 'timeline.txt'), 'utf8'), LAB_STABLE);
+  assert.equal((await run(['--from', join(out, 'events.json'), '-o', 'stable'])).stdout, LAB_STABLE);
+  const again = await run(['capture', '--from', labFile, out]);
+  assert.match(String((again.code as { error?: Error }).error?.message), /is not empty: pass --force/);
+  assert.equal((await run(['capture', '--from', labFile, out, '--force'])).code, 0);
+});
+
+test('hostile event text is escaped in the table and kept exact in JSON', async () => {
+  const hostile = join(dir, 'hostile.json');
+  const message = 'evil \u001b]0;owned\u0007 \u001b[31mred\r over \u202eright-to-left';
+  writeFileSync(hostile, JSON.stringify([ev({ message, reason: 'Bad\u001b[2J' })]));
+  const table = await run(['--from', hostile]);
+  assert.doesNotMatch(table.stdout, /\u001b|\r|\u202e|\u0007/);
+  assert.match(table.stdout, /\^\[\]0;owned\^G \^\[\[31mred\\r over \\u202eright-to-left/);
+  const json = JSON.parse((await run(['--from', hostile, '-o', 'json'])).stdout) as { message: string }[];
+  assert.equal(json[0]?.message, message);
+});
+
+const usageErrors: [string, string[], RegExp][] = [
+  ['an unknown verb', ['bogus'], /unknown verb "bogus"/],
+  ['an unknown flag', ['--bogus'], /unknown option '--bogus'/],
+  ['an unknown output', ['-o', 'yaml', '--from', labFile], /-o "yaml": want one of table, wide, json, stable/],
+  ['a bad --since', ['--since', 'soon', '--from', labFile], /--since "soon"/],
+  ['aggregate-patch with --from', ['aggregate-patch', 'x', '--from', labFile], /--from does not apply/],
+  ['aggregate-patch with both --add and --count', ['aggregate-patch', 'x', '--add', '1', '--count', '2'], /exclude each other/],
+];
+for (const [name, argv, message] of usageErrors) {
+  test(`${name} is a usage error`, async () => {
+    const r = await run(argv);
+    const error = (r.code as { error?: Error }).error;
+    assert.equal(error?.name, 'UsageError');
+    assert.match(error.message, message);
+  });
+}
+
+test('--from a missing file is a runtime error naming the file', async () => {
+  const r = await run(['--from', join(dir, 'nope.json')]);
+  const error = (r.code as { error?: Error }).error;
+  assert.equal(error?.name, 'RuntimeError');
+  assert.match(error.message, /nope\.json: no such file/);
+});
+
+test('--version prints the version, commit and runtime', async () => {
+  const r = await run(['--version']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^kubectl-evtimeline v\S+ \(commit \S+, node v24\.\d+\.\d+\)\n$/);
+});

@@ -1,0 +1,204 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  byResourceVersion,
+  canResume,
+  describeFilter,
+  parseRecordOptions,
+  planStep,
+  progressLine,
+  summaryLine,
+} from '../../src/commands/record.ts';
+import type { PlanContext } from '../../src/commands/record.ts';
+import { runCli } from '../../src/cli.ts';
+import { UsageError } from '../../src/errors.ts';
+import { RECORD_KIND, RecordIndex } from '../../src/io/record-file.ts';
+import type { RecordHeader } from '../../src/io/record-file.ts';
+import { backoffDelay, readWatchLines } from '../../src/kube/watch.ts';
+import { ev } from '../support/builders.ts';
+import { fakeDeps } from '../support/deps.ts';
+
+type Json = Record<string, unknown>;
+
+function version(base: Json, resourceVersion: string, count = 1): Json {
+  return { ...base, count, metadata: { ...(base.metadata as Json), resourceVersion } };
+}
+const rvs = (events: Json[]): string[] => events.map((e) => String((e.metadata as Json).resourceVersion));
+const names = (events: Json[]): string[] => events.map((e) => String((e.metadata as Json).name));
+
+describe('record options', () => {
+  test('FILE, the scope and --duration become typed values', () => {
+    const opts = parseRecordOptions('events.jsonl', { namespace: 'op-events', duration: '90s', types: ['Warning'] });
+    assert.equal(opts.file, 'events.jsonl');
+    assert.equal(opts.common.scope.namespace, 'op-events');
+    assert.equal(opts.durationMs, 90_000);
+    assert.deepEqual(opts.common.filter.types, ['Warning']);
+  });
+
+  test('no --duration means until interrupted', () => assert.equal(parseRecordOptions('e.jsonl', {}).durationMs, undefined));
+
+  const bad: [string, string, Json, RegExp][] = [
+    ['an empty file name', '', {}, /record needs a file name/],
+    ['- (stdout)', '-', {}, /writes to a file, not to stdout/],
+    ['--from', 'e.jsonl', { from: 'old.jsonl' }, /--from does not apply/],
+    ['a --duration that is not one', 'e.jsonl', { duration: 'forever' }, /--duration "forever"/],
+    ['a --duration of zero', 'e.jsonl', { duration: '0s' }, /--duration "0s"/],
+  ];
+  for (const [name, file, raw, message] of bad) {
+    test(`a usage error: ${name}`, () => assert.throws(() => parseRecordOptions(file, raw), (e: unknown) => e instanceof UsageError && message.test(e.message)));
+  }
+});
+
+describe('continuing a record', () => {
+  const header = (o: Partial<RecordHeader> = {}): RecordHeader => ({
+    kind: RECORD_KIND,
+    version: 1,
+    context: 'lab',
+    server: 'https://127.0.0.1:6443',
+    namespace: 'op-events',
+    filter: {},
+    startedAt: '2026-11-30T12:00:00.000Z',
+    ...o,
+  });
+  const cases: [string, RecordHeader | undefined, boolean][] = [
+    ['the same server, namespace and filters resume the watch', header({ context: 'renamed', startedAt: 'later' }), true],
+    ['no earlier session lists first', undefined, false],
+    ['another server lists first', header({ server: 'https://10.0.0.1:6443' }), false],
+    ['another namespace lists first', header({ namespace: 'other' }), false],
+    ['all namespaces before, one now, lists first', header({ namespace: null }), false],
+    ['other filters list first', header({ filter: { types: ['Warning'] } }), false],
+  ];
+  for (const [name, previous, want] of cases) test(name, () => assert.equal(canResume(previous, header()), want));
+
+  test('the filters are described without the ones not given', () => {
+    assert.deepEqual(describeFilter({}), {});
+    assert.deepEqual(describeFilter({ object: { kind: 'Pod', name: 'hungry' }, types: ['Critical'], reasons: [], sinceMs: 60_000 }), {
+      for: 'Pod/hungry',
+      types: ['Critical'],
+      sinceMs: 60_000,
+    });
+  });
+});
+
+describe('which lines a step adds', () => {
+  const started = ev({ name: 'build-1-started', uid: 'u-started' });
+  const weird = ev({ name: 'build-1-weird', uid: 'u-weird', type: 'Critical' });
+  const done = ev({ name: 'build-1-done', uid: 'u-done' });
+  const elsewhere = ev({ name: 'other', uid: 'u-other', namespace: 'elsewhere' });
+
+  function context(o: Partial<PlanContext> = {}): PlanContext {
+    return { index: new RecordIndex(), namespace: 'op-events', keep: () => true, observedAt: '2026-11-30T12:00:00.000Z', ...o };
+  }
+  const list = (items: Json[], why: 'start' | 'expired' = 'start') => ({ kind: 'list' as const, items, resourceVersion: '100', why });
+  const change = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: Json) => ({ kind: 'change' as const, type, object });
+
+  test('a list writes every event as ADDED, oldest resourceVersion first', () => {
+    const planned = planStep(list([version(started, '30'), version(weird, '10'), version(done, '20')]), context());
+    assert.deepEqual(planned.map((o) => o.type), ['ADDED', 'ADDED', 'ADDED']);
+    assert.deepEqual(rvs(planned.map((o) => o.event)), ['10', '20', '30']);
+  });
+
+  test('listing again writes only versions the record lacks', () => {
+    const ctx = context();
+    planStep(list([version(started, '10'), version(weird, '11')]), ctx);
+    const planned = planStep(list([version(started, '15', 2), version(weird, '11')], 'expired'), ctx);
+    assert.deepEqual(planned.map((o) => [o.type, (o.event.metadata as Json).name]), [['ADDED', 'build-1-started']]);
+  });
+
+  test('an event a new list lacks is DELETED once (inferred), with the last version the record had', () => {
+    const ctx = context();
+    planStep(list([version(started, '10'), version(weird, '11')]), ctx);
+    const planned = planStep(list([version(started, '10')], 'expired'), ctx);
+    assert.deepEqual(planned, [{ observedAt: '2026-11-30T12:00:00.000Z', type: 'DELETED', event: version(weird, '11'), inferred: true }]);
+    assert.deepEqual(planStep(list([version(started, '10')], 'expired'), ctx), []);
+  });
+
+  test('events of other namespaces are not judged by this namespace\'s list', () => {
+    const ctx = context({ index: RecordIndex.from([{ observedAt: '', type: 'ADDED', event: elsewhere }]) });
+    assert.deepEqual(planStep(list([]), ctx), []);
+    assert.equal(planStep(list([]), context({ index: RecordIndex.from([{ observedAt: '', type: 'ADDED', event: elsewhere }]), namespace: null })).length, 1);
+  });
+
+  test('watch changes: each version once, DELETED once', () => {
+    const ctx = context();
+    const steps = [
+      change('ADDED', version(started, '10')),
+      change('MODIFIED', version(started, '12', 2)),
+      change('MODIFIED', version(started, '12', 2)),
+      change('DELETED', version(started, '13', 2)),
+      change('DELETED', version(started, '14', 2)),
+    ];
+    const planned = steps.flatMap((step) => planStep(step, ctx));
+    assert.deepEqual(planned.map((o) => o.type), ['ADDED', 'MODIFIED', 'DELETED']);
+  });
+
+  test('the filters decide what is written; a DELETED of an event the record holds is written anyway', () => {
+    const ctx = context({ keep: (e) => e.type === 'Critical' });
+    assert.deepEqual(names(planStep(list([started, weird]), ctx).map((o) => o.event)), ['build-1-weird']);
+    assert.deepEqual(planStep(change('MODIFIED', version(started, '2000')), ctx), []);
+    const gone = { ...version(weird, '3000'), type: 'Normal' };
+    assert.equal(planStep(change('DELETED', gone), ctx).length, 1);
+  });
+
+  test('byResourceVersion keeps the order of versions that are not numbers', () => {
+    assert.deepEqual(rvs(byResourceVersion([version(started, 'b'), version(weird, 'a')])), ['b', 'a']);
+  });
+});
+
+describe('what record prints', () => {
+  test('the live count', () => {
+    assert.equal(progressLine('e.jsonl', { added: 3, modified: 1, deleted: 0 }), 'recording to e.jsonl: 4 lines (3 added, 1 modified, 0 deleted)');
+  });
+  test('the summary', () => {
+    assert.equal(summaryLine('e.jsonl', { added: 1, modified: 0, deleted: 0 }, 9), 'recorded 1 line (1 added, 0 modified, 0 deleted) to e.jsonl; it holds 9 observations');
+  });
+});
+
+describe('reading a watch response', () => {
+  const collect = async (chunks: string[]): Promise<Json[]> => {
+    const out: Json[] = [];
+    for await (const message of readWatchLines(Readable.from(chunks))) out.push(message);
+    return out;
+  };
+
+  test('one event per line, whatever the chunks', async () => {
+    const got = await collect(['{"type":"ADDED","object":{"a":1}}\n{"type":"MOD', 'IFIED","object":{"a":2}}\n', '\n']);
+    assert.deepEqual(got.map((m) => m.type), ['ADDED', 'MODIFIED']);
+  });
+
+  test('a line cut off by a dropped connection is an error, not an event', async () => {
+    await assert.rejects(collect(['{"type":"ADDED","object":{"a":1}}\n{"type":"MODIF']), SyntaxError);
+  });
+
+  test('the backoff doubles up to its ceiling', () => {
+    const retry = { firstDelayMs: 500, maxDelayMs: 4000, maxAttempts: 10 };
+    assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, retry)), [500, 1000, 2000, 4000, 4000, 4000]);
+  });
+});
+
+describe('record refuses bad input before touching the cluster', () => {
+  test('a FILE that is not a record: a usage error, and the file is left as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'evtimeline-record-'));
+    try {
+      const path = join(dir, 'notes.txt');
+      await writeFile(path, 'shopping list\nmilk\n');
+      const { deps } = fakeDeps();
+      await assert.rejects(
+        runCli(['record', path, '-n', 'op-events'], deps),
+        (e: unknown) => e instanceof UsageError && e.message === `${path} is not an evtimeline record (line 1 is not a record line): nothing written`,
+      );
+      assert.equal(await readFile(path, 'utf8'), 'shopping list\nmilk\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('no FILE: a usage error from the command line', async () => {
+    const { deps } = fakeDeps();
+    await assert.rejects(runCli(['record'], deps), (e: unknown) => e instanceof UsageError && /missing required argument 'file'/.test(e.message));
+  });
+});
