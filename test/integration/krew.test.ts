@@ -30,6 +30,7 @@ let work: string;
 let krewRoot: string;
 let tools: string;
 let ns: string;
+let eventNs: string;
 
 interface RunResult {
   code: number;
@@ -62,6 +63,26 @@ async function completions(words: string[]): Promise<{ candidates: string[]; dir
   return { candidates: lines.slice(0, -1), directive: lines.at(-1) ?? '' };
 }
 
+/** One core/v1 Event, KrewInstalled about ConfigMap/settings, created with kubectl. */
+async function createEvent(namespace: string): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const event = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'krew-check', namespace },
+    involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace },
+    reason: 'KrewInstalled',
+    type: 'Normal',
+    message: 'The plugin was installed through krew.',
+    firstTimestamp: now,
+    lastTimestamp: now,
+    count: 1,
+    source: { component: 'krew-test' },
+  };
+  const created = await run('kubectl', ['create', '-f', '-'], { env: userEnv(), input: JSON.stringify(event) });
+  assert.equal(created.code, 0, created.stderr);
+}
+
 before(async () => {
   cp = await controlPlane;
   krew = await ensureKrew();
@@ -75,6 +96,8 @@ before(async () => {
   // The control plane's multi-call binary acts as kubectl when called by that name.
   await symlink(cp.binary, join(tools, 'kubectl'));
   ns = await freshNamespace(cp.kubeconfig, 'krew');
+  eventNs = await freshNamespace(cp.kubeconfig, 'krew-events');
+  await createEvent(eventNs);
 });
 
 after(async () => {
@@ -128,28 +151,13 @@ test('kubectl plugin list finds the plugin in KREW_ROOT/bin', async () => {
   assert.ok(r.stdout.split('\n').includes(join(krewRoot, 'bin', 'kubectl-evtimeline')), r.stdout);
 });
 
-test('kubectl evtimeline reads the control plane: nothing at first, then the event kubectl created', async () => {
-  const empty = await kubectl(['evtimeline', '-n', ns]);
-  assert.deepEqual(empty, { code: 0, stdout: '', stderr: `No events found in ${ns} namespace.\n` });
-
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const event = {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: 'krew-check', namespace: ns },
-    involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: ns },
-    reason: 'KrewInstalled',
-    type: 'Normal',
-    message: 'The plugin was installed through krew.',
-    firstTimestamp: now,
-    lastTimestamp: now,
-    count: 1,
-    source: { component: 'krew-test' },
-  };
-  const created = await run('kubectl', ['create', '-f', '-'], { env: userEnv(), input: JSON.stringify(event) });
-  assert.equal(created.code, 0, created.stderr);
-  const r = await kubectl(['evtimeline', '-n', ns, '-o', 'stable']);
-  assert.deepEqual(r, { code: 0, stdout: 'Normal KrewInstalled ConfigMap/settings\n', stderr: '' });
+test('kubectl evtimeline reads the control plane: an empty namespace, then one holding an event', async () => {
+  assert.deepEqual(await kubectl(['evtimeline', '-n', ns]), { code: 0, stdout: '', stderr: `No events found in ${ns} namespace.\n` });
+  assert.deepEqual(await kubectl(['evtimeline', '-n', eventNs, '-o', 'stable']), {
+    code: 0,
+    stdout: 'Normal KrewInstalled ConfigMap/settings\n',
+    stderr: '',
+  });
 });
 
 test("kubectl completes the plugin's words once the manifest's caveats command has run", async () => {
@@ -162,7 +170,7 @@ test("kubectl completes the plugin's words once the manifest's caveats command h
   assert.deepEqual(await completions(['']), { candidates: VERBS, directive: ':4' });
   assert.deepEqual(await completions(['timeline', '-o', '']), { candidates: ['table', 'wide', 'json', 'stable'], directive: ':4' });
   assert.ok((await completions(['-n', ''])).candidates.includes(ns), 'namespaces come from the cluster');
-  assert.deepEqual(await completions(['aggregate-patch', '-n', ns, 'krew']), { candidates: ['krew-check'], directive: ':4' });
+  assert.deepEqual(await completions(['aggregate-patch', '-n', eventNs, 'krew']), { candidates: ['krew-check'], directive: ':4' });
 });
 
 test('krew validates the committed manifest', async () => {

@@ -293,7 +293,6 @@ describe('a recorder killed with SIGKILL in the middle of a burst', () => {
       const have = new Set((await readRecord(file)).observations.map((o) => versionKey(o.event)));
       return [...want].every((key) => have.has(key));
     });
-    process.stderr.write(`[debug] ${second.stderr()}`);
     second.child.kill('SIGTERM');
     const exit = await second.exited;
     assert.deepEqual(exit, { code: 0, signal: null }, second.stderr());
