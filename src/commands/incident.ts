@@ -8,7 +8,7 @@ import { choosePalette } from '../render/color.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { parseCommonOptions, parseDurationFlag, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { readEvents } from './source.ts';
+import { parseCompare, readEvents, readLiveFacts } from './source.ts';
 
 export const INCIDENT_OUTPUTS = ['text', 'json'] as const;
 
@@ -23,11 +23,12 @@ export interface IncidentOptions {
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
+  const common = parseCommonOptions(raw);
   return {
-    common: parseCommonOptions(raw),
+    common,
     output: parseOutput(raw.output, INCIDENT_OUTPUTS),
     eventTTLms: parseDurationFlag('--event-ttl', raw.eventTtl as string | undefined) ?? DEFAULT_EVENT_TTL_MS,
-    compare: raw.compare === true,
+    compare: parseCompare(raw, common),
   };
 }
 
@@ -38,12 +39,16 @@ export function incidentSourceKind(source: EventSource): 'cluster' | 'file' | 's
 
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { source, events } = await readEvents(opts.common, deps, now);
+  const read = await readEvents(opts.common, deps, now);
+  const { source, events } = read;
+  const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
   const incident = buildIncident(events, {
     now,
     namespace: source.info.namespace,
     eventTTLms: opts.eventTTLms,
     source: incidentSourceKind(source),
+    ...(live === undefined ? {} : { live }),
+    ...(read.saved === undefined ? {} : { saved: read.saved }),
   });
   if (opts.output === 'json') {
     deps.stdout.write(`${JSON.stringify(incident, null, 2)}\n`);

@@ -203,9 +203,6 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   if (previous !== undefined && previous.server !== header.server) index.forgetLive();
   const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
 
-  if (record.tornTail !== '') {
-    status.notice(`${file}: cutting off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
-  }
   if (record.observations.length > 0) {
     const held = plural(record.observations.length, 'observation');
     status.notice(
@@ -221,6 +218,12 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   let appender: RecordAppender | undefined;
   let headerWritten = false;
   try {
+    // An existing record is opened (and a torn last line cut off) at once; a new file appears
+    // with the first list.
+    if (existing.exists) appender = await RecordAppender.open(existing);
+    if (record.tornTail !== '') {
+      status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
+    }
     const steps = followEvents(target, {
       namespace,
       resourceVersion: resumeFrom,
@@ -230,12 +233,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     });
     for await (const step of steps) {
       const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });
-      // The file appears with the first list (even an empty one); a resumed record is touched
-      // only when there is something to add.
-      if (appender === undefined) {
-        if (planned.length === 0 && step.kind !== 'list') continue;
-        appender = await RecordAppender.open(existing);
-      }
+      appender ??= await RecordAppender.open(existing);
       for (const observation of planned) {
         // The header shares one write with the session's first observation, so a file is never a
         // lone header line (which would read as a single JSON document rather than a record).

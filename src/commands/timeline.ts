@@ -2,13 +2,16 @@
 import type { Deps } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
+import type { Event } from '../core/event.ts';
+import { compareWithLive, standingOf } from '../core/incarnation.ts';
+import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderEventsJson } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
-import { renderTimelineTable } from '../render/timeline-table.ts';
+import { renderComparisonNotice, renderSavedNotice, renderTimelineTable } from '../render/timeline-table.ts';
 import { parseCommonOptions, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { noEventsMessage, readEvents } from './source.ts';
+import { noEventsMessage, parseCompare, readEvents, readLiveFacts } from './source.ts';
 
 export const TIMELINE_OUTPUTS = ['table', 'wide', 'json', 'stable'] as const;
 
@@ -16,21 +19,33 @@ export interface TimelineOptions {
   common: CommonOptions;
   output: (typeof TIMELINE_OUTPUTS)[number];
   noHeaders: boolean;
+  /** --compare: also read the live cluster and mark the saved events it no longer has */
+  compare: boolean;
 }
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
+  const common = parseCommonOptions(raw);
   return {
-    common: parseCommonOptions(raw),
+    common,
     output: parseOutput(raw.output, TIMELINE_OUTPUTS),
     noHeaders: raw.headers === false,
+    compare: parseCompare(raw, common),
   };
 }
 
 export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { source, events } = await readEvents(opts.common, deps, now);
+  const read = await readEvents(opts.common, deps, now);
+  const { source, events } = read;
+  // -o stable prints nothing an incarnation could change: no object lookups for it.
+  const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: opts.output !== 'stable' });
+  // Notices about what a saved file covers go to stderr: stdout stays the table.
+  if (read.saved !== undefined) deps.stderr.write(renderSavedNotice(read.saved, events));
+  const compared = facts === undefined ? null : compareWithLive(events, facts);
+  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, read.saved?.format ?? 'list'));
+  const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (opts.output === 'json') {
-    deps.stdout.write(renderEventsJson(events));
+    deps.stdout.write(renderEventsJson(events, standing));
     return SUCCESS;
   }
   if (events.length === 0) {
@@ -49,6 +64,7 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
       allNamespaces: source.info.namespace === null,
       noHeaders: opts.noHeaders,
       palette,
+      standing,
     }),
   );
   return SUCCESS;

@@ -3,6 +3,8 @@
 
 import type { Event } from './event.ts';
 import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
+import { classifyIncarnation, compareWithLive, summariseIncarnations } from './incarnation.ts';
+import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, NONE, sortTimeline } from './timeline.ts';
 import { isConventionalType } from './types.ts';
 
@@ -16,6 +18,20 @@ export interface IncidentContext {
   /** the API server's --event-ttl, 1h by default */
   eventTTLms: number;
   source: IncidentSourceKind;
+  /** what the live cluster said beside the events: object lookups (live reads, --compare) and the events it still holds (--compare) */
+  live?: LiveFacts;
+  /** when the events were read from a saved file: what kind and when it was observed */
+  saved?: SavedFile;
+}
+
+/** A saved file's kind and the time it covers. */
+export interface SavedFile {
+  /** capture, list or record */
+  format: string;
+  /** epoch ms of the record's first observation, or the capture's time; null when the file does not say */
+  firstObserved: number | null;
+  /** epoch ms of the record's last observation, or the capture's time */
+  lastObserved: number | null;
 }
 
 /** What the input can tell at all; a stable table carries types, reasons and objects only. */
@@ -57,6 +73,8 @@ export interface Report {
   message: string | null;
   /** not Normal: the message explains what went wrong, so it is quoted first */
   decisive: boolean;
+  /** with --compare: false when the server no longer has the event (absent when not compared or no uid) */
+  onServer?: boolean;
 }
 
 export interface ObjectStory {
@@ -64,6 +82,8 @@ export interface ObjectStory {
   name: string;
   namespace: string;
   uid: string | null;
+  /** which incarnation of Kind/name this uid is, when the live object was looked up */
+  incarnation?: Incarnation;
   /** in time order: first seen, then last seen */
   reports: Report[];
 }
@@ -109,16 +129,39 @@ export interface Limits {
   ttlHorizon: string;
 }
 
-/** Reserved for later: an event kept in a saved record but gone from the cluster. */
+/** An event kept in a saved file (record, capture) that the server no longer has (--compare). */
 export interface RecordOnlyEvent extends EventRef {
+  type: string;
   lastSeen: string | null;
 }
 
-/** Reserved for later: one Kind/name seen with more than one uid. */
-export interface RecreatedObject {
-  kind: string;
-  name: string;
-  uids: string[];
+/** The saved file against the live cluster (--compare). */
+export interface Comparison {
+  /** events in the story that name a uid, so can be compared */
+  savedEvents: number;
+  /** of those, how many the server no longer has */
+  onlyInSaved: number;
+  /** onlyInSaved / savedEvents, 0 when there are none */
+  share: number;
+  /** events in scope on the server that the file does not hold */
+  onlyOnServer: number;
+}
+
+/** Kind/name whose events name a uid the live object does not have: deleted and created again. */
+export type RecreatedObject = Recreation;
+
+/** Kind/name no longer on the server: every event about it is about a deleted object. */
+export type GoneObject = Disappearance;
+
+/** Kind/name whose incarnation could not be told (RBAC, a group/version no longer served, ...). */
+export type UncheckedObject = Unchecked;
+
+/** The saved file the events were read from (absent for a live read). */
+export interface SavedWindow {
+  format: string;
+  /** ISO: the record's first observation, or the capture's time */
+  firstObserved: string | null;
+  lastObserved: string | null;
 }
 
 export interface Incident {
@@ -136,17 +179,24 @@ export interface Incident {
   /** empty when the input carries no counts */
   repeats: Repeat[];
   limits: Limits;
+  /** present when read from a saved file */
+  saved?: SavedWindow;
+  /** present with --compare: counts, then the events only the file still holds, in time order */
+  comparison?: Comparison;
   onlyInRecord?: RecordOnlyEvent[];
+  /** present when the live objects were looked up */
   recreatedObjects?: RecreatedObject[];
+  goneObjects?: GoneObject[];
+  uncheckedObjects?: UncheckedObject[];
 }
 
 /** Expects the events of one look; each event counts once even when both APIs listed it. */
 export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   const events = dedupeByUid(input);
   const carries = carriesFor(ctx.source);
-  const objects = groupByObject(events, carries);
+  const objects = groupByObject(events, carries, ctx.live ?? {});
   const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
-  return {
+  const incident: Incident = {
     at: iso(ctx.now),
     namespace: ctx.namespace,
     source: ctx.source,
@@ -165,6 +215,33 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
     repeats: sortRepeats(repeats),
     limits: limitsFor(events, ctx, carries),
   };
+  if (ctx.saved !== undefined) incident.saved = savedWindow(ctx.saved);
+  if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
+  return incident;
+}
+
+function savedWindow(saved: SavedFile): SavedWindow {
+  return { format: saved.format, firstObserved: isoOrNull(saved.firstObserved), lastObserved: isoOrNull(saved.lastObserved) };
+}
+
+function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): void {
+  const compared = compareWithLive(events, live);
+  if (compared !== null) {
+    const only = compared.onlyInSaved.length;
+    incident.comparison = {
+      savedEvents: compared.savedEvents,
+      onlyInSaved: only,
+      share: compared.savedEvents === 0 ? 0 : only / compared.savedEvents,
+      onlyOnServer: compared.onlyOnServer,
+    };
+    incident.onlyInRecord = sortTimeline(compared.onlyInSaved).map((ev) => ({ ...toRef(ev), type: ev.type, lastSeen: isoOrNull(ev.lastSeen) }));
+  }
+  if (live.lookups !== undefined) {
+    const summary = summariseIncarnations(sortTimeline(events), live.lookups);
+    incident.recreatedObjects = summary.recreated;
+    incident.goneObjects = summary.gone;
+    incident.uncheckedObjects = summary.unchecked;
+  }
 }
 
 function carriesFor(source: IncidentSourceKind): Carries {
@@ -188,8 +265,8 @@ function toRef(ev: Event): EventRef {
   return { event: ev.name, object: formatObjectRef(ev.object), reason: ev.reason };
 }
 
-function toReport(ev: Event, carries: Carries): Report {
-  return {
+function toReport(ev: Event, carries: Carries, live: LiveFacts): Report {
+  const report: Report = {
     event: ev.name,
     reporter: carries.reporters ? ev.reporter : null,
     reason: ev.reason,
@@ -202,6 +279,8 @@ function toReport(ev: Event, carries: Carries): Report {
     message: carries.messages ? ev.message : null,
     decisive: ev.type !== 'Normal',
   };
+  if (carries.uids && live.liveUids !== undefined && ev.uid !== '') report.onServer = live.liveUids.has(ev.uid);
+  return report;
 }
 
 function toRepeat(ev: Event): Repeat {
@@ -214,7 +293,7 @@ function objectKey(ev: Event, carries: Carries): string {
   return carries.uids && o.uid !== '' ? `uid:${o.uid}` : `ref:${o.kind}\u0000${o.namespace}\u0000${o.name}`;
 }
 
-function groupByObject(events: Event[], carries: Carries): ObjectStory[] {
+function groupByObject(events: Event[], carries: Carries, live: LiveFacts): ObjectStory[] {
   // sortTimeline is stable, so a stable table (no times, no names) keeps its own order.
   const sorted = sortTimeline(events);
   const stories = new Map<string, ObjectStory>();
@@ -223,10 +302,12 @@ function groupByObject(events: Event[], carries: Carries): ObjectStory[] {
     let story = stories.get(key);
     if (story === undefined) {
       const uid = carries.uids && ev.object.uid !== '' ? ev.object.uid : null;
-      story = { kind: ev.object.kind, name: ev.object.name, namespace: ev.object.namespace, uid, reports: [] };
+      // Every event of a story names the same uid, so the first tells the story's incarnation.
+      const incarnation = carries.uids && live.lookups !== undefined ? { incarnation: classifyIncarnation(ev, live.lookups) } : {};
+      story = { kind: ev.object.kind, name: ev.object.name, namespace: ev.object.namespace, uid, ...incarnation, reports: [] };
       stories.set(key, story);
     }
-    story.reports.push(toReport(ev, carries));
+    story.reports.push(toReport(ev, carries, live));
   }
   return [...stories.values()];
 }
@@ -275,12 +356,18 @@ function sortRepeats(repeats: Repeat[]): Repeat[] {
   return [...repeats].sort((a, b) => b.count - a.count || compareBytes(a.object, b.object) || compareBytes(a.reason, b.reason));
 }
 
-function limitsFor(events: Event[], ctx: IncidentContext, carries: Carries): Limits {
-  const firsts = carries.times ? events.flatMap((e) => (e.firstSeen === null ? [] : [e.firstSeen])) : [];
-  const lasts = carries.times ? events.flatMap((e) => (e.lastSeen === null ? [] : [e.lastSeen])) : [];
+/** Oldest first seen and newest last seen, epoch ms; null when no event carries a time. */
+export function eventWindow(events: Event[]): { start: number | null; end: number | null } {
+  const firsts = events.flatMap((e) => (e.firstSeen === null ? [] : [e.firstSeen]));
+  const lasts = events.flatMap((e) => (e.lastSeen === null ? [] : [e.lastSeen]));
   // reduce, not Math.min(...xs): a namespace can hold more events than a call has arguments.
   const start = firsts.reduce<number | null>((min, t) => (min === null || t < min ? t : min), null);
   const end = lasts.reduce<number | null>((max, t) => (max === null || t > max ? t : max), null);
+  return { start, end };
+}
+
+function limitsFor(events: Event[], ctx: IncidentContext, carries: Carries): Limits {
+  const { start, end } = carries.times ? eventWindow(events) : { start: null, end: null };
   return {
     windowStart: isoOrNull(start),
     windowEnd: isoOrNull(end),

@@ -159,8 +159,8 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }
 
-async function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal): Promise<IncomingMessage> {
-  const response = await abortable(
+function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal): Promise<IncomingMessage> {
+  return abortable(
     openStream(target, {
       method: 'GET',
       path: eventsPath('core', namespace),
@@ -172,7 +172,6 @@ async function openWatch(target: KubeTarget, namespace: string | null, resourceV
     signal,
     (late) => late.destroy(),
   );
-  return response;
 }
 
 /**

@@ -2,7 +2,7 @@
 // object's story in time order, who reported what, unconventional types, then what events cannot tell.
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
-import type { Incident, ObjectStory, Report } from '../core/incident.ts';
+import type { GoneObject, Incident, ObjectStory, RecreatedObject, Report } from '../core/incident.ts';
 import { humanDuration } from '../core/duration.ts';
 import { isConventionalType } from '../core/types.ts';
 import { NONE } from '../core/timeline.ts';
@@ -17,6 +17,7 @@ export function renderIncidentText(incident: Incident, palette: Palette): string
   if (incident.headline.events > 0) {
     sections.push(objectsSection(incident, palette), reportersSection(incident, palette));
     if (incident.unconventionalTypes.length > 0) sections.push(unconventionalSection(incident, palette));
+    if ((incident.onlyInRecord ?? []).length > 0) sections.push(onlyInRecordSection(incident, palette));
   }
   sections.push(limitsSection(incident, palette));
   return `${sections.join('\n\n')}\n`;
@@ -54,10 +55,23 @@ function scope(incident: Incident): string {
   return incident.namespace === null ? 'across all namespaces' : `in namespace ${safe(incident.namespace)}`;
 }
 
+/** `the record`, `the capture`, `the file`: what the events were read from. */
+function savedNoun(incident: Incident): string {
+  const format = incident.saved?.format;
+  return format === 'record' || format === 'capture' ? `the ${format}` : 'the file';
+}
+
 function origin(incident: Incident): string {
   if (incident.source === 'stable-table') return 'rebuilt from a saved stable table';
-  if (incident.source === 'file') return 'read from a saved file';
-  return `read from the cluster at ${showTime(incident.at)}`;
+  if (incident.source === 'cluster') return `read from the cluster at ${showTime(incident.at)}`;
+  const saved = incident.saved;
+  const read =
+    saved?.format === 'record'
+      ? 'read from a record'
+      : saved?.format === 'capture' && saved.lastObserved !== null
+        ? `read from a capture taken at ${showTime(saved.lastObserved)}`
+        : 'read from a saved file';
+  return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${showTime(incident.at)}`;
 }
 
 function headline(incident: Incident, palette: Palette): string {
@@ -84,7 +98,43 @@ function headline(incident: Incident, palette: Palette): string {
     const items = incident.repeats.map((r) => `${safe(r.reason)} on ${safe(r.object)} x${r.count}${overSpan(r.spanMs)}`);
     lines.push(`  ${plural(h.repeats, 'event', 'events')} repeated: ${listSome(items)}.`);
   }
+  lines.push(...(incident.recreatedObjects ?? []).map((r) => `  ${recreatedLine(r, incident)}`));
+  lines.push(...(incident.goneObjects ?? []).map((g) => `  ${goneLine(g, incident)}`));
+  const c = incident.comparison;
+  if (c !== undefined && c.savedEvents > 0) {
+    const share = c.onlyInSaved === 0 ? '' : ` (${percent(c.share)})`;
+    lines.push(
+      `  ${c.onlyInSaved} of ${plural(c.savedEvents, 'event', 'events')} in ${savedNoun(incident)}${share} ${c.onlyInSaved === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted).`,
+    );
+  }
   return lines.join('\n');
+}
+
+function percent(share: number): string {
+  const rounded = Math.round(share * 100);
+  return rounded === 0 && share > 0 ? '<1%' : rounded === 100 && share < 1 ? '>99%' : `${rounded}%`;
+}
+
+function uidList(uids: string[]): string {
+  return `${uids.length === 1 ? 'uid' : 'uids'} ${uids.map(safe).join(', ')}`;
+}
+
+/** Kind/name, with its namespace when the account spans several. */
+function namedObject(o: { kind: string; name: string; namespace: string }, incident: Incident): string {
+  const where = incident.namespace === null && o.namespace !== '' ? ` in ${safe(o.namespace)}` : '';
+  return `${safe(o.kind)}/${safe(o.name)}${where}`;
+}
+
+function recreatedLine(r: RecreatedObject, incident: Incident): string {
+  const when = r.recreatedAt === null ? '' : ` at ${showTime(r.recreatedAt)}`;
+  const previous = `${plural(r.previousEvents, 'event', 'events')} ${r.previousEvents === 1 ? 'is' : 'are'} about the previous ${safe(r.name)}`;
+  const current = r.currentEvents === 0 ? 'none' : String(r.currentEvents);
+  return `${namedObject(r, incident)} was re-created${when} (${uidList(r.previousUids)} -> uid ${safe(r.currentUid)}); ${previous} and ${current} about the current one.`;
+}
+
+function goneLine(g: GoneObject, incident: Incident): string {
+  const about = g.events === 1 ? '1 event is about it' : `${g.events} events are about it`;
+  return `${namedObject(g, incident)} no longer exists (${uidList(g.uids)} deleted); ${about}.`;
 }
 
 function overSpan(spanMs: number | null): string {
@@ -98,11 +148,20 @@ function objectLabel(o: ObjectStory): string {
 function objectsSection(incident: Incident, palette: Palette): string {
   const order = incident.carries.times ? 'oldest first' : 'in table order: the table carries no times';
   const stories = incident.objects.map((o) => {
-    const uid = o.uid !== null ? palette.dim(` (uid ${safe(o.uid)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
+    const uid =
+      o.uid !== null ? palette.dim(` (uid ${safe(o.uid)}${incarnationNote(o, incident)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
     const reports = o.reports.map((r) => reportLines(r, incident, palette));
     return [`${palette.bold(objectLabel(o))}${uid}`, ...reports].join('\n');
   });
   return [palette.bold(`What happened, object by object (${order})`), ...stories].join('\n\n');
+}
+
+/** Which incarnation a story is about, where that is worth saying: its name was re-used, or it is gone. */
+function incarnationNote(o: ObjectStory, incident: Incident): string {
+  if (o.incarnation === 'previous') return ', a previous incarnation';
+  if (o.incarnation === 'gone') return ', no longer exists';
+  const recreated = (incident.recreatedObjects ?? []).some((r) => r.currentUid === o.uid && r.kind === o.kind && r.name === o.name);
+  return o.incarnation === 'current' && recreated ? ', the current incarnation' : '';
 }
 
 function typeNote(r: Report, palette: Palette): string {
@@ -114,7 +173,8 @@ function reportLines(r: Report, incident: Incident, palette: Palette): string {
   if (!incident.carries.reporters) return `  ${what}`;
   const when = r.firstSeen === null ? 'At an unknown time' : `${ageOf(r.firstSeen, incident)}`;
   const who = r.reporter === null || r.reporter === '' ? 'an unnamed reporter' : safe(r.reporter);
-  const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}:`;
+  const gone = r.onServer === false ? ', no longer on the server' : '';
+  const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}${gone}:`;
   const message = r.message === null || r.message === '' ? '(no message)' : `"${escapeTerminal(r.message)}"`;
   return `${line}\n    ${message}`;
 }
@@ -151,6 +211,15 @@ function unconventionalSection(incident: Incident, palette: Palette): string {
   return [palette.bold('Unconventional types (neither Normal nor Warning)'), ...blocks].join('\n');
 }
 
+function onlyInRecordSection(incident: Incident, palette: Palette): string {
+  const noun = savedNoun(incident);
+  const lines = (incident.onlyInRecord ?? []).map((e) => {
+    const last = e.lastSeen === null ? 'at an unknown time' : `${showTime(e.lastSeen)} (${ageOf(e.lastSeen, incident)})`;
+    return `  ${safe(e.reason)} on ${safe(e.object)} (event ${safe(e.event)}, ${paintType(e.type, palette)}), last seen ${last}`;
+  });
+  return [palette.bold(`Only in ${noun} (no longer on the server)`), ...lines].join('\n');
+}
+
 function limitsSection(incident: Incident, palette: Palette): string {
   const title = palette.bold('What these events cannot tell you');
   const l = incident.limits;
@@ -163,11 +232,29 @@ function limitsSection(incident: Incident, palette: Palette): string {
       `- ${kept}: the table holds only what was still there when it was taken.`,
     );
   } else if (incident.source === 'file') {
-    lines.push(windowLine(incident), `- ${kept}: a saved file holds only what was still there when it was saved.`);
+    lines.push(...savedLines(incident), windowLine(incident));
+    lines.push(
+      incident.saved?.format === 'record'
+        ? `- ${kept}; a record keeps every version its recorder saw, including events the server has since expired, but nothing from before the recorder started or after it stopped.`
+        : `- ${kept}: a saved file holds only what was still there when it was saved.`,
+    );
+    const onlyOnServer = incident.comparison?.onlyOnServer ?? 0;
+    if (onlyOnServer > 0) {
+      lines.push(
+        `- ${plural(onlyOnServer, 'event', 'events')} on the server ${onlyOnServer === 1 ? 'is' : 'are'} not in ${savedNoun(incident)} (written after it, or outside its scope): read the cluster without --from to see ${onlyOnServer === 1 ? 'it' : 'them'}.`,
+      );
+    }
   } else {
     lines.push(
       windowLine(incident),
       `- ${kept}: whatever was not written since ${showTime(l.ttlHorizon)} is gone, so the story may begin earlier than it seems.`,
+    );
+  }
+  const unchecked = incident.uncheckedObjects ?? [];
+  if (unchecked.length > 0) {
+    const items = unchecked.map((u) => `${namedObject(u, incident)} (${escapeTerminal(u.why)})`);
+    lines.push(
+      `- Whether ${unchecked.length === 1 ? 'this object' : `these ${unchecked.length} objects`} still exist${unchecked.length === 1 ? 's' : ''} or ${unchecked.length === 1 ? 'was' : 'were'} re-created is unknown: ${listSome(items)}.`,
     );
   }
   lines.push('- Events are not an audit log: what must last belongs in status conditions or an external store.');
@@ -180,10 +267,21 @@ function formatTTL(ms: number): string {
   return ms > 0 && ms % hour === 0 ? `${ms / hour}h` : humanDuration(ms);
 }
 
+/** When a record was kept, or a capture taken. */
+function savedLines(incident: Incident): string[] {
+  const saved = incident.saved;
+  if (saved === undefined || saved.firstObserved === null || saved.lastObserved === null) return [];
+  const first = `${showTime(saved.firstObserved)} (${ageOf(saved.firstObserved, incident)})`;
+  const last = `${showTime(saved.lastObserved)} (${ageOf(saved.lastObserved, incident)})`;
+  if (saved.format === 'capture') return [`- The capture was taken at ${last}.`];
+  return [`- The record was kept from ${first} to ${last} (first and last observation).`];
+}
+
 function windowLine(incident: Incident): string {
   const l = incident.limits;
   if (incident.headline.events === 0) return '- No events were found; that does not mean nothing happened.';
   if (l.windowStart === null || l.windowEnd === null) return '- The events carry no times: the window they cover is unknown.';
   const span = l.windowMs === null ? '' : ` ${humanDuration(l.windowMs)}`;
-  return `- They cover${span}: from ${showTime(l.windowStart)} (${ageOf(l.windowStart, incident)}) to ${showTime(l.windowEnd)} (${ageOf(l.windowEnd, incident)}).`;
+  const subject = savedLines(incident).length > 0 ? 'Its events' : 'They';
+  return `- ${subject} cover${span}: from ${showTime(l.windowStart)} (${ageOf(l.windowStart, incident)}) to ${showTime(l.windowEnd)} (${ageOf(l.windowEnd, incident)}).`;
 }

@@ -3,6 +3,7 @@
 // and a script must see what the API server holds.
 
 import type { Event } from '../core/event.ts';
+import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 
 export interface JsonEvent {
   uid: string;
@@ -27,15 +28,22 @@ export interface JsonEvent {
   firstSeen: string | null;
   lastSeen: string | null;
   seriesStyle: boolean;
+  /** only when the live object was looked up (a live read, or --compare) */
+  incarnation?: Incarnation;
+  /** only with --compare: false when the server no longer has the event */
+  onServer?: boolean;
 }
 
 function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-/** A fresh object with keys in a fixed order (whatever order the Event was built in) and ISO times. */
-export function toJsonEvent(ev: Event): JsonEvent {
-  return {
+/**
+ * A fresh object with keys in a fixed order (whatever order the Event was built in) and ISO times;
+ * what the live cluster said about the event, when it was asked, comes last.
+ */
+export function toJsonEvent(ev: Event, standing: EventStanding = {}): JsonEvent {
+  const json: JsonEvent = {
     uid: ev.uid,
     name: ev.name,
     namespace: ev.namespace,
@@ -59,9 +67,12 @@ export function toJsonEvent(ev: Event): JsonEvent {
     lastSeen: isoOrNull(ev.lastSeen),
     seriesStyle: ev.seriesStyle,
   };
+  if (standing.incarnation !== undefined) json.incarnation = standing.incarnation;
+  if (standing.onServer !== undefined) json.onServer = standing.onServer;
+  return json;
 }
 
 /** A JSON array (`[]` when empty), two-space indented, ending in a newline. */
-export function renderEventsJson(events: Event[]): string {
-  return `${JSON.stringify(events.map(toJsonEvent), null, 2)}\n`;
+export function renderEventsJson(events: Event[], standing?: (ev: Event) => EventStanding): string {
+  return `${JSON.stringify(events.map((ev) => toJsonEvent(ev, standing?.(ev))), null, 2)}\n`;
 }

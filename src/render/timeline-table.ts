@@ -2,6 +2,7 @@
 
 import Table from 'cli-table3';
 import type { Event } from '../core/event.ts';
+import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
 import { formatObjectRef, orNone } from '../core/timeline.ts';
@@ -17,23 +18,40 @@ export interface TimelineTableOptions {
   palette: Palette;
   /** Longest cell in characters; default 200, and no limit with wide (0 = no limit). */
   maxCellWidth?: number;
+  /** What the live cluster says about each event (incarnation, still on the server); none: nothing marked. */
+  standing?: (ev: Event) => EventStanding;
 }
 
 /** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
 export const UNCONVENTIONAL_MARK = '!';
 
+/**
+ * After the OBJECT cell: the event is about an earlier incarnation of Kind/name (deleted, then created
+ * again with a new uid), or about an object that no longer exists. Current and unknown add nothing.
+ */
+export const INCARNATION_MARKS: Partial<Record<Incarnation, string>> = { previous: ' (previous)', gone: ' (gone)' };
+
+/** After the LAST SEEN cell (--compare): the saved file holds the event, the server no longer does. */
+export const NOT_ON_SERVER_MARK = ' [not on server]';
+
 interface Column {
   head: string;
   cell(ev: Event, now: number): string;
+  /** text added after the escaped, cut cell, so a long value never hides it */
+  mark?(standing: EventStanding): string;
 }
 
 const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
 const BASE: Column[] = [
   { head: 'FIRST SEEN', cell: (ev, now) => formatAge(ev.firstSeen, now) },
-  { head: 'LAST SEEN', cell: (ev, now) => formatLastSeen(ev, now) },
+  { head: 'LAST SEEN', cell: (ev, now) => formatLastSeen(ev, now), mark: (s) => (s.onServer === false ? NOT_ON_SERVER_MARK : '') },
   { head: 'TYPE', cell: (ev) => ev.type },
   { head: 'REASON', cell: (ev) => ev.reason },
-  { head: 'OBJECT', cell: (ev) => formatObjectRef(ev.object) },
+  {
+    head: 'OBJECT',
+    cell: (ev) => formatObjectRef(ev.object),
+    mark: (s) => (s.incarnation === undefined ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
+  },
   { head: 'FROM', cell: (ev) => ev.reporter },
 ];
 const WIDE: Column[] = [
@@ -78,9 +96,10 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
     ...(opts.noHeaders ? {} : { head: columns.map((c) => c.head) }),
   });
   for (const ev of events) {
+    const standing = opts.standing?.(ev) ?? {};
     table.push(
       columns.map((column) => {
-        const cell = truncateCell(escapeTerminal(orNone(column.cell(ev, opts.now))), max);
+        const cell = truncateCell(escapeTerminal(orNone(column.cell(ev, opts.now))), max) + (column.mark?.(standing) ?? '');
         return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette) : cell;
       }),
     );

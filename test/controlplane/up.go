@@ -430,6 +430,9 @@ func (s *supervisor) startUp() (*readyLine, error) {
 		"--disable-admission-plugins=ServiceAccount,TaintNodesByCondition",
 		"--event-ttl=" + s.opts.eventTTL.String(),
 		"--etcd-compaction-interval=" + s.opts.compactionInterval.String(),
+		// The default lease reconciler would try every 10 s to publish 127.0.0.1 as the endpoint
+		// of the `kubernetes` Service, which validation rejects (loopback), logging an error.
+		"--endpoint-reconciler-type=none",
 	}
 	if s.apiserver, err = s.startChild("kube-apiserver", apiArgs); err != nil {
 		return nil, err

@@ -306,7 +306,7 @@ describe('a recorder killed with SIGKILL in the middle of a burst', () => {
     assert.equal(after.headers, 2, 'one header per recorder session');
     assert.match(second.stderr(), new RegExp(`continuing .*burst\\.jsonl \\(${before.observations.length} observations\\) from resourceVersion \\d+`));
     assert.doesNotMatch(second.stderr(), /410 Gone/);
-    assert.match(second.stderr(), /^.*burst\.jsonl: cutting off a torn last line \(\d+ bytes\) left by a recorder that was stopped mid-write$/m);
+    assert.match(second.stderr(), /^.*burst\.jsonl: cut off a torn last line \(\d+ bytes\) left by a recorder that was stopped mid-write$/m);
     assert.match(second.stderr(), /^recorded \d+ lines \(\d+ added, \d+ modified, 0 deleted\) to .*; it holds 240 observations$/m);
     process.stderr.write(
       `SIGKILL after ${before.observations.length} of 240 lines${before.tornTail ? ` (the kill itself tore the last line: ${before.tornTail.length} chars)` : ''}\n`,

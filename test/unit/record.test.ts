@@ -180,6 +180,37 @@ describe('reading a watch response', () => {
   });
 });
 
+describe('replaying a record with --from', () => {
+  test('timeline reads the latest version of each event, keeps the expired ones and ignores a torn last line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'evtimeline-replay-'));
+    try {
+      const started = ev({ name: 'build-1-started', uid: 'u-started', reason: 'ReconcileStarted' });
+      const weird = ev({ name: 'build-1-weird', uid: 'u-weird', type: 'Critical', reason: 'StageUnknown' });
+      const header = { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://x', namespace: 'op-events', filter: {}, startedAt: '2026-11-30T11:00:00.000Z' };
+      const line = (type: string, event: Json) => `${JSON.stringify({ observedAt: '2026-11-30T11:00:00.000Z', type, event })}\n`;
+      const path = join(dir, 'events.jsonl');
+      await writeFile(
+        path,
+        JSON.stringify(header) + '\n' +
+          line('ADDED', version(started, '10', 1)) +
+          line('ADDED', version(weird, '11')) +
+          line('MODIFIED', version(started, '12', 5)) +
+          line('DELETED', version(weird, '13')) +
+          line('MODIFIED', version(started, '14', 6)).slice(0, 60),
+      );
+      const { deps, stdout } = fakeDeps();
+      assert.equal(await runCli(['timeline', '-o', 'json', '--from', path], deps), 0);
+      const rows = JSON.parse(stdout()) as { name: string; count: number; resourceVersion: string }[];
+      assert.deepEqual(
+        rows.map((r) => [r.name, r.resourceVersion, r.count]).sort(),
+        [['build-1-started', '12', 5], ['build-1-weird', '13', 1]],
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('record refuses bad input before touching the cluster', () => {
   test('a FILE that is not a record: a usage error, and the file is left as it was', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evtimeline-record-'));

@@ -1,0 +1,181 @@
+// Which incarnation of its object an event is about. A Pipeline deleted and created again under the
+// same name is a new object with a new metadata.uid; its old events name the old uid. Comparing the
+// event's involvedObject.uid with the live object's tells the stories apart. The lookups themselves
+// happen in src/kube/objects.ts; this module only reads their answers.
+
+import type { Event, ObjectRef } from './event.ts';
+
+/**
+ * current: the live object has the uid the event names. previous: an object of that name exists,
+ * with another uid (the named one was deleted and the name re-used). gone: no object of that name
+ * exists. unknown: the event names no uid, or the object could not be looked up.
+ */
+export type Incarnation = 'current' | 'previous' | 'gone' | 'unknown';
+
+/** What a lookup of one Kind/namespace/name on the live cluster found. */
+export type ObjectLookup =
+  | { state: 'exists'; uid: string; creationTimestamp: string | null }
+  | { state: 'gone' }
+  | { state: 'unknown'; why: string };
+
+/** What the live cluster says about one event (absent fields: not checked). */
+export interface EventStanding {
+  incarnation?: Incarnation;
+  /** false: the event is in the saved file but the server no longer has it (--compare) */
+  onServer?: boolean;
+}
+
+/** What was learnt from the live cluster beside the events themselves. */
+export interface LiveFacts {
+  /** object lookups by objectKey; absent when objects were not looked up */
+  lookups?: ReadonlyMap<string, ObjectLookup>;
+  /** uids of every event the server still holds in the scope read, whatever the filters; absent without --compare */
+  liveUids?: ReadonlySet<string>;
+  /** the live events that pass the filters, each once (--compare) */
+  liveEvents?: Event[];
+}
+
+/** One object by name: apiVersion, Kind, namespace and name (not uid: that is what is compared). */
+export function objectKey(ref: ObjectRef): string {
+  return [ref.apiVersion, ref.kind, ref.namespace, ref.name].join('\u0000');
+}
+
+/** An event whose object can be looked up and compared: it names a uid, an apiVersion, a Kind and a name. */
+function comparable(ref: ObjectRef): boolean {
+  return ref.uid !== '' && ref.apiVersion !== '' && ref.kind !== '' && ref.name !== '';
+}
+
+/** The distinct objects to look up, once each, in the order first named. */
+export function objectsToLookUp(events: Event[]): ObjectRef[] {
+  const refs = new Map<string, ObjectRef>();
+  for (const ev of events) {
+    if (!comparable(ev.object)) continue;
+    const key = objectKey(ev.object);
+    if (!refs.has(key)) refs.set(key, ev.object);
+  }
+  return [...refs.values()];
+}
+
+export function classifyIncarnation(ev: Event, lookups: ReadonlyMap<string, ObjectLookup>): Incarnation {
+  if (!comparable(ev.object)) return 'unknown';
+  const found = lookups.get(objectKey(ev.object));
+  if (found === undefined || found.state === 'unknown') return 'unknown';
+  if (found.state === 'gone') return 'gone';
+  return found.uid === ev.object.uid ? 'current' : 'previous';
+}
+
+/** Everything the live facts say about one event. */
+export function standingOf(ev: Event, facts: LiveFacts): EventStanding {
+  const standing: EventStanding = {};
+  if (facts.lookups !== undefined) standing.incarnation = classifyIncarnation(ev, facts.lookups);
+  if (facts.liveUids !== undefined && ev.uid !== '') standing.onServer = facts.liveUids.has(ev.uid);
+  return standing;
+}
+
+/** One Kind/namespace/name whose events name a uid the live object does not have. */
+export interface Recreation {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  /** uids the events name that are not the live object's, in the order first named */
+  previousUids: string[];
+  currentUid: string;
+  /** the live object's creationTimestamp: when it was (last) re-created */
+  recreatedAt: string | null;
+  previousEvents: number;
+  currentEvents: number;
+}
+
+/** One Kind/namespace/name that no longer exists on the server. */
+export interface Disappearance {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  /** the uids its events name, in the order first named */
+  uids: string[];
+  events: number;
+}
+
+/** One object whose incarnation could not be told, and why. */
+export interface Unchecked {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  why: string;
+  events: number;
+}
+
+export interface IncarnationSummary {
+  recreated: Recreation[];
+  gone: Disappearance[];
+  unchecked: Unchecked[];
+}
+
+interface Tally {
+  ref: ObjectRef;
+  uids: string[];
+  byIncarnation: Record<Incarnation, number>;
+}
+
+/**
+ * Per object (by name), in the order first named: which were re-created, which are gone, which
+ * could not be checked. Events without a uid or an object are left out: there is nothing to compare.
+ */
+export function summariseIncarnations(events: Event[], lookups: ReadonlyMap<string, ObjectLookup>): IncarnationSummary {
+  const tallies = new Map<string, Tally>();
+  for (const ev of events) {
+    if (!comparable(ev.object)) continue;
+    const key = objectKey(ev.object);
+    const tally = tallies.get(key) ?? { ref: ev.object, uids: [], byIncarnation: { current: 0, previous: 0, gone: 0, unknown: 0 } };
+    if (!tally.uids.includes(ev.object.uid)) tally.uids.push(ev.object.uid);
+    tally.byIncarnation[classifyIncarnation(ev, lookups)] += 1;
+    tallies.set(key, tally);
+  }
+  const summary: IncarnationSummary = { recreated: [], gone: [], unchecked: [] };
+  for (const [key, { ref, uids, byIncarnation }] of tallies) {
+    const found = lookups.get(key) ?? { state: 'unknown', why: 'not looked up' };
+    const where = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, namespace: ref.namespace };
+    if (found.state === 'exists' && byIncarnation.previous > 0) {
+      summary.recreated.push({
+        ...where,
+        previousUids: uids.filter((uid) => uid !== found.uid),
+        currentUid: found.uid,
+        recreatedAt: found.creationTimestamp,
+        previousEvents: byIncarnation.previous,
+        currentEvents: byIncarnation.current,
+      });
+    } else if (found.state === 'gone') {
+      summary.gone.push({ ...where, uids, events: byIncarnation.gone });
+    } else if (found.state === 'unknown') {
+      summary.unchecked.push({ ...where, why: found.why, events: byIncarnation.unknown });
+    }
+  }
+  return summary;
+}
+
+// -- A saved file against the live cluster (--compare) ------------------------------------------
+
+export interface Comparison {
+  /** events of the saved file that name a uid (the others cannot be compared) */
+  savedEvents: number;
+  /** of those, the ones the server no longer has: expired after --event-ttl, or deleted */
+  onlyInSaved: Event[];
+  /** events in scope on the server that the file does not hold (written after it, or outside its filters) */
+  onlyOnServer: number;
+}
+
+/** Null when the live events were not read (no --compare). */
+export function compareWithLive(saved: Event[], facts: LiveFacts): Comparison | null {
+  if (facts.liveUids === undefined) return null;
+  const live = facts.liveUids;
+  const withUid = saved.filter((ev) => ev.uid !== '');
+  const savedUids = new Set(withUid.map((ev) => ev.uid));
+  return {
+    savedEvents: withUid.length,
+    onlyInSaved: withUid.filter((ev) => !live.has(ev.uid)),
+    onlyOnServer: (facts.liveEvents ?? []).filter((ev) => ev.uid !== '' && !savedUids.has(ev.uid)).length,
+  };
+}
