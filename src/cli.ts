@@ -62,6 +62,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     .argument('[extra...]')
     .addOption(new Option('-o, --output <format>', 'table, wide, json or stable').default('table'))
     .option('--no-headers', 'omit the header row')
+    .option('--compare', 'with --from: also read the live cluster and mark the events it no longer has')
     .addHelpText('after', examples([
       'kubectl evtimeline -n op-events',
       'kubectl evtimeline -n op-events -o stable > timeline.txt',

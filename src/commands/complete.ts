@@ -22,7 +22,7 @@ const GLOBAL_FLAGS = [
 ];
 
 const VERB_FLAGS: Record<string, string[]> = {
-  timeline: ['--output', '-o', '--no-headers'],
+  timeline: ['--output', '-o', '--no-headers', '--compare'],
   incident: ['--output', '-o', '--event-ttl', '--compare'],
   'type-audit': ['--output', '-o'],
   'aggregate-patch': ['--add', '--count', '--at', '--dry-run'],

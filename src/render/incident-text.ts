@@ -98,8 +98,7 @@ function headline(incident: Incident, palette: Palette): string {
     const items = incident.repeats.map((r) => `${safe(r.reason)} on ${safe(r.object)} x${r.count}${overSpan(r.spanMs)}`);
     lines.push(`  ${plural(h.repeats, 'event', 'events')} repeated: ${listSome(items)}.`);
   }
-  lines.push(...(incident.recreatedObjects ?? []).map((r) => `  ${recreatedLine(r, incident)}`));
-  lines.push(...(incident.goneObjects ?? []).map((g) => `  ${goneLine(g, incident)}`));
+  lines.push(...incarnationLines(incident));
   const c = incident.comparison;
   if (c !== undefined && c.savedEvents > 0) {
     const share = c.onlyInSaved === 0 ? '' : ` (${percent(c.share)})`;
@@ -126,7 +125,8 @@ function namedObject(o: { kind: string; name: string; namespace: string }, incid
 }
 
 function recreatedLine(r: RecreatedObject, incident: Incident): string {
-  const when = r.recreatedAt === null ? '' : ` at ${showTime(r.recreatedAt)}`;
+  // creationTimestamp comes from the live object as the server sent it: escaped like event text.
+  const when = r.recreatedAt === null ? '' : ` at ${safe(showTime(r.recreatedAt))}`;
   const previous = `${plural(r.previousEvents, 'event', 'events')} ${r.previousEvents === 1 ? 'is' : 'are'} about the previous ${safe(r.name)}`;
   const current = r.currentEvents === 0 ? 'none' : String(r.currentEvents);
   return `${namedObject(r, incident)} was re-created${when} (${uidList(r.previousUids)} -> uid ${safe(r.currentUid)}); ${previous} and ${current} about the current one.`;
@@ -134,7 +134,28 @@ function recreatedLine(r: RecreatedObject, incident: Incident): string {
 
 function goneLine(g: GoneObject, incident: Incident): string {
   const about = g.events === 1 ? '1 event is about it' : `${g.events} events are about it`;
-  return `${namedObject(g, incident)} no longer exists (${uidList(g.uids)} deleted); ${about}.`;
+  return `${namedObject(g, incident)} (${uidList(g.uids)}) no longer exists; ${about}.`;
+}
+
+/** One line per re-created or deleted object; a namespace where many came and went gets one line for each kind of change. */
+function incarnationLines(incident: Incident): string[] {
+  const recreated = incident.recreatedObjects ?? [];
+  const gone = incident.goneObjects ?? [];
+  const lines: string[] = [];
+  if (recreated.length <= HEADLINE_ITEMS) {
+    lines.push(...recreated.map((r) => `  ${recreatedLine(r, incident)}`));
+  } else {
+    const events = recreated.reduce((sum, r) => sum + r.previousEvents, 0);
+    const items = recreated.map((r) => namedObject(r, incident));
+    lines.push(`  ${recreated.length} objects were re-created under the same name: ${listSome(items)}; ${plural(events, 'event is', 'events are')} about their previous incarnations.`);
+  }
+  if (gone.length <= HEADLINE_ITEMS) {
+    lines.push(...gone.map((g) => `  ${goneLine(g, incident)}`));
+  } else {
+    const events = gone.reduce((sum, g) => sum + g.events, 0);
+    lines.push(`  ${gone.length} objects no longer exist: ${listSome(gone.map((g) => namedObject(g, incident)))}; ${plural(events, 'event is', 'events are')} about them.`);
+  }
+  return lines;
 }
 
 function overSpan(spanMs: number | null): string {
@@ -274,7 +295,7 @@ function savedLines(incident: Incident): string[] {
   const first = `${showTime(saved.firstObserved)} (${ageOf(saved.firstObserved, incident)})`;
   const last = `${showTime(saved.lastObserved)} (${ageOf(saved.lastObserved, incident)})`;
   if (saved.format === 'capture') return [`- The capture was taken at ${last}.`];
-  return [`- The record was kept from ${first} to ${last} (first and last observation).`];
+  return [`- The recorder watched from ${first} to ${last}: the record's first and last observation.`];
 }
 
 function windowLine(incident: Incident): string {

@@ -2,7 +2,9 @@
 
 import Table from 'cli-table3';
 import type { Event } from '../core/event.ts';
-import type { EventStanding, Incarnation } from '../core/incarnation.ts';
+import type { Comparison, EventStanding, Incarnation } from '../core/incarnation.ts';
+import { eventWindow } from '../core/incident.ts';
+import type { SavedFile } from '../core/incident.ts';
 import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
 import { formatObjectRef, orNone } from '../core/timeline.ts';
@@ -109,4 +111,38 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')}\n`;
+}
+
+function showTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/**
+ * One line for stderr: the time a record covers (first .. last observation) or when a capture was
+ * taken, then the time its events cover (oldest first seen .. newest last seen). '' for a plain list.
+ */
+export function renderSavedNotice(saved: SavedFile, events: Event[]): string {
+  const { start, end } = eventWindow(events);
+  const span = start === null || end === null ? '' : `; its events were first seen ${showTime(start)} .. last seen ${showTime(end)}`;
+  const { firstObserved: first, lastObserved: last } = saved;
+  if (saved.format === 'record') {
+    const kept = first === null || last === null ? 'The record holds no observation times' : `The record covers ${showTime(first)} .. ${showTime(last)} (first .. last observation)`;
+    return `${kept}${span}.\n`;
+  }
+  if (saved.format === 'capture' && last !== null) return `The capture was taken at ${showTime(last)}${span}.\n`;
+  return '';
+}
+
+/** One line for stderr with --compare: how many saved events the server no longer has, and how they are marked. */
+export function renderComparisonNotice(c: Comparison, format: string): string {
+  const noun = format === 'record' || format === 'capture' ? `the ${format}` : 'the file';
+  const gone = c.onlyInSaved.length;
+  const head =
+    c.savedEvents === 0
+      ? `${noun.replace(/^t/, 'T')} holds no events with a uid to compare with the server`
+      : gone === 0
+      ? `${c.savedEvents === 1 ? 'The one event' : `All ${c.savedEvents} events`} in ${noun} ${c.savedEvents === 1 ? 'is' : 'are'} still on the server`
+      : `${gone} of ${c.savedEvents} ${c.savedEvents === 1 ? 'event' : 'events'} in ${noun} ${gone === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted), marked${NOT_ON_SERVER_MARK}`;
+  const extra = c.onlyOnServer === 0 ? '' : `; ${c.onlyOnServer} ${c.onlyOnServer === 1 ? 'event' : 'events'} on the server ${c.onlyOnServer === 1 ? 'is' : 'are'} not in ${noun}`;
+  return `${head}${extra}.\n`;
 }

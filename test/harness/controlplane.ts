@@ -102,9 +102,25 @@ function exitPromise(child: ChildProcessByStdio<Writable, Readable, Readable>): 
   });
 }
 
-/** Starts a private control plane; resolves once it is ready (see the file comment). */
+/**
+ * Starts a private control plane; resolves once it is ready (see the file comment). The free
+ * loopback ports are picked by the supervisor just before use, so another process can take one
+ * in between; that case is retried (twice).
+ */
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const binary = await ensureControlPlane();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(binary, opts);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      if (attempt >= 3 || !/address already in use/i.test(msg)) throw err;
+      process.stderr.write(`controlplane: a port was taken meanwhile; retrying (attempt ${attempt + 1})\n`);
+    }
+  }
+}
+
+async function startOnce(binary: string, opts: ControlPlaneOptions): Promise<ControlPlane> {
   const args = ['up', '--exit-on-stdin-eof'];
   if (opts.eventTTL !== undefined) args.push(`--event-ttl=${opts.eventTTL}`);
   if (opts.compactionInterval !== undefined) args.push(`--etcd-compaction-interval=${opts.compactionInterval}`);

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
+import type { Event } from '../../src/core/event.ts';
+import { objectKey } from '../../src/core/incarnation.ts';
+import type { ObjectLookup } from '../../src/core/incarnation.ts';
 import { buildIncident, parseStableTable } from '../../src/core/incident.ts';
 import type { IncidentContext } from '../../src/core/incident.ts';
 import { stableLines } from '../../src/core/timeline.ts';
@@ -185,4 +188,127 @@ test('colour marks warnings and unconventional types, and paints escaped text on
   assert.ok(lab.includes('<b>Pod/hungry</b><d> (uid 99999999-8888-7777-6666-555555555555)</d>'));
   const hostile = renderIncidentText(buildIncident([normaliseEvent(ev({ type: 'Bad\u001b[0m' }))], CLUSTER), marking);
   assert.ok(hostile.includes('<u>Bad^[[0m</u>'));
+});
+
+// -- Incarnations and the comparison with a saved file
+
+const RECREATED = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
+
+function restartedLab(): Event[] {
+  return [...labEvents(), ev({ name: 'build-1-restarted', objectUid: RECREATED, first: 20 })].map(normaliseEvent);
+}
+
+/** build-1 exists again with a new uid; Pod hungry is gone. */
+function lookupsFor(events: Event[]): Map<string, ObjectLookup> {
+  const lookups = new Map<string, ObjectLookup>();
+  for (const e of events) {
+    if (e.object.kind === 'Pipeline') lookups.set(objectKey(e.object), { state: 'exists', uid: RECREATED, creationTimestamp: '2026-11-30T11:59:30Z' });
+    if (e.object.kind === 'Pod') lookups.set(objectKey(e.object), { state: 'gone' });
+  }
+  return lookups;
+}
+
+test('a re-created Pipeline and a deleted Pod read as a golden account at the fixed clock', () => {
+  const events = restartedLab();
+  const text = renderIncidentText(buildIncident(events, { ...CLUSTER, live: { lookups: lookupsFor(events) } }), plainPalette);
+  const expected = [
+    'Incident in namespace op-events, read from the cluster at 2026-11-30T12:00:00Z',
+    '  5 events about 3 objects.',
+    '  1 Warning: FailedScheduling on Pod/hungry.',
+    '  1 event has a type other than Normal or Warning, which most tools never show: Critical (StageUnknown on Pipeline/build-1).',
+    '  1 event repeated: ReconcileStarted on Pipeline/build-1 x5 over 117s.',
+    `  Pipeline/build-1 was re-created at 2026-11-30T11:59:30Z (uid 11111111-2222-3333-4444-555555555555 -> uid ${RECREATED}); 3 events are about the previous build-1 and 1 about the current one.`,
+    '  Pod/hungry (uid 99999999-8888-7777-6666-555555555555) no longer exists; 1 event is about it.',
+    '',
+    'What happened, object by object (oldest first)',
+    '',
+    'Pipeline/build-1 (uid 11111111-2222-3333-4444-555555555555, a previous incarnation)',
+    '  2m ago, pipeline-operator reported ReconcileStarted (Normal), 5 times over 117s, last 3s ago:',
+    '    "Started reconciling Pipeline build-1."',
+    '  90s ago, pipeline-operator reported StageUnknown (type Critical, unconventional), once:',
+    '    "Stage of build-1 is not known."',
+    '  60s ago, pipeline-operator reported ReconcileSucceeded (Normal), once:',
+    '    "Pipeline build-1 reconciled."',
+    '',
+    'Pod/hungry (uid 99999999-8888-7777-6666-555555555555, no longer exists)',
+    '  45s ago, default-scheduler reported FailedScheduling (Warning), once:',
+    '    "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."',
+    '',
+    `Pipeline/build-1 (uid ${RECREATED}, the current incarnation)`,
+    '  20s ago, pipeline-operator reported ReconcileStarted (Normal), once:',
+    '    "Started reconciling."',
+    '',
+    'Who reported what',
+    '  default-scheduler: FailedScheduling',
+    '  pipeline-operator: ReconcileStarted, ReconcileSucceeded, StageUnknown',
+    '',
+    ...UNCONVENTIONAL_BLOCK,
+    '',
+    'What these events cannot tell you',
+    '  - They cover 117s: from 2026-11-30T11:58:00Z (2m ago) to 2026-11-30T11:59:57Z (3s ago).',
+    '  - The API server keeps an event for 1h after it was last written (kube-apiserver --event-ttl; the default is 1h): whatever was not written since 2026-11-30T11:00:00Z is gone, so the story may begin earlier than it seems.',
+    '  - Events are not an audit log: what must last belongs in status conditions or an external store.',
+    '',
+  ].join('\n');
+  assert.equal(text, expected);
+});
+
+test('a record compared with the cluster says what only it holds, how much, and the time it covers', () => {
+  const events = labEvents().map(normaliseEvent);
+  const liveUids = new Set(events.filter((e) => e.name !== 'build-1-weird').map((e) => e.uid));
+  const saved = { format: 'record', firstObserved: NOW - 3 * 3_600_000, lastObserved: NOW - 3_600_000 };
+  const text = renderIncidentText(buildIncident(events, { ...CLUSTER, source: 'file', live: { liveUids, liveEvents: [] }, saved }), plainPalette);
+  const has = (needle: string) => assert.ok(text.includes(needle), `missing ${JSON.stringify(needle)} in\n${text}`);
+  has('Incident in namespace op-events, read from a record, compared with the cluster at 2026-11-30T12:00:00Z\n');
+  has('  1 of 4 events in the record (25%) is no longer on the server (expired after --event-ttl or deleted).\n');
+  has('  90s ago, pipeline-operator reported StageUnknown (type Critical, unconventional), once, no longer on the server:\n');
+  has('Only in the record (no longer on the server)\n  StageUnknown on Pipeline/build-1 (event build-1-weird, Critical), last seen 2026-11-30T11:58:30Z (90s ago)\n\n');
+  has("  - The recorder watched from 2026-11-30T09:00:00Z (3h ago) to 2026-11-30T11:00:00Z (60m ago): the record's first and last observation.\n");
+  has('  - Its events cover 117s: from 2026-11-30T11:58:00Z (2m ago) to 2026-11-30T11:59:57Z (3s ago).\n');
+  has('a record keeps every version its recorder saw, including events the server has since expired');
+  assert.doesNotMatch(text, /not in the record/);
+});
+
+test('a record without --compare states its window and claims nothing about the server', () => {
+  const saved = { format: 'record', firstObserved: NOW - 600_000, lastObserved: NOW - 60_000 };
+  const text = renderIncidentText(buildIncident(labEvents().map(normaliseEvent), { ...CLUSTER, source: 'file', saved }), plainPalette);
+  assert.match(text, /^Incident in namespace op-events, read from a record\n/);
+  assert.match(text, /The recorder watched from 2026-11-30T11:50:00Z \(10m ago\) to 2026-11-30T11:59:00Z \(60s ago\)/);
+  assert.doesNotMatch(text, /on the server/);
+});
+
+test('a capture names when it was taken', () => {
+  const saved = { format: 'capture', firstObserved: NOW - 60_000, lastObserved: NOW - 60_000 };
+  const text = renderIncidentText(buildIncident(labEvents().map(normaliseEvent), { ...CLUSTER, source: 'file', saved }), plainPalette);
+  assert.match(text, /^Incident in namespace op-events, read from a capture taken at 2026-11-30T11:59:00Z\n/);
+  assert.match(text, /  - The capture was taken at 2026-11-30T11:59:00Z \(60s ago\)\.\n  - Its events cover /);
+});
+
+test('many deleted objects share one headline line; objects that could not be checked are named under the limits', () => {
+  const pods = Array.from({ length: 7 }, (_, i) =>
+    normaliseEvent(ev({ kind: 'Pod', apiVersion: 'v1', objectName: `web-${i}`, objectUid: `uid-${i}`, first: 100 - i })),
+  );
+  const widget = normaliseEvent(ev({ kind: 'Widget', apiVersion: 'example.com/v1', objectName: 'w', objectUid: 'w' }));
+  const lookups = new Map<string, ObjectLookup>([
+    ...pods.map((p): [string, ObjectLookup] => [objectKey(p.object), { state: 'gone' }]),
+    [objectKey(widget.object), { state: 'unknown', why: 'example.com/v1 is no longer served' }],
+  ]);
+  const text = renderIncidentText(buildIncident([...pods, widget], { ...CLUSTER, live: { lookups } }), plainPalette);
+  assert.ok(text.includes('  7 objects no longer exist: Pod/web-0, Pod/web-1, Pod/web-2, Pod/web-3, Pod/web-4, and 2 more; 7 events are about them.\n'), text);
+  assert.ok(text.includes('  - Whether this object still exists or was re-created is unknown: Widget/w (example.com/v1 is no longer served).\n'));
+});
+
+test('hostile names, uids and reasons from lookups come out escaped in the incarnation lines', () => {
+  const nasty = 'x\u001b[2J\u202e';
+  const gone = normaliseEvent(ev({ kind: `Pod${nasty}`, apiVersion: 'v1', objectName: nasty, objectUid: nasty }));
+  const odd = normaliseEvent(ev({ kind: 'Widget', apiVersion: 'example.com/v1', objectName: 'w', objectUid: 'w' }));
+  const recreated = normaliseEvent(ev({ objectName: nasty }));
+  const lookups = new Map<string, ObjectLookup>([
+    [objectKey(gone.object), { state: 'gone' }],
+    [objectKey(odd.object), { state: 'unknown', why: `cannot get widgets: ${nasty}` }],
+    [objectKey(recreated.object), { state: 'exists', uid: nasty, creationTimestamp: nasty }],
+  ]);
+  const text = renderIncidentText(buildIncident([gone, odd, recreated], { ...CLUSTER, live: { lookups } }), plainPalette);
+  assert.doesNotMatch(text, UNSAFE);
+  assert.ok(text.includes('x^[[2J\\u202e'));
 });

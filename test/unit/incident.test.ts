@@ -4,6 +4,8 @@ import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event } from '../../src/core/event.ts';
 import { buildIncident, parseStableTable } from '../../src/core/incident.ts';
 import type { IncidentContext } from '../../src/core/incident.ts';
+import { objectKey } from '../../src/core/incarnation.ts';
+import type { ObjectLookup } from '../../src/core/incarnation.ts';
 import { stableLines } from '../../src/core/timeline.ts';
 import { ev, labEvents, newEv, NOW } from '../support/builders.ts';
 
@@ -211,4 +213,80 @@ test('parseStableTable gives minimal events: no times, count 1, no reporter, no 
 test('parseStableTable reads back what stableLines wrote', () => {
   const events = lab();
   assert.deepEqual(stableLines(parseStableTable(`${stableLines(events).join('\n')}\n`)), stableLines(events));
+});
+
+// -- What the live cluster adds: incarnations (live reads) and the comparison with a saved file (--compare)
+
+const RECREATED = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
+
+function labWithRestart(): Event[] {
+  return [...lab(), normaliseEvent(ev({ name: 'build-1-restarted', objectUid: RECREATED, first: 20 }))];
+}
+
+/** build-1 exists again with a new uid; Pod hungry is gone. */
+function liveLookups(events: Event[]): Map<string, ObjectLookup> {
+  const lookups = new Map<string, ObjectLookup>();
+  for (const e of events) {
+    if (e.object.kind === 'Pipeline') lookups.set(objectKey(e.object), { state: 'exists', uid: RECREATED, creationTimestamp: '2026-11-30T11:59:30Z' });
+    if (e.object.kind === 'Pod') lookups.set(objectKey(e.object), { state: 'gone' });
+  }
+  return lookups;
+}
+
+test('without live facts the account carries none of their fields', () => {
+  const incident = buildIncident(lab(), CLUSTER);
+  for (const key of ['saved', 'comparison', 'onlyInRecord', 'recreatedObjects', 'goneObjects', 'uncheckedObjects']) assert.ok(!(key in incident), key);
+  assert.ok(incident.objects.every((o) => !('incarnation' in o)));
+  assert.ok(incident.objects.flatMap((o) => o.reports).every((r) => !('onServer' in r)));
+});
+
+test('with object lookups each story knows its incarnation, and the re-created and deleted objects are listed', () => {
+  const events = labWithRestart();
+  const incident = buildIncident(events, { ...CLUSTER, live: { lookups: liveLookups(events) } });
+  assert.deepEqual(
+    incident.objects.map((o) => [`${o.kind}/${o.name}`, o.incarnation, o.reports.length]),
+    [
+      ['Pipeline/build-1', 'previous', 3],
+      ['Pod/hungry', 'gone', 1],
+      ['Pipeline/build-1', 'current', 1],
+    ],
+  );
+  assert.deepEqual(
+    incident.recreatedObjects?.map((r) => [r.kind, r.name, r.previousUids, r.currentUid, r.recreatedAt, r.previousEvents, r.currentEvents]),
+    [['Pipeline', 'build-1', ['11111111-2222-3333-4444-555555555555'], RECREATED, '2026-11-30T11:59:30Z', 3, 1]],
+  );
+  assert.deepEqual(incident.goneObjects?.map((g) => [g.kind, g.name, g.uids, g.events]), [['Pod', 'hungry', ['99999999-8888-7777-6666-555555555555'], 1]]);
+  assert.deepEqual(incident.uncheckedObjects, []);
+  assert.deepEqual(JSON.parse(JSON.stringify(incident)), incident);
+});
+
+test('a stable table carries no uids: lookups cannot place its events in an incarnation', () => {
+  const events = labWithRestart();
+  const incident = buildIncident(parseStableTable(stableLines(events).join('\n')), { ...TABLE, live: { lookups: liveLookups(events) } });
+  assert.ok(!('recreatedObjects' in incident));
+  assert.ok(incident.objects.every((o) => !('incarnation' in o)));
+});
+
+test('compared with the live events, the account counts and lists what only the saved file holds', () => {
+  const events = lab();
+  const weird = events.find((e) => e.name === 'build-1-weird');
+  const liveUids = new Set(events.filter((e) => e !== weird).map((e) => e.uid));
+  const extra = normaliseEvent(ev({ name: 'later' }));
+  const saved = { format: 'record', firstObserved: NOW - 7_200_000, lastObserved: NOW - 3_600_000 };
+  const incident = buildIncident(events, { ...CLUSTER, source: 'file', live: { liveUids: new Set([...liveUids, extra.uid]), liveEvents: [extra] }, saved });
+  assert.deepEqual(incident.comparison, { savedEvents: 4, onlyInSaved: 1, share: 0.25, onlyOnServer: 1 });
+  assert.deepEqual(incident.onlyInRecord, [
+    { event: 'build-1-weird', object: 'Pipeline/build-1', reason: 'StageUnknown', type: 'Critical', lastSeen: '2026-11-30T11:58:30.000Z' },
+  ]);
+  assert.deepEqual(
+    incident.objects.flatMap((o) => o.reports.map((r) => [r.event, r.onServer])),
+    [
+      ['build-1-started', true],
+      ['build-1-weird', false],
+      ['build-1-done', true],
+      ['hungry.18a1b2c3d4e5f607', true],
+    ],
+  );
+  assert.deepEqual(incident.saved, { format: 'record', firstObserved: '2026-11-30T10:00:00.000Z', lastObserved: '2026-11-30T11:00:00.000Z' });
+  assert.ok(!('recreatedObjects' in incident), 'no lookups, no incarnations');
 });

@@ -68,3 +68,19 @@ describe('renderEventsJson', () => {
     );
   });
 });
+
+describe('renderEventsJson with what the live cluster says', () => {
+  it('adds incarnation and onServer last, only when they were checked', () => {
+    const events = labEvents().map(normaliseEvent).slice(0, 2);
+    const standing = (e: (typeof events)[number]) => (e === events[0] ? { incarnation: 'previous' as const, onServer: false } : {});
+    const parsed = JSON.parse(renderEventsJson(events, standing)) as Record<string, unknown>[];
+    assert.deepEqual(Object.keys(parsed[0] ?? {}).slice(-3), ['seriesStyle', 'incarnation', 'onServer']);
+    assert.deepEqual([parsed[0]?.incarnation, parsed[0]?.onServer], ['previous', false]);
+    assert.ok(!('incarnation' in (parsed[1] ?? {})) && !('onServer' in (parsed[1] ?? {})));
+  });
+
+  it('leaves the shape unchanged without them', () => {
+    const events = labEvents().map(normaliseEvent);
+    assert.equal(renderEventsJson(events, () => ({})), renderEventsJson(events));
+  });
+});

@@ -1,9 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
+import type { Event } from '../../src/core/event.ts';
+import type { Comparison, EventStanding } from '../../src/core/incarnation.ts';
 import { sortTimeline } from '../../src/core/timeline.ts';
 import { ansiPalette, choosePalette, plainPalette, type ColorChoice } from '../../src/render/color.ts';
-import { renderTimelineTable, type TimelineTableOptions } from '../../src/render/timeline-table.ts';
+import { renderComparisonNotice, renderSavedNotice, renderTimelineTable, type TimelineTableOptions } from '../../src/render/timeline-table.ts';
 import { NOW, ev, labEvents } from '../support/builders.ts';
 
 const plain: TimelineTableOptions = { now: NOW, wide: false, allNamespaces: false, noHeaders: false, palette: plainPalette };
@@ -139,5 +141,69 @@ describe('choosePalette', () => {
   ];
   for (const [name, choice, want] of cases) {
     it(name, () => assert.equal(choosePalette(choice), want === 'ansi' ? ansiPalette : plainPalette));
+  }
+});
+
+describe('renderTimelineTable marks what the live cluster says', () => {
+  const standings: Record<string, EventStanding> = {
+    'build-1-started': { incarnation: 'previous', onServer: true },
+    'build-1-weird': { incarnation: 'previous', onServer: false },
+    'build-1-done': { incarnation: 'unknown', onServer: true },
+    'hungry.18a1b2c3d4e5f607': { incarnation: 'gone' },
+  };
+  const standing = (ev: Event): EventStanding => standings[ev.name] ?? {};
+
+  it('adds (previous) and (gone) to OBJECT and [not on server] to LAST SEEN; current and unknown add nothing (golden)', () => {
+    assert.equal(
+      renderTimelineTable(lab(), { ...plain, standing }),
+      `FIRST SEEN   LAST SEEN             TYPE        REASON               OBJECT                        FROM                MESSAGE
+2m           3s (x5 over 2m)       Normal      ReconcileStarted     Pipeline/build-1 (previous)   pipeline-operator   Started reconciling Pipeline build-1.
+90s          90s [not on server]   Critical!   StageUnknown         Pipeline/build-1 (previous)   pipeline-operator   Stage of build-1 is not known.
+60s          60s                   Normal      ReconcileSucceeded   Pipeline/build-1              pipeline-operator   Pipeline build-1 reconciled.
+45s          45s                   Warning     FailedScheduling     Pod/hungry (gone)             default-scheduler   0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.
+`,
+    );
+  });
+
+  it('prints the table unchanged when every event is current and on the server', () => {
+    const all = (): EventStanding => ({ incarnation: 'current', onServer: true });
+    assert.equal(renderTimelineTable(lab(), { ...plain, standing: all }), renderTimelineTable(lab(), plain));
+  });
+
+  it('keeps the marker after a name cut to the cell width', () => {
+    const long = [normaliseEvent(ev({ objectName: 'x'.repeat(50) }))];
+    const row = renderTimelineTable(long, { ...plain, noHeaders: true, maxCellWidth: 20, standing: () => ({ incarnation: 'gone' }) });
+    assert.match(row, / Pipeline\/xxxxxxxx\.\.\. \(gone\) /);
+  });
+});
+
+describe('notices for stderr', () => {
+  const saved = (format: string, first: number | null, last: number | null) => ({ format, firstObserved: first, lastObserved: last });
+
+  it('a record: its observations, then the time its events cover, on one line', () => {
+    assert.equal(
+      renderSavedNotice(saved('record', NOW - 7_200_000, NOW - 60_000), lab()),
+      'The record covers 2026-11-30T10:00:00Z .. 2026-11-30T11:59:00Z (first .. last observation); its events were first seen 2026-11-30T11:58:00Z .. last seen 2026-11-30T11:59:57Z.\n',
+    );
+  });
+
+  it('a capture: when it was taken', () => {
+    assert.equal(
+      renderSavedNotice(saved('capture', NOW, NOW), []),
+      'The capture was taken at 2026-11-30T12:00:00Z.\n',
+    );
+  });
+
+  it('a plain list says nothing', () => assert.equal(renderSavedNotice(saved('list', null, null), lab()), ''));
+
+  const comparisons: [string, Comparison, string, string][] = [
+    ['one expired', { savedEvents: 4, onlyInSaved: lab().slice(0, 1), onlyOnServer: 0 }, 'record', '1 of 4 events in the record is no longer on the server (expired after --event-ttl or deleted), marked [not on server].\n'],
+    ['two expired and one newer on the server', { savedEvents: 4, onlyInSaved: lab().slice(0, 2), onlyOnServer: 1 }, 'capture', '2 of 4 events in the capture are no longer on the server (expired after --event-ttl or deleted), marked [not on server]; 1 event on the server is not in the capture.\n'],
+    ['none expired', { savedEvents: 4, onlyInSaved: [], onlyOnServer: 2 }, 'list', 'All 4 events in the file are still on the server; 2 events on the server are not in the file.\n'],
+    ['the only one still there', { savedEvents: 1, onlyInSaved: [], onlyOnServer: 0 }, 'record', 'The one event in the record is still on the server.\n'],
+    ['nothing to compare', { savedEvents: 0, onlyInSaved: [], onlyOnServer: 0 }, 'record', 'The record holds no events with a uid to compare with the server.\n'],
+  ];
+  for (const [name, comparison, format, want] of comparisons) {
+    it(`compared: ${name}`, () => assert.equal(renderComparisonNotice(comparison, format), want));
   }
 });

@@ -1,0 +1,267 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { normaliseEvent } from '../../src/core/event.ts';
+import type { Event } from '../../src/core/event.ts';
+import {
+  classifyIncarnation,
+  compareWithLive,
+  objectKey,
+  objectsToLookUp,
+  standingOf,
+  summariseIncarnations,
+} from '../../src/core/incarnation.ts';
+import type { Incarnation, ObjectLookup } from '../../src/core/incarnation.ts';
+import { ApiError } from '../../src/kube/http.ts';
+import { groupVersionPath, lookUpObjects } from '../../src/kube/objects.ts';
+import type { Getter } from '../../src/kube/objects.ts';
+import { ago, ev, newEv } from '../support/builders.ts';
+
+const OLD = '11111111-2222-3333-4444-555555555555'; // ev()'s default object uid
+const NEW = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
+const POD = '99999999-8888-7777-6666-555555555555';
+
+const pipeline = (o: Parameters<typeof ev>[0] = {}): Event => normaliseEvent(ev(o));
+const pod = (o: Parameters<typeof ev>[0] = {}): Event =>
+  normaliseEvent(ev({ kind: 'Pod', apiVersion: 'v1', objectName: 'hungry', objectUid: POD, type: 'Warning', reason: 'FailedScheduling', ...o }));
+
+/** Lookups keyed by the object each event names. */
+function lookups(...pairs: [Event, ObjectLookup][]): Map<string, ObjectLookup> {
+  return new Map(pairs.map(([e, found]) => [objectKey(e.object), found]));
+}
+
+const exists = (uid: string, created: string | null = ago(30)): ObjectLookup => ({ state: 'exists', uid, creationTimestamp: created });
+
+describe('classifyIncarnation', () => {
+  const cases: [string, Event, ObjectLookup | undefined, Incarnation][] = [
+    ['the live object has the uid the event names: current', pipeline(), exists(OLD), 'current'],
+    ['the live object has another uid: previous', pipeline(), exists(NEW), 'previous'],
+    ['no object of that name: gone', pod(), { state: 'gone' }, 'gone'],
+    ['a lookup that could not tell: unknown', pipeline(), { state: 'unknown', why: 'not allowed to get pipelines' }, 'unknown'],
+    ['an object never looked up: unknown', pipeline(), undefined, 'unknown'],
+    ['an event with no object uid: unknown, whatever exists', pipeline({ objectUid: '' }), exists(NEW), 'unknown'],
+    ['an event with no object at all: unknown', pipeline({ noObject: true }), exists(NEW), 'unknown'],
+    ['an event whose object names no apiVersion: unknown', pipeline({ apiVersion: '' }), exists(NEW), 'unknown'],
+  ];
+  for (const [name, event, found, want] of cases) {
+    it(name, () => {
+      const map = found === undefined ? new Map<string, ObjectLookup>() : lookups([event, found]);
+      assert.equal(classifyIncarnation(event, map), want);
+    });
+  }
+
+  it('compares Kind, apiVersion, namespace and name: another namespace is another object', () => {
+    const there = pipeline({ namespace: 'elsewhere' });
+    assert.equal(classifyIncarnation(there, lookups([pipeline(), exists(NEW)])), 'unknown');
+  });
+});
+
+describe('objectsToLookUp', () => {
+  it('names each object once, in the order first named, whatever its uid', () => {
+    const events = [pipeline({ objectUid: OLD }), pod(), pipeline({ objectUid: NEW }), pipeline({ objectUid: OLD }), pod()];
+    assert.deepEqual(
+      objectsToLookUp(events).map((r) => `${r.apiVersion} ${r.kind}/${r.name}`),
+      ['ev.labhub.io/v1 Pipeline/build-1', 'v1 Pod/hungry'],
+    );
+  });
+
+  it('leaves out events that give nothing to compare: no uid, no object, no apiVersion', () => {
+    assert.deepEqual(objectsToLookUp([pipeline({ objectUid: '' }), pipeline({ noObject: true }), pod({ apiVersion: '' })]), []);
+  });
+});
+
+describe('summariseIncarnations', () => {
+  const events = [
+    pipeline({ name: 'build-1-started', first: 300 }),
+    pipeline({ name: 'build-1-weird', first: 280 }),
+    normaliseEvent(newEv({ name: 'build-1-done', first: 260 })),
+    pipeline({ name: 'build-1-restarted', objectUid: NEW, first: 20 }),
+    pod({ first: 200 }),
+    normaliseEvent(ev({ kind: 'Widget', apiVersion: 'gone.example.com/v1', objectName: 'w', objectUid: 'w-uid' })),
+  ];
+  const found = lookups(
+    [events[0] as Event, exists(NEW, '2026-11-30T11:59:30Z')],
+    [events[4] as Event, { state: 'gone' }],
+    [events[5] as Event, { state: 'unknown', why: 'gone.example.com/v1 is no longer served' }],
+  );
+
+  it('tells a re-created object: the old uid, the new uid, when, and how many events each', () => {
+    assert.deepEqual(summariseIncarnations(events, found).recreated, [
+      {
+        apiVersion: 'ev.labhub.io/v1',
+        kind: 'Pipeline',
+        name: 'build-1',
+        namespace: 'op-events',
+        previousUids: [OLD],
+        currentUid: NEW,
+        recreatedAt: '2026-11-30T11:59:30Z',
+        previousEvents: 3,
+        currentEvents: 1,
+      },
+    ]);
+  });
+
+  it('tells an object that is gone, with its uid and its events', () => {
+    assert.deepEqual(summariseIncarnations(events, found).gone, [
+      { apiVersion: 'v1', kind: 'Pod', name: 'hungry', namespace: 'op-events', uids: [POD], events: 1 },
+    ]);
+  });
+
+  it('lists what could not be checked, and why', () => {
+    assert.deepEqual(summariseIncarnations(events, found).unchecked, [
+      { apiVersion: 'gone.example.com/v1', kind: 'Widget', name: 'w', namespace: 'op-events', why: 'gone.example.com/v1 is no longer served', events: 1 },
+    ]);
+  });
+
+  it('says nothing about an object whose events are all about its current incarnation', () => {
+    const current = [pipeline()];
+    assert.deepEqual(summariseIncarnations(current, lookups([pipeline(), exists(OLD)])), { recreated: [], gone: [], unchecked: [] });
+  });
+});
+
+describe('standingOf and compareWithLive', () => {
+  const kept = pipeline({ uid: 'kept' });
+  const expired = pipeline({ uid: 'expired' });
+  const newer = pipeline({ uid: 'newer', objectUid: NEW });
+
+  it('without live facts an event stands nowhere: nothing is claimed', () => {
+    assert.deepEqual(standingOf(kept, {}), {});
+    assert.equal(compareWithLive([kept], {}), null);
+  });
+
+  it('gives the incarnation when objects were looked up, and onServer when live events were read', () => {
+    const facts = { lookups: lookups([kept, exists(NEW)]), liveUids: new Set(['kept']) };
+    assert.deepEqual(standingOf(kept, facts), { incarnation: 'previous', onServer: true });
+    assert.deepEqual(standingOf(expired, facts), { incarnation: 'previous', onServer: false });
+  });
+
+  it('counts the saved events the server no longer has, and the live ones the file lacks', () => {
+    const compared = compareWithLive([kept, expired, pipeline({ uid: '' })], { liveUids: new Set(['kept', 'newer']), liveEvents: [kept, newer] });
+    assert.deepEqual(
+      { ...compared, onlyInSaved: compared?.onlyInSaved.map((e) => e.uid) },
+      { savedEvents: 2, onlyInSaved: ['expired'], onlyOnServer: 1 },
+    );
+  });
+});
+
+describe('groupVersionPath', () => {
+  const cases: [string, string | null][] = [
+    ['v1', '/api/v1'],
+    ['ev.labhub.io/v1', '/apis/ev.labhub.io/v1'],
+    ['apps/v1', '/apis/apps/v1'],
+    ['apps', null],
+    ['', null],
+    ['a/b/c', null],
+  ];
+  for (const [apiVersion, path] of cases) it(`${JSON.stringify(apiVersion)} -> ${String(path)}`, () => assert.equal(groupVersionPath(apiVersion), path));
+});
+
+describe('lookUpObjects', () => {
+  const pipelines = { resources: [{ name: 'pipelines', kind: 'Pipeline', namespaced: true, verbs: ['get', 'list', 'watch'] }] };
+  const core = {
+    resources: [
+      { name: 'pods/status', kind: 'Pod', namespaced: true, verbs: ['get', 'patch'] },
+      { name: 'pods', kind: 'Pod', namespaced: true, verbs: ['get', 'list'] },
+      { name: 'nodes', kind: 'Node', namespaced: false, verbs: ['get'] },
+      { name: 'bindings', kind: 'Binding', namespaced: true, verbs: ['create'] },
+    ],
+  };
+
+  /** A fake API server: paths to answers (an Error is thrown); records every path asked. */
+  function server(answers: Record<string, unknown>): { get: Getter; asked: string[] } {
+    const asked: string[] = [];
+    const get: Getter = async (path) => {
+      asked.push(path);
+      if (!(path in answers)) throw new ApiError(`${path} not found`, 404, 'NotFound');
+      const answer = answers[path];
+      if (answer instanceof Error) throw answer;
+      return answer;
+    };
+    return { get, asked };
+  }
+
+  const ref = (o: Parameters<typeof ev>[0]) => pipeline(o).object;
+
+  it('asks discovery once per group/version and GETs each object once, from the resource (not a subresource)', async () => {
+    const { get, asked } = server({
+      '/apis/ev.labhub.io/v1': pipelines,
+      '/api/v1': core,
+      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': { metadata: { uid: NEW, creationTimestamp: '2026-11-30T11:59:30Z' } },
+      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-2': { metadata: { uid: 'b2' } },
+      '/api/v1/nodes/node-1': { metadata: { uid: 'n1', creationTimestamp: '2026-11-29T00:00:00Z' } },
+    });
+    const refs = [
+      ref({}),
+      ref({ objectName: 'build-2' }),
+      ref({ kind: 'Pod', apiVersion: 'v1', objectName: 'hungry' }),
+      ref({ kind: 'Node', apiVersion: 'v1', objectName: 'node-1', namespace: 'default' }),
+    ];
+    const found = await lookUpObjects(get, refs);
+    assert.deepEqual(
+      refs.map((r) => found.get(objectKey(r))),
+      [
+        { state: 'exists', uid: NEW, creationTimestamp: '2026-11-30T11:59:30Z' },
+        { state: 'exists', uid: 'b2', creationTimestamp: null },
+        { state: 'gone' },
+        { state: 'exists', uid: 'n1', creationTimestamp: '2026-11-29T00:00:00Z' },
+      ],
+    );
+    assert.deepEqual([...asked].sort(), [
+      '/api/v1',
+      '/api/v1/namespaces/op-events/pods/hungry',
+      '/api/v1/nodes/node-1',
+      '/apis/ev.labhub.io/v1',
+      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1',
+      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-2',
+    ]);
+  });
+
+  const unknowns: [string, Record<string, unknown>, Parameters<typeof ev>[0], RegExp][] = [
+    ['a group/version no longer served (404 on discovery)', {}, {}, /^ev\.labhub\.io\/v1 is no longer served$/],
+    ['discovery the reader may not read (403)', { '/apis/ev.labhub.io/v1': new ApiError('forbidden', 403, 'Forbidden') }, {}, /^not allowed to discover ev\.labhub\.io\/v1$/],
+    ['a Kind discovery does not list', { '/apis/ev.labhub.io/v1': { resources: [] } }, {}, /^ev\.labhub\.io\/v1 serves no kind Pipeline$/],
+    [
+      'an object the reader may not get (403)',
+      {
+        '/apis/ev.labhub.io/v1': pipelines,
+        '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': new ApiError('pipelines "build-1" is forbidden', 403, 'Forbidden'),
+      },
+      {},
+      /^not allowed to get pipelines$/,
+    ],
+    ['a resource without get', { '/api/v1': core }, { kind: 'Binding', apiVersion: 'v1', objectName: 'b' }, /^bindings cannot be read with get$/],
+    [
+      'a server error on the GET',
+      { '/apis/ev.labhub.io/v1': pipelines, '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': new ApiError('etcd is down', 500, 'InternalError') },
+      {},
+      /^cannot get pipelines: etcd is down$/,
+    ],
+    ['an unreachable server', { '/apis/ev.labhub.io/v1': new Error('ECONNREFUSED') }, {}, /^cannot discover ev\.labhub\.io\/v1: ECONNREFUSED$/],
+    ['an apiVersion without a version', {}, { apiVersion: 'ev.labhub.io' }, /^apiVersion ev\.labhub\.io names no version$/],
+    ['an answer without a uid', { '/apis/ev.labhub.io/v1': pipelines, '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': {} }, {}, /without a uid/],
+  ];
+  for (const [name, answers, o, why] of unknowns) {
+    it(`${name} is unknown, not an error`, async () => {
+      const r = ref(o);
+      const found = (await lookUpObjects(server(answers).get, [r])).get(objectKey(r));
+      assert.equal(found?.state, 'unknown');
+      assert.match(found?.state === 'unknown' ? found.why : '', why);
+    });
+  }
+
+  it('keeps at most the given number of requests in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const get: Getter = async (path) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      if (path === '/apis/ev.labhub.io/v1') return pipelines;
+      return { metadata: { uid: path } };
+    };
+    const refs = Array.from({ length: 20 }, (_, i) => ref({ objectName: `build-${i}` }));
+    const found = await lookUpObjects(get, refs, 3);
+    assert.equal(found.size, 20);
+    assert.ok(most <= 3, `${most} in flight`);
+  });
+});
