@@ -2,11 +2,11 @@
 // binary with the bundle injected as the NODE_SEA_BLOB resource. Not pkg: vercel/pkg is
 // deprecated (no target past Node 18) and both pkg projects download base binaries at build time.
 import { execFileSync } from 'node:child_process';
-import { chmod, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -48,6 +48,9 @@ function run(file, args) {
  */
 export async function buildSea({ bundle, output, nodeBinary, generator = nodeBinary, useCodeCache = true, strip = 'strip' }) {
   const work = await mkdtemp(join(tmpdir(), 'evtimeline-sea-'));
+  // Built under a temporary name and renamed into place, so a plugin run while a build is under
+  // way gets the old executable or the new one, never a bare node binary awaiting its blob.
+  const partial = join(dirname(resolve(output)), `.${basename(output)}.partial-${process.pid}`);
   try {
     const blob = join(work, 'sea-prep.blob');
     const config = {
@@ -63,14 +66,15 @@ export async function buildSea({ bundle, output, nodeBinary, generator = nodeBin
     await writeFile(join(work, 'sea-config.json'), JSON.stringify(config));
     run(generator, [...config.execArgv, '--experimental-sea-config', join(work, 'sea-config.json')]);
 
-    await rm(output, { force: true });
-    await copyFile(nodeBinary, output);
-    await chmod(output, 0o755);
+    await copyFile(nodeBinary, partial);
+    await chmod(partial, 0o755);
     // Strip BEFORE injecting: stripping afterwards drops the injected note and the binary segfaults.
-    if (strip) run(strip, ['--strip-all', output]);
+    if (strip) run(strip, ['--strip-all', partial]);
     // postject's CLI rather than its API: its ELF library prints `.note.100` warnings we discard.
-    run(generator, [require.resolve('postject/dist/cli.js'), output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
+    run(generator, [require.resolve('postject/dist/cli.js'), partial, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
+    await rename(partial, output);
   } finally {
+    await rm(partial, { force: true });
     await rm(work, { recursive: true, force: true });
   }
 }

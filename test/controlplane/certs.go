@@ -27,6 +27,20 @@ type pki struct {
 	saPub       string // RSA public key (verification)
 	tokenFile   string
 	adminToken  string
+	viewerToken string
+}
+
+const (
+	adminUser  = "evtimeline-admin"
+	viewerUser = "viewer"
+)
+
+func randomToken() (string, error) {
+	tok := make([]byte, 24)
+	if _, err := rand.Read(tok); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(tok), nil
 }
 
 func serialNumber() (*big.Int, error) {
@@ -38,8 +52,9 @@ func writePEM(path, typ string, der []byte, mode os.FileMode) error {
 }
 
 // generatePKI creates a CA, a serving certificate for 127.0.0.1/localhost signed by it, an RSA
-// service-account key pair and a static token file with one random admin token in
-// system:masters.
+// service-account key pair and a static token file with two random tokens: the admin, in
+// system:masters, and `viewer`, in no group (the apiserver adds only system:authenticated), whom
+// RBAC allows nothing about events until a test binds it a role.
 func generatePKI(dir string) (*pki, error) {
 	p := &pki{
 		caFile:      filepath.Join(dir, "ca.crt"),
@@ -129,14 +144,16 @@ func generatePKI(dir string) (*pki, error) {
 		return nil, err
 	}
 
-	tok := make([]byte, 24)
-	if _, err := rand.Read(tok); err != nil {
+	if p.adminToken, err = randomToken(); err != nil {
 		return nil, err
 	}
-	p.adminToken = hex.EncodeToString(tok)
-	// token,user,uid,"group1,group2"
-	line := fmt.Sprintf("%s,evtimeline-admin,evtimeline-admin,\"system:masters\"\n", p.adminToken)
-	if err := os.WriteFile(p.tokenFile, []byte(line), 0o600); err != nil {
+	if p.viewerToken, err = randomToken(); err != nil {
+		return nil, err
+	}
+	// token,user,uid[,"group1,group2"]
+	lines := fmt.Sprintf("%s,%s,%s,\"system:masters\"\n%s,%s,%s\n",
+		p.adminToken, adminUser, adminUser, p.viewerToken, viewerUser, viewerUser)
+	if err := os.WriteFile(p.tokenFile, []byte(lines), 0o600); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -48,14 +48,16 @@ type upOptions struct {
 
 // readyLine is the single JSON line `up` prints on stdout.
 type readyLine struct {
-	Ready          bool    `json:"ready"`
-	Error          string  `json:"error,omitempty"`
-	Kubeconfig     string  `json:"kubeconfig,omitempty"`
-	Server         string  `json:"server,omitempty"`
-	Token          string  `json:"token,omitempty"`
-	CAFile         string  `json:"caFile,omitempty"`
-	StartupSeconds float64 `json:"startupSeconds"`
-	Dir            string  `json:"dir,omitempty"`
+	Ready      bool   `json:"ready"`
+	Error      string `json:"error,omitempty"`
+	Kubeconfig string `json:"kubeconfig,omitempty"`
+	// The same cluster as user `viewer`: authenticated, but granted nothing by RBAC.
+	ViewerKubeconfig string  `json:"viewerKubeconfig,omitempty"`
+	Server           string  `json:"server,omitempty"`
+	Token            string  `json:"token,omitempty"`
+	CAFile           string  `json:"caFile,omitempty"`
+	StartupSeconds   float64 `json:"startupSeconds"`
+	Dir              string  `json:"dir,omitempty"`
 	// Process ids: the supervisor (which also runs etcd) and its two children.
 	Pid          int    `json:"pid"`
 	APIServerPid int    `json:"apiserverPid,omitempty"`
@@ -93,7 +95,8 @@ type supervisor struct {
 	apiserver *child
 	scheduler *child
 
-	kubeconfigWritten string
+	kubeconfigWritten       string
+	viewerKubeconfigWritten string
 
 	// stop is closed (once) when the supervisor must shut down.
 	stop       chan struct{}
@@ -117,7 +120,7 @@ func runUp(args []string) int {
 	fs.StringVar(&o.dir, "dir", "", "folder for kubeconfig, logs and state (default: a new temp folder, removed on exit)")
 	fs.DurationVar(&o.eventTTL, "event-ttl", time.Hour, "kube-apiserver --event-ttl")
 	fs.DurationVar(&o.compactionInterval, "etcd-compaction-interval", 5*time.Minute, "kube-apiserver --etcd-compaction-interval")
-	fs.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "where to write the admin kubeconfig (default <dir>/kubeconfig)")
+	fs.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "where to write the admin kubeconfig (default <dir>/kubeconfig; the viewer's goes next to it, see viewerKubeconfigPath)")
 	fs.BoolVar(&o.exitOnStdinEOF, "exit-on-stdin-eof", false, "shut down when stdin reaches EOF")
 	fs.BoolVar(&o.verbose, "v", false, "also print supervisor progress to stderr")
 	if err := fs.Parse(args); err != nil {
@@ -497,20 +500,26 @@ func (s *supervisor) startUp() (*readyLine, error) {
 		return nil, fmt.Errorf("write kubeconfig: %w", err)
 	}
 	s.kubeconfigWritten = out
+	viewerOut := viewerKubeconfigPath(out)
+	if err := writeKubeconfig(viewerOut, viewerConfig(cfg, p)); err != nil {
+		return nil, fmt.Errorf("write viewer kubeconfig: %w", err)
+	}
+	s.viewerKubeconfigWritten = viewerOut
 
 	return &readyLine{
-		Ready:          true,
-		Kubeconfig:     out,
-		Server:         server,
-		Token:          p.adminToken,
-		CAFile:         p.caFile,
-		StartupSeconds: time.Since(s.start).Seconds(),
-		Dir:            s.dir,
-		Pid:            os.Getpid(),
-		APIServerPid:   s.apiserver.cmd.Process.Pid,
-		SchedulerPid:   s.scheduler.cmd.Process.Pid,
-		Kubernetes:     kubernetesVersion(),
-		Etcd:           etcdVersion(),
+		Ready:            true,
+		Kubeconfig:       out,
+		ViewerKubeconfig: viewerOut,
+		Server:           server,
+		Token:            p.adminToken,
+		CAFile:           p.caFile,
+		StartupSeconds:   time.Since(s.start).Seconds(),
+		Dir:              s.dir,
+		Pid:              os.Getpid(),
+		APIServerPid:     s.apiserver.cmd.Process.Pid,
+		SchedulerPid:     s.scheduler.cmd.Process.Pid,
+		Kubernetes:       kubernetesVersion(),
+		Etcd:             etcdVersion(),
 	}, nil
 }
 
@@ -584,10 +593,34 @@ func (s *supervisor) startEtcd(clientPort, peerPort int) error {
 func (s *supervisor) adminConfig(server string, p *pki) *clientcmdapi.Config {
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters[contextName] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: p.caPEM}
-	cfg.AuthInfos["evtimeline-admin"] = &clientcmdapi.AuthInfo{Token: p.adminToken}
-	cfg.Contexts[contextName] = &clientcmdapi.Context{Cluster: contextName, AuthInfo: "evtimeline-admin"}
+	cfg.AuthInfos[adminUser] = &clientcmdapi.AuthInfo{Token: p.adminToken}
+	cfg.Contexts[contextName] = &clientcmdapi.Context{Cluster: contextName, AuthInfo: adminUser}
 	cfg.CurrentContext = contextName
 	return cfg
+}
+
+// viewerConfig is cfg (cluster, CA, context name and namespace) with user `viewer` instead of the admin.
+func viewerConfig(cfg *clientcmdapi.Config, p *pki) *clientcmdapi.Config {
+	v := clientcmdapi.NewConfig()
+	for name, cluster := range cfg.Clusters {
+		v.Clusters[name] = cluster
+	}
+	v.AuthInfos[viewerUser] = &clientcmdapi.AuthInfo{Token: p.viewerToken}
+	ctx := *cfg.Contexts[contextName]
+	ctx.AuthInfo = viewerUser
+	v.Contexts[contextName] = &ctx
+	v.CurrentContext = contextName
+	return v
+}
+
+// viewerKubeconfigPath puts the viewer's kubeconfig next to the admin one, named after it:
+// kubeconfig -> kubeconfig-viewer, cp.yaml -> cp-viewer.yaml.
+func viewerKubeconfigPath(admin string) string {
+	ext := filepath.Ext(admin)
+	if ext == filepath.Base(admin) { // a dotfile such as .kubeconfig
+		ext = ""
+	}
+	return strings.TrimSuffix(admin, ext) + "-viewer" + ext
 }
 
 // writeKubeconfig writes atomically: a temp file in the same folder, then rename.
@@ -768,8 +801,10 @@ func (s *supervisor) shutdown() {
 			_ = os.RemoveAll(filepath.Join(s.dir, name))
 		}
 	}
-	// The kubeconfig holds the admin token of a server that no longer exists.
-	if s.kubeconfigWritten != "" {
-		_ = os.Remove(s.kubeconfigWritten)
+	// The kubeconfigs hold tokens of a server that no longer exists.
+	for _, path := range []string{s.kubeconfigWritten, s.viewerKubeconfigWritten} {
+		if path != "" {
+			_ = os.Remove(path)
+		}
 	}
 }

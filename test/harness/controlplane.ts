@@ -19,8 +19,14 @@
 //                               Files must isolate themselves with freshNamespace()
 //                               (test/harness/namespace.ts); namespaces are never deleted.
 //
+// Two identities: the admin (system:masters) and `viewer`, authenticated but in no group, so RBAC
+// grants it nothing until a test binds it a role in its namespace (`kubectl create rolebinding
+// NAME --clusterrole=view --user=viewer -n NS`). Each has its own kubeconfig (same cluster and CA).
+//
 // Env-var contract (what `npm run cluster` prints and sharedControlPlane() reads):
 //   EVTIMELINE_TEST_KUBECONFIG   path of the admin kubeconfig (required to reuse a control plane)
+//   EVTIMELINE_TEST_VIEWER_KUBECONFIG  path of the viewer's kubeconfig (optional: the one the
+//                                supervisor writes next to the admin one, <name>-viewer[.ext])
 //   EVTIMELINE_TEST_SERVER       https://127.0.0.1:PORT (optional: read from the kubeconfig)
 //   EVTIMELINE_TEST_TOKEN        admin bearer token      (optional: read from the kubeconfig)
 //   EVTIMELINE_TEST_CONTROLPLANE_BINARY  the controlplane binary (optional: ensureControlPlane())
@@ -31,7 +37,8 @@
 // children die with it (Pdeathsig) and poll their own parent.
 
 import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { after } from 'node:test';
 import type { Readable, Writable } from 'node:stream';
 import { ensureControlPlane } from './build-controlplane.mjs';
@@ -48,6 +55,8 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   /** Admin kubeconfig: context `evtimeline`, namespace default, CA data + bearer token. */
   kubeconfig: string;
+  /** The same cluster as user `viewer` (group system:authenticated only): RBAC allows it nothing until a test binds it a role. */
+  viewerKubeconfig: string;
   /** https://127.0.0.1:PORT */
   server: string;
   /** Admin bearer token (group system:masters). */
@@ -74,6 +83,7 @@ interface ReadyLine {
   ready: boolean;
   error?: string;
   kubeconfig?: string;
+  viewerKubeconfig?: string;
   server?: string;
   token?: string;
   caFile?: string;
@@ -187,7 +197,7 @@ async function startOnce(binary: string, opts: ControlPlaneOptions): Promise<Con
     child.once('error', onError);
   });
 
-  if (!line.ready || !line.kubeconfig || !line.server || !line.token || !line.caFile || !line.dir) {
+  if (!line.ready || !line.kubeconfig || !line.viewerKubeconfig || !line.server || !line.token || !line.caFile || !line.dir) {
     child.kill('SIGTERM');
     await exited;
     throw new Error(
@@ -233,6 +243,7 @@ async function startOnce(binary: string, opts: ControlPlaneOptions): Promise<Con
 
   return {
     kubeconfig: line.kubeconfig,
+    viewerKubeconfig: line.viewerKubeconfig,
     server: line.server,
     token: line.token,
     ca: readFileSync(line.caFile, 'utf8'),
@@ -286,9 +297,17 @@ export async function controlPlaneFromEnv(env: NodeJS.ProcessEnv = process.env):
   if (!server || !token) {
     throw new Error(`EVTIMELINE_TEST_KUBECONFIG=${kubeconfig}: no server or token in its current context`);
   }
+  const viewerKubeconfig = env.EVTIMELINE_TEST_VIEWER_KUBECONFIG || viewerKubeconfigPath(kubeconfig);
+  if (!existsSync(viewerKubeconfig)) {
+    throw new Error(
+      `EVTIMELINE_TEST_KUBECONFIG=${kubeconfig}: no viewer kubeconfig at ${viewerKubeconfig} ` +
+        '(set EVTIMELINE_TEST_VIEWER_KUBECONFIG, or restart `npm run cluster` and export what it prints)',
+    );
+  }
   const caData = cluster?.['certificate-authority-data'];
   return {
     kubeconfig,
+    viewerKubeconfig,
     server,
     token,
     ca: caData ? Buffer.from(caData, 'base64').toString('utf8') : '',
@@ -301,6 +320,12 @@ export async function controlPlaneFromEnv(env: NodeJS.ProcessEnv = process.env):
     owned: false,
     stop: () => Promise.resolve(),
   };
+}
+
+/** Where the supervisor writes the viewer's kubeconfig (viewerKubeconfigPath in test/controlplane/up.go). */
+export function viewerKubeconfigPath(adminKubeconfig: string): string {
+  const ext = extname(adminKubeconfig);
+  return `${adminKubeconfig.slice(0, adminKubeconfig.length - ext.length)}-viewer${ext}`;
 }
 
 let shared: Promise<ControlPlane> | undefined;

@@ -1,6 +1,7 @@
 // Proves the test control plane is real: a kube-apiserver that answers /readyz, the node and
 // namespace the harness promises, a running kube-scheduler, kubectl of the pinned version, and
-// a clean stop that leaves no process and no folder behind.
+// an unprivileged `viewer` whom RBAC refuses until a RoleBinding, and a clean stop that leaves no
+// process and no folder behind.
 //
 // This file deliberately starts its OWN control plane with startControlPlane() (not
 // sharedControlPlane()) because its last test stops it and checks that nothing is left.
@@ -185,12 +186,39 @@ test('`controlplane kubectl version` reports server and client v1.36.3', async (
   assert.equal(c.kubernetesVersion, 'v1.36.3');
 });
 
+test('viewer is only system:authenticated: forbidden to list events until bound the view ClusterRole', async () => {
+  const c = current();
+  const asViewer = (args: string[]) => run('kubectl', [`--kubeconfig=${c.viewerKubeconfig}`, ...args]);
+  const who = await asViewer(['auth', 'whoami', '-o', 'json']);
+  assert.equal(who.code, 0, who.stderr);
+  const user = (JSON.parse(who.stdout) as { status: { userInfo: { username: string; groups: string[] } } }).status.userInfo;
+  assert.deepEqual([user.username, user.groups], ['viewer', ['system:authenticated']]);
+
+  const ns = await freshNamespace(c.kubeconfig, 'cp-viewer');
+  const refused = await asViewer(['get', 'events', '-n', ns]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /forbidden: User "viewer" cannot list resource "events"/);
+
+  await kubectl(['create', 'rolebinding', 'viewer-view', '--clusterrole=view', '--user=viewer', '-n', ns]);
+  // The RBAC authorizer learns of the binding through an informer: allow it a moment.
+  let allowed = await asViewer(['get', 'events', '-n', ns]);
+  for (const deadline = Date.now() + 10_000; allowed.code !== 0 && Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 100));
+    allowed = await asViewer(['get', 'events', '-n', ns]);
+  }
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.equal(allowed.stderr, `No resources found in ${ns} namespace.\n`);
+  const elsewhere = await asViewer(['get', 'events', '-n', 'default']);
+  assert.equal(elsewhere.code, 1, 'the binding is for its namespace only');
+});
+
 test('stop() leaves no process and no temp folder behind', async () => {
   const c = current();
   const pids = [c.pids.supervisor, c.pids.apiserver, c.pids.scheduler];
   assert.ok(pids.every((p) => p > 0), `pids: ${JSON.stringify(c.pids)}`);
   assert.ok(pids.every(pidAlive), 'all three processes run before stop()');
   assert.ok(existsSync(c.dir));
+  assert.ok(existsSync(c.viewerKubeconfig));
   assert.ok(processesMentioning(c.dir).length >= 2, 'kube-apiserver and kube-scheduler have the state dir in their flags');
 
   await c.stop();
@@ -203,4 +231,5 @@ test('stop() leaves no process and no temp folder behind', async () => {
   assert.deepEqual(processesMentioning(c.dir), []);
   assert.equal(existsSync(c.dir), false, `${c.dir} was removed`);
   assert.equal(existsSync(c.kubeconfig), false);
+  assert.equal(existsSync(c.viewerKubeconfig), false);
 });
