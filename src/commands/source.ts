@@ -52,19 +52,15 @@ interface OpenedSource {
   done(): void;
 }
 
-// A record line begins with its observation time (record-file.ts fixes the key order), and lines
-// are appended in the order observed: the first such line is the first observation.
-const FIRST_OBSERVATION = /^\{"observedAt":"([^"]*)"/m;
-
 function parseTimeOrNull(text: string): number | null {
   const ms = Date.parse(text);
   return text === '' || Number.isNaN(ms) ? null : ms;
 }
 
-function savedFile(parsed: ParsedEvents, text: string): SavedFile | undefined {
+function savedFile(parsed: ParsedEvents): SavedFile | undefined {
   const last = parseTimeOrNull(parsed.capturedAt);
   if (parsed.format === 'record') {
-    return { format: 'record', firstObserved: parseTimeOrNull(FIRST_OBSERVATION.exec(text)?.[1] ?? ''), lastObserved: last };
+    return { format: 'record', firstObserved: parseTimeOrNull(parsed.firstObservedAt ?? ''), lastObserved: last };
   }
   if (parsed.format === 'capture') return { format: 'capture', firstObserved: last, lastObserved: last };
   return parsed.format === 'list' ? { format: 'list', firstObserved: null, lastObserved: null } : undefined;
@@ -75,7 +71,7 @@ export async function openSource(common: CommonOptions, deps: Deps): Promise<Ope
     const text = await readEventsFile(common.from, deps.stdin);
     const parsed = parseEventsText(text, common.from, parseRecordLines);
     const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
-    const saved = savedFile(parsed, text);
+    const saved = savedFile(parsed);
     return { source: fileSource(parsed, common.from, namespace), stableText: parsed.stableText, saved, done: () => {} };
   }
   const { target, namespace } = resolveTarget(common.scope, deps);

@@ -27,6 +27,8 @@ export interface ParsedEvents {
   server: string;
   namespace: string | null;
   capturedAt: string;
+  /** a record's first observation (its last is capturedAt) */
+  firstObservedAt?: string;
   /** the text of a saved `-o stable` table, which holds no event objects */
   stableText?: string;
 }

@@ -198,6 +198,7 @@ export function parseRecordLines(text: string): ParsedEvents | null {
     server: first?.server ?? '',
     namespace: recordedNamespace(headers),
     capturedAt: observations.at(-1)?.observedAt ?? headers.at(-1)?.startedAt ?? '',
+    firstObservedAt: observations[0]?.observedAt ?? '',
   };
 }
 

@@ -12,6 +12,8 @@ export interface ApiRequest {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** the Accept header; plain JSON unless asked otherwise */
+  accept?: string;
   /** 0 means no limit (kubectl's --request-timeout=0) */
   timeoutMs?: number;
 }
@@ -64,7 +66,7 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   const url = buildUrl(target.server, req.path, req.query);
   const base = await requestOptions(target);
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-  const headers: Record<string, string> = { ...(base.headers as Record<string, string>), Accept: 'application/json' };
+  const headers: Record<string, string> = { ...(base.headers as Record<string, string>), Accept: req.accept ?? 'application/json' };
   if (body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
   const transport = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {

@@ -9,10 +9,14 @@ import { ApiError, apiRequest } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
-export type Getter = (path: string) => Promise<unknown>;
+export type Getter = (path: string, accept?: string) => Promise<unknown>;
+
+// Only the object's uid and creationTimestamp matter: ask for its metadata alone, so a lookup never
+// pulls a Secret's data or a large spec (plain JSON remains the fallback for servers that can't).
+export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 export function targetGetter(target: KubeTarget, timeoutMs: number): Getter {
-  return (path) => apiRequest(target, { method: 'GET', path, timeoutMs });
+  return (path, accept) => apiRequest(target, { method: 'GET', path, timeoutMs, accept });
 }
 
 interface ApiResource {
@@ -75,7 +79,7 @@ async function lookUp(get: Getter, ref: ObjectRef, discovery: Discovery): Promis
   if (!resource.verbs.includes('get')) return { state: 'unknown', why: `${resource.name} cannot be read with get` };
   if (resource.namespaced && ref.namespace === '') return { state: 'unknown', why: `the event names no namespace for ${ref.kind} ${ref.name}` };
   try {
-    const object = (await get(objectPath(ref.apiVersion, resource, ref))) as { metadata?: { uid?: unknown; creationTimestamp?: unknown } } | null;
+    const object = (await get(objectPath(ref.apiVersion, resource, ref), METADATA_ONLY)) as { metadata?: { uid?: unknown; creationTimestamp?: unknown } } | null;
     const uid = object?.metadata?.uid;
     if (typeof uid !== 'string' || uid === '') return { state: 'unknown', why: `the server sent ${ref.kind} ${ref.name} without a uid` };
     const created = object?.metadata?.creationTimestamp;

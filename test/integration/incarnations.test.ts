@@ -157,3 +157,16 @@ test('--compare: an event deleted from the server after a capture is named as no
   assert.deepEqual(json.filter((e) => !e.onServer).map((e) => e.name), ['build-1-weird']);
   assert.ok(json.every((e) => typeof e.onServer === 'boolean'));
 });
+
+test('--compare with a record: the events only the record still holds are counted and named', async () => {
+  const record = join(work, 'events.jsonl');
+  const recorded = await evtimeline(['record', '-n', ns, record, '--duration', '2s'], cp.kubeconfig);
+  assert.equal(recorded.code, 0, recorded.stderr);
+  const total = JSON.parse(await plugin(['--from', record, '-o', 'json'])).length as number;
+  await ok(['delete', 'event', 'build-1-done']);
+
+  const text = await plugin(['incident', '--from', record, '--compare', '-n', ns]);
+  assert.ok(text.includes(`  1 of ${total} events in the record (${Math.round(100 / total)}%) is no longer on the server (expired after --event-ttl or deleted).\n`), text);
+  assert.match(text, /\nOnly in the record \(no longer on the server\)\n  ReconcileSucceeded on Pipeline\/build-1 \(event build-1-done, Normal\), last seen /);
+  assert.match(text, /  - The recorder watched from \S+ \(.+\) to \S+ \(.+\): the record's first and last observation\.\n/);
+});
