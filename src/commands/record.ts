@@ -22,8 +22,8 @@ import {
 } from '../io/record-file.ts';
 import type { Observation, RecordHeader } from '../io/record-file.ts';
 import { escapeTerminal } from '../render/escape.ts';
-import { followEvents } from '../kube/watch.ts';
-import type { FollowStep } from '../kube/watch.ts';
+import { DEFAULT_RETRY, followEvents } from '../kube/watch.ts';
+import type { FollowStep, RetryPolicy } from '../kube/watch.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
@@ -35,6 +35,8 @@ export interface RecordOptions {
   common: CommonOptions;
   /** stop after this long; undefined: until interrupted */
   durationMs?: number;
+  /** how long to wait between failed watches, and after how many in a row to give up (no flag: tests shorten it) */
+  retry: RetryPolicy;
 }
 
 export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions {
@@ -43,7 +45,7 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
-  return { file, common, durationMs: parseDurationFlag('--duration', duration) };
+  return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY };
 }
 
 // -- The pure part: which lines a step from the cluster adds to the record ----------------------
@@ -230,6 +232,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       signal: stop.signal,
       notice: status.notice,
       requestTimeoutMs: opts.common.scope.requestTimeoutMs,
+      retry: opts.retry,
     });
     for await (const step of steps) {
       const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });

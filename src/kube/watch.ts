@@ -29,7 +29,7 @@ export interface RetryPolicy {
   maxAttempts: number;
 }
 
-/** 0.5 s doubling to 30 s; ten failures in a row (about 2.5 minutes) and we give up. */
+/** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
 
 /** How long the server keeps one watch open; it then ends it and we resume (client-go's reflector uses 5-10 min). */

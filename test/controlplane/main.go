@@ -3,7 +3,8 @@
 //
 // It is one multi-call binary:
 //
-//	controlplane up [flags]               supervisor: etcd (in-process) + kube-apiserver + kube-scheduler
+//	controlplane up [flags]               supervisor: etcd (in-process) + kube-apiserver + kube-scheduler,
+//	                                      and kube-controller-manager's ClusterRole aggregation (in-process)
 //	controlplane kube-apiserver <flags>   upstream kube-apiserver (started by `up`)
 //	controlplane kube-scheduler <flags>   upstream kube-scheduler (started by `up`)
 //	controlplane kubectl <args>           upstream kubectl of the same version

@@ -478,6 +478,14 @@ func (s *supervisor) startUp() (*readyLine, error) {
 	if err := s.createNode(client, deadline); err != nil {
 		return nil, err
 	}
+	if err := s.startClusterRoleAggregation(restCfg); err != nil {
+		return nil, err
+	}
+	if err := s.waitFor("ClusterRole view to be aggregated", deadline, func(ctx context.Context) (bool, error) {
+		return viewAggregated(ctx, client)
+	}); err != nil {
+		return nil, err
+	}
 	if err := s.waitFor("namespace default", deadline, func(ctx context.Context) (bool, error) {
 		_, err := client.CoreV1().Namespaces().Get(ctx, "default", metav1.GetOptions{})
 		return err == nil, nil

@@ -1,6 +1,7 @@
 // Test harness for a real Kubernetes control plane (etcd + kube-apiserver + kube-scheduler at the
 // version pinned in test/controlplane/go.mod), with one Node `node-1` (cpu 2, memory 8Gi,
-// pods 110) and no kubelet or controller-manager.
+// pods 110) and no kubelet or controller-manager (only its ClusterRole aggregation, run by the
+// supervisor, so that the admin, edit and view ClusterRoles hold their rules).
 //
 // Two ways to get one:
 //

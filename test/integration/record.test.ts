@@ -1,8 +1,9 @@
 // `record` against the real control plane: the lab recorded and replayed after the API server has
 // expired every event (--event-ttl 20s); a recorder killed with SIGKILL in the middle of a burst and
 // restarted; a watch forced to expire by etcd compaction (410 Gone) and listed again; a watch that
-// the server ends again and again. Then a fake API server for what a real one will not do on
-// demand: drop a connection mid-line, answer 503 or 403.
+// the server ends again and again. Then the network failing on cue, through a TCP proxy in front of
+// the apiserver (test/harness/tcp-proxy.ts): a connection dropped mid-line, connections refused
+// until the recorder gives up; a user RBAC refuses (403); and --duration on a terminal.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,13 +11,12 @@ import { execFile, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli.ts';
+import { parseRecordOptions, runRecord } from '../../src/commands/record.ts';
 import { RuntimeError } from '../../src/errors.ts';
 import { parseRecordText } from '../../src/io/record-file.ts';
 import type { Observation } from '../../src/io/record-file.ts';
@@ -27,6 +27,8 @@ import { sharedControlPlane, startControlPlane } from '../harness/controlplane.t
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
+import { startTcpProxy } from '../harness/tcp-proxy.ts';
+import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { fakeDeps } from '../support/deps.ts';
 
 type Json = Record<string, unknown>;
@@ -423,151 +425,151 @@ describe('following events across watches the server ends', () => {
   });
 });
 
-// -- a fake API server --------------------------------------------------------------------------------
+// -- the network fails, the server refuses, time runs out ---------------------------------------------
 
-interface FakeRequest {
-  watch: boolean;
-  resourceVersion: string;
-}
-
-/** An HTTP "API server" whose every response the test writes; requests are remembered. */
-async function fakeApiServer(handle: (req: FakeRequest, res: http.ServerResponse, n: number) => void) {
-  const requests: FakeRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const r = { watch: url.searchParams.get('watch') === '1', resourceVersion: url.searchParams.get('resourceVersion') ?? '' };
-    requests.push(r);
-    handle(r, res, requests.filter((x) => x.watch === r.watch).length);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  const kubeconfig = join(scratch, `fake-${port}.yaml`);
-  await writeFile(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'current-context: fake',
-      'clusters: [{name: fake, cluster: {server: "http://127.0.0.1:' + port + '", insecure-skip-tls-verify: true}}]',
-      'users: [{name: fake, user: {token: t}}]',
-      'contexts: [{name: fake, context: {cluster: fake, user: fake, namespace: ns}}]',
-      '',
-    ].join('\n'),
-  );
-  return {
-    requests,
-    kubeconfig,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
+/** A kubeconfig for `cp` as the admin, whose server is `server` (the proxy in front of the apiserver). */
+async function kubeconfigFor(cp: ControlPlane, server: string, name: string): Promise<string> {
+  const path = join(scratch, `${name}.kubeconfig`);
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'proxied',
+    clusters: [{ name: 'proxied', cluster: { server, 'certificate-authority-data': Buffer.from(cp.ca).toString('base64') } }],
+    users: [{ name: 'admin', user: { token: cp.token } }],
+    contexts: [{ name: 'proxied', context: { cluster: 'proxied', user: 'admin' } }],
   };
+  await writeFile(path, JSON.stringify(config), { mode: 0o600 });
+  return path;
 }
 
-const fakeEvent = (name: string, rv: string, count = 1): Json => ({
-  kind: 'Event',
-  apiVersion: 'v1',
-  metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: rv },
-  involvedObject: { kind: 'Pod', name: 'p', namespace: 'ns' },
-  reason: 'Fake',
-  message: `fake ${name}`,
-  type: 'Normal',
-  count,
-});
-
-function sendList(res: http.ServerResponse, items: Json[], rv: string): void {
-  res.writeHead(200, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ kind: 'EventList', apiVersion: 'v1', metadata: { resourceVersion: rv }, items }));
+/** An event whose watch line is far longer than what the proxy lets through before it cuts. */
+async function createLargeEvent(cp: ControlPlane, ns: string, name: string, bytes: number): Promise<Json> {
+  // core/v1 Events have no limit on the message (events.k8s.io/v1 notes do: 1 kB).
+  return api(cp, 'POST', eventsPath(ns), coreEvent(ns, name, `large ${name} ${'x'.repeat(bytes)}`));
 }
 
-const line = (type: string, object: Json) => `${JSON.stringify({ type, object })}\n`;
+describe('record through a proxy that fails on cue, and as a user the server refuses', () => {
+  const proxies: TcpProxy[] = [];
+  after(async () => {
+    for (const proxy of proxies) await proxy.close();
+  });
+  async function proxyTo(cp: ControlPlane, name: string): Promise<{ proxy: TcpProxy; kubeconfig: string }> {
+    const proxy = await startTcpProxy(cp.server);
+    proxies.push(proxy);
+    return { proxy, kubeconfig: await kubeconfigFor(cp, proxy.url, name) };
+  }
 
-describe('record against a fake API server', () => {
-  test('a connection dropped mid-line is retried after a backoff and resumed from the last version written', { timeout: 30_000 }, async () => {
-    const fake = await fakeApiServer((req, res, n) => {
-      if (!req.watch) return sendList(res, [fakeEvent('a', '10')], '10');
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      if (n === 1) {
-        res.write(line('ADDED', fakeEvent('b', '11')) + line('MODIFIED', fakeEvent('a', '12', 2)).slice(0, 30));
-        setTimeout(() => res.socket?.destroy(), 50);
-      } else {
-        res.write(line('MODIFIED', fakeEvent('a', '12', 2)));
-      }
-    });
-    try {
-      const file = join(scratch, 'fake-drop.jsonl');
-      const recorder = recordInProcess([file], { KUBECONFIG: fake.kubeconfig });
-      await waitFor('three lines', async () => (await readRecord(file)).observations.length === 3, 10_000, 20);
-      recorder.interrupt();
-      assert.equal(await recorder.done, 0);
-      const { observations } = await readRecord(file);
-      assert.deepEqual(observations.map((o) => `${o.type} ${versionKey(o.event)}`), ['ADDED uid-a@10', 'ADDED uid-b@11', 'MODIFIED uid-a@12']);
-      assert.deepEqual(fake.requests.filter((r) => r.watch).map((r) => r.resourceVersion), ['10', '11']);
-      assert.match(recorder.stderr(), /^watch failed \(.+\): retrying in 500 ms$/m);
-    } finally {
-      await fake.close();
-    }
+  test('a connection dropped mid-line is retried after a backoff and resumed from the last version written', { timeout: 60_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-drop');
+    const { proxy, kubeconfig } = await proxyTo(cp, 'drop');
+    const file = join(scratch, 'drop.jsonl');
+    const recorder = recordInProcess(['-n', ns, file], { KUBECONFIG: kubeconfig });
+    await waitFor('the recorder to list', async () => existsSync(file), 30_000, 20);
+
+    const written: Json[] = [];
+    for (const name of ['drop-a', 'drop-b', 'drop-c']) written.push(await createEvent(cp, ns, name));
+    await waitFor('the first three events in the record', async () => (await readRecord(file)).observations.length === 3, 10_000, 20);
+
+    // The next event's watch line is about 64 kB; the proxy lets 16 kB of it through (whole TLS
+    // records among them, so the recorder holds the start of a line without its end) and then
+    // drops every connection. New connections are refused until the changes below are made, so
+    // they all happen while the recorder is away.
+    proxy.refuse(true);
+    const cutting = proxy.cutAfterServerBytes(16_000);
+    written.push(await createLargeEvent(cp, ns, 'drop-large', 64_000));
+    assert.ok((await cutting) >= 1, 'the watch connection was cut');
+    written.push(await bumpEvent(cp, ns, 'drop-a', 2));
+    written.push(await bumpEvent(cp, ns, 'drop-a', 3));
+    for (const name of ['drop-d', 'drop-e']) written.push(await createEvent(cp, ns, name));
+    proxy.refuse(false);
+
+    const want = written.map(versionKey);
+    await waitFor('every version in the record', async () => {
+      const have = new Set((await readRecord(file)).observations.map((o) => versionKey(o.event)));
+      return want.every((key) => have.has(key));
+    }, 30_000, 50);
+    recorder.interrupt();
+    assert.equal(await recorder.done, 0);
+
+    const record = await readRecord(file);
+    assertNoDuplicates(record.observations);
+    // In server order, each once. drop-a at count 2 was replaced by count 3 before the recorder
+    // came back: only a watch resumed from the last version written still delivers it (a new
+    // list would hold count 3 alone).
+    assert.deepEqual(record.observations.map((o) => `${o.type} ${versionKey(o.event)}`), written.map((o, i) => `${i === 4 || i === 5 ? 'MODIFIED' : 'ADDED'} ${versionKey(o)}`));
+    assert.equal(record.headers, 1);
+    assert.match(recorder.stderr(), /^watch failed \(.+\): retrying in 500 ms$/m);
+    assert.doesNotMatch(recorder.stderr(), /listing again|adding to/);
+    assert.match(recorder.stderr(), /^recorded 8 lines \(6 added, 2 modified, 0 deleted\) to .*drop\.jsonl; it holds 8 observations$/m);
+    assert.ok(proxy.accepted >= 2, 'the recorder connected again');
   });
 
-  test('failures in a row are bounded: following gives up with the last reason', { timeout: 30_000 }, async () => {
-    const fake = await fakeApiServer((req, res) => {
-      if (!req.watch) return sendList(res, [], '5');
-      res.writeHead(503, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', code: 503, reason: 'ServiceUnavailable', message: 'etcd is sulking' }));
+  test('failures in a row are bounded: the recorder gives up with a one-line error', { timeout: 60_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-bounded');
+    const { proxy, kubeconfig } = await proxyTo(cp, 'bounded');
+    const file = join(scratch, 'bounded.jsonl');
+    const fake = fakeDeps({ env: { KUBECONFIG: kubeconfig } });
+    // The default schedule (0.5 s doubling to 30 s, ten failures: test/unit/record.test.ts) would
+    // take two minutes to give up; the same code with a short one.
+    const retry = { firstDelayMs: 50, maxDelayMs: 200, maxAttempts: 5 };
+    const done = runRecord({ ...parseRecordOptions(file, { namespace: ns }), retry }, { ...fake.deps, now: () => Date.now() });
+    await waitFor('the recorder to list and watch', async () => existsSync(file) && proxy.live > 0, 30_000, 20);
+
+    const t0 = performance.now();
+    proxy.refuse(true);
+    proxy.cutAll();
+    let message = '';
+    await assert.rejects(done, (e: unknown) => {
+      message = e instanceof Error ? e.message : String(e);
+      return e instanceof RuntimeError;
     });
-    try {
-      const target = loadKubeTarget({ kubeconfig: fake.kubeconfig, env: {} });
-      const notices: string[] = [];
-      const follow = async () => {
-        const retry = { firstDelayMs: 10, maxDelayMs: 40, maxAttempts: 4 };
-        for await (const _ of followEvents(target, { namespace: 'ns', signal: new AbortController().signal, notice: (n) => notices.push(n), retry })) void _;
-      };
-      await assert.rejects(follow(), (e: unknown) => e instanceof RuntimeError && e.message === 'gave up following events after 4 failures in a row: etcd is sulking');
-      assert.deepEqual(notices, [
-        'watch failed (etcd is sulking): retrying in 10 ms',
-        'watch failed (etcd is sulking): retrying in 20 ms',
-        'watch failed (etcd is sulking): retrying in 40 ms',
-      ]);
-    } finally {
-      await fake.close();
-    }
+    const took = performance.now() - t0;
+    // src/main.ts prints a RuntimeError as `error: MESSAGE` and exits 1.
+    assert.match(
+      message,
+      new RegExp(`^gave up following events after 5 failures in a row: cannot reach the API server at ${proxy.url.replaceAll('.', '\\.')} \\(context "proxied"\\): E[A-Z]+$`),
+    );
+    const retries = fake.stderr().split('\n').filter((l) => l.startsWith('watch failed ('));
+    assert.deepEqual(retries.map((l) => l.replace(/^watch failed \(.*\): /, '')), ['retrying in 50 ms', 'retrying in 100 ms', 'retrying in 200 ms', 'retrying in 200 ms']);
+    assert.match(fake.stderr(), /^recorded 0 lines/m);
+    assert.ok(took < 10_000, `gave up after ${took.toFixed(0)} ms`);
+    assert.ok(proxy.accepted >= 5, `${proxy.accepted} connections`);
   });
 
-  test('a server that refuses (403) stops the recorder at once, and no file is written', async () => {
-    const fake = await fakeApiServer((_req, res) => {
-      res.writeHead(403, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', code: 403, reason: 'Forbidden', message: 'events is forbidden: User "t" cannot list resource "events"' }));
-    });
-    try {
-      const file = join(scratch, 'fake-forbidden.jsonl');
-      const recorder = recordInProcess([file], { KUBECONFIG: fake.kubeconfig });
-      await assert.rejects(recorder.done, (e: unknown) => e instanceof RuntimeError && /cannot list resource "events"/.test(e.message));
-      assert.equal(existsSync(file), false);
-      assert.match(recorder.stderr(), /^recorded 0 lines/m);
-    } finally {
-      await fake.close();
-    }
+  test('a server that refuses (403) stops the recorder at once, and no file is written', { timeout: 30_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-forbidden');
+    const file = join(scratch, 'forbidden.jsonl');
+    const t0 = performance.now();
+    // viewer: authenticated, but no RoleBinding in this namespace.
+    const recorder = recordInProcess(['-n', ns, file], { KUBECONFIG: cp.viewerKubeconfig });
+    await assert.rejects(
+      recorder.done,
+      (e: unknown) => e instanceof RuntimeError && e.message === `events is forbidden: User "viewer" cannot list resource "events" in API group "" in the namespace "${ns}"`,
+    );
+    assert.ok(performance.now() - t0 < 5_000, 'gave up at once');
+    assert.equal(existsSync(file), false);
+    assert.doesNotMatch(recorder.stderr(), /retrying/);
+    assert.match(recorder.stderr(), /^recorded 0 lines/m);
   });
 
   test('--duration stops by itself; on a terminal the live count is shown and cleared', { timeout: 30_000 }, async () => {
-    const fake = await fakeApiServer((req, res) => {
-      if (!req.watch) return sendList(res, [fakeEvent('a', '3'), fakeEvent('b', '4')], '4');
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.write(line('MODIFIED', fakeEvent('a', '5', 2)));
-    });
-    try {
-      const file = join(scratch, 'fake-tty.jsonl');
-      const recorder = recordInProcess([file, '--duration', '1s'], { KUBECONFIG: fake.kubeconfig }, true);
-      const t0 = performance.now();
-      assert.equal(await recorder.done, 0);
-      const took = performance.now() - t0;
-      assert.ok(took >= 900 && took < 5000, `--duration 1s took ${took} ms`);
-      const err = recorder.stderr();
-      assert.ok(err.includes('\r\u001b[Krecording to '), JSON.stringify(err));
-      assert.ok(err.includes('recording to ' + file + ': 3 lines (2 added, 1 modified, 0 deleted)'), JSON.stringify(err));
-      assert.ok(err.endsWith(`\r\u001b[Krecorded 3 lines (2 added, 1 modified, 0 deleted) to ${file}; it holds 3 observations\n`), JSON.stringify(err));
-    } finally {
-      await fake.close();
-    }
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-duration');
+    for (const name of ['tty-a', 'tty-b']) await createEvent(cp, ns, name);
+    const file = join(scratch, 'tty.jsonl');
+    const t0 = performance.now();
+    const recorder = recordInProcess(['-n', ns, file, '--duration', '2s'], { KUBECONFIG: cp.kubeconfig }, true);
+    await waitFor('the recorder to list', async () => existsSync(file), 2_000, 10);
+    await bumpEvent(cp, ns, 'tty-a', 2);
+    assert.equal(await recorder.done, 0);
+    const took = performance.now() - t0;
+    assert.ok(took >= 1_900 && took < 6_000, `--duration 2s took ${took.toFixed(0)} ms`);
+    const err = recorder.stderr();
+    assert.ok(err.includes(`\r\u001b[Krecording to ${file}: 2 lines (2 added, 0 modified, 0 deleted)`), JSON.stringify(err));
+    assert.ok(err.includes(`\r\u001b[Krecording to ${file}: 3 lines (2 added, 1 modified, 0 deleted)`), JSON.stringify(err));
+    assert.ok(err.endsWith(`: 3 lines (2 added, 1 modified, 0 deleted)\r\u001b[Krecorded 3 lines (2 added, 1 modified, 0 deleted) to ${file}; it holds 3 observations\n`), JSON.stringify(err));
   });
 });

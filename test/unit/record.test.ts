@@ -18,7 +18,7 @@ import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
 import { RECORD_KIND, RecordIndex } from '../../src/io/record-file.ts';
 import type { RecordHeader } from '../../src/io/record-file.ts';
-import { backoffDelay, readWatchLines } from '../../src/kube/watch.ts';
+import { DEFAULT_RETRY, backoffDelay, readWatchLines } from '../../src/kube/watch.ts';
 import { ev } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 
@@ -40,6 +40,8 @@ describe('record options', () => {
   });
 
   test('no --duration means until interrupted', () => assert.equal(parseRecordOptions('e.jsonl', {}).durationMs, undefined));
+
+  test('failed watches are retried on the default schedule (no flag changes it)', () => assert.equal(parseRecordOptions('e.jsonl', {}).retry, DEFAULT_RETRY));
 
   const bad: [string, string, Json, RegExp][] = [
     ['an empty file name', '', {}, /record needs a file name/],
@@ -177,6 +179,12 @@ describe('reading a watch response', () => {
   test('the backoff doubles up to its ceiling', () => {
     const retry = { firstDelayMs: 500, maxDelayMs: 4000, maxAttempts: 10 };
     assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, retry)), [500, 1000, 2000, 4000, 4000, 4000]);
+  });
+
+  test('by default: 0.5 s doubling to 30 s, and the tenth failure in a row gives up, after about two minutes of waits', () => {
+    const waits = Array.from({ length: DEFAULT_RETRY.maxAttempts - 1 }, (_, i) => backoffDelay(i + 1, DEFAULT_RETRY));
+    assert.deepEqual(waits, [500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
+    assert.equal(waits.reduce((a, b) => a + b), 121_500);
   });
 });
 
