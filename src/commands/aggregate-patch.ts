@@ -67,7 +67,7 @@ function isConflict(error: unknown): boolean {
 
 export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { target, namespace } = resolveTarget(opts.scope, deps);
+  const { target, namespace } = await resolveTarget(opts.scope, deps);
   if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
   const timeoutMs = opts.scope.requestTimeoutMs;
   for (let attempt = 1; ; attempt += 1) {

@@ -45,7 +45,7 @@ const VALUE_FLAGS = new Set([
 export interface Lookups {
   namespaces(): Promise<string[]>;
   events(namespace: string | null): Promise<string[]>;
-  contexts(): string[];
+  contexts(): Promise<string[]>;
 }
 
 export interface Completion {
@@ -56,17 +56,25 @@ export interface Completion {
 interface Parsed {
   verb: string;
   namespace: string | null;
+  /** --kubeconfig and --context typed so far: lookups use the cluster the command will use */
+  kubeconfig?: string;
+  context?: string;
   positionals: string[];
 }
 
-function parseWords(words: string[]): Parsed {
+export function parseWords(words: string[]): Parsed {
   let verb = '';
   let namespace: string | null = null;
+  let kubeconfig: string | undefined;
+  let context: string | undefined;
   const positionals: string[] = [];
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i] ?? '';
     const [flag, inline] = word.split('=', 2) as [string, string | undefined];
-    if (flag === '-n' || flag === '--namespace') namespace = inline ?? words[i + 1] ?? null;
+    const value = inline ?? words[i + 1];
+    if (flag === '-n' || flag === '--namespace') namespace = value ?? null;
+    if (flag === '--kubeconfig') kubeconfig = value;
+    if (flag === '--context') context = value;
     if (word.startsWith('-')) {
       if (VALUE_FLAGS.has(flag) && inline === undefined) i += 1;
       continue;
@@ -74,7 +82,7 @@ function parseWords(words: string[]): Parsed {
     if (verb === '' && (VERBS as readonly string[]).includes(word)) verb = word;
     else positionals.push(word);
   }
-  return { verb: verb || 'timeline', namespace, positionals };
+  return { verb: verb || 'timeline', namespace, kubeconfig, context, positionals };
 }
 
 function withPrefix(prefix: string, values: readonly string[], directive: number = DIRECTIVE.noFileComp): Completion {
@@ -90,7 +98,7 @@ async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups:
     case '--namespace':
       return withPrefix(prefix, await lookups.namespaces());
     case '--context':
-      return withPrefix(prefix, lookups.contexts());
+      return withPrefix(prefix, await lookups.contexts());
     case '--color':
       return withPrefix(prefix, ['auto', 'always', 'never']);
     case '--types':
@@ -131,28 +139,27 @@ export async function complete(words: string[], lookups: Lookups): Promise<Compl
   return { candidates: [], directive: DIRECTIVE.noFileComp };
 }
 
+/** A lookup must answer while the user waits at TAB. */
+const LOOKUP_TIMEOUT_MS = 5000;
+
 /** Cluster lookups that never fail: completion offers nothing rather than an error. */
-function clusterLookups(deps: Deps): Lookups {
-  const target = () => loadKubeTarget({ env: deps.env });
+function clusterLookups(deps: Deps, words: string[]): Lookups {
+  const { kubeconfig, context } = parseWords(words);
+  const target = () => loadKubeTarget({ env: deps.env, kubeconfig, context });
   const quietly = async (fn: () => Promise<string[]>) => fn().catch(() => []);
   return {
-    namespaces: () => quietly(() => namespaceNames(target(), 5000)),
-    events: (namespace) => quietly(async () => {
-      const t = target();
-      return eventNames(t, namespace ?? t.namespace, 5000);
-    }),
-    contexts: () => {
-      try {
-        return target().config.getContexts().map((c) => c.name);
-      } catch {
-        return [];
-      }
-    },
+    namespaces: () => quietly(async () => namespaceNames(await target(), LOOKUP_TIMEOUT_MS)),
+    events: (namespace) =>
+      quietly(async () => {
+        const t = await target();
+        return eventNames(t, namespace ?? t.namespace, LOOKUP_TIMEOUT_MS);
+      }),
+    contexts: () => quietly(async () => (await target()).config.getContexts().map((c) => c.name)),
   };
 }
 
 export async function runComplete(words: string[], deps: Deps): Promise<CommandResult> {
-  const { candidates, directive } = await complete(words.length === 0 ? [''] : words, clusterLookups(deps));
+  const { candidates, directive } = await complete(words.length === 0 ? [''] : words, clusterLookups(deps, words));
   deps.stdout.write(candidates.map((c) => `${c}\n`).join('') + `:${directive}\n`);
   return SUCCESS;
 }

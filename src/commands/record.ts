@@ -186,7 +186,7 @@ function untilStopped(deps: Deps, durationMs: number | undefined): { signal: Abo
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
-  const { target, namespace } = resolveTarget(opts.common.scope, deps);
+  const { target, namespace } = await resolveTarget(opts.common.scope, deps);
   const file = escapeTerminal(opts.file);
   const status = statusWriter(deps, file);
   const { record } = existing;

@@ -20,8 +20,8 @@ import type { KubeTarget } from '../kube/kubeconfig.ts';
 import { lookUpObjects, targetGetter } from '../kube/objects.ts';
 import type { CommonOptions, RawOptions, ScopeOptions } from './options.ts';
 
-export function resolveTarget(scope: ScopeOptions, deps: Deps): { target: KubeTarget; namespace: string | null } {
-  const target = loadKubeTarget({ kubeconfig: scope.kubeconfig, context: scope.context, env: deps.env });
+export async function resolveTarget(scope: ScopeOptions, deps: Deps): Promise<{ target: KubeTarget; namespace: string | null }> {
+  const target = await loadKubeTarget({ kubeconfig: scope.kubeconfig, context: scope.context, env: deps.env });
   const namespace = scope.allNamespaces ? null : (scope.namespace ?? target.namespace);
   return { target, namespace };
 }
@@ -74,7 +74,7 @@ export async function openSource(common: CommonOptions, deps: Deps): Promise<Ope
     const saved = savedFile(parsed);
     return { source: fileSource(parsed, common.from, namespace), stableText: parsed.stableText, saved, done: () => {} };
   }
-  const { target, namespace } = resolveTarget(common.scope, deps);
+  const { target, namespace } = await resolveTarget(common.scope, deps);
   const shown = progress(deps);
   const source = clusterSource(target, { namespace, timeoutMs: common.scope.requestTimeoutMs, onPage: shown.onPage });
   return { source, target, done: shown.done };
@@ -146,7 +146,7 @@ export async function readLiveFacts(
     if (read.source.info.format === 'stable-table') {
       throw new UsageError('--compare needs events with uids: a stable table has none (use a capture, list or record)');
     }
-    target = resolveTarget(common.scope, deps).target;
+    target = (await resolveTarget(common.scope, deps)).target;
     const shown = progress(deps);
     try {
       const raw = (await listEvents(target, 'core', compareNamespace(read, common, target), { timeoutMs, onPage: shown.onPage })).items;

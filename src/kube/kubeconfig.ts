@@ -6,8 +6,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import type { Cluster, Context, User } from '@kubernetes/client-node';
+import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
 import { RuntimeError, UsageError } from '../errors.ts';
 
 export interface KubeconfigRequest {
@@ -45,9 +44,18 @@ function firstByName<T extends { name: string }>(lists: T[][]): T[] {
   return [...seen.values()];
 }
 
+// client-node's KubeConfig is most of the bundle (about 2.5 of its 3 MiB): loaded only when a verb
+// reaches a cluster, so --version, --help, --from and completion of verbs and flags start without it.
+// Its own module, not the package index: importing the index lazily would bundle all of client-node.
+type ClientNode = typeof import('@kubernetes/client-node/dist/config.js');
+let clientNode: Promise<ClientNode> | undefined;
+function loadClientNode(): Promise<ClientNode> {
+  return (clientNode ??= import('@kubernetes/client-node/dist/config.js'));
+}
+
 /** Merges kubeconfig files with kubectl's rule: the first file to set a value wins. */
-export function mergeKubeconfigs(configs: KubeConfig[]): KubeConfig {
-  const merged = new KubeConfig();
+function mergeKubeconfigs(KubeConfigClass: ClientNode['KubeConfig'], configs: KubeConfig[]): KubeConfig {
+  const merged = new KubeConfigClass();
   merged.loadFromOptions({
     clusters: firstByName<Cluster>(configs.map((c) => c.clusters)),
     users: firstByName<User>(configs.map((c) => c.users)),
@@ -57,8 +65,8 @@ export function mergeKubeconfigs(configs: KubeConfig[]): KubeConfig {
   return merged;
 }
 
-function readFile(path: string): KubeConfig {
-  const config = new KubeConfig();
+function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): KubeConfig {
+  const config = new KubeConfigClass();
   try {
     config.loadFromFile(path);
   } catch (error) {
@@ -67,12 +75,13 @@ function readFile(path: string): KubeConfig {
   return config;
 }
 
-export function loadKubeTarget(req: KubeconfigRequest): KubeTarget {
+export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget> {
   const files = kubeconfigFiles(req);
   if (files.length === 0) {
     throw new RuntimeError('no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config');
   }
-  const config = mergeKubeconfigs(files.map(readFile));
+  const { KubeConfig: KubeConfigClass } = await loadClientNode();
+  const config = mergeKubeconfigs(KubeConfigClass, files.map((file) => readFile(KubeConfigClass, file)));
   const contextName = req.context || config.currentContext;
   if (!contextName) throw new RuntimeError('current-context is not set in the kubeconfig: pass --context');
   const context = config.getContextObject(contextName);

@@ -6,7 +6,7 @@ import type { Lookups } from '../../src/commands/complete.ts';
 const lookups: Lookups = {
   namespaces: async () => ['default', 'op-events', 'kube-system'],
   events: async (namespace) => (namespace === 'op-events' ? ['build-1-started', 'build-1-done', 'hungry.1'] : ['other']),
-  contexts: () => ['evtimeline', 'prod'],
+  contexts: async () => ['evtimeline', 'prod'],
 };
 
 const cases: [string, string[], string[], number][] = [

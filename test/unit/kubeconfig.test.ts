@@ -35,45 +35,45 @@ const a = kubeconfig('a', { current: 'ctx-a', cluster: 'shared', server: 'https:
 const b = kubeconfig('b', { current: 'ctx-b', cluster: 'shared', server: 'https://b.example:6443', context: 'ctx-b' });
 const noCurrent = kubeconfig('c', { cluster: 'other', server: 'https://c.example:6443', context: 'ctx-c' });
 
-test('KUBECONFIG=a:b takes the current-context of the first file that sets it, as kubectl does', () => {
-  const target = loadKubeTarget({ env: { KUBECONFIG: `${a}:${b}` } });
+test('KUBECONFIG=a:b takes the current-context of the first file that sets it, as kubectl does', async () => {
+  const target = await loadKubeTarget({ env: { KUBECONFIG: `${a}:${b}` } });
   assert.equal(target.context, 'ctx-a');
 });
 
-test('KUBECONFIG=c:b skips a file without current-context', () => {
-  assert.equal(loadKubeTarget({ env: { KUBECONFIG: `${noCurrent}:${b}` } }).context, 'ctx-b');
+test('KUBECONFIG=c:b skips a file without current-context', async () => {
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: `${noCurrent}:${b}` } })).context, 'ctx-b');
 });
 
-test('a cluster name repeated across files resolves to the first file, not an error', () => {
-  const target = loadKubeTarget({ env: { KUBECONFIG: `${b}:${a}` }, context: 'ctx-a' });
+test('a cluster name repeated across files resolves to the first file, not an error', async () => {
+  const target = await loadKubeTarget({ env: { KUBECONFIG: `${b}:${a}` }, context: 'ctx-a' });
   assert.equal(target.server, 'https://b.example:6443');
 });
 
-test("the context's namespace is the default namespace, else default", () => {
-  assert.equal(loadKubeTarget({ env: { KUBECONFIG: a } }).namespace, 'team-a');
-  assert.equal(loadKubeTarget({ env: { KUBECONFIG: b } }).namespace, 'default');
+test("the context's namespace is the default namespace, else default", async () => {
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: a } })).namespace, 'team-a');
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: b } })).namespace, 'default');
 });
 
-test('--kubeconfig wins over KUBECONFIG', () => {
-  assert.equal(loadKubeTarget({ env: { KUBECONFIG: a }, kubeconfig: b }).context, 'ctx-b');
+test('--kubeconfig wins over KUBECONFIG', async () => {
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: a }, kubeconfig: b })).context, 'ctx-b');
 });
 
-test('KUBECONFIG entries that do not exist are skipped', () => {
+test('KUBECONFIG entries that do not exist are skipped', async () => {
   assert.deepEqual(kubeconfigFiles({ env: { KUBECONFIG: `${join(dir, 'missing')}:${a}` } }), [a]);
 });
 
-test('no kubeconfig at all is an error, never a silent localhost:8080', () => {
-  assert.throws(() => loadKubeTarget({ env: { HOME: join(dir, 'no-home') } }), (e: unknown) => e instanceof RuntimeError && /no kubeconfig found/.test(e.message));
+test('no kubeconfig at all is an error, never a silent localhost:8080', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: { HOME: join(dir, 'no-home') } }), (e: unknown) => e instanceof RuntimeError && /no kubeconfig found/.test(e.message));
 });
 
-test('a --kubeconfig that does not exist is a usage error', () => {
-  assert.throws(() => loadKubeTarget({ env: {}, kubeconfig: join(dir, 'nope') }), UsageError);
+test('a --kubeconfig that does not exist is a usage error', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: {}, kubeconfig: join(dir, 'nope') }), UsageError);
 });
 
-test('an unknown --context is named in the error', () => {
-  assert.throws(() => loadKubeTarget({ env: { KUBECONFIG: a }, context: 'prod' }), /context "prod" does not exist/);
+test('an unknown --context is named in the error', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: { KUBECONFIG: a }, context: 'prod' }), /context "prod" does not exist/);
 });
 
-test('a file with no current-context asks for --context', () => {
-  assert.throws(() => loadKubeTarget({ env: { KUBECONFIG: noCurrent } }), /current-context is not set/);
+test('a file with no current-context asks for --context', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: { KUBECONFIG: noCurrent } }), /current-context is not set/);
 });
