@@ -5,6 +5,8 @@ import type { CommandResult } from '../errors.ts';
 import { auditEvents } from '../core/audit.ts';
 import type { Event } from '../core/event.ts';
 import { buildIncident } from '../core/incident.ts';
+import { standingOf } from '../core/incarnation.ts';
+import type { LiveFacts } from '../core/incarnation.ts';
 import type { EventSource } from '../core/source.ts';
 import { plainPalette } from '../render/color.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -17,7 +19,7 @@ import type { CaptureFile } from '../io/event-file.ts';
 import { DEFAULT_EVENT_TTL_MS, incidentSourceKind } from './incident.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { openSource, prepareEvents } from './source.ts';
+import { openSource, prepareEvents, readLiveFacts } from './source.ts';
 
 export interface CaptureOptions {
   dir: string;
@@ -50,6 +52,8 @@ export function captureFiles(input: {
   events: Event[];
   now: number;
   eventTTLms: number;
+  /** which incarnation of its object each event is about, for a live capture */
+  live?: LiveFacts;
 }): Record<string, string> {
   const { source, events, now } = input;
   const capture: CaptureFile = {
@@ -67,8 +71,11 @@ export function captureFiles(input: {
     namespace: source.info.namespace,
     eventTTLms: input.eventTTLms,
     source: incidentSourceKind(source),
+    ...(input.live === undefined ? {} : { live: input.live }),
   });
-  const table = { now, wide: false, allNamespaces: source.info.namespace === null, noHeaders: false, palette: plainPalette };
+  const live = input.live;
+  const standing = live === undefined ? undefined : (ev: Event) => standingOf(ev, live);
+  const table = { now, wide: false, allNamespaces: source.info.namespace === null, noHeaders: false, palette: plainPalette, standing };
   return {
     'events.json': `${JSON.stringify(capture, null, 2)}\n`,
     'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
@@ -83,7 +90,7 @@ export function captureFiles(input: {
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { source, done } = await openSource(opts.common, deps);
+  const { source, target, done } = await openSource(opts.common, deps);
   let core: unknown[];
   let eventsK8sIo: unknown[];
   try {
@@ -93,7 +100,9 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
     done();
   }
   const events = prepareEvents(core, opts.common, now);
-  const files = captureFiles({ source, core, eventsK8sIo, events, now, eventTTLms: opts.eventTTLms });
+  // A live capture also asks which incarnation of its object each event is about, as incident does.
+  const live = target === undefined ? undefined : await readLiveFacts({ source, events, target }, opts.common, deps, now, { compare: false, lookups: true });
+  const files = captureFiles({ source, core, eventsK8sIo, events, now, eventTTLms: opts.eventTTLms, ...(live === undefined ? {} : { live }) });
   await writeFolderAtomic(opts.dir, files, opts.force);
   const where = source.info.namespace === null ? 'all namespaces' : `namespace ${source.info.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);

@@ -133,6 +133,9 @@ test('incident says build-1 was re-created and how many events are about the pre
 test('--compare: an event deleted from the server after a capture is named as no longer on the server', async () => {
   const capture = join(work, 'capture');
   await plugin(['capture', '-n', ns, capture]);
+  // A live capture's reports tell the incarnations apart too.
+  assert.match(readFileSync(join(capture, 'incident.txt'), 'utf8'), /Pipeline\/build-1 was re-created at /);
+  assert.match(readFileSync(join(capture, 'events-list.txt'), 'utf8'), /Pipeline\/build-1 \(previous\)/);
   const saved = JSON.parse(readFileSync(join(capture, 'events.json'), 'utf8')) as { core: { metadata: { uid: string } }[] };
   const total = new Set(saved.core.map((e) => e.metadata.uid)).size;
   await ok(['delete', 'event', 'build-1-weird']); // what --event-ttl would do an hour later
