@@ -88,7 +88,8 @@ async function ldflags() {
   return flags.join(' ');
 }
 
-function cacheRoot() {
+/** Where Go-built test tools live, outside the work tree. */
+export function cacheRoot() {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(base, 'kubectl-evtimeline');
 }
@@ -148,7 +149,8 @@ async function lock(dir) {
   }
 }
 
-function run(cmd, args, opts) {
+/** Runs a build command; its output goes to stderr, never to a test's stdout. */
+export function run(cmd, args, opts) {
   return new Promise((resolvePromise, reject) => {
     // stdout of a node:test file process carries the test protocol: send everything to stderr.
     const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });

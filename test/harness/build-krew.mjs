@@ -6,14 +6,12 @@
 //
 // Usable as a script (`node test/harness/build-krew.mjs` prints the folder on stdout; progress and
 // timings go to stderr) and as a module: `const { krew, validator } = await ensureKrew();`.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { findGo } from './build-controlplane.mjs';
+import { cacheRoot, findGo, run } from './build-controlplane.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const krewSourceDir = resolve(here, '..', 'krew');
@@ -23,29 +21,11 @@ function log(msg) {
   process.stderr.write(`krew: ${msg}\n`);
 }
 
-function cacheRoot() {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kubectl-evtimeline');
-}
-
 /** `krew version` reports the tag go.mod pins, as a release build would (and enables its upgrade check, which KREW_NO_UPGRADE_CHECK turns off). */
 function ldflags(gomod) {
   const m = /^\s*(?:require\s+)?sigs\.k8s\.io\/krew (v\S+)/m.exec(gomod);
   if (!m) throw new Error('test/krew/go.mod does not require sigs.k8s.io/krew');
   return `-s -w -X sigs.k8s.io/krew/internal/version.gitTag=${m[1]}`;
-}
-
-function run(cmd, args, opts) {
-  return new Promise((resolvePromise, reject) => {
-    // stdout of a node:test file process carries the test protocol: send everything to stderr.
-    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.pipe(process.stderr, { end: false });
-    child.stderr.pipe(process.stderr, { end: false });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code === 0) resolvePromise();
-      else reject(new Error(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`));
-    });
-  });
 }
 
 /**

@@ -10,14 +10,8 @@ import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab, renderFixture, rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
+import { LAB_STABLE } from '../support/builders.ts';
 
-const LAB_STABLE = [
-  'Critical StageUnknown Pipeline/build-1',
-  'Normal ReconcileStarted Pipeline/build-1',
-  'Normal ReconcileSucceeded Pipeline/build-1',
-  'Warning FailedScheduling Pod/hungry',
-  '',
-].join('\n');
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;

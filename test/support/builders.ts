@@ -177,3 +177,12 @@ export function eventsV1(o: EventsV1Options = {}): Record<string, unknown> {
   if (o.deprecatedSource !== undefined) event.deprecatedSource = o.deprecatedSource;
   return event;
 }
+
+/** The lab's timeline.txt (`-o stable`): what LAB.md step 8 must print on the lab, byte for byte. */
+export const LAB_STABLE = [
+  'Critical StageUnknown Pipeline/build-1',
+  'Normal ReconcileStarted Pipeline/build-1',
+  'Normal ReconcileSucceeded Pipeline/build-1',
+  'Warning FailedScheduling Pod/hungry',
+  '',
+].join('\n');

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
-import { ev, labEvents } from '../support/builders.ts';
+import { ev, LAB_STABLE, labEvents } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'evtimeline-cli-'));
@@ -18,11 +18,6 @@ async function run(argv: string[], o: { stdin?: string } = {}) {
   return { code, stdout: fake.stdout(), stderr: fake.stderr() };
 }
 
-const LAB_STABLE = `Critical StageUnknown Pipeline/build-1
-Normal ReconcileStarted Pipeline/build-1
-Normal ReconcileSucceeded Pipeline/build-1
-Warning FailedScheduling Pod/hungry
-`;
 
 test('timeline -o table on the lab, -n narrowing the file to one namespace', async () => {
   const r = await run(['-n', 'op-events', '--from', labFile]);
