@@ -1,7 +1,7 @@
 // Runs the built plugin the way users do: through kubectl's plugin mechanism, with a folder holding
 // only kubectl-evtimeline (and its completion helper) first on PATH.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ export function pluginBinDir(): string {
   if (binDir) return binDir;
   if (!existsSync(PLUGIN_BINARY)) throw new Error(`${PLUGIN_BINARY} is missing: run npm run build first`);
   const dir = mkdtempSync(join(tmpdir(), 'evtimeline-bin-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   symlinkSync(PLUGIN_BINARY, join(dir, 'kubectl-evtimeline'));
   if (existsSync(COMPLETION_SCRIPT)) symlinkSync(COMPLETION_SCRIPT, join(dir, 'kubectl_complete-evtimeline'));
   binDir = dir;

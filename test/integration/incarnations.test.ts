@@ -4,8 +4,7 @@
 // now about a previous build-1 and about a pod that is gone; the new event is about the current one.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -13,6 +12,7 @@ import { playLab, rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
 import { LAB_STABLE } from '../support/builders.ts';
+import { scratchDir } from '../support/tmp.ts';
 
 
 const cpPromise = sharedControlPlane();
@@ -46,7 +46,7 @@ function rowOf(table: string, name: string): string {
 
 before(async () => {
   cp = await cpPromise;
-  work = mkdtempSync(join(tmpdir(), 'evtimeline-incarnations-'));
+  work = scratchDir('incarnations');
   cacheEnv = { KUBECACHEDIR: join(work, 'kube-cache') };
   ns = await freshNamespace(cp.kubeconfig, 'incarnations');
   const lab = await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: join(work, 'lab') });

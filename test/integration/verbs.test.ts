@@ -2,8 +2,7 @@
 // kubectl's plugin mechanism, the built executable on PATH. The real kubectl is the reference.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -11,6 +10,7 @@ import { playLab, renderFixture, rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
 import { LAB_STABLE } from '../support/builders.ts';
+import { scratchDir } from '../support/tmp.ts';
 
 
 const cpPromise = sharedControlPlane();
@@ -34,7 +34,7 @@ function sortedLines(text: string): string[] {
 
 before(async () => {
   cp = await cpPromise;
-  work = mkdtempSync(join(tmpdir(), 'evtimeline-verbs-'));
+  work = scratchDir('verbs');
   lab = await freshNamespace(cp.kubeconfig, 'verbs-lab');
   await playLab({ kubeconfig: cp.kubeconfig, namespace: lab, outDir: join(work, 'lab') });
 });

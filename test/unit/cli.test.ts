@@ -1,14 +1,14 @@
 // Each verb end to end in-process, reading the lab's events from a file, with a fixed clock.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
 import { ev, LAB_STABLE, labEvents } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
+import { scratchDir } from '../support/tmp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'evtimeline-cli-'));
+const dir = scratchDir('cli');
 const labFile = join(dir, 'lab.json');
 writeFileSync(labFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: labEvents() }));
 

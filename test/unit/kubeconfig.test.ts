@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubeconfigFiles, loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { RuntimeError, UsageError } from '../../src/errors.ts';
+import { scratchDir } from '../support/tmp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'evtimeline-kubeconfig-'));
+const dir = scratchDir('kubeconfig');
 
 function kubeconfig(file: string, o: { current?: string; cluster: string; server: string; context: string; namespace?: string }): string {
   const path = join(dir, file);
