@@ -41,9 +41,11 @@ function collect(value: string, previous: string[] | undefined): string[] {
 
 /** Builds the program; each action stores its verb's result for runCli to return. */
 export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void): Command {
-  const program = new Command('kubectl-evtimeline');
+  // Named as users type it: kubectl runs kubectl-evtimeline for `kubectl evtimeline`.
+  const program = new Command('kubectl evtimeline');
   program
     .usage('[verb] [flags]')
+    .configureHelp({ showGlobalOptions: true })
     .description('Kubernetes Events as a timeline, an incident account, a type audit, and a record that outlives the TTL.')
     .version(versionText(), '--version', 'print the version, git commit and Node.js runtime')
     .showSuggestionAfterError(true)
@@ -59,7 +61,8 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
   program
     .command('timeline', { isDefault: true })
     .description('the story of a namespace in time order (the default verb)')
-    .argument('[extra...]')
+    // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
+    .allowExcessArguments(true)
     .addOption(new Option('-o, --output <format>', 'table, wide, json or stable').default('table'))
     .option('--no-headers', 'omit the header row')
     .option('--compare', 'with --from: also read the live cluster and mark the events it no longer has')
@@ -68,9 +71,9 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
       'kubectl evtimeline -n op-events -o stable > timeline.txt',
       'kubectl evtimeline -A --types=Critical,Warning --since 30m -o wide',
     ]))
-    .action((extra: string[], _o, cmd: Command) => {
-      if (extra.length > 0) {
-        throw new UsageError(`unknown verb "${extra[0]}": want one of ${VERBS.join(', ')} (see --help)`);
+    .action((_o, cmd: Command) => {
+      if (cmd.args.length > 0) {
+        throw new UsageError(`unknown verb "${cmd.args[0]}": want one of ${VERBS.join(', ')} (see --help)`);
       }
       done(runTimeline(parseTimelineOptions(cmd.optsWithGlobals()), deps));
     });
