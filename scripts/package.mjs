@@ -12,8 +12,8 @@
 //   node scripts/package.mjs --platform linux/arm64 --node-binary node-v24.21.0-linux-arm64/bin/node \
 //     [--strip aarch64-linux-gnu-strip]
 //
-// The archive is byte-reproducible (sorted entries, mtime 0, owner 0, gzip without a name or
-// time), and so is the executable, so a release's sha256 can be checked from its tag.
+// The archive is byte-reproducible given the same executable (sorted entries, mtime 0, owner 0,
+// gzip without a name or time). The executable itself is not: see scripts/sea.mjs.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';

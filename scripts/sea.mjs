@@ -13,11 +13,10 @@ const require = createRequire(import.meta.url);
 // The fuse string every Node binary since 18.16 carries; postject flips its trailing 0 to 1.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-// V8 seeds its string hashes at random, and the seed leaks into the code cache, so two builds of
-// one commit would differ. A fixed seed, the same when the cache is made and when it is loaded
-// (V8 rejects a cache made under other flags), makes the executable byte-reproducible. What a
-// fixed seed gives up, resistance to hash flooding, guards long-running servers, not a CLI.
-const HASH_SEED = ['--hash-seed=1'];
+// V8 seeds its string hashes at random and the seed leaks into the code cache, so two builds of one
+// commit differ byte for byte. A fixed --hash-seed would make them identical, but it would also give
+// up V8's defence against hash flooding, and this executable parses event text that anyone allowed
+// to write an Event chooses (keys included), for hours on end in `record`. So: not reproducible.
 
 /** The real Node binary of the pinned `node` devDependency (node_modules/.bin/node links to it). */
 export function pinnedNodeBinary() {
@@ -59,12 +58,11 @@ export async function buildSea({ bundle, output, nodeBinary, generator = nodeBin
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache,
-      execArgv: useCodeCache ? HASH_SEED : [],
       // Ignore NODE_OPTIONS: the plugin must not pick up another project's --require or --import.
       execArgvExtension: 'none',
     };
     await writeFile(join(work, 'sea-config.json'), JSON.stringify(config));
-    run(generator, [...config.execArgv, '--experimental-sea-config', join(work, 'sea-config.json')]);
+    run(generator, ['--experimental-sea-config', join(work, 'sea-config.json')]);
 
     await copyFile(nodeBinary, partial);
     await chmod(partial, 0o755);
