@@ -28,7 +28,7 @@ function addGlobalOptions(program: Command): void {
     .option('--kubeconfig <path>', 'kubeconfig file to use (default: $KUBECONFIG, else ~/.kube/config)')
     .option('--request-timeout <duration>', 'give up on a request after this long, e.g. 30s (0: never)', '0')
     .option('--from <file>', 'read a saved capture, event list, record or stable table instead of the cluster (- for stdin)')
-    .option('--for <kind/name>', 'only events about this object, e.g. Pod/hungry (kind is case-insensitive)')
+    .option('--for <kind/name>', 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)')
     .option('--types <types>', 'only these types, comma-separated; any value, e.g. Critical (repeatable)', collect)
     .option('--reason <reasons>', 'only these reasons, comma-separated (repeatable)', collect)
     .option('--since <duration>', 'only events last seen within this long, e.g. 15m')

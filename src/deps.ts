@@ -11,7 +11,7 @@ export interface Deps {
   stderr: Output;
   stdin: Readable;
   env: Record<string, string | undefined>;
-  /** The clock, read once per command run. */
+  /** The clock. Read once per run by the read verbs (one "now" for a whole table); record reads it per observation. */
   now(): number;
   /**
    * Resolves when the user asks to stop (Ctrl-C, SIGTERM). Only long-running verbs call it:

@@ -8,12 +8,12 @@ import { planAggregate } from '../core/aggregate.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { parseTime } from '../core/event.ts';
 import { escapeTerminal } from '../render/escape.ts';
-import { plainPalette } from '../render/color.ts';
+import { choosePalette } from '../render/color.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { ApiError } from '../kube/http.ts';
 import { getEvent, mergePatchEvent } from '../kube/events-api.ts';
 import { parseCommonOptions } from './options.ts';
-import type { RawOptions, ScopeOptions } from './options.ts';
+import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
 
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
@@ -30,7 +30,10 @@ export interface AggregateOptions {
   /** epoch ms of the last occurrence, or undefined for now */
   at?: number;
   dryRun: DryRun;
+  color: ColorMode;
 }
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 function positiveInteger(flag: string, text: unknown): number | undefined {
   if (text === undefined) return undefined;
@@ -50,15 +53,17 @@ export function parseAggregateOptions(name: string, raw: RawOptions): AggregateO
   if (add !== undefined && count !== undefined) throw new UsageError('--add and --count exclude each other');
   let at: number | undefined;
   if (raw.at !== undefined) {
-    const parsed = parseTime(String(raw.at));
-    if (parsed === null) throw new UsageError(`--at ${JSON.stringify(raw.at)}: want an RFC 3339 time, e.g. 2026-11-30T12:00:00Z`);
+    const text = String(raw.at);
+    // RFC 3339 only, with its zone: Date.parse alone would take "1" or a zone-less local time.
+    const parsed = RFC3339.test(text) ? parseTime(text) : null;
+    if (parsed === null) throw new UsageError(`--at ${JSON.stringify(text)}: want an RFC 3339 time, e.g. 2026-11-30T12:00:00Z`);
     at = parsed;
   }
   const dryRun = String(raw.dryRun ?? 'none');
   if (!(DRY_RUN_MODES as readonly string[]).includes(dryRun)) {
     throw new UsageError(`--dry-run ${JSON.stringify(dryRun)}: want none, server or client`);
   }
-  return { name, scope: common.scope, add, count, at, dryRun: dryRun as DryRun };
+  return { name, scope: common.scope, add, count, at, dryRun: dryRun as DryRun, color: common.color };
 }
 
 function isConflict(error: unknown): boolean {
@@ -78,6 +83,10 @@ export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Pro
       throw error;
     });
     const plan = planAggregate(raw, { add: opts.add, count: opts.count, at: opts.at ?? now });
+    // A recorder never moves an event's last occurrence back in time.
+    if (opts.at !== undefined && plan.before.lastSeen !== null && opts.at < plan.before.lastSeen) {
+      throw new UsageError(`--at is before the event's last occurrence (${new Date(plan.before.lastSeen).toISOString()})`);
+    }
     let after = plan.after;
     if (opts.dryRun !== 'client') {
       try {
@@ -100,7 +109,8 @@ export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Pro
     deps.stdout.write(
       `event ${escapeTerminal(opts.name)} in ${escapeTerminal(namespace)}: count ${plan.before.count} -> ${after.count}, patched ${what}${dry}\n`,
     );
-    const table = { now, wide: false, allNamespaces: false, noHeaders: false, palette: plainPalette };
+    const palette = choosePalette({ flag: opts.color, isTTY: deps.stdout.isTTY, env: deps.env });
+    const table = { now, wide: false, allNamespaces: false, noHeaders: false, palette };
     deps.stdout.write(`before:\n${renderTimelineTable([plan.before], table)}after:\n${renderTimelineTable([after], table)}`);
     return SUCCESS;
   }

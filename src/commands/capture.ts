@@ -11,15 +11,15 @@ import type { EventSource } from '../core/source.ts';
 import { plainPalette } from '../render/color.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
+import { toJsonText } from '../render/json.ts';
 import { renderBothApis, renderCountReport, renderSchedulerReport, renderTypeReport } from '../render/reports.ts';
 import { renderStable } from '../render/stable.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFolderAtomic } from '../io/atomic.ts';
 import type { CaptureFile } from '../io/event-file.ts';
-import { DEFAULT_EVENT_TTL_MS, incidentSourceKind } from './incident.ts';
-import { parseCommonOptions, parseDurationFlag } from './options.ts';
+import { parseCommonOptions, parseEventTTL } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { openSource, prepareEvents, readLiveFacts } from './source.ts';
+import { incidentSourceKind, openSource, prepareEvents, readLiveFacts } from './source.ts';
 
 export interface CaptureOptions {
   dir: string;
@@ -34,7 +34,7 @@ export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOption
     dir,
     common: parseCommonOptions(raw),
     force: raw.force === true,
-    eventTTLms: parseDurationFlag('--event-ttl', raw.eventTtl as string | undefined) ?? DEFAULT_EVENT_TTL_MS,
+    eventTTLms: parseEventTTL(raw),
   };
 }
 
@@ -48,7 +48,8 @@ function eventNames(raw: unknown[]): string[] {
 export function captureFiles(input: {
   source: EventSource;
   core: unknown[];
-  eventsK8sIo: unknown[];
+  /** null when the source has no events.k8s.io/v1 view (a record, a kubectl list) */
+  eventsK8sIo: unknown[] | null;
   events: Event[];
   now: number;
   eventTTLms: number;
@@ -64,7 +65,7 @@ export function captureFiles(input: {
     namespace: source.info.namespace,
     capturedAt: new Date(now).toISOString(),
     core: input.core,
-    eventsK8sIo: input.eventsK8sIo,
+    eventsK8sIo: input.eventsK8sIo ?? [],
   };
   const incident = buildIncident(events, {
     now,
@@ -77,11 +78,11 @@ export function captureFiles(input: {
   const standing = live === undefined ? undefined : (ev: Event) => standingOf(ev, live);
   const table = { now, wide: false, allNamespaces: source.info.namespace === null, noHeaders: false, palette: plainPalette, standing };
   return {
-    'events.json': `${JSON.stringify(capture, null, 2)}\n`,
+    'events.json': toJsonText(capture),
     'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
     'count-report.txt': renderCountReport(events, now),
     'type-report.txt': renderTypeReport(auditEvents(events)),
-    'both-apis.txt': renderBothApis(eventNames(input.core), eventNames(input.eventsK8sIo)),
+    'both-apis.txt': renderBothApis(eventNames(input.core), input.eventsK8sIo === null ? null : eventNames(input.eventsK8sIo)),
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
@@ -90,9 +91,12 @@ export function captureFiles(input: {
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { source, target, done } = await openSource(opts.common, deps);
+  const { source, target, stableText, done } = await openSource(opts.common, deps);
+  if (stableText !== undefined) {
+    throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
+  }
   let core: unknown[];
-  let eventsK8sIo: unknown[];
+  let eventsK8sIo: unknown[] | null;
   try {
     // The one report that needs the events.k8s.io/v1 view is both-apis; every other report reads core/v1.
     [core, eventsK8sIo] = await Promise.all([source.listEvents(), source.listNewApiEvents()]);

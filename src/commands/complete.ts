@@ -160,6 +160,8 @@ function clusterLookups(deps: Deps, words: string[]): Lookups {
 
 export async function runComplete(words: string[], deps: Deps): Promise<CommandResult> {
   const { candidates, directive } = await complete(words.length === 0 ? [''] : words, clusterLookups(deps, words));
-  deps.stdout.write(candidates.map((c) => `${c}\n`).join('') + `:${directive}\n`);
+  // A candidate goes to the shell as typed input: one with a control character is dropped, not escaped.
+  const safe = candidates.filter((c) => !/[\u0000-\u001f\u007f-\u009f]/.test(c));
+  deps.stdout.write(safe.map((c) => `${c}\n`).join('') + `:${directive}\n`);
   return SUCCESS;
 }

@@ -3,17 +3,14 @@ import type { Deps } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { buildIncident } from '../core/incident.ts';
-import type { EventSource } from '../core/source.ts';
 import { choosePalette } from '../render/color.ts';
+import { toJsonText } from '../render/json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
-import { parseCommonOptions, parseDurationFlag, parseOutput } from './options.ts';
+import { parseCommonOptions, parseEventTTL, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { parseCompare, readEvents, readLiveFacts } from './source.ts';
+import { incidentSourceKind, parseCompare, readEvents, readLiveFacts } from './source.ts';
 
 export const INCIDENT_OUTPUTS = ['text', 'json'] as const;
-
-/** kube-apiserver's --event-ttl default. */
-export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 
 export interface IncidentOptions {
   common: CommonOptions;
@@ -27,14 +24,9 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
   return {
     common,
     output: parseOutput(raw.output, INCIDENT_OUTPUTS),
-    eventTTLms: parseDurationFlag('--event-ttl', raw.eventTtl as string | undefined) ?? DEFAULT_EVENT_TTL_MS,
+    eventTTLms: parseEventTTL(raw),
     compare: parseCompare(raw, common),
   };
-}
-
-export function incidentSourceKind(source: EventSource): 'cluster' | 'file' | 'stable-table' {
-  if (source.info.kind === 'cluster') return 'cluster';
-  return source.info.format === 'stable-table' ? 'stable-table' : 'file';
 }
 
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
@@ -51,7 +43,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     ...(read.saved === undefined ? {} : { saved: read.saved }),
   });
   if (opts.output === 'json') {
-    deps.stdout.write(`${JSON.stringify(incident, null, 2)}\n`);
+    deps.stdout.write(toJsonText(incident));
   } else {
     deps.stdout.write(renderIncidentText(incident, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }

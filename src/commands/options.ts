@@ -98,3 +98,11 @@ export function parseOutput<T extends string>(text: unknown, allowed: readonly T
   }
   return value as T;
 }
+
+/** kube-apiserver's --event-ttl default. */
+export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
+
+/** --event-ttl: what the user says the cluster's TTL is, else the default. */
+export function parseEventTTL(raw: RawOptions): number {
+  return parseDurationFlag('--event-ttl', str(raw, 'eventTtl')) ?? DEFAULT_EVENT_TTL_MS;
+}

@@ -1,8 +1,8 @@
 // `kubectl evtimeline record FILE`: watch events and append every observed version to FILE as
 // JSON Lines (src/io/record-file.ts), so the story outlives the API server's --event-ttl.
-// A list first, then a watch (src/kube/watch.ts); a FILE that already holds a record is continued
-// from its newest resourceVersion. Nothing is written twice: an event version is its uid +
-// resourceVersion, and a uid is DELETED once.
+// A list first, then a watch (src/kube/watch.ts); a FILE that already holds a record of the same
+// scope is continued from its newest resourceVersion, if the server has reached it. Nothing is
+// written twice: an event version is its uid + resourceVersion, and a uid is DELETED once.
 import type { Deps } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -29,6 +29,10 @@ import type { CommonOptions, RawOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
 
 type Json = Record<string, unknown>;
+
+/** A step that may add lines to the record. */
+type ObservedStep = Exclude<FollowStep, { kind: 'resume' }>;
+type ResumeStep = Extract<FollowStep, { kind: 'resume' }>;
 
 export interface RecordOptions {
   file: string;
@@ -95,11 +99,12 @@ export interface PlanContext {
 
 /**
  * The observations one step adds, in the order to write them; `index` learns them. A list writes
- * each event version the record lacks as ADDED, then a DELETED (inferred) for each event the record
- * holds in this namespace that the list no longer has. A watch change is written when the filters
- * keep it; a DELETED also when the record holds the event.
+ * each event version the record lacks, as ADDED or, when the record holds an earlier version of
+ * that event, as MODIFIED (what a watch would have said); then a DELETED (inferred) for each event
+ * the record holds in this namespace that the list no longer has. A watch change is written when
+ * the filters keep it; a DELETED also when the record holds the event.
  */
-export function planStep(step: FollowStep, ctx: PlanContext): Observation[] {
+export function planStep(step: ObservedStep, ctx: PlanContext): Observation[] {
   const { index, observedAt } = ctx;
   const planned: Observation[] = [];
   if (step.kind === 'change') {
@@ -110,8 +115,10 @@ export function planStep(step: FollowStep, ctx: PlanContext): Observation[] {
   }
   const listed = new Set<string>();
   for (const item of byResourceVersion(step.items)) {
-    listed.add(uidOf(item));
-    if (ctx.keep(item) && index.admit('ADDED', item)) planned.push({ observedAt, type: 'ADDED', event: item });
+    const uid = uidOf(item);
+    listed.add(uid);
+    const type = index.knows(uid) ? 'MODIFIED' : 'ADDED';
+    if (ctx.keep(item) && index.admit(type, item)) planned.push({ observedAt, type, event: item });
   }
   for (const [uid, event] of index.liveEvents()) {
     if (listed.has(uid) || !inNamespace(event, ctx.namespace)) continue;
@@ -146,16 +153,29 @@ export function progressLine(file: string, counts: RecordCounts): string {
   return `recording to ${file}: ${countsText(counts)}`;
 }
 
-/** The one line printed at the end. */
+/** What a record about to be continued says, once the server has told its current resourceVersion. */
+export function resumeNotice(file: string, observations: number, step: ResumeStep): string {
+  const { from, current } = step;
+  if (step.verdict === 'resume') return `continuing ${file} (${plural(observations, 'observation')}) from resourceVersion ${from}`;
+  if (step.verdict === 'ahead') {
+    return `${file}: its last resourceVersion ${from} is ahead of the server's ${current} (a different or re-created cluster?): listing again`;
+  }
+  return `${file}: cannot tell whether the server (at resourceVersion ${current === '' ? 'unknown' : current}) has reached its last resourceVersion ${from}: listing again`;
+}
+
+/** The one line printed at the end, when recording stopped as asked (--duration, Ctrl-C, SIGTERM). */
 export function summaryLine(file: string, counts: RecordCounts, totalLines: number): string {
   return `recorded ${countsText(counts)} to ${file}; it holds ${plural(totalLines, 'observation')}`;
 }
 
 // -- The verb -----------------------------------------------------------------------------------
 
-/** stderr: notices as lines, and on a terminal a live count that notices are printed above. */
-function statusWriter(deps: Deps, file: string) {
-  const tty = deps.stderr.isTTY;
+/**
+ * stderr: notices as lines, escaped (they carry the server's words: Status messages, resourceVersions),
+ * and on a terminal that can redraw a line (not TERM=dumb) a live count that notices are printed above.
+ */
+export function statusWriter(deps: Deps, file: string) {
+  const tty = deps.stderr.isTTY && deps.env.TERM !== 'dumb';
   let shown = '';
   const draw = (text: string): void => {
     shown = text;
@@ -164,7 +184,7 @@ function statusWriter(deps: Deps, file: string) {
   return {
     notice(text: string): void {
       if (tty && shown) deps.stderr.write('\r\u001b[K');
-      deps.stderr.write(`${text}\n`);
+      deps.stderr.write(`${escapeTerminal(text)}\n`);
       if (tty && shown) draw(shown);
     },
     update(counts: RecordCounts): void {
@@ -204,14 +224,10 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   // Events recorded from another server cannot be judged gone by this one's lists.
   if (previous !== undefined && previous.server !== header.server) index.forgetLive();
   const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
-
-  if (record.observations.length > 0) {
-    const held = plural(record.observations.length, 'observation');
-    status.notice(
-      resumeFrom !== ''
-        ? `continuing ${file} (${held}) from resourceVersion ${resumeFrom}`
-        : `adding to ${file} (${held}): it was recorded with another server, namespace or filters, so listing first`,
-    );
+  const held = record.observations.length;
+  // Continuing is announced once the server has been asked whether it reached resumeFrom.
+  if (held > 0 && resumeFrom === '') {
+    status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another server, namespace or filters, so listing first`);
   }
 
   const stop = untilStopped(deps, opts.durationMs);
@@ -221,7 +237,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   let headerWritten = false;
   try {
     // An existing record is opened (and a torn last line cut off) at once; a new file appears
-    // with the first list.
+    // once the server has answered.
     if (existing.exists) appender = await RecordAppender.open(existing);
     if (record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
@@ -235,14 +251,22 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       retry: opts.retry,
     });
     for await (const step of steps) {
-      const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });
       appender ??= await RecordAppender.open(existing);
-      for (const observation of planned) {
-        // The header shares one write with the session's first observation, so a file is never a
-        // lone header line (which would read as a single JSON document rather than a record).
-        const line = formatObservation(observation);
-        await appender.append(headerWritten ? line : formatHeader(header) + line);
+      if (!headerWritten) {
+        // The session's header goes first, with the server's first answer (a quiet namespace
+        // still leaves a record, of no events, that --from reads).
+        await appender.append(formatHeader(header));
         headerWritten = true;
+      }
+      if (step.kind === 'resume') {
+        status.notice(resumeNotice(file, held, step));
+        // Not this cluster's events (or not known to be): its lists cannot tell that they are gone.
+        if (step.verdict !== 'resume') index.forgetLive();
+        continue;
+      }
+      const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });
+      for (const observation of planned) {
+        await appender.append(formatObservation(observation));
         countObservation(counts, observation);
       }
       status.update(counts);
@@ -251,8 +275,9 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     stop.clear();
     await appender?.close();
     status.done();
-    const total = record.observations.length + counts.added + counts.modified + counts.deleted;
-    deps.stderr.write(`${summaryLine(file, counts, total)}\n`);
   }
+  // Only a recorder stopped as asked sums up: a failure is the one line main prints.
+  const total = held + counts.added + counts.modified + counts.deleted;
+  deps.stderr.write(`${summaryLine(file, counts, total)}\n`);
   return SUCCESS;
 }

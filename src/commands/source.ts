@@ -18,6 +18,7 @@ import { listEvents } from '../kube/events-api.ts';
 import { loadKubeTarget } from '../kube/kubeconfig.ts';
 import type { KubeTarget } from '../kube/kubeconfig.ts';
 import { lookUpObjects, targetGetter } from '../kube/objects.ts';
+import { escapeTerminal } from '../render/escape.ts';
 import type { CommonOptions, RawOptions, ScopeOptions } from './options.ts';
 
 export async function resolveTarget(scope: ScopeOptions, deps: Deps): Promise<{ target: KubeTarget; namespace: string | null }> {
@@ -107,7 +108,10 @@ export async function readEvents(common: CommonOptions, deps: Deps, now: number)
   }
   try {
     const raw = await source.listEvents();
-    return { source, events: prepareEvents(raw, common, now), ...(target ? { target } : {}), ...(saved ? { saved } : {}) };
+    // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
+    // of last week's record are its last 30 minutes.
+    const asOf = saved?.lastObserved ?? now;
+    return { source, events: prepareEvents(raw, common, asOf), ...(target ? { target } : {}), ...(saved ? { saved } : {}) };
   } finally {
     done();
   }
@@ -163,5 +167,11 @@ export async function readLiveFacts(
 
 /** kubectl's wording, on stderr so stdout stays clean for pipes. */
 export function noEventsMessage(namespace: string | null): string {
-  return namespace === null ? 'No events found.\n' : `No events found in ${namespace} namespace.\n`;
+  return namespace === null ? 'No events found.\n' : `No events found in ${escapeTerminal(namespace)} namespace.\n`;
+}
+
+/** What an incident account may claim depends on what it was read from. */
+export function incidentSourceKind(source: EventSource): 'cluster' | 'file' | 'stable-table' {
+  if (source.info.kind === 'cluster') return 'cluster';
+  return source.info.format === 'stable-table' ? 'stable-table' : 'file';
 }

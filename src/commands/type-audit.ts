@@ -4,6 +4,7 @@ import { EXIT } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { auditEvents } from '../core/audit.ts';
 import { choosePalette } from '../render/color.ts';
+import { toJsonText } from '../render/json.ts';
 import { renderAuditText } from '../render/audit-text.ts';
 import { parseCommonOptions, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
@@ -21,10 +22,10 @@ export function parseTypeAuditOptions(raw: RawOptions): TypeAuditOptions {
 }
 
 export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<CommandResult> {
-  const { events } = await readEvents(opts.common, deps, deps.now());
-  const report = auditEvents(events);
+  const { source, events } = await readEvents(opts.common, deps, deps.now());
+  const report = auditEvents(events, { uids: source.info.format !== 'stable-table' });
   if (opts.output === 'json') {
-    deps.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    deps.stdout.write(toJsonText(report));
   } else {
     deps.stdout.write(renderAuditText(report, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }

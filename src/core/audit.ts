@@ -57,9 +57,13 @@ const REASON_MAX = 128;
 
 const KIND_ORDER: readonly FindingKind[] = ['unconventional-type', 'unaggregatable-reason', 'no-object-uid'];
 
-export function auditEvents(events: Event[]): AuditReport {
+/**
+ * `uids: false` when the events come from a saved stable table, which carries no uids: a missing
+ * object uid is then the table's silence, not the event's fault.
+ */
+export function auditEvents(events: Event[], opts: { uids: boolean } = { uids: true }): AuditReport {
   const unique = dedupeByUid(events);
-  const findings = unique.flatMap(findingsFor);
+  const findings = unique.flatMap((ev) => findingsFor(ev, opts.uids));
   findings.sort(
     (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || compareBytes(a.event, b.event),
   );
@@ -73,7 +77,7 @@ export function auditEvents(events: Event[]): AuditReport {
   };
 }
 
-function findingsFor(ev: Event): AuditFinding[] {
+function findingsFor(ev: Event, uids: boolean): AuditFinding[] {
   const found: AuditFinding[] = [];
   const add = (kind: FindingKind, explanation: string): void => {
     found.push({
@@ -90,7 +94,7 @@ function findingsFor(ev: Event): AuditFinding[] {
   if (!isConventionalType(ev.type)) add('unconventional-type', explainType(ev.type));
   const reasonProblem = explainReason(ev.reason);
   if (reasonProblem !== null) add('unaggregatable-reason', reasonProblem);
-  if (ev.object.uid === '') add('no-object-uid', explainNoUid(ev));
+  if (uids && ev.object.uid === '') add('no-object-uid', explainNoUid(ev));
   return found;
 }
 

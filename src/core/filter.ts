@@ -31,17 +31,53 @@ export function parseObjectRef(text: string): ObjectSelector | null {
   return { kind, name };
 }
 
+// The short names the API server gives its built-in resources (`kubectl api-resources`, Kubernetes
+// v1.36), by Kind. Custom resources' short names (a CRD's spec.names.shortNames) need discovery.
+const SHORT_NAMES: Record<string, string> = {
+  cm: 'ConfigMap',
+  cj: 'CronJob',
+  crd: 'CustomResourceDefinition',
+  crds: 'CustomResourceDefinition',
+  cs: 'ComponentStatus',
+  csr: 'CertificateSigningRequest',
+  deploy: 'Deployment',
+  ds: 'DaemonSet',
+  ep: 'Endpoints',
+  ev: 'Event',
+  hpa: 'HorizontalPodAutoscaler',
+  ing: 'Ingress',
+  ip: 'IPAddress',
+  limits: 'LimitRange',
+  netpol: 'NetworkPolicy',
+  no: 'Node',
+  ns: 'Namespace',
+  pc: 'PriorityClass',
+  pdb: 'PodDisruptionBudget',
+  po: 'Pod',
+  pv: 'PersistentVolume',
+  pvc: 'PersistentVolumeClaim',
+  quota: 'ResourceQuota',
+  rc: 'ReplicationController',
+  rs: 'ReplicaSet',
+  sa: 'ServiceAccount',
+  sc: 'StorageClass',
+  sts: 'StatefulSet',
+  svc: 'Service',
+  vac: 'VolumeAttributesClass',
+};
+
 /**
  * kubectl resolves the --for token through the REST mapper, which lower-cases it and accepts the
- * resource plural or singular (the lower-cased Kind). Offline we have only the Kind, so we accept the
- * Kind in any case and the usual English plurals of it (pods, ingresses, networkpolicies).
- * Short names (po, deploy) need discovery and are not matched here.
+ * resource plural, the singular (the lower-cased Kind) or a short name. Offline we have only the
+ * Kind, so we accept the Kind in any case, the usual English plurals of it (pods, ingresses,
+ * networkpolicies) and the short names of the built-in Kinds (po, deploy, svc).
  */
 export function matchesKind(token: string, kind: string): boolean {
   const t = token.toLowerCase();
   const k = kind.toLowerCase();
   if (k === '') return false;
   if (t === k || t === `${k}s` || t === `${k}es`) return true;
+  if (Object.hasOwn(SHORT_NAMES, t) && SHORT_NAMES[t]?.toLowerCase() === k) return true;
   return k.endsWith('y') && t === `${k.slice(0, -1)}ies`;
 }
 

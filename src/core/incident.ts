@@ -6,6 +6,7 @@ import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
 import { classifyIncarnation, compareWithLive, summariseIncarnations } from './incarnation.ts';
 import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, NONE, sortTimeline } from './timeline.ts';
+import { isoOrNull, toIso } from './time.ts';
 import { isConventionalType } from './types.ts';
 
 export type IncidentSourceKind = 'cluster' | 'file' | 'stable-table';
@@ -68,7 +69,10 @@ export interface Report {
   /** ISO 8601 */
   firstSeen: string | null;
   lastSeen: string | null;
-  /** lastSeen - firstSeen in ms */
+  /**
+   * lastSeen - firstSeen in ms: the span the repeats fill. Not what kubectl's `(x5 over 2m)` says
+   * (that is the age of the first occurrence), so the text never calls it "over".
+   */
   spanMs: number | null;
   message: string | null;
   /** not Normal: the message explains what went wrong, so it is quoted first */
@@ -115,6 +119,7 @@ export interface Repeat extends EventRef {
   count: number;
   firstSeen: string | null;
   lastSeen: string | null;
+  /** lastSeen - firstSeen in ms, as in Report */
   spanMs: number | null;
 }
 
@@ -197,7 +202,7 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   const objects = groupByObject(events, carries, ctx.live ?? {});
   const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
   const incident: Incident = {
-    at: iso(ctx.now),
+    at: toIso(ctx.now),
     namespace: ctx.namespace,
     source: ctx.source,
     carries,
@@ -247,14 +252,6 @@ function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): voi
 function carriesFor(source: IncidentSourceKind): Carries {
   const all = source !== 'stable-table';
   return { times: all, counts: all, reporters: all, messages: all, uids: all };
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-function isoOrNull(ms: number | null): string | null {
-  return ms === null ? null : iso(ms);
 }
 
 function spanOf(ev: Event): number | null {
@@ -373,7 +370,7 @@ function limitsFor(events: Event[], ctx: IncidentContext, carries: Carries): Lim
     windowEnd: isoOrNull(end),
     windowMs: start === null || end === null ? null : end - start,
     eventTTLms: ctx.eventTTLms,
-    ttlHorizon: iso(ctx.now - ctx.eventTTLms),
+    ttlHorizon: toIso(ctx.now - ctx.eventTTLms),
   };
 }
 

@@ -21,6 +21,6 @@ export interface EventSource {
   readonly info: SourceInfo;
   /** Every event in scope through core/v1 (which already includes events written through events.k8s.io/v1). */
   listEvents(): Promise<unknown[]>;
-  /** The events.k8s.io/v1 view of the same events, where the source has it (capture's both-apis report). */
-  listNewApiEvents(): Promise<unknown[]>;
+  /** The events.k8s.io/v1 view of the same events (capture's both-apis report); null where the source has no such view. */
+  listNewApiEvents(): Promise<unknown[] | null>;
 }

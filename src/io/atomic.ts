@@ -1,5 +1,6 @@
-// Files and folders appear whole or not at all: written under a temporary name, then renamed.
-import { mkdtemp, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+// A capture folder appears whole or not at all: written under a temporary name, then renamed.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RuntimeError, UsageError } from '../errors.ts';
 
@@ -10,23 +11,22 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Writes a file atomically: a temp file in the same folder, fsynced, renamed over the target. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  const handle = await open(temp, 'w');
+/** Writes and fsyncs one file, so the folder rename never publishes a file still in the page cache only. */
+async function writeDurably(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'w');
   try {
     await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await rename(temp, path);
 }
 
 /**
  * Creates `dir` holding exactly `files`, atomically: they are written into a sibling temp folder
  * that is renamed into place, so a reader never sees half a capture. A non-empty `dir` is refused
- * unless `force`, and then replaced only after the new folder is complete.
+ * unless `force`, and then replaced only after the new folder is complete; if the swap fails, the
+ * old folder is put back.
  */
 export async function writeFolderAtomic(dir: string, files: Record<string, string>, force: boolean): Promise<void> {
   const present = await exists(dir);
@@ -38,18 +38,23 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
   }
   const parent = dirname(dir);
   if (!(await exists(parent))) throw new RuntimeError(`cannot create ${dir}: ${parent} does not exist`);
-  const temp = await mkdtemp(join(parent, `.${basename(dir)}.tmp-`));
+  // mkdir, not mkdtemp: mkdtemp makes the folder 0700, and a capture is an ordinary folder.
+  const temp = join(parent, `.${basename(dir)}.tmp-${randomBytes(6).toString('hex')}`);
+  await mkdir(temp);
+  const old = `${temp}.old`;
+  let moved = false;
   try {
-    for (const [name, text] of Object.entries(files)) await writeFile(join(temp, name), text);
+    for (const [name, text] of Object.entries(files)) await writeDurably(join(temp, name), text);
     if (present) {
-      const old = `${temp}.old`;
       await rename(dir, old);
+      moved = true;
       await rename(temp, dir);
       await rm(old, { recursive: true, force: true });
     } else {
       await rename(temp, dir);
     }
   } catch (error) {
+    if (moved && !(await exists(dir))) await rename(old, dir).catch(() => {});
     await rm(temp, { recursive: true, force: true });
     throw error;
   }

@@ -22,7 +22,8 @@ export type FileFormat = 'capture' | 'list' | 'record' | 'stable-table';
 export interface ParsedEvents {
   format: FileFormat;
   core: unknown[];
-  eventsK8sIo: unknown[];
+  /** the events.k8s.io/v1 view, where the file has it (a capture, an events.k8s.io list); else null */
+  eventsK8sIo: unknown[] | null;
   context: string;
   server: string;
   namespace: string | null;
@@ -40,7 +41,7 @@ function isObject(value: unknown): value is Json {
 }
 
 function fromDocument(doc: unknown, path: string): ParsedEvents {
-  const empty = { format: 'list' as const, context: '', server: '', namespace: null, capturedAt: '', eventsK8sIo: [] };
+  const empty = { format: 'list' as const, context: '', server: '', namespace: null, capturedAt: '', eventsK8sIo: null };
   if (Array.isArray(doc)) return { ...empty, core: doc };
   if (isObject(doc) && doc.kind === 'EvtimelineCapture') {
     const capture = doc as unknown as CaptureFile;
@@ -59,11 +60,17 @@ function fromDocument(doc: unknown, path: string): ParsedEvents {
     return list ? { ...empty, core: doc.items, eventsK8sIo: doc.items } : { ...empty, core: doc.items };
   }
   if (isObject(doc) && (doc.kind === 'Event' || isObject(doc.metadata))) return { ...empty, core: [doc] };
+  // A record of a quiet namespace holds its header line alone: a record with no events yet.
+  if (isObject(doc) && doc.kind === 'EvtimelineRecord') {
+    const namespace = typeof doc.namespace === 'string' ? doc.namespace : null;
+    return { ...empty, format: 'record', core: [], namespace, context: String(doc.context ?? ''), server: String(doc.server ?? ''), capturedAt: '', firstObservedAt: '' };
+  }
   throw new UsageError(`--from ${path}: not a capture, an event list, or a record`);
 }
 
-// `<type> <reason> <Kind>/<name>`: the lab's timeline.txt, as `-o stable` prints it.
-const STABLE_LINE = /^\S+ \S+ [^\s/]+\/\S+$/;
+// `<type> <reason> <Kind>/<name>`: the lab's timeline.txt, as `-o stable` prints it. A reason may be
+// a sentence (the very thing type-audit flags), and an empty part prints as <none>.
+const STABLE_LINE = /^\S+ .+ \S*\/\S*$/;
 
 function looksLikeStableTable(text: string): boolean {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
@@ -81,9 +88,10 @@ export function parseEventsText(text: string, path: string, parseLines?: (text: 
     const lines = parseLines?.(text);
     if (lines) return lines;
     if (looksLikeStableTable(text)) {
-      return { format: 'stable-table', core: [], eventsK8sIo: [], context: '', server: '', namespace: null, capturedAt: '', stableText: text };
+      return { format: 'stable-table', core: [], eventsK8sIo: null, context: '', server: '', namespace: null, capturedAt: '', stableText: text };
     }
-    throw new UsageError(`--from ${path}: neither JSON, a record, nor a stable table (${error instanceof Error ? error.message : String(error)})`);
+    // JSON.parse's own message quotes the file, which is not ours to print.
+    throw new UsageError(`--from ${path}: neither JSON, a record, nor a stable table`);
   }
 }
 
@@ -127,6 +135,6 @@ export function fileSource(parsed: ParsedEvents, path: string, namespace: string
   return {
     info,
     listEvents: async () => parsed.core.filter(keep),
-    listNewApiEvents: async () => parsed.eventsK8sIo.filter(keep),
+    listNewApiEvents: async () => parsed.eventsK8sIo?.filter(keep) ?? null,
   };
 }

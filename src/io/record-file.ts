@@ -2,10 +2,12 @@
 //
 // One line per observation, in the order observed:
 //   {"observedAt":"2026-11-30T12:00:00.000Z","type":"ADDED","event":{...as the server sent it...}}
-// type is the watch event type: ADDED, MODIFIED or DELETED. Each recorder session that writes
-// anything puts a header line before its first observation (in the same write),
-// {"kind":"EvtimelineRecord","version":1,"context",...}, which readers skip over for events and use
-// for where the record came from, and which a restarted recorder compares with its own scope.
+// type is the watch event type: ADDED, MODIFIED or DELETED (a re-list writes a new version of an
+// event the record holds as MODIFIED, as a watch would have). Each recorder session begins with a
+// header line, {"kind":"EvtimelineRecord","version":1,"context",...}, written once the server has
+// answered, so a quiet namespace leaves a record with no events rather than an empty file. Readers
+// skip headers for events and use them for where the record came from; a restarted recorder
+// compares the last one with its own scope.
 //
 // Replay keeps the latest version of each event by uid, including events the server has since
 // expired or deleted: outliving the TTL is the point of a record. A DELETED line never removes
@@ -193,11 +195,12 @@ export function parseRecordLines(text: string): ParsedEvents | null {
   return {
     format: 'record',
     core: latestVersions(observations),
-    eventsK8sIo: [],
+    eventsK8sIo: null,
     context: first?.context ?? '',
     server: first?.server ?? '',
     namespace: recordedNamespace(headers),
-    capturedAt: observations.at(-1)?.observedAt ?? headers.at(-1)?.startedAt ?? '',
+    // A record of headers alone (a quiet namespace) covers no observed time.
+    capturedAt: observations.at(-1)?.observedAt ?? '',
     firstObservedAt: observations[0]?.observedAt ?? '',
   };
 }
@@ -212,6 +215,7 @@ export function parseRecordLines(text: string): ParsedEvents | null {
  */
 export class RecordIndex {
   private readonly versions = new Set<string>();
+  private readonly uids = new Set<string>();
   private readonly deleted = new Set<string>();
   private readonly alive = new Map<string, Json>();
   private newest = '';
@@ -236,6 +240,11 @@ export class RecordIndex {
     return this.newest;
   }
 
+  /** The record holds some version of this event. */
+  knows(uid: string): boolean {
+    return this.uids.has(uid);
+  }
+
   /** The record holds this event and no DELETED for it. */
   holds(uid: string): boolean {
     return this.alive.has(uid);
@@ -254,6 +263,7 @@ export class RecordIndex {
   private add(type: string, event: Json): void {
     const uid = uidOf(event);
     this.versions.add(versionKey(event));
+    this.uids.add(uid);
     if (type === 'DELETED') {
       this.deleted.add(uid);
       this.alive.delete(uid);

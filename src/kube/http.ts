@@ -89,12 +89,34 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   });
 }
 
-/** One request, its JSON answer parsed. */
+/**
+ * One request, its JSON answer parsed. timeoutMs is a deadline for the whole exchange, as kubectl's
+ * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
+ */
 export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<unknown> {
-  const response = await openStream(target, req);
-  let text = '';
-  response.setEncoding('utf8');
-  for await (const chunk of response) text += chunk as string;
+  let timer: NodeJS.Timeout | undefined;
+  const exchange = (async () => {
+    const response = await openStream(target, req);
+    if (req.timeoutMs) {
+      timer = setTimeout(() => response.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })), req.timeoutMs);
+    }
+    let text = '';
+    response.setEncoding('utf8');
+    try {
+      for await (const chunk of response) text += chunk as string;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'timeout') throw new RuntimeError(`request to ${target.server} timed out after ${req.timeoutMs} ms (--request-timeout)`);
+      throw networkError(error as NodeJS.ErrnoException, target);
+    }
+    return text;
+  })();
+  let text: string;
+  try {
+    text = await exchange;
+  } finally {
+    clearTimeout(timer);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -3,11 +3,11 @@
 // with KUBECONFIG=a:b it takes the LAST file's current-context (kubectl: the first that sets it),
 // a name repeated across files throws "Duplicate cluster" (kubectl: the first wins), and with no
 // config at all it silently talks to localhost:8080 (kubectl: an error).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
-import { RuntimeError, UsageError } from '../errors.ts';
+import { RuntimeError } from '../errors.ts';
 
 export interface KubeconfigRequest {
   kubeconfig?: string;
@@ -26,7 +26,8 @@ export interface KubeTarget {
 /** The files kubectl would read, in precedence order. */
 export function kubeconfigFiles(req: KubeconfigRequest, exists: (path: string) => boolean = existsSync): string[] {
   if (req.kubeconfig) {
-    if (!exists(req.kubeconfig)) throw new UsageError(`--kubeconfig ${req.kubeconfig}: no such file`);
+    // kubectl exits 1 here too: the flag is well formed, the file system says no.
+    if (!exists(req.kubeconfig)) throw new RuntimeError(`--kubeconfig ${req.kubeconfig}: no such file`);
     return [req.kubeconfig];
   }
   const fromEnv = (req.env.KUBECONFIG ?? '').split(delimiter).filter((p) => p !== '');
@@ -68,6 +69,11 @@ function mergeKubeconfigs(KubeConfigClass: ClientNode['KubeConfig'], configs: Ku
 function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): KubeConfig {
   const config = new KubeConfigClass();
   try {
+    // kubectl reads an empty file (`touch ~/.kube/config`) as an empty config; client-node throws.
+    if (readFileSync(path, 'utf8').trim() === '') {
+      config.loadFromOptions({ clusters: [], users: [], contexts: [], currentContext: '' });
+      return config;
+    }
     config.loadFromFile(path);
   } catch (error) {
     throw new RuntimeError(`cannot load kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`);

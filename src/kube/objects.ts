@@ -1,7 +1,9 @@
 // Looks up the live objects events are about, once per distinct object: discovery of the Kind's
-// resource (cached per group/version), then a GET. Whatever stops a lookup (a Kind the reader may
-// not get, a group/version no longer served, a Kind discovery does not list, an unreachable server)
-// makes that object "unknown": an incarnation that cannot be told is not an error.
+// resource (once per group/version), then one metadata-only LIST per collection (a resource in one
+// namespace, or a cluster-scoped resource) that holds more than a few of them, else a GET each: with
+// -A on a busy cluster, thousands of GETs would come before the first row. Whatever stops a lookup
+// (a Kind the reader may not get, a group/version no longer served, a Kind discovery does not list,
+// an unreachable server) makes that object "unknown": an incarnation that cannot be told is not an error.
 import type { ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/incarnation.ts';
 import type { ObjectLookup } from '../core/incarnation.ts';
@@ -14,6 +16,7 @@ export type Getter = (path: string, accept?: string) => Promise<unknown>;
 // Only the object's uid and creationTimestamp matter: ask for its metadata alone, so a lookup never
 // pulls a Secret's data or a large spec (plain JSON remains the fallback for servers that can't).
 export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+export const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export function targetGetter(target: KubeTarget, timeoutMs: number): Getter {
   return (path, accept) => apiRequest(target, { method: 'GET', path, timeoutMs, accept });
@@ -65,29 +68,86 @@ async function discover(get: Getter, apiVersion: string): Promise<Discovery> {
   }
 }
 
-function objectPath(apiVersion: string, resource: ApiResource, ref: ObjectRef): string {
-  const root = groupVersionPath(apiVersion) ?? '';
-  const scope = resource.namespaced ? `/namespaces/${encodeURIComponent(ref.namespace)}` : '';
-  return `${root}${scope}/${resource.name}/${encodeURIComponent(ref.name)}`;
+/** The objects of one resource in one namespace (all of a cluster-scoped resource): one LIST can answer them all. */
+interface Collection {
+  resource: ApiResource;
+  /** `/api/v1/namespaces/NS/pods`, `/api/v1/nodes` */
+  path: string;
+  refs: ObjectRef[];
 }
 
-async function lookUp(get: Getter, ref: ObjectRef, discovery: Discovery): Promise<ObjectLookup> {
+function collectionPath(apiVersion: string, resource: ApiResource, namespace: string): string {
+  const root = groupVersionPath(apiVersion) ?? '';
+  const scope = resource.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${root}${scope}/${resource.name}`;
+}
+
+/** The resource a ref's object is read from, or why it cannot be. */
+function resourceOf(ref: ObjectRef, discovery: Discovery): ApiResource | { state: 'unknown'; why: string } {
   if (!discovery.served) return { state: 'unknown', why: discovery.why };
   // pods/status, pods/log, ... have the Kind of their parent too: only the resource itself can be read.
   const resource = discovery.resources.find((r) => r.kind === ref.kind && !r.name.includes('/'));
   if (resource === undefined) return { state: 'unknown', why: `${ref.apiVersion} serves no kind ${ref.kind}` };
   if (!resource.verbs.includes('get')) return { state: 'unknown', why: `${resource.name} cannot be read with get` };
   if (resource.namespaced && ref.namespace === '') return { state: 'unknown', why: `the event names no namespace for ${ref.kind} ${ref.name}` };
+  return resource;
+}
+
+type Metadata = { uid?: unknown; creationTimestamp?: unknown; name?: unknown } | undefined;
+
+function fromMetadata(metadata: Metadata, ref: ObjectRef): ObjectLookup {
+  const uid = metadata?.uid;
+  if (typeof uid !== 'string' || uid === '') return { state: 'unknown', why: `the server sent ${ref.kind} ${ref.name} without a uid` };
+  const created = metadata?.creationTimestamp;
+  return { state: 'exists', uid, creationTimestamp: typeof created === 'string' && created !== '' ? created : null };
+}
+
+async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Promise<ObjectLookup> {
   try {
-    const object = (await get(objectPath(ref.apiVersion, resource, ref), METADATA_ONLY)) as { metadata?: { uid?: unknown; creationTimestamp?: unknown } } | null;
-    const uid = object?.metadata?.uid;
-    if (typeof uid !== 'string' || uid === '') return { state: 'unknown', why: `the server sent ${ref.kind} ${ref.name} without a uid` };
-    const created = object?.metadata?.creationTimestamp;
-    return { state: 'exists', uid, creationTimestamp: typeof created === 'string' && created !== '' ? created : null };
+    const object = (await get(`${collection.path}/${encodeURIComponent(ref.name)}`, METADATA_ONLY)) as { metadata?: Metadata } | null;
+    return fromMetadata(object?.metadata, ref);
   } catch (error) {
     if (error instanceof ApiError && error.code === 404) return { state: 'gone' };
-    return { state: 'unknown', why: whyFailed(error, `get ${resource.name}`) };
+    return { state: 'unknown', why: whyFailed(error, `get ${collection.resource.name}`) };
   }
+}
+
+/** Pages through the collection; the metadata of each object by name. Throws what the Getter throws. */
+async function listAll(get: Getter, collection: Collection): Promise<Map<string, Metadata>> {
+  const byName = new Map<string, Metadata>();
+  let token = '';
+  do {
+    const page = (await get(`${collection.path}?limit=${LIST_PAGE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
+      items?: unknown;
+      metadata?: { continue?: unknown };
+    } | null;
+    const items = Array.isArray(page?.items) ? (page.items as { metadata?: Metadata }[]) : [];
+    for (const item of items) if (typeof item?.metadata?.name === 'string') byName.set(item.metadata.name, item.metadata);
+    const next = page?.metadata?.continue;
+    token = typeof next === 'string' ? next : '';
+  } while (token !== '');
+  return byName;
+}
+
+/**
+ * Answers every ref of the collection from one LIST: an object absent from it is gone. False when
+ * the reader may not list (403: RBAC can grant get without list): the refs are then read one by one.
+ */
+async function listCollection(get: Getter, collection: Collection, found: Map<string, ObjectLookup>): Promise<boolean> {
+  let byName: Map<string, Metadata>;
+  try {
+    byName = await listAll(get, collection);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 403) return false;
+    const unknown: ObjectLookup = { state: 'unknown', why: whyFailed(error, `list ${collection.resource.name}`) };
+    for (const ref of collection.refs) found.set(objectKey(ref), unknown);
+    return true;
+  }
+  for (const ref of collection.refs) {
+    const metadata = byName.get(ref.name);
+    found.set(objectKey(ref), metadata === undefined ? { state: 'gone' } : fromMetadata(metadata, ref));
+  }
+  return true;
 }
 
 /** Runs `work` on every item with at most `limit` at a time. */
@@ -103,23 +163,58 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** How many GETs may be in flight at once: enough to be quick, few enough not to stampede a server. */
+/** How many requests may be in flight at once: enough to be quick, few enough not to stampede a server. */
 export const LOOKUP_CONCURRENCY = 8;
+/** A collection holding more objects to look up than this is LISTed rather than read with a GET each. */
+export const LIST_ABOVE = 3;
+/** Objects per LIST page (kubectl get --chunk-size defaults to 500 too). */
+const LIST_PAGE = 500;
+
+/** Groups the refs by the collection they are read from; refs that cannot be read are answered unknown at once. */
+function collect(refs: ObjectRef[], discoveries: Map<string, Discovery>, found: Map<string, ObjectLookup>): Collection[] {
+  const collections = new Map<string, Collection>();
+  for (const ref of refs) {
+    const resource = resourceOf(ref, discoveries.get(ref.apiVersion) as Discovery);
+    if ('state' in resource) {
+      found.set(objectKey(ref), resource);
+      continue;
+    }
+    const path = collectionPath(ref.apiVersion, resource, ref.namespace);
+    const collection = collections.get(path) ?? { resource, path, refs: [] };
+    collection.refs.push(ref);
+    collections.set(path, collection);
+  }
+  return [...collections.values()];
+}
+
+type Lookup = { list: Collection } | { get: ObjectRef; from: Collection };
+
+function getsOf(collection: Collection): Lookup[] {
+  return collection.refs.map((ref) => ({ get: ref, from: collection }));
+}
 
 /**
  * Looks up each ref (callers pass distinct objects: see objectsToLookUp) and answers by objectKey.
- * Discovery is asked once per group/version however many objects share it. Never throws.
+ * Discovery is asked once per group/version, each collection is LISTed once when it holds more than
+ * LIST_ABOVE of the refs (and its resource can be listed), every other ref is read with a GET; at most
+ * `concurrency` requests are in flight. Never throws.
  */
 export async function lookUpObjects(get: Getter, refs: ObjectRef[], concurrency = LOOKUP_CONCURRENCY): Promise<Map<string, ObjectLookup>> {
-  const discoveries = new Map<string, Promise<Discovery>>();
   const found = new Map<string, ObjectLookup>();
-  await eachLimited(refs, concurrency, async (ref) => {
-    let discovery = discoveries.get(ref.apiVersion);
-    if (discovery === undefined) {
-      discovery = discover(get, ref.apiVersion);
-      discoveries.set(ref.apiVersion, discovery);
-    }
-    found.set(objectKey(ref), await lookUp(get, ref, await discovery));
+  const discoveries = new Map<string, Discovery>();
+  await eachLimited([...new Set(refs.map((r) => r.apiVersion))], concurrency, async (apiVersion) => {
+    discoveries.set(apiVersion, await discover(get, apiVersion));
   });
+
+  const lookups = collect(refs, discoveries, found).flatMap((c): Lookup[] =>
+    c.refs.length > LIST_ABOVE && c.resource.verbs.includes('list') ? [{ list: c }] : getsOf(c),
+  );
+  const unlisted: Lookup[] = [];
+  const run = async (lookup: Lookup): Promise<void> => {
+    if (!('list' in lookup)) found.set(objectKey(lookup.get), await getOne(get, lookup.from, lookup.get));
+    else if (!(await listCollection(get, lookup.list, found))) unlisted.push(...getsOf(lookup.list));
+  };
+  await eachLimited(lookups, concurrency, run);
+  await eachLimited(unlisted, concurrency, run);
   return found;
 }

@@ -1,6 +1,8 @@
 // Following core/v1 Events as they change: a list, then a watch from the list's resourceVersion,
 // resumed from the last resourceVersion seen whenever it ends, listed again when the server says
-// that version is too old (410 Gone), retried with a bounded backoff when the network fails.
+// that version is too old (410 Gone), retried with a bounded backoff when the network fails. A
+// watch resumed from a caller's version (a record's newest) starts only once a list shows that the
+// server has reached it.
 //
 // The watch is a raw GET ...?watch=1 read as JSON lines (one {"type","object"} per line), so the
 // objects stay exactly as the server sent them (client-node's Watch would do, but its typed
@@ -10,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RuntimeError } from '../errors.ts';
 import { eventsPath, listEvents } from './events-api.ts';
-import { ApiError, openStream } from './http.ts';
+import { ApiError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 type Json = Record<string, unknown>;
@@ -20,7 +22,12 @@ export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type FollowStep =
   /** every event in scope at one resourceVersion: at the start, or after the watch expired */
   | { kind: 'list'; items: Json[]; resourceVersion: string; why: 'start' | 'expired' }
+  /** before a watch resumes from `from`: the server's current resourceVersion; unless the verdict is 'resume', a list follows */
+  | { kind: 'resume'; from: string; current: string; verdict: ResumeVerdict }
   | { kind: 'change'; type: ChangeType; object: Json };
+
+/** resume: the server has reached that version; ahead: it has not; unknown: the versions are not numbers. */
+export type ResumeVerdict = 'resume' | 'ahead' | 'unknown';
 
 export interface RetryPolicy {
   firstDelayMs: number;
@@ -38,7 +45,7 @@ export const DEFAULT_WATCH_SECONDS = 300;
 export interface FollowOptions {
   /** null: all namespaces */
   namespace: string | null;
-  /** resume a watch from here; '' or null lists first */
+  /** resume a watch from here (once the server is known to have reached it); '' or null lists first */
   resourceVersion?: string | null;
   /** stops following: the generator returns */
   signal: AbortSignal;
@@ -52,6 +59,25 @@ export interface FollowOptions {
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Whether a watch can resume from `from` on a server whose list is now at `current`. A watch from a
+ * version the server has not reached yet is accepted and then waits for it, silently: a record of a
+ * cluster since re-created at the same URL (kind, minikube) holds such versions. resourceVersions
+ * are opaque by API convention but etcd revisions in practice: compared only when both are
+ * integers, and otherwise not trusted (listing again costs less than waiting for nothing).
+ */
+export function judgeResume(from: string, current: string): ResumeVerdict {
+  if (!/^\d+$/.test(from) || !/^\d+$/.test(current)) return 'unknown';
+  return BigInt(from) > BigInt(current) ? 'ahead' : 'resume';
+}
+
+/** The resourceVersion the server's list of this scope is at now: a list of one item. */
+async function currentResourceVersion(target: KubeTarget, namespace: string | null, timeoutMs?: number): Promise<string> {
+  const page = await apiRequest(target, { method: 'GET', path: eventsPath('core', namespace), query: { limit: 1 }, timeoutMs });
+  const meta = isObject(page) && isObject(page.metadata) ? page.metadata : {};
+  return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
 }
 
 function resourceVersionOf(object: unknown): string {
@@ -175,11 +201,11 @@ function openWatch(target: KubeTarget, namespace: string | null, resourceVersion
 }
 
 /**
- * Lists, then watches, forever (until `signal` aborts). Each step is handed over only when the
- * previous one has been consumed, and the resourceVersion to resume from advances only past steps
- * the consumer has taken, so a consumer that writes each step before asking for the next loses
- * nothing across a dropped watch. Throws a RuntimeError when the server refuses (401, 403, ...) or
- * after retry.maxAttempts failures in a row.
+ * Lists (or, given a resourceVersion the server has reached, resumes), then watches, forever (until
+ * `signal` aborts). Each step is handed over only when the previous one has been consumed, and the
+ * resourceVersion to resume from advances only past steps the consumer has taken, so a consumer
+ * that writes each step before asking for the next loses nothing across a dropped watch. Throws a
+ * RuntimeError when the server refuses (401, 403, ...) or after retry.maxAttempts failures in a row.
  */
 export async function* followEvents(target: KubeTarget, opts: FollowOptions): AsyncGenerator<FollowStep, void, undefined> {
   const { namespace, signal, notice } = opts;
@@ -187,6 +213,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
   const watchSeconds = opts.watchSeconds ?? DEFAULT_WATCH_SECONDS;
   let resourceVersion = opts.resourceVersion ?? '';
   let listWhy: 'start' | 'expired' | null = resourceVersion === '' ? 'start' : null;
+  let checkResume = resourceVersion !== '';
   let failures = 0;
   let expiredInARow = 0;
 
@@ -197,6 +224,15 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {
+      if (checkResume) {
+        const current = await abortable(currentResourceVersion(target, namespace, opts.requestTimeoutMs), signal);
+        failures = 0;
+        checkResume = false;
+        const verdict = judgeResume(resourceVersion, current);
+        if (verdict !== 'resume') listWhy = 'start';
+        yield { kind: 'resume', from: resourceVersion, current, verdict };
+        continue;
+      }
       if (listWhy !== null) {
         const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs }), signal);
         failures = 0;
@@ -237,8 +273,9 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         // version to resume from grows old); only one that follows a fresh list again and again is wrong.
         expiredInARow += 1;
         if (expiredInARow > 5) throw new RuntimeError(`the watch of events keeps expiring (410 Gone): ${error.message}`);
-        notice(`${listWhy === null ? 'watch' : 'list'} expired (410 Gone): listing again`);
+        notice(`${listWhy === null && !checkResume ? 'watch' : 'list'} expired (410 Gone): listing again`);
         listWhy = 'expired';
+        checkResume = false;
         continue;
       }
       if (!(error instanceof Transient)) throw error;
@@ -247,7 +284,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         throw new RuntimeError(`gave up following events after ${failures} failures in a row: ${error.message}`);
       }
       const delay = backoffDelay(failures, retry);
-      notice(`${listWhy === null ? 'watch' : 'list'} failed (${error.message}): retrying in ${seconds(delay)}`);
+      notice(`${listWhy === null && !checkResume ? 'watch' : 'list'} failed (${error.message}): retrying in ${seconds(delay)}`);
       await sleep(delay, signal);
     } finally {
       signal.removeEventListener('abort', onAbort);

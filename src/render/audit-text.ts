@@ -5,6 +5,7 @@ import type { AuditFinding, AuditReport, FindingKind, KubectlTypeBehaviour } fro
 import { NONE } from '../core/timeline.ts';
 import type { Palette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
+import { escapeOrNone, plural } from './words.ts';
 
 const HEADINGS: Record<FindingKind, string> = {
   'unconventional-type': 'Unconventional types (not exactly Normal or Warning)',
@@ -25,12 +26,11 @@ export function renderAuditText(report: AuditReport, palette: Palette): string {
 
 /** The summary line and one section per kind of finding (no trailing newline). */
 export function renderFindings(report: AuditReport, palette: Palette): string {
-  const checked = `${report.checked} ${report.checked === 1 ? 'event' : 'events'} checked`;
+  const checked = `${plural(report.checked, 'event')} checked`;
   if (!report.hasFindings) {
     return `Type audit: ${checked}. No unconventional types, unaggregatable reasons or missing object uids found.`;
   }
-  const n = report.findings.length;
-  const sections = [`Type audit: ${checked}, ${n} ${n === 1 ? 'finding' : 'findings'}.`];
+  const sections = [`Type audit: ${checked}, ${plural(report.findings.length, 'finding')}.`];
   for (const kind of KINDS) {
     const found = report.findings.filter((f) => f.kind === kind);
     if (found.length > 0) sections.push([palette.bold(HEADINGS[kind]), ...found.map((f) => findingLines(f, palette))].join('\n'));
@@ -38,19 +38,15 @@ export function renderFindings(report: AuditReport, palette: Palette): string {
   return sections.join('\n\n');
 }
 
-function safe(text: string): string {
-  return text === '' ? NONE : escapeTerminal(text);
-}
-
 function findingLines(f: AuditFinding, palette: Palette): string {
-  const type = f.kind === 'unconventional-type' ? palette.unconventional(safe(f.type)) : safe(f.type);
-  const facts = `reason ${safe(f.reason)}, type ${type}, reported by ${safe(f.reporter)}, count ${f.count}`;
-  return `  ${palette.bold(safe(f.event))} about ${safe(f.object)}: ${facts}\n    ${escapeTerminal(f.explanation)}`;
+  const type = f.kind === 'unconventional-type' ? palette.unconventional(escapeOrNone(f.type)) : escapeOrNone(f.type);
+  const facts = `reason ${escapeOrNone(f.reason)}, type ${type}, reported by ${escapeOrNone(f.reporter)}, count ${f.count}`;
+  return `  ${palette.bold(escapeOrNone(f.event))} about ${escapeOrNone(f.object)}: ${facts}\n    ${escapeTerminal(f.explanation)}`;
 }
 
 /** One type: the command a user would try and what it does, then what Warning filters do with it. */
 export function renderTypeBehaviour(b: KubectlTypeBehaviour, palette: Palette): string {
-  const title = b.type === '' ? `${NONE} (empty)` : safe(b.type);
+  const title = b.type === '' ? `${NONE} (empty)` : escapeOrNone(b.type);
   const lines = [`  ${b.type === 'Warning' ? palette.warning(title) : palette.unconventional(title)}`];
   lines.push(`    ${commandOutcome(b)}`);
   if (b.type !== 'Warning') {

@@ -2,12 +2,13 @@
 // object's story in time order, who reported what, unconventional types, then what events cannot tell.
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
-import type { GoneObject, Incident, ObjectStory, RecreatedObject, Report } from '../core/incident.ts';
+import type { GoneObject, Incident, ObjectStory, RecreatedObject, Repeat, Report } from '../core/incident.ts';
 import { humanDuration } from '../core/duration.ts';
 import { isConventionalType } from '../core/types.ts';
-import { NONE } from '../core/timeline.ts';
 import type { Palette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
+import { formatTime, formatTimeAndAge } from './time.ts';
+import { escapeOrNone, plural } from './words.ts';
 
 // The headline stays short: a namespace with hundreds of warnings lists the first few.
 const HEADLINE_ITEMS = 5;
@@ -23,36 +24,27 @@ export function renderIncidentText(incident: Incident, palette: Palette): string
   return `${sections.join('\n\n')}\n`;
 }
 
-/** Escaped, with `<none>` for an empty value. */
-function safe(text: string): string {
-  return text === '' ? NONE : escapeTerminal(text);
-}
-
 function paintType(type: string, palette: Palette): string {
-  if (type === 'Warning') return palette.warning(safe(type));
-  return isConventionalType(type) ? safe(type) : palette.unconventional(safe(type));
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+  if (type === 'Warning') return palette.warning(escapeOrNone(type));
+  return isConventionalType(type) ? escapeOrNone(type) : palette.unconventional(escapeOrNone(type));
 }
 
 function ageOf(iso: string, incident: Incident): string {
   return `${humanDuration(Date.parse(incident.at) - Date.parse(iso))} ago`;
 }
 
-/** ISO time without a zero millisecond part. */
-function showTime(iso: string): string {
-  return iso.replace(/\.000Z$/, 'Z');
+/** `2026-11-30T11:58:00Z (2m ago)` */
+function timeAndAge(iso: string, incident: Incident): string {
+  return formatTimeAndAge(Date.parse(iso), Date.parse(incident.at));
 }
 
-function listSome(items: string[]): string {
-  const shown = items.slice(0, HEADLINE_ITEMS).join(', ');
-  return items.length > HEADLINE_ITEMS ? `${shown}, and ${items.length - HEADLINE_ITEMS} more` : shown;
+function listSome(items: string[], separator = ', '): string {
+  const shown = items.slice(0, HEADLINE_ITEMS).join(separator);
+  return items.length > HEADLINE_ITEMS ? `${shown}${separator}and ${items.length - HEADLINE_ITEMS} more` : shown;
 }
 
 function scope(incident: Incident): string {
-  return incident.namespace === null ? 'across all namespaces' : `in namespace ${safe(incident.namespace)}`;
+  return incident.namespace === null ? 'across all namespaces' : `in namespace ${escapeOrNone(incident.namespace)}`;
 }
 
 /** `the record`, `the capture`, `the file`: what the events were read from. */
@@ -63,15 +55,15 @@ function savedNoun(incident: Incident): string {
 
 function origin(incident: Incident): string {
   if (incident.source === 'stable-table') return 'rebuilt from a saved stable table';
-  if (incident.source === 'cluster') return `read from the cluster at ${showTime(incident.at)}`;
+  if (incident.source === 'cluster') return `read from the cluster at ${formatTime(incident.at)}`;
   const saved = incident.saved;
   const read =
     saved?.format === 'record'
       ? 'read from a record'
       : saved?.format === 'capture' && saved.lastObserved !== null
-        ? `read from a capture taken at ${showTime(saved.lastObserved)}`
+        ? `read from a capture taken at ${formatTime(saved.lastObserved)}`
         : 'read from a saved file';
-  return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${showTime(incident.at)}`;
+  return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${formatTime(incident.at)}`;
 }
 
 function headline(incident: Incident, palette: Palette): string {
@@ -79,8 +71,8 @@ function headline(incident: Incident, palette: Palette): string {
   const title = palette.bold(`Incident ${scope(incident)}, ${origin(incident)}`);
   if (h.events === 0) return `${title}\n  No events.`;
   const reports = incident.objects.flatMap((o) => o.reports.map((r) => ({ o, r })));
-  const onObject = ({ o, r }: { o: ObjectStory; r: Report }): string => `${safe(r.reason)} on ${objectLabel(o)}`;
-  const lines = [`${title}\n  ${plural(h.events, 'event', 'events')} about ${plural(h.objects, 'object', 'objects')}.`];
+  const onObject = ({ o, r }: { o: ObjectStory; r: Report }): string => `${escapeOrNone(r.reason)} on ${objectLabel(o)}`;
+  const lines = [`${title}\n  ${plural(h.events, 'event')} about ${plural(h.objects, 'object')}.`];
   const warnings = reports.filter(({ r }) => r.type === 'Warning');
   lines.push(
     warnings.length === 0
@@ -95,15 +87,15 @@ function headline(incident: Incident, palette: Palette): string {
   if (h.repeats === null) {
     lines.push('  The table carries no counts, so repeats cannot be told.');
   } else if (h.repeats > 0) {
-    const items = incident.repeats.map((r) => `${safe(r.reason)} on ${safe(r.object)} x${r.count}${overSpan(r.spanMs)}`);
-    lines.push(`  ${plural(h.repeats, 'event', 'events')} repeated: ${listSome(items)}.`);
+    // `;` between items: each holds a comma of its own.
+    lines.push(`  ${plural(h.repeats, 'event')} repeated: ${listSome(incident.repeats.map((r) => repeatItem(r, incident)), '; ')}.`);
   }
   lines.push(...incarnationLines(incident));
   const c = incident.comparison;
   if (c !== undefined && c.savedEvents > 0) {
     const share = c.onlyInSaved === 0 ? '' : ` (${percent(c.share)})`;
     lines.push(
-      `  ${c.onlyInSaved} of ${plural(c.savedEvents, 'event', 'events')} in ${savedNoun(incident)}${share} ${c.onlyInSaved === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted).`,
+      `  ${c.onlyInSaved} of ${plural(c.savedEvents, 'event')} in ${savedNoun(incident)}${share} ${c.onlyInSaved === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted).`,
     );
   }
   return lines.join('\n');
@@ -115,21 +107,21 @@ function percent(share: number): string {
 }
 
 function uidList(uids: string[]): string {
-  return `${uids.length === 1 ? 'uid' : 'uids'} ${uids.map(safe).join(', ')}`;
+  return `${uids.length === 1 ? 'uid' : 'uids'} ${uids.map(escapeOrNone).join(', ')}`;
 }
 
 /** Kind/name, with its namespace when the account spans several. */
 function namedObject(o: { kind: string; name: string; namespace: string }, incident: Incident): string {
-  const where = incident.namespace === null && o.namespace !== '' ? ` in ${safe(o.namespace)}` : '';
-  return `${safe(o.kind)}/${safe(o.name)}${where}`;
+  const where = incident.namespace === null && o.namespace !== '' ? ` in ${escapeOrNone(o.namespace)}` : '';
+  return `${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}${where}`;
 }
 
 function recreatedLine(r: RecreatedObject, incident: Incident): string {
   // creationTimestamp comes from the live object as the server sent it: escaped like event text.
-  const when = r.recreatedAt === null ? '' : ` at ${safe(showTime(r.recreatedAt))}`;
-  const previous = `${plural(r.previousEvents, 'event', 'events')} ${r.previousEvents === 1 ? 'is' : 'are'} about the previous ${safe(r.name)}`;
+  const when = r.recreatedAt === null ? '' : ` at ${escapeOrNone(formatTime(r.recreatedAt))}`;
+  const previous = `${plural(r.previousEvents, 'event')} ${r.previousEvents === 1 ? 'is' : 'are'} about the previous ${escapeOrNone(r.name)}`;
   const current = r.currentEvents === 0 ? 'none' : String(r.currentEvents);
-  return `${namedObject(r, incident)} was re-created${when} (${uidList(r.previousUids)} -> uid ${safe(r.currentUid)}); ${previous} and ${current} about the current one.`;
+  return `${namedObject(r, incident)} was re-created${when} (${uidList(r.previousUids)} -> uid ${escapeOrNone(r.currentUid)}); ${previous} and ${current} about the current one.`;
 }
 
 function goneLine(g: GoneObject, incident: Incident): string {
@@ -158,19 +150,41 @@ function incarnationLines(incident: Incident): string[] {
   return lines;
 }
 
-function overSpan(spanMs: number | null): string {
-  return spanMs === null ? '' : ` over ${humanDuration(spanMs)}`;
+/** `ReconcileStarted on Pipeline/build-1, 5 times in 117s (first 2m ago, last 3s ago)` */
+function repeatItem(r: Repeat, incident: Incident): string {
+  return `${escapeOrNone(r.reason)} on ${escapeOrNone(r.object)}, ${r.count} times${inSpan(r.spanMs)}${firstAndLast(r, incident)}`;
+}
+
+/** ` (first 2m ago, last 3s ago)`; one age when both round to the same. */
+function firstAndLast(r: Repeat, incident: Incident): string {
+  const first = r.firstSeen === null ? null : ageOf(r.firstSeen, incident);
+  const last = r.lastSeen === null ? null : ageOf(r.lastSeen, incident);
+  if (first === null) return last === null ? '' : ` (last ${last})`;
+  if (last === null) return ` (first ${first})`;
+  return first === last ? ` (${first})` : ` (first ${first}, last ${last})`;
+}
+
+/**
+ * The time the repeats took, first seen to last seen: ` in 117s`. Never "over": in kubectl's
+ * `(x5 over 2m)` that word introduces the age of the first occurrence, and readers know it so.
+ * '' when unknown, or when last seen is before first seen (the ages then show it).
+ */
+function inSpan(spanMs: number | null): string {
+  if (spanMs === null) return '';
+  const span = humanDuration(spanMs);
+  if (span === '<invalid>') return '';
+  return span === '0s' ? ' within a second' : ` in ${span}`;
 }
 
 function objectLabel(o: ObjectStory): string {
-  return `${safe(o.kind)}/${safe(o.name)}`;
+  return `${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}`;
 }
 
 function objectsSection(incident: Incident, palette: Palette): string {
   const order = incident.carries.times ? 'oldest first' : 'in table order: the table carries no times';
   const stories = incident.objects.map((o) => {
     const uid =
-      o.uid !== null ? palette.dim(` (uid ${safe(o.uid)}${incarnationNote(o, incident)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
+      o.uid !== null ? palette.dim(` (uid ${escapeOrNone(o.uid)}${incarnationNote(o, incident)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
     const reports = o.reports.map((r) => reportLines(r, incident, palette));
     return [`${palette.bold(objectLabel(o))}${uid}`, ...reports].join('\n');
   });
@@ -190,10 +204,12 @@ function typeNote(r: Report, palette: Palette): string {
 }
 
 function reportLines(r: Report, incident: Incident, palette: Palette): string {
-  const what = `${safe(r.reason)} (${typeNote(r, palette)})`;
+  const what = `${escapeOrNone(r.reason)} (${typeNote(r, palette)})`;
   if (!incident.carries.reporters) return `  ${what}`;
-  const when = r.firstSeen === null ? 'At an unknown time' : `${ageOf(r.firstSeen, incident)}`;
-  const who = r.reporter === null || r.reporter === '' ? 'an unnamed reporter' : safe(r.reporter);
+  const repeated = r.count !== null && r.count > 1;
+  // A repeat's leading time is its first: said so, as the line goes on to its last.
+  const when = r.firstSeen === null ? 'At an unknown time' : `${repeated ? 'First ' : ''}${ageOf(r.firstSeen, incident)}`;
+  const who = r.reporter === null || r.reporter === '' ? 'an unnamed reporter' : escapeOrNone(r.reporter);
   const gone = r.onServer === false ? ', no longer on the server' : '';
   const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}${gone}:`;
   const message = r.message === null || r.message === '' ? '(no message)' : `"${escapeTerminal(r.message)}"`;
@@ -207,23 +223,23 @@ function capitalise(text: string): string {
 function howOften(r: Report, incident: Incident): string {
   if (r.count === null || r.count <= 1) return 'once';
   const last = r.lastSeen === null ? '' : `, last ${ageOf(r.lastSeen, incident)}`;
-  return `${r.count} times${overSpan(r.spanMs)}${last}`;
+  return `${r.count} times${inSpan(r.spanMs)}${last}`;
 }
 
 function reportersSection(incident: Incident, palette: Palette): string {
   const title = palette.bold('Who reported what');
   if (!incident.carries.reporters) return `${title}\n  The table carries no reporters: it cannot say who reported what.`;
   const lines = incident.reporters.map(
-    (r) => `  ${r.reporter === '' ? '(no reporter named)' : safe(r.reporter)}: ${r.reasons.map(safe).join(', ')}`,
+    (r) => `  ${r.reporter === '' ? '(no reporter named)' : escapeOrNone(r.reporter)}: ${r.reasons.map(escapeOrNone).join(', ')}`,
   );
   return [title, ...lines].join('\n');
 }
 
 function unconventionalSection(incident: Incident, palette: Palette): string {
   const blocks = incident.unconventionalTypes.map((u) => {
-    const events = u.events.map((e) => `${safe(e.reason)} on ${safe(e.object)}`);
+    const events = u.events.map((e) => `${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)}`);
     return [
-      `  ${paintType(u.type, palette)}: ${plural(u.events.length, 'event', 'events')} (${events.join(', ')}).`,
+      `  ${paintType(u.type, palette)}: ${plural(u.events.length, 'event')} (${events.join(', ')}).`,
       `    ${escapeTerminal(u.kubectl.summary)}`,
       `    Missed by: ${u.missedBy.map(escapeTerminal).join('; ')}.`,
       `    ${u.origin}`,
@@ -235,8 +251,8 @@ function unconventionalSection(incident: Incident, palette: Palette): string {
 function onlyInRecordSection(incident: Incident, palette: Palette): string {
   const noun = savedNoun(incident);
   const lines = (incident.onlyInRecord ?? []).map((e) => {
-    const last = e.lastSeen === null ? 'at an unknown time' : `${showTime(e.lastSeen)} (${ageOf(e.lastSeen, incident)})`;
-    return `  ${safe(e.reason)} on ${safe(e.object)} (event ${safe(e.event)}, ${paintType(e.type, palette)}), last seen ${last}`;
+    const last = e.lastSeen === null ? 'at an unknown time' : timeAndAge(e.lastSeen, incident);
+    return `  ${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)} (event ${escapeOrNone(e.event)}, ${paintType(e.type, palette)}), last seen ${last}`;
   });
   return [palette.bold(`Only in ${noun} (no longer on the server)`), ...lines].join('\n');
 }
@@ -262,13 +278,13 @@ function limitsSection(incident: Incident, palette: Palette): string {
     const onlyOnServer = incident.comparison?.onlyOnServer ?? 0;
     if (onlyOnServer > 0) {
       lines.push(
-        `- ${plural(onlyOnServer, 'event', 'events')} on the server ${onlyOnServer === 1 ? 'is' : 'are'} not in ${savedNoun(incident)} (written after it, or outside its scope): read the cluster without --from to see ${onlyOnServer === 1 ? 'it' : 'them'}.`,
+        `- ${plural(onlyOnServer, 'event')} on the server ${onlyOnServer === 1 ? 'is' : 'are'} not in ${savedNoun(incident)} (written after it, or outside its scope): read the cluster without --from to see ${onlyOnServer === 1 ? 'it' : 'them'}.`,
       );
     }
   } else {
     lines.push(
       windowLine(incident),
-      `- ${kept}: whatever was not written since ${showTime(l.ttlHorizon)} is gone, so the story may begin earlier than it seems.`,
+      `- ${kept}: whatever was not written since ${formatTime(l.ttlHorizon)} is gone, so the story may begin earlier than it seems.`,
     );
   }
   const unchecked = incident.uncheckedObjects ?? [];
@@ -292,8 +308,8 @@ function formatTTL(ms: number): string {
 function savedLines(incident: Incident): string[] {
   const saved = incident.saved;
   if (saved === undefined || saved.firstObserved === null || saved.lastObserved === null) return [];
-  const first = `${showTime(saved.firstObserved)} (${ageOf(saved.firstObserved, incident)})`;
-  const last = `${showTime(saved.lastObserved)} (${ageOf(saved.lastObserved, incident)})`;
+  const first = timeAndAge(saved.firstObserved, incident);
+  const last = timeAndAge(saved.lastObserved, incident);
   if (saved.format === 'capture') return [`- The capture was taken at ${last}.`];
   return [`- The recorder watched from ${first} to ${last}: the record's first and last observation.`];
 }
@@ -304,5 +320,5 @@ function windowLine(incident: Incident): string {
   if (l.windowStart === null || l.windowEnd === null) return '- The events carry no times: the window they cover is unknown.';
   const span = l.windowMs === null ? '' : ` ${humanDuration(l.windowMs)}`;
   const subject = savedLines(incident).length > 0 ? 'Its events' : 'They';
-  return `- ${subject} cover${span}: from ${showTime(l.windowStart)} (${ageOf(l.windowStart, incident)}) to ${showTime(l.windowEnd)} (${ageOf(l.windowEnd, incident)}).`;
+  return `- ${subject} cover${span}: from ${timeAndAge(l.windowStart, incident)} to ${timeAndAge(l.windowEnd, incident)}.`;
 }

@@ -1,9 +1,11 @@
-// -o json for event lists: the normalised events as plain data, for scripts and golden files.
-// Values are exact (never terminal-escaped): JSON.stringify escapes control characters itself,
-// and a script must see what the API server holds.
+// -o json: the normalised events (and any account) as plain data, for scripts and golden files.
+// Values are exact (never terminal-escaped): a script must see what the API server holds. The text
+// is still safe to print: toJsonText writes every dangerous character as a \u escape.
 
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
+import { isoOrNull } from '../core/time.ts';
+import { escapeTerminal } from './escape.ts';
 
 export interface JsonEvent {
   uid: string;
@@ -32,10 +34,6 @@ export interface JsonEvent {
   incarnation?: Incarnation;
   /** only with --compare: false when the server no longer has the event */
   onServer?: boolean;
-}
-
-function isoOrNull(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
 }
 
 /**
@@ -72,7 +70,25 @@ export function toJsonEvent(ev: Event, standing: EventStanding = {}): JsonEvent 
   return json;
 }
 
-/** A JSON array (`[]` when empty), two-space indented, ending in a newline. */
+// JSON.stringify escapes only C0 controls; DEL, C1 controls (U+009B is a one-byte CSI on some
+// terminals), bidi overrides and isolates, U+2028/2029 and zero-width characters pass raw, and -o json
+// is read in terminals too. Outside strings JSON text is plain ASCII, so any such character sits in a
+// string, where \uXXXX means the same character. Dangerous means what escapeTerminal changes: one list.
+const DEL_AND_ABOVE = /[\u007f-\uffff]/g;
+
+function escapeForJson(ch: string): string {
+  return escapeTerminal(ch) === ch ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Any JSON-able value as -o json prints it: two-space indented, ending in a newline, with every
+ * character a terminal would act on written as a \u escape, so JSON.parse gives back the exact values.
+ */
+export function toJsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2).replace(DEL_AND_ABOVE, escapeForJson)}\n`;
+}
+
+/** A JSON array (`[]` when empty) of toJsonEvent objects, as toJsonText prints it. */
 export function renderEventsJson(events: Event[], standing?: (ev: Event) => EventStanding): string {
-  return `${JSON.stringify(events.map((ev) => toJsonEvent(ev, standing?.(ev))), null, 2)}\n`;
+  return toJsonText(events.map((ev) => toJsonEvent(ev, standing?.(ev))));
 }

@@ -4,19 +4,16 @@
 import type { AuditReport } from '../core/audit.ts';
 import { describeKubectlTypes } from '../core/audit.ts';
 import type { Event } from '../core/event.ts';
-import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
-import { compareBytes, dedupeByUid, formatObjectRef, NONE, sortTimeline } from '../core/timeline.ts';
+import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from '../core/timeline.ts';
 import { renderFindings, renderTypeBehaviour } from './audit-text.ts';
 import { plainPalette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
-
-function safe(text: string): string {
-  return text === '' ? NONE : escapeTerminal(text);
-}
+import { formatTimeAndAge } from './time.ts';
+import { escapeOrNone } from './words.ts';
 
 function eventName(ev: Event): string {
-  return ev.namespace === '' ? safe(ev.name) : `${safe(ev.namespace)}/${safe(ev.name)}`;
+  return ev.namespace === '' ? escapeOrNone(ev.name) : `${escapeOrNone(ev.namespace)}/${escapeOrNone(ev.name)}`;
 }
 
 function width(text: string): number {
@@ -37,7 +34,7 @@ export function renderCountReport(events: Event[], now: number): string {
   const intro =
     'Events that repeated. A repeat is not a new event: the recorder bumps count and lastTimestamp (or series.count) on the same Event.';
   if (repeated.length === 0) return `${intro}\nNo event repeated: every event has count 1.\n`;
-  const rows = repeated.map((ev) => [formatLastSeen(ev, now), escapeTerminal(formatObjectRef(ev.object)), safe(ev.reason), eventName(ev)]);
+  const rows = repeated.map((ev) => [formatLastSeen(ev, now), escapeTerminal(formatObjectRef(ev.object)), escapeOrNone(ev.reason), eventName(ev)]);
   return `${intro}\n${columns([['LAST SEEN', 'OBJECT', 'REASON', 'EVENT'], ...rows]).join('\n')}\n`;
 }
 
@@ -48,17 +45,19 @@ export function renderTypeReport(report: AuditReport): string {
   return `${renderFindings(report, plainPalette)}\n\nWhat \`kubectl events --types=<T>\` does\n${blocks.join('\n')}\n`;
 }
 
-/** The names each API lists: `core: NAME` lines, then `new: NAME` lines, each sorted byte-wise. */
-export function renderBothApis(coreNames: string[], newNames: string[]): string {
+/** Said on a `new:` line when the source has no events.k8s.io/v1 view; no Event name holds a space or `(`. */
+const NO_NEW_API_VIEW = '(the events.k8s.io/v1 view is not in this source)';
+
+/**
+ * The names each API lists: `core: NAME` lines, then `new: NAME` lines, each sorted byte-wise.
+ * `newNames` null: the source (a record, a `kubectl get events` list) has no events.k8s.io/v1 view,
+ * which one `new:` line says, so the file never looks as if the new API listed nothing.
+ */
+export function renderBothApis(coreNames: string[], newNames: string[] | null): string {
   const lines = (prefix: string, names: string[]): string[] =>
     [...names].sort(compareBytes).map((name) => `${prefix}: ${escapeTerminal(name)}`);
-  const all = [...lines('core', coreNames), ...lines('new', newNames)];
+  const all = [...lines('core', coreNames), ...(newNames === null ? [`new: ${NO_NEW_API_VIEW}`] : lines('new', newNames))];
   return all.length === 0 ? '' : `${all.join('\n')}\n`;
-}
-
-function showTime(ms: number | null, now: number): string {
-  if (ms === null) return '<unknown>';
-  return `${new Date(ms).toISOString().replace(/\.000Z$/, 'Z')} (${formatAge(ms, now)} ago)`;
 }
 
 /** Every FailedScheduling event with the scheduler's message in full: the sentence people actually read. */
@@ -69,12 +68,12 @@ export function renderSchedulerReport(events: Event[], now: number): string {
     [
       escapeTerminal(formatObjectRef(ev.object)),
       `  event:      ${eventName(ev)}`,
-      `  type:       ${safe(ev.type)}`,
-      `  reporter:   ${safe(ev.reporter)}`,
+      `  type:       ${escapeOrNone(ev.type)}`,
+      `  reporter:   ${escapeOrNone(ev.reporter)}`,
       `  count:      ${ev.count}`,
-      `  first seen: ${showTime(ev.firstSeen, now)}`,
-      `  last seen:  ${showTime(ev.lastSeen, now)}`,
-      `  message:    ${safe(ev.message)}`,
+      `  first seen: ${formatTimeAndAge(ev.firstSeen, now)}`,
+      `  last seen:  ${formatTimeAndAge(ev.lastSeen, now)}`,
+      `  message:    ${escapeOrNone(ev.message)}`,
     ].join('\n'),
   );
   return `FailedScheduling events: the scheduler's own account of why a pod did not fit.\n\n${blocks.join('\n\n')}\n`;

@@ -3,15 +3,14 @@
 import Table from 'cli-table3';
 import { strlen } from 'cli-table3/src/utils.js';
 import type { Event } from '../core/event.ts';
-import type { Comparison, EventStanding, Incarnation } from '../core/incarnation.ts';
-import { eventWindow } from '../core/incident.ts';
-import type { SavedFile } from '../core/incident.ts';
+import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
-import { formatObjectRef, orNone } from '../core/timeline.ts';
+import { formatObjectRef } from '../core/timeline.ts';
 import { isConventionalType } from '../core/types.ts';
 import type { Palette } from './color.ts';
-import { DEFAULT_CELL_WIDTH, escapeTerminal, truncateCell } from './escape.ts';
+import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
+import { escapeOrNone } from './words.ts';
 
 export interface TimelineTableOptions {
   now: number;
@@ -96,7 +95,7 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
   const rows = events.map((ev) => {
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
-      const cell = truncateCell(escapeTerminal(orNone(column.cell(ev, opts.now))), max) + (column.mark?.(standing) ?? '');
+      const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now)), max) + (column.mark?.(standing) ?? '');
       return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette) : cell;
     });
   });
@@ -123,37 +122,3 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
 /** Spaces between columns, as kubectl prints them. */
 const GAP = 3;
 const CHUNK_ROWS = 100;
-
-function showTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
-}
-
-/**
- * One line for stderr: the time a record covers (first .. last observation) or when a capture was
- * taken, then the time its events cover (oldest first seen .. newest last seen). '' for a plain list.
- */
-export function renderSavedNotice(saved: SavedFile, events: Event[]): string {
-  const { start, end } = eventWindow(events);
-  const span = start === null || end === null ? '' : `; its events were first seen ${showTime(start)} .. last seen ${showTime(end)}`;
-  const { firstObserved: first, lastObserved: last } = saved;
-  if (saved.format === 'record') {
-    const kept = first === null || last === null ? 'The record holds no observation times' : `The record covers ${showTime(first)} .. ${showTime(last)} (first .. last observation)`;
-    return `${kept}${span}.\n`;
-  }
-  if (saved.format === 'capture' && last !== null) return `The capture was taken at ${showTime(last)}${span}.\n`;
-  return '';
-}
-
-/** One line for stderr with --compare: how many saved events the server no longer has, and how they are marked. */
-export function renderComparisonNotice(c: Comparison, format: string): string {
-  const noun = format === 'record' || format === 'capture' ? `the ${format}` : 'the file';
-  const gone = c.onlyInSaved.length;
-  const head =
-    c.savedEvents === 0
-      ? `${noun.replace(/^t/, 'T')} holds no events with a uid to compare with the server`
-      : gone === 0
-      ? `${c.savedEvents === 1 ? 'The one event' : `All ${c.savedEvents} events`} in ${noun} ${c.savedEvents === 1 ? 'is' : 'are'} still on the server`
-      : `${gone} of ${c.savedEvents} ${c.savedEvents === 1 ? 'event' : 'events'} in ${noun} ${gone === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted), marked${NOT_ON_SERVER_MARK}`;
-  const extra = c.onlyOnServer === 0 ? '' : `; ${c.onlyOnServer} ${c.onlyOnServer === 1 ? 'event' : 'events'} on the server ${c.onlyOnServer === 1 ? 'is' : 'are'} not in ${noun}`;
-  return `${head}${extra}.\n`;
-}

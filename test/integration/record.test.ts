@@ -3,7 +3,9 @@
 // restarted; a watch forced to expire by etcd compaction (410 Gone) and listed again; a watch that
 // the server ends again and again. Then the network failing on cue, through a TCP proxy in front of
 // the apiserver (test/harness/tcp-proxy.ts): a connection dropped mid-line, connections refused
-// until the recorder gives up; a user RBAC refuses (403); and --duration on a terminal.
+// until the recorder gives up; a user RBAC refuses (403); and --duration on a terminal. And a record
+// whose last resourceVersion the server has not reached (a cluster re-created at the same URL), and
+// a quiet namespace, whose record is its header alone.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli.ts';
 import { parseRecordOptions, runRecord } from '../../src/commands/record.ts';
 import { RuntimeError } from '../../src/errors.ts';
-import { parseRecordText } from '../../src/io/record-file.ts';
+import { RECORD_KIND, formatHeader, formatObservation, parseRecordText } from '../../src/io/record-file.ts';
 import type { Observation } from '../../src/io/record-file.ts';
 import { loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { followEvents } from '../../src/kube/watch.ts';
@@ -148,7 +150,7 @@ interface RecordFile {
 async function readRecord(path: string): Promise<RecordFile> {
   if (!existsSync(path)) return { observations: [], headers: 0, tornTail: '' };
   const text = await readFile(path, 'utf8');
-  if (text === '') return { observations: [], headers: 0, tornTail: '' }; // listed, nothing to write yet
+  if (text === '') return { observations: [], headers: 0, tornTail: '' }; // created, its header not written yet
   const record = parseRecordText(text);
   assert.ok(record, `${path} is not a record`);
   return { observations: record.observations, headers: record.headers.length, tornTail: record.tornTail };
@@ -382,8 +384,9 @@ describe('a watch that expired (--etcd-compaction-interval 2s)', () => {
 
     assert.match(second.stderr(), new RegExp(`continuing .*gone\\.jsonl \\(20 observations\\) from resourceVersion ${lastVersion}\n`));
     assert.match(second.stderr(), /^watch expired \(410 Gone\): listing again$/m);
-    // 10 changed + 5 new as ADDED from the list; 3 gone, as DELETED inferred from it.
-    assert.match(second.stderr(), /^recorded 18 lines \(15 added, 0 modified, 3 deleted\) to .*; it holds 38 observations$/m);
+    // From the list: 10 changed, as MODIFIED (as a watch would have said), and 5 new as ADDED; 3
+    // gone, as DELETED inferred from it.
+    assert.match(second.stderr(), /^recorded 18 lines \(5 added, 10 modified, 3 deleted\) to .*; it holds 38 observations$/m);
 
     const { observations } = await readRecord(file);
     assertNoDuplicates(observations);
@@ -533,7 +536,8 @@ describe('record through a proxy that fails on cue, and as a user the server ref
     );
     const retries = fake.stderr().split('\n').filter((l) => l.startsWith('watch failed ('));
     assert.deepEqual(retries.map((l) => l.replace(/^watch failed \(.*\): /, '')), ['retrying in 50 ms', 'retrying in 100 ms', 'retrying in 200 ms', 'retrying in 200 ms']);
-    assert.match(fake.stderr(), /^recorded 0 lines/m);
+    // One line on failure: main's `error: ...`; no summary before it.
+    assert.deepEqual(fake.stderr().split('\n').filter((l) => l !== '' && !l.startsWith('watch failed (')), []);
     assert.ok(took < 10_000, `gave up after ${took.toFixed(0)} ms`);
     assert.ok(proxy.accepted >= 5, `${proxy.accepted} connections`);
   });
@@ -551,8 +555,8 @@ describe('record through a proxy that fails on cue, and as a user the server ref
     );
     assert.ok(performance.now() - t0 < 5_000, 'gave up at once');
     assert.equal(existsSync(file), false);
-    assert.doesNotMatch(recorder.stderr(), /retrying/);
-    assert.match(recorder.stderr(), /^recorded 0 lines/m);
+    // Nothing before main's one-line `error: ...`: no retry, no summary.
+    assert.equal(recorder.stderr(), '');
   });
 
   test('--duration stops by itself; on a terminal the live count is shown and cleared', { timeout: 30_000 }, async () => {
@@ -571,5 +575,60 @@ describe('record through a proxy that fails on cue, and as a user the server ref
     assert.ok(err.includes(`\r\u001b[Krecording to ${file}: 2 lines (2 added, 0 modified, 0 deleted)`), JSON.stringify(err));
     assert.ok(err.includes(`\r\u001b[Krecording to ${file}: 3 lines (2 added, 1 modified, 0 deleted)`), JSON.stringify(err));
     assert.ok(err.endsWith(`: 3 lines (2 added, 1 modified, 0 deleted)\r\u001b[Krecorded 3 lines (2 added, 1 modified, 0 deleted) to ${file}; it holds 3 observations\n`), JSON.stringify(err));
+  });
+});
+
+// -- a record the server has not caught up with, and a quiet namespace -------------------------------
+
+describe('continuing a record only from a version the server has reached', () => {
+  test('a record whose last resourceVersion is ahead of the server\'s (a re-created cluster): listed again, and what happens is recorded', { timeout: 60_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-ahead');
+    const target = await loadKubeTarget({ kubeconfig: cp.kubeconfig, env: {} });
+    const file = join(scratch, 'ahead.jsonl');
+    // Recorded of this server and namespace, by the look of its header: a cluster since re-created.
+    const before = { ...coreEvent(ns, 'from-before', 'before the cluster was re-created'), metadata: { name: 'from-before', namespace: ns, uid: 'uid-from-before', resourceVersion: '99999999' } };
+    const startedAt = '2026-11-30T11:00:00.000Z';
+    await writeFile(
+      file,
+      formatHeader({ kind: RECORD_KIND, version: 1, context: target.context, server: target.server, namespace: ns, filter: {}, startedAt }) +
+        formatObservation({ observedAt: startedAt, type: 'ADDED', event: before }),
+    );
+    const listed = await createEvent(cp, ns, 'ahead-listed');
+
+    const recorder = recordInProcess(['-n', ns, file], { KUBECONFIG: cp.kubeconfig });
+    try {
+      // Before the fix it waited here for ever, at resourceVersion 99999999.
+      await waitFor('the recorder to list', async () => (await readRecord(file)).observations.length === 2, 30_000, 20);
+      const watched = await createEvent(cp, ns, 'ahead-watched');
+      await waitFor('the event created while recording', async () => (await readRecord(file)).observations.some((o) => versionKey(o.event) === versionKey(watched)), 10_000, 20);
+    } finally {
+      recorder.interrupt();
+    }
+    assert.equal(await recorder.done, 0);
+
+    const record = await readRecord(file);
+    // The old event is kept, and not declared gone: this cluster's list cannot speak for it.
+    assert.deepEqual(record.observations.map((o) => `${o.type} ${meta(o.event).name}`), ['ADDED from-before', 'ADDED ahead-listed', 'ADDED ahead-watched']);
+    assert.equal(versionKey(record.observations[1]?.event ?? {}), versionKey(listed));
+    assert.equal(record.headers, 2);
+    assert.match(
+      recorder.stderr(),
+      /^.*ahead\.jsonl: its last resourceVersion 99999999 is ahead of the server's \d+ \(a different or re-created cluster\?\): listing again\n/,
+    );
+    assert.doesNotMatch(recorder.stderr(), /continuing/);
+    assert.match(recorder.stderr(), /^recorded 2 lines \(2 added, 0 modified, 0 deleted\) to .*ahead\.jsonl; it holds 3 observations$/m);
+  });
+
+  test('a quiet namespace leaves a record of its header, which --from reads as a record of no events', { timeout: 30_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-quiet');
+    const file = join(scratch, 'quiet.jsonl');
+    const recorder = recordInProcess(['-n', ns, file, '--duration', '1s'], { KUBECONFIG: cp.kubeconfig });
+    assert.equal(await recorder.done, 0);
+    assert.deepEqual(await readRecord(file), { observations: [], headers: 1, tornTail: '' });
+    const replay = fakeDeps({ env: {} });
+    assert.equal(await runCli(['timeline', '--from', file], replay.deps), 0);
+    assert.equal(replay.stdout(), '');
   });
 });

@@ -96,7 +96,7 @@ test('an empty namespace says so on stderr, as kubectl does, and exits 0', async
 test('incident names the reporters, their reasons, the Critical type and the TTL', async () => {
   const r = await evtimeline(['incident', '-n', lab], cp.kubeconfig);
   assert.equal(r.code, 0, r.stderr);
-  for (const word of ['FailedScheduling', 'ReconcileStarted', 'ReconcileSucceeded', 'StageUnknown', 'Critical', 'default-scheduler', 'pipeline-operator', 'x5', 'Insufficient cpu']) {
+  for (const word of ['FailedScheduling', 'ReconcileStarted', 'ReconcileSucceeded', 'StageUnknown', 'Critical', 'default-scheduler', 'pipeline-operator', '5 times', 'Insufficient cpu']) {
     assert.ok(r.stdout.includes(word), `incident lacks ${word}:\n${r.stdout}`);
   }
   assert.match(r.stdout, /1h|one hour/);
@@ -110,9 +110,27 @@ test('type-audit exits 3 on the lab and 0 on a namespace of conventional events'
   assert.equal(found.code, 3, found.stderr);
   assert.match(found.stdout, /Critical/);
   assert.match(found.stdout, /valid --types are Normal or Warning/);
+  // Conventional events with object uids, one Normal and one Warning: nothing to report.
   const clean = await freshNamespace(cp.kubeconfig, 'verbs-clean');
+  await applyStartedEvent(clean);
+  const warning = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'build-1-slow', namespace: clean },
+    involvedObject: { apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', namespace: clean, uid: '00000000-0000-0000-0000-000000000001' },
+    reason: 'StageSlow',
+    type: 'Warning',
+    message: 'Stage build took longer than expected.',
+    firstTimestamp: rfc3339Seconds(),
+    lastTimestamp: rfc3339Seconds(),
+    count: 1,
+    source: { component: 'pipeline-operator' },
+  };
+  const applied = await kubectl(['-n', clean, 'apply', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(warning) });
+  assert.equal(applied.code, 0, applied.stderr);
   const r = await evtimeline(['type-audit', '-n', clean], cp.kubeconfig);
   assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /2 events checked/);
 });
 
 /** The lab's step-2 event in its own namespace, first seen two minutes ago (count 1). */
@@ -227,4 +245,45 @@ test('aggregate-patch refuses a forbidden patch and changes nothing', async () =
   assert.match(r.stderr, /^error: [^\n]*forbidden[^\n]*\n$/);
   assert.match(r.stderr, /cannot patch resource "events"/);
   assert.equal(await ok(['get', 'event', name, '-o', 'jsonpath={.count}'], ns), '1');
+});
+
+/** `60s (x5 over 2m)` -> seconds of last, count, seconds of over (kubectl's HumanDuration forms). */
+function parseLastSeen(cell: string): { last: number; count: number; over: number } {
+  const m = /^(\S+) \(x(\d+) over (\S+)\)$/.exec(cell.trim());
+  assert.ok(m, `not a repeated LAST SEEN cell: ${JSON.stringify(cell)}`);
+  const seconds = (text: string): number => {
+    let total = 0;
+    for (const [, n, unit] of text.matchAll(/(\d+)([smhd])/g)) total += Number(n) * { s: 1, m: 60, h: 3600, d: 86400 }[unit as 's' | 'm' | 'h' | 'd'];
+    return total;
+  };
+  return { last: seconds(m[1] ?? ''), count: Number(m[2]), over: seconds(m[3] ?? '') };
+}
+
+test("LAST SEEN says what kubectl events says: the last occurrence's age, and 'over' the FIRST one's age", async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'verbs-lastseen');
+  const name = await applyStartedEvent(ns); // first seen two minutes ago
+  const at = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  const patched = await evtimeline(['aggregate-patch', name, '-n', ns, '--count', '5', '--at', at], cp.kubeconfig);
+  assert.equal(patched.code, 0, patched.stderr);
+  const ours = await evtimeline(['-n', ns], cp.kubeconfig);
+  const theirs = await kubectl(['-n', ns, 'events'], cp.kubeconfig);
+  // Both tables start LAST SEEN at a header offset; take the cell up to the TYPE column.
+  const cell = (table: string, header: string) => {
+    const lines = table.split('\n');
+    const start = (lines[0] ?? '').indexOf('LAST SEEN');
+    const end = (lines[0] ?? '').indexOf(header);
+    return (lines.find((l) => l.includes('ReconcileStarted')) ?? '').slice(start, end);
+  };
+  const a = parseLastSeen(cell(ours.stdout, 'TYPE'));
+  const b = parseLastSeen(cell(theirs.stdout, 'TYPE'));
+  assert.equal(a.count, 5);
+  assert.equal(b.count, 5);
+  assert.ok(Math.abs(a.last - b.last) <= 2 && Math.abs(a.last - 60) <= 5, `last: ours ${a.last}s, kubectl ${b.last}s`);
+  assert.ok(Math.abs(a.over - b.over) <= 2 && Math.abs(a.over - 120) <= 5, `over: ours ${a.over}s, kubectl ${b.over}s`);
+});
+
+test('an error quoting untrusted text is escaped and stays one line', async () => {
+  const r = await evtimeline(['--from', `${work}/no\u001b[31mfile\rhere`], cp.kubeconfig);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, `error: --from ${work}/no^[[31mfile\\rhere: no such file\n`);
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
-import { ev, LAB_STABLE, labEvents } from '../support/builders.ts';
+import { ev, LAB_STABLE, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { scratchDir } from '../support/tmp.ts';
 
@@ -130,13 +130,13 @@ test('a timeline from a record states on stderr the window it covers; stdout sta
   const record = join(dir, 'window.jsonl');
   writeFileSync(
     record,
-    labEvents().map((event, i) => formatObservation({ observedAt: `2026-11-30T11:5${i}:00.000Z`, type: 'ADDED', event })).join(''),
+    labEvents().map((event, i) => formatObservation({ observedAt: `2026-11-30T11:59:5${6 + i}.000Z`, type: 'ADDED', event })).join(''),
   );
   const r = await run(['--from', record, '-o', 'stable']);
   assert.equal(r.stdout, LAB_STABLE);
   assert.equal(
     r.stderr,
-    'The record covers 2026-11-30T11:50:00Z .. 2026-11-30T11:53:00Z (first .. last observation); its events were first seen 2026-11-30T11:58:00Z .. last seen 2026-11-30T11:59:57Z.\n',
+    'The record covers 2026-11-30T11:59:56Z .. 2026-11-30T11:59:59Z (first .. last observation); its events were first seen 2026-11-30T11:58:00Z .. last seen 2026-11-30T11:59:57Z.\n',
   );
   const list = await run(['--from', labFile, '-o', 'stable']);
   assert.equal(list.stderr, '');
@@ -160,4 +160,83 @@ test('--compare with a stable table is a usage error: the table has no uids to c
   const error = ((await run(['incident', '--from', table, '--compare'])).code as { error?: Error }).error;
   assert.equal(error?.name, 'UsageError');
   assert.match(error.message, /a stable table has none/);
+});
+
+const badAt: string[] = ['1', '2026-11-30T12:00:00', 'Nov 30 2026', '2026-11-30 12:00:00Z'];
+for (const at of badAt) {
+  test(`aggregate-patch --at ${JSON.stringify(at)} is a usage error: RFC 3339 with a zone only`, async () => {
+    const error = ((await run(['aggregate-patch', 'x', '--at', at])).code as { error?: Error }).error;
+    assert.equal(error?.name, 'UsageError');
+    assert.match(error.message, /want an RFC 3339 time/);
+  });
+}
+
+test('--since counts back from when a capture was taken, not from today', async () => {
+  const week = 7 * 24 * 3600;
+  const capture = join(dir, 'last-week.json');
+  writeFileSync(
+    capture,
+    JSON.stringify({
+      kind: 'EvtimelineCapture',
+      version: 1,
+      context: 'prod',
+      server: 'https://prod.example:6443',
+      namespace: 'op-events',
+      capturedAt: new Date(NOW - week * 1000).toISOString(),
+      core: [ev({ reason: 'JustBefore', first: week + 60 }), ev({ reason: 'AnHourBefore', first: week + 3600 })],
+      eventsK8sIo: [],
+    }),
+  );
+  const r = await run(['--from', capture, '--since', '5m', '-o', 'stable']);
+  assert.equal(r.stdout, 'Normal JustBefore Pipeline/build-1\n');
+});
+
+test('a stable table with a sentence for a reason and an empty type is still read back', async () => {
+  const table = join(dir, 'odd-timeline.txt');
+  writeFileSync(table, 'Normal Pod was started ok Pod/a\n<none> NoTarget <none>/<none>\n');
+  const r = await run(['incident', '--from', table]);
+  assert.equal(r.code, 0, String((r.code as { error?: Error }).error));
+  assert.match(r.stdout, /Pod was started ok/);
+});
+
+test('type-audit of a stable table does not blame the table for carrying no uids', async () => {
+  const table = join(dir, 'audit-timeline.txt');
+  writeFileSync(table, LAB_STABLE);
+  const r = await run(['type-audit', '--from', table, '-o', 'json']);
+  assert.equal(r.code, 0 + 3);
+  const report = JSON.parse(r.stdout) as { findings: { kind: string }[] };
+  assert.deepEqual([...new Set(report.findings.map((f) => f.kind))], ['unconventional-type']);
+});
+
+test('capture from a stable table is refused: the table holds no events to save', async () => {
+  const table = join(dir, 'capture-timeline.txt');
+  writeFileSync(table, LAB_STABLE);
+  const error = ((await run(['capture', '--from', table, join(dir, 'from-table')])).code as { error?: Error }).error;
+  assert.equal(error?.name, 'UsageError');
+  assert.match(error.message, /a stable table holds only/);
+});
+
+test('a record of a quiet namespace (its header alone) reads as no events', async () => {
+  const record = join(dir, 'quiet.jsonl');
+  writeFileSync(record, '{"kind":"EvtimelineRecord","version":1,"context":"c","server":"s","namespace":"quiet","filter":{},"startedAt":"2026-11-30T11:00:00.000Z"}\n');
+  const r = await run(['--from', record]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /No events found in quiet namespace\.\n$/);
+});
+
+test('a namespace name from a file is escaped in the "No events found" notice', async () => {
+  const capture = join(dir, 'hostile-ns.json');
+  writeFileSync(capture, JSON.stringify({ kind: 'EvtimelineCapture', version: 1, context: '', server: '', namespace: 'op\u001b[31m', capturedAt: '', core: [], eventsK8sIo: [] }));
+  const r = await run(['--from', capture]);
+  assert.doesNotMatch(r.stderr, /\u001b/);
+  assert.match(r.stderr, /No events found in op\^\[\[31m namespace\./);
+});
+
+test('a file that is no format we know is refused without quoting its bytes', async () => {
+  const junk = join(dir, 'junk.txt');
+  writeFileSync(junk, 'x\u001b[31m not events\n');
+  const error = ((await run(['--from', junk])).code as { error?: Error }).error;
+  assert.equal(error?.name, 'UsageError');
+  assert.equal(error.message, `--from ${junk}: neither JSON, a record, nor a stable table`);
 });

@@ -29,7 +29,15 @@ describe('matchesKind', () => {
     ['an -es plural', 'ingresses', 'Ingress', true],
     ['a -y to -ies plural', 'networkpolicies', 'NetworkPolicy', true],
     ['not another Kind', 'pods', 'Pipeline', false],
-    ['not a short name (needs discovery)', 'po', 'Pod', false],
+    ['a short name, as kubectl api-resources lists it', 'po', 'Pod', true],
+    ['a short name in upper case', 'DEPLOY', 'Deployment', true],
+    ['a short name of a two-word Kind', 'netpol', 'NetworkPolicy', true],
+    ['either of two short names', 'crds', 'CustomResourceDefinition', true],
+    ['a short name that is not an abbreviation', 'quota', 'ResourceQuota', true],
+    ['not the short name of another Kind', 'po', 'PersistentVolume', false],
+    ['not a prefix that is no short name', 'dep', 'Deployment', false],
+    ["not a custom resource's short name (needs discovery)", 'pl', 'Pipeline', false],
+    ['not a name of Object.prototype', 'constructor', 'Object', false],
     ['not an event with no kind', 's', '', false],
   ];
   for (const [name, token, kind, want] of cases) {
@@ -44,6 +52,7 @@ describe('filterEvents', () => {
   const cases: [string, EventFilter, string[]][] = [
     ['no criteria keeps everything in order', {}, ['build-1-started', 'build-1-weird', 'build-1-done', 'hungry.18a1b2c3d4e5f607']],
     ['--for pod/hungry keeps the scheduler event', { object: { kind: 'pod', name: 'hungry' } }, ['hungry.18a1b2c3d4e5f607']],
+    ['--for po/hungry keeps it too (a short name)', { object: { kind: 'po', name: 'hungry' } }, ['hungry.18a1b2c3d4e5f607']],
     ['--for pipelines/build-1 keeps the operator events', { object: { kind: 'pipelines', name: 'build-1' } }, ['build-1-started', 'build-1-weird', 'build-1-done']],
     ['--for compares names exactly', { object: { kind: 'Pod', name: 'Hungry' } }, []],
     ['--types=Critical reaches the event kubectl cannot', { types: ['Critical'] }, ['build-1-weird']],

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
-import type { Event } from '../../src/core/event.ts';
+import type { Event, ObjectRef } from '../../src/core/event.ts';
 import {
   classifyIncarnation,
   compareWithLive,
@@ -161,7 +161,7 @@ describe('lookUpObjects', () => {
     resources: [
       { name: 'pods/status', kind: 'Pod', namespaced: true, verbs: ['get', 'patch'] },
       { name: 'pods', kind: 'Pod', namespaced: true, verbs: ['get', 'list'] },
-      { name: 'nodes', kind: 'Node', namespaced: false, verbs: ['get'] },
+      { name: 'nodes', kind: 'Node', namespaced: false, verbs: ['get', 'list'] },
       { name: 'bindings', kind: 'Binding', namespaced: true, verbs: ['create'] },
     ],
   };
@@ -248,6 +248,77 @@ describe('lookUpObjects', () => {
     });
   }
 
+  const pods = (n: number, namespace = 'op-events') => Array.from({ length: n }, (_, i) => ref({ kind: 'Pod', apiVersion: 'v1', objectName: `pod-${i}`, namespace }));
+  const podList = (names: string[], next = '') => ({
+    kind: 'PartialObjectMetadataList',
+    metadata: next ? { continue: next } : {},
+    items: names.map((name) => ({ metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-11-30T00:00:00Z' } })),
+  });
+  const states = (found: Map<string, ObjectLookup>, refs: ReturnType<typeof ref>[]) => refs.map((r) => found.get(objectKey(r))?.state);
+
+  it('LISTs a namespace once for 50 of its pods: one discovery and one metadata-only list; a pod the list lacks is gone', async () => {
+    const refs = pods(50);
+    const accepts: string[] = [];
+    const { get, asked } = server({ '/api/v1': core, '/api/v1/namespaces/op-events/pods?limit=500': podList(refs.slice(1).map((r) => r.name)) });
+    const found = await lookUpObjects(async (path, accept) => (accepts.push(accept ?? ''), get(path)), refs);
+    assert.deepEqual(asked, ['/api/v1', '/api/v1/namespaces/op-events/pods?limit=500']);
+    assert.equal(accepts[1], 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json');
+    assert.deepEqual(found.get(objectKey(refs[0] as ObjectRef)), { state: 'gone' });
+    assert.deepEqual(found.get(objectKey(refs[7] as ObjectRef)), { state: 'exists', uid: 'uid-pod-7', creationTimestamp: '2026-11-30T00:00:00Z' });
+    assert.equal(states(found, refs).filter((s) => s === 'exists').length, 49);
+  });
+
+  it('follows the continue token page by page', async () => {
+    const refs = pods(4);
+    const { get, asked } = server({
+      '/api/v1': core,
+      '/api/v1/namespaces/op-events/pods?limit=500': podList(['pod-0', 'pod-1'], 'next/page=='),
+      '/api/v1/namespaces/op-events/pods?limit=500&continue=next%2Fpage%3D%3D': podList(['pod-3']),
+    });
+    assert.deepEqual(states(await lookUpObjects(get, refs), refs), ['exists', 'exists', 'gone', 'exists']);
+    assert.equal(asked.length, 3);
+  });
+
+  const nodes = (n: number) => Array.from({ length: n }, (_, i) => ref({ kind: 'Node', apiVersion: 'v1', objectName: `node-${i}`, namespace: 'default' }));
+  const builds = (n: number) => Array.from({ length: n }, (_, i) => ref({ objectName: `build-${i}` }));
+  const getOnly = { '/apis/ev.labhub.io/v1': { resources: [{ name: 'pipelines', kind: 'Pipeline', namespaced: true, verbs: ['get'] }] } };
+  const podGets = (ns: string, n: number) => Array.from({ length: n }, (_, i) => `/api/v1/namespaces/${ns}/pods/pod-${i}`);
+  const buildGets = (n: number) => Array.from({ length: n }, (_, i) => `/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-${i}`);
+  const counts: [string, ObjectRef[], Record<string, unknown>, string[]][] = [
+    ['2 pods are read with 2 GETs, not a list', pods(2), { '/api/v1': core }, ['/api/v1', ...podGets('op-events', 2)]],
+    ['3 pods in each of 2 namespaces are 6 GETs: a list is per namespace', [...pods(3, 'a'), ...pods(3, 'b')], { '/api/v1': core }, ['/api/v1', ...podGets('a', 3), ...podGets('b', 3)]],
+    ['4 Nodes, cluster-scoped, are one list without a namespace', nodes(4), { '/api/v1': core }, ['/api/v1', '/api/v1/nodes?limit=500']],
+    ['4 Pipelines of a resource without list are 4 GETs', builds(4), getOnly, ['/apis/ev.labhub.io/v1', ...buildGets(4)]],
+  ];
+  for (const [name, refs, answers, want] of counts) {
+    it(name, async () => {
+      const { get, asked } = server(answers);
+      await lookUpObjects(get, refs);
+      assert.deepEqual([...asked].sort(), [...want].sort());
+    });
+  }
+
+  it('falls back to a GET each when the list is forbidden (get without list), with the GET rules: 403 unknown, 404 gone', async () => {
+    const refs = pods(5);
+    const { get, asked } = server({
+      '/api/v1': core,
+      '/api/v1/namespaces/op-events/pods?limit=500': new ApiError('pods is forbidden', 403, 'Forbidden'),
+      '/api/v1/namespaces/op-events/pods/pod-0': { metadata: { uid: 'u0' } },
+      '/api/v1/namespaces/op-events/pods/pod-1': { metadata: { uid: 'u1' } },
+      '/api/v1/namespaces/op-events/pods/pod-2': new ApiError('pods "pod-2" is forbidden', 403, 'Forbidden'),
+      '/api/v1/namespaces/op-events/pods/pod-3': { metadata: { uid: 'u3' } },
+    });
+    const found = await lookUpObjects(get, refs);
+    assert.deepEqual(states(found, refs), ['exists', 'exists', 'unknown', 'exists', 'gone']);
+    assert.equal(asked.length, 1 + 1 + 5);
+  });
+
+  it('a list that fails otherwise makes its objects unknown, saying why', async () => {
+    const refs = pods(4);
+    const found = await lookUpObjects(server({ '/api/v1': core, '/api/v1/namespaces/op-events/pods?limit=500': new ApiError('etcd is down', 500, 'InternalError') }).get, refs);
+    assert.deepEqual([...new Set(refs.map((r) => JSON.stringify(found.get(objectKey(r)))))], [JSON.stringify({ state: 'unknown', why: 'cannot list pods: etcd is down' })]);
+  });
+
   it('keeps at most the given number of requests in flight', async () => {
     let inFlight = 0;
     let most = 0;
@@ -257,11 +328,13 @@ describe('lookUpObjects', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       inFlight -= 1;
       if (path === '/apis/ev.labhub.io/v1') return pipelines;
+      if (path.includes('?')) return { items: [] };
       return { metadata: { uid: path } };
     };
-    const refs = Array.from({ length: 20 }, (_, i) => ref({ objectName: `build-${i}` }));
+    // 20 namespaces of one Pipeline each (20 GETs) and one namespace of 10 (a list).
+    const refs = [...Array.from({ length: 20 }, (_, i) => ref({ namespace: `ns-${i}` })), ...Array.from({ length: 10 }, (_, i) => ref({ objectName: `build-${i}` }))];
     const found = await lookUpObjects(get, refs, 3);
-    assert.equal(found.size, 20);
+    assert.equal(found.size, 30);
     assert.ok(most <= 3, `${most} in flight`);
   });
 });

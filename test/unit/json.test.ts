@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
-import { renderEventsJson, toJsonEvent } from '../../src/render/json.ts';
+import { renderEventsJson, toJsonEvent, toJsonText } from '../../src/render/json.ts';
 import { ev, labEvents } from '../support/builders.ts';
 
 describe('renderEventsJson', () => {
@@ -43,10 +43,10 @@ describe('renderEventsJson', () => {
 
   it('prints an empty array for no events', () => assert.equal(renderEventsJson([]), '[]\n'));
 
-  it('keeps hostile text exact: JSON escapes it, the terminal escaper does not touch it', () => {
+  it('keeps hostile text exact: every control is a JSON escape, and the terminal escaper does not touch it', () => {
     const message = '\u001b[31mred\u001b]0;title\u0007\rback\u202e';
     const out = renderEventsJson([normaliseEvent(ev({ message }))]);
-    assert.ok(out.includes('"message": "\\u001b[31mred\\u001b]0;title\\u0007\\rback\u202e"'));
+    assert.ok(out.includes('"message": "\\u001b[31mred\\u001b]0;title\\u0007\\rback\\u202e"'));
     assert.equal((JSON.parse(out) as { message: string }[])[0]?.message, message);
   });
 
@@ -82,5 +82,37 @@ describe('renderEventsJson with what the live cluster says', () => {
   it('leaves the shape unchanged without them', () => {
     const events = labEvents().map(normaliseEvent);
     assert.equal(renderEventsJson(events, () => ({})), renderEventsJson(events));
+  });
+});
+
+describe('toJsonText', () => {
+  // Beyond C0 (which JSON.stringify escapes itself): what a terminal would act on or hide.
+  const cases: [string, string, string][] = [
+    ['a one-byte CSI (U+009B) is written as an escape', 'a\u009b31mb', 'a\\u009b31mb'],
+    ['a bidi override (U+202E) is written as an escape', 'abc\u202edef', 'abc\\u202edef'],
+    ['a line separator (U+2028) is written as an escape', 'one\u2028two', 'one\\u2028two'],
+    ['DEL is written as an escape', 'x\u007fy', 'x\\u007fy'],
+    ['a zero-width space and a bidi isolate are written as escapes', '\u200bz\u2066', '\\u200bz\\u2066'],
+    ['ESC is written as JSON.stringify writes it', '\u001b[2J', '\\u001b[2J'],
+    ['accented letters, CJK and emoji stay as they are', 'é 日本 \u{1F600}', 'é 日本 \u{1F600}'],
+  ];
+  for (const [name, value, written] of cases) {
+    it(`${name}, and parses back exactly`, () => {
+      const out = toJsonText({ message: value });
+      assert.equal(out, `{\n  "message": "${written}"\n}\n`);
+      assert.deepEqual(JSON.parse(out), { message: value });
+    });
+  }
+
+  it('escapes keys too, and a message holding all of them at once round-trips', () => {
+    const message = 'CSI\u009b31m RLO\u202e LS\u2028 DEL\u007f end';
+    const out = toJsonText({ [`k\u202e`]: [message] });
+    assert.doesNotMatch(out, /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/);
+    assert.deepEqual(JSON.parse(out), { [`k\u202e`]: [message] });
+  });
+
+  it('is JSON.stringify with two-space indent and a newline for plain data', () => {
+    const value = { at: '2026-11-30T12:00:00.000Z', n: 3, none: null, list: [true, 'x'] };
+    assert.equal(toJsonText(value), `${JSON.stringify(value, null, 2)}\n`);
   });
 });

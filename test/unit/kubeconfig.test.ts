@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubeconfigFiles, loadKubeTarget } from '../../src/kube/kubeconfig.ts';
-import { RuntimeError, UsageError } from '../../src/errors.ts';
+import { RuntimeError } from '../../src/errors.ts';
 import { scratchDir } from '../support/tmp.ts';
 
 const dir = scratchDir('kubeconfig');
@@ -66,8 +66,14 @@ test('no kubeconfig at all is an error, never a silent localhost:8080', async ()
   await assert.rejects(() => loadKubeTarget({ env: { HOME: join(dir, 'no-home') } }), (e: unknown) => e instanceof RuntimeError && /no kubeconfig found/.test(e.message));
 });
 
-test('a --kubeconfig that does not exist is a usage error', async () => {
-  await assert.rejects(() => loadKubeTarget({ env: {}, kubeconfig: join(dir, 'nope') }), UsageError);
+test('a --kubeconfig that does not exist is an error (exit 1, as kubectl)', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: {}, kubeconfig: join(dir, 'nope') }), RuntimeError);
+});
+
+test('an empty file in KUBECONFIG counts as an empty config, as kubectl reads it', async () => {
+  const empty = join(dir, 'empty');
+  writeFileSync(empty, '');
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: `${empty}:${a}` } })).context, 'ctx-a');
 });
 
 test('an unknown --context is named in the error', async () => {

@@ -132,6 +132,21 @@ describe('replaying a record', () => {
     assert.equal(parsed?.capturedAt, '2026-11-30T11:30:02.000Z');
   });
 
+  const headerOnly: [string, string][] = [
+    ['one header line', formatHeader(header())],
+    ['one header line without its newline', formatHeader(header()).trimEnd()],
+    ['two header lines', formatHeader(header()) + formatHeader(header({ startedAt: '2026-11-30T13:00:00.000Z' }))],
+  ];
+  for (const [name, text] of headerOnly) {
+    test(`parseRecordLines: ${name} (a quiet namespace) is a record of no events and no observed time`, () => {
+      const parsed = parseRecordLines(text);
+      assert.deepEqual(
+        parsed && { format: parsed.format, core: parsed.core, namespace: parsed.namespace, capturedAt: parsed.capturedAt, firstObservedAt: parsed.firstObservedAt },
+        { format: 'record', core: [], namespace: 'op-events', capturedAt: '', firstObservedAt: '' },
+      );
+    });
+  }
+
   test('parseRecordLines: sessions of different namespaces leave the namespace open', () => {
     const text = formatHeader(header({ namespace: 'a' })) + formatHeader(header({ namespace: null }));
     assert.equal(parseRecordLines(text)?.namespace, null);
@@ -154,6 +169,12 @@ describe('what a recorder knows of a record', () => {
     assert.equal(index.admit('DELETED', version(started, '15')), false);
     assert.equal(index.admit('MODIFIED', version(started, '16')), false);
     assert.equal(index.holds('uid-started'), false);
+  });
+
+  test('knows: the record holds some version of the event, DELETED or not, liveness forgotten or not', () => {
+    const index = RecordIndex.from([obs('ADDED', version(started, '10')), obs('DELETED', version(weird, '12'))]);
+    index.forgetLive();
+    assert.deepEqual(['uid-started', 'uid-weird', 'uid-other'].map((uid) => index.knows(uid)), [true, true, false]);
   });
 
   test('the resourceVersion to resume from is the newest written, not the last line', () => {

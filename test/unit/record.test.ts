@@ -11,14 +11,17 @@ import {
   parseRecordOptions,
   planStep,
   progressLine,
+  resumeNotice,
+  statusWriter,
   summaryLine,
 } from '../../src/commands/record.ts';
 import type { PlanContext } from '../../src/commands/record.ts';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
-import { RECORD_KIND, RecordIndex } from '../../src/io/record-file.ts';
+import { RECORD_KIND, RecordIndex, parseRecordLines } from '../../src/io/record-file.ts';
 import type { RecordHeader } from '../../src/io/record-file.ts';
-import { DEFAULT_RETRY, backoffDelay, readWatchLines } from '../../src/kube/watch.ts';
+import { DEFAULT_RETRY, backoffDelay, judgeResume, readWatchLines } from '../../src/kube/watch.ts';
+import type { ResumeVerdict } from '../../src/kube/watch.ts';
 import { ev } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 
@@ -76,6 +79,30 @@ describe('continuing a record', () => {
   ];
   for (const [name, previous, want] of cases) test(name, () => assert.equal(canResume(previous, header()), want));
 
+  const verdicts: [string, string, string, ResumeVerdict][] = [
+    ['a version the server has passed resumes', '100', '250', 'resume'],
+    ['the server\'s own version resumes', '250', '250', 'resume'],
+    ['a version the server has not reached (a re-created cluster) lists again', '99999999', '250', 'ahead'],
+    ['numbers beyond 2^53 are compared exactly', '9007199254740993', '9007199254740992', 'ahead'],
+    ['a version that is not a number lists again', 'abc', '250', 'unknown'],
+    ['a server version that is not a number lists again', '100', 'v2', 'unknown'],
+    ['a server that gives no version lists again', '100', '', 'unknown'],
+  ];
+  for (const [name, from, current, want] of verdicts) test(name, () => assert.equal(judgeResume(from, current), want));
+
+  const resume = (verdict: ResumeVerdict, current = '250') => ({ kind: 'resume' as const, from: '99999999', current, verdict });
+  test('what a continued record says, once the server has answered', () => {
+    assert.equal(resumeNotice('e.jsonl', 3, resume('resume')), 'continuing e.jsonl (3 observations) from resourceVersion 99999999');
+    assert.equal(
+      resumeNotice('e.jsonl', 3, resume('ahead')),
+      "e.jsonl: its last resourceVersion 99999999 is ahead of the server's 250 (a different or re-created cluster?): listing again",
+    );
+    assert.equal(
+      resumeNotice('e.jsonl', 3, resume('unknown', '')),
+      'e.jsonl: cannot tell whether the server (at resourceVersion unknown) has reached its last resourceVersion 99999999: listing again',
+    );
+  });
+
   test('the filters are described without the ones not given', () => {
     assert.deepEqual(describeFilter({}), {});
     assert.deepEqual(describeFilter({ object: { kind: 'Pod', name: 'hungry' }, types: ['Critical'], reasons: [], sinceMs: 60_000 }), {
@@ -107,8 +134,14 @@ describe('which lines a step adds', () => {
   test('listing again writes only versions the record lacks', () => {
     const ctx = context();
     planStep(list([version(started, '10'), version(weird, '11')]), ctx);
-    const planned = planStep(list([version(started, '15', 2), version(weird, '11')], 'expired'), ctx);
-    assert.deepEqual(planned.map((o) => [o.type, (o.event.metadata as Json).name]), [['ADDED', 'build-1-started']]);
+    const planned = planStep(list([version(started, '15', 2), version(weird, '11'), version(done, '16')], 'expired'), ctx);
+    assert.deepEqual(planned.map((o) => [o.type, (o.event.metadata as Json).name]), [['MODIFIED', 'build-1-started'], ['ADDED', 'build-1-done']]);
+  });
+
+  test('a list\'s new version of an event the record holds is MODIFIED, also when its liveness was forgotten', () => {
+    const index = RecordIndex.from([{ observedAt: '', type: 'ADDED', event: version(started, '10') }]);
+    index.forgetLive();
+    assert.deepEqual(planStep(list([version(started, '12', 2)]), context({ index })).map((o) => o.type), ['MODIFIED']);
   });
 
   test('an event a new list lacks is DELETED once (inferred), with the last version the record had', () => {
@@ -240,4 +273,31 @@ describe('record refuses bad input before touching the cluster', () => {
     const { deps } = fakeDeps();
     await assert.rejects(runCli(['record'], deps), (e: unknown) => e instanceof UsageError && /missing required argument 'file'/.test(e.message));
   });
+});
+
+// A fake API server for what the real one will not do on cue: a watch ERROR whose message carries
+// terminal escapes. The rest runs against the real control plane (test/integration/record.test.ts).
+describe('what record writes on stderr while it runs', () => {
+  const counts = { added: 2, modified: 0, deleted: 0 };
+  test('a notice carrying a server\'s words (a watch ERROR message) is escaped', () => {
+    const { deps, stderr } = fakeDeps();
+    statusWriter(deps, 'e.jsonl').notice('watch failed (etcd \u001b[31mred\u001b[0m\u0007): retrying in 1 ms');
+    assert.equal(stderr(), 'watch failed (etcd ^[[31mred^[[0m^G): retrying in 1 ms\n');
+  });
+
+  const terminals: [string, string | undefined, boolean, string][] = [
+    ['a terminal redraws the live count around a notice', 'xterm-256color', true, '\r\u001b[Krecording to e.jsonl: 2 lines (2 added, 0 modified, 0 deleted)\r\u001b[Kthe watch ended\n\r\u001b[Krecording to e.jsonl: 2 lines (2 added, 0 modified, 0 deleted)\r\u001b[K'],
+    ['a dumb terminal (TERM=dumb), which cannot redraw a line, gets the notice alone', 'dumb', true, 'the watch ended\n'],
+    ['a pipe gets the notice alone', 'xterm-256color', false, 'the watch ended\n'],
+  ];
+  for (const [name, term, tty, want] of terminals) {
+    test(name, () => {
+      const { deps, stderr } = fakeDeps({ env: { TERM: term }, tty });
+      const status = statusWriter(deps, 'e.jsonl');
+      status.update(counts);
+      status.notice('the watch ended');
+      status.done();
+      assert.equal(stderr(), want);
+    });
+  }
 });

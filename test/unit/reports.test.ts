@@ -84,6 +84,14 @@ test('both-apis escapes names and is empty when both lists are', () => {
   assert.equal(renderBothApis([], []), '');
 });
 
+test('both-apis says so when the source has no events.k8s.io/v1 view, rather than listing no new names', () => {
+  assert.equal(
+    renderBothApis(['b', 'a'], null),
+    ['core: a', 'core: b', 'new: (the events.k8s.io/v1 view is not in this source)', ''].join('\n'),
+  );
+  assert.equal(renderBothApis([], null), 'new: (the events.k8s.io/v1 view is not in this source)\n');
+});
+
 test("the scheduler report quotes the scheduler's message in full with who, how often and when", () => {
   assert.equal(
     renderSchedulerReport(lab(), NOW),

@@ -2,10 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event } from '../../src/core/event.ts';
-import type { Comparison, EventStanding } from '../../src/core/incarnation.ts';
+import type { EventStanding } from '../../src/core/incarnation.ts';
 import { sortTimeline } from '../../src/core/timeline.ts';
 import { ansiPalette, choosePalette, plainPalette, type ColorChoice } from '../../src/render/color.ts';
-import { renderComparisonNotice, renderSavedNotice, renderTimelineTable, type TimelineTableOptions } from '../../src/render/timeline-table.ts';
+import { renderTimelineTable, type TimelineTableOptions } from '../../src/render/timeline-table.ts';
 import { NOW, ev, labEvents } from '../support/builders.ts';
 
 const plain: TimelineTableOptions = { now: NOW, wide: false, allNamespaces: false, noHeaders: false, palette: plainPalette };
@@ -175,35 +175,4 @@ describe('renderTimelineTable marks what the live cluster says', () => {
     const row = renderTimelineTable(long, { ...plain, noHeaders: true, maxCellWidth: 20, standing: () => ({ incarnation: 'gone' }) });
     assert.match(row, / Pipeline\/xxxxxxxx\.\.\. \(gone\) /);
   });
-});
-
-describe('notices for stderr', () => {
-  const saved = (format: string, first: number | null, last: number | null) => ({ format, firstObserved: first, lastObserved: last });
-
-  it('a record: its observations, then the time its events cover, on one line', () => {
-    assert.equal(
-      renderSavedNotice(saved('record', NOW - 7_200_000, NOW - 60_000), lab()),
-      'The record covers 2026-11-30T10:00:00Z .. 2026-11-30T11:59:00Z (first .. last observation); its events were first seen 2026-11-30T11:58:00Z .. last seen 2026-11-30T11:59:57Z.\n',
-    );
-  });
-
-  it('a capture: when it was taken', () => {
-    assert.equal(
-      renderSavedNotice(saved('capture', NOW, NOW), []),
-      'The capture was taken at 2026-11-30T12:00:00Z.\n',
-    );
-  });
-
-  it('a plain list says nothing', () => assert.equal(renderSavedNotice(saved('list', null, null), lab()), ''));
-
-  const comparisons: [string, Comparison, string, string][] = [
-    ['one expired', { savedEvents: 4, onlyInSaved: lab().slice(0, 1), onlyOnServer: 0 }, 'record', '1 of 4 events in the record is no longer on the server (expired after --event-ttl or deleted), marked [not on server].\n'],
-    ['two expired and one newer on the server', { savedEvents: 4, onlyInSaved: lab().slice(0, 2), onlyOnServer: 1 }, 'capture', '2 of 4 events in the capture are no longer on the server (expired after --event-ttl or deleted), marked [not on server]; 1 event on the server is not in the capture.\n'],
-    ['none expired', { savedEvents: 4, onlyInSaved: [], onlyOnServer: 2 }, 'list', 'All 4 events in the file are still on the server; 2 events on the server are not in the file.\n'],
-    ['the only one still there', { savedEvents: 1, onlyInSaved: [], onlyOnServer: 0 }, 'record', 'The one event in the record is still on the server.\n'],
-    ['nothing to compare', { savedEvents: 0, onlyInSaved: [], onlyOnServer: 0 }, 'record', 'The record holds no events with a uid to compare with the server.\n'],
-  ];
-  for (const [name, comparison, format, want] of comparisons) {
-    it(`compared: ${name}`, () => assert.equal(renderComparisonNotice(comparison, format), want));
-  }
 });

@@ -1,0 +1,49 @@
+// One-line notices for stderr about where the events came from: a saved file's time, and how it
+// compares with the server. Only counts, times formatted here and fixed words are printed: the file's
+// format only picks a noun, so nothing from a file or a server reaches the terminal unescaped.
+
+import type { Event } from '../core/event.ts';
+import type { Comparison } from '../core/incarnation.ts';
+import { eventWindow } from '../core/incident.ts';
+import type { SavedFile } from '../core/incident.ts';
+import { formatTime } from './time.ts';
+import { NOT_ON_SERVER_MARK } from './timeline-table.ts';
+import { plural } from './words.ts';
+
+/**
+ * The time a record covers (first .. last observation) or when a capture was taken, then the time its
+ * events cover (oldest first seen .. newest last seen). '' for a plain list.
+ */
+export function renderSavedNotice(saved: SavedFile, events: Event[]): string {
+  const { start, end } = eventWindow(events);
+  const span = start === null || end === null ? '' : `; its events were first seen ${formatTime(start)} .. last seen ${formatTime(end)}`;
+  const { firstObserved: first, lastObserved: last } = saved;
+  if (saved.format === 'record') {
+    const kept =
+      first === null || last === null
+        ? 'The record holds no observation times'
+        : `The record covers ${formatTime(first)} .. ${formatTime(last)} (first .. last observation)`;
+    return `${kept}${span}.\n`;
+  }
+  if (saved.format === 'capture' && last !== null) return `The capture was taken at ${formatTime(last)}${span}.\n`;
+  return '';
+}
+
+/** `the record`, `the capture`, or `the file` for a list or anything else. */
+function savedNoun(format: string): string {
+  return format === 'record' ? 'the record' : format === 'capture' ? 'the capture' : 'the file';
+}
+
+/** With --compare: how many saved events the server no longer has, and how the table marks them. */
+export function renderComparisonNotice(c: Comparison, format: string): string {
+  const noun = savedNoun(format);
+  const gone = c.onlyInSaved.length;
+  const head =
+    c.savedEvents === 0
+      ? `${noun.replace(/^t/, 'T')} holds no events with a uid to compare with the server`
+      : gone === 0
+        ? `${c.savedEvents === 1 ? 'The one event' : `All ${c.savedEvents} events`} in ${noun} ${c.savedEvents === 1 ? 'is' : 'are'} still on the server`
+        : `${gone} of ${plural(c.savedEvents, 'event')} in ${noun} ${gone === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted), marked${NOT_ON_SERVER_MARK}`;
+  const extra = c.onlyOnServer === 0 ? '' : `; ${plural(c.onlyOnServer, 'event on the server is', 'events on the server are')} not in ${noun}`;
+  return `${head}${extra}.\n`;
+}

@@ -1,0 +1,17 @@
+// Times as people read them in the text outputs: ISO 8601 in UTC, without a zero millisecond part.
+
+import { formatAge } from '../core/duration.ts';
+
+/**
+ * `2026-11-30T11:58:00Z`; `.083Z` stays. Takes epoch ms, or ISO text as the incident holds it (a
+ * server's creationTimestamp is passed through as sent: the caller escapes it like event text).
+ */
+export function formatTime(time: number | string): string {
+  const iso = typeof time === 'number' ? new Date(time).toISOString() : time;
+  return iso.replace(/\.000Z$/, 'Z');
+}
+
+/** `2026-11-30T11:59:15Z (45s ago)`, kubectl's age in brackets; `<unknown>` for an unset time. */
+export function formatTimeAndAge(ms: number | null, now: number): string {
+  return ms === null ? '<unknown>' : `${formatTime(ms)} (${formatAge(ms, now)} ago)`;
+}
