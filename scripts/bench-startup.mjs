@@ -8,17 +8,15 @@
 // Node cannot read a child's rusage, so each run goes through scripts/maxrss.go, built with the Go
 // the tests already need into ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/maxrss-<hash>/.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findGo } from '../test/harness/build-controlplane.mjs';
+import { ensureMaxRssHelper } from './maxrss.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXECUTABLE = join(root, 'dist', 'kubectl-evtimeline');
-const HELPER_SOURCE = join(root, 'scripts', 'maxrss.go');
 
 function parseArgs(argv) {
   const opts = { runs: 25, kubectl: undefined };
@@ -39,20 +37,6 @@ function onPath(name) {
   return (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name)).find((path) => existsSync(path));
 }
 
-/** The rusage helper for this Go and source, built once into the cache. */
-async function ensureHelper() {
-  const { go, version } = findGo();
-  const source = await readFile(HELPER_SOURCE);
-  const key = createHash('sha256').update(source).update(`\0${version}`).digest('hex').slice(0, 16);
-  const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kubectl-evtimeline', `maxrss-${key}`);
-  const helper = join(dir, 'maxrss');
-  if (existsSync(helper)) return helper;
-  await mkdir(dir, { recursive: true });
-  const tmp = `${helper}.tmp-${process.pid}`;
-  execFileSync(go, ['build', '-trimpath', '-o', tmp, HELPER_SOURCE], { cwd: dir, env: { ...process.env, GOTOOLCHAIN: 'local' }, stdio: 'inherit' });
-  await rename(tmp, helper);
-  return helper;
-}
 
 function measure(helper, command, env) {
   const result = JSON.parse(execFileSync(helper, command, { env, encoding: 'utf8' }));
@@ -69,7 +53,7 @@ const median = (values) => {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!existsSync(EXECUTABLE)) throw new Error(`${EXECUTABLE} is missing: run npm run build first`);
-  const helper = await ensureHelper();
+  const helper = await ensureMaxRssHelper();
   const work = await mkdtemp(join(tmpdir(), 'evtimeline-bench-'));
   try {
     // A PATH holding only the plugin (dist/ also holds the bundle) and kubectl; an empty kubeconfig.

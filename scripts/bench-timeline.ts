@@ -21,16 +21,16 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { findGo } from '../test/harness/build-controlplane.mjs';
+import { ensureMaxRssHelper } from './maxrss.mjs';
+import { eachLimited } from '../src/kube/objects.ts';
 import { startControlPlane, type ControlPlane } from '../test/harness/controlplane.ts';
 import { uniqueNamespaceName } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY, ROOT, pluginBinDir } from '../test/harness/plugin.ts';
 
-const HELPER_SOURCE = join(ROOT, 'scripts', 'maxrss.go');
 /** The plugin's and kubectl's list page size (src/kube/events-api.ts PAGE_SIZE, kubectl --chunk-size). */
 const PAGE_SIZE = 500;
 /** POSTs in flight while writing the events. */
@@ -75,20 +75,6 @@ function onPath(name: string): string | undefined {
     .find((path) => existsSync(path));
 }
 
-/** The rusage helper for this Go and source, built once into the cache (the same entry as bench-startup.mjs). */
-async function ensureHelper(): Promise<string> {
-  const { go, version } = findGo();
-  const source = await readFile(HELPER_SOURCE);
-  const key = createHash('sha256').update(source).update(`\0${version}`).digest('hex').slice(0, 16);
-  const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kubectl-evtimeline', `maxrss-${key}`);
-  const helper = join(dir, 'maxrss');
-  if (existsSync(helper)) return helper;
-  await mkdir(dir, { recursive: true });
-  const tmp = `${helper}.tmp-${process.pid}`;
-  execFileSync(go, ['build', '-trimpath', '-o', tmp, HELPER_SOURCE], { cwd: dir, env: { ...process.env, GOTOOLCHAIN: 'local' }, stdio: 'inherit' });
-  await rename(tmp, helper);
-  return helper;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The API server, straight over HTTPS with the admin token
@@ -156,17 +142,6 @@ class Api {
   }
 }
 
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The events: what a small web app's namespace looks like after an hour
@@ -355,7 +330,7 @@ async function main(): Promise<void> {
   const scriptStarted = performance.now();
   const opts = parseArgs(process.argv.slice(2));
   if (!existsSync(PLUGIN_BINARY)) throw new Error(`${PLUGIN_BINARY} is missing: run npm run build first`);
-  const helper = await ensureHelper();
+  const helper = await ensureMaxRssHelper();
 
   let cp: ControlPlane | undefined;
   let api: Api | undefined;

@@ -151,7 +151,7 @@ async function listCollection(get: Getter, collection: Collection, found: Map<st
 }
 
 /** Runs `work` on every item with at most `limit` at a time. */
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
