@@ -13,22 +13,21 @@ import {
   RECORD_KIND,
   RecordAppender,
   RecordIndex,
-  compareResourceVersions,
   formatHeader,
   formatObservation,
   readRecordFile,
-  resourceVersionOf,
   uidOf,
 } from '../io/record-file.ts';
 import type { Observation, RecordHeader } from '../io/record-file.ts';
 import { escapeTerminal } from '../render/escape.ts';
+import { compareResourceVersions, resourceVersionOf } from '../core/json.ts';
 import { DEFAULT_RETRY, followEvents } from '../kube/watch.ts';
 import type { FollowStep, RetryPolicy } from '../kube/watch.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
 
-type Json = Record<string, unknown>;
+import type { Json } from '../core/json.ts';
 
 /** A step that may add lines to the record. */
 type ObservedStep = Exclude<FollowStep, { kind: 'resume' }>;
@@ -80,7 +79,7 @@ export function canResume(previous: RecordHeader | undefined, current: RecordHea
 
 /** List items oldest version first: a recorder killed half-way through leaves every version up to its last line. */
 export function byResourceVersion(items: Json[]): Json[] {
-  return [...items].sort((a, b) => compareResourceVersions(resourceVersionOf(a), resourceVersionOf(b)));
+  return [...items].sort((a, b) => compareResourceVersions(resourceVersionOf(a), resourceVersionOf(b)) ?? 0);
 }
 
 function inNamespace(event: Json, namespace: string | null): boolean {

@@ -6,6 +6,8 @@
 import { UsageError } from '../errors.ts';
 import type { Event } from './event.ts';
 import { normaliseEvent } from './event.ts';
+import { isObject } from './json.ts';
+import type { Json } from './json.ts';
 
 export interface AggregateRequest {
   /** occurrences to add (default 1) */
@@ -24,12 +26,6 @@ export interface AggregatePlan {
   style: AggregateStyle;
   before: Event;
   after: Event;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function currentCount(value: unknown): number | null {

@@ -140,8 +140,8 @@ export interface RecordOnlyEvent extends EventRef {
   lastSeen: string | null;
 }
 
-/** The saved file against the live cluster (--compare). */
-export interface Comparison {
+/** The saved file against the live cluster (--compare), as the incident reports it in counts. */
+export interface ComparisonSummary {
   /** events in the story that name a uid, so can be compared */
   savedEvents: number;
   /** of those, how many the server no longer has */
@@ -187,7 +187,7 @@ export interface Incident {
   /** present when read from a saved file */
   saved?: SavedWindow;
   /** present with --compare: counts, then the events only the file still holds, in time order */
-  comparison?: Comparison;
+  comparison?: ComparisonSummary;
   onlyInRecord?: RecordOnlyEvent[];
   /** present when the live objects were looked up */
   recreatedObjects?: RecreatedObject[];
@@ -285,7 +285,7 @@ function toRepeat(ev: Event): Repeat {
 }
 
 // A uid keeps a re-created object's story apart from the old one; without it, Kind/namespace/name is all there is.
-function objectKey(ev: Event, carries: Carries): string {
+function storyKey(ev: Event, carries: Carries): string {
   const o = ev.object;
   return carries.uids && o.uid !== '' ? `uid:${o.uid}` : `ref:${o.kind}\u0000${o.namespace}\u0000${o.name}`;
 }
@@ -295,7 +295,7 @@ function groupByObject(events: Event[], carries: Carries, live: LiveFacts): Obje
   const sorted = sortTimeline(events);
   const stories = new Map<string, ObjectStory>();
   for (const ev of sorted) {
-    const key = objectKey(ev, carries);
+    const key = storyKey(ev, carries);
     let story = stories.get(key);
     if (story === undefined) {
       const uid = carries.uids && ev.object.uid !== '' ? ev.object.uid : null;

@@ -1,6 +1,7 @@
 // The story of a namespace: each event once, in the order things happened.
 
 import type { Event, ObjectRef } from './event.ts';
+import { compareResourceVersions } from './json.ts';
 
 /** What every renderer prints for an empty value, like `kubectl get` does. */
 export const NONE = '<none>';
@@ -31,17 +32,9 @@ export function sortUnique(lines: string[]): string[] {
   return [...new Set(lines)].sort(compareBytes);
 }
 
-// resourceVersion is opaque by API convention, but on an etcd-backed server it is a revision
-// number; compare it only when both sides are plain integers, else fall through to the times.
-function compareResourceVersion(a: string, b: string): number {
-  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return 0;
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x === y ? 0 : x > y ? 1 : -1;
-}
-
 function isNewer(candidate: Event, kept: Event): boolean {
-  const rv = compareResourceVersion(candidate.resourceVersion, kept.resourceVersion);
+  // Versions that cannot be compared fall through to the times.
+  const rv = compareResourceVersions(candidate.resourceVersion, kept.resourceVersion) ?? 0;
   if (rv !== 0) return rv > 0;
   const last = (candidate.lastSeen ?? -Infinity) - (kept.lastSeen ?? -Infinity);
   if (last !== 0 && !Number.isNaN(last)) return last > 0;

@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { RuntimeError, UsageError } from '../errors.ts';
 import type { EventSource, SourceInfo } from '../core/source.ts';
+import { isObject } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -32,12 +34,6 @@ export interface ParsedEvents {
   firstObservedAt?: string;
   /** the text of a saved `-o stable` table, which holds no event objects */
   stableText?: string;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function fromDocument(doc: unknown, path: string): ParsedEvents {

@@ -19,12 +19,12 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { RuntimeError, UsageError } from '../errors.ts';
 import type { ParsedEvents } from './event-file.ts';
+import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
 
 export const RECORD_KIND = 'EvtimelineRecord';
 
 export type ObservationType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
-type Json = Record<string, unknown>;
 
 export interface Observation {
   observedAt: string;
@@ -48,10 +48,6 @@ export interface RecordHeader {
 }
 
 export type RecordLine = { header: RecordHeader } | { observation: Observation };
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 // -- Writing ------------------------------------------------------------------------------------
 
@@ -148,21 +144,6 @@ export function uidOf(event: Json): string {
   return String(meta.uid ?? `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}`);
 }
 
-export function resourceVersionOf(event: Json): string {
-  const meta = isObject(event.metadata) ? event.metadata : {};
-  return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
-}
-
-/**
- * resourceVersion is opaque by API convention, but on an etcd-backed server it is a revision
- * number: compare it only when both are plain integers (0 otherwise, meaning "cannot tell").
- */
-export function compareResourceVersions(a: string, b: string): number {
-  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return 0;
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x === y ? 0 : x > y ? 1 : -1;
-}
 
 /**
  * The latest observed version of every event in the record, DELETED ones included, in the order
@@ -173,7 +154,7 @@ export function latestVersions(observations: Observation[]): Json[] {
   for (const { event } of observations) {
     const uid = uidOf(event);
     const kept = latest.get(uid);
-    if (kept === undefined || compareResourceVersions(resourceVersionOf(event), resourceVersionOf(kept)) >= 0) {
+    if (kept === undefined || (compareResourceVersions(resourceVersionOf(event), resourceVersionOf(kept)) ?? 0) >= 0) {
       latest.set(uid, event);
     }
   }
@@ -271,9 +252,8 @@ export class RecordIndex {
       this.alive.set(uid, event);
     }
     const rv = resourceVersionOf(event);
-    const numeric = /^\d+$/.test(rv) && /^\d+$/.test(this.newest);
     // Not revisions (not etcd): the line written last is the newest the record can name.
-    if (rv !== '' && (numeric ? compareResourceVersions(rv, this.newest) > 0 : true)) this.newest = rv;
+    if (rv !== '' && (compareResourceVersions(rv, this.newest) ?? 1) > 0) this.newest = rv;
   }
 }
 

@@ -14,8 +14,8 @@ import { RuntimeError } from '../errors.ts';
 import { eventsPath, listEvents } from './events-api.ts';
 import { ApiError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
-
-type Json = Record<string, unknown>;
+import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -57,10 +57,6 @@ export interface FollowOptions {
   retry?: RetryPolicy;
 }
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Whether a watch can resume from `from` on a server whose list is now at `current`. A watch from a
  * version the server has not reached yet is accepted and then waits for it, silently: a record of a
@@ -69,19 +65,15 @@ function isObject(value: unknown): value is Json {
  * integers, and otherwise not trusted (listing again costs less than waiting for nothing).
  */
 export function judgeResume(from: string, current: string): ResumeVerdict {
-  if (!/^\d+$/.test(from) || !/^\d+$/.test(current)) return 'unknown';
-  return BigInt(from) > BigInt(current) ? 'ahead' : 'resume';
+  const order = compareResourceVersions(from, current);
+  if (order === null) return 'unknown';
+  return order > 0 ? 'ahead' : 'resume';
 }
 
 /** The resourceVersion the server's list of this scope is at now: a list of one item. */
 async function currentResourceVersion(target: KubeTarget, namespace: string | null, timeoutMs?: number): Promise<string> {
   const page = await apiRequest(target, { method: 'GET', path: eventsPath('core', namespace), query: { limit: 1 }, timeoutMs });
   const meta = isObject(page) && isObject(page.metadata) ? page.metadata : {};
-  return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
-}
-
-function resourceVersionOf(object: unknown): string {
-  const meta = isObject(object) && isObject(object.metadata) ? object.metadata : {};
   return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
 }
 
