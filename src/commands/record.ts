@@ -1,37 +1,25 @@
 // `kubectl evtimeline record FILE`: watch events and append every observed version to FILE as
 // JSON Lines (src/io/record-file.ts), so the story outlives the API server's --event-ttl.
 // A list first, then a watch (src/kube/watch.ts); a FILE that already holds a record of the same
-// scope is continued from its newest resourceVersion, if the server has reached it. Nothing is
-// written twice: an event version is its uid + resourceVersion, and a uid is DELETED once.
+// scope is continued from its newest resourceVersion, if the server has reached it. Which lines
+// each step adds, without writing anything twice, is decided in src/core/record.ts.
 import type { Deps } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
-import type { EventFilter } from '../core/filter.ts';
-import {
-  RECORD_KIND,
-  RecordAppender,
-  RecordIndex,
-  formatHeader,
-  formatObservation,
-  readRecordFile,
-  uidOf,
-} from '../io/record-file.ts';
-import type { Observation, RecordHeader } from '../io/record-file.ts';
-import { escapeTerminal } from '../render/escape.ts';
-import { compareResourceVersions, resourceVersionOf } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
+import { RECORD_KIND, RecordIndex, canResume, countObservation, describeFilter, planStep } from '../core/record.ts';
+import type { RecordCounts, RecordHeader } from '../core/record.ts';
+import { RecordAppender, formatHeader, formatObservation, readRecordFile } from '../io/record-file.ts';
 import { DEFAULT_RETRY, followEvents } from '../kube/watch.ts';
-import type { FollowStep, RetryPolicy } from '../kube/watch.ts';
+import type { RetryPolicy } from '../kube/watch.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
+import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
-
-import type { Json } from '../core/json.ts';
-
-/** A step that may add lines to the record. */
-type ObservedStep = Exclude<FollowStep, { kind: 'resume' }>;
-type ResumeStep = Extract<FollowStep, { kind: 'resume' }>;
 
 export interface RecordOptions {
   file: string;
@@ -49,122 +37,6 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
   return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY };
-}
-
-// -- The pure part: which lines a step from the cluster adds to the record ----------------------
-
-/** The filters as the header records them; undefined ones are left out so equal filters compare equal. */
-export function describeFilter(filter: EventFilter): Json {
-  const described: Json = {};
-  if (filter.object) described.for = `${filter.object.kind}/${filter.object.name}`;
-  if (filter.types && filter.types.length > 0) described.types = filter.types;
-  if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
-  if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
-  return described;
-}
-
-/**
- * A watch may resume from the record's newest resourceVersion only when the record was made of
- * the same server, namespace and filters: otherwise the events before that version were never
- * looked at, and only a list finds them.
- */
-export function canResume(previous: RecordHeader | undefined, current: RecordHeader): boolean {
-  return (
-    previous !== undefined &&
-    previous.server === current.server &&
-    previous.namespace === current.namespace &&
-    JSON.stringify(previous.filter) === JSON.stringify(current.filter)
-  );
-}
-
-/** List items oldest version first: a recorder killed half-way through leaves every version up to its last line. */
-export function byResourceVersion(items: Json[]): Json[] {
-  return [...items].sort((a, b) => compareResourceVersions(resourceVersionOf(a), resourceVersionOf(b)) ?? 0);
-}
-
-function inNamespace(event: Json, namespace: string | null): boolean {
-  if (namespace === null) return true;
-  const meta = event.metadata as { namespace?: unknown } | undefined;
-  return meta?.namespace === namespace;
-}
-
-export interface PlanContext {
-  index: RecordIndex;
-  namespace: string | null;
-  /** the filters: which events are written */
-  keep(event: Json): boolean;
-  observedAt: string;
-}
-
-/**
- * The observations one step adds, in the order to write them; `index` learns them. A list writes
- * each event version the record lacks, as ADDED or, when the record holds an earlier version of
- * that event, as MODIFIED (what a watch would have said); then a DELETED (inferred) for each event
- * the record holds in this namespace that the list no longer has. A watch change is written when
- * the filters keep it; a DELETED also when the record holds the event.
- */
-export function planStep(step: ObservedStep, ctx: PlanContext): Observation[] {
-  const { index, observedAt } = ctx;
-  const planned: Observation[] = [];
-  if (step.kind === 'change') {
-    const { type, object } = step;
-    const wanted = ctx.keep(object) || (type === 'DELETED' && index.holds(uidOf(object)));
-    if (wanted && index.admit(type, object)) planned.push({ observedAt, type, event: object });
-    return planned;
-  }
-  const listed = new Set<string>();
-  for (const item of byResourceVersion(step.items)) {
-    const uid = uidOf(item);
-    listed.add(uid);
-    const type = index.knows(uid) ? 'MODIFIED' : 'ADDED';
-    if (ctx.keep(item) && index.admit(type, item)) planned.push({ observedAt, type, event: item });
-  }
-  for (const [uid, event] of index.liveEvents()) {
-    if (listed.has(uid) || !inNamespace(event, ctx.namespace)) continue;
-    if (index.admit('DELETED', event)) planned.push({ observedAt, type: 'DELETED', event, inferred: true });
-  }
-  return planned;
-}
-
-export interface RecordCounts {
-  added: number;
-  modified: number;
-  deleted: number;
-}
-
-export function countObservation(counts: RecordCounts, observation: Observation): void {
-  if (observation.type === 'ADDED') counts.added += 1;
-  else if (observation.type === 'MODIFIED') counts.modified += 1;
-  else counts.deleted += 1;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-function countsText(counts: RecordCounts): string {
-  const lines = counts.added + counts.modified + counts.deleted;
-  return `${plural(lines, 'line')} (${counts.added} added, ${counts.modified} modified, ${counts.deleted} deleted)`;
-}
-
-/** The live count on a terminal. */
-export function progressLine(file: string, counts: RecordCounts): string {
-  return `recording to ${file}: ${countsText(counts)}`;
-}
-
-/** What a record about to be continued says, once the server has told its current resourceVersion. */
-export function resumeNotice(file: string, observations: number, step: ResumeStep): string {
-  const { from, current } = step;
-  if (step.verdict === 'resume') return `continuing ${file} (${plural(observations, 'observation')}) from resourceVersion ${from}`;
-  if (step.verdict === 'ahead') {
-    return `${file}: its last resourceVersion ${from} is ahead of the server's ${current} (a different or re-created cluster?): listing again`;
-  }
-  return `${file}: cannot tell whether the server (at resourceVersion ${current === '' ? 'unknown' : current}) has reached its last resourceVersion ${from}: listing again`;
-}
-
-/** The one line printed at the end, when recording stopped as asked (--duration, Ctrl-C, SIGTERM). */
-export function summaryLine(file: string, counts: RecordCounts, totalLines: number): string {
-  return `recorded ${countsText(counts)} to ${file}; it holds ${plural(totalLines, 'observation')}`;
 }
 
 // -- The verb -----------------------------------------------------------------------------------

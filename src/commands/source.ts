@@ -7,7 +7,7 @@ import type { Event } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
-import { parseStableTable } from '../core/incident.ts';
+import { parseStableTable } from '../core/stable-table.ts';
 import type { SavedFile } from '../core/incident.ts';
 import { dedupeByUid, sortTimeline } from '../core/timeline.ts';
 import { fileSource, parseEventsText, readEventsFile } from '../io/event-file.ts';

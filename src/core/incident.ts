@@ -5,7 +5,7 @@ import type { Event } from './event.ts';
 import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
 import { classifyIncarnation, compareWithLive, summariseIncarnations } from './incarnation.ts';
 import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
-import { compareBytes, dedupeByUid, formatObjectRef, NONE, sortTimeline } from './timeline.ts';
+import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
 import { isoOrNull, toIso } from './time.ts';
 import { isConventionalType } from './types.ts';
 
@@ -371,53 +371,5 @@ function limitsFor(events: Event[], ctx: IncidentContext, carries: Carries): Lim
     windowMs: start === null || end === null ? null : end - start,
     eventTTLms: ctx.eventTTLms,
     ttlHorizon: toIso(ctx.now - ctx.eventTTLms),
-  };
-}
-
-/**
- * Reads a saved `-o stable` table (`<type> <reason> <Kind>/<name>` a line, `<none>` for an empty field or an
- * empty table) back into minimal Events: no times, no reporter, no message, count 1. Nothing is rejected:
- * a line that does not fit keeps what can be read (a reason with spaces keeps its words).
- */
-export function parseStableTable(text: string): Event[] {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.replace(/[ \t\r]+$/, ''))
-    .filter((line) => line !== '' && line !== NONE)
-    .map(parseStableLine);
-}
-
-function parseStableLine(line: string): Event {
-  const fields = line.split(/[ \t]+/);
-  const type = fields.shift() ?? '';
-  const last = fields.at(-1);
-  const objectField = last !== undefined && last.includes('/') ? (fields.pop() ?? '') : '';
-  const slash = objectField.indexOf('/');
-  const kind = slash < 0 ? '' : objectField.slice(0, slash);
-  const name = slash < 0 ? '' : objectField.slice(slash + 1);
-  return tableEvent(unNone(type), unNone(fields.join(' ')), unNone(kind), unNone(name));
-}
-
-function unNone(field: string): string {
-  return field === NONE ? '' : field;
-}
-
-function tableEvent(type: string, reason: string, kind: string, name: string): Event {
-  return {
-    uid: '',
-    name: '',
-    namespace: '',
-    resourceVersion: '',
-    type,
-    reason,
-    message: '',
-    action: '',
-    object: { apiVersion: '', kind, name, namespace: '', uid: '', fieldPath: '' },
-    reporter: '',
-    instance: '',
-    count: 1,
-    firstSeen: null,
-    lastSeen: null,
-    seriesStyle: false,
   };
 }

@@ -6,6 +6,8 @@ import { RuntimeError, UsageError } from '../errors.ts';
 import type { EventSource, SourceInfo } from '../core/source.ts';
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
+import { isStableLine } from '../core/stable-table.ts';
+import { RECORD_KIND } from '../core/record.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -57,20 +59,17 @@ function fromDocument(doc: unknown, path: string): ParsedEvents {
   }
   if (isObject(doc) && (doc.kind === 'Event' || isObject(doc.metadata))) return { ...empty, core: [doc] };
   // A record of a quiet namespace holds its header line alone: a record with no events yet.
-  if (isObject(doc) && doc.kind === 'EvtimelineRecord') {
+  if (isObject(doc) && doc.kind === RECORD_KIND) {
     const namespace = typeof doc.namespace === 'string' ? doc.namespace : null;
     return { ...empty, format: 'record', core: [], namespace, context: String(doc.context ?? ''), server: String(doc.server ?? ''), capturedAt: '', firstObservedAt: '' };
   }
   throw new UsageError(`--from ${path}: not a capture, an event list, or a record`);
 }
 
-// `<type> <reason> <Kind>/<name>`: the lab's timeline.txt, as `-o stable` prints it. A reason may be
-// a sentence (the very thing type-audit flags), and an empty part prints as <none>.
-const STABLE_LINE = /^\S+ .+ \S*\/\S*$/;
-
+// `<type> <reason> <Kind>/<name>`: the lab's timeline.txt, as `-o stable` prints it.
 function looksLikeStableTable(text: string): boolean {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  return lines.length > 0 && lines.every((line) => STABLE_LINE.test(line));
+  return lines.length > 0 && lines.every(isStableLine);
 }
 
 /** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */

@@ -21,31 +21,8 @@ import { RuntimeError, UsageError } from '../errors.ts';
 import type { ParsedEvents } from './event-file.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-
-export const RECORD_KIND = 'EvtimelineRecord';
-
-export type ObservationType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
-export interface Observation {
-  observedAt: string;
-  type: string;
-  event: Json;
-  /** a DELETED the recorder concluded from a re-list, not one the server sent */
-  inferred?: boolean;
-}
-
-/** Where and how a recorder session ran; one per session, before its observations. */
-export interface RecordHeader {
-  kind: typeof RECORD_KIND;
-  version: 1;
-  context: string;
-  server: string;
-  /** null: all namespaces */
-  namespace: string | null;
-  /** the filters that chose which events were written, as given */
-  filter: Json;
-  startedAt: string;
-}
+import { RECORD_KIND, uidOf } from '../core/record.ts';
+import type { Observation, RecordHeader } from '../core/record.ts';
 
 export type RecordLine = { header: RecordHeader } | { observation: Observation };
 
@@ -139,12 +116,6 @@ export function parseObservations(text: string): Observation[] | null {
   return parseRecordText(text)?.observations ?? null;
 }
 
-export function uidOf(event: Json): string {
-  const meta = isObject(event.metadata) ? event.metadata : {};
-  return String(meta.uid ?? `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}`);
-}
-
-
 /**
  * The latest observed version of every event in the record, DELETED ones included, in the order
  * each event first appeared. Of two versions the higher resourceVersion wins, else the later line.
@@ -184,81 +155,6 @@ export function parseRecordLines(text: string): ParsedEvents | null {
     capturedAt: observations.at(-1)?.observedAt ?? '',
     firstObservedAt: observations[0]?.observedAt ?? '',
   };
-}
-
-// -- What a recorder needs to know to continue a record -----------------------------------------
-
-/**
- * Which observations a record already holds, so nothing is written twice: an event version is
- * identified by uid + resourceVersion, and a uid is DELETED at most once. Also tracks the newest
- * resourceVersion written (where a watch can resume) and the events believed to still exist on the
- * server (a re-list that lacks one of them means it is gone).
- */
-export class RecordIndex {
-  private readonly versions = new Set<string>();
-  private readonly uids = new Set<string>();
-  private readonly deleted = new Set<string>();
-  private readonly alive = new Map<string, Json>();
-  private newest = '';
-
-  static from(observations: Observation[]): RecordIndex {
-    const index = new RecordIndex();
-    for (const observation of observations) index.add(observation.type, observation.event);
-    return index;
-  }
-
-  /** True (and remembered) when this observation is not in the record yet. */
-  admit(type: string, event: Json): boolean {
-    const uid = uidOf(event);
-    if (this.deleted.has(uid)) return false;
-    if (type !== 'DELETED' && this.versions.has(versionKey(event))) return false;
-    this.add(type, event);
-    return true;
-  }
-
-  /** The resourceVersion to resume a watch from: the newest one written, or '' when none. */
-  get resourceVersion(): string {
-    return this.newest;
-  }
-
-  /** The record holds some version of this event. */
-  knows(uid: string): boolean {
-    return this.uids.has(uid);
-  }
-
-  /** The record holds this event and no DELETED for it. */
-  holds(uid: string): boolean {
-    return this.alive.has(uid);
-  }
-
-  /** Events the record holds that were not DELETED, by uid. */
-  liveEvents(): Map<string, Json> {
-    return new Map(this.alive);
-  }
-
-  /** The record's events came from another server: none of them can be judged by this one's lists. */
-  forgetLive(): void {
-    this.alive.clear();
-  }
-
-  private add(type: string, event: Json): void {
-    const uid = uidOf(event);
-    this.versions.add(versionKey(event));
-    this.uids.add(uid);
-    if (type === 'DELETED') {
-      this.deleted.add(uid);
-      this.alive.delete(uid);
-    } else if (!this.deleted.has(uid)) {
-      this.alive.set(uid, event);
-    }
-    const rv = resourceVersionOf(event);
-    // Not revisions (not etcd): the line written last is the newest the record can name.
-    if (rv !== '' && (compareResourceVersions(rv, this.newest) ?? 1) > 0) this.newest = rv;
-  }
-}
-
-function versionKey(event: Json): string {
-  return `${uidOf(event)}@${resourceVersionOf(event)}`;
 }
 
 // -- The file on disk ----------------------------------------------------------------------------

@@ -16,18 +16,13 @@ import { ApiError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+import type { ChangeStep, ListStep, ResumeStep, ResumeVerdict } from '../core/record.ts';
 
 export type FollowStep =
-  /** every event in scope at one resourceVersion: at the start, or after the watch expired */
-  | { kind: 'list'; items: Json[]; resourceVersion: string; why: 'start' | 'expired' }
-  /** before a watch resumes from `from`: the server's current resourceVersion; unless the verdict is 'resume', a list follows */
-  | { kind: 'resume'; from: string; current: string; verdict: ResumeVerdict }
-  | { kind: 'change'; type: ChangeType; object: Json };
-
-/** resume: the server has reached that version; ahead: it has not; unknown: the versions are not numbers. */
-export type ResumeVerdict = 'resume' | 'ahead' | 'unknown';
+  /** a list at the start, or after the watch expired, at its resourceVersion */
+  | (ListStep & { resourceVersion: string; why: 'start' | 'expired' })
+  | ResumeStep
+  | ChangeStep;
 
 export interface RetryPolicy {
   firstDelayMs: number;

@@ -4,10 +4,10 @@ import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RuntimeError, UsageError } from '../../src/errors.ts';
+import { RECORD_KIND, RecordIndex } from '../../src/core/record.ts';
+import type { Observation, RecordHeader } from '../../src/core/record.ts';
 import {
-  RECORD_KIND,
   RecordAppender,
-  RecordIndex,
   formatHeader,
   formatObservation,
   latestVersions,
@@ -16,7 +16,6 @@ import {
   parseRecordText,
   readRecordFile,
 } from '../../src/io/record-file.ts';
-import type { Observation, RecordHeader } from '../../src/io/record-file.ts';
 import { ev } from '../support/builders.ts';
 
 type Json = Record<string, unknown>;

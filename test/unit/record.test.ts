@@ -4,24 +4,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  byResourceVersion,
-  canResume,
-  describeFilter,
-  parseRecordOptions,
-  planStep,
-  progressLine,
-  resumeNotice,
-  statusWriter,
-  summaryLine,
-} from '../../src/commands/record.ts';
-import type { PlanContext } from '../../src/commands/record.ts';
+import { parseRecordOptions, statusWriter } from '../../src/commands/record.ts';
+import { RECORD_KIND, RecordIndex, byResourceVersion, canResume, describeFilter, planStep } from '../../src/core/record.ts';
+import type { PlanContext, RecordHeader, ResumeVerdict } from '../../src/core/record.ts';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
-import { RECORD_KIND, RecordIndex, parseRecordLines } from '../../src/io/record-file.ts';
-import type { RecordHeader } from '../../src/io/record-file.ts';
+import { parseRecordLines } from '../../src/io/record-file.ts';
 import { DEFAULT_RETRY, backoffDelay, judgeResume, readWatchLines } from '../../src/kube/watch.ts';
-import type { ResumeVerdict } from '../../src/kube/watch.ts';
+import { progressLine, resumeNotice, summaryLine } from '../../src/render/record-status.ts';
 import { ev } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 

@@ -1,0 +1,228 @@
+// A record's domain: what one observation and one session header are, which observations a record
+// already holds, and which lines a step of a list-then-watch adds. The file format is in
+// src/io/record-file.ts, the list and watch in src/kube/watch.ts; this module reads neither.
+// Nothing is written twice: an event version is its uid + resourceVersion, and a uid is DELETED once.
+import type { EventFilter } from './filter.ts';
+import { compareResourceVersions, isObject, resourceVersionOf } from './json.ts';
+import type { Json } from './json.ts';
+
+export const RECORD_KIND = 'EvtimelineRecord';
+
+/** A watch event's type; also a record line's type (a re-list writes what a watch would have said). */
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface Observation {
+  observedAt: string;
+  type: string;
+  event: Json;
+  /** a DELETED the recorder concluded from a re-list, not one the server sent */
+  inferred?: boolean;
+}
+
+/** Where and how a recorder session ran; one per session, before its observations. */
+export interface RecordHeader {
+  kind: typeof RECORD_KIND;
+  version: 1;
+  context: string;
+  server: string;
+  /** null: all namespaces */
+  namespace: string | null;
+  /** the filters that chose which events were written, as given */
+  filter: Json;
+  startedAt: string;
+}
+
+export function uidOf(event: Json): string {
+  const meta = isObject(event.metadata) ? event.metadata : {};
+  return String(meta.uid ?? `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}`);
+}
+
+// -- What a recorder needs to know to continue a record -----------------------------------------
+
+/**
+ * Which observations a record already holds, so nothing is written twice: an event version is
+ * identified by uid + resourceVersion, and a uid is DELETED at most once. Also tracks the newest
+ * resourceVersion written (where a watch can resume) and the events believed to still exist on the
+ * server (a re-list that lacks one of them means it is gone).
+ */
+export class RecordIndex {
+  private readonly versions = new Set<string>();
+  private readonly uids = new Set<string>();
+  private readonly deleted = new Set<string>();
+  private readonly alive = new Map<string, Json>();
+  private newest = '';
+
+  static from(observations: Observation[]): RecordIndex {
+    const index = new RecordIndex();
+    for (const observation of observations) index.add(observation.type, observation.event);
+    return index;
+  }
+
+  /** True (and remembered) when this observation is not in the record yet. */
+  admit(type: string, event: Json): boolean {
+    const uid = uidOf(event);
+    if (this.deleted.has(uid)) return false;
+    if (type !== 'DELETED' && this.versions.has(versionKey(event))) return false;
+    this.add(type, event);
+    return true;
+  }
+
+  /** The resourceVersion to resume a watch from: the newest one written, or '' when none. */
+  get resourceVersion(): string {
+    return this.newest;
+  }
+
+  /** The record holds some version of this event. */
+  knows(uid: string): boolean {
+    return this.uids.has(uid);
+  }
+
+  /** The record holds this event and no DELETED for it. */
+  holds(uid: string): boolean {
+    return this.alive.has(uid);
+  }
+
+  /** Events the record holds that were not DELETED, by uid. */
+  liveEvents(): Map<string, Json> {
+    return new Map(this.alive);
+  }
+
+  /** The record's events came from another server: none of them can be judged by this one's lists. */
+  forgetLive(): void {
+    this.alive.clear();
+  }
+
+  private add(type: string, event: Json): void {
+    const uid = uidOf(event);
+    this.versions.add(versionKey(event));
+    this.uids.add(uid);
+    if (type === 'DELETED') {
+      this.deleted.add(uid);
+      this.alive.delete(uid);
+    } else if (!this.deleted.has(uid)) {
+      this.alive.set(uid, event);
+    }
+    const rv = resourceVersionOf(event);
+    // Not revisions (not etcd): the line written last is the newest the record can name.
+    if (rv !== '' && (compareResourceVersions(rv, this.newest) ?? 1) > 0) this.newest = rv;
+  }
+}
+
+function versionKey(event: Json): string {
+  return `${uidOf(event)}@${resourceVersionOf(event)}`;
+}
+
+// -- The steps a recorder is given (src/kube/watch.ts yields them) ------------------------------
+
+/** every event in scope at one resourceVersion */
+export interface ListStep {
+  kind: 'list';
+  items: Json[];
+}
+
+export interface ChangeStep {
+  kind: 'change';
+  type: ChangeType;
+  object: Json;
+}
+
+/** resume: the server has reached that version; ahead: it has not; unknown: the versions are not numbers. */
+export type ResumeVerdict = 'resume' | 'ahead' | 'unknown';
+
+/** before a watch resumes from `from`: the server's current resourceVersion; unless the verdict is 'resume', a list follows */
+export interface ResumeStep {
+  kind: 'resume';
+  from: string;
+  current: string;
+  verdict: ResumeVerdict;
+}
+
+/** A step that may add lines to the record. */
+export type ObservedStep = ListStep | ChangeStep;
+
+// -- Which lines a step adds to the record ------------------------------------------------------
+
+/** The filters as the header records them; undefined ones are left out so equal filters compare equal. */
+export function describeFilter(filter: EventFilter): Json {
+  const described: Json = {};
+  if (filter.object) described.for = `${filter.object.kind}/${filter.object.name}`;
+  if (filter.types && filter.types.length > 0) described.types = filter.types;
+  if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
+  if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
+  return described;
+}
+
+/**
+ * A watch may resume from the record's newest resourceVersion only when the record was made of
+ * the same server, namespace and filters: otherwise the events before that version were never
+ * looked at, and only a list finds them.
+ */
+export function canResume(previous: RecordHeader | undefined, current: RecordHeader): boolean {
+  return (
+    previous !== undefined &&
+    previous.server === current.server &&
+    previous.namespace === current.namespace &&
+    JSON.stringify(previous.filter) === JSON.stringify(current.filter)
+  );
+}
+
+/** List items oldest version first: a recorder killed half-way through leaves every version up to its last line. */
+export function byResourceVersion(items: Json[]): Json[] {
+  return [...items].sort((a, b) => compareResourceVersions(resourceVersionOf(a), resourceVersionOf(b)) ?? 0);
+}
+
+function inNamespace(event: Json, namespace: string | null): boolean {
+  if (namespace === null) return true;
+  const meta = event.metadata as { namespace?: unknown } | undefined;
+  return meta?.namespace === namespace;
+}
+
+export interface PlanContext {
+  index: RecordIndex;
+  namespace: string | null;
+  /** the filters: which events are written */
+  keep(event: Json): boolean;
+  observedAt: string;
+}
+
+/**
+ * The observations one step adds, in the order to write them; `index` learns them. A list writes
+ * each event version the record lacks, as ADDED or, when the record holds an earlier version of
+ * that event, as MODIFIED (what a watch would have said); then a DELETED (inferred) for each event
+ * the record holds in this namespace that the list no longer has. A watch change is written when
+ * the filters keep it; a DELETED also when the record holds the event.
+ */
+export function planStep(step: ObservedStep, ctx: PlanContext): Observation[] {
+  const { index, observedAt } = ctx;
+  const planned: Observation[] = [];
+  if (step.kind === 'change') {
+    const { type, object } = step;
+    const wanted = ctx.keep(object) || (type === 'DELETED' && index.holds(uidOf(object)));
+    if (wanted && index.admit(type, object)) planned.push({ observedAt, type, event: object });
+    return planned;
+  }
+  const listed = new Set<string>();
+  for (const item of byResourceVersion(step.items)) {
+    const uid = uidOf(item);
+    listed.add(uid);
+    const type = index.knows(uid) ? 'MODIFIED' : 'ADDED';
+    if (ctx.keep(item) && index.admit(type, item)) planned.push({ observedAt, type, event: item });
+  }
+  for (const [uid, event] of index.liveEvents()) {
+    if (listed.has(uid) || !inNamespace(event, ctx.namespace)) continue;
+    if (index.admit('DELETED', event)) planned.push({ observedAt, type: 'DELETED', event, inferred: true });
+  }
+  return planned;
+}
+
+export interface RecordCounts {
+  added: number;
+  modified: number;
+  deleted: number;
+}
+
+export function countObservation(counts: RecordCounts, observation: Observation): void {
+  if (observation.type === 'ADDED') counts.added += 1;
+  else if (observation.type === 'MODIFIED') counts.modified += 1;
+  else counts.deleted += 1;
+}
