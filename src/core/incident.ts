@@ -152,14 +152,8 @@ export interface ComparisonSummary {
   onlyOnServer: number;
 }
 
-/** Kind/name whose events name a uid the live object does not have: deleted and created again. */
-export type RecreatedObject = Recreation;
 
-/** Kind/name no longer on the server: every event about it is about a deleted object. */
-export type GoneObject = Disappearance;
 
-/** Kind/name whose incarnation could not be told (RBAC, a group/version no longer served, ...). */
-export type UncheckedObject = Unchecked;
 
 /** The saved file the events were read from (absent for a live read). */
 export interface SavedWindow {
@@ -190,9 +184,9 @@ export interface Incident {
   comparison?: ComparisonSummary;
   onlyInRecord?: RecordOnlyEvent[];
   /** present when the live objects were looked up */
-  recreatedObjects?: RecreatedObject[];
-  goneObjects?: GoneObject[];
-  uncheckedObjects?: UncheckedObject[];
+  recreatedObjects?: Recreation[];
+  goneObjects?: Disappearance[];
+  uncheckedObjects?: Unchecked[];
 }
 
 /** Expects the events of one look; each event counts once even when both APIs listed it. */

@@ -11,10 +11,6 @@ export interface SourceInfo {
   namespace: string | null;
   /** for files: capture, list, record or stable-table; '' for a live cluster */
   format: string;
-  /** --from path, '-' for stdin */
-  path: string;
-  /** ISO time a saved file was captured or last recorded; '' for a live cluster */
-  capturedAt: string;
 }
 
 export interface EventSource {

@@ -123,8 +123,6 @@ export function fileSource(parsed: ParsedEvents, path: string, namespace: string
     context: parsed.context,
     server: parsed.server,
     namespace: namespace ?? parsed.namespace,
-    path,
-    capturedAt: parsed.capturedAt,
   };
   const keep = inNamespace(namespace);
   return {

@@ -20,8 +20,6 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       context: target.context,
       server: target.server,
       namespace: scope.namespace,
-      path: '',
-      capturedAt: '',
     },
     // core/v1 already returns events written through events.k8s.io/v1: one store, so one read.
     listEvents: async () => (await listEvents(target, 'core', scope.namespace, opts)).items,

@@ -7,7 +7,7 @@ import { RuntimeError } from '../errors.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 export interface ApiRequest {
-  method: 'GET' | 'PATCH' | 'POST' | 'DELETE';
+  method: 'GET' | 'PATCH';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;

@@ -2,7 +2,8 @@
 // object's story in time order, who reported what, unconventional types, then what events cannot tell.
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
-import type { GoneObject, Incident, ObjectStory, RecreatedObject, Repeat, Report } from '../core/incident.ts';
+import type { Incident, ObjectStory, Repeat, Report } from '../core/incident.ts';
+import type { Disappearance, Recreation } from '../core/incarnation.ts';
 import { humanDuration } from '../core/duration.ts';
 import { isConventionalType } from '../core/types.ts';
 import type { Palette } from './color.ts';
@@ -116,7 +117,7 @@ function namedObject(o: { kind: string; name: string; namespace: string }, incid
   return `${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}${where}`;
 }
 
-function recreatedLine(r: RecreatedObject, incident: Incident): string {
+function recreatedLine(r: Recreation, incident: Incident): string {
   // creationTimestamp comes from the live object as the server sent it: escaped like event text.
   const when = r.recreatedAt === null ? '' : ` at ${escapeOrNone(formatTime(r.recreatedAt))}`;
   const previous = `${plural(r.previousEvents, 'event')} ${r.previousEvents === 1 ? 'is' : 'are'} about the previous ${escapeOrNone(r.name)}`;
@@ -124,7 +125,7 @@ function recreatedLine(r: RecreatedObject, incident: Incident): string {
   return `${namedObject(r, incident)} was re-created${when} (${uidList(r.previousUids)} -> uid ${escapeOrNone(r.currentUid)}); ${previous} and ${current} about the current one.`;
 }
 
-function goneLine(g: GoneObject, incident: Incident): string {
+function goneLine(g: Disappearance, incident: Incident): string {
   const about = g.events === 1 ? '1 event is about it' : `${g.events} events are about it`;
   return `${namedObject(g, incident)} (${uidList(g.uids)}) no longer exists; ${about}.`;
 }

@@ -27,6 +27,21 @@ const UNCONVENTIONAL_BLOCK = [
   "    It came from a writer that bypassed client-go's event recorders (kubectl apply, a raw API call, another client): those recorders drop every type but Normal and Warning before sending.",
 ];
 
+/** The end of the lab's account at NOW: reporters, the unconventional type, and the limits. */
+const LAB_TAIL = [
+  'Who reported what',
+  '  default-scheduler: FailedScheduling',
+  '  pipeline-operator: ReconcileStarted, ReconcileSucceeded, StageUnknown',
+  '',
+  ...UNCONVENTIONAL_BLOCK,
+  '',
+  'What these events cannot tell you',
+  '  - They cover 117s: from 2026-11-30T11:58:00Z (2m ago) to 2026-11-30T11:59:57Z (3s ago).',
+  '  - The API server keeps an event for 1h after it was last written (kube-apiserver --event-ttl; the default is 1h): whatever was not written since 2026-11-30T11:00:00Z is gone, so the story may begin earlier than it seems.',
+  '  - Events are not an audit log: what must last belongs in status conditions or an external store.',
+  '',
+];
+
 test('the lab reads as a golden account at the fixed clock', () => {
   const expected = [
     'Incident in namespace op-events, read from the cluster at 2026-11-30T12:00:00Z',
@@ -49,17 +64,7 @@ test('the lab reads as a golden account at the fixed clock', () => {
     '  45s ago, default-scheduler reported FailedScheduling (Warning), once:',
     '    "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."',
     '',
-    'Who reported what',
-    '  default-scheduler: FailedScheduling',
-    '  pipeline-operator: ReconcileStarted, ReconcileSucceeded, StageUnknown',
-    '',
-    ...UNCONVENTIONAL_BLOCK,
-    '',
-    'What these events cannot tell you',
-    '  - They cover 117s: from 2026-11-30T11:58:00Z (2m ago) to 2026-11-30T11:59:57Z (3s ago).',
-    '  - The API server keeps an event for 1h after it was last written (kube-apiserver --event-ttl; the default is 1h): whatever was not written since 2026-11-30T11:00:00Z is gone, so the story may begin earlier than it seems.',
-    '  - Events are not an audit log: what must last belongs in status conditions or an external store.',
-    '',
+    ...LAB_TAIL,
   ].join('\n');
   assert.equal(labText(), expected);
 });
@@ -257,17 +262,7 @@ test('a re-created Pipeline and a deleted Pod read as a golden account at the fi
     '  20s ago, pipeline-operator reported ReconcileStarted (Normal), once:',
     '    "Started reconciling."',
     '',
-    'Who reported what',
-    '  default-scheduler: FailedScheduling',
-    '  pipeline-operator: ReconcileStarted, ReconcileSucceeded, StageUnknown',
-    '',
-    ...UNCONVENTIONAL_BLOCK,
-    '',
-    'What these events cannot tell you',
-    '  - They cover 117s: from 2026-11-30T11:58:00Z (2m ago) to 2026-11-30T11:59:57Z (3s ago).',
-    '  - The API server keeps an event for 1h after it was last written (kube-apiserver --event-ttl; the default is 1h): whatever was not written since 2026-11-30T11:00:00Z is gone, so the story may begin earlier than it seems.',
-    '  - Events are not an audit log: what must last belongs in status conditions or an external store.',
-    '',
+    ...LAB_TAIL,
   ].join('\n');
   assert.equal(text, expected);
 });
