@@ -7,6 +7,7 @@ import { EXIT, UsageError } from './errors.ts';
 import type { CommandResult } from './errors.ts';
 import { parseAggregateOptions, runAggregatePatch } from './commands/aggregate-patch.ts';
 import { parseCaptureOptions, runCapture } from './commands/capture.ts';
+import { parseExportOptions, runExport } from './commands/export.ts';
 import { runComplete } from './commands/complete.ts';
 import { parseIncidentOptions, runIncident } from './commands/incident.ts';
 import { parseRecordOptions, runRecord } from './commands/record.ts';
@@ -131,6 +132,22 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
       'kubectl evtimeline timeline --from ./out/events.json',
     ]))
     .action((dir: string, _o, cmd: Command) => done(runCapture(parseCaptureOptions(dir, cmd.optsWithGlobals()), deps)));
+
+  program
+    .command('export')
+    .description('send the events in scope (live, or --from any saved file) to an OpenTelemetry Collector as OTLP logs')
+    .addOption(new Option('--otlp <url>', "the collector's OTLP/HTTP logs endpoint, e.g. http://localhost:4318/v1/logs").makeOptionMandatory())
+    .option('--otlp-json', 'send OTLP JSON instead of protobuf')
+    .option('--otlp-header <name=value>', 'an HTTP header for every request, e.g. Authorization=Bearer... (repeatable)', collect)
+    .option('--otlp-ca <file>', 'PEM file of the CAs to trust for an https endpoint')
+    .option('--otlp-timeout <duration>', 'give up on one request after this long (default 30s)')
+    .option('--otlp-batch <n>', 'log records per request (default 1000)')
+    .addHelpText('after', examples([
+      'kubectl evtimeline export -n op-events --otlp http://localhost:4318/v1/logs',
+      'kubectl evtimeline export --from events.jsonl --otlp https://otel.example.com/v1/logs --otlp-header Authorization="Bearer $TOKEN"',
+      'kubectl evtimeline timeline --from collector-logs.jsonl',
+    ]))
+    .action((_o, cmd: Command) => done(runExport(parseExportOptions(cmd.optsWithGlobals()), deps)));
 
   program
     .command('record')

@@ -1,0 +1,3 @@
+// Types for build-otelcol.mjs (a plain Node ESM script so npm scripts can run it without tsx).
+export declare const otelcolSourceDir: string;
+export declare function ensureOtelcol(): Promise<string>;
