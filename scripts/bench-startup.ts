@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
-import { interleave, markdownTable, onPath, type Subject } from './bench-measure.ts';
+import { evictFromPageCache, interleave, markdownTable, onPath, type Subject } from './bench-measure.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 
 function parseArgs(argv: string[]): { runs: number; kubectl: string; plugin: string; baseline?: string } {
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     if (opts.baseline) console.log(`baseline: ${first([k, 'evtimelinebaseline', '--version'])} (${opts.baseline})`);
     console.log(`kubectl: ${first([k, 'version', '--client'])} (${k})`);
     console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians\n`);
+    evictFromPageCache([k, opts.plugin, ...(opts.baseline ? [opts.baseline] : [])]);
     const results = await interleave(helper, subjects, opts.runs, env);
     console.log(markdownTable(results, 'kubectl version --client'));
     console.log(`\n(load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);

@@ -30,7 +30,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
 import { WRITE_CONCURRENCY, populate, writeRecord } from './bench-events.ts';
-import { elapsed, interleave, markdownTable, onPath, type Result, type Subject } from './bench-measure.ts';
+import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Result, type Subject } from './bench-measure.ts';
 import { startControlPlane, type ControlPlane } from '../test/harness/controlplane.ts';
 import { uniqueNamespaceName } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
@@ -262,6 +262,7 @@ async function main(): Promise<void> {
       env.KUBECONFIG = cp.kubeconfig;
       console.log(`server:  Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}, started in ${cp.startupSeconds.toFixed(1)} s`);
     }
+    evictFromPageCache([k, opts.plugin, ...(opts.baseline ? [opts.baseline] : [])]);
     const call = (method: string, path: string, body?: unknown): Promise<any> => (api as Api).call(method, path, body);
 
     if (opts.parts.includes('ns')) {
