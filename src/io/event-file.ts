@@ -21,7 +21,7 @@ export interface CaptureFile {
   eventsK8sIo: unknown[];
 }
 
-export type FileFormat = 'capture' | 'list' | 'record' | 'stable-table';
+export type FileFormat = 'capture' | 'list' | 'record' | 'stable-table' | 'otlp';
 
 export interface ParsedEvents {
   format: FileFormat;

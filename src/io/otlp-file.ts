@@ -15,6 +15,8 @@
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { K8S, OUR, SCOPE_NAME } from '../render/otlp-logs.ts';
+import type { ParsedEvents } from './event-file.ts';
+import { latestVersions } from './record-file.ts';
 
 export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
@@ -232,4 +234,24 @@ export function parseOtlpLines(text: string): OtlpFile | null {
     }
   }
   return seen === 0 ? null : { versions, writers: [...writers].sort(), skipped };
+}
+
+/** A collector's file as --from reads it: the latest version of each event (by uid, then resourceVersion, then file order). */
+export function parseOtlpEventLines(text: string): (ParsedEvents & { otlp: OtlpFile }) | null {
+  const file = parseOtlpLines(text);
+  if (file === null) return null;
+  const observed = file.versions.flatMap((v) => (v.observedAt === null ? [] : [v.observedAt]));
+  const namespaces = new Set(file.versions.map((v) => (isObject(v.event.metadata) ? str(v.event.metadata.namespace) : '')));
+  const [only] = namespaces;
+  return {
+    format: 'otlp',
+    core: latestVersions(file.versions.map(({ event }) => ({ observedAt: '', type: 'ADDED', event }))),
+    eventsK8sIo: null,
+    context: '',
+    server: '',
+    namespace: namespaces.size === 1 && only !== undefined && only !== '' ? only : null,
+    capturedAt: observed.length === 0 ? '' : new Date(Math.max(...observed)).toISOString(),
+    firstObservedAt: observed.length === 0 ? '' : new Date(Math.min(...observed)).toISOString(),
+    otlp: file,
+  };
 }
