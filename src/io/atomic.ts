@@ -58,3 +58,15 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
     throw error;
   }
 }
+
+/** Replaces `path` with `text` atomically: a sibling temp file, fsynced, renamed over it. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
+  try {
+    await writeDurably(temp, text);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

@@ -3,8 +3,7 @@
 // specification's "retryable" responses), or give up (any other status: the data or the
 // credentials are wrong, and sending them again will not help).
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import https from 'node:https';
+import type { Agent } from 'node:http';
 import { RuntimeError, UsageError } from '../errors.ts';
 import { VERSION } from '../version.ts';
 
@@ -39,18 +38,26 @@ function firstLine(body: Buffer): string {
   return body.toString('utf8', 0, Math.min(body.length, 300)).split('\n')[0]?.trim() ?? '';
 }
 
-const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+// Loaded on first use, as src/kube/http.ts does: start-up does not pay for http and https.
+const agents = new Map<string, Agent>();
 
 export function postOtlp(endpoint: OtlpEndpoint, contentType: string, body: Uint8Array): Promise<SendOutcome> {
   const { url } = endpoint;
   const secure = url.protocol === 'https:';
-  const request = secure ? https.request : http.request;
+  const transport = process.getBuiltinModule(secure ? 'node:https' : 'node:http');
+  const request = transport.request;
+  let agent = agents.get(url.protocol);
+  if (agent === undefined) {
+    // Keep-alive: one connection carries every batch of an export.
+    agent = new transport.Agent({ keepAlive: true });
+    agents.set(url.protocol, agent);
+  }
   return new Promise((resolve) => {
     const req = request(
       url,
       {
         method: 'POST',
-        agent: secure ? agents.https : agents.http,
+        agent,
         ...(secure && endpoint.ca !== undefined ? { ca: endpoint.ca } : {}),
         headers: {
           ...endpoint.headers,

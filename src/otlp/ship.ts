@@ -63,6 +63,8 @@ export class Shipper<M> {
   private wakeConsumer: (() => void) | undefined;
   private wakeProducer: (() => void) | undefined;
   private closed = false;
+  private aborted = false;
+  private wakeSleeper: (() => void) | undefined;
   private readonly done: Promise<void>;
 
   constructor(private readonly opts: ShipperOptions<M>) {
@@ -72,10 +74,11 @@ export class Shipper<M> {
 
   /** Queues a batch; waits while the queue is full. Throws once shipping has given up. */
   async push(batch: Batch<M>): Promise<void> {
-    while (this.queue.length >= this.limit && this.failure === undefined) {
+    while (this.queue.length >= this.limit && this.failure === undefined && !this.aborted) {
       await new Promise<void>((resolve) => (this.wakeProducer = resolve));
     }
     if (this.failure) throw this.failure;
+    if (this.aborted) return;
     if (batch.logs.length === 0) {
       // Nothing to send, but the producer's position still moves on (a record's DELETED lines).
       if (this.queue.length === 0) await this.opts.confirmed?.(batch.mark, this.totals);
@@ -95,6 +98,25 @@ export class Shipper<M> {
     return this.totals;
   }
 
+  /**
+   * Stops at once: a retry wait ends, no further request is made, queued batches stay
+   * unconfirmed (a record's are sent on its next run). Waits until the consumer has stopped.
+   */
+  async abort(): Promise<ShipTotals> {
+    this.aborted = true;
+    this.closed = true;
+    this.wakeSleeper?.();
+    this.wakeConsumer?.();
+    this.wakeProducer?.();
+    await this.done;
+    return this.totals;
+  }
+
+  /** abort() was called: nothing more is sent. */
+  get stopped(): boolean {
+    return this.aborted;
+  }
+
   /** Batches queued and not yet confirmed. */
   get pending(): number {
     return this.queue.length;
@@ -103,6 +125,7 @@ export class Shipper<M> {
   private async consume(): Promise<void> {
     for (;;) {
       const batch = this.queue[0];
+      if (this.aborted) return;
       if (batch === undefined) {
         if (this.closed) return;
         await new Promise<void>((resolve) => (this.wakeConsumer = resolve));
@@ -110,7 +133,7 @@ export class Shipper<M> {
         continue;
       }
       try {
-        if (batch.logs.length > 0) await this.send(batch.logs);
+        if (batch.logs.length > 0 && !(await this.send(batch.logs))) return;
         await this.opts.confirmed?.(batch.mark, this.totals);
       } catch (error) {
         this.failure = error instanceof Error ? error : new Error(String(error));
@@ -122,12 +145,14 @@ export class Shipper<M> {
     }
   }
 
-  private async send(logs: OtlpLog[]): Promise<void> {
+  /** Sends one batch until the endpoint accepts it (true), or abort() is called (false). */
+  private async send(logs: OtlpLog[]): Promise<boolean> {
     const { endpoint, encoding, retry, notice } = this.opts;
     const body = await encodeLogs(logs, encoding);
     const post = this.opts.post ?? postOtlp;
     const sleep = this.opts.sleep ?? realSleep;
     for (let attempt = 1; ; attempt++) {
+      if (this.aborted) return false;
       this.totals.requests += 1;
       const outcome = await post(endpoint, CONTENT_TYPE[encoding], body);
       if (outcome.kind === 'ok') {
@@ -135,7 +160,7 @@ export class Shipper<M> {
         if (rejected > 0) notice(`${endpoint.url.origin}: rejected ${rejected} of ${logs.length} log records${message ? `: ${message}` : ''}`);
         this.totals.rejected += rejected;
         this.totals.accepted += logs.length - rejected;
-        return;
+        return true;
       }
       if (outcome.kind === 'fail') throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
       if (attempt >= retry.maxAttempts) {
@@ -145,7 +170,7 @@ export class Shipper<M> {
       const delay = Math.min(retry.maxDelayMs, outcome.retryAfterMs ?? backoff);
       notice(`${endpoint.url.origin}: ${outcome.why}; retrying in ${(delay / 1000).toFixed(1)} s`);
       this.totals.retries += 1;
-      await sleep(delay);
+      await Promise.race([sleep(delay), new Promise<void>((resolve) => (this.wakeSleeper = resolve))]);
     }
   }
 }
