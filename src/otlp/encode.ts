@@ -4,20 +4,29 @@
 // fixed64 nanosecond times, int64-as-string in JSON, grouping by resource and scope.
 //
 // The library is loaded on the first batch only: verbs that never export, and --version, do not
-// pay for it (scripts/bench-otlp.ts measures what it adds).
+// pay for it: it is a chunk of its own in the executable (src/otlp/transformer.ts).
+import { runChunk } from '../chunk.ts';
 import type { OtlpLog } from '../render/otlp-logs.ts';
 import { SCOPE_NAME } from '../render/otlp-logs.ts';
 import { VERSION } from '../version.ts';
 
 export type Encoding = 'protobuf' | 'json';
 
-type Transformer = typeof import('@opentelemetry/otlp-transformer');
-let transformer: Promise<Transformer> | undefined;
+type Transformer = typeof import('./transformer.ts');
 /** The SDK's ReadableLogRecord, as the serializer takes it. */
 type ReadableLogRecord = Parameters<Transformer['ProtobufLogsSerializer']['serializeRequest']>[0][number];
 
+// Set by build.mjs (esbuild define) to the chunk's file name; undefined when run from source.
+declare const __EVTIMELINE_OTLP_CHUNK__: string | undefined;
+
+let transformer: Promise<Transformer> | undefined;
+
 function loadTransformer(): Promise<Transformer> {
-  return (transformer ??= import('@opentelemetry/otlp-transformer'));
+  transformer ??=
+    typeof __EVTIMELINE_OTLP_CHUNK__ === 'string'
+      ? Promise.resolve(runChunk(__EVTIMELINE_OTLP_CHUNK__) as Transformer)
+      : import('./transformer.ts');
+  return transformer;
 }
 
 export const CONTENT_TYPE: Record<Encoding, string> = {
