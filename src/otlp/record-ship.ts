@@ -14,7 +14,7 @@ import type { OtlpLog } from '../render/otlp-logs.ts';
 import type { Encoding } from './encode.ts';
 import type { OtlpEndpoint } from './http.ts';
 import { Shipper } from './ship.ts';
-import type { RetryPolicy, ShipTotals } from './ship.ts';
+import type { RetryPolicy, ShipTotals, ShipperOptions } from './ship.ts';
 
 export interface RecordShipperOptions {
   path: string;
@@ -24,6 +24,8 @@ export interface RecordShipperOptions {
   retry: RetryPolicy;
   notice(text: string): void;
   now(): number;
+  /** the transport (tests inject one; default: postOtlp) */
+  post?: ShipperOptions<unknown>['post'];
 }
 
 export interface RecordShipResult {
@@ -68,6 +70,7 @@ export class RecordShipper {
       encoding: opts.encoding,
       retry: opts.retry,
       notice: opts.notice,
+      ...(opts.post ? { post: opts.post } : {}),
       confirmed: async (mark) => {
         const before = this.ledger.endpoints[key];
         this.ledger.endpoints[key] = { bytes: mark.bytes, logRecords: (before?.logRecords ?? 0) + mark.logs, at: new Date(opts.now()).toISOString() };
