@@ -5,18 +5,15 @@
 // Retry-After; and a confirmation per batch once the endpoint has answered 2xx, which is what a
 // caller may persist (record --otlp's ledger). A confirmed batch is never sent again.
 import { RuntimeError } from '../errors.ts';
+import { backoffDelay } from '../core/retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 import type { OtlpLog } from '../render/otlp-logs.ts';
 import { CONTENT_TYPE, encodeLogs, rejectedLogs } from './encode.ts';
 import type { Encoding } from './encode.ts';
 import { postOtlp } from './http.ts';
 import type { OtlpEndpoint, SendOutcome } from './http.ts';
 
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
-  /** failed attempts in a row at one batch after which shipping gives up */
-  maxAttempts: number;
-}
+export type { RetryPolicy } from '../core/retry.ts';
 
 /** 0.5 s doubling to 30 s; the twelfth failure in a row (about four minutes of waits) gives up. */
 export const DEFAULT_OTLP_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 12 };
@@ -166,7 +163,7 @@ export class Shipper<M> {
       if (attempt >= retry.maxAttempts) {
         throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed ${attempt} times in a row, giving up: ${outcome.why}`);
       }
-      const backoff = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** (attempt - 1));
+      const backoff = backoffDelay(attempt, retry);
       const delay = Math.min(retry.maxDelayMs, outcome.retryAfterMs ?? backoff);
       notice(`${endpoint.url.origin}: ${outcome.why}; retrying in ${(delay / 1000).toFixed(1)} s`);
       this.totals.retries += 1;

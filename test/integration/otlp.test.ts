@@ -14,7 +14,6 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import https from 'node:https';
 import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -24,6 +23,7 @@ import { startCollector } from '../harness/otelcol.ts';
 import type { Collector } from '../harness/otelcol.ts';
 import { PLUGIN_BINARY, evtimeline } from '../harness/plugin.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { api, sleep, waitFor } from '../support/cluster-api.ts';
 import { parseOtlpLines } from '../../src/io/otlp-file.ts';
 import { parseRecordText } from '../../src/io/record-file.ts';
 import { planEvents, subjectsIn } from '../../scripts/bench-events.ts';
@@ -44,36 +44,6 @@ async function collector(opts: Parameters<typeof startCollector>[0] = {}): Promi
   const c = await startCollector(opts);
   collectors.push(c);
   return c;
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-function api(cp: ControlPlane, method: string, path: string, body?: unknown): Promise<Json> {
-  return new Promise((resolvePromise, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = https.request(
-      new URL(path, cp.server),
-      { method, ca: cp.ca, headers: { Authorization: `Bearer ${cp.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => ((res.statusCode ?? 0) >= 300 ? reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)) : resolvePromise(JSON.parse(text) as Json)));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 /** N events in `ns` as a busy namespace holds them (scripts/bench-events.ts), 32 POSTs at a time. */
