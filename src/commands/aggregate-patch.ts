@@ -12,6 +12,7 @@ import { choosePalette } from '../render/color.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { ApiError } from '../kube/http.ts';
 import { getEvent, mergePatchEvent } from '../kube/events-api.ts';
+import { eventNameError } from '../kube/api-names.ts';
 import { parseCommonOptions } from './options.ts';
 import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
@@ -46,6 +47,8 @@ function positiveInteger(flag: string, text: unknown): number | undefined {
 
 export function parseAggregateOptions(name: string, raw: RawOptions): AggregateOptions {
   const common = parseCommonOptions(raw);
+  const invalidName = eventNameError(name);
+  if (invalidName !== null) throw new UsageError(invalidName);
   if (common.from !== null) throw new UsageError('aggregate-patch writes to a cluster: --from does not apply');
   if (common.scope.allNamespaces) throw new UsageError('aggregate-patch patches one event: use -n, not -A');
   const add = positiveInteger('--add', raw.add);

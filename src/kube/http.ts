@@ -30,16 +30,43 @@ export class ApiError extends RuntimeError {
   }
 }
 
+/** The largest answer read into memory: a page of 500 events is a few MiB; a body past this is refused, not read whole. */
+export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The server's URL plus an already-encoded path. The URL parser resolves dot segments (`/x/..` is
+ * `/`): a path that does not survive parsing unchanged is refused, whatever built it.
+ */
 export function buildUrl(server: string, path: string, query: ApiRequest['query'] = {}): URL {
-  const url = new URL(server.replace(/\/+$/, '') + path);
+  const base = server.replace(/\/+$/, '');
+  const url = new URL(base + path);
+  const wanted = new URL(base).pathname.replace(/\/+$/, '') + (path.split('?')[0] ?? '');
+  if (url.pathname !== wanted) throw new RuntimeError(`refusing request path ${JSON.stringify(path)}: it resolves to ${url.pathname}`);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
   return url;
 }
 
-/** The HTTP options (TLS material, Authorization header) kubectl would use for this target. */
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.trim().split('\n')[0] ?? '';
+}
+
+/**
+ * The HTTP options (TLS material, Authorization header, proxy agent) kubectl would use for this
+ * target. A failing exec credential plugin is named in kubectl's words, not as an internal error.
+ */
 export async function requestOptions(target: KubeTarget): Promise<https.RequestOptions> {
   const options: https.RequestOptions = { headers: {} };
-  await target.config.applyToHTTPSOptions(options);
+  try {
+    await target.config.applyToHTTPSOptions(options);
+  } catch (error) {
+    const exec = target.config.getCurrentUser()?.exec;
+    if (exec?.command) {
+      const why = firstLine(error) || 'it exited with an error and printed nothing';
+      throw new RuntimeError(`getting credentials: exec: executable ${exec.command} failed: ${why}`);
+    }
+    throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${firstLine(error)}`);
+  }
   return options;
 }
 
@@ -100,16 +127,26 @@ export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<u
     if (req.timeoutMs) {
       timer = setTimeout(() => response.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })), req.timeoutMs);
     }
-    let text = '';
-    response.setEncoding('utf8');
+    const chunks: Buffer[] = [];
+    let size = 0;
     try {
-      for await (const chunk of response) text += chunk as string;
+      for await (const chunk of response) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_RESPONSE_BYTES) {
+          response.destroy();
+          throw new RuntimeError(
+            `the API server's answer to ${req.method} ${req.path.split('?')[0]} is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB: refusing to read it`,
+          );
+        }
+        chunks.push(chunk as Buffer);
+      }
     } catch (error) {
+      if (error instanceof RuntimeError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'timeout') throw new RuntimeError(`request to ${target.server} timed out after ${req.timeoutMs} ms (--request-timeout)`);
       throw networkError(error as NodeJS.ErrnoException, target);
     }
-    return text;
+    return Buffer.concat(chunks).toString('utf8');
   })();
   let text: string;
   try {
