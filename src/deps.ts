@@ -20,20 +20,39 @@ export interface Deps {
   interrupted(): Promise<string>;
 }
 
-function output(stream: NodeJS.WriteStream): Output {
+/** stdout or stderr of this process, keeping its first write error for main to turn into an exit status. */
+export interface ProcessOutput extends Output {
+  /** Resolves once everything written has gone out, with the first write error if there was one. */
+  flush(): Promise<NodeJS.ErrnoException | undefined>;
+}
+
+// A write error (ENOSPC on a full disk, EIO, EPIPE when the reader left) arrives after write() has
+// returned, as a callback error and an 'error' event; unheard, the process would exit 0 with half
+// its output lost (`-o json > file` on a full disk) or die on an unhandled 'error' event.
+function processOutput(stream: NodeJS.WriteStream): ProcessOutput {
+  let failure: NodeJS.ErrnoException | undefined;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    failure ??= error;
+  });
   return {
     write: (text: string) => {
-      stream.write(text);
+      // After the first failure nothing more is written: the output is already incomplete.
+      if (failure === undefined) stream.write(text);
     },
     isTTY: stream.isTTY === true,
+    flush: () =>
+      new Promise((resolve) => {
+        if (failure !== undefined || stream.destroyed) return resolve(failure);
+        stream.write('', (error) => resolve(failure ?? (error as NodeJS.ErrnoException | null | undefined) ?? undefined));
+      }),
   };
 }
 
-export function systemDeps(): Deps {
+export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
   let interrupted: Promise<string> | undefined;
   return {
-    stdout: output(process.stdout),
-    stderr: output(process.stderr),
+    stdout: processOutput(process.stdout),
+    stderr: processOutput(process.stderr),
     stdin: process.stdin,
     env: process.env,
     now: () => Date.now(),

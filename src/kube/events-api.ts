@@ -3,6 +3,7 @@ import { RuntimeError } from '../errors.ts';
 import { isObject } from '../core/json.ts';
 import { pathSegment } from './api-names.ts';
 import { apiRequest } from './http.ts';
+import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 export type EventsApi = 'core' | 'events.k8s.io';
@@ -36,17 +37,23 @@ export async function listEvents(
   const items: unknown[] = [];
   let next: string | undefined;
   let resourceVersion = '';
+  const tokens = continueTokens(namespace === null ? 'events in all namespaces' : `events in namespace ${namespace}`);
   do {
-    const page = (await apiRequest(target, {
+    const answer = await apiRequest(target, {
       method: 'GET',
       path: eventsPath(api, namespace),
       query: { limit: PAGE_SIZE, continue: next },
       timeoutMs: opts.timeoutMs,
-    })) as ListPage;
-    items.push(...(page.items ?? []));
+    });
+    if (!isObject(answer) || !Array.isArray(answer.items)) {
+      throw new RuntimeError(`the API server's answer to GET ${eventsPath(api, namespace)} is not a list of events`);
+    }
+    const page = answer as unknown as ListPage & { items: unknown[] };
+    // One at a time: push(...items) of a page with too many items overflows the call stack.
+    for (const item of page.items) items.push(item);
     // Every page of one list shares the snapshot of the first; the last page's is the one to watch from.
     resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
-    next = page.metadata?.continue || undefined;
+    next = tokens.next(page.metadata?.continue);
     opts.onPage?.(items.length);
   } while (next);
   return { items, resourceVersion };

@@ -25,6 +25,8 @@ export class ApiError extends RuntimeError {
     message: string,
     readonly code: number,
     readonly reason: string,
+    /** the Retry-After header in seconds, when the answer had one */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -70,7 +72,7 @@ export async function requestOptions(target: KubeTarget): Promise<https.RequestO
   return options;
 }
 
-function statusError(code: number, text: string, url: URL): ApiError {
+function statusError(code: number, text: string, url: URL, retryAfter?: string): ApiError {
   let message = `${code} from ${url.pathname}`;
   let reason = '';
   try {
@@ -80,7 +82,8 @@ function statusError(code: number, text: string, url: URL): ApiError {
   } catch {
     if (text.trim()) message = `${code}: ${text.trim().split('\n')[0]}`;
   }
-  return new ApiError(message, code, reason);
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  return new ApiError(message, code, reason, seconds);
 }
 
 function networkError(error: NodeJS.ErrnoException, target: KubeTarget): RuntimeError {
@@ -103,7 +106,8 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => reject(statusError(code, text, url)));
+      const retryAfter = response.headers['retry-after'];
+      response.on('end', () => reject(statusError(code, text, url, typeof retryAfter === 'string' ? retryAfter : undefined)));
       response.on('error', (error) => reject(networkError(error, target)));
     });
     if (req.timeoutMs) {
@@ -116,11 +120,35 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   });
 }
 
+/** client-go's rest.Request: up to 10 more tries of an answer that asks for one (maxRetries). */
+export const MAX_RETRIES = 10;
+/** client-go waits as long as Retry-After says; a server saying a day must not hang a CLI for a day. */
+const MAX_RETRY_AFTER_SECONDS = 60;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * One request, its JSON answer parsed. timeoutMs is a deadline for the whole exchange, as kubectl's
- * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
+ * One request, its JSON answer parsed. A 429 or 5xx that carries Retry-After (API Priority and
+ * Fairness throttling, a server starting up) is tried again after that many seconds, as client-go's
+ * checkWait does (rest/with_retry.go); without the header it is an error at once, as there.
  */
 export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<unknown> {
+  for (let retries = 0; ; retries += 1) {
+    try {
+      return await apiRequestOnce(target, req);
+    } catch (error) {
+      const wait = error instanceof ApiError && (error.code === 429 || error.code >= 500) ? error.retryAfterSeconds : undefined;
+      if (wait === undefined || retries >= MAX_RETRIES) throw error;
+      await sleep(Math.min(wait, MAX_RETRY_AFTER_SECONDS) * 1000);
+    }
+  }
+}
+
+/**
+ * One exchange, its JSON answer parsed. timeoutMs is a deadline for the whole exchange, as kubectl's
+ * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
+ */
+async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const exchange = (async () => {
     const response = await openStream(target, req);
@@ -144,7 +172,9 @@ export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<u
       if (error instanceof RuntimeError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'timeout') throw new RuntimeError(`request to ${target.server} timed out after ${req.timeoutMs} ms (--request-timeout)`);
-      throw networkError(error as NodeJS.ErrnoException, target);
+      // The server was reached and began to answer: "cannot reach" would send the user to the wrong place.
+      const why = code ?? (error instanceof Error ? error.message : String(error));
+      throw new RuntimeError(`the answer from the API server at ${target.server} to ${req.method} ${req.path.split('?')[0]} was cut off (${why})`);
     }
     return Buffer.concat(chunks).toString('utf8');
   })();

@@ -9,6 +9,7 @@ import { objectKey } from '../core/incarnation.ts';
 import type { ObjectLookup } from '../core/incarnation.ts';
 import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathSegment } from './api-names.ts';
 import { ApiError, apiRequest } from './http.ts';
+import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
@@ -133,7 +134,8 @@ async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Prom
 /** Pages through the collection; the metadata of each object by name. Throws what the Getter throws. */
 async function listAll(get: Getter, collection: Collection): Promise<Map<string, Metadata>> {
   const byName = new Map<string, Metadata>();
-  let token = '';
+  let token: string | undefined = '';
+  const tokens = continueTokens(collection.path);
   do {
     const page = (await get(`${collection.path}?limit=${LIST_PAGE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
       items?: unknown;
@@ -141,9 +143,8 @@ async function listAll(get: Getter, collection: Collection): Promise<Map<string,
     } | null;
     const items = Array.isArray(page?.items) ? (page.items as { metadata?: Metadata }[]) : [];
     for (const item of items) if (typeof item?.metadata?.name === 'string') byName.set(item.metadata.name, item.metadata);
-    const next = page?.metadata?.continue;
-    token = typeof next === 'string' ? next : '';
-  } while (token !== '');
+    token = tokens.next(page?.metadata?.continue);
+  } while (token !== undefined);
   return byName;
 }
 
