@@ -2,6 +2,7 @@
 // the small error vocabulary of src/errors.ts.
 import { runCli } from './cli.ts';
 import { EXIT, RuntimeError, UsageError } from './errors.ts';
+import { getSystemErrorMessage } from 'node:util';
 import { systemDeps } from './deps.ts';
 import { escapeTerminal } from './render/escape.ts';
 
@@ -18,21 +19,42 @@ function describeError(error: unknown): { message: string; code: number } {
   return { message: `internal error: ${message}`, code: EXIT.error };
 }
 
-async function main(): Promise<number> {
-  const deps = systemDeps();
+/** Go's *PathError wording, as kubectl prints it: `write /dev/stdout: no space left on device`. */
+function writeFailure(stream: string, error: NodeJS.ErrnoException): string {
+  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : (error.code ?? error.message);
+  return `write /dev/${stream}: ${why}`;
+}
+
+async function run(deps: ReturnType<typeof systemDeps>): Promise<number> {
   try {
     return await runCli(process.argv.slice(2), deps);
   } catch (error) {
     const { message, code } = describeError(error);
     // One line, no stack trace unless asked for.
     // Messages can carry a server's or a file's words: escaped like any other untrusted text.
-    process.stderr.write(`error: ${escapeTerminal(message.split('\n')[0] ?? '')}\n`);
-    if (process.env.EVTIMELINE_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    deps.stderr.write(`error: ${escapeTerminal(message.split('\n')[0] ?? '')}\n`);
+    if (process.env.EVTIMELINE_DEBUG && error instanceof Error && error.stack) deps.stderr.write(`${error.stack}\n`);
     return code;
   }
 }
 
-main().then((code) => {
-  // Exit only after stdout has drained, so a pipe reader gets every byte.
-  process.stdout.write('', () => process.exit(code));
-});
+/**
+ * The verb's exit code once stdout and stderr have drained (so a pipe reader gets every byte),
+ * unless writing failed: EPIPE (the reader left, `| head`) ends quietly as the verb ended; any other
+ * error (ENOSPC, EIO) is exit 1 with kubectl's one line, since the output is incomplete.
+ */
+async function settle(deps: ReturnType<typeof systemDeps>, code: number): Promise<number> {
+  const stdout = await deps.stdout.flush();
+  if (stdout !== undefined && stdout.code !== 'EPIPE') {
+    deps.stderr.write(`error: ${writeFailure('stdout', stdout)}\n`);
+    await deps.stderr.flush();
+    return EXIT.error;
+  }
+  const stderr = await deps.stderr.flush();
+  return stderr !== undefined && stderr.code !== 'EPIPE' ? EXIT.error : code;
+}
+
+const deps = systemDeps();
+run(deps)
+  .then((code) => settle(deps, code))
+  .then((code) => process.exit(code));
