@@ -1,7 +1,8 @@
 // Entry point and the only place that exits. Everything below returns values or throws
 // the small error vocabulary of src/errors.ts.
 import { runCli } from './cli.ts';
-import { EXIT, RuntimeError, UsageError } from './errors.ts';
+import { EXIT, Interrupted, RuntimeError, UsageError } from './errors.ts';
+import { constants } from 'node:os';
 import { getSystemErrorMessage } from 'node:util';
 import { systemDeps } from './deps.ts';
 import { escapeTerminal } from './render/escape.ts';
@@ -11,10 +12,21 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && 'syscall' in error;
 }
 
+/**
+ * Go's *PathError wording, as kubectl prints file errors: `open /x: no such file or directory`,
+ * `rename a b: directory not empty`, not Node's `ENOENT: no such file or directory, open '/x'`.
+ */
+function describeSystemError(error: NodeJS.ErrnoException): string {
+  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : error.message;
+  const paths = [error.path, (error as { dest?: string }).dest].filter((p): p is string => typeof p === 'string');
+  return paths.length === 0 ? `${error.syscall ?? 'system call'}: ${why}` : `${error.syscall} ${paths.join(' ')}: ${why}`;
+}
+
 function describeError(error: unknown): { message: string; code: number } {
   if (error instanceof UsageError) return { message: error.message, code: EXIT.usage };
+  if (error instanceof Interrupted) return { message: error.message, code: 128 + (constants.signals[error.signal] ?? 0) };
   if (error instanceof RuntimeError) return { message: error.message, code: EXIT.error };
-  if (isSystemError(error)) return { message: error.message, code: EXIT.error };
+  if (isSystemError(error)) return { message: describeSystemError(error), code: EXIT.error };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `internal error: ${message}`, code: EXIT.error };
 }
