@@ -17,6 +17,18 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
+// One keep-alive agent per server: a test or benchmark writing thousands of events pays for TLS once per connection.
+const agents = new Map<string, https.Agent>();
+
+function agentFor(cp: ControlPlane): https.Agent {
+  let agent = agents.get(cp.server);
+  if (agent === undefined) {
+    agent = new https.Agent({ ca: cp.ca, keepAlive: true, maxSockets: 32 });
+    agents.set(cp.server, agent);
+  }
+  return agent;
+}
+
 /** A raw API call as the admin (the harness gives the token and CA). */
 export function api(cp: ControlPlane, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Json> {
   return new Promise((resolvePromise, reject) => {
@@ -25,7 +37,7 @@ export function api(cp: ControlPlane, method: string, path: string, body?: unkno
       new URL(path, cp.server),
       {
         method,
-        ca: cp.ca,
+        agent: agentFor(cp),
         headers: { Authorization: `Bearer ${cp.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': contentType } : {}) },
       },
       (res) => {
