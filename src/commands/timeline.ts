@@ -1,5 +1,5 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
-import type { Deps } from '../deps.ts';
+import type { Deps, Output } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
@@ -10,11 +10,13 @@ import { renderEventsJson } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
-import { parseCommonOptions, parseOutput } from './options.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
+import { timelinePage } from './timeline-html.ts';
+import { parseCommonOptions, parseEventTTL, parseOutput, parseOutputFile } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { noEventsMessage, parseCompare, readEvents, readLiveFacts } from './source.ts';
 
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'json', 'stable'] as const;
+export const TIMELINE_OUTPUTS = ['table', 'wide', 'json', 'stable', 'html'] as const;
 
 export interface TimelineOptions {
   common: CommonOptions;
@@ -22,6 +24,10 @@ export interface TimelineOptions {
   noHeaders: boolean;
   /** --compare: also read the live cluster and mark the saved events it no longer has */
   compare: boolean;
+  /** -o html: the TTL the page shades */
+  eventTTLms: number;
+  /** --output-file: written atomically instead of stdout */
+  outputFile: string | null;
 }
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
@@ -31,10 +37,20 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
     output: parseOutput(raw.output, TIMELINE_OUTPUTS),
     noHeaders: raw.headers === false,
     compare: parseCompare(raw, common),
+    eventTTLms: parseEventTTL(raw),
+    outputFile: parseOutputFile(raw),
   };
 }
 
 export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
+  if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
+  let text = '';
+  const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
+  await writeFileAtomic(opts.outputFile, text);
+  return result;
+}
+
+async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
   const { source, events } = read;
@@ -45,8 +61,13 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   const compared = facts === undefined ? null : compareWithLive(events, facts);
   if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, read.saved?.format ?? 'list'));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
+  if (opts.output === 'html') {
+    stdout.write(timelinePage({ source, events, now, eventTTLms: opts.eventTTLms, ...(read.saved ? { saved: read.saved } : {}), ...(facts ? { live: facts } : {}) }));
+    if (events.length === 0) deps.stderr.write(noEventsMessage(source.info.namespace));
+    return SUCCESS;
+  }
   if (opts.output === 'json') {
-    deps.stdout.write(renderEventsJson(events, standing));
+    stdout.write(renderEventsJson(events, standing));
     return SUCCESS;
   }
   if (events.length === 0) {
@@ -54,11 +75,11 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
     return SUCCESS;
   }
   if (opts.output === 'stable') {
-    deps.stdout.write(renderStable(events));
+    stdout.write(renderStable(events));
     return SUCCESS;
   }
-  const palette = choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env });
-  deps.stdout.write(
+  const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
+  stdout.write(
     renderTimelineTable(events, {
       now,
       wide: opts.output === 'wide',

@@ -73,7 +73,7 @@ test('capture --from writes every report and refuses a non-empty folder', async 
   const r = await run(['capture', '--from', labFile, out]);
   assert.equal(r.code, 0, JSON.stringify(r));
   assert.deepEqual(readdirSync(out).sort(), [
-    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.txt', 'type-report.txt',
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.html', 'timeline.txt', 'type-report.txt',
   ]);
   assert.equal(readFileSync(join(out, 'timeline.txt'), 'utf8'), LAB_STABLE);
   assert.equal((await run(['--from', join(out, 'events.json'), '-o', 'stable'])).stdout, LAB_STABLE);

@@ -1,0 +1,7 @@
+// The timeline page's inline script: the source text of timelinePage, called once.
+// Function.prototype.toString gives the code as it runs here: bundled by esbuild in the executable,
+// transformed by tsx in tests. tsx (esbuild's keepNames) wraps nested functions in a `__name(fn,
+// "name")` helper that lives outside the function, so the page defines a harmless one of its own.
+import { timelinePage } from './timeline-page.ts';
+
+export const PAGE_SCRIPT = `"use strict";\nvar __name = function (fn) { return fn; };\n(${timelinePage.toString()})();\n`;
