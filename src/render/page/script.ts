@@ -5,3 +5,7 @@
 import { timelinePage } from './timeline-page.ts';
 
 export const PAGE_SCRIPT = `"use strict";\nvar __name = function (fn) { return fn; };\n(${timelinePage.toString()})();\n`;
+
+// An inline script ends at the first `</script` whatever JavaScript means there; `<!--` changes how
+// the HTML parser reads it. The page's own code must hold neither (event text never reaches it).
+if (/<\/script|<!--/i.test(PAGE_SCRIPT)) throw new Error('the timeline page script holds </script or <!--');
