@@ -8,7 +8,7 @@ export const PAGE_STYLE = `
   --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --row: #f6f8fa; --grid: #e6e9ed;
   --normal: #2f6fd0; --warning: #c76a00; --odd: #c0007a; --odd-bg: #ffe3f3;
   --window: rgba(47, 111, 208, 0.07); --ttl: rgba(110, 118, 129, 0.22); --capture: #1a7f37; --focus: #0969da;
-  --label-w: 300px; --row-h: 22px; --lane-h: 26px;
+  --label-w: 340px; --row-h: 22px; --lane-h: 26px;
   font: 13px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif;
 }
 :root[data-theme="dark"] {
@@ -26,6 +26,7 @@ export const PAGE_STYLE = `
   }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; background: var(--bg); color: var(--fg); }
 header, .controls, .legend { padding: 8px 16px; }
 h1 { font-size: 18px; margin: 4px 0 6px; }
@@ -55,7 +56,7 @@ legend { color: var(--muted); padding: 0 4px; }
 .tick { position: absolute; bottom: 2px; transform: translateX(-50%); font-size: 11px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
 .tick::before { content: ""; position: absolute; left: 50%; bottom: 15px; height: 6px; border-left: 1px solid var(--muted); }
 .axis-note { position: absolute; top: 2px; font-size: 11px; white-space: nowrap; padding: 0 4px; }
-.axis-note.ttl { color: var(--muted); transform: translateX(-100%); }
+.axis-note.ttl { color: var(--muted); }
 .axis-note.capture { color: var(--capture); }
 .rows { position: relative; }
 .group-title { margin: 0; padding: 6px 8px; font-size: 13px; background: var(--row); border-bottom: 1px solid var(--line); position: relative; z-index: 2; }

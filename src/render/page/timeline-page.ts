@@ -422,6 +422,8 @@ export function timelinePage(): void {
       return t.slice(0, 10);
     };
     for (let ms = Math.ceil(view.start / step) * step; ms <= view.end; ms += step) {
+      // A label half cut off at either edge reads as another time.
+      if (xOf(ms) < 24 || xOf(ms) > w - 24) continue;
       const tick = el('span', 'tick', label(ms));
       tick.style.left = `${xOf(ms)}px`;
       axis.append(tick);
@@ -431,6 +433,8 @@ export function timelinePage(): void {
       if (x < 0 || x > w) return;
       const n = el('span', `axis-note ${cls}`, text);
       n.style.left = `${x}px`;
+      // Written towards the middle, so that a note near either edge stays whole.
+      if (x > w / 2) n.style.transform = 'translateX(-100%)';
       axis.append(n);
     };
     note('ttl', `TTL horizon ${iso(data.ttlHorizon)}`, data.ttlHorizon);
