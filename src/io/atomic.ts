@@ -63,7 +63,7 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const parent = dirname(path);
   if (!(await exists(parent))) throw new RuntimeError(`cannot write ${path}: ${parent} does not exist`);
-  const temp = join(parent, `.${basename(path)}.tmp-${randomBytes(6).toString('hex')}`);
+  const temp = join(parent, `.${basename(path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   try {
     await writeDurably(temp, text);
     await rename(temp, path);

@@ -6,7 +6,6 @@
 // own script and style (by hash) and no fetch, image, font, frame or form target at all, so even text
 // that got into the markup could neither run nor load anything.
 
-import { createHash } from 'node:crypto';
 import type { PageData } from './html-data.ts';
 import { escapeTerminal } from './escape.ts';
 import { escapeJsonUnsafe } from './json.ts';
@@ -29,6 +28,8 @@ export function escapeHtml(text: string): string {
 }
 
 function sha256(text: string): string {
+  // Loaded on first use: start-up of every other verb stays free of crypto (see src/io/atomic.ts).
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
