@@ -51,6 +51,9 @@ test("the lab's page shows its story: two objects, the repeat, the Critical even
   ]);
   assert.match((await page.locator('.headline').textContent()) ?? '', new RegExp(`Incident in namespace ${ns}, read from the cluster at `));
   assert.match((await page.locator('.headline').textContent()) ?? '', /1 Warning: FailedScheduling on Pod\/hungry\./);
+  // As tall as the page, so the README's picture has no empty band below the lanes.
+  await page.setViewportSize({ width: 1280, height: await page.evaluate(() => Math.ceil((document.getElementById('app') as HTMLElement).getBoundingClientRect().bottom) + 8) });
+  await page.waitForFunction(() => Number(document.body.dataset.drawn) > 0);
   const png = await screenshot(page, 'lab.png');
   const stats = await pixelStats(browser, png);
   assert.ok(stats.variance > 100 && stats.colours > 50, JSON.stringify(stats));

@@ -227,7 +227,7 @@ test('capture writes the reports atomically and they replay through --from to th
 test('a bad flag is a one-line usage error with exit 2', async () => {
   const r = await evtimeline(['-n', lab, '-o', 'yaml'], cp.kubeconfig);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr, 'error: -o "yaml": want one of table, wide, json, stable\n');
+  assert.equal(r.stderr, 'error: -o "yaml": want one of table, wide, json, stable, html\n');
 });
 
 test('aggregate-patch refuses a forbidden patch and changes nothing', async () => {

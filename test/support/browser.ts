@@ -106,58 +106,61 @@ export interface PixelStats {
   colours: number;
 }
 
+interface Analysis extends PixelStats {
+  /** [r, g, b] of each pixel of the row asked for, left to right */
+  row: [number, number, number][];
+}
+
 /**
  * Decodes a PNG in a blank page of the same browser (no image library needed) and measures it.
  * The timeline page itself cannot load a data: image: its CSP forbids every image source.
  */
-export async function pixelStats(browser: Browser, png: Buffer): Promise<PixelStats> {
-  const page = await browser.context.newPage();
-  try {
-    return await page.evaluate(async (b64) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = new OffscreenCanvas(img.width, img.height);
-      const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
-      ctx.drawImage(img, 0, 0);
-      const { data } = ctx.getImageData(0, 0, img.width, img.height);
-      let sum = 0;
-      let sq = 0;
-      const colours = new Set<number>();
-      for (let i = 0; i < data.length; i += 4) {
-        const grey = ((data[i] ?? 0) + (data[i + 1] ?? 0) + (data[i + 2] ?? 0)) / 3;
-        sum += grey;
-        sq += grey * grey;
-        if (colours.size < 1000) colours.add(((data[i] ?? 0) << 16) | ((data[i + 1] ?? 0) << 8) | (data[i + 2] ?? 0));
-      }
-      const n = data.length / 4;
-      return { width: img.width, height: img.height, variance: sq / n - (sum / n) ** 2, colours: colours.size };
-    }, png.toString('base64'));
-  } finally {
-    await page.close();
-  }
-}
-
-/** The colour of every pixel along row `y` of a PNG, left to right, as [r, g, b]. */
-export async function pixelRow(browser: Browser, png: Buffer, y: number): Promise<[number, number, number][]> {
+async function analyse(browser: Browser, png: Buffer, y: number): Promise<Analysis> {
   const page = await browser.context.newPage();
   try {
     return await page.evaluate(
-      async ([b64, row]) => {
+      async ([b64, rowY]) => {
         const img = new Image();
         img.src = `data:image/png;base64,${b64}`;
         await img.decode();
         const canvas = new OffscreenCanvas(img.width, img.height);
         const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
         ctx.drawImage(img, 0, 0);
-        const { data } = ctx.getImageData(0, Math.round(row), img.width, 1);
-        const pixels: [number, number, number][] = [];
-        for (let x = 0; x < img.width; x += 1) pixels.push([data[x * 4] ?? 0, data[x * 4 + 1] ?? 0, data[x * 4 + 2] ?? 0]);
-        return pixels;
+        const { data } = ctx.getImageData(0, 0, img.width, img.height);
+        // No named functions in here: tsx would wrap them in a __name helper the page does not have.
+        let sum = 0;
+        let sq = 0;
+        const colours = new Set<number>();
+        for (let i = 0; i < data.length; i += 4) {
+          const r = data[i] ?? 0;
+          const g = data[i + 1] ?? 0;
+          const b = data[i + 2] ?? 0;
+          sum += (r + g + b) / 3;
+          sq += ((r + g + b) / 3) ** 2;
+          if (colours.size < 1000) colours.add((r << 16) | (g << 8) | b);
+        }
+        const n = data.length / 4;
+        const row: [number, number, number][] = [];
+        const line = Math.round(rowY);
+        for (let x = 0; line >= 0 && line < img.height && x < img.width; x += 1) {
+          const i = (line * img.width + x) * 4;
+          row.push([data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0]);
+        }
+        return { width: img.width, height: img.height, variance: sq / n - (sum / n) ** 2, colours: colours.size, row };
       },
       [png.toString('base64'), y] as const,
     );
   } finally {
     await page.close();
   }
+}
+
+export async function pixelStats(browser: Browser, png: Buffer): Promise<PixelStats> {
+  const { width, height, variance, colours } = await analyse(browser, png, -1);
+  return { width, height, variance, colours };
+}
+
+/** The colour of every pixel along row `y` of a PNG, left to right, as [r, g, b]. */
+export async function pixelRow(browser: Browser, png: Buffer, y: number): Promise<[number, number, number][]> {
+  return (await analyse(browser, png, y)).row;
 }

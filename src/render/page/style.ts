@@ -8,7 +8,7 @@ export const PAGE_STYLE = `
   --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --row: #f6f8fa; --grid: #e6e9ed;
   --normal: #2f6fd0; --warning: #c76a00; --odd: #c0007a; --odd-bg: #ffe3f3;
   --window: rgba(47, 111, 208, 0.07); --ttl: rgba(110, 118, 129, 0.22); --capture: #1a7f37; --focus: #0969da;
-  --label-w: 340px; --row-h: 22px; --lane-h: 26px;
+  --label-w: 360px; --row-h: 22px; --lane-h: 26px;
   font: 13px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif;
 }
 :root[data-theme="dark"] {

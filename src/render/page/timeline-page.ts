@@ -279,12 +279,13 @@ export function timelinePage(): void {
     toggle.append(doc.createTextNode(name));
     const tracks = laneTracks[lane] ?? [];
     const count = tracks.reduce((n, t) => n + (trackEvents[t]?.length ?? 0), 0);
-    toggle.append(el('span', 'meta', `${info?.uid ? `uid ${visible(info.uid.slice(0, 8))} \u00B7 ` : ''}${plural(count, 'event')}`));
+    // Unconventional types right after the name, where a narrow label still shows them.
     const odd = new Set(tracks.map((t) => data.tracks[t]?.[2] ?? 0).filter((t) => data.types[t]?.kind === 'unconventional'));
     for (const t of odd) {
       const type = data.types[t];
       if (type !== undefined) toggle.append(el('span', 'badge odd', typeName(type)));
     }
+    toggle.append(el('span', 'meta', `${plural(count, 'event')}${info?.uid ? ` \u00B7 uid ${visible(info.uid.slice(0, 8))}` : ''}`));
     box.setAttribute('aria-label', name);
     label.append(toggle);
     laneRowEl.append(label, el('div', 'plot'));
