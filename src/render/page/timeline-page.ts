@@ -25,10 +25,16 @@ export function timelinePage(): void {
   const app = doc.getElementById('app') as HTMLElement;
 
   // ---- text ---------------------------------------------------------------------------------------
-  const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-  /** Untrusted text as shown: newlines and tabs kept, every other control and bidi character as \uXXXX. */
+  // The set src/render/escape.ts makes visible in a terminal: controls, format characters (bidi
+  // overrides, zero-width), line and paragraph separators, lone surrogates, default-ignorables.
+  const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
+  /** Untrusted text as shown: newlines and tabs kept, every other such character as \uXXXX (or \u{XXXXX}). */
   function visible(text: string): string {
-    return text.replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return text.replace(UNSAFE, (ch) => {
+      if (ch === '\n' || ch === '\t') return ch;
+      const code = ch.codePointAt(0) ?? 0;
+      return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    });
   }
   function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text?: string): HTMLElementTagNameMap[K] {
     const node = doc.createElement(tag);
