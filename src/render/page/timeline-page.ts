@@ -110,7 +110,14 @@ export function timelinePage(): void {
     s = Math.max(outer[0], Math.min(s, outer[1] - span));
     span = Math.min(span, outer[1] - s);
     view = { start: s, end: s + span };
+    showRange();
     scheduleDraw(true);
+  }
+  /** Said at once, not at the next frame: the range is what a screen reader announces. */
+  function showRange(): void {
+    rangeText.textContent = `Showing ${iso(Math.round(view.start))} to ${iso(Math.round(view.end))} (${length(view.end - view.start)})`;
+    rangeText.dataset.start = String(Math.round(view.start));
+    rangeText.dataset.end = String(Math.round(view.end));
   }
   function zoom(factor: number, around?: number): void {
     const c = around ?? (view.start + view.end) / 2;
@@ -451,9 +458,6 @@ export function timelinePage(): void {
       n.style.left = '0px';
       axis.append(n);
     }
-    rangeText.textContent = `Showing ${iso(Math.round(view.start))} to ${iso(Math.round(view.end))} (${length(span)})`;
-    rangeText.dataset.start = String(Math.round(view.start));
-    rangeText.dataset.end = String(Math.round(view.end));
     place(ttlShade, outer[0] - span, data.ttlHorizon);
     if (data.window !== null) place(windowShade, data.window[0], Math.max(data.window[1], data.window[0] + 1));
     else windowShade.hidden = true;
@@ -821,6 +825,7 @@ export function timelinePage(): void {
   }
 
   readColours();
+  showRange();
   applyFilter();
   scheduleDraw(true);
 }
