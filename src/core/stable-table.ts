@@ -7,7 +7,7 @@ import { NONE } from './timeline.ts';
 // A reason may be a sentence (the very thing type-audit flags), and an empty part prints as <none>.
 // An object's name may hold spaces (core/v1 accepts any involvedObject.name): the object is the last
 // word holding a slash and everything after it (a Kind never holds a space).
-const STABLE_LINE = /^(\S+)[ \t]+(.+)[ \t]+(\S*\/.*)$/;
+const STABLE_LINE = /^(\S*)[ \t]+(.+)[ \t]+(\S*\/.*)$/;
 
 /** A line as `-o stable` prints it; a file is taken for a stable table when every non-blank line (trimmed) is one. */
 export function isStableLine(line: string): boolean {
