@@ -60,7 +60,7 @@ describe('toJsonText, for any value', () => {
 describe('toYamlText, for any value', () => {
   const values = fc.array(fc.record({ reason: hostileText, message: hostileText, count: fc.integer() }, { noNullPrototype: true }), { maxLength: 5 });
   // A lone surrogate half cannot be written as YAML at all (a reader refuses its escape): left to -o json.
-  const wellFormed = values.filter((v) => v.every((e) => e.reason.isWellFormed() && e.message.isWellFormed()));
+  const wellFormed = values.filter((v) => v.every((e) => !/\p{Cs}/u.test(e.reason + e.message)));
 
   it('parses back (as YAML 1.1, as Go readers do) to exactly the value it was given', () => {
     fc.assert(fc.property(wellFormed, (value) => assert.deepEqual(parseYaml(toYamlText(value), { version: '1.1' }), value)));
