@@ -100,9 +100,11 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
   }
 }
 
-/** Replaces `path` with `text` atomically: a sibling temp file, fsynced, renamed over it. */
+/** Writes `path` whole or not at all: a sibling temp file, fsynced, renamed over it (--output-file). */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
+  const parent = dirname(path);
+  if (!(await exists(parent))) throw new RuntimeError(`cannot write ${path}: ${parent} does not exist`);
+  const temp = join(parent, `.${basename(path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   try {
     await writeDurably(temp, text);
     await rename(temp, path);
