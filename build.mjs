@@ -71,7 +71,7 @@ const { metafile } = await build({
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node24',
+  target: 'node26',
   outfile: BUNDLE,
   legalComments: 'none',
   logLevel: 'warning',
