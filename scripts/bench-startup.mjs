@@ -3,7 +3,9 @@
 // `kubectl version --client`, interleaved, and prints each one's median wall time and peak memory
 // (max RSS) and their ratio. A benchmark, not a test: it prints figures and judges nothing.
 //
-//   node scripts/bench-startup.mjs [--runs 25] [--kubectl PATH]   (default: kubectl on PATH)
+//   node scripts/bench-startup.mjs [--runs 25] [--kubectl PATH] [--executable PATH]
+//     (defaults: kubectl on PATH, dist/kubectl-evtimeline; --executable measures another build, e.g.
+//     one without V8's code cache, as every platform but the build machine's gets)
 //
 // Node cannot read a child's rusage, so each run goes through scripts/maxrss.go, built with the Go
 // the tests already need into ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/maxrss-<hash>/.
@@ -16,16 +18,16 @@ import { fileURLToPath } from 'node:url';
 import { ensureMaxRssHelper } from './maxrss.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const EXECUTABLE = join(root, 'dist', 'kubectl-evtimeline');
 
 function parseArgs(argv) {
-  const opts = { runs: 25, kubectl: undefined };
+  const opts = { runs: 25, kubectl: undefined, executable: join(root, 'dist', 'kubectl-evtimeline') };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
     if (flag === '--runs') opts.runs = Number(value());
     else if (flag === '--kubectl') opts.kubectl = resolve(value());
-    else throw new Error(`unknown argument ${argv[i]} (want --runs N, --kubectl PATH)`);
+    else if (flag === '--executable') opts.executable = resolve(value());
+    else throw new Error(`unknown argument ${argv[i]} (want --runs N, --kubectl PATH, --executable PATH)`);
   }
   if (!Number.isInteger(opts.runs) || opts.runs < 20) throw new Error('--runs must be a whole number of at least 20');
   opts.kubectl ??= onPath('kubectl');
@@ -52,13 +54,13 @@ const median = (values) => {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (!existsSync(EXECUTABLE)) throw new Error(`${EXECUTABLE} is missing: run npm run build first`);
+  if (!existsSync(opts.executable)) throw new Error(`${opts.executable} is missing: run npm run build first`);
   const helper = await ensureMaxRssHelper();
   const work = await mkdtemp(join(tmpdir(), 'evtimeline-bench-'));
   try {
     // A PATH holding only the plugin (dist/ also holds the bundle) and kubectl; an empty kubeconfig.
     await mkdir(join(work, 'bin'));
-    await symlink(EXECUTABLE, join(work, 'bin', 'kubectl-evtimeline'));
+    await symlink(opts.executable, join(work, 'bin', 'kubectl-evtimeline'));
     await writeFile(join(work, 'kubeconfig'), '');
     const env = { PATH: [join(work, 'bin'), dirname(opts.kubectl), '/usr/bin', '/bin'].join(delimiter), HOME: work, KUBECONFIG: join(work, 'kubeconfig') };
     const subjects = [
