@@ -31,19 +31,20 @@ function checkFormat(platform, bytes) {
 }
 
 /**
- * Checks the executable at `path` built for `platform` from `bundle`; returns a one-line account
- * of what was checked, or throws saying what is wrong.
+ * Checks the executable at `path` built for `platform` from `scripts` (the bundle and its assets);
+ * returns a one-line account of what was checked, or throws saying what is wrong.
  */
-export async function checkExecutable(platform, path, bundle) {
+export async function checkExecutable(platform, path, scripts) {
   const bytes = await readFile(path);
-  const code = await readFile(bundle);
   const facts = [checkFormat(platform, bytes)];
   if (!bytes.includes(`${SEA_FUSE}:1`)) throw new Error(`${path}: the SEA fuse is not flipped: Node would start as plain node`);
   facts.push('SEA fuse flipped');
-  // The blob carries the bundle verbatim after a small header (with or without V8's code cache).
+  // The blob carries the main script and each asset verbatim (with or without V8's code cache).
   const blob = platform.startsWith('darwin/') ? machOSection(bytes, 'NODE_SEA', '__NODE_SEA_BLOB') : bytes;
-  if (!blob?.includes(code)) throw new Error(`${path}: ${bundle} is not injected${platform.startsWith('darwin/') ? ' in NODE_SEA,__NODE_SEA_BLOB' : ''}`);
-  facts.push('bundle injected');
+  for (const script of scripts) {
+    if (!blob?.includes(await readFile(script))) throw new Error(`${path}: ${script} is not injected${platform.startsWith('darwin/') ? ' in NODE_SEA,__NODE_SEA_BLOB' : ''}`);
+  }
+  facts.push(`${scripts.length} scripts injected`);
   if (platform.startsWith('darwin/')) {
     const directories = verifySignature(bytes);
     if (!directories.every((cd) => cd.adhoc)) throw new Error(`${path}: the signature is not ad-hoc`);

@@ -25,13 +25,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkExecutable } from './check-executable.mjs';
 import { nodeBinaryFor } from './node-binaries.mjs';
 import { archiveFiles, hostPlatform, PLATFORMS } from './platforms.mjs';
-import { buildSea, pinnedNodeBinary } from './sea.mjs';
+import { buildSea, CLIENT_NODE_CHUNK, pinnedNodeBinary } from './sea.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(root, 'dist');
 export const MANIFEST_TEMPLATE = join(root, 'krew-manifest.yaml');
 export const FILLED_MANIFEST = join(DIST, 'evtimeline.yaml');
 const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
+const CHUNK = join(DIST, CLIENT_NODE_CHUNK);
 const RELEASES = 'https://github.com/evtimeline/kubectl-evtimeline/releases/download';
 
 export const archiveName = (version, platform) => `kubectl-evtimeline_${version}_${platform.replace('/', '_')}.tar.gz`;
@@ -124,6 +125,7 @@ async function executableFor(entry, pinned) {
   const output = join(dir, entry.executable);
   await buildSea({
     bundle: BUNDLE,
+    assets: { [CLIENT_NODE_CHUNK]: CHUNK },
     output,
     nodeBinary: await nodeBinaryFor(entry, pinned.version.replace(/^v/, '')),
     generator: pinned.binary,
@@ -133,11 +135,11 @@ async function executableFor(entry, pinned) {
   return output;
 }
 
-/** Builds, checks and archives one platform; returns its archive's path and sha256. */
+/** Builds, checks and archives one platform, with the archive's .sha256 beside it. */
 async function packagePlatform(entry, version, pinned) {
   const started = performance.now();
   const executable = await executableFor(entry, pinned);
-  const checked = await checkExecutable(entry.platform, executable, BUNDLE);
+  const checked = await checkExecutable(entry.platform, executable, [BUNDLE, CHUNK]);
   const archive = archiveName(version, entry.platform);
   const out = join(DIST, archive);
   const sources = {

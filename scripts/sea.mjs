@@ -16,6 +16,10 @@ const require = createRequire(import.meta.url);
 // The fuse string every Node binary since 18.16 carries; postject flips its trailing 0 to 1.
 export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
+// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts):
+// build.mjs writes it beside the bundle in dist/, and every executable carries it as this asset.
+export const CLIENT_NODE_CHUNK = 'client-node.cjs';
+
 // V8 seeds its string hashes at random and the seed leaks into the code cache, so two builds of one
 // commit differ byte for byte. A fixed --hash-seed would make them identical, but it would also give
 // up V8's defence against hash flooding, and this executable parses event text that anyone allowed
@@ -57,7 +61,7 @@ async function formatOf(path) {
 }
 
 /**
- * Builds `output` from `bundle` with `nodeBinary` as the runtime. The preparation blob is made by
+ * Builds `output` from `bundle` (and `assets`, name -> file) with `nodeBinary` as the runtime. The preparation blob is made by
  * `generator` (the pinned Node; the blob format is tied to the Node version, so a foreign binary
  * must be the same version). V8's code cache is only valid in the binary that made it, so pass
  * useCodeCache: false when `nodeBinary` is another platform's.
@@ -66,7 +70,7 @@ async function formatOf(path) {
  * signature: it is removed first (as postject's documentation says), and a Mach-O is then ad-hoc
  * signed, since Apple Silicon runs no unsigned code. A Windows executable stays unsigned.
  */
-export async function buildSea({ bundle, output, nodeBinary, generator = nodeBinary, useCodeCache = true, strip = 'strip' }) {
+export async function buildSea({ bundle, assets = {}, output, nodeBinary, generator = nodeBinary, useCodeCache = true, strip = 'strip' }) {
   const work = await mkdtemp(join(tmpdir(), 'evtimeline-sea-'));
   // Built under a temporary name and renamed into place, so a plugin run while a build is under
   // way gets the old executable or the new one, never a bare node binary awaiting its blob.
@@ -75,6 +79,8 @@ export async function buildSea({ bundle, output, nodeBinary, generator = nodeBin
     const blob = join(work, 'sea-prep.blob');
     const config = {
       main: resolve(bundle),
+      // Scripts the bundle compiles on demand (sea.getAsset), so start-up does not pay for them.
+      assets: Object.fromEntries(Object.entries(assets).map(([name, path]) => [name, resolve(path)])),
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: false,

@@ -196,7 +196,7 @@ test('krew refuses an archive whose sha256 does not match the manifest', async (
   assert.ok(!existsSync(join(root, 'bin', 'kubectl-evtimeline')), 'nothing is linked');
 });
 
-test('krew for linux/arm64, under qemu, installs the arm64 archive, and kubectl runs it: --version and the lab capture', async () => {
+test('krew for linux/arm64, under qemu, installs the arm64 archive, and kubectl runs it: --version, the cluster and the lab capture', async () => {
   assert.match(await binfmtStatus(), /^enabled$/m, 'qemu-aarch64 is not enabled in binfmt_misc: run the qemu setup in .ci/run');
   const arm64 = await ensureKrew({ goarch: 'arm64' });
   const root = join(work, 'krew-arm64');
@@ -212,6 +212,8 @@ test('krew for linux/arm64, under qemu, installs the arm64 archive, and kubectl 
   assert.equal(reported.code, 0, reported.stderr);
   const node = pinnedNodeBinary().version.replace(/\./g, '\\.');
   assert.match(reported.stdout, new RegExp(`^kubectl-evtimeline v${version.replace(/\./g, '\\.')} \\(commit ([0-9a-f]{12}|unknown), node ${node}\\)\\n$`));
+  // client-node (the executable's asset, compiled on first use) reaching the control plane under qemu.
+  assert.deepEqual(await kubectl(['evtimeline', '-n', eventNs, '-o', 'stable'], env), { code: 0, stdout: 'Normal KrewInstalled ConfigMap/settings\n', stderr: '' });
   const capture = labCapture(work, EXECUTABLE);
   const timeline = await kubectl(['evtimeline', '--from', capture, '-o', 'stable'], env);
   assert.deepEqual({ code: timeline.code, stdout: timeline.stdout }, { code: 0, stdout: LAB_STABLE });
