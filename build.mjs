@@ -6,16 +6,12 @@
 import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
+import { buildSea, chunkAssets, CLIENT_NODE_CHUNK, OTLP_CHUNK, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
 const EXECUTABLE = 'dist/kubectl-evtimeline';
 const COMPLETION = 'dist/kubectl_complete-evtimeline';
-// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts).
-const CLIENT_NODE_CHUNK = 'client-node.cjs';
-// The OTLP logs serializers, compiled only by export and record --otlp (src/otlp/transformer.ts).
-const OTLP_CHUNK = 'otlp-transformer.cjs';
 
 // Modules that libraries require() inside try/catch and live without (ws: bufferutil,
 // utf-8-validate; debug: supports-color). Left alone, esbuild keeps them as run-time require()
@@ -92,7 +88,7 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node24',
+  target: 'node26',
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
@@ -115,6 +111,7 @@ const chunk = await build({
   plugins: [stubOptionalModules, stubUndici],
   outfile: `dist/${CLIENT_NODE_CHUNK}`,
 });
+// The OTLP logs serializers (src/otlp/transformer.ts), compiled only by export and record --otlp.
 const otlpChunk = await build({
   ...common,
   entryPoints: ['src/otlp/transformer.ts'],
@@ -131,8 +128,7 @@ if (!process.argv.includes('--bundle-only')) {
   checkRuntimeImports(metafile, node.binary, BUNDLE);
   checkRuntimeImports(chunk.metafile, node.binary, `dist/${CLIENT_NODE_CHUNK}`);
   checkRuntimeImports(otlpChunk.metafile, node.binary, `dist/${OTLP_CHUNK}`);
-  const assets = { [CLIENT_NODE_CHUNK]: `dist/${CLIENT_NODE_CHUNK}`, [OTLP_CHUNK]: `dist/${OTLP_CHUNK}` };
-  await buildSea({ bundle: BUNDLE, assets, output: EXECUTABLE, nodeBinary: node.binary });
+  await buildSea({ bundle: BUNDLE, assets: chunkAssets('dist'), output: EXECUTABLE, nodeBinary: node.binary });
   await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
   await chmod(COMPLETION, 0o755);
   console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)}) and ${COMPLETION}`);
