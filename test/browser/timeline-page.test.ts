@@ -250,9 +250,21 @@ test('light, dark and print', async () => {
   assert.ok(dark.variance > 100, JSON.stringify(dark));
   await page.getByRole('button', { name: 'Theme: auto' }).click();
   assert.equal(await background(), 'rgb(255, 255, 255)', 'the theme button picks light over a dark system');
+  // A short window shows some rows only, so the canvas on screen covers those.
+  await page.setViewportSize({ width: 1280, height: 560 });
+  const covered = () =>
+    page.evaluate(() => {
+      const canvas = (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect();
+      const rows = (document.querySelector('.rows') as HTMLElement).getBoundingClientRect();
+      return Math.abs(canvas.top - rows.top) < 1 && Math.abs(canvas.bottom - rows.bottom) < 1;
+    });
+  await page.waitForFunction(() => (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect().bottom <= innerHeight + 1);
+  assert.equal(await covered(), false);
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
   assert.equal(await visibleCount(page, '.track-row'), 4);
+  // On paper the marks cover every row, not just those that were on screen.
+  assert.equal(await covered(), true);
   const pdf = await page.pdf();
   assert.ok(pdf.length > 10_000, `a printed page of ${pdf.length} bytes`);
   assertQuiet(opened);
