@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { runCli } from '../../src/cli.ts';
 import { ev, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
+import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
@@ -310,27 +311,7 @@ test('hostile event text runs no script, opens no dialog, makes no request, and 
 });
 
 test('a page of 20,000 events loads, draws and still answers zoom and hover', async () => {
-  const items: Record<string, unknown>[] = [];
-  const types = ['Normal', 'Normal', 'Normal', 'Warning', 'Critical', 'warning', ''];
-  for (let i = 0; i < 20_000; i += 1) {
-    const object = i % 400;
-    items.push(
-      ev({
-        name: `ev-${i}`,
-        namespace: `team-${object % 4}`,
-        kind: object % 3 === 0 ? 'Pod' : 'Pipeline',
-        objectName: `obj-${object}`,
-        objectUid: `uid-${object}`,
-        reason: ['Scheduled', 'Pulled', 'BackOff', 'Reconciled', 'Probe'][i % 5],
-        type: types[i % types.length],
-        message: `Message ${i} about obj-${object}: something happened at step ${i % 97}.`,
-        first: 3500 - (i % 3400),
-        count: i % 11 === 0 ? 7 : 1,
-        last: i % 11 === 0 ? 3400 - (i % 3400) - 60 : undefined,
-      }),
-    );
-  }
-  const html = await pageFor('big', items);
+  const html = await pageFor('big', manyEvents(20_000));
   const started = performance.now();
   const opened = await openPage(browser, 'big.html', html);
   const loaded = performance.now() - started;
