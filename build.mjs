@@ -6,14 +6,12 @@
 import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
+import { buildSea, chunkAssets, CLIENT_NODE_CHUNK, OTLP_CHUNK, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
 const EXECUTABLE = 'dist/kubectl-evtimeline';
 const COMPLETION = 'dist/kubectl_complete-evtimeline';
-// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts).
-const CLIENT_NODE_CHUNK = 'client-node.cjs';
 
 // Modules that libraries require() inside try/catch and live without (ws: bufferutil,
 // utf-8-validate; debug: supports-color). Left alone, esbuild keeps them as run-time require()
@@ -90,7 +88,7 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node24',
+  target: 'node26',
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
@@ -104,6 +102,7 @@ const { metafile } = await build({
     __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
     __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
     __EVTIMELINE_CLIENT_NODE_CHUNK__: JSON.stringify(CLIENT_NODE_CHUNK),
+    __EVTIMELINE_OTLP_CHUNK__: JSON.stringify(OTLP_CHUNK),
   },
 });
 const chunk = await build({
@@ -112,14 +111,24 @@ const chunk = await build({
   plugins: [stubOptionalModules, stubUndici],
   outfile: `dist/${CLIENT_NODE_CHUNK}`,
 });
-console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}) and dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}), ${seconds(started)}`);
+// The OTLP logs serializers (src/otlp/transformer.ts), compiled only by export and record --otlp.
+const otlpChunk = await build({
+  ...common,
+  entryPoints: ['src/otlp/transformer.ts'],
+  outfile: `dist/${OTLP_CHUNK}`,
+});
+console.log(
+  `built ${BUNDLE} (${await megabytes(BUNDLE)}), dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}) ` +
+    `and dist/${OTLP_CHUNK} (${await megabytes(`dist/${OTLP_CHUNK}`)}), ${seconds(started)}`,
+);
 
 if (!process.argv.includes('--bundle-only')) {
   started = performance.now();
   const node = pinnedNodeBinary();
   checkRuntimeImports(metafile, node.binary, BUNDLE);
   checkRuntimeImports(chunk.metafile, node.binary, `dist/${CLIENT_NODE_CHUNK}`);
-  await buildSea({ bundle: BUNDLE, assets: { [CLIENT_NODE_CHUNK]: `dist/${CLIENT_NODE_CHUNK}` }, output: EXECUTABLE, nodeBinary: node.binary });
+  checkRuntimeImports(otlpChunk.metafile, node.binary, `dist/${OTLP_CHUNK}`);
+  await buildSea({ bundle: BUNDLE, assets: chunkAssets('dist'), output: EXECUTABLE, nodeBinary: node.binary });
   await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
   await chmod(COMPLETION, 0o755);
   console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)}) and ${COMPLETION}`);
