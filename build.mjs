@@ -6,7 +6,8 @@
 import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
+import { basename } from 'node:path';
+import { SEA_EXEC_ARGV, buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
@@ -79,6 +80,18 @@ function checkRuntimeImports(metafile, nodeBinary, file) {
   if (problems.length > 0) throw new Error(`${file} cannot run in a single executable:\n  ${problems.join('\n  ')}`);
 }
 
+/**
+ * V8's code cache for a chunk, made by the pinned Node with the executable's V8 flags (V8 refuses a
+ * cache made under other flags): compiled and run once, so the functions its start-up runs are in it.
+ */
+function writeCodeCache(chunk, nodeBinary) {
+  const make = `const fs = require('node:fs'), vm = require('node:vm');
+const script = new vm.Script(fs.readFileSync(${JSON.stringify(chunk)}, 'utf8'), { filename: ${JSON.stringify(basename(chunk))} });
+script.runInThisContext()({}, require, { exports: {} });
+fs.writeFileSync(${JSON.stringify(`${chunk}.cache`)}, script.createCachedData());`;
+  execFileSync(nodeBinary, [...SEA_EXEC_ARGV, '-e', make], { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
 const megabytes = async (path) => `${((await stat(path)).size / 1024 / 1024).toFixed(1)} MiB`;
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
@@ -110,6 +123,9 @@ const chunk = await build({
   ...common,
   entryPoints: ['node_modules/@kubernetes/client-node/dist/config.js'],
   plugins: [stubOptionalModules, stubUndici],
+  // src/kube/client-node.ts compiles the file as one function expression, the way Node wraps a module.
+  banner: { js: '(function (exports, require, module) {' },
+  footer: { js: '})' },
   outfile: `dist/${CLIENT_NODE_CHUNK}`,
 });
 console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}) and dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}), ${seconds(started)}`);
@@ -119,7 +135,9 @@ if (!process.argv.includes('--bundle-only')) {
   const node = pinnedNodeBinary();
   checkRuntimeImports(metafile, node.binary, BUNDLE);
   checkRuntimeImports(chunk.metafile, node.binary, `dist/${CLIENT_NODE_CHUNK}`);
-  await buildSea({ bundle: BUNDLE, assets: { [CLIENT_NODE_CHUNK]: `dist/${CLIENT_NODE_CHUNK}` }, output: EXECUTABLE, nodeBinary: node.binary });
+  writeCodeCache(`dist/${CLIENT_NODE_CHUNK}`, node.binary);
+  const assets = { [CLIENT_NODE_CHUNK]: `dist/${CLIENT_NODE_CHUNK}`, [`${CLIENT_NODE_CHUNK}.cache`]: `dist/${CLIENT_NODE_CHUNK}.cache` };
+  await buildSea({ bundle: BUNDLE, assets, output: EXECUTABLE, nodeBinary: node.binary });
   await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
   await chmod(COMPLETION, 0o755);
   console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)}) and ${COMPLETION}`);

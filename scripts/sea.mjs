@@ -18,6 +18,13 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 // up V8's defence against hash flooding, and this executable parses event text that anyone allowed
 // to write an Event chooses (keys included), for hours on end in `record`. So: not reproducible.
 
+/**
+ * The executable's V8 flags. V8 lets the young generation grow to tens of MiB on a machine with
+ * plenty of memory; a read of 20,000 events (page after page parsed, normalised and dropped) then
+ * peaks about 90 MiB higher than with 4 MiB semi-spaces, for no CPU saved (scripts/bench-timeline.ts).
+ */
+export const SEA_EXEC_ARGV = ['--max-semi-space-size=4'];
+
 /** The real Node binary of the pinned `node` devDependency (node_modules/.bin/node links to it). */
 export function pinnedNodeBinary() {
   const pkgDir = dirname(require.resolve('node/package.json'));
@@ -60,10 +67,7 @@ export async function buildSea({ bundle, assets = {}, output, nodeBinary, genera
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache,
-      // V8 lets the young generation grow to tens of MiB on a machine with plenty of memory; a read
-      // of 20,000 events (page after page parsed, normalised and dropped) then peaks about 90 MiB
-      // higher than with 4 MiB semi-spaces, for no CPU saved (measured: scripts/bench-timeline.ts).
-      execArgv: ['--max-semi-space-size=4'],
+      execArgv: SEA_EXEC_ARGV,
       // Ignore NODE_OPTIONS: the plugin must not pick up another project's --require or --import.
       execArgvExtension: 'none',
     };

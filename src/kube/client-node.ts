@@ -11,19 +11,33 @@ type ClientNode = typeof import('@kubernetes/client-node/dist/config.js');
 // Set by build.mjs (esbuild define) to the chunk's file name; undefined when run from source.
 declare const __EVTIMELINE_CLIENT_NODE_CHUNK__: string | undefined;
 
-/** The chunk's source: the executable's asset, else the file beside the bundle. */
-function chunkSource(name: string): string {
+/** The chunk and V8's code cache for it (absent when not built): the executable's assets, else files beside the bundle. */
+function chunkFiles(name: string): { source: string; cache: Buffer | undefined } {
   const sea = process.getBuiltinModule('node:sea');
-  if (sea?.isSea()) return sea.getAsset(name, 'utf8');
-  return readFileSync(join(__dirname, name), 'utf8');
+  const cacheOf = (read: () => ArrayBuffer | Buffer): Buffer | undefined => {
+    try {
+      const data = read();
+      return Buffer.isBuffer(data) ? data : Buffer.from(data);
+    } catch {
+      return undefined;
+    }
+  };
+  if (sea?.isSea()) return { source: sea.getAsset(name, 'utf8'), cache: cacheOf(() => sea.getAsset(`${name}.cache`)) };
+  const path = join(__dirname, name);
+  return { source: readFileSync(path, 'utf8'), cache: cacheOf(() => readFileSync(`${path}.cache`)) };
 }
 
-/** Runs a CommonJS chunk (it requires built-in modules only, as the bundle does) and returns its exports. */
+/**
+ * Runs a chunk: a CommonJS module wrapped in `(function (exports, require, module) {...})` that
+ * requires built-in modules only, as the bundle does. A code cache made by the same Node binary
+ * spares compiling it; V8 ignores one from another (cachedDataRejected) and compiles.
+ */
 function runChunk(name: string): unknown {
   const vm = process.getBuiltinModule('node:vm');
-  const run = vm.compileFunction(chunkSource(name), ['exports', 'require', 'module'], { filename: name });
+  const { source, cache } = chunkFiles(name);
+  const script = new vm.Script(source, { filename: name, ...(cache ? { cachedData: cache } : {}) });
   const module = { exports: {} };
-  run(module.exports, require, module);
+  (script.runInThisContext() as (exports: unknown, req: NodeJS.Require, module: unknown) => void)(module.exports, require, module);
   return module.exports;
 }
 
