@@ -109,6 +109,12 @@ const common = {
   metafile: true,
   plugins: [stubOptionalModules],
 };
+// Libraries only some runs need, each a script of its own compiled on first use (src/chunk.ts):
+// the constant names the file for the bundle (esbuild define).
+const CHUNKS = [
+  { file: CLIENT_NODE_CHUNK, entry: 'node_modules/@kubernetes/client-node/dist/config.js', constant: '__EVTIMELINE_CLIENT_NODE_CHUNK__', plugins: [stubOptionalModules, stubUndici] },
+  { file: 'yaml.cjs', entry: 'node_modules/yaml/dist/index.js', constant: '__EVTIMELINE_YAML_CHUNK__', plugins: [stubOptionalModules] },
+];
 const { metafile } = await build({
   ...common,
   entryPoints: ['src/main.ts'],
@@ -116,27 +122,38 @@ const { metafile } = await build({
   define: {
     __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
     __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
-    __EVTIMELINE_CLIENT_NODE_CHUNK__: JSON.stringify(CLIENT_NODE_CHUNK),
+    ...Object.fromEntries(CHUNKS.map((c) => [c.constant, JSON.stringify(c.file)])),
+    // Only src/chunk.ts's from-source path reads it, which the constants above make dead code here.
+    'import.meta.url': JSON.stringify('file:///not-in-the-bundle'),
   },
 });
-const chunk = await build({
-  ...common,
-  entryPoints: ['node_modules/@kubernetes/client-node/dist/config.js'],
-  plugins: [stubOptionalModules, stubUndici],
-  // src/kube/client-node.ts compiles the file as one function expression, the way Node wraps a module.
-  banner: { js: '(function (exports, require, module) {' },
-  footer: { js: '})' },
-  outfile: `dist/${CLIENT_NODE_CHUNK}`,
-});
-console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}) and dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}), ${seconds(started)}`);
+const chunks = [];
+for (const c of CHUNKS) {
+  const path = `dist/${c.file}`;
+  const result = await build({
+    ...common,
+    entryPoints: [c.entry],
+    plugins: c.plugins,
+    // src/chunk.ts compiles the file as one function expression, the way Node wraps a module.
+    banner: { js: '(function (exports, require, module) {' },
+    footer: { js: '})' },
+    outfile: path,
+  });
+  chunks.push({ ...c, path, metafile: result.metafile });
+}
+const sizes = await Promise.all([BUNDLE, ...chunks.map((c) => c.path)].map(async (p) => `${p} (${await megabytes(p)})`));
+console.log(`built ${sizes.join(', ')} in ${seconds(started)}`);
 
 if (!process.argv.includes('--bundle-only')) {
   started = performance.now();
   const node = pinnedNodeBinary();
   checkRuntimeImports(metafile, node.binary, BUNDLE);
-  checkRuntimeImports(chunk.metafile, node.binary, `dist/${CLIENT_NODE_CHUNK}`);
-  writeCodeCache(`dist/${CLIENT_NODE_CHUNK}`, node.binary);
-  const assets = { [CLIENT_NODE_CHUNK]: `dist/${CLIENT_NODE_CHUNK}`, [`${CLIENT_NODE_CHUNK}.cache`]: `dist/${CLIENT_NODE_CHUNK}.cache` };
+  const assets = {};
+  for (const c of chunks) {
+    checkRuntimeImports(c.metafile, node.binary, c.path);
+    writeCodeCache(c.path, node.binary);
+    Object.assign(assets, { [c.file]: c.path, [`${c.file}.cache`]: `${c.path}.cache` });
+  }
   await buildSea({ bundle: BUNDLE, assets, output: EXECUTABLE, nodeBinary: node.binary });
   await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
   await chmod(COMPLETION, 0o755);
