@@ -7,14 +7,12 @@ import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
-import { SEA_EXEC_ARGV, buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
+import { CLIENT_NODE_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
 const EXECUTABLE = 'dist/kubectl-evtimeline';
 const COMPLETION = 'dist/kubectl_complete-evtimeline';
-// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts).
-const CLIENT_NODE_CHUNK = 'client-node.cjs';
 
 // Modules that libraries require() inside try/catch and live without (ws: bufferutil,
 // utf-8-validate; debug: supports-color). Left alone, esbuild keeps them as run-time require()
@@ -103,7 +101,7 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node24',
+  target: 'node26',
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
@@ -113,7 +111,7 @@ const common = {
 // the constant names the file for the bundle (esbuild define).
 const CHUNKS = [
   { file: CLIENT_NODE_CHUNK, entry: 'node_modules/@kubernetes/client-node/dist/config.js', constant: '__EVTIMELINE_CLIENT_NODE_CHUNK__', plugins: [stubOptionalModules, stubUndici] },
-  { file: 'yaml.cjs', entry: 'node_modules/yaml/dist/index.js', constant: '__EVTIMELINE_YAML_CHUNK__', plugins: [stubOptionalModules] },
+  { file: YAML_CHUNK, entry: 'node_modules/yaml/dist/index.js', constant: '__EVTIMELINE_YAML_CHUNK__', plugins: [stubOptionalModules] },
 ];
 const { metafile } = await build({
   ...common,
@@ -148,12 +146,11 @@ if (!process.argv.includes('--bundle-only')) {
   started = performance.now();
   const node = pinnedNodeBinary();
   checkRuntimeImports(metafile, node.binary, BUNDLE);
-  const assets = {};
   for (const c of chunks) {
     checkRuntimeImports(c.metafile, node.binary, c.path);
     writeCodeCache(c.path, node.binary);
-    Object.assign(assets, { [c.file]: c.path, [`${c.file}.cache`]: `${c.path}.cache` });
   }
+  const assets = chunkAssets('dist', { codeCache: true });
   await buildSea({ bundle: BUNDLE, assets, output: EXECUTABLE, nodeBinary: node.binary });
   await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
   await chmod(COMPLETION, 0o755);
