@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
-import { CLIENT_NODE_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
+import { CLIENT_NODE_CHUNK, OTLP_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
@@ -112,6 +112,8 @@ const common = {
 const CHUNKS = [
   { file: CLIENT_NODE_CHUNK, entry: 'node_modules/@kubernetes/client-node/dist/config.js', constant: '__EVTIMELINE_CLIENT_NODE_CHUNK__', plugins: [stubOptionalModules, stubUndici] },
   { file: YAML_CHUNK, entry: 'node_modules/yaml/dist/index.js', constant: '__EVTIMELINE_YAML_CHUNK__', plugins: [stubOptionalModules] },
+  // The OTLP logs serializers (src/otlp/transformer.ts), compiled only by export and record --otlp.
+  { file: OTLP_CHUNK, entry: 'src/otlp/transformer.ts', constant: '__EVTIMELINE_OTLP_CHUNK__', plugins: [stubOptionalModules] },
 ];
 const { metafile } = await build({
   ...common,

@@ -25,7 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkExecutable } from './check-executable.mjs';
 import { nodeBinaryFor } from './node-binaries.mjs';
 import { archiveFiles, hostPlatform, PLATFORMS } from './platforms.mjs';
-import { CLIENT_NODE_CHUNK, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './sea.mjs';
+import { buildSea, chunkAssets, pinnedNodeBinary } from './sea.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(root, 'dist');
@@ -124,7 +124,7 @@ async function executableFor(entry, pinned) {
   const output = join(dir, entry.executable);
   await buildSea({
     bundle: BUNDLE,
-    assets: chunkAssets(DIST, { codeCache: false }),
+    assets: chunkAssets(DIST),
     output,
     nodeBinary: await nodeBinaryFor(entry, pinned.version.replace(/^v/, '')),
     generator: pinned.binary,
@@ -138,7 +138,7 @@ async function executableFor(entry, pinned) {
 async function packagePlatform(entry, version, pinned) {
   const started = performance.now();
   const executable = await executableFor(entry, pinned);
-  const checked = await checkExecutable(entry.platform, executable, [BUNDLE, ...[CLIENT_NODE_CHUNK, YAML_CHUNK].map((file) => join(DIST, file))]);
+  const checked = await checkExecutable(entry.platform, executable, [BUNDLE, ...Object.values(chunkAssets(DIST))]);
   const archive = archiveName(version, entry.platform);
   const out = join(DIST, archive);
   const sources = {

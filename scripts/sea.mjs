@@ -17,15 +17,21 @@ const require = createRequire(import.meta.url);
 export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 // Libraries only some runs need, compiled on first use (src/chunk.ts): client-node's KubeConfig
-// (a verb that reaches a cluster) and the yaml package (-o yaml). build.mjs writes each beside the
-// bundle in dist/ with V8's code cache for it (NAME.cache), and every executable carries them as assets.
+// (a verb that reaches a cluster), the yaml package (-o yaml) and the OTLP serializers. build.mjs
+// writes each beside the bundle in dist/ with V8's code cache for it (NAME.cache), and every
+// executable carries them as assets.
 export const CLIENT_NODE_CHUNK = 'client-node.cjs';
 export const YAML_CHUNK = 'yaml.cjs';
+// The OTLP logs serializers, compiled only by export and record --otlp (src/otlp/encode.ts).
+export const OTLP_CHUNK = 'otlp-transformer.cjs';
 
-/** The executable's assets: each chunk, and its code cache when the executable's own Node made it. */
-export function chunkAssets(dist, { codeCache }) {
+/**
+ * Every chunk build.mjs writes into `dir`, as the assets an executable carries: name -> file; with
+ * codeCache, each chunk's V8 code cache too (only the executable's own Node can use it).
+ */
+export function chunkAssets(dir, { codeCache = false } = {}) {
   return Object.fromEntries(
-    [CLIENT_NODE_CHUNK, YAML_CHUNK].flatMap((file) => [[file, join(dist, file)], ...(codeCache ? [[`${file}.cache`, join(dist, `${file}.cache`)]] : [])]),
+    [CLIENT_NODE_CHUNK, YAML_CHUNK, OTLP_CHUNK].flatMap((file) => [[file, join(dir, file)], ...(codeCache ? [[`${file}.cache`, join(dir, `${file}.cache`)]] : [])]),
   );
 }
 
