@@ -35,6 +35,24 @@ throw e;`,
   },
 };
 
+// client-node's config module imports undici (1.3 MiB) for its fetch-based API clients alone
+// (KubeConfig.createDispatcher); we read kubeconfig and authenticate with it, and send requests
+// with node:https. In the client-node script undici is a stub whose classes throw if ever used, so
+// a cluster verb does not compile and initialise it.
+const stubUndici = {
+  name: 'stub-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'undici-stub' }, () => ({
+      loader: 'js',
+      contents: `const unused = (name) => class { constructor() { throw new Error('undici ' + name + ' is not part of kubectl-evtimeline'); } };
+export const Agent = unused('Agent');
+export const ProxyAgent = unused('ProxyAgent');
+export const fetch = () => { throw new Error('undici fetch is not part of kubectl-evtimeline'); };`,
+    }));
+  },
+};
+
 function gitCommit() {
   try {
     return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -91,6 +109,7 @@ const { metafile } = await build({
 const chunk = await build({
   ...common,
   entryPoints: ['node_modules/@kubernetes/client-node/dist/config.js'],
+  plugins: [stubOptionalModules, stubUndici],
   outfile: `dist/${CLIENT_NODE_CHUNK}`,
 });
 console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}) and dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}), ${seconds(started)}`);

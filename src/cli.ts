@@ -85,12 +85,15 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     .description('the story of a namespace in time order (the default verb)')
     // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
     .allowExcessArguments(true)
-    .addOption(new Option('-o, --output <format>', 'table, wide, stable, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('table'))
+    .addOption(new Option('-o, --output <format>', 'table, wide, stable, html (a self-contained page), json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('table'))
     .option('--no-headers', 'omit the header row')
     .option('--compare', 'with --from: also read the live cluster and mark the events it no longer has')
+    .option('--event-ttl <duration>', "-o html: the API server's --event-ttl, when it is not the default 1h")
+    .option('--output-file <file>', 'write the output to this file (whole or not at all) instead of stdout')
     .addHelpText('after', examples([
       'kubectl evtimeline -n op-events',
       'kubectl evtimeline -n op-events -o stable > timeline.txt',
+      'kubectl evtimeline -n op-events -o html --output-file timeline.html',
       'kubectl evtimeline -A --types=Critical,Warning --since 30m -o wide',
     ]))
     .action((_o, cmd: Command) => {

@@ -20,6 +20,7 @@ import type { CaptureFile } from '../io/event-file.ts';
 import { parseCommonOptions, parseEventTTL } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { incidentSourceKind, openSource, prepareEvents, readLiveFacts } from './source.ts';
+import { timelinePage } from './timeline-html.ts';
 
 export interface CaptureOptions {
   dir: string;
@@ -86,6 +87,7 @@ export function captureFiles(input: {
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
+    'timeline.html': timelinePage({ source, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }) }),
   };
 }
 

@@ -23,7 +23,7 @@ const GLOBAL_FLAGS = [
 ];
 
 const VERB_FLAGS: Record<string, string[]> = {
-  timeline: ['--output', '-o', '--no-headers', '--compare'],
+  timeline: ['--output', '-o', '--no-headers', '--compare', '--event-ttl', '--output-file'],
   incident: ['--output', '-o', '--event-ttl', '--compare'],
   'type-audit': ['--output', '-o'],
   'aggregate-patch': ['--add', '--count', '--at', '--dry-run'],
@@ -41,6 +41,7 @@ const OUTPUTS: Record<string, readonly string[]> = {
 const VALUE_FLAGS = new Set([
   '-n', '--namespace', '--context', '--kubeconfig', '--request-timeout', '--from', '--for', '--types', '--reason',
   '--since', '--color', '-o', '--output', '--event-ttl', '--add', '--count', '--at', '--dry-run', '--duration',
+  '--output-file',
 ]);
 
 export interface Lookups {
@@ -108,6 +109,7 @@ async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups:
       return withPrefix(prefix, DRY_RUN_MODES);
     case '--kubeconfig':
     case '--from':
+    case '--output-file':
       return { candidates: [], directive: DIRECTIVE.default };
     default:
       return { candidates: [], directive: DIRECTIVE.noFileComp };

@@ -150,3 +150,11 @@ export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 export function parseEventTTL(raw: RawOptions): number {
   return parseDurationFlag('--event-ttl', str(raw, 'eventTtl')) ?? DEFAULT_EVENT_TTL_MS;
 }
+
+/** --output-file: a path to write the output to, whole or not at all; null means stdout. */
+export function parseOutputFile(raw: RawOptions): string | null {
+  const path = str(raw, 'outputFile');
+  if (path === undefined) return null;
+  if (path.trim() === '') throw new UsageError('--output-file needs a file name');
+  return path;
+}
