@@ -99,6 +99,8 @@ export function parseConnectionOverrides(raw: RawOptions): ConnectionOverrides {
 /** -v/--v: a log level, 0 to 10. */
 export function parseVerbosity(text: string | undefined): number {
   if (text === undefined) return 0;
+  // pflag reads -v=6 as 6; commander hands a short flag's `=6` over whole.
+  if (text.startsWith('=')) text = text.slice(1);
   if (!/^\d+$/.test(text)) throw new UsageError(`-v ${JSON.stringify(text)}: want a number for the log level verbosity, e.g. -v=6`);
   return Number(text);
 }

@@ -86,7 +86,8 @@ before(async () => {
     apiVersion: 'v1',
     kind: 'Event',
     metadata: { name: EVENT, namespace: ns },
-    involvedObject: { kind: 'Pod', name: 'p', namespace: ns },
+    // A uid, so the timeline also looks the Pod up: a second request.
+    involvedObject: { kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' },
     reason: 'Checked',
     type: 'Normal',
     message: 'an event only an authenticated reader sees',
