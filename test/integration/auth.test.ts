@@ -87,7 +87,7 @@ before(async () => {
     kind: 'Event',
     metadata: { name: EVENT, namespace: ns },
     // A uid, so the timeline also looks the Pod up: a second request.
-    involvedObject: { kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' },
+    involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' },
     reason: 'Checked',
     type: 'Normal',
     message: 'an event only an authenticated reader sees',
@@ -107,18 +107,21 @@ const LISTED = `event/${EVENT}\n`;
 test('an exec credential plugin authenticates, runs once per process, and is told it is not interactive', async () => {
   const plugin = execPlugin('exec-once', credential(cp.token));
   // The timeline lists events and then looks up the Pod they are about: several requests, one run.
-  const r = await evtimeline(['-o', 'wide'], kubeconfig({ user: exec(plugin.command) }));
+  const r = await evtimeline(['-o', 'wide', '-v=6'], kubeconfig({ user: exec(plugin.command) }));
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Checked/);
+  assert.ok(r.stderr.split('\n').filter((line) => line.includes('"Response"')).length >= 2, r.stderr);
   assert.equal(plugin.runs(), 1);
   assert.deepEqual(plugin.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: false } });
 });
 
 test('an expired exec credential is not reused: the plugin runs again for the next request', async () => {
   const plugin = execPlugin('exec-expired', credential(cp.token, '2020-01-01T00:00:00Z'));
-  const r = await evtimeline(['-o', 'wide'], kubeconfig({ user: exec(plugin.command) }));
+  const r = await evtimeline(['-o', 'wide', '-v=6'], kubeconfig({ user: exec(plugin.command) }));
   assert.equal(r.code, 0, r.stderr);
-  assert.ok(plugin.runs() >= 2, `runs: ${plugin.runs()}`);
+  const requests = r.stderr.split('\n').filter((line) => line.includes('"Response"')).length;
+  assert.ok(requests >= 2, r.stderr);
+  assert.equal(plugin.runs(), requests);
 });
 
 test('provideClusterInfo hands the plugin the cluster, as client-go does', async () => {
