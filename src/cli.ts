@@ -7,6 +7,7 @@ import { EXIT, UsageError } from './errors.ts';
 import type { CommandResult } from './errors.ts';
 import { parseAggregateOptions, runAggregatePatch } from './commands/aggregate-patch.ts';
 import { parseCaptureOptions, runCapture } from './commands/capture.ts';
+import { parseExportOptions, runExport } from './commands/export.ts';
 import { runComplete } from './commands/complete.ts';
 import { parseIncidentOptions, runIncident } from './commands/incident.ts';
 import { parseRecordOptions, runRecord } from './commands/record.ts';
@@ -27,7 +28,7 @@ function addGlobalOptions(program: Command): void {
     .option('--context <name>', 'kubeconfig context to use')
     .option('--kubeconfig <path>', 'kubeconfig file to use (default: $KUBECONFIG, else ~/.kube/config)')
     .option('--request-timeout <duration>', 'give up on a request after this long, e.g. 30s (0: never)', '0')
-    .option('--from <file>', 'read a saved capture, event list, record or stable table instead of the cluster (- for stdin)')
+    .option('--from <file>', 'read a saved capture, event list, record, stable table or collector file (OTLP JSON lines) instead of the cluster (- for stdin)')
     .option('--for <kind/name>', 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)')
     .option('--types <types>', 'only these types, comma-separated; any value, e.g. Critical (repeatable)', collect)
     .option('--reason <reasons>', 'only these reasons, comma-separated (repeatable)', collect)
@@ -55,6 +56,17 @@ function parseBool(value: string | undefined): boolean {
   if (value === undefined || value === 'true') return true;
   if (value === 'false') return false;
   throw new InvalidArgumentError('want true or false');
+}
+
+/** --otlp and its companions, for export and record. */
+function addOtlpOptions(command: Command, urlHelp: string): void {
+  command
+    .option('--otlp <url>', urlHelp)
+    .option('--otlp-json', 'send OTLP JSON instead of protobuf')
+    .option('--otlp-header <name=value>', 'an HTTP header for every request, e.g. Authorization=Bearer... (repeatable)', collect)
+    .option('--otlp-ca <file>', 'PEM file of the CAs to trust for an https endpoint')
+    .option('--otlp-timeout <duration>', 'give up on one request after this long (default 30s)')
+    .option('--otlp-batch <n>', 'log records per request (default 1000)');
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -159,7 +171,18 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     ]))
     .action((dir: string, _o, cmd: Command) => done(runCapture(parseCaptureOptions(dir, cmd.optsWithGlobals()), deps)));
 
-  program
+  const exportCommand = program
+    .command('export')
+    .description('send the events in scope (live, or --from any saved file) to an OpenTelemetry Collector as OTLP logs')
+    .addHelpText('after', examples([
+      'kubectl evtimeline export -n op-events --otlp http://localhost:4318/v1/logs',
+      'kubectl evtimeline export --from events.jsonl --otlp https://otel.example.com/v1/logs --otlp-header Authorization="Bearer $TOKEN"',
+      'kubectl evtimeline timeline --from collector-logs.jsonl',
+    ]))
+    .action((_o, cmd: Command) => done(runExport(parseExportOptions(cmd.optsWithGlobals()), deps)));
+  addOtlpOptions(exportCommand, "the collector's OTLP/HTTP logs endpoint, e.g. http://localhost:4318/v1/logs");
+
+  const recordCommand = program
     .command('record')
     .description('watch events and append every version to a JSON Lines file that outlives the TTL')
     .argument('<file>', 'the record to append to (resumed if it exists)')
@@ -168,8 +191,10 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
       'kubectl evtimeline record -n op-events events.jsonl',
       'kubectl evtimeline record -A all-events.jsonl --duration 8h',
       'kubectl evtimeline incident --from events.jsonl',
+      'kubectl evtimeline record -n op-events events.jsonl --otlp http://localhost:4318/v1/logs',
     ]))
     .action((file: string, _o, cmd: Command) => done(runRecord(parseRecordOptions(file, cmd.optsWithGlobals()), deps)));
+  addOtlpOptions(recordCommand, 'also ship each observation, as it is recorded, to this OTLP/HTTP logs endpoint (the file stays the source of truth)');
 
   return program;
 }

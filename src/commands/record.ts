@@ -20,6 +20,10 @@ import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
+import { parseOtlpOptions } from './otlp-options.ts';
+import type { OtlpOptions } from './otlp-options.ts';
+import { startShipping } from './record-otlp.ts';
+import type { Shipping } from './record-otlp.ts';
 
 export interface RecordOptions {
   file: string;
@@ -28,6 +32,8 @@ export interface RecordOptions {
   durationMs?: number;
   /** how long to wait between failed watches, and after how many in a row to give up (no flag: tests shorten it) */
   retry: RetryPolicy;
+  /** --otlp: ship each observation as it is recorded */
+  otlp: OtlpOptions | null;
 }
 
 export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions {
@@ -36,7 +42,7 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
-  return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY };
+  return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY, otlp: parseOtlpOptions(raw) };
 }
 
 // -- The verb -----------------------------------------------------------------------------------
@@ -113,6 +119,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
   let appender: RecordAppender | undefined;
   let headerWritten = false;
+  let shipping: Shipping | undefined;
   let lastFailure = '';
   try {
     // An existing record is opened (and a torn last line cut off) at once; a new file appears
@@ -121,10 +128,12 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     if (record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }
+    // Shipping starts once a torn line is cut: it reads complete lines only.
+    if (opts.otlp) shipping = await startShipping(opts.file, opts.otlp, deps, status.notice);
     const steps = followEvents(target, {
       namespace,
       resourceVersion: resumeFrom,
-      signal: stop.signal,
+      signal: shipping ? AbortSignal.any([stop.signal, shipping.failed]) : stop.signal,
       notice: status.notice,
       failed: (why) => (lastFailure = why),
       requestTimeoutMs: opts.common.scope.requestTimeoutMs,
@@ -149,6 +158,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
         await appender.append(formatObservation(observation));
         countObservation(counts, observation);
       }
+      if (planned.length > 0) shipping?.wake();
       status.update(counts);
     }
   } finally {
@@ -156,6 +166,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     await appender?.close();
     status.done();
   }
+  await shipping?.finish();
   // The server never answered (a closed port, a server down for the whole --duration): not the
   // empty success "recorded 0 lines" would suggest. Exit 1; 0 means the server was reached.
   if (!headerWritten) {

@@ -13,6 +13,7 @@ import { dedupeByUid, sortTimeline } from '../core/timeline.ts';
 import { fileSource, parseEventsText, readEventsFile } from '../io/event-file.ts';
 import type { ParsedEvents } from '../io/event-file.ts';
 import { parseRecordLines } from '../io/record-file.ts';
+import { parseOtlpEventLines } from '../io/otlp-file.ts';
 import { clusterSource } from '../kube/cluster-source.ts';
 import { listEvents } from '../kube/events-api.ts';
 import { loadKubeTarget } from '../kube/kubeconfig.ts';
@@ -68,8 +69,8 @@ function parseTimeOrNull(text: string): number | null {
 
 function savedFile(parsed: ParsedEvents): SavedFile | undefined {
   const last = parseTimeOrNull(parsed.capturedAt);
-  if (parsed.format === 'record') {
-    return { format: 'record', firstObserved: parseTimeOrNull(parsed.firstObservedAt ?? ''), lastObserved: last };
+  if (parsed.format === 'record' || parsed.format === 'otlp') {
+    return { format: parsed.format, firstObserved: parseTimeOrNull(parsed.firstObservedAt ?? ''), lastObserved: last };
   }
   if (parsed.format === 'capture') return { format: 'capture', firstObserved: last, lastObserved: last };
   return parsed.format === 'list' ? { format: 'list', firstObserved: null, lastObserved: null } : undefined;
@@ -78,7 +79,7 @@ function savedFile(parsed: ParsedEvents): SavedFile | undefined {
 export async function openSource(common: CommonOptions, deps: Deps): Promise<OpenedSource> {
   if (common.from !== null) {
     const text = await readEventsFile(common.from, deps.stdin);
-    const parsed = parseEventsText(text, common.from, parseRecordLines);
+    const parsed = parseEventsText(text, common.from, (lines) => parseRecordLines(lines) ?? parseOtlpEventLines(lines));
     const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
     const saved = savedFile(parsed);
     return { source: fileSource(parsed, common.from, namespace), stableText: parsed.stableText, saved, done: () => {} };

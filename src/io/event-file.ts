@@ -21,7 +21,7 @@ export interface CaptureFile {
   eventsK8sIo: unknown[];
 }
 
-export type FileFormat = 'capture' | 'list' | 'record' | 'stable-table';
+export type FileFormat = 'capture' | 'list' | 'record' | 'stable-table' | 'otlp';
 
 export interface ParsedEvents {
   format: FileFormat;
@@ -77,7 +77,10 @@ export function parseEventsText(text: string, path: string, parseLines?: (text: 
   const trimmed = text.trim();
   if (trimmed === '') throw new UsageError(`--from ${path}: the file is empty`);
   try {
-    return fromDocument(JSON.parse(trimmed), path);
+    const doc: unknown = JSON.parse(trimmed);
+    // A collector's file of one export request is one JSON document: read as the lines it is.
+    const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? parseLines?.(text) : null;
+    return oneLine ?? fromDocument(doc, path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const lines = parseLines?.(text);

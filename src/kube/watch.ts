@@ -17,6 +17,8 @@ import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { ChangeStep, ListStep, ResumeStep, ResumeVerdict } from '../core/record.ts';
+import { backoffDelay } from '../core/retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 
 export type FollowStep =
   /** a list at the start, or after the watch expired, at its resourceVersion */
@@ -24,12 +26,8 @@ export type FollowStep =
   | ResumeStep
   | ChangeStep;
 
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
-  /** consecutive failures after which following gives up with an error */
-  maxAttempts: number;
-}
+export type { RetryPolicy } from '../core/retry.ts';
+export { backoffDelay } from '../core/retry.ts';
 
 /** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
@@ -176,9 +174,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export function backoffDelay(failures: number, retry: RetryPolicy): number {
-  return Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.max(0, failures - 1));
-}
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
