@@ -9,6 +9,7 @@ import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
+import { sameServer } from '../core/server.ts';
 import { RECORD_KIND, RecordIndex, canResume, countObservation, describeFilter, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
 import { RecordAppender, formatHeader, formatObservation, readRecordFile } from '../io/record-file.ts';
@@ -105,13 +106,18 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   };
   const index = RecordIndex.from(record.observations);
   const previous = record.headers.at(-1);
-  // Events recorded from another server cannot be judged gone by this one's lists.
-  if (previous !== undefined && previous.server !== header.server) index.forgetLive();
+  // One record, one cluster: another server's events appended to it would read as one story, and
+  // this server's lists could not tell which of them are gone. Refused before any request.
+  if (previous !== undefined && previous.server !== '' && !sameServer(previous.server, header.server)) {
+    throw new UsageError(
+      `${opts.file} was recorded from ${previous.server}, and context "${target.context}" talks to ${target.server}: record this cluster into another file`,
+    );
+  }
   const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
   const held = record.observations.length;
   // Continuing is announced once the server has been asked whether it reached resumeFrom.
   if (held > 0 && resumeFrom === '') {
-    status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another server, namespace or filters, so listing first`);
+    status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another namespace or filters, so listing first`);
   }
 
   const stop = untilStopped(deps, opts.durationMs);

@@ -9,6 +9,7 @@ import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { parseStableTable } from '../core/stable-table.ts';
 import type { SavedFile } from '../core/incident.ts';
+import { sameServer } from '../core/server.ts';
 import { dedupeByUid, sortTimeline } from '../core/timeline.ts';
 import { fileSource, parseEventsText, readEventsFile } from '../io/event-file.ts';
 import type { ParsedEvents } from '../io/event-file.ts';
@@ -59,6 +60,8 @@ interface OpenedSource {
   target?: KubeTarget;
   /** a saved file's format and the time it covers (absent for the cluster and a stable table) */
   saved?: SavedFile;
+  /** the API servers a saved file says it came from (none: it does not say) */
+  servers?: string[];
   done(): void;
 }
 
@@ -82,7 +85,12 @@ export async function openSource(common: CommonOptions, deps: Deps): Promise<Ope
     const parsed = parseEventsText(text, common.from, (lines) => parseRecordLines(lines) ?? parseOtlpEventLines(lines));
     const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
     const saved = savedFile(parsed);
-    return { source: fileSource(parsed, common.from, namespace), stableText: parsed.stableText, saved, done: () => {} };
+    // A record whose sessions came from two clusters is still read (it is the user's data), but not silently.
+    if (parsed.servers !== undefined) {
+      deps.stderr.write(`warning: ${escapeTerminal(common.from)} was recorded from ${parsed.servers.length} API servers (${escapeTerminal(parsed.servers.join(', '))}): its events are read as one record\n`);
+    }
+    const servers = parsed.servers ?? (parsed.server === '' ? [] : [parsed.server]);
+    return { source: fileSource(parsed, common.from, namespace), stableText: parsed.stableText, saved, servers, done: () => {} };
   }
   const { target, namespace } = await resolveTarget(common.scope, deps);
   const shown = progress(deps);
@@ -108,10 +116,12 @@ export interface ReadEvents {
   /** the live cluster read from (absent for --from) */
   target?: KubeTarget;
   saved?: SavedFile;
+  /** the API servers a saved file says it came from */
+  servers?: string[];
 }
 
 export async function readEvents(common: CommonOptions, deps: Deps, now: number): Promise<ReadEvents> {
-  const { source, stableText, target, saved, done } = await openSource(common, deps);
+  const { source, stableText, target, saved, servers, done } = await openSource(common, deps);
   if (stableText !== undefined) {
     return { source, events: sortTimeline(filterEvents(parseStableTable(stableText), common.filter, now)) };
   }
@@ -120,7 +130,7 @@ export async function readEvents(common: CommonOptions, deps: Deps, now: number)
     // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
     // of last week's record are its last 30 minutes.
     const asOf = saved?.lastObserved ?? now;
-    return { source, events: prepareEvents(raw, common, asOf), ...(target ? { target } : {}), ...(saved ? { saved } : {}) };
+    return { source, events: prepareEvents(raw, common, asOf), ...(target ? { target } : {}), ...(saved ? { saved } : {}), ...(servers ? { servers } : {}) };
   } finally {
     done();
   }
@@ -137,6 +147,25 @@ function compareNamespace(read: ReadEvents, common: CommonOptions, target: KubeT
   const namespaces = new Set(read.events.map((ev) => ev.namespace));
   if (namespaces.size === 0) return target.namespace;
   return namespaces.size === 1 ? ([...namespaces][0] ?? null) : null;
+}
+
+/**
+ * --compare asks "which of these events has the server since lost?": against another cluster every
+ * event looks lost (4 of 4, 100%). A file that names its server must name this one; a plain list
+ * names none, and is compared with a warning.
+ */
+function checkSameCluster(read: ReadEvents, common: CommonOptions, target: KubeTarget, deps: Deps): void {
+  const from = escapeTerminal(common.from ?? '');
+  const servers = read.servers ?? [];
+  const other = servers.find((server) => !sameServer(server, target.server));
+  if (other !== undefined) {
+    throw new UsageError(
+      `--compare: ${from} was taken from ${other}, but context "${target.context}" talks to ${target.server}: every event would look gone (pass --context to compare with the cluster it came from)`,
+    );
+  }
+  if (servers.length === 0) {
+    deps.stderr.write(`warning: ${from} does not say which API server it came from: comparing it with ${escapeTerminal(target.server)}\n`);
+  }
 }
 
 /**
@@ -160,6 +189,7 @@ export async function readLiveFacts(
       throw new UsageError('--compare needs events with uids: a stable table has none (use a capture, list or record)');
     }
     target = (await resolveTarget(common.scope, deps)).target;
+    checkSameCluster(read, common, target, deps);
     const shown = progress(deps);
     try {
       const raw = (await listEvents(target, 'core', compareNamespace(read, common, target), { timeoutMs, onPage: shown.onPage })).items;

@@ -35,6 +35,8 @@ export interface ParsedEvents {
   capturedAt: string;
   /** a record's first observation (its last is capturedAt) */
   firstObservedAt?: string;
+  /** every API server a record's sessions name, when more than one (a record spanning clusters) */
+  servers?: string[];
   /** the text of a saved `-o stable` table, which holds no event objects */
   stableText?: string;
 }

@@ -22,6 +22,7 @@ import type { ParsedEvents } from './event-file.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND, uidOf } from '../core/record.ts';
+import { distinctServers } from '../core/server.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
 
 export type RecordLine = { header: RecordHeader } | { observation: Observation };
@@ -144,7 +145,9 @@ export function parseRecordLines(text: string): ParsedEvents | null {
   if (record === null) return null;
   const { headers, observations } = record;
   const first = headers[0];
+  const servers = distinctServers(headers.map((h) => h.server));
   return {
+    ...(servers.length > 1 ? { servers } : {}),
     format: 'record',
     core: latestVersions(observations),
     eventsK8sIo: null,
