@@ -1,12 +1,13 @@
 // --from: events saved earlier. Accepts a capture's events.json, a `kubectl get events -o json`
 // list, a bare JSON array, and a record's JSON Lines (one observation per line).
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { RuntimeError, UsageError } from '../errors.ts';
 import type { EventSource, SourceInfo } from '../core/source.ts';
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { isStableLine } from '../core/stable-table.ts';
+import { errnoText } from './errno.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 
@@ -105,20 +106,38 @@ export function parseEventsText(text: string, path: string, parseLines?: (text: 
   }
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  let text = '';
-  stream.setEncoding('utf8');
-  for await (const chunk of stream) text += chunk as string;
-  return text;
+async function readAll(stream: Readable, path: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    bytes += buffer.length;
+    if (bytes > MAX_FROM_BYTES) throw tooBig(path, bytes);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * V8 holds a string of at most 2^29-24 characters (about 512 MiB): a bigger file would fail inside
+ * readFile with "Invalid string length". Refused by its size instead, before it is read.
+ */
+export const MAX_FROM_BYTES = 512 * 1024 * 1024;
+
+function tooBig(path: string, bytes: number): RuntimeError {
+  return new RuntimeError(`--from ${path}: ${Math.ceil(bytes / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`);
 }
 
 export async function readEventsFile(path: string, stdin: Readable): Promise<string> {
-  if (path === '-') return readAll(stdin);
+  if (path === '-') return readAll(stdin, path);
   try {
+    const { size } = await stat(path);
+    if (size > MAX_FROM_BYTES) throw tooBig(path, size);
     return await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof RuntimeError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new RuntimeError(`--from ${path}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`);
+    throw new RuntimeError(`--from ${path}: ${code === 'ENOENT' ? 'no such file' : errnoText(error)}`);
   }
 }
 

@@ -23,6 +23,7 @@ import { compareResourceVersions, isObject, resourceVersionOf } from '../core/js
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND, uidOf } from '../core/record.ts';
 import { distinctServers } from '../core/server.ts';
+import { errnoText } from './errno.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
 
 export type RecordLine = { header: RecordHeader } | { observation: Observation };
@@ -192,7 +193,7 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new UsageError(`${path} is a folder: record needs a file`);
-    if (code !== 'ENOENT') throw new RuntimeError(`cannot read ${path}: ${String(code ?? error)}`);
+    if (code !== 'ENOENT') throw new RuntimeError(`cannot read ${path}: ${errnoText(error)}`);
     const folder = dirname(path);
     const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
     if (!isFolder) throw new UsageError(`cannot create ${path}: ${folder} is not a folder`);
@@ -226,7 +227,7 @@ export class RecordAppender {
 
   static async open(existing: ExistingRecord): Promise<RecordAppender> {
     const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
-      throw new RuntimeError(`cannot write ${existing.path}: ${String(error.code ?? error.message)}`);
+      throw new RuntimeError(`cannot write ${existing.path}: ${errnoText(error)}`);
     });
     try {
       const { size } = await handle.stat();

@@ -2,12 +2,15 @@
 // never end, watch lines that never end.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { closeSync, ftruncateSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli.ts';
 import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { continueTokens, MAX_PAGES } from '../../src/kube/paging.ts';
 import { MAX_WATCH_LINE, readWatchLines } from '../../src/kube/watch.ts';
 import { fakeDeps } from '../support/deps.ts';
+import { scratchDir } from '../support/tmp.ts';
 
 async function usageError(argv: string[]): Promise<string> {
   const error = await runCli(argv, fakeDeps().deps).then(
@@ -86,4 +89,30 @@ describe('aggregate-patch and the read filters', () => {
       );
     });
   }
+});
+
+describe('--from files the file system or V8 refuse', () => {
+  const dir = scratchDir('bounds-from');
+
+  async function runtimeError(argv: string[]): Promise<string> {
+    const error = await runCli(argv, fakeDeps().deps).then(
+      () => assert.fail('expected an error'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof RuntimeError, String(error));
+    return error.message;
+  }
+
+  it(`a folder is named in words (libuv's), not EISDIR`, async () => {
+    assert.equal(await runtimeError(['--from', dir]), `--from ${dir}: illegal operation on a directory`);
+  });
+
+  it('a file past 512 MiB is refused by its size before it is read (not "Invalid string length")', async () => {
+    const big = join(dir, 'big.json');
+    // Sparse: 513 MiB long, no disk used.
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 513 * 1024 * 1024);
+    closeSync(fd);
+    assert.equal(await runtimeError(['--from', big]), `--from ${big}: 513 MiB is more than --from reads (512 MiB)`);
+  });
 });
