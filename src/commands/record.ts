@@ -131,6 +131,9 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     // An existing record is opened (and a torn last line cut off) at once; a new file appears
     // once the server has answered.
     if (existing.exists) appender = await RecordAppender.open(existing);
+    if (record.tornLines > 0) {
+      status.notice(`${file}: skipped ${plural(record.tornLines, 'torn line')} before its end, left by a recorder stopped mid-write`);
+    }
     if (record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }

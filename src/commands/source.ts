@@ -89,6 +89,9 @@ export async function openSource(common: CommonOptions, deps: Deps): Promise<Ope
     if (parsed.servers !== undefined) {
       deps.stderr.write(`warning: ${escapeTerminal(common.from)} was recorded from ${parsed.servers.length} API servers (${escapeTerminal(parsed.servers.join(', '))}): its events are read as one record\n`);
     }
+    if (parsed.tornLines !== undefined) {
+      deps.stderr.write(`warning: ${escapeTerminal(common.from)}: skipped ${parsed.tornLines === 1 ? 'a torn line' : `${parsed.tornLines} torn lines`} left by a recorder stopped mid-write\n`);
+    }
     const servers = parsed.servers ?? (parsed.server === '' ? [] : [parsed.server]);
     return { source: fileSource(parsed, common.from, namespace), stableText: parsed.stableText, saved, servers, done: () => {} };
   }

@@ -36,6 +36,8 @@ export interface ParsedEvents {
   capturedAt: string;
   /** a record's first observation (its last is capturedAt) */
   firstObservedAt?: string;
+  /** lines of a record skipped as torn fragments before its last line (see RecordText.tornLines) */
+  tornLines?: number;
   /** every API server a record's sessions name, when more than one (a record spanning clusters) */
   servers?: string[];
   /** the text of a saved `-o stable` table, which holds no event objects */

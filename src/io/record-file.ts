@@ -85,6 +85,26 @@ export interface RecordText {
    * middle of a write. Readers ignore it; a recorder cuts it off before appending.
    */
   tornTail: string;
+  /**
+   * Torn lines before the last one: a fragment of ours followed by a whole line on the same line
+   * (a writer stopped mid-line, then another appended without cutting it), or a fragment alone.
+   * The whole line after a fragment is kept; the fragments are skipped and counted here.
+   */
+  tornLines: number;
+}
+
+/**
+ * A line that is not a record line but begins as ours: the whole line that follows a torn
+ * fragment on it, null when there is none (the fragment alone). Undefined when the line is not ours.
+ */
+function salvage(line: string): RecordLine | null | undefined {
+  if (!couldBeOurs(line.slice(0, 40))) return undefined;
+  let best: RecordLine | null = null;
+  for (const start of LINE_STARTS) {
+    const at = line.lastIndexOf(start);
+    if (at > 0) best ??= parseRecordLine(line.slice(at));
+  }
+  return best;
 }
 
 /**
@@ -98,19 +118,26 @@ export function parseRecordText(text: string): RecordText | null {
   const lines = text.split('\n');
   const last = lines.length - 1;
   let tornTail = '';
+  let tornLines = 0;
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
-    const parsed = parseRecordLine(line);
+    let parsed = parseRecordLine(line);
     if (parsed === null) {
-      if (index !== last) return null;
-      tornTail = line;
-      break;
+      if (index === last) {
+        tornTail = line;
+        break;
+      }
+      const rest = salvage(line);
+      if (rest === undefined) return null;
+      tornLines += 1;
+      if (rest === null) continue;
+      parsed = rest;
     }
     if ('header' in parsed) headers.push(parsed.header);
     else observations.push(parsed.observation);
   }
   if (headers.length === 0 && observations.length === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
-  return { headers, observations, tornTail };
+  return { headers, observations, tornTail, tornLines };
 }
 
 /** The observations of a record; a torn last line is ignored. Null when not a record. */
@@ -149,6 +176,7 @@ export function parseRecordLines(text: string): ParsedEvents | null {
   const servers = distinctServers(headers.map((h) => h.server));
   return {
     ...(servers.length > 1 ? { servers } : {}),
+    ...(record.tornLines > 0 ? { tornLines: record.tornLines } : {}),
     format: 'record',
     core: latestVersions(observations),
     eventsK8sIo: null,
@@ -197,12 +225,12 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
     const folder = dirname(path);
     const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
     if (!isFolder) throw new UsageError(`cannot create ${path}: ${folder} is not a folder`);
-    const empty: RecordText = { headers: [], observations: [], tornTail: '' };
+    const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
     return { path, exists: false, record: empty, size: 0, completeBytes: 0, needsNewline: false };
   }
   const text = buffer.toString('utf8');
   const completeBytes = buffer.lastIndexOf(0x0a) + 1;
-  const empty: RecordText = { headers: [], observations: [], tornTail: '' };
+  const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
   const record = text.trim() === '' ? empty : parseRecordText(text);
   if (record === null) {
     throw new UsageError(`${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
