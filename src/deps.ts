@@ -1,10 +1,16 @@
 // What a verb needs from the outside world, passed in so tests can call verbs directly.
 import type { Readable } from 'node:stream';
+import type { ScopeOptions } from './commands/options.ts';
+import type { EventSource } from './core/source.ts';
+import { systemSources } from './sources.ts';
 
 export interface Output {
   write(text: string): void;
   readonly isTTY: boolean;
 }
+
+/** What a verb asks events from: a saved file (-n narrows it to one namespace), or the live cluster. */
+export type SourceRequest = { kind: 'file'; path: string; namespace: string | null } | { kind: 'cluster'; scope: ScopeOptions };
 
 export interface Deps {
   stdout: Output;
@@ -18,6 +24,8 @@ export interface Deps {
    * installing the handlers is what stops the default kill, so short verbs leave them alone.
    */
   interrupted(): Promise<string>;
+  /** Opens where events come from (src/core/source.ts). Verbs never build a source themselves. */
+  openSource(request: SourceRequest): Promise<EventSource>;
 }
 
 function output(stream: NodeJS.WriteStream): Output {
@@ -42,5 +50,6 @@ export function systemDeps(): Deps {
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       })),
+    openSource: systemSources({ env: process.env, stdin: process.stdin }),
   };
 }

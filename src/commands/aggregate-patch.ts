@@ -14,7 +14,7 @@ import { ApiError } from '../kube/http.ts';
 import { getEvent, mergePatchEvent } from '../kube/events-api.ts';
 import { parseCommonOptions } from './options.ts';
 import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
-import { resolveTarget } from './source.ts';
+import { resolveTarget } from '../sources.ts';
 
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
 export type DryRun = (typeof DRY_RUN_MODES)[number];
@@ -72,7 +72,7 @@ function isConflict(error: unknown): boolean {
 
 export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { target, namespace } = await resolveTarget(opts.scope, deps);
+  const { target, namespace } = await resolveTarget(opts.scope, deps.env);
   if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
   const timeoutMs = opts.scope.requestTimeoutMs;
   for (let attempt = 1; ; attempt += 1) {

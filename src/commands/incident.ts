@@ -6,9 +6,9 @@ import { buildIncident } from '../core/incident.ts';
 import { choosePalette } from '../render/color.ts';
 import { toJsonText } from '../render/json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
-import { parseCommonOptions, parseEventTTL, parseOutput } from './options.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { incidentSourceKind, parseCompare, readEvents, readLiveFacts } from './source.ts';
+import { readEvents, readLiveFacts } from './read-events.ts';
 
 export const INCIDENT_OUTPUTS = ['text', 'json'] as const;
 
@@ -32,15 +32,12 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
-  const { source, events } = read;
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
-  const incident = buildIncident(events, {
+  const incident = buildIncident(read.events, {
     now,
-    namespace: source.info.namespace,
+    provenance: read.source.provenance,
     eventTTLms: opts.eventTTLms,
-    source: incidentSourceKind(source),
     ...(live === undefined ? {} : { live }),
-    ...(read.saved === undefined ? {} : { saved: read.saved }),
   });
   if (opts.output === 'json') {
     deps.stdout.write(toJsonText(incident));

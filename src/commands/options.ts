@@ -106,3 +106,10 @@ export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 export function parseEventTTL(raw: RawOptions): number {
   return parseDurationFlag('--event-ttl', str(raw, 'eventTtl')) ?? DEFAULT_EVENT_TTL_MS;
 }
+
+/** --compare sets a saved file beside the live cluster, so it needs --from. */
+export function parseCompare(raw: RawOptions, common: CommonOptions): boolean {
+  if (raw.compare !== true) return false;
+  if (common.from === null) throw new UsageError('--compare needs --from FILE: it compares a saved file with the live cluster');
+  return true;
+}

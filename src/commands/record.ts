@@ -19,7 +19,7 @@ import { progressLine, resumeNotice, summaryLine } from '../render/record-status
 import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { resolveTarget } from './source.ts';
+import { resolveTarget } from '../sources.ts';
 
 export interface RecordOptions {
   file: string;
@@ -77,7 +77,7 @@ function untilStopped(deps: Deps, durationMs: number | undefined): { signal: Abo
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
-  const { target, namespace } = await resolveTarget(opts.common.scope, deps);
+  const { target, namespace } = await resolveTarget(opts.common.scope, deps.env);
   const file = escapeTerminal(opts.file);
   const status = statusWriter(deps, file);
   const { record } = existing;

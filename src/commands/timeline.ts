@@ -8,11 +8,11 @@ import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderEventsJson } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
-import { renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { noEventsMessage, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
-import { parseCommonOptions, parseOutput } from './options.ts';
+import { parseCommonOptions, parseCompare, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { noEventsMessage, parseCompare, readEvents, readLiveFacts } from './source.ts';
+import { readEvents, readLiveFacts } from './read-events.ts';
 
 export const TIMELINE_OUTPUTS = ['table', 'wide', 'json', 'stable'] as const;
 
@@ -37,20 +37,21 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
 export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
-  const { source, events } = read;
+  const { events } = read;
+  const { provenance } = read.source;
   // -o stable prints nothing an incarnation could change: no object lookups for it.
   const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: opts.output !== 'stable' });
   // Notices about what a saved file covers go to stderr: stdout stays the table.
-  if (read.saved !== undefined) deps.stderr.write(renderSavedNotice(read.saved, events));
+  deps.stderr.write(renderSavedNotice(provenance, events));
   const compared = facts === undefined ? null : compareWithLive(events, facts);
-  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, read.saved?.format ?? 'list'));
+  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (opts.output === 'json') {
     deps.stdout.write(renderEventsJson(events, standing));
     return SUCCESS;
   }
   if (events.length === 0) {
-    deps.stderr.write(noEventsMessage(source.info.namespace));
+    deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
   if (opts.output === 'stable') {
@@ -62,7 +63,7 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
     renderTimelineTable(events, {
       now,
       wide: opts.output === 'wide',
-      allNamespaces: source.info.namespace === null,
+      allNamespaces: provenance.namespace === null,
       noHeaders: opts.noHeaders,
       palette,
       standing,

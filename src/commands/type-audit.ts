@@ -8,7 +8,7 @@ import { toJsonText } from '../render/json.ts';
 import { renderAuditText } from '../render/audit-text.ts';
 import { parseCommonOptions, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { readEvents } from './source.ts';
+import { readEvents } from './read-events.ts';
 
 export const AUDIT_OUTPUTS = ['text', 'json'] as const;
 
@@ -23,7 +23,7 @@ export function parseTypeAuditOptions(raw: RawOptions): TypeAuditOptions {
 
 export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<CommandResult> {
   const { source, events } = await readEvents(opts.common, deps, deps.now());
-  const report = auditEvents(events, { uids: source.info.format !== 'stable-table' });
+  const report = auditEvents(events, { uids: source.provenance.tells.uids });
   if (opts.output === 'json') {
     deps.stdout.write(toJsonText(report));
   } else {

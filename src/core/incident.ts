@@ -8,41 +8,24 @@ import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } fro
 import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
 import { isoOrNull, toIso } from './time.ts';
 import { isConventionalType } from './types.ts';
+import { observedWindow } from './source.ts';
+import type { Provenance, Tells } from './source.ts';
 
 export type IncidentSourceKind = 'cluster' | 'file' | 'stable-table';
 
 export interface IncidentContext {
   /** epoch ms the account is made at (for a saved file, the command may pass its capture time) */
   now: number;
-  /** null means all namespaces */
-  namespace: string | null;
+  /** what the events were read from: its namespace, what it can tell, the time a saved file covers */
+  provenance: Provenance;
   /** the API server's --event-ttl, 1h by default */
   eventTTLms: number;
-  source: IncidentSourceKind;
   /** what the live cluster said beside the events: object lookups (live reads, --compare) and the events it still holds (--compare) */
   live?: LiveFacts;
-  /** when the events were read from a saved file: what kind and when it was observed */
-  saved?: SavedFile;
-}
-
-/** A saved file's kind and the time it covers. */
-export interface SavedFile {
-  /** capture, list or record */
-  format: string;
-  /** epoch ms of the record's first observation, or the capture's time; null when the file does not say */
-  firstObserved: number | null;
-  /** epoch ms of the record's last observation, or the capture's time */
-  lastObserved: number | null;
 }
 
 /** What the input can tell at all; a stable table carries types, reasons and objects only. */
-export interface Carries {
-  times: boolean;
-  counts: boolean;
-  reporters: boolean;
-  messages: boolean;
-  uids: boolean;
-}
+export type Carries = Omit<Tells, 'ownership'>;
 
 export interface Headline {
   events: number;
@@ -192,13 +175,14 @@ export interface Incident {
 /** Expects the events of one look; each event counts once even when both APIs listed it. */
 export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   const events = dedupeByUid(input);
-  const carries = carriesFor(ctx.source);
+  const { provenance } = ctx;
+  const carries = carriesOf(provenance.tells);
   const objects = groupByObject(events, carries, ctx.live ?? {});
   const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
   const incident: Incident = {
     at: toIso(ctx.now),
-    namespace: ctx.namespace,
-    source: ctx.source,
+    namespace: provenance.namespace,
+    source: sourceKind(provenance),
     carries,
     headline: {
       events: events.length,
@@ -214,13 +198,18 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
     repeats: sortRepeats(repeats),
     limits: limitsFor(events, ctx, carries),
   };
-  if (ctx.saved !== undefined) incident.saved = savedWindow(ctx.saved);
+  if (provenance.kind === 'capture' || provenance.kind === 'list' || provenance.kind === 'record') incident.saved = savedWindow(provenance);
   if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
   return incident;
 }
 
-function savedWindow(saved: SavedFile): SavedWindow {
-  return { format: saved.format, firstObserved: isoOrNull(saved.firstObserved), lastObserved: isoOrNull(saved.lastObserved) };
+function savedWindow(provenance: Provenance): SavedWindow {
+  const { first, last } = observedWindow(provenance);
+  return { format: provenance.kind, firstObserved: isoOrNull(first), lastObserved: isoOrNull(last) };
+}
+
+function sourceKind(provenance: Provenance): IncidentSourceKind {
+  return provenance.kind === 'cluster' || provenance.kind === 'stable-table' ? provenance.kind : 'file';
 }
 
 function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): void {
@@ -243,9 +232,8 @@ function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): voi
   }
 }
 
-function carriesFor(source: IncidentSourceKind): Carries {
-  const all = source !== 'stable-table';
-  return { times: all, counts: all, reporters: all, messages: all, uids: all };
+function carriesOf(tells: Tells): Carries {
+  return { times: tells.times, counts: tells.counts, reporters: tells.reporters, messages: tells.messages, uids: tells.uids };
 }
 
 function spanOf(ev: Event): number | null {

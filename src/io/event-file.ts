@@ -1,13 +1,17 @@
-// --from: events saved earlier. Accepts a capture's events.json, a `kubectl get events -o json`
-// list, a bare JSON array, and a record's JSON Lines (one observation per line).
+// --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
+// events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
+// line) and a saved `-o stable` table.
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { RuntimeError, UsageError } from '../errors.ts';
-import type { EventSource, SourceInfo } from '../core/source.ts';
+import { normaliseEvent } from '../core/event.ts';
+import type { Event } from '../core/event.ts';
 import { isObject } from '../core/json.ts';
-import type { Json } from '../core/json.ts';
-import { isStableLine } from '../core/stable-table.ts';
 import { RECORD_KIND } from '../core/record.ts';
+import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
+import type { CaptureProvenance, EventSource, ListProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import { isStableLine, parseStableTable } from '../core/stable-table.ts';
+import { parseRecordSaved } from './record-file.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -21,47 +25,46 @@ export interface CaptureFile {
   eventsK8sIo: unknown[];
 }
 
-export type FileFormat = 'capture' | 'list' | 'record' | 'stable-table';
+/** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
+export type SavedEvents =
+  | { provenance: CaptureProvenance | ListProvenance | RecordProvenance; raw: RawEvents }
+  | { provenance: StableTableProvenance; events: Event[] };
 
-export interface ParsedEvents {
-  format: FileFormat;
-  core: unknown[];
-  /** the events.k8s.io/v1 view, where the file has it (a capture, an events.k8s.io list); else null */
-  eventsK8sIo: unknown[] | null;
-  context: string;
-  server: string;
-  namespace: string | null;
-  capturedAt: string;
-  /** a record's first observation (its last is capturedAt) */
-  firstObservedAt?: string;
-  /** the text of a saved `-o stable` table, which holds no event objects */
-  stableText?: string;
+/** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
+function timeOrNull(text: string): number | null {
+  const ms = Date.parse(text);
+  return text === '' || Number.isNaN(ms) ? null : ms;
 }
 
-function fromDocument(doc: unknown, path: string): ParsedEvents {
-  const empty = { format: 'list' as const, context: '', server: '', namespace: null, capturedAt: '', eventsK8sIo: null };
-  if (Array.isArray(doc)) return { ...empty, core: doc };
+function listOf(core: unknown[], eventsK8sIo: unknown[] | null = null): SavedEvents {
+  return { provenance: { kind: 'list', namespace: null, context: '', server: '', tells: EVENT_OBJECTS_TELL }, raw: { core, eventsK8sIo } };
+}
+
+function fromDocument(doc: unknown, path: string): SavedEvents {
+  if (Array.isArray(doc)) return listOf(doc);
   if (isObject(doc) && doc.kind === 'EvtimelineCapture') {
     const capture = doc as unknown as CaptureFile;
     return {
-      format: 'capture',
-      core: Array.isArray(capture.core) ? capture.core : [],
-      eventsK8sIo: Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [],
-      context: String(capture.context ?? ''),
-      server: String(capture.server ?? ''),
-      namespace: typeof capture.namespace === 'string' ? capture.namespace : null,
-      capturedAt: String(capture.capturedAt ?? ''),
+      provenance: {
+        kind: 'capture',
+        context: String(capture.context ?? ''),
+        server: String(capture.server ?? ''),
+        namespace: typeof capture.namespace === 'string' ? capture.namespace : null,
+        capturedAt: timeOrNull(String(capture.capturedAt ?? '')),
+        tells: EVENT_OBJECTS_TELL,
+      },
+      raw: { core: Array.isArray(capture.core) ? capture.core : [], eventsK8sIo: Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [] },
     };
   }
   if (isObject(doc) && Array.isArray(doc.items)) {
-    const list = String(doc.apiVersion ?? '').startsWith('events.k8s.io/');
-    return list ? { ...empty, core: doc.items, eventsK8sIo: doc.items } : { ...empty, core: doc.items };
+    const newApi = String(doc.apiVersion ?? '').startsWith('events.k8s.io/');
+    return listOf(doc.items, newApi ? doc.items : null);
   }
-  if (isObject(doc) && (doc.kind === 'Event' || isObject(doc.metadata))) return { ...empty, core: [doc] };
+  if (isObject(doc) && (doc.kind === 'Event' || isObject(doc.metadata))) return listOf([doc]);
   // A record of a quiet namespace holds its header line alone: a record with no events yet.
   if (isObject(doc) && doc.kind === RECORD_KIND) {
-    const namespace = typeof doc.namespace === 'string' ? doc.namespace : null;
-    return { ...empty, format: 'record', core: [], namespace, context: String(doc.context ?? ''), server: String(doc.server ?? ''), capturedAt: '', firstObservedAt: '' };
+    const record = parseRecordSaved(JSON.stringify(doc));
+    if (record !== null) return record;
   }
   throw new UsageError(`--from ${path}: not a capture, an event list, or a record`);
 }
@@ -73,17 +76,18 @@ function looksLikeStableTable(text: string): boolean {
 }
 
 /** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */
-export function parseEventsText(text: string, path: string, parseLines?: (text: string) => ParsedEvents | null): ParsedEvents {
+export function parseEventsText(text: string, path: string): SavedEvents {
   const trimmed = text.trim();
   if (trimmed === '') throw new UsageError(`--from ${path}: the file is empty`);
   try {
     return fromDocument(JSON.parse(trimmed), path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    const lines = parseLines?.(text);
-    if (lines) return lines;
+    const record = parseRecordSaved(text);
+    if (record) return record;
     if (looksLikeStableTable(text)) {
-      return { format: 'stable-table', core: [], eventsK8sIo: null, context: '', server: '', namespace: null, capturedAt: '', stableText: text };
+      const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };
+      return { provenance, events: parseStableTable(text) };
     }
     // JSON.parse's own message quotes the file, which is not ours to print.
     throw new UsageError(`--from ${path}: neither JSON, a record, nor a stable table`);
@@ -115,19 +119,19 @@ function inNamespace(namespace: string | null) {
   };
 }
 
-/** A saved file as an EventSource; -n narrows it to one namespace, otherwise everything in it is read. */
-export function fileSource(parsed: ParsedEvents, path: string, namespace: string | null): EventSource {
-  const info: SourceInfo = {
-    kind: 'file',
-    format: parsed.format,
-    context: parsed.context,
-    server: parsed.server,
-    namespace: namespace ?? parsed.namespace,
-  };
+/**
+ * A saved file as an EventSource; -n narrows it to one namespace, otherwise everything in it is
+ * read. A stable table's lines name no namespace: -n only names the scope.
+ */
+export function fileSource(saved: SavedEvents, namespace: string | null): EventSource {
+  const provenance = { ...saved.provenance, namespace: namespace ?? saved.provenance.namespace };
+  if (!('raw' in saved)) {
+    const events = saved.events;
+    return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: null } : { events }) };
+  }
   const keep = inNamespace(namespace);
-  return {
-    info,
-    listEvents: async () => parsed.core.filter(keep),
-    listNewApiEvents: async () => parsed.eventsK8sIo?.filter(keep) ?? null,
-  };
+  const core = saved.raw.core.filter(keep);
+  const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
+  const events = core.map(normaliseEvent);
+  return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }) };
 }

@@ -18,11 +18,12 @@ import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { RuntimeError, UsageError } from '../errors.ts';
-import type { ParsedEvents } from './event-file.ts';
+import type { SavedEvents } from './event-file.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND, uidOf } from '../core/record.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
+import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 
 export type RecordLine = { header: RecordHeader } | { observation: Observation };
 
@@ -139,21 +140,29 @@ function recordedNamespace(headers: RecordHeader[]): string | null {
   return namespaces.size === 1 && only !== undefined ? only : null;
 }
 
-export function parseRecordLines(text: string): ParsedEvents | null {
+/** Date.parse, null for '' (a record of headers alone covers no observed time) or what does not parse. */
+function observedAt(observation: Observation | undefined): number | null {
+  const ms = Date.parse(observation?.observedAt ?? '');
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** A record's text as a saved input: the latest version of each event, and where and when it was observed. Null when not a record. */
+export function parseRecordSaved(text: string): SavedEvents | null {
   const record = parseRecordText(text);
   if (record === null) return null;
   const { headers, observations } = record;
   const first = headers[0];
   return {
-    format: 'record',
-    core: latestVersions(observations),
-    eventsK8sIo: null,
-    context: first?.context ?? '',
-    server: first?.server ?? '',
-    namespace: recordedNamespace(headers),
-    // A record of headers alone (a quiet namespace) covers no observed time.
-    capturedAt: observations.at(-1)?.observedAt ?? '',
-    firstObservedAt: observations[0]?.observedAt ?? '',
+    provenance: {
+      kind: 'record',
+      context: first?.context ?? '',
+      server: first?.server ?? '',
+      namespace: recordedNamespace(headers),
+      firstObserved: observedAt(observations[0]),
+      lastObserved: observedAt(observations.at(-1)),
+      tells: EVENT_OBJECTS_TELL,
+    },
+    raw: { core: latestVersions(observations), eventsK8sIo: null },
   };
 }
 

@@ -12,10 +12,11 @@ import {
   formatObservation,
   latestVersions,
   parseObservations,
-  parseRecordLines,
+  parseRecordSaved,
   parseRecordText,
   readRecordFile,
 } from '../../src/io/record-file.ts';
+import { EVENT_OBJECTS_TELL, observedWindow } from '../../src/core/source.ts';
 import { ev } from '../support/builders.ts';
 
 type Json = Record<string, unknown>;
@@ -122,13 +123,18 @@ describe('replaying a record', () => {
       formatHeader(header({ startedAt: '2026-11-30T11:30:00.000Z' })) +
       formatObservation({ observedAt: '2026-11-30T11:30:02.000Z', type: 'ADDED', event: weird }) +
       '{"observedAt":"2026-11-30T11:3';
-    const parsed = parseRecordLines(text);
-    assert.equal(parsed?.format, 'record');
-    assert.equal(parsed?.core.length, 2);
-    assert.equal(parsed?.context, 'lab');
-    assert.equal(parsed?.server, 'https://127.0.0.1:6443');
-    assert.equal(parsed?.namespace, 'op-events');
-    assert.equal(parsed?.capturedAt, '2026-11-30T11:30:02.000Z');
+    const parsed = parseRecordSaved(text);
+    assert.ok(parsed !== null && 'raw' in parsed);
+    assert.equal(parsed.raw.core.length, 2);
+    assert.deepEqual(parsed.provenance, {
+      kind: 'record',
+      context: 'lab',
+      server: 'https://127.0.0.1:6443',
+      namespace: 'op-events',
+      firstObserved: Date.parse('2026-11-30T11:00:01.000Z'),
+      lastObserved: Date.parse('2026-11-30T11:30:02.000Z'),
+      tells: EVENT_OBJECTS_TELL,
+    });
   });
 
   const headerOnly: [string, string][] = [
@@ -137,18 +143,18 @@ describe('replaying a record', () => {
     ['two header lines', formatHeader(header()) + formatHeader(header({ startedAt: '2026-11-30T13:00:00.000Z' }))],
   ];
   for (const [name, text] of headerOnly) {
-    test(`parseRecordLines: ${name} (a quiet namespace) is a record of no events and no observed time`, () => {
-      const parsed = parseRecordLines(text);
-      assert.deepEqual(
-        parsed && { format: parsed.format, core: parsed.core, namespace: parsed.namespace, capturedAt: parsed.capturedAt, firstObservedAt: parsed.firstObservedAt },
-        { format: 'record', core: [], namespace: 'op-events', capturedAt: '', firstObservedAt: '' },
-      );
+    test(`parseRecordSaved: ${name} (a quiet namespace) is a record of no events and no observed time`, () => {
+      const parsed = parseRecordSaved(text);
+      assert.ok(parsed !== null && 'raw' in parsed);
+      assert.deepEqual(parsed.raw.core, []);
+      assert.equal(parsed.provenance.namespace, 'op-events');
+      assert.deepEqual(observedWindow(parsed.provenance), { first: null, last: null });
     });
   }
 
-  test('parseRecordLines: sessions of different namespaces leave the namespace open', () => {
+  test('parseRecordSaved: sessions of different namespaces leave the namespace open', () => {
     const text = formatHeader(header({ namespace: 'a' })) + formatHeader(header({ namespace: null }));
-    assert.equal(parseRecordLines(text)?.namespace, null);
+    assert.equal(parseRecordSaved(text)?.provenance.namespace, null);
   });
 });
 

@@ -9,7 +9,6 @@ import { RECORD_KIND, RecordIndex, byResourceVersion, canResume, describeFilter,
 import type { PlanContext, RecordHeader, ResumeVerdict } from '../../src/core/record.ts';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
-import { parseRecordLines } from '../../src/io/record-file.ts';
 import { DEFAULT_RETRY, backoffDelay, judgeResume, readWatchLines } from '../../src/kube/watch.ts';
 import { progressLine, resumeNotice, summaryLine } from '../../src/render/record-status.ts';
 import { ev } from '../support/builders.ts';
