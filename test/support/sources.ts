@@ -1,5 +1,7 @@
 // The EventSource port's doubles for unit tests: provenance builders and an in-memory source.
 // A port double hands a verb events as an adapter would; it is never a fake API server.
+import type { Deps, SourceRequest } from '../../src/deps.ts';
+import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event, ObjectRef } from '../../src/core/event.ts';
 import { objectKey } from '../../src/core/incarnation.ts';
 import type { ObjectLookup } from '../../src/core/incarnation.ts';
@@ -7,6 +9,8 @@ import { EVENT_OBJECTS_TELL, LIVE_CLUSTER_TELLS, STABLE_TABLE_TELLS } from '../.
 import type {
   CaptureProvenance,
   ClusterProvenance,
+  EventSource,
+  Provenance,
   ListProvenance,
   RecordProvenance,
   StableTableProvenance,
@@ -37,4 +41,48 @@ export function fromStableTable(o: Partial<StableTableProvenance> = {}): StableT
 /** Lookups keyed as the port answers them, from [ref, answer] pairs. */
 export function lookupsOf(pairs: [ObjectRef, ObjectLookup][]): Map<string, ObjectLookup> {
   return new Map(pairs.map(([ref, answer]) => [objectKey(ref), answer]));
+}
+
+/** An in-memory EventSource: raw event objects (or a stable table's events) and, for a live one, object lookups. */
+export function memorySource(o: {
+  provenance: Provenance;
+  /** raw core/v1 objects, normalised as an adapter would */
+  raw?: unknown[];
+  /** the events.k8s.io/v1 view, where the input has one */
+  eventsK8sIo?: unknown[] | null;
+  /** events with no raw objects behind them (a stable table) */
+  events?: Event[];
+  /** answers of the live cluster's objects; absent: a saved input, with nothing live to ask */
+  lookups?: ReadonlyMap<string, ObjectLookup>;
+}): EventSource & { looked: ObjectRef[][] } {
+  const looked: ObjectRef[][] = [];
+  const raw = o.raw === undefined ? null : { core: o.raw, eventsK8sIo: o.eventsK8sIo ?? null };
+  const events = o.events ?? (o.raw ?? []).map(normaliseEvent);
+  const lookups = o.lookups;
+  return {
+    provenance: o.provenance,
+    looked,
+    read: async (opts = {}) => (opts.raw ? { events, raw } : { events }),
+    objects:
+      lookups === undefined
+        ? null
+        : {
+            lookUp: async (refs) => {
+              looked.push(refs);
+              return new Map(refs.flatMap((ref) => (lookups.has(objectKey(ref)) ? [[objectKey(ref), lookups.get(objectKey(ref)) as ObjectLookup]] : [])));
+            },
+          },
+  };
+}
+
+/** Deps.openSource over in-memory sources: `saved` for --from, `live` for the cluster; every request is kept. */
+export function openSources(o: { saved?: EventSource; live?: EventSource }): { open: Deps['openSource']; requests: SourceRequest[] } {
+  const requests: SourceRequest[] = [];
+  const open: Deps['openSource'] = async (request) => {
+    requests.push(request);
+    const source = request.kind === 'file' ? o.saved : o.live;
+    if (source === undefined) throw new Error(`no ${request.kind} source in this test`);
+    return source;
+  };
+  return { open, requests };
 }
