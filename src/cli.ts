@@ -12,6 +12,7 @@ import { parseIncidentOptions, runIncident } from './commands/incident.ts';
 import { parseRecordOptions, runRecord } from './commands/record.ts';
 import { parseTimelineOptions, runTimeline } from './commands/timeline.ts';
 import { parseTypeAuditOptions, runTypeAudit } from './commands/type-audit.ts';
+import { inUserWords } from './commands/user-errors.ts';
 import { VERBS } from './commands/verbs.ts';
 import { versionText } from './version.ts';
 
@@ -156,12 +157,12 @@ export async function runCli(argv: string[], deps: Deps): Promise<number> {
   const program = buildProgram(deps, (r) => (result = r));
   try {
     await program.parseAsync(argv, { from: 'user' });
+    return result ? (await result).exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return EXIT.ok; // --help, --version
       throw new UsageError(error.message.replace(/^error: /, ''));
     }
-    throw error;
+    throw inUserWords(error);
   }
-  return result ? (await result).exitCode : EXIT.ok;
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { planAggregate } from '../core/aggregate.ts';
+import type { AggregateRequest } from '../core/aggregate.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { parseTime } from '../core/event.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -25,8 +26,8 @@ export const MAX_ATTEMPTS = 5;
 export interface AggregateOptions {
   name: string;
   scope: ScopeOptions;
-  add?: number;
-  count?: number;
+  /** --add N or --count N; neither means add 1 */
+  change: AggregateRequest['change'];
   /** epoch ms of the last occurrence, or undefined for now */
   at?: number;
   dryRun: DryRun;
@@ -63,7 +64,8 @@ export function parseAggregateOptions(name: string, raw: RawOptions): AggregateO
   if (!(DRY_RUN_MODES as readonly string[]).includes(dryRun)) {
     throw new UsageError(`--dry-run ${JSON.stringify(dryRun)}: want none, server or client`);
   }
-  return { name, scope: common.scope, add, count, at, dryRun: dryRun as DryRun, color: common.color };
+  const change = count !== undefined ? { count } : { add: add ?? 1 };
+  return { name, scope: common.scope, change, at, dryRun: dryRun as DryRun, color: common.color };
 }
 
 function isConflict(error: unknown): boolean {
@@ -82,7 +84,7 @@ export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Pro
       }
       throw error;
     });
-    const plan = planAggregate(raw, { add: opts.add, count: opts.count, at: opts.at ?? now });
+    const plan = planAggregate(raw, { change: opts.change, at: opts.at ?? now });
     // A recorder never moves an event's last occurrence back in time.
     if (opts.at !== undefined && plan.before.lastSeen !== null && opts.at < plan.before.lastSeen) {
       throw new UsageError(`--at is before the event's last occurrence (${new Date(plan.before.lastSeen).toISOString()})`);

@@ -3,7 +3,6 @@
 // line) and a saved `-o stable` table.
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { RuntimeError, UsageError } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { isObject } from '../core/json.ts';
@@ -23,6 +22,20 @@ export interface CaptureFile {
   capturedAt: string;
   core: unknown[];
   eventsK8sIo: unknown[];
+}
+
+/**
+ * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
+ * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
+ */
+export class SavedFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
+    readonly detail: string,
+  ) {
+    super(`${path}: ${detail}`);
+  }
 }
 
 /** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
@@ -66,7 +79,7 @@ function fromDocument(doc: unknown, path: string): SavedEvents {
     const record = parseRecordSaved(JSON.stringify(doc));
     if (record !== null) return record;
   }
-  throw new UsageError(`--from ${path}: not a capture, an event list, or a record`);
+  throw new SavedFileError(path, 'unrecognised', 'not a capture, an event list, or a record');
 }
 
 // `<type> <reason> <Kind>/<name>`: the lab's timeline.txt, as `-o stable` prints it.
@@ -78,11 +91,11 @@ function looksLikeStableTable(text: string): boolean {
 /** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */
 export function parseEventsText(text: string, path: string): SavedEvents {
   const trimmed = text.trim();
-  if (trimmed === '') throw new UsageError(`--from ${path}: the file is empty`);
+  if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
   try {
     return fromDocument(JSON.parse(trimmed), path);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof SavedFileError) throw error;
     const record = parseRecordSaved(text);
     if (record) return record;
     if (looksLikeStableTable(text)) {
@@ -90,7 +103,7 @@ export function parseEventsText(text: string, path: string): SavedEvents {
       return { provenance, events: parseStableTable(text) };
     }
     // JSON.parse's own message quotes the file, which is not ours to print.
-    throw new UsageError(`--from ${path}: neither JSON, a record, nor a stable table`);
+    throw new SavedFileError(path, 'unrecognised', 'neither JSON, a record, nor a stable table');
   }
 }
 
@@ -107,7 +120,7 @@ export async function readEventsFile(path: string, stdin: Readable): Promise<str
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new RuntimeError(`--from ${path}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`);
+    throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : String(code ?? error));
   }
 }
 

@@ -17,13 +17,27 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { RuntimeError, UsageError } from '../errors.ts';
 import type { SavedEvents } from './event-file.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND, uidOf } from '../core/record.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
+
+/**
+ * A record file that cannot be read or appended to. The user can fix: not-a-file (a folder),
+ * no-folder (its folder is missing), not-a-record (another file's content). The system said no:
+ * unreadable, unwritable, changed (another writer). The message is complete but names no flag.
+ */
+export class RecordFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: 'not-a-file' | 'no-folder' | 'not-a-record' | 'unreadable' | 'unwritable' | 'changed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export type RecordLine = { header: RecordHeader } | { observation: Observation };
 
@@ -188,7 +202,7 @@ function firstBadLine(text: string): number {
 }
 
 /**
- * Reads FILE before a recorder appends to it. Refuses (UsageError, nothing written) a folder, a
+ * Reads FILE before a recorder appends to it. Refuses (RecordFileError, nothing written) a folder, a
  * file in a folder that does not exist, and a file that is not a record.
  */
 export async function readRecordFile(path: string): Promise<ExistingRecord> {
@@ -197,11 +211,11 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
     buffer = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new UsageError(`${path} is a folder: record needs a file`);
-    if (code !== 'ENOENT') throw new RuntimeError(`cannot read ${path}: ${String(code ?? error)}`);
+    if (code === 'EISDIR') throw new RecordFileError(path, 'not-a-file', `${path} is a folder: record needs a file`);
+    if (code !== 'ENOENT') throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${String(code ?? error)}`);
     const folder = dirname(path);
     const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
-    if (!isFolder) throw new UsageError(`cannot create ${path}: ${folder} is not a folder`);
+    if (!isFolder) throw new RecordFileError(path, 'no-folder', `cannot create ${path}: ${folder} is not a folder`);
     const empty: RecordText = { headers: [], observations: [], tornTail: '' };
     return { path, exists: false, record: empty, size: 0, completeBytes: 0, needsNewline: false };
   }
@@ -210,7 +224,7 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
   const empty: RecordText = { headers: [], observations: [], tornTail: '' };
   const record = text.trim() === '' ? empty : parseRecordText(text);
   if (record === null) {
-    throw new UsageError(`${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
+    throw new RecordFileError(path, 'not-a-record', `${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
   }
   const needsNewline = record.tornTail === '' && completeBytes < buffer.length;
   return { path, exists: true, record, size: buffer.length, completeBytes, needsNewline };
@@ -232,12 +246,12 @@ export class RecordAppender {
 
   static async open(existing: ExistingRecord): Promise<RecordAppender> {
     const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
-      throw new RuntimeError(`cannot write ${existing.path}: ${String(error.code ?? error.message)}`);
+      throw new RecordFileError(existing.path, 'unwritable', `cannot write ${existing.path}: ${String(error.code ?? error.message)}`);
     });
     try {
       const { size } = await handle.stat();
       if (size !== existing.size) {
-        throw new RuntimeError(`${existing.path} changed while it was being read: is another recorder writing to it?`);
+        throw new RecordFileError(existing.path, 'changed', `${existing.path} changed while it was being read: is another recorder writing to it?`);
       }
       if (existing.record.tornTail !== '') await handle.truncate(existing.completeBytes);
     } catch (error) {

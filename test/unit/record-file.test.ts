@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { RECORD_KIND, RecordIndex } from '../../src/core/record.ts';
 import type { Observation, RecordHeader } from '../../src/core/record.ts';
 import {
@@ -13,6 +12,7 @@ import {
   latestVersions,
   parseObservations,
   parseRecordSaved,
+  RecordFileError,
   parseRecordText,
   readRecordFile,
 } from '../../src/io/record-file.ts';
@@ -225,11 +225,11 @@ describe('the record file on disk', () => {
 
   test('a folder, a missing folder and a file that is not a record are usage errors', () =>
     withDir(async (dir) => {
-      await assert.rejects(readRecordFile(dir), (e: unknown) => e instanceof UsageError && /is a folder/.test(e.message));
-      await assert.rejects(readRecordFile(join(dir, 'no', 'such.jsonl')), (e: unknown) => e instanceof UsageError && /is not a folder/.test(e.message));
+      await assert.rejects(readRecordFile(dir), (e: unknown) => e instanceof RecordFileError && e.problem === 'not-a-file' && /is a folder/.test(e.message));
+      await assert.rejects(readRecordFile(join(dir, 'no', 'such.jsonl')), (e: unknown) => e instanceof RecordFileError && e.problem === 'no-folder' && /is not a folder/.test(e.message));
       const path = join(dir, 'events.json');
       await writeFile(path, '{"kind": "List",\n "items": []}\n');
-      await assert.rejects(readRecordFile(path), (e: unknown) => e instanceof UsageError && /is not an evtimeline record \(line 1 /.test(e.message));
+      await assert.rejects(readRecordFile(path), (e: unknown) => e instanceof RecordFileError && e.problem === 'not-a-record' && /is not an evtimeline record \(line 1 /.test(e.message));
     }));
 
   test('appending cuts a torn last line off first, leaving only complete lines', () =>
@@ -263,6 +263,6 @@ describe('the record file on disk', () => {
       await writeFile(path, formatObservation(obs('ADDED', started)));
       const existing = await readRecordFile(path);
       await appendFile(path, formatObservation(obs('ADDED', weird)));
-      await assert.rejects(RecordAppender.open(existing), (e: unknown) => e instanceof RuntimeError && /another recorder/.test(e.message));
+      await assert.rejects(RecordAppender.open(existing), (e: unknown) => e instanceof RecordFileError && e.problem === 'changed' && /another recorder/.test(e.message));
     }));
 });
