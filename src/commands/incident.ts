@@ -5,6 +5,7 @@ import type { CommandResult } from '../errors.ts';
 import { buildIncident } from '../core/incident.ts';
 import { choosePalette } from '../render/color.ts';
 import { toJsonText } from '../render/json.ts';
+import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
@@ -40,7 +41,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     ...(live === undefined ? {} : { live }),
   });
   if (opts.output === 'json') {
-    deps.stdout.write(toJsonText(incident));
+    deps.stdout.write(toJsonText(toIncidentJson(incident)));
   } else {
     deps.stdout.write(renderIncidentText(incident, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }

@@ -5,6 +5,7 @@ import type { CommandResult } from '../errors.ts';
 import { auditEvents } from '../core/audit.ts';
 import { choosePalette } from '../render/color.ts';
 import { toJsonText } from '../render/json.ts';
+import { toAuditJson } from '../render/audit-json.ts';
 import { renderAuditText } from '../render/audit-text.ts';
 import { parseCommonOptions, parseOutput } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
@@ -25,7 +26,7 @@ export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<
   const { source, events } = await readEvents(opts.common, deps, deps.now());
   const report = auditEvents(events, { uids: source.provenance.tells.uids });
   if (opts.output === 'json') {
-    deps.stdout.write(toJsonText(report));
+    deps.stdout.write(toJsonText(toAuditJson(report)));
   } else {
     deps.stdout.write(renderAuditText(report, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }

@@ -4,7 +4,7 @@
 
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
-import { isoOrNull } from '../core/time.ts';
+import { isoOrNull } from './time.ts';
 import { escapeTerminal } from './escape.ts';
 
 export interface JsonEvent {

@@ -1,4 +1,5 @@
-// Times as people read them in the text outputs: ISO 8601 in UTC, without a zero millisecond part.
+// Times as people read them in the text outputs (ISO 8601 in UTC, without a zero millisecond part),
+// and as every JSON output spells them (milliseconds always shown).
 
 import { formatAge } from '../core/duration.ts';
 
@@ -14,4 +15,14 @@ export function formatTime(time: number | string): string {
 /** `2026-11-30T11:59:15Z (45s ago)`, kubectl's age in brackets; `<unknown>` for an unset time. */
 export function formatTimeAndAge(ms: number | null, now: number): string {
   return ms === null ? '<unknown>' : `${formatTime(ms)} (${formatAge(ms, now)} ago)`;
+}
+
+/** The JSON outputs' spelling of a time: ISO 8601, milliseconds always shown. */
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** An ISO time, or null for a time the event does not carry. */
+export function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : toIso(ms);
 }

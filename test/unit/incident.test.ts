@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event } from '../../src/core/event.ts';
-import { buildIncident } from '../../src/core/incident.ts';
+import { buildIncident as buildDomain } from '../../src/core/incident.ts';
+import { toIncidentJson } from '../../src/render/incident-json.ts';
 import type { IncidentContext } from '../../src/core/incident.ts';
 import { parseStableTable } from '../../src/core/stable-table.ts';
 import { objectKey } from '../../src/core/incarnation.ts';
@@ -14,6 +15,11 @@ import { fromCluster, fromRecord, fromStableTable } from '../support/sources.ts'
 const HOUR = 3_600_000;
 const CLUSTER: IncidentContext = { now: NOW, provenance: fromCluster(), eventTTLms: HOUR };
 const TABLE: IncidentContext = { ...CLUSTER, provenance: fromStableTable({ namespace: 'op-events' }) };
+
+/** The account as `incident -o json` prints it: the domain value mapped to its wire shape. */
+function buildIncident(events: Event[], ctx: IncidentContext) {
+  return toIncidentJson(buildDomain(events, ctx));
+}
 
 function lab(): Event[] {
   return labEvents().map(normaliseEvent);

@@ -1,0 +1,45 @@
+// `type-audit -o json`: the wire shape scripts read. Field names and order are the documented
+// output (README); the domain report (src/core/audit.ts) holds causes, this adds their words.
+import type { AuditReport, FindingKind, KubectlTypeBehaviour } from '../core/audit.ts';
+import { explainFinding, summariseKubectlTypes } from './audit-words.ts';
+
+export interface AuditFindingJson {
+  kind: FindingKind;
+  event: string;
+  object: string;
+  reason: string;
+  type: string;
+  reporter: string;
+  count: number;
+  /** one line saying why this hurts */
+  explanation: string;
+}
+
+export type KubectlTypesJson = KubectlTypeBehaviour & {
+  /** one sentence for people */
+  summary: string;
+};
+
+export interface AuditJson {
+  checked: number;
+  findings: AuditFindingJson[];
+  types: KubectlTypesJson[];
+  hasFindings: boolean;
+}
+
+export function toKubectlTypesJson(b: KubectlTypeBehaviour): KubectlTypesJson {
+  const { type, command, typesFlag, exitCode, stderr, shownByTypesWarning, shownByExactWarning } = b;
+  return { type, command, typesFlag, exitCode, stderr, shownByTypesWarning, shownByExactWarning, summary: summariseKubectlTypes(b) };
+}
+
+export function toAuditJson(report: AuditReport): AuditJson {
+  return {
+    checked: report.checked,
+    findings: report.findings.map((f) => {
+      const { kind, event, object, reason, type, reporter, count } = f;
+      return { kind, event, object, reason, type, reporter, count, explanation: explainFinding(f) };
+    }),
+    types: report.types.map(toKubectlTypesJson),
+    hasFindings: report.hasFindings,
+  };
+}
