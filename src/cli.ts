@@ -15,7 +15,11 @@ import { parseTypeAuditOptions, runTypeAudit } from './commands/type-audit.ts';
 import { inUserWords } from './commands/user-errors.ts';
 import { VERBS } from './commands/verbs.ts';
 import { versionText } from './version.ts';
+import { DEFAULT_EVENT_TTL_MS } from './core/incident.ts';
+import { formatTTL } from './render/time.ts';
 
+
+const EVENT_TTL_HELP = `the API server's --event-ttl, when it is not the default ${formatTTL(DEFAULT_EVENT_TTL_MS)}`;
 
 function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
@@ -83,7 +87,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     .command('incident')
     .description('a written account of what happened, from events alone')
     .addOption(new Option('-o, --output <format>', 'text or json').default('text'))
-    .option('--event-ttl <duration>', "the API server's --event-ttl, when it is not the default 1h")
+    .option('--event-ttl <duration>', EVENT_TTL_HELP)
     .option('--compare', 'with --from: also read the live cluster and say which events it no longer has')
     .addHelpText('after', examples([
       'kubectl evtimeline incident -n op-events',
@@ -125,7 +129,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     .description("write the lab's reports and a replayable events.json into a new folder, atomically")
     .argument('<dir>', 'the folder to create')
     .option('--force', 'replace a folder that is not empty')
-    .option('--event-ttl <duration>', "the API server's --event-ttl, when it is not the default 1h")
+    .option('--event-ttl <duration>', EVENT_TTL_HELP)
     .addHelpText('after', examples([
       'kubectl evtimeline capture -n op-events ./incident-2026-11-30',
       'kubectl evtimeline capture -n op-events ./out --force',

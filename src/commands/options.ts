@@ -3,6 +3,7 @@ import { UsageError } from '../errors.ts';
 import { parseDuration } from '../core/duration.ts';
 import { parseObjectRef } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
+import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 
 export type ColorMode = 'auto' | 'always' | 'never';
 
@@ -98,9 +99,6 @@ export function parseOutput<T extends string>(text: unknown, allowed: readonly T
   }
   return value as T;
 }
-
-/** kube-apiserver's --event-ttl default. */
-export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 
 /** --event-ttl: what the user says the cluster's TTL is, else the default. */
 export function parseEventTTL(raw: RawOptions): number {

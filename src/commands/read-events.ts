@@ -10,21 +10,8 @@ import { observedWindow } from '../core/source.ts';
 import type { EventSource, RawEvents, ReadOptions } from '../core/source.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from './options.ts';
+import { statusLine } from './status-line.ts';
 
-/** A running count on stderr while pages arrive, only on a terminal; cleared when done. */
-function progress(deps: Deps): { onPage?: (total: number) => void; done(): void } {
-  if (!deps.stderr.isTTY) return { done: () => {} };
-  let shown = false;
-  return {
-    onPage: (total) => {
-      shown = true;
-      deps.stderr.write(`\rlisting events... ${total}`);
-    },
-    done: () => {
-      if (shown) deps.stderr.write('\r\u001b[K');
-    },
-  };
-}
 
 /** --from FILE, else the live cluster of the scope. */
 function requestFor(common: CommonOptions): SourceRequest {
@@ -32,12 +19,13 @@ function requestFor(common: CommonOptions): SourceRequest {
   return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace };
 }
 
+/** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */
 async function readWithProgress(source: EventSource, deps: Deps, opts: ReadOptions = {}) {
-  const shown = progress(deps);
+  const status = statusLine(deps);
   try {
-    return await source.read({ ...opts, ...(shown.onPage ? { progress: shown.onPage } : {}) });
+    return await source.read({ ...opts, progress: (total) => status.show(`listing events... ${total}`) });
   } finally {
-    shown.done();
+    status.clear();
   }
 }
 

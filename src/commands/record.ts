@@ -18,6 +18,7 @@ import { escapeTerminal } from '../render/escape.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
+import { statusLine } from './status-line.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { resolveTarget } from '../sources.ts';
 
@@ -41,30 +42,13 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
 
 // -- The verb -----------------------------------------------------------------------------------
 
-/**
- * stderr: notices as lines, escaped (they carry the server's words: Status messages, resourceVersions),
- * and on a terminal that can redraw a line (not TERM=dumb) a live count that notices are printed above.
- */
+/** stderr while recording: notices, and the live count of lines written (src/commands/status-line.ts). */
 export function statusWriter(deps: Deps, file: string) {
-  const tty = deps.stderr.isTTY && deps.env.TERM !== 'dumb';
-  let shown = '';
-  const draw = (text: string): void => {
-    shown = text;
-    deps.stderr.write(`\r\u001b[K${text}`);
-  };
+  const line = statusLine(deps);
   return {
-    notice(text: string): void {
-      if (tty && shown) deps.stderr.write('\r\u001b[K');
-      deps.stderr.write(`${escapeTerminal(text)}\n`);
-      if (tty && shown) draw(shown);
-    },
-    update(counts: RecordCounts): void {
-      if (tty) draw(progressLine(file, counts));
-    },
-    done(): void {
-      if (tty && shown) deps.stderr.write('\r\u001b[K');
-      shown = '';
-    },
+    notice: line.notice,
+    update: (counts: RecordCounts): void => line.show(progressLine(file, counts)),
+    done: line.clear,
   };
 }
 

@@ -36,17 +36,8 @@ export interface Event {
   seriesStyle: boolean;
 }
 
-type Json = Record<string, unknown>;
-
-function asObject(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function asString(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
+import { asObject, asString } from './json.ts';
+import type { Json } from './json.ts';
 
 /** Accepts RFC 3339 strings (with or without fractions) and Date objects; anything else is null. */
 export function parseTime(value: unknown): number | null {

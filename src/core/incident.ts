@@ -10,6 +10,9 @@ import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './time
 import { isConventionalType } from './types.ts';
 import type { Provenance, Tells } from './source.ts';
 
+/** kube-apiserver's --event-ttl default. */
+export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
+
 export interface IncidentContext {
   /** epoch ms the account is made at (for a saved file, the command may pass its capture time) */
   now: number;

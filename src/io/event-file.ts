@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
-import { isObject } from '../core/json.ts';
+import { inNamespace, isObject } from '../core/json.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
 import type { CaptureProvenance, EventSource, ListProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
@@ -124,14 +124,6 @@ export async function readEventsFile(path: string, stdin: Readable): Promise<str
   }
 }
 
-function inNamespace(namespace: string | null) {
-  return (raw: unknown) => {
-    if (namespace === null) return true;
-    const meta = isObject(raw) && isObject(raw.metadata) ? raw.metadata : {};
-    return meta.namespace === namespace;
-  };
-}
-
 /**
  * A saved file as an EventSource; -n narrows it to one namespace, otherwise everything in it is
  * read. A stable table's lines name no namespace: -n only names the scope.
@@ -142,7 +134,7 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
     const events = saved.events;
     return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: null } : { events }) };
   }
-  const keep = inNamespace(namespace);
+  const keep = (raw: unknown): boolean => inNamespace(raw, namespace);
   const core = saved.raw.core.filter(keep);
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
   const events = core.map(normaliseEvent);

@@ -18,9 +18,12 @@ import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SavedEvents } from './event-file.ts';
-import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
+import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import { RECORD_KIND, uidOf } from '../core/record.ts';
+import { RECORD_KIND } from '../core/record.ts';
+import { normaliseEvent } from '../core/event.ts';
+import type { Event } from '../core/event.ts';
+import { compareVersions, rawIdentity } from '../core/versions.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 
@@ -133,18 +136,17 @@ export function parseObservations(text: string): Observation[] | null {
 
 /**
  * The latest observed version of every event in the record, DELETED ones included, in the order
- * each event first appeared. Of two versions the higher resourceVersion wins, else the later line.
+ * each event first appeared. Of two versions the newer wins (core/versions.ts), else the later line.
  */
 export function latestVersions(observations: Observation[]): Json[] {
-  const latest = new Map<string, Json>();
-  for (const { event } of observations) {
-    const uid = uidOf(event);
-    const kept = latest.get(uid);
-    if (kept === undefined || (compareResourceVersions(resourceVersionOf(event), resourceVersionOf(kept)) ?? 0) >= 0) {
-      latest.set(uid, event);
-    }
+  const latest = new Map<string, { raw: Json; event: Event }>();
+  for (const { event: raw } of observations) {
+    const event = normaliseEvent(raw);
+    const key = rawIdentity(raw);
+    const kept = latest.get(key);
+    if (kept === undefined || compareVersions(event, kept.event) >= 0) latest.set(key, { raw, event });
   }
-  return [...latest.values()];
+  return [...latest.values()].map((v) => v.raw);
 }
 
 /** The namespace every session recorded, when they agree; otherwise null (several or all). */

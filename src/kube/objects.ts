@@ -7,7 +7,7 @@
 import type { ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/incarnation.ts';
 import type { ObjectLookup } from '../core/incarnation.ts';
-import { ApiError, apiRequest } from './http.ts';
+import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
@@ -117,7 +117,7 @@ async function listAll(get: Getter, collection: Collection): Promise<Map<string,
   const byName = new Map<string, Metadata>();
   let token = '';
   do {
-    const page = (await get(`${collection.path}?limit=${LIST_PAGE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
+    const page = (await get(`${collection.path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
       items?: unknown;
       metadata?: { continue?: unknown };
     } | null;
@@ -167,8 +167,6 @@ export async function eachLimited<T>(items: T[], limit: number, work: (item: T) 
 export const LOOKUP_CONCURRENCY = 8;
 /** A collection holding more objects to look up than this is LISTed rather than read with a GET each. */
 export const LIST_ABOVE = 3;
-/** Objects per LIST page (kubectl get --chunk-size defaults to 500 too). */
-const LIST_PAGE = 500;
 
 /** Groups the refs by the collection they are read from; refs that cannot be read are answered unknown at once. */
 function collect(refs: ObjectRef[], discoveries: Map<string, Discovery>, found: Map<string, ObjectLookup>): Collection[] {

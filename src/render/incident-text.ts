@@ -2,13 +2,15 @@
 // object's story in time order, who reported what, unconventional types, then what events cannot tell.
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
+import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { Incident, ObjectStory, Repeat, Report } from '../core/incident.ts';
 import type { Disappearance, Recreation } from '../core/incarnation.ts';
 import { humanDuration } from '../core/duration.ts';
 import { isConventionalType } from '../core/types.ts';
+import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
-import { formatTime, formatTimeAndAge } from './time.ts';
+import { formatTime, formatTimeAndAge, formatTTL } from './time.ts';
 import { escapeOrNone, plural } from './words.ts';
 import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
 import { savedNoun } from './notices.ts';
@@ -28,9 +30,8 @@ export function renderIncidentText(incident: Incident, palette: Palette): string
   return `${sections.join('\n\n')}\n`;
 }
 
-function paintType(type: string, palette: Palette): string {
-  if (type === 'Warning') return palette.warning(escapeOrNone(type));
-  return isConventionalType(type) ? escapeOrNone(type) : palette.unconventional(escapeOrNone(type));
+function paintEventType(type: string, palette: Palette): string {
+  return paintType(type, escapeOrNone(type), palette);
 }
 
 function ageOf(ms: number, incident: Incident): string {
@@ -80,7 +81,7 @@ function headline(incident: Incident, palette: Palette): string {
   );
   if (h.unconventional > 0) {
     const odd = reports.filter(({ r }) => !r.conventionalType);
-    const items = odd.map((x) => `${paintType(x.r.type, palette)} (${onObject(x)})`);
+    const items = odd.map((x) => `${paintEventType(x.r.type, palette)} (${onObject(x)})`);
     lines.push(`  ${plural(h.unconventional, 'event has', 'events have')} a type other than Normal or Warning, which most tools never show: ${listSome(items)}.`);
   }
   if (h.repeats === null) {
@@ -199,7 +200,7 @@ function incarnationNote(o: ObjectStory, incident: Incident): string {
 }
 
 function typeNote(r: Report, palette: Palette): string {
-  return r.conventionalType ? paintType(r.type, palette) : `type ${paintType(r.type, palette)}, unconventional`;
+  return r.conventionalType ? paintEventType(r.type, palette) : `type ${paintEventType(r.type, palette)}, unconventional`;
 }
 
 function reportLines(r: Report, incident: Incident, palette: Palette): string {
@@ -238,7 +239,7 @@ function unconventionalSection(incident: Incident, palette: Palette): string {
   const blocks = incident.unconventionalTypes.map((u) => {
     const events = u.events.map((e) => `${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)}`);
     return [
-      `  ${paintType(u.type, palette)}: ${plural(u.events.length, 'event')} (${events.join(', ')}).`,
+      `  ${paintEventType(u.type, palette)}: ${plural(u.events.length, 'event')} (${events.join(', ')}).`,
       `    ${escapeTerminal(summariseKubectlTypes(u.kubectl))}`,
       `    Missed by: ${missedBy(u.kubectl).map(escapeTerminal).join('; ')}.`,
       `    ${UNCONVENTIONAL_ORIGIN}`,
@@ -251,7 +252,7 @@ function onlyInRecordSection(incident: Incident, palette: Palette): string {
   const noun = savedNoun(incident.provenance.kind);
   const lines = (incident.onlyInRecord ?? []).map((e) => {
     const last = e.lastSeen === null ? 'at an unknown time' : timeAndAge(e.lastSeen, incident);
-    return `  ${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)} (event ${escapeOrNone(e.event)}, ${paintType(e.type, palette)}), last seen ${last}`;
+    return `  ${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)} (event ${escapeOrNone(e.event)}, ${paintEventType(e.type, palette)}), last seen ${last}`;
   });
   return [palette.bold(`Only in ${noun} (no longer on the server)`), ...lines].join('\n');
 }
@@ -260,7 +261,7 @@ function limitsSection(incident: Incident, palette: Palette): string {
   const title = palette.bold('What these events cannot tell you');
   const l = incident.limits;
   const ttl = formatTTL(l.eventTTLms);
-  const kept = `The API server keeps an event for ${ttl} after it was last written (kube-apiserver --event-ttl; the default is 1h)`;
+  const kept = `The API server keeps an event for ${ttl} after it was last written (kube-apiserver --event-ttl; the default is ${formatTTL(DEFAULT_EVENT_TTL_MS)})`;
   const lines: string[] = [];
   if (!incident.carries.times) {
     lines.push(
@@ -297,11 +298,6 @@ function limitsSection(incident: Incident, palette: Palette): string {
   return [title, ...lines.map((line) => `  ${line}`)].join('\n');
 }
 
-/** `1h`, not HumanDuration's `60m`: the TTL is a setting, spelled as the flag is. */
-function formatTTL(ms: number): string {
-  const hour = 3_600_000;
-  return ms > 0 && ms % hour === 0 ? `${ms / hour}h` : humanDuration(ms);
-}
 
 /** When a record was kept, or a capture taken. */
 function savedLines(incident: Incident): string[] {

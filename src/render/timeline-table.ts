@@ -7,7 +7,7 @@ import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
 import { formatObjectRef } from '../core/timeline.ts';
-import { isConventionalType } from '../core/types.ts';
+import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
 import { escapeOrNone } from './words.ts';
@@ -70,12 +70,6 @@ function columnsFor(opts: TimelineTableOptions): Column[] {
   return [...(opts.allNamespaces ? [NAMESPACE] : []), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
 }
 
-function paintType(type: string, cell: string, palette: Palette): string {
-  if (type === 'Warning') return palette.warning(cell);
-  if (!isConventionalType(type)) return palette.unconventional(`${cell}${UNCONVENTIONAL_MARK}`);
-  return cell;
-}
-
 // Borderless: cli-table3 would otherwise draw box lines (and colour them even when piped).
 const NO_BORDER = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -96,7 +90,7 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
       const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now)), max) + (column.mark?.(standing) ?? '');
-      return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette) : cell;
+      return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
   });
   const head = columns.map((c) => c.head);

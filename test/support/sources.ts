@@ -62,7 +62,10 @@ export function memorySource(o: {
   return {
     provenance: o.provenance,
     looked,
-    read: async (opts = {}) => (opts.raw ? { events, raw } : { events }),
+    read: async (opts = {}) => {
+      opts.progress?.(events.length); // one page
+      return opts.raw ? { events, raw } : { events };
+    },
     objects:
       lookups === undefined
         ? null

@@ -33,8 +33,8 @@ function labLookups() {
   ]);
 }
 
-async function run(argv: string[], sources: ReturnType<typeof openSources>) {
-  const fake = fakeDeps({ openSource: sources.open });
+async function run(argv: string[], sources: ReturnType<typeof openSources>, o: { tty?: boolean; env?: Record<string, string> } = {}) {
+  const fake = fakeDeps({ openSource: sources.open, ...o });
   const code = await runCli(argv, fake.deps).catch((error: unknown) => error);
   return { code, stdout: fake.stdout(), stderr: fake.stderr() };
 }
@@ -193,4 +193,19 @@ describe('a stable table through the port', () => {
     assert.ok(r.code instanceof UsageError);
     assert.match(r.code.message, /^capture needs events: a stable table holds only/);
   });
+});
+
+describe('the count of events listed, on stderr', () => {
+  const terminals: [string, string, boolean, string][] = [
+    ['a terminal shows it while listing and clears it', 'xterm-256color', true, '\r\u001b[Klisting events... 4\r\u001b[K'],
+    ['a dumb terminal (TERM=dumb), which cannot redraw a line, gets nothing', 'dumb', true, ''],
+    ['a pipe gets nothing', 'xterm-256color', false, ''],
+  ];
+  for (const [name, term, tty, want] of terminals) {
+    test(name, async () => {
+      const live = memorySource({ provenance: fromCluster(), raw: labEvents(), lookups: labLookups() });
+      const r = await run(['-o', 'stable', '--color', 'never'], openSources({ live }), { tty, env: { TERM: term } });
+      assert.equal(r.stderr, want);
+    });
+  }
 });
