@@ -1,5 +1,4 @@
 // A capture folder appears whole or not at all: written under a temporary name, then renamed.
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -49,7 +48,7 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
   const parent = dirname(dir);
   if (!(await exists(parent))) throw new FolderError(dir, 'no-parent', `cannot create ${dir}: ${parent} does not exist`);
   // mkdir, not mkdtemp: mkdtemp makes the folder 0700, and a capture is an ordinary folder.
-  const temp = join(parent, `.${basename(dir)}.tmp-${randomBytes(6).toString('hex')}`);
+  const temp = join(parent, `.${basename(dir)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   await mkdir(temp);
   const old = `${temp}.old`;
   let moved = false;

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
 import { RuntimeError } from '../errors.ts';
+import { loadClientNode } from './client-node.ts';
 
 export interface KubeconfigRequest {
   kubeconfig?: string;
@@ -45,14 +46,7 @@ function firstByName<T extends { name: string }>(lists: T[][]): T[] {
   return [...seen.values()];
 }
 
-// client-node's KubeConfig is most of the bundle (about 2.5 of its 3 MiB): loaded only when a verb
-// reaches a cluster, so --version, --help, --from and completion of verbs and flags start without it.
-// Its own module, not the package index: importing the index lazily would bundle all of client-node.
-type ClientNode = typeof import('@kubernetes/client-node/dist/config.js');
-let clientNode: Promise<ClientNode> | undefined;
-function loadClientNode(): Promise<ClientNode> {
-  return (clientNode ??= import('@kubernetes/client-node/dist/config.js'));
-}
+type ClientNode = Awaited<ReturnType<typeof loadClientNode>>;
 
 /** Merges kubeconfig files with kubectl's rule: the first file to set a value wins. */
 function mergeKubeconfigs(KubeConfigClass: ClientNode['KubeConfig'], configs: KubeConfig[]): KubeConfig {

@@ -44,6 +44,8 @@ export const DEFAULT_CELL_WIDTH = 200;
  */
 export function truncateCell(text: string, max: number): string {
   if (!(max > 0) || !Number.isFinite(max)) return text;
+  // No more UTF-16 units than the limit: no more code points either (most cells end here).
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   const keep = Math.max(0, Math.floor(max) - 3);
