@@ -1,0 +1,92 @@
+// Every flag of the plugin, declared once: src/cli.ts builds commander's options from these, and
+// src/commands/complete.ts derives its grammar (which flags a verb has, which take a value, what
+// values to offer) from the same list. A new flag is one entry here, then its parsing in the verb.
+import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
+import { formatTTL } from '../render/time.ts';
+import { DRY_RUN_MODES } from './aggregate-patch.ts';
+import { INCIDENT_OUTPUTS } from './incident.ts';
+import { TIMELINE_OUTPUTS } from './timeline.ts';
+import { AUDIT_OUTPUTS } from './type-audit.ts';
+import type { Verb } from './verbs.ts';
+
+/** What completion offers for a flag's value: fixed words, a cluster lookup, or the shell's file names. */
+export type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'files';
+
+export interface FlagSpec {
+  /** `--namespace` */
+  long: string;
+  /** `-n` */
+  short?: string;
+  /** the value's placeholder in help (`<name>`); absent for a switch */
+  value?: string;
+  description: string;
+  default?: string;
+  /** commander refuses any other value */
+  choices?: readonly string[];
+  /** may be given again; the values are collected */
+  repeatable?: boolean;
+  /** completion of the value (none: nothing to offer) */
+  values?: FlagValues;
+}
+
+const COLOR_MODES = ['auto', 'always', 'never'] as const;
+
+/** Flags of the program, recognised before and after the verb. */
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [
+  { long: '--namespace', short: '-n', value: '<name>', description: "namespace to read (default: the context's namespace, else default)", values: 'namespaces' },
+  { long: '--all-namespaces', short: '-A', description: 'read every namespace' },
+  { long: '--context', value: '<name>', description: 'kubeconfig context to use', values: 'contexts' },
+  { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use (default: $KUBECONFIG, else ~/.kube/config)', values: 'files' },
+  { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0' },
+  { long: '--from', value: '<file>', description: 'read a saved capture, event list, record or stable table instead of the cluster (- for stdin)', values: 'files' },
+  { long: '--for', value: '<kind/name>', description: 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)' },
+  { long: '--types', value: '<types>', description: 'only these types, comma-separated; any value, e.g. Critical (repeatable)', repeatable: true, values: ['Normal', 'Warning'] },
+  { long: '--reason', value: '<reasons>', description: 'only these reasons, comma-separated (repeatable)', repeatable: true },
+  { long: '--since', value: '<duration>', description: 'only events last seen within this long, e.g. 15m' },
+  { long: '--color', value: '<when>', description: 'colour output', choices: COLOR_MODES, default: 'auto', values: COLOR_MODES },
+];
+
+/** Commander's own flags, which completion offers too. */
+export const BUILTIN_FLAGS = ['--help', '--version'] as const;
+
+const EVENT_TTL: FlagSpec = {
+  long: '--event-ttl',
+  value: '<duration>',
+  description: `the API server's --event-ttl, when it is not the default ${formatTTL(DEFAULT_EVENT_TTL_MS)}`,
+};
+
+function output(formats: readonly string[], description: string): FlagSpec {
+  return { long: '--output', short: '-o', value: '<format>', description, default: formats[0], values: formats };
+}
+
+export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
+  timeline: [
+    output(TIMELINE_OUTPUTS, 'table, wide, json or stable'),
+    { long: '--no-headers', description: 'omit the header row' },
+    { long: '--compare', description: 'with --from: also read the live cluster and mark the events it no longer has' },
+  ],
+  incident: [
+    output(INCIDENT_OUTPUTS, 'text or json'),
+    EVENT_TTL,
+    { long: '--compare', description: 'with --from: also read the live cluster and say which events it no longer has' },
+  ],
+  'type-audit': [output(AUDIT_OUTPUTS, 'text or json')],
+  'aggregate-patch': [
+    { long: '--add', value: '<n>', description: 'occurrences to add (default 1)' },
+    { long: '--count', value: '<n>', description: 'set the total count instead' },
+    { long: '--at', value: '<time>', description: 'when the last occurrence was, RFC 3339 (default now)' },
+    { long: '--dry-run', value: '<mode>', description: 'none, server or client', default: 'none', values: DRY_RUN_MODES },
+  ],
+  capture: [{ long: '--force', description: 'replace a folder that is not empty' }, EVENT_TTL],
+  record: [{ long: '--duration', value: '<duration>', description: 'stop after this long (default: until Ctrl-C)' }],
+};
+
+/** The flag a word names (`-n`, `--namespace`) among the program's and the verb's. */
+export function findFlag(word: string, verb: Verb): FlagSpec | undefined {
+  return [...GLOBAL_FLAGS, ...VERB_FLAGS[verb]].find((f) => f.long === word || f.short === word);
+}
+
+/** `-n, --namespace <name>`: the flags as commander reads them. */
+export function commanderFlags(f: FlagSpec): string {
+  return `${f.short ? `${f.short}, ` : ''}${f.long}${f.value ? ` ${f.value}` : ''}`;
+}
