@@ -6,11 +6,9 @@ import type { EventFilter } from './filter.ts';
 import { compareResourceVersions, inNamespace, resourceVersionOf } from './json.ts';
 import { rawIdentity } from './versions.ts';
 import type { Json } from './json.ts';
+import type { ObservedStep } from './source.ts';
 
 export const RECORD_KIND = 'EvtimelineRecord';
-
-/** A watch event's type; also a record line's type (a re-list writes what a watch would have said). */
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface Observation {
   observedAt: string;
@@ -108,34 +106,6 @@ export class RecordIndex {
 function versionKey(event: Json): string {
   return `${rawIdentity(event)}@${resourceVersionOf(event)}`;
 }
-
-// -- The steps a recorder is given (src/kube/watch.ts yields them) ------------------------------
-
-/** every event in scope at one resourceVersion */
-export interface ListStep {
-  kind: 'list';
-  items: Json[];
-}
-
-export interface ChangeStep {
-  kind: 'change';
-  type: ChangeType;
-  object: Json;
-}
-
-/** resume: the server has reached that version; ahead: it has not; unknown: the versions are not numbers. */
-export type ResumeVerdict = 'resume' | 'ahead' | 'unknown';
-
-/** before a watch resumes from `from`: the server's current resourceVersion; unless the verdict is 'resume', a list follows */
-export interface ResumeStep {
-  kind: 'resume';
-  from: string;
-  current: string;
-  verdict: ResumeVerdict;
-}
-
-/** A step that may add lines to the record. */
-export type ObservedStep = ListStep | ChangeStep;
 
 // -- Which lines a step adds to the record ------------------------------------------------------
 

@@ -14,6 +14,7 @@
 
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectLookup } from './incarnation.ts';
+import type { Json } from './json.ts';
 
 /** What an input can tell at all. A field it cannot tell is never guessed: the account says so. */
 export interface Tells {
@@ -126,9 +127,58 @@ export interface ObjectDirectory {
   lookUp(refs: ObjectRef[]): Promise<ReadonlyMap<string, ObjectLookup>>;
 }
 
+// -- Following a live source: a list, then its changes -----------------------------------------
+
+/** A watch event's type; also a record line's type (a re-list writes what a watch would have said). */
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** every event in scope at one resourceVersion: at the start, or after the watch expired (410 Gone) */
+export interface ListStep {
+  kind: 'list';
+  items: Json[];
+}
+
+/** one change, as the server sent it */
+export interface ChangeStep {
+  kind: 'change';
+  type: ChangeType;
+  object: Json;
+}
+
+/** resume: the server has reached that version; ahead: it has not; unknown: the versions are not numbers. */
+export type ResumeVerdict = 'resume' | 'ahead' | 'unknown';
+
+/** before a watch resumes from `from`: the server's current resourceVersion; unless the verdict is 'resume', a list follows */
+export interface ResumeStep {
+  kind: 'resume';
+  from: string;
+  current: string;
+  verdict: ResumeVerdict;
+}
+
+/** A step that may add events: a list or a change. */
+export type ObservedStep = ListStep | ChangeStep;
+
+export type FollowStep = (ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep;
+
+export interface FollowOptions {
+  /** resume from here (once the server is known to have reached it); '' lists first */
+  resourceVersion: string;
+  /** stops following: the iteration ends */
+  signal: AbortSignal;
+  /** one-line notices (a watch that expired, a retry) for stderr */
+  notice(text: string): void;
+}
+
 export interface EventSource {
   readonly provenance: Provenance;
   read(opts?: ReadOptions): Promise<SourceRead>;
   /** the live objects the events are about; null for a saved input (nothing live to ask) */
   readonly objects: ObjectDirectory | null;
+  /**
+   * A live source's list, then every change, until the signal aborts (src/kube/watch.ts). Each step
+   * is handed over only once the previous one was taken, and resuming from the resourceVersion of the
+   * last step taken loses nothing. Absent for a saved input.
+   */
+  follow?(opts: FollowOptions): AsyncIterable<FollowStep>;
 }
