@@ -68,6 +68,12 @@ async function currentResourceVersion(target: KubeTarget, namespace: string | nu
   return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
 }
 
+/** One watch event is one object (etcd stores at most 1.5 MiB): a longer line is not a watch, and is never buffered whole. */
+export const MAX_WATCH_LINE = 16 * 1024 * 1024;
+
+/** A line past MAX_WATCH_LINE: asking again would bring the same, so it is not worth a retry. */
+class LineTooLong extends RuntimeError {}
+
 /** The server says the resourceVersion is too old (410 Gone / Expired): only a new list helps. */
 class Expired extends Error {}
 
@@ -81,6 +87,7 @@ function classify(error: unknown): Error {
     if (error.code === 429 || error.code >= 500) return new Transient(error.message);
     return error; // 401, 403, 404...: asking again will not help
   }
+  if (error instanceof LineTooLong) return error;
   if (error instanceof RuntimeError) return new Transient(error.message); // cannot reach the server
   if (error instanceof SyntaxError) return new Transient(`a watch line that is not JSON (${error.message})`);
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -110,6 +117,9 @@ export async function* readWatchLines(chunks: AsyncIterable<string | Buffer>): A
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
       if (line.trim() !== '') yield parseWatchLine(line);
+    }
+    if (buffered.length > MAX_WATCH_LINE) {
+      throw new LineTooLong(`the watch of events sent a line longer than ${MAX_WATCH_LINE / 1024 / 1024} MiB: stopping instead of buffering it`);
     }
   }
   if (buffered.trim() !== '') yield parseWatchLine(buffered);
