@@ -5,12 +5,15 @@ import type { Deps } from '../deps.ts';
 import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { planAggregate } from '../core/aggregate.ts';
-import type { AggregateRequest } from '../core/aggregate.ts';
+import type { AggregatePlan, AggregateRequest } from '../core/aggregate.ts';
+import type { Event } from '../core/event.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { parseTime } from '../core/event.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
+import type { TimelineTableOptions } from '../render/timeline-table.ts';
+import type { KubeTarget } from '../kube/kubeconfig.ts';
 import { ApiError } from '../kube/http.ts';
 import { getEvent, mergePatchEvent } from '../kube/events-api.ts';
 import { eventNameError } from '../kube/api-names.ts';
@@ -78,10 +81,26 @@ function isConflict(error: unknown): boolean {
   return error instanceof ApiError && error.code === 409;
 }
 
-export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
-  const now = deps.now();
-  const { target, namespace } = await resolveTarget(opts.scope, deps.env);
-  if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
+/** The plan for the event as read, refused when it breaks a rule only the command knows (the flags it came from). */
+function planRepeat(raw: unknown, opts: AggregateOptions, now: number): AggregatePlan {
+  const plan = planAggregate(raw, { change: opts.change, at: opts.at ?? now });
+  if (plan.after.count > MAX_COUNT) {
+    const add = 'add' in opts.change ? opts.change.add : 1;
+    throw new UsageError(`--add ${add} would take the count of event ${opts.name} from ${plan.before.count} past ${MAX_COUNT} (the API's int32 count)`);
+  }
+  // A recorder never moves an event's last occurrence back in time.
+  if (opts.at !== undefined && plan.before.lastSeen !== null && opts.at < plan.before.lastSeen) {
+    throw new UsageError(`--at is before the event's last occurrence (${new Date(plan.before.lastSeen).toISOString()})`);
+  }
+  return plan;
+}
+
+/**
+ * Reads the event, plans the repeat and patches it with its resourceVersion; on a conflict (another
+ * writer got there first) reads and plans again, MAX_ATTEMPTS times at most. The event after the
+ * patch as the server answered (as planned, for --dry-run=client, which sends nothing).
+ */
+async function patchRepeat(target: KubeTarget, namespace: string, opts: AggregateOptions, now: number): Promise<{ plan: AggregatePlan; after: Event }> {
   const timeoutMs = opts.scope.requestTimeoutMs;
   for (let attempt = 1; ; attempt += 1) {
     const raw = await getEvent(target, namespace, opts.name, timeoutMs).catch((error: unknown) => {
@@ -90,40 +109,37 @@ export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Pro
       }
       throw error;
     });
-    const plan = planAggregate(raw, { change: opts.change, at: opts.at ?? now });
-    if (plan.after.count > MAX_COUNT) {
-      const add = 'add' in opts.change ? opts.change.add : 1;
-      throw new UsageError(`--add ${add} would take the count of event ${opts.name} from ${plan.before.count} past ${MAX_COUNT} (the API's int32 count)`);
+    const plan = planRepeat(raw, opts, now);
+    if (opts.dryRun === 'client') return { plan, after: plan.after };
+    try {
+      // A series-style event's count and lastTimestamp are immutable through events.k8s.io/v1;
+      // its recorder patches series there, so we do the same.
+      const api = plan.style === 'series' ? 'events.k8s.io' : 'core';
+      const patched = await mergePatchEvent(target, api, namespace, opts.name, plan.patch, { dryRun: opts.dryRun === 'server', timeoutMs });
+      return { plan, after: normaliseEvent(patched) };
+    } catch (error) {
+      if (isConflict(error) && attempt < MAX_ATTEMPTS) continue;
+      if (isConflict(error)) throw new RuntimeError(`event "${opts.name}" kept changing under us: gave up after ${MAX_ATTEMPTS} attempts`);
+      throw error;
     }
-    // A recorder never moves an event's last occurrence back in time.
-    if (opts.at !== undefined && plan.before.lastSeen !== null && opts.at < plan.before.lastSeen) {
-      throw new UsageError(`--at is before the event's last occurrence (${new Date(plan.before.lastSeen).toISOString()})`);
-    }
-    let after = plan.after;
-    if (opts.dryRun !== 'client') {
-      try {
-        // A series-style event's count and lastTimestamp are immutable through events.k8s.io/v1;
-        // its recorder patches series there, so we do the same.
-        const api = plan.style === 'series' ? 'events.k8s.io' : 'core';
-        const patched = await mergePatchEvent(target, api, namespace, opts.name, plan.patch, {
-          dryRun: opts.dryRun === 'server',
-          timeoutMs,
-        });
-        after = normaliseEvent(patched);
-      } catch (error) {
-        if (isConflict(error) && attempt < MAX_ATTEMPTS) continue;
-        if (isConflict(error)) throw new RuntimeError(`event "${opts.name}" kept changing under us: gave up after ${MAX_ATTEMPTS} attempts`);
-        throw error;
-      }
-    }
-    const what = plan.style === 'series' ? 'series.count and series.lastObservedTime (events.k8s.io/v1)' : 'count and lastTimestamp (core/v1)';
-    const dry = opts.dryRun === 'none' ? '' : ` [dry run: ${opts.dryRun}, nothing stored]`;
-    deps.stdout.write(
-      `event ${escapeTerminal(opts.name)} in ${escapeTerminal(namespace)}: count ${plan.before.count} -> ${after.count}, patched ${what}${dry}\n`,
-    );
-    const palette = choosePalette({ flag: opts.color, isTTY: deps.stdout.isTTY, env: deps.env });
-    const table = { now, wide: false, allNamespaces: false, noHeaders: false, palette };
-    deps.stdout.write(`before:\n${renderTimelineTable([plan.before], table)}after:\n${renderTimelineTable([after], table)}`);
-    return SUCCESS;
   }
+}
+
+/** What was patched, then the event before and after as timeline rows. */
+function renderPatched(namespace: string, opts: AggregateOptions, result: { plan: AggregatePlan; after: Event }, table: TimelineTableOptions): string {
+  const { plan, after } = result;
+  const what = plan.style === 'series' ? 'series.count and series.lastObservedTime (events.k8s.io/v1)' : 'count and lastTimestamp (core/v1)';
+  const dry = opts.dryRun === 'none' ? '' : ` [dry run: ${opts.dryRun}, nothing stored]`;
+  const head = `event ${escapeTerminal(opts.name)} in ${escapeTerminal(namespace)}: count ${plan.before.count} -> ${after.count}, patched ${what}${dry}\n`;
+  return `${head}before:\n${renderTimelineTable([plan.before], table)}after:\n${renderTimelineTable([after], table)}`;
+}
+
+export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
+  const now = deps.now();
+  const { target, namespace } = await resolveTarget(opts.scope, deps.env);
+  if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
+  const result = await patchRepeat(target, namespace, opts, now);
+  const palette = choosePalette({ flag: opts.color, isTTY: deps.stdout.isTTY, env: deps.env });
+  deps.stdout.write(renderPatched(namespace, opts, result, { now, wide: false, allNamespaces: false, noHeaders: false, palette }));
+  return SUCCESS;
 }

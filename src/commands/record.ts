@@ -4,23 +4,23 @@
 // scope is continued from its newest resourceVersion, if the server has reached it. Which lines
 // each step adds, without writing anything twice, is decided in src/core/record.ts.
 import type { Deps } from '../deps.ts';
-import { SUCCESS, UsageError } from '../errors.ts';
+import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
+import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
-import { RECORD_KIND, RecordIndex, canResume, countObservation, describeFilter, planStep } from '../core/record.ts';
+import { RECORD_KIND, continueRecord, countObservation, describeFilter, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
-import { RecordAppender, formatHeader, formatObservation, readRecordFile } from '../io/record-file.ts';
-import { DEFAULT_RETRY, followEvents } from '../kube/watch.ts';
-import type { RetryPolicy } from '../kube/watch.ts';
+import type { Provenance, RetryPolicy } from '../core/source.ts';
+import { SessionWriter, readRecordFile } from '../io/record-file.ts';
+import { DEFAULT_RETRY } from '../kube/watch.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import { statusLine } from './status-line.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { resolveTarget } from '../sources.ts';
 
 export interface RecordOptions {
   file: string;
@@ -59,27 +59,21 @@ function untilStopped(deps: Deps, durationMs: number | undefined): { signal: Abo
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
+/** This session's header line: where it runs and the filters that choose what is written. */
+function sessionHeader(p: Provenance, filter: EventFilter, now: number): RecordHeader {
+  const { context, server, namespace } = p;
+  return { kind: RECORD_KIND, version: 1, context, server, namespace, filter: describeFilter(filter), startedAt: new Date(now).toISOString() };
+}
+
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
-  const { target, namespace } = await resolveTarget(opts.common.scope, deps.env);
+  const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
+  if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
+  const { namespace } = source.provenance;
   const file = escapeTerminal(opts.file);
   const status = statusWriter(deps, file);
-  const { record } = existing;
-  const header: RecordHeader = {
-    kind: RECORD_KIND,
-    version: 1,
-    context: target.context,
-    server: target.server,
-    namespace,
-    filter: describeFilter(opts.common.filter),
-    startedAt: new Date(deps.now()).toISOString(),
-  };
-  const index = RecordIndex.from(record.observations);
-  const previous = record.headers.at(-1);
-  // Events recorded from another server cannot be judged gone by this one's lists.
-  if (previous !== undefined && previous.server !== header.server) index.forgetLive();
-  const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
-  const held = record.observations.length;
+  const header = sessionHeader(source.provenance, opts.common.filter, deps.now());
+  const { index, resumeFrom, held } = continueRecord(existing.record, header);
   // Continuing is announced once the server has been asked whether it reached resumeFrom.
   if (held > 0 && resumeFrom === '') {
     status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another server, namespace or filters, so listing first`);
@@ -88,31 +82,16 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const stop = untilStopped(deps, opts.durationMs);
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
   const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
-  let appender: RecordAppender | undefined;
-  let headerWritten = false;
+  const writer = new SessionWriter(existing, header);
   try {
-    // An existing record is opened (and a torn last line cut off) at once; a new file appears
-    // once the server has answered.
-    if (existing.exists) appender = await RecordAppender.open(existing);
-    if (record.tornTail !== '') {
+    await writer.openExisting();
+    if (existing.record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }
-    const steps = followEvents(target, {
-      namespace,
-      resourceVersion: resumeFrom,
-      signal: stop.signal,
-      notice: status.notice,
-      requestTimeoutMs: opts.common.scope.requestTimeoutMs,
-      retry: opts.retry,
-    });
+    const steps = source.follow({ resourceVersion: resumeFrom, signal: stop.signal, notice: status.notice, retry: opts.retry });
     for await (const step of steps) {
-      appender ??= await RecordAppender.open(existing);
-      if (!headerWritten) {
-        // The session's header goes first, with the server's first answer (a quiet namespace
-        // still leaves a record, of no events, that --from reads).
-        await appender.append(formatHeader(header));
-        headerWritten = true;
-      }
+      // Every answer of the server, a resume check included, gets the session's header written.
+      await writer.begin();
       if (step.kind === 'resume') {
         status.notice(resumeNotice(file, held, step));
         // Not this cluster's events (or not known to be): its lists cannot tell that they are gone.
@@ -120,15 +99,13 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
         continue;
       }
       const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });
-      for (const observation of planned) {
-        await appender.append(formatObservation(observation));
-        countObservation(counts, observation);
-      }
+      await writer.write(planned);
+      for (const observation of planned) countObservation(counts, observation);
       status.update(counts);
     }
   } finally {
     stop.clear();
-    await appender?.close();
+    await writer.close();
     status.done();
   }
   // Only a recorder stopped as asked sums up: a failure is the one line main prints.

@@ -119,6 +119,26 @@ export function describeFilter(filter: EventFilter): Json {
   return described;
 }
 
+/** What a recorder session continues from: what the record holds, and the version a watch may resume from ('' lists first). */
+export interface Continuation {
+  index: RecordIndex;
+  resumeFrom: string;
+  /** observations already in the record */
+  held: number;
+}
+
+/**
+ * Where a session with `header` continues a record of these headers and observations. Events
+ * recorded from another server cannot be judged gone by this one's lists, so their liveness is forgotten.
+ */
+export function continueRecord(record: { headers: RecordHeader[]; observations: Observation[] }, header: RecordHeader): Continuation {
+  const index = RecordIndex.from(record.observations);
+  const previous = record.headers.at(-1);
+  if (previous !== undefined && previous.server !== header.server) index.forgetLive();
+  const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
+  return { index, resumeFrom, held: record.observations.length };
+}
+
 /**
  * A watch may resume from the record's newest resourceVersion only when the record was made of
  * the same server, namespace and filters: otherwise the events before that version were never

@@ -161,6 +161,14 @@ export type ObservedStep = ListStep | ChangeStep;
 
 export type FollowStep = (ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep;
 
+/** How long to wait between failed attempts, and after how many in a row to give up. */
+export interface RetryPolicy {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** consecutive failures after which following gives up with an error */
+  maxAttempts: number;
+}
+
 export interface FollowOptions {
   /** resume from here (once the server is known to have reached it); '' lists first */
   resourceVersion: string;
@@ -168,6 +176,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   /** one-line notices (a watch that expired, a retry) for stderr */
   notice(text: string): void;
+  /** the adapter's own policy when absent */
+  retry?: RetryPolicy;
 }
 
 export interface EventSource {

@@ -284,3 +284,39 @@ export class RecordAppender {
     await this.handle.close();
   }
 }
+
+/**
+ * One recorder session's writes: an existing record is opened at once (a torn last line cut off), a
+ * new file only once the server has answered (begin); the session's header goes before its first
+ * observation, so a quiet namespace still leaves a record, of no events, that --from reads.
+ */
+export class SessionWriter {
+  private appender: RecordAppender | undefined;
+  private headerWritten = false;
+
+  constructor(
+    private readonly existing: ExistingRecord,
+    private readonly header: RecordHeader,
+  ) {}
+
+  async openExisting(): Promise<void> {
+    if (this.existing.exists) this.appender = await RecordAppender.open(this.existing);
+  }
+
+  async begin(): Promise<void> {
+    this.appender ??= await RecordAppender.open(this.existing);
+    if (this.headerWritten) return;
+    await this.appender.append(formatHeader(this.header));
+    this.headerWritten = true;
+  }
+
+  /** One write per observation: a killed recorder leaves whole lines. */
+  async write(observations: Observation[]): Promise<void> {
+    await this.begin();
+    for (const observation of observations) await (this.appender as RecordAppender).append(formatObservation(observation));
+  }
+
+  async close(): Promise<void> {
+    await this.appender?.close();
+  }
+}

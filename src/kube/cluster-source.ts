@@ -5,6 +5,7 @@ import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import { listEvents } from './events-api.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects, targetGetter } from './objects.ts';
+import { followEvents } from './watch.ts';
 
 export interface ClusterScope {
   /** null = all namespaces */
@@ -28,5 +29,6 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       return opts.raw ? { events, raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? [] } } : { events };
     },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
+    follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
   };
 }

@@ -16,16 +16,8 @@ import { ApiError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import type { FollowStep, ResumeVerdict } from '../core/source.ts';
+import type { FollowStep, ResumeVerdict, RetryPolicy } from '../core/source.ts';
 
-export type { FollowStep };
-
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
-  /** consecutive failures after which following gives up with an error */
-  maxAttempts: number;
-}
 
 /** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };

@@ -25,7 +25,7 @@ import type { Observation } from '../../src/core/record.ts';
 import { formatHeader, formatObservation, parseRecordText } from '../../src/io/record-file.ts';
 import { loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { followEvents } from '../../src/kube/watch.ts';
-import type { FollowStep } from '../../src/kube/watch.ts';
+import type { FollowStep } from '../../src/core/source.ts';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';

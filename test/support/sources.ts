@@ -10,6 +10,8 @@ import type {
   CaptureProvenance,
   ClusterProvenance,
   EventSource,
+  FollowOptions,
+  FollowStep,
   Provenance,
   ListProvenance,
   RecordProvenance,
@@ -54,14 +56,27 @@ export function memorySource(o: {
   events?: Event[];
   /** answers of the live cluster's objects; absent: a saved input, with nothing live to ask */
   lookups?: ReadonlyMap<string, ObjectLookup>;
-}): EventSource & { looked: ObjectRef[][] } {
+  /** what following the source yields, in order, before it ends as if stopped; absent: it cannot be followed */
+  steps?: FollowStep[];
+}): EventSource & { looked: ObjectRef[][]; followed: FollowOptions[] } {
   const looked: ObjectRef[][] = [];
+  const followed: FollowOptions[] = [];
+  const steps = o.steps;
   const raw = o.raw === undefined ? null : { core: o.raw, eventsK8sIo: o.eventsK8sIo ?? null };
   const events = o.events ?? (o.raw ?? []).map(normaliseEvent);
   const lookups = o.lookups;
   return {
     provenance: o.provenance,
     looked,
+    followed,
+    ...(steps === undefined
+      ? {}
+      : {
+          follow: async function* (opts: FollowOptions) {
+            followed.push(opts);
+            yield* steps;
+          },
+        }),
     read: async (opts = {}) => {
       opts.progress?.(events.length); // one page
       return opts.raw ? { events, raw } : { events };

@@ -209,3 +209,53 @@ describe('the count of events listed, on stderr', () => {
     });
   }
 });
+
+describe('record through the port', () => {
+  const started = ev({ name: 'build-1-started', uid: 'uid-started' });
+  const rv = (raw: Record<string, unknown>, resourceVersion: string) => ({ ...raw, metadata: { ...(raw.metadata as object), resourceVersion } });
+  const lines = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  test('a list then a change become a header and one line per version, and the summary', async () => {
+    const file = join(dir, 'new.jsonl');
+    const live = memorySource({
+      provenance: fromCluster(),
+      steps: [
+        { kind: 'list', items: [rv(started, '10')], resourceVersion: '10', why: 'start' },
+        { kind: 'change', type: 'MODIFIED', object: rv(started, '11') },
+      ],
+    });
+    const r = await run(['record', file], openSources({ live }));
+    assert.equal(r.code, 0, String(r.code));
+    assert.deepEqual(live.followed.map((f) => f.resourceVersion), ['']);
+    const written = lines(file);
+    assert.deepEqual(written.map((l) => l.kind ?? l.type), ['EvtimelineRecord', 'ADDED', 'MODIFIED']);
+    assert.deepEqual([written[0]?.context, written[0]?.server, written[0]?.namespace, written[0]?.startedAt], ['lab', 'https://127.0.0.1:6443', 'op-events', '2026-11-30T12:00:00.000Z']);
+    assert.equal(r.stderr, `recorded 2 lines (1 added, 1 modified, 0 deleted) to ${file}; it holds 2 observations\n`);
+  });
+
+  test('a record of the same scope continues from its newest resourceVersion once the server has reached it', async () => {
+    const file = join(dir, 'again.jsonl');
+    const first = memorySource({ provenance: fromCluster(), steps: [{ kind: 'list', items: [rv(started, '10')], resourceVersion: '10', why: 'start' }] });
+    await run(['record', file], openSources({ live: first }));
+    const live = memorySource({
+      provenance: fromCluster(),
+      steps: [
+        { kind: 'resume', from: '10', current: '12', verdict: 'resume' },
+        { kind: 'change', type: 'MODIFIED', object: rv(started, '12') },
+      ],
+    });
+    const r = await run(['record', file], openSources({ live }));
+    assert.deepEqual(live.followed.map((f) => f.resourceVersion), ['10']);
+    assert.match(r.stderr, new RegExp(`^continuing ${file} \\(1 observation\\) from resourceVersion 10\n`));
+    assert.deepEqual(lines(file).map((l) => l.kind ?? l.type), ['EvtimelineRecord', 'ADDED', 'EvtimelineRecord', 'MODIFIED']);
+  });
+
+  test('a record of another namespace is added to after a list, and said so', async () => {
+    const file = join(dir, 'other.jsonl');
+    await run(['record', file], openSources({ live: memorySource({ provenance: fromCluster(), steps: [{ kind: 'list', items: [rv(started, '10')], resourceVersion: '10', why: 'start' }] }) }));
+    const live = memorySource({ provenance: fromCluster({ namespace: 'elsewhere' }), steps: [] });
+    const r = await run(['record', file], openSources({ live }));
+    assert.deepEqual(live.followed.map((f) => f.resourceVersion), ['']);
+    assert.match(r.stderr, /it was recorded with another server, namespace or filters, so listing first\n/);
+  });
+});
