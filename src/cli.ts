@@ -19,7 +19,6 @@ import { commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './commands/flags.ts';
 import type { FlagSpec } from './commands/flags.ts';
 import { versionText } from './version.ts';
 
-
 function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
@@ -48,7 +47,7 @@ function verb(program: Command, name: Verb, opts?: { isDefault: boolean }): Comm
 }
 
 /** Builds the program; each action stores its verb's result for runCli to return. */
-export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void): Command {
+function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void): Command {
   // Named as users type it: kubectl runs kubectl-evtimeline for `kubectl evtimeline`.
   const program = new Command('kubectl evtimeline');
   program

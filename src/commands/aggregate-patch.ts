@@ -22,12 +22,12 @@ import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
 import { resolveTarget } from '../sources.ts';
 
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
-export type DryRun = (typeof DRY_RUN_MODES)[number];
+type DryRun = (typeof DRY_RUN_MODES)[number];
 
 /** How many times a conflicting write is re-read and re-planned before giving up. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
-export interface AggregateOptions {
+interface AggregateOptions {
   name: string;
   scope: ScopeOptions;
   /** --add N or --count N; neither means add 1 */
@@ -41,7 +41,7 @@ export interface AggregateOptions {
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Event.count and EventSeries.count are int32 in the API (k8s.io/api core/v1, events/v1). */
-export const MAX_COUNT = 2_147_483_647;
+const MAX_COUNT = 2_147_483_647;
 
 function positiveInteger(flag: string, text: unknown): number | undefined {
   if (text === undefined) return undefined;

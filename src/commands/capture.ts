@@ -21,7 +21,7 @@ import { parseCommonOptions, parseEventTTL } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
 
-export interface CaptureOptions {
+interface CaptureOptions {
   dir: string;
   common: CommonOptions;
   force: boolean;
@@ -45,7 +45,7 @@ function eventNames(raw: unknown[]): string[] {
 }
 
 /** The report files, pure text; events.json keeps the raw objects of both API views for --from. */
-export function captureFiles(input: {
+function captureFiles(input: {
   provenance: Provenance;
   raw: RawEvents;
   events: Event[];

@@ -46,7 +46,7 @@ interface Parsed {
   positionals: string[];
 }
 
-export function parseWords(words: string[]): Parsed {
+function parseWords(words: string[]): Parsed {
   let verb: Verb | '' = '';
   let namespace: string | null = null;
   let kubeconfig: string | undefined;

@@ -10,7 +10,7 @@ import { AUDIT_OUTPUTS } from './type-audit.ts';
 import type { Verb } from './verbs.ts';
 
 /** What completion offers for a flag's value: fixed words, a cluster lookup, or the shell's file names. */
-export type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'files';
+type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'files';
 
 export interface FlagSpec {
   /** `--namespace` */

@@ -13,7 +13,7 @@ import { readEvents, readLiveFacts } from './read-events.ts';
 
 export const INCIDENT_OUTPUTS = ['text', 'json'] as const;
 
-export interface IncidentOptions {
+interface IncidentOptions {
   common: CommonOptions;
   output: (typeof INCIDENT_OUTPUTS)[number];
   eventTTLms: number;

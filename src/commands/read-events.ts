@@ -12,7 +12,6 @@ import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from './options.ts';
 import { statusLine } from './status-line.ts';
 
-
 /** --from FILE, else the live cluster of the scope. */
 function requestFor(common: CommonOptions): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
@@ -29,7 +28,7 @@ async function readWithProgress(source: EventSource, deps: Deps, opts: ReadOptio
   }
 }
 
-export interface ReadEvents {
+interface ReadEvents {
   source: EventSource;
   /** de-duplicated by uid, filtered and in timeline order */
   events: Event[];

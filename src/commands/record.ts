@@ -22,7 +22,7 @@ import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import { statusLine } from './status-line.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 
-export interface RecordOptions {
+interface RecordOptions {
   file: string;
   common: CommonOptions;
   /** stop after this long; undefined: until interrupted */

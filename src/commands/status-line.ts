@@ -6,7 +6,7 @@ import { escapeTerminal } from '../render/escape.ts';
 
 const CLEAR_LINE = '\r\u001b[K';
 
-export interface StatusLine {
+interface StatusLine {
   /** draws `text` (already safe to print) in place of the current status; nothing when not drawn */
   show(text: string): void;
   /** one line above the status; escaped (notices carry the server's words) */

@@ -16,7 +16,7 @@ import { readEvents, readLiveFacts } from './read-events.ts';
 
 export const TIMELINE_OUTPUTS = ['table', 'wide', 'json', 'stable'] as const;
 
-export interface TimelineOptions {
+interface TimelineOptions {
   common: CommonOptions;
   output: (typeof TIMELINE_OUTPUTS)[number];
   noHeaders: boolean;

@@ -13,7 +13,7 @@ import { readEvents } from './read-events.ts';
 
 export const AUDIT_OUTPUTS = ['text', 'json'] as const;
 
-export interface TypeAuditOptions {
+interface TypeAuditOptions {
   common: CommonOptions;
   output: (typeof AUDIT_OUTPUTS)[number];
 }

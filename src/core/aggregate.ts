@@ -29,7 +29,7 @@ export class AggregateError extends Error {
   }
 }
 
-export type AggregateStyle = 'legacy' | 'series';
+type AggregateStyle = 'legacy' | 'series';
 
 export interface AggregatePlan {
   /** JSON merge patch for the core/v1 Event endpoint */
@@ -44,12 +44,12 @@ function currentCount(value: unknown): number | null {
 }
 
 /** metav1.Time: RFC 3339 in whole seconds (Go truncates the fraction). */
-export function formatRfc3339(ms: number): string {
+function formatRfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** metav1.MicroTime: RFC 3339 with six fractional digits; we only have milliseconds. */
-export function formatMicroTime(ms: number): string {
+function formatMicroTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 

@@ -8,7 +8,7 @@ import { isConventionalType } from './types.ts';
 export type FindingKind = 'unconventional-type' | 'unaggregatable-reason' | 'no-object-uid';
 
 /** What exactly is wrong; render/audit-words.ts says why it hurts. */
-export type FindingCause =
+type FindingCause =
   /** unconventional-type */
   | 'empty-type'
   | 'type-case'
@@ -116,7 +116,7 @@ function typeCause(type: string): FindingCause {
 }
 
 /** null when the reason is a short CamelCase key; otherwise what is wrong with it. */
-export function reasonCause(reason: string): FindingCause | null {
+function reasonCause(reason: string): FindingCause | null {
   if (reason === '') return 'empty-reason';
   if (reason.length > REASON_MAX) return 'reason-too-long';
   if (REASON_PATTERN.test(reason)) return null;

@@ -3,7 +3,7 @@
 import type { Event } from './event.ts';
 import { dedupeByUid, sortTimeline } from './timeline.ts';
 
-export interface ObjectSelector {
+interface ObjectSelector {
   kind: string;
   name: string;
 }

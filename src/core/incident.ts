@@ -88,7 +88,7 @@ export interface EventRef {
   reason: string;
 }
 
-export interface UnconventionalType {
+interface UnconventionalType {
   type: string;
   events: EventRef[];
   kubectl: KubectlTypeBehaviour;
@@ -103,7 +103,7 @@ export interface Repeat extends EventRef {
   spanMs: number | null;
 }
 
-export interface Limits {
+interface Limits {
   /** epoch ms of the oldest first seen; null when the input carries no times */
   windowStart: number | null;
   /** newest last seen */
@@ -115,7 +115,7 @@ export interface Limits {
 }
 
 /** An event kept in a saved file (record, capture) that the server no longer has (--compare). */
-export interface RecordOnlyEvent extends EventRef {
+interface RecordOnlyEvent extends EventRef {
   type: string;
   /** epoch ms */
   lastSeen: number | null;

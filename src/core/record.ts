@@ -31,7 +31,6 @@ export interface RecordHeader {
   startedAt: string;
 }
 
-
 // -- What a recorder needs to know to continue a record -----------------------------------------
 
 /**
@@ -120,7 +119,7 @@ export function describeFilter(filter: EventFilter): Json {
 }
 
 /** What a recorder session continues from: what the record holds, and the version a watch may resume from ('' lists first). */
-export interface Continuation {
+interface Continuation {
   index: RecordIndex;
   resumeFrom: string;
   /** observations already in the record */

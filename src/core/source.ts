@@ -82,9 +82,6 @@ export interface StableTableProvenance extends Common {
 
 export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance;
 
-/** A saved input: anything but the live cluster. */
-export type SavedProvenance = Exclude<Provenance, ClusterProvenance>;
-
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
   switch (p.kind) {

@@ -42,7 +42,7 @@ export class RecordFileError extends Error {
   }
 }
 
-export type RecordLine = { header: RecordHeader } | { observation: Observation };
+type RecordLine = { header: RecordHeader } | { observation: Observation };
 
 // -- Writing ------------------------------------------------------------------------------------
 
@@ -59,7 +59,7 @@ export function formatHeader(header: RecordHeader): string {
 // -- Reading ------------------------------------------------------------------------------------
 
 /** One complete line as a header or an observation; null when it is neither. */
-export function parseRecordLine(line: string): RecordLine | null {
+function parseRecordLine(line: string): RecordLine | null {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -93,7 +93,7 @@ function couldBeOurs(fragment: string): boolean {
   return LINE_STARTS.some((start) => start.startsWith(fragment) || fragment.startsWith(start));
 }
 
-export interface RecordText {
+interface RecordText {
   headers: RecordHeader[];
   observations: Observation[];
   /**
@@ -185,7 +185,7 @@ export function parseRecordSaved(text: string): SavedEvents | null {
 // -- The file on disk ----------------------------------------------------------------------------
 
 /** A record as found on disk before appending (an absent or empty file is an empty record). */
-export interface ExistingRecord {
+interface ExistingRecord {
   path: string;
   exists: boolean;
   record: RecordText;

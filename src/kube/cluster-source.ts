@@ -7,7 +7,7 @@ import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects, targetGetter } from './objects.ts';
 import { followEvents } from './watch.ts';
 
-export interface ClusterScope {
+interface ClusterScope {
   /** null = all namespaces */
   namespace: string | null;
   timeoutMs: number;

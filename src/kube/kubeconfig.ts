@@ -11,7 +11,7 @@ import { RuntimeError } from '../errors.ts';
 import { namespaceError } from './api-names.ts';
 import { loadClientNode } from './client-node.ts';
 
-export interface KubeconfigRequest {
+interface KubeconfigRequest {
   kubeconfig?: string;
   context?: string;
   env: Record<string, string | undefined>;

@@ -17,8 +17,8 @@ export type Getter = (path: string, accept?: string) => Promise<unknown>;
 
 // Only the object's uid and creationTimestamp matter: ask for its metadata alone, so a lookup never
 // pulls a Secret's data or a large spec (plain JSON remains the fallback for servers that can't).
-export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
-export const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export function targetGetter(target: KubeTarget, timeoutMs: number): Getter {
   return (path, accept) => apiRequest(target, { method: 'GET', path, timeoutMs, accept });
@@ -183,9 +183,9 @@ export async function eachLimited<T>(items: T[], limit: number, work: (item: T) 
 }
 
 /** How many requests may be in flight at once: enough to be quick, few enough not to stampede a server. */
-export const LOOKUP_CONCURRENCY = 8;
+const LOOKUP_CONCURRENCY = 8;
 /** A collection holding more objects to look up than this is LISTed rather than read with a GET each. */
-export const LIST_ABOVE = 3;
+const LIST_ABOVE = 3;
 
 /** Groups the refs by the collection they are read from; refs that cannot be read are answered unknown at once. */
 function collect(refs: ObjectRef[], discoveries: Map<string, Discovery>, found: Map<string, ObjectLookup>): Collection[] {

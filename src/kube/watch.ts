@@ -18,12 +18,11 @@ import { compareResourceVersions, isObject, resourceVersionOf } from '../core/js
 import type { Json } from '../core/json.ts';
 import type { FollowStep, ResumeVerdict, RetryPolicy } from '../core/source.ts';
 
-
 /** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
 
 /** How long the server keeps one watch open; it then ends it and we resume (client-go's reflector uses 5-10 min). */
-export const DEFAULT_WATCH_SECONDS = 300;
+const DEFAULT_WATCH_SECONDS = 300;
 
 export interface FollowOptions {
   /** null: all namespaces */

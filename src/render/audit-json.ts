@@ -3,7 +3,7 @@
 import type { AuditReport, FindingKind, KubectlTypeBehaviour } from '../core/audit.ts';
 import { explainFinding, summariseKubectlTypes } from './audit-words.ts';
 
-export interface AuditFindingJson {
+interface AuditFindingJson {
   kind: FindingKind;
   event: string;
   object: string;
@@ -20,7 +20,7 @@ export type KubectlTypesJson = KubectlTypeBehaviour & {
   summary: string;
 };
 
-export interface AuditJson {
+interface AuditJson {
   checked: number;
   findings: AuditFindingJson[];
   types: KubectlTypesJson[];

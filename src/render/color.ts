@@ -9,7 +9,7 @@ export interface Palette {
   bold(s: string): string;
 }
 
-export type ColorFlag = 'auto' | 'always' | 'never';
+type ColorFlag = 'auto' | 'always' | 'never';
 
 const same = (s: string): string => s;
 

@@ -12,13 +12,13 @@ import { isoOrNull, toIso } from './time.ts';
 
 type Iso = string | null;
 
-export interface ReportJson extends Omit<Report, 'firstSeen' | 'lastSeen' | 'onServer'> {
+interface ReportJson extends Omit<Report, 'firstSeen' | 'lastSeen' | 'onServer'> {
   firstSeen: Iso;
   lastSeen: Iso;
   onServer?: boolean;
 }
 
-export interface ObjectStoryJson {
+interface ObjectStoryJson {
   kind: string;
   name: string;
   namespace: string;
@@ -27,7 +27,7 @@ export interface ObjectStoryJson {
   reports: ReportJson[];
 }
 
-export interface UnconventionalTypeJson {
+interface UnconventionalTypeJson {
   type: string;
   events: EventRef[];
   kubectl: KubectlTypesJson;
@@ -37,14 +37,14 @@ export interface UnconventionalTypeJson {
   origin: string;
 }
 
-export interface RepeatJson extends EventRef {
+interface RepeatJson extends EventRef {
   count: number;
   firstSeen: Iso;
   lastSeen: Iso;
   spanMs: number | null;
 }
 
-export interface IncidentJson {
+interface IncidentJson {
   at: string;
   namespace: string | null;
   /** what an account may claim depends on it: a live read, a saved file, or a stable table */

@@ -298,7 +298,6 @@ function limitsSection(incident: Incident, palette: Palette): string {
   return [title, ...lines.map((line) => `  ${line}`)].join('\n');
 }
 
-
 /** When a record was kept, or a capture taken. */
 function savedLines(incident: Incident): string[] {
   const p = incident.provenance;

@@ -8,7 +8,7 @@ import { isoOrNull } from './time.ts';
 import { replaceUnsafe } from './escape.ts';
 
 /** An event as -o json prints it: the normalised Event with ISO times, then what the live cluster said. */
-export type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
+type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
   firstSeen: string | null;
   lastSeen: string | null;
   /** only when the live object was looked up (a live read, or --compare) */

@@ -24,13 +24,13 @@ export interface TimelineTableOptions {
 }
 
 /** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
-export const UNCONVENTIONAL_MARK = '!';
+const UNCONVENTIONAL_MARK = '!';
 
 /**
  * After the OBJECT cell: the event is about an earlier incarnation of Kind/name (deleted, then created
  * again with a new uid), or about an object that no longer exists. Current and unknown add nothing.
  */
-export const INCARNATION_MARKS: Partial<Record<Incarnation, string>> = { previous: ' (previous)', gone: ' (gone)' };
+const INCARNATION_MARKS: Partial<Record<Incarnation, string>> = { previous: ' (previous)', gone: ' (gone)' };
 
 /** After the LAST SEEN cell (--compare): the saved file holds the event, the server no longer does. */
 export const NOT_ON_SERVER_MARK = ' [not on server]';
@@ -68,7 +68,6 @@ const MESSAGE: Column = { head: 'MESSAGE', cell: (ev) => ev.message.trim() };
 function columnsFor(opts: TimelineTableOptions): Column[] {
   return [...(opts.allNamespaces ? [NAMESPACE] : []), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
 }
-
 
 /**
  * One row per event in the order given (the caller sorts). Empty values print `<none>` like
