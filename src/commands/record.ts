@@ -10,10 +10,10 @@ import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
-import { RECORD_KIND, continueRecord, countObservation, describeFilter, planStep } from '../core/record.ts';
+import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
 import type { Provenance, RetryPolicy } from '../core/source.ts';
-import { SessionWriter, readRecordFile } from '../io/record-file.ts';
+import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
 import { DEFAULT_RETRY } from '../kube/watch.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
@@ -62,7 +62,7 @@ function untilStopped(deps: Deps, durationMs: number | undefined): { signal: Abo
 /** This session's header line: where it runs and the filters that choose what is written. */
 function sessionHeader(p: Provenance, filter: EventFilter, now: number): RecordHeader {
   const { context, server, namespace } = p;
-  return { kind: RECORD_KIND, version: 1, context, server, namespace, filter: describeFilter(filter), startedAt: new Date(now).toISOString() };
+  return { kind: RECORD_KIND, version: 1, context, server, namespace, filter: describeFilter(filter), startedAt: now };
 }
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
@@ -98,7 +98,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
         if (step.verdict !== 'resume') index.forgetLive();
         continue;
       }
-      const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });
+      const planned = planStep(step, { index, namespace, keep, observedAt: deps.now() });
       await writer.write(planned);
       for (const observation of planned) countObservation(counts, observation);
       status.update(counts);

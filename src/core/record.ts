@@ -2,7 +2,6 @@
 // already holds, and which lines a step of a list-then-watch adds. The file format is in
 // src/io/record-file.ts, the list and watch in src/kube/watch.ts; this module reads neither.
 // Nothing is written twice: an event version is its uid + resourceVersion, and a uid is DELETED once.
-import type { EventFilter } from './filter.ts';
 import { compareResourceVersions, inNamespace, resourceVersionOf } from './json.ts';
 import { rawIdentity } from './versions.ts';
 import type { Json } from './json.ts';
@@ -11,7 +10,8 @@ import type { ObservedStep } from './source.ts';
 export const RECORD_KIND = 'EvtimelineRecord';
 
 export interface Observation {
-  observedAt: string;
+  /** epoch ms; null when a line's time does not parse */
+  observedAt: number | null;
   type: string;
   event: Json;
   /** a DELETED the recorder concluded from a re-list, not one the server sent */
@@ -28,7 +28,8 @@ export interface RecordHeader {
   namespace: string | null;
   /** the filters that chose which events were written, as given */
   filter: Json;
-  startedAt: string;
+  /** epoch ms; null when the line's time does not parse */
+  startedAt: number | null;
 }
 
 // -- What a recorder needs to know to continue a record -----------------------------------------
@@ -108,16 +109,6 @@ function versionKey(event: Json): string {
 
 // -- Which lines a step adds to the record ------------------------------------------------------
 
-/** The filters as the header records them; undefined ones are left out so equal filters compare equal. */
-export function describeFilter(filter: EventFilter): Json {
-  const described: Json = {};
-  if (filter.object) described.for = `${filter.object.kind}/${filter.object.name}`;
-  if (filter.types && filter.types.length > 0) described.types = filter.types;
-  if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
-  if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
-  return described;
-}
-
 /** What a recorder session continues from: what the record holds, and the version a watch may resume from ('' lists first). */
 interface Continuation {
   index: RecordIndex;
@@ -162,7 +153,8 @@ export interface PlanContext {
   namespace: string | null;
   /** the filters: which events are written */
   keep(event: Json): boolean;
-  observedAt: string;
+  /** epoch ms */
+  observedAt: number;
 }
 
 /**

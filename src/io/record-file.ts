@@ -25,6 +25,7 @@ import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { compareVersions, rawIdentity } from '../core/versions.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
+import type { EventFilter } from '../core/filter.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 
 /**
@@ -48,13 +49,36 @@ type RecordLine = { header: RecordHeader } | { observation: Observation };
 
 /** One observation as one line; the key order is fixed so a torn line can still be recognised. */
 export function formatObservation(observation: Observation): string {
-  const { observedAt, type, event, inferred } = observation;
+  const { type, event, inferred } = observation;
+  const observedAt = isoOrEmpty(observation.observedAt);
   return `${JSON.stringify(inferred ? { observedAt, type, event, inferred } : { observedAt, type, event })}\n`;
 }
 
 export function formatHeader(header: RecordHeader): string {
-  return `${JSON.stringify(header)}\n`;
+  return `${JSON.stringify({ ...header, startedAt: isoOrEmpty(header.startedAt) })}\n`;
 }
+
+/** A record's times are ISO 8601 with milliseconds, as the recorder writes them. */
+function isoOrEmpty(ms: number | null): string {
+  return ms === null ? '' : new Date(ms).toISOString();
+}
+
+/** A time as a record line holds it; null for '' or text that does not parse. */
+function timeOf(value: unknown): number | null {
+  const ms = Date.parse(String(value ?? ''));
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** The filters as the header records them; undefined ones are left out so equal filters compare equal. */
+export function describeFilter(filter: EventFilter): Json {
+  const described: Json = {};
+  if (filter.object) described.for = `${filter.object.kind}/${filter.object.name}`;
+  if (filter.types && filter.types.length > 0) described.types = filter.types;
+  if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
+  if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
+  return described;
+}
+
 
 // -- Reading ------------------------------------------------------------------------------------
 
@@ -76,12 +100,12 @@ function parseRecordLine(line: string): RecordLine | null {
         server: String(value.server ?? ''),
         namespace: typeof value.namespace === 'string' ? value.namespace : null,
         filter: isObject(value.filter) ? value.filter : {},
-        startedAt: String(value.startedAt ?? ''),
+        startedAt: timeOf(value.startedAt),
       },
     };
   }
   if (!isObject(value.event) || typeof value.type !== 'string') return null;
-  const observation: Observation = { observedAt: String(value.observedAt ?? ''), type: value.type, event: value.event };
+  const observation: Observation = { observedAt: timeOf(value.observedAt), type: value.type, event: value.event };
   if (value.inferred === true) observation.inferred = true;
   return { observation };
 }
@@ -156,12 +180,6 @@ function recordedNamespace(headers: RecordHeader[]): string | null {
   return namespaces.size === 1 && only !== undefined ? only : null;
 }
 
-/** Date.parse, null for '' (a record of headers alone covers no observed time) or what does not parse. */
-function observedAt(observation: Observation | undefined): number | null {
-  const ms = Date.parse(observation?.observedAt ?? '');
-  return Number.isNaN(ms) ? null : ms;
-}
-
 /** A record's text as a saved input: the latest version of each event, and where and when it was observed. Null when not a record. */
 export function parseRecordSaved(text: string): SavedEvents | null {
   const record = parseRecordText(text);
@@ -174,8 +192,9 @@ export function parseRecordSaved(text: string): SavedEvents | null {
       context: first?.context ?? '',
       server: first?.server ?? '',
       namespace: recordedNamespace(headers),
-      firstObserved: observedAt(observations[0]),
-      lastObserved: observedAt(observations.at(-1)),
+      // A record of headers alone (a quiet namespace) covers no observed time.
+      firstObserved: observations[0]?.observedAt ?? null,
+      lastObserved: observations.at(-1)?.observedAt ?? null,
       tells: EVENT_OBJECTS_TELL,
     },
     raw: { core: latestVersions(observations), eventsK8sIo: null },

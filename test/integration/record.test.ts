@@ -592,8 +592,8 @@ describe('continuing a record only from a version the server has reached', () =>
     const startedAt = '2026-11-30T11:00:00.000Z';
     await writeFile(
       file,
-      formatHeader({ kind: RECORD_KIND, version: 1, context: target.context, server: target.server, namespace: ns, filter: {}, startedAt }) +
-        formatObservation({ observedAt: startedAt, type: 'ADDED', event: before }),
+      formatHeader({ kind: RECORD_KIND, version: 1, context: target.context, server: target.server, namespace: ns, filter: {}, startedAt: Date.parse(startedAt) }) +
+        formatObservation({ observedAt: Date.parse(startedAt), type: 'ADDED', event: before }),
     );
     const listed = await createEvent(cp, ns, 'ahead-listed');
 

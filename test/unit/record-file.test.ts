@@ -28,10 +28,11 @@ function version(base: Json, resourceVersion: string, count = 1): Json {
 }
 
 const at = '2026-11-30T12:00:00.000Z';
-const obs = (type: string, event: Json): Observation => ({ observedAt: at, type, event });
+const atMs = Date.parse(at);
+const obs = (type: string, event: Json): Observation => ({ observedAt: atMs, type, event });
 
 function header(o: Partial<RecordHeader> = {}): RecordHeader {
-  return { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: at, ...o };
+  return { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: atMs, ...o };
 }
 
 const started = ev({ name: 'build-1-started', uid: 'uid-started' });
@@ -119,10 +120,10 @@ describe('replaying a record', () => {
 
   test('parseRecordLines: the events, and where and when the record was made', () => {
     const text =
-      formatHeader(header({ context: 'lab', startedAt: '2026-11-30T11:00:00.000Z' })) +
-      formatObservation({ observedAt: '2026-11-30T11:00:01.000Z', type: 'ADDED', event: started }) +
-      formatHeader(header({ startedAt: '2026-11-30T11:30:00.000Z' })) +
-      formatObservation({ observedAt: '2026-11-30T11:30:02.000Z', type: 'ADDED', event: weird }) +
+      formatHeader(header({ context: 'lab', startedAt: Date.parse('2026-11-30T11:00:00.000Z') })) +
+      formatObservation({ observedAt: Date.parse('2026-11-30T11:00:01.000Z'), type: 'ADDED', event: started }) +
+      formatHeader(header({ startedAt: Date.parse('2026-11-30T11:30:00.000Z') })) +
+      formatObservation({ observedAt: Date.parse('2026-11-30T11:30:02.000Z'), type: 'ADDED', event: weird }) +
       '{"observedAt":"2026-11-30T11:3';
     const parsed = parseRecordSaved(text);
     assert.ok(parsed !== null && 'raw' in parsed);
@@ -141,7 +142,7 @@ describe('replaying a record', () => {
   const headerOnly: [string, string][] = [
     ['one header line', formatHeader(header())],
     ['one header line without its newline', formatHeader(header()).trimEnd()],
-    ['two header lines', formatHeader(header()) + formatHeader(header({ startedAt: '2026-11-30T13:00:00.000Z' }))],
+    ['two header lines', formatHeader(header()) + formatHeader(header({ startedAt: Date.parse('2026-11-30T13:00:00.000Z') }))],
   ];
   for (const [name, text] of headerOnly) {
     test(`parseRecordSaved: ${name} (a quiet namespace) is a record of no events and no observed time`, () => {
