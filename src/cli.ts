@@ -1,7 +1,7 @@
 // Commander wiring: declares the verbs and flags, turns raw options into typed ones, and runs the verb.
 // Program-level flags are recognised before and after the verb, because kubectl hands a plugin
 // everything after its name: `kubectl evtimeline -n ns incident` and `... incident -n ns` both work.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from './deps.ts';
 import { EXIT, UsageError } from './errors.ts';
 import type { CommandResult } from './errors.ts';
@@ -29,7 +29,15 @@ function toOption(f: FlagSpec): Option {
   if (f.choices) option.choices(f.choices);
   if (f.default !== undefined) option.default(f.default);
   if (f.repeatable) option.argParser(collect);
+  if (f.bool) option.argParser(parseBool);
   return option;
+}
+
+/** kubectl's boolean flags: --flag, --flag=true, --flag=false. */
+function parseBool(value: string | undefined): boolean {
+  if (value === undefined || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('want true or false');
 }
 
 /** The verb's declared flags, in declaration order. */

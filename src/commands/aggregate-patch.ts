@@ -58,6 +58,14 @@ export function parseAggregateOptions(name: string, raw: RawOptions): AggregateO
   if (invalidName !== null) throw new UsageError(invalidName);
   if (common.from !== null) throw new UsageError('aggregate-patch writes to a cluster: --from does not apply');
   if (common.scope.allNamespaces) throw new UsageError('aggregate-patch patches one event: use -n, not -A');
+  // It patches the one event it names: a read filter would be silently ignored, or worse, read as a guard.
+  const ignored = [
+    ['--for', raw.for],
+    ['--types', raw.types],
+    ['--reason', raw.reason],
+    ['--since', raw.since],
+  ].find(([, value]) => value !== undefined);
+  if (ignored !== undefined) throw new UsageError(`aggregate-patch patches the one event it names: ${String(ignored[0])} does not apply`);
   const add = positiveInteger('--add', raw.add);
   const count = positiveInteger('--count', raw.count);
   if (add !== undefined && count !== undefined) throw new UsageError('--add and --count exclude each other');

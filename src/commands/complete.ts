@@ -23,8 +23,8 @@ function spellings(f: FlagSpec): string[] {
   return f.short ? [f.long, f.short] : [f.long];
 }
 
-/** Flags that take a value, under any verb: the word after them is that value, not a verb or argument. */
-const VALUE_FLAGS = new Set([GLOBAL_FLAGS, ...Object.values(VERB_FLAGS)].flat().filter((f) => f.value !== undefined).flatMap(spellings));
+/** Flags that need a value, under any verb: the word after them is that value, not a verb or argument. */
+const VALUE_FLAGS = new Set([GLOBAL_FLAGS, ...Object.values(VERB_FLAGS)].flat().filter((f) => f.value?.startsWith('<')).flatMap(spellings));
 
 export interface Lookups {
   namespaces(): Promise<string[]>;

@@ -5,6 +5,7 @@ import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import { formatTTL } from '../render/time.ts';
 import { DRY_RUN_MODES } from './aggregate-patch.ts';
 import { INCIDENT_OUTPUTS } from './incident.ts';
+import { outputValues } from './output.ts';
 import { TIMELINE_OUTPUTS } from './timeline.ts';
 import { AUDIT_OUTPUTS } from './type-audit.ts';
 import type { Verb } from './verbs.ts';
@@ -17,14 +18,16 @@ export interface FlagSpec {
   long: string;
   /** `-n` */
   short?: string;
-  /** the value's placeholder in help (`<name>`); absent for a switch */
+  /** the value's placeholder in help: `<name>` (required) or `[bool]` (optional); absent for a switch */
   value?: string;
   description: string;
-  default?: string;
+  default?: string | boolean;
   /** commander refuses any other value */
   choices?: readonly string[];
   /** may be given again; the values are collected */
   repeatable?: boolean;
+  /** read as kubectl reads a boolean flag: absent or `true`, or `false` */
+  bool?: boolean;
   /** completion of the value (none: nothing to offer) */
   values?: FlagValues;
 }
@@ -44,6 +47,19 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { long: '--reason', value: '<reasons>', description: 'only these reasons, comma-separated (repeatable)', repeatable: true },
   { long: '--since', value: '<duration>', description: 'only events last seen within this long, e.g. 15m' },
   { long: '--color', value: '<when>', description: 'colour output', choices: COLOR_MODES, default: 'auto', values: COLOR_MODES },
+  {
+    long: '--template',
+    value: '<string>',
+    description: 'template string or path to template file to use when -o=jsonpath, -o=jsonpath-file (kubectl jsonpath: http://kubernetes.io/docs/user-guide/jsonpath)',
+  },
+  {
+    long: '--allow-missing-template-keys',
+    value: '[bool]',
+    description: 'if true, ignore any errors in templates when a field or map key is missing in the template (default true)',
+    default: true,
+    bool: true,
+    values: ['true', 'false'],
+  },
 ];
 
 /** Commander's own flags, which completion offers too. */
@@ -55,22 +71,23 @@ const EVENT_TTL: FlagSpec = {
   description: `the API server's --event-ttl, when it is not the default ${formatTTL(DEFAULT_EVENT_TTL_MS)}`,
 };
 
-function output(formats: readonly string[], description: string): FlagSpec {
-  return { long: '--output', short: '-o', value: '<format>', description, default: formats[0], values: formats };
+/** -o: the verb's own formats, then the documents of output.ts (json, yaml, name where the verb has names, jsonpath). */
+function output(formats: readonly string[], withName: boolean, description: string): FlagSpec {
+  return { long: '--output', short: '-o', value: '<format>', description, default: formats[0], values: outputValues(formats, withName) };
 }
 
 export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
   timeline: [
-    output(TIMELINE_OUTPUTS, 'table, wide, json or stable'),
+    output(TIMELINE_OUTPUTS, true, 'table, wide, stable, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
     { long: '--no-headers', description: 'omit the header row' },
     { long: '--compare', description: 'with --from: also read the live cluster and mark the events it no longer has' },
   ],
   incident: [
-    output(INCIDENT_OUTPUTS, 'text or json'),
+    output(INCIDENT_OUTPUTS, false, 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
     EVENT_TTL,
     { long: '--compare', description: 'with --from: also read the live cluster and say which events it no longer has' },
   ],
-  'type-audit': [output(AUDIT_OUTPUTS, 'text or json')],
+  'type-audit': [output(AUDIT_OUTPUTS, true, 'text, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE')],
   'aggregate-patch': [
     { long: '--add', value: '<n>', description: 'occurrences to add (default 1)' },
     { long: '--count', value: '<n>', description: 'set the total count instead' },

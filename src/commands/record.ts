@@ -52,10 +52,17 @@ export function statusWriter(deps: Deps, file: string) {
   };
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function untilStopped(deps: Deps, durationMs: number | undefined): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
   void deps.interrupted().then(() => controller.abort());
-  const timer = durationMs === undefined ? undefined : setTimeout(() => controller.abort(), durationMs);
+  let timer: NodeJS.Timeout | undefined;
+  // setTimeout holds at most 2^31-1 ms (24.8 days) and fires at once beyond: `--duration 30d` waits in steps.
+  const wait = (ms: number): void => {
+    timer = setTimeout(() => (ms > MAX_TIMER_MS ? wait(ms - MAX_TIMER_MS) : controller.abort()), Math.min(ms, MAX_TIMER_MS));
+  };
+  if (durationMs !== undefined) wait(durationMs);
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
@@ -83,12 +90,19 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
   const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
   const writer = new SessionWriter(existing, header);
+  let lastFailure = '';
   try {
     await writer.openExisting();
     if (existing.record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }
-    const steps = source.follow({ resourceVersion: resumeFrom, signal: stop.signal, notice: status.notice, retry: opts.retry });
+    const steps = source.follow({
+      resourceVersion: resumeFrom,
+      signal: stop.signal,
+      notice: status.notice,
+      failed: (why) => (lastFailure = why),
+      retry: opts.retry,
+    });
     for await (const step of steps) {
       // Every answer of the server, a resume check included, gets the session's header written.
       await writer.begin();
@@ -107,6 +121,12 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     stop.clear();
     await writer.close();
     status.done();
+  }
+  // The server never answered (a closed port, a server down for the whole --duration): not the
+  // empty success "recorded 0 lines" would suggest. Exit 1; 0 means the server was reached.
+  if (!writer.started) {
+    const why = lastFailure === '' ? `the API server at ${source.provenance.server} did not answer` : lastFailure;
+    throw new RuntimeError(`record never reached the server: ${why}; nothing recorded, ${opts.file} ${existing.exists ? 'unchanged' : 'not created'}`);
   }
   // Only a recorder stopped as asked sums up: a failure is the one line main prints.
   const total = held + counts.added + counts.modified + counts.deleted;

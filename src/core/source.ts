@@ -173,6 +173,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   /** one-line notices (a watch that expired, a retry) for stderr */
   notice(text: string): void;
+  /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
+  failed?(why: string): void;
   /** the adapter's own policy when absent */
   retry?: RetryPolicy;
 }

@@ -318,6 +318,11 @@ export class SessionWriter {
     private readonly header: RecordHeader,
   ) {}
 
+  /** The server answered: the session's header is written. */
+  get started(): boolean {
+    return this.headerWritten;
+  }
+
   async openExisting(): Promise<void> {
     if (this.existing.exists) this.appender = await RecordAppender.open(this.existing);
   }

@@ -89,9 +89,24 @@ function statusError(code: number, text: string, url: URL, retryAfter?: string):
   return new ApiError(message, code, reason, seconds);
 }
 
+/**
+ * The server's certificate did not verify (unknown CA, wrong name, expired) or it refused ours.
+ * Asking again brings the same answer, as a 401 would: a watch does not retry it.
+ */
+export class TlsVerificationError extends RuntimeError {
+  override name = 'TlsVerificationError';
+}
+
+// OpenSSL's verification codes as Node reports them, its hostname check, and TLS alerts about our certificate.
+const TLS_VERIFICATION = /CERT|SELF_SIGNED|ISSUER|LEAF_SIGNATURE|HOSTNAME_MISMATCH|INVALID_CA|ALTNAME/;
+
 function networkError(error: NodeJS.ErrnoException, target: KubeTarget): RuntimeError {
+  const where = `the API server at ${target.server} (context "${target.context}")`;
+  if (error.code !== undefined && TLS_VERIFICATION.test(error.code)) {
+    return new TlsVerificationError(`cannot trust ${where}: TLS verification failed (${error.code}: ${error.message.split('\n')[0]})`);
+  }
   const what = error.code ? `${error.code}` : error.message;
-  return new RuntimeError(`cannot reach the API server at ${target.server} (context "${target.context}"): ${what}`);
+  return new RuntimeError(`cannot reach ${where}: ${what}`);
 }
 
 /** Opens a request and hands back the live response (used for watches) after a 2xx status. */

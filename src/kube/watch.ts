@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RuntimeError } from '../errors.ts';
 import { eventsPath, listEvents } from './events-api.ts';
-import { ApiError, apiRequest, openStream } from './http.ts';
+import { ApiError, TlsVerificationError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
@@ -33,6 +33,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   /** one-line notices (a watch that expired, a retry) for stderr */
   notice(text: string): void;
+  /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
+  failed?(why: string): void;
   /** for lists; watches are bounded by watchSeconds instead */
   requestTimeoutMs?: number;
   watchSeconds?: number;
@@ -78,7 +80,7 @@ function classify(error: unknown): Error {
     if (error.code === 429 || error.code >= 500) return new Transient(error.message);
     return error; // 401, 403, 404...: asking again will not help
   }
-  if (error instanceof LineTooLong) return error;
+  if (error instanceof LineTooLong || error instanceof TlsVerificationError) return error;
   if (error instanceof RuntimeError) return new Transient(error.message); // cannot reach the server
   if (error instanceof SyntaxError) return new Transient(`a watch line that is not JSON (${error.message})`);
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -286,6 +288,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         throw new RuntimeError(`gave up following events after ${failures} failures in a row: ${error.message}`);
       }
       const delay = backoffDelay(failures, retry);
+      opts.failed?.(error.message);
       notice(`${what} failed (${error.message}): retrying in ${seconds(delay)}`);
       await sleep(delay, signal);
     } finally {

@@ -40,6 +40,12 @@ export function escapeTerminal(text: string): string {
   return text.replace(UNSAFE, escapeChar);
 }
 
+/** Whether escapeTerminal would change anything in `text`. */
+export function hasUnsafe(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  return UNSAFE.test(text);
+}
+
 /**
  * Replaces each character escapeTerminal would change (one at a time, a whole code point even when
  * astral) with what `replace` returns: the JSON writer's hook, so both escape the same set.

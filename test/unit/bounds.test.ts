@@ -76,3 +76,14 @@ describe('watch lines', () => {
     assert.equal(got.length, 1);
   });
 });
+
+describe('aggregate-patch and the read filters', () => {
+  for (const flag of [['--for', 'Pod/x'], ['--types', 'Warning'], ['--reason', 'BackOff'], ['--since', '5m']]) {
+    it(`refuses ${flag[0]}, which it would otherwise ignore`, async () => {
+      assert.equal(
+        await usageError(['aggregate-patch', 'ev-1', '-n', 'ns', ...flag]),
+        `aggregate-patch patches the one event it names: ${flag[0]} does not apply`,
+      );
+    });
+  }
+});

@@ -4,7 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { escapeTerminal, truncateCell } from '../../src/render/escape.ts';
+import { parse as parseYaml } from 'yaml';
 import { toJsonText } from '../../src/render/json.ts';
+import { toYamlText } from '../../src/render/yaml.ts';
 
 // Whatever Unicode says is a control, format, separator or invisible character, or a lone surrogate.
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/u;
@@ -52,5 +54,19 @@ describe('toJsonText, for any value', () => {
 
   it('puts only printable ASCII, newlines and characters a terminal shows on the terminal', () => {
     fc.assert(fc.property(values, (value) => !FORBIDDEN.test(toJsonText(value).replace(/\n/g, ''))));
+  });
+});
+
+describe('toYamlText, for any value', () => {
+  const values = fc.array(fc.record({ reason: hostileText, message: hostileText, count: fc.integer() }, { noNullPrototype: true }), { maxLength: 5 });
+  // A lone surrogate half cannot be written as YAML at all (a reader refuses its escape): left to -o json.
+  const wellFormed = values.filter((v) => v.every((e) => !/\p{Cs}/u.test(e.reason + e.message)));
+
+  it('parses back (as YAML 1.1, as Go readers do) to exactly the value it was given', () => {
+    fc.assert(fc.property(wellFormed, (value) => assert.deepEqual(parseYaml(toYamlText(value), { version: '1.1' }), value)));
+  });
+
+  it('puts no control, format or invisible character on the terminal', () => {
+    fc.assert(fc.property(values, (value) => !FORBIDDEN.test(toYamlText(value).replace(/\n/g, ''))));
   });
 });
