@@ -1,19 +1,13 @@
 // `type-audit -o json`: the wire shape scripts read. Field names and order are the documented
 // output (README); the domain report (src/core/audit.ts) holds causes, this adds their words.
-import type { AuditReport, FindingKind, KubectlTypeBehaviour } from '../core/audit.ts';
+import type { AuditFinding, AuditReport, KubectlTypeBehaviour } from '../core/audit.ts';
 import { explainFinding, summariseKubectlTypes } from './audit-words.ts';
 
-interface AuditFindingJson {
-  kind: FindingKind;
-  event: string;
-  object: string;
-  reason: string;
-  type: string;
-  reporter: string;
-  count: number;
+/** A finding as scripts read it: its cause said in words. */
+type AuditFindingJson = Omit<AuditFinding, 'cause'> & {
   /** one line saying why this hurts */
   explanation: string;
-}
+};
 
 export type KubectlTypesJson = KubectlTypeBehaviour & {
   /** one sentence for people */
