@@ -6,14 +6,12 @@
 import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
+import { buildSea, CLIENT_NODE_CHUNK, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
 const EXECUTABLE = 'dist/kubectl-evtimeline';
 const COMPLETION = 'dist/kubectl_complete-evtimeline';
-// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts).
-const CLIENT_NODE_CHUNK = 'client-node.cjs';
 
 // Modules that libraries require() inside try/catch and live without (ws: bufferutil,
 // utf-8-validate; debug: supports-color). Left alone, esbuild keeps them as run-time require()
@@ -31,6 +29,24 @@ const stubOptionalModules = {
       contents: `const e = new Error(${JSON.stringify(`optional module '${args.path}' is not part of kubectl-evtimeline`)});
 e.code = 'MODULE_NOT_FOUND';
 throw e;`,
+    }));
+  },
+};
+
+// client-node's config module imports undici (1.3 MiB) for its fetch-based API clients alone
+// (KubeConfig.createDispatcher); we read kubeconfig and authenticate with it, and send requests
+// with node:https. In the client-node script undici is a stub whose classes throw if ever used, so
+// a cluster verb does not compile and initialise it.
+const stubUndici = {
+  name: 'stub-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'undici-stub' }, () => ({
+      loader: 'js',
+      contents: `const unused = (name) => class { constructor() { throw new Error('undici ' + name + ' is not part of kubectl-evtimeline'); } };
+export const Agent = unused('Agent');
+export const ProxyAgent = unused('ProxyAgent');
+export const fetch = () => { throw new Error('undici fetch is not part of kubectl-evtimeline'); };`,
     }));
   },
 };
@@ -72,7 +88,7 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node24',
+  target: 'node26',
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
@@ -91,6 +107,7 @@ const { metafile } = await build({
 const chunk = await build({
   ...common,
   entryPoints: ['node_modules/@kubernetes/client-node/dist/config.js'],
+  plugins: [stubOptionalModules, stubUndici],
   outfile: `dist/${CLIENT_NODE_CHUNK}`,
 });
 console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}) and dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}), ${seconds(started)}`);

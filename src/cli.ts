@@ -80,6 +80,7 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
     .addHelpText('after', examples([
       'kubectl evtimeline -n op-events',
       'kubectl evtimeline -n op-events -o stable > timeline.txt',
+      'kubectl evtimeline -n op-events -o html --output-file timeline.html',
       'kubectl evtimeline -A --types=Critical,Warning --since 30m -o wide',
     ]))
     .action((_o, cmd: Command) => {

@@ -20,6 +20,7 @@ import type { CaptureFile } from '../io/event-file.ts';
 import { parseCommonOptions, parseEventTTL } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
+import { timelinePage } from './timeline-html.ts';
 
 interface CaptureOptions {
   dir: string;
@@ -83,6 +84,7 @@ function captureFiles(input: {
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
+    'timeline.html': timelinePage({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }) }),
   };
 }
 

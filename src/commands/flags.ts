@@ -78,9 +78,11 @@ function output(formats: readonly string[], withName: boolean, description: stri
 
 export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
   timeline: [
-    output(TIMELINE_OUTPUTS, true, 'table, wide, stable, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
+    output(TIMELINE_OUTPUTS, true, 'table, wide, stable, html (a self-contained page), json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
     { long: '--no-headers', description: 'omit the header row' },
     { long: '--compare', description: 'with --from: also read the live cluster and mark the events it no longer has' },
+    { ...EVENT_TTL, description: `-o html: ${EVENT_TTL.description}` },
+    { long: '--output-file', value: '<file>', description: 'write the output to this file (whole or not at all) instead of stdout', values: 'files' },
   ],
   incident: [
     output(INCIDENT_OUTPUTS, false, 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),

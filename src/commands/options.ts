@@ -115,3 +115,11 @@ export function parseCompare(raw: RawOptions, common: CommonOptions): boolean {
   if (common.from === null) throw new UsageError('--compare needs --from FILE: it compares a saved file with the live cluster');
   return true;
 }
+
+/** --output-file: a path to write the output to, whole or not at all; null means stdout. */
+export function parseOutputFile(raw: RawOptions): string | null {
+  const path = str(raw, 'outputFile');
+  if (path === undefined) return null;
+  if (path.trim() === '') throw new UsageError('--output-file needs a file name');
+  return path;
+}

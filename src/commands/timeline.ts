@@ -1,5 +1,5 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
-import type { Deps } from '../deps.ts';
+import type { Deps, Output } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
@@ -11,14 +11,16 @@ import { toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
-import { parseCommonOptions, parseCompare } from './options.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
+import { timelinePage } from './timeline-html.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
 
 /** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable'] as const;
+export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
 
 interface TimelineOptions {
   common: CommonOptions;
@@ -26,6 +28,10 @@ interface TimelineOptions {
   noHeaders: boolean;
   /** --compare: also read the live cluster and mark the saved events it no longer has */
   compare: boolean;
+  /** -o html: the TTL the page shades */
+  eventTTLms: number;
+  /** --output-file: written atomically instead of stdout */
+  outputFile: string | null;
 }
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
@@ -35,10 +41,20 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
     output: parseOutputChoice(raw, TIMELINE_OUTPUTS, true),
     noHeaders: raw.headers === false,
     compare: parseCompare(raw, common),
+    eventTTLms: parseEventTTL(raw),
+    outputFile: parseOutputFile(raw),
   };
 }
 
 export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
+  if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
+  let text = '';
+  const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
+  await writeFileAtomic(opts.outputFile, text);
+  return result;
+}
+
+async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
   const { events } = read;
@@ -51,9 +67,14 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   const compared = facts === undefined ? null : compareWithLive(events, facts);
   if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
+  if (format === 'html') {
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}) }));
+    if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
+    return SUCCESS;
+  }
   if (opts.output.kind === 'document') {
     const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev)));
-    deps.stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, deps.stdout.isTTY));
+    stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
   }
   if (events.length === 0) {
@@ -61,11 +82,11 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
     return SUCCESS;
   }
   if (format === 'stable') {
-    deps.stdout.write(renderStable(events));
+    stdout.write(renderStable(events));
     return SUCCESS;
   }
-  const palette = choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env });
-  deps.stdout.write(
+  const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
+  stdout.write(
     renderTimelineTable(events, {
       now,
       wide: format === 'wide',

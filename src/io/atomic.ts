@@ -109,3 +109,17 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
     throw error;
   }
 }
+
+/** Writes `path` whole or not at all: a sibling temp file, fsynced, renamed over it (--output-file). */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const parent = dirname(path);
+  if (!(await exists(parent))) throw new FolderError(path, 'no-parent', `cannot write ${path}: ${parent} does not exist`);
+  const temp = join(parent, `.${basename(path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
+  try {
+    await writeDurably(temp, text);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

@@ -83,7 +83,7 @@ export function describeFilter(filter: EventFilter): Json {
 // -- Reading ------------------------------------------------------------------------------------
 
 /** One complete line as a header or an observation; null when it is neither. */
-function parseRecordLine(line: string): RecordLine | null {
+export function parseRecordLine(line: string): RecordLine | null {
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -72,6 +72,10 @@ export async function requestOptions(target: KubeTarget): Promise<https.RequestO
     }
     throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${firstLine(error)}`);
   }
+  // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
+  // request then opened its own connection and TLS handshake (47 for a 20,000-event read with its
+  // object lookups). Node's ClientRequest reads agent.keepAlive when the request is made.
+  if (options.agent instanceof process.getBuiltinModule('node:http').Agent) (options.agent as unknown as { keepAlive: boolean }).keepAlive = true;
   return options;
 }
 

@@ -20,7 +20,7 @@ import { observedWindow } from '../core/source.ts';
 const HEADLINE_ITEMS = 5;
 
 export function renderIncidentText(incident: Incident, palette: Palette): string {
-  const sections = [headline(incident, palette)];
+  const sections = [renderIncidentHeadline(incident, palette)];
   if (incident.headline.events > 0) {
     sections.push(objectsSection(incident, palette), reportersSection(incident, palette));
     if (incident.unconventionalTypes.length > 0) sections.push(unconventionalSection(incident, palette));
@@ -66,7 +66,8 @@ function origin(incident: Incident): string {
   return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${formatTime(incident.at)}`;
 }
 
-function headline(incident: Incident, palette: Palette): string {
+/** The account's first paragraph: what happened, in a few lines (also the timeline page's headline). */
+export function renderIncidentHeadline(incident: Incident, palette: Palette): string {
   const h = incident.headline;
   const title = palette.bold(`Incident ${scope(incident)}, ${origin(incident)}`);
   if (h.events === 0) return `${title}\n  No events.`;

@@ -69,7 +69,12 @@ function escapeForJson(ch: string): string {
  * character a terminal would act on written as a \u escape, so JSON.parse gives back the exact values.
  */
 export function toJsonText(value: unknown): string {
-  return `${replaceUnsafe(JSON.stringify(value, null, 2), escapeForJson)}\n`;
+  return `${escapeJsonUnsafe(JSON.stringify(value, null, 2))}\n`;
+}
+
+/** JSON text with every character a terminal would act on written as a \u escape (same value once parsed). */
+export function escapeJsonUnsafe(json: string): string {
+  return replaceUnsafe(json, escapeForJson);
 }
 
 /** A JSON array (`[]` when empty) of toJsonEvent objects, as toJsonText prints it. */

@@ -73,7 +73,7 @@ test('capture --from writes every report and refuses a non-empty folder', async 
   const r = await run(['capture', '--from', labFile, out]);
   assert.equal(r.code, 0, JSON.stringify(r));
   assert.deepEqual(readdirSync(out).sort(), [
-    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.txt', 'type-report.txt',
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.html', 'timeline.txt', 'type-report.txt',
   ]);
   assert.equal(readFileSync(join(out, 'timeline.txt'), 'utf8'), LAB_STABLE);
   assert.equal((await run(['--from', join(out, 'events.json'), '-o', 'stable'])).stdout, LAB_STABLE);
@@ -96,7 +96,7 @@ test('hostile event text is escaped in the table and kept exact in JSON', async 
 const usageErrors: [string, string[], RegExp][] = [
   ['an unknown verb', ['bogus'], /unknown verb "bogus"/],
   ['an unknown flag', ['--bogus'], /unknown option '--bogus'/],
-  ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, json, yaml, name, jsonpath=/],
+  ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, html, json, yaml, name, jsonpath=/],
   ['a Go template, refused rather than half done', ['-o', 'go-template={{.name}}', '--from', labFile], /-o go-template is not supported: Go templates are not implemented/],
   ['a jsonpath template that does not parse', ['-o', 'jsonpath={.items[?(@.a=="b"}', '--from', labFile], /error parsing jsonpath .*unterminated filter/],
   ['-o jsonpath with no template', ['-o', 'jsonpath', '--from', labFile], /template format specified but no template given/],
@@ -124,7 +124,8 @@ test('--from a missing file is a runtime error naming the file', async () => {
 test('--version prints the version, commit and runtime', async () => {
   const r = await run(['--version']);
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /^kubectl-evtimeline v\S+ \(commit \S+, node v24\.\d+\.\d+\)\n$/);
+  // The runtime is the one running this test: npm scripts run on the pinned `node` devDependency.
+  assert.match(r.stdout, new RegExp(`^kubectl-evtimeline v\\S+ \\(commit \\S+, node ${process.version.replace(/\./g, '\\.')}\\)\\n$`));
 });
 
 // Re-created objects and --compare need a live cluster: test/integration/incarnations.test.ts.

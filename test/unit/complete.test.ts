@@ -16,7 +16,7 @@ const cases: [string, string[], string[], number][] = [
   ['-n completes namespaces from the cluster', ['-n', 'op'], ['op-events'], DIRECTIVE.noFileComp],
   ['--namespace= completes inline', ['--namespace=ku'], ['--namespace=kube-system'], DIRECTIVE.noFileComp],
   ["-o offers the verb's formats", ['incident', '-o', ''], ['text', 'json', 'yaml', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json='], DIRECTIVE.noFileComp],
-  ['-o without a verb offers the timeline formats', ['-o', ''], ['table', 'wide', 'stable', 'json', 'yaml', 'name', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json='], DIRECTIVE.noFileComp],
+  ['-o without a verb offers the timeline formats', ['-o', ''], ['table', 'wide', 'stable', 'html', 'json', 'yaml', 'name', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json='], DIRECTIVE.noFileComp],
   ["a flag prefix offers the verb's flags first", ['aggregate-patch', '--c'], ['--count', '--context', '--color'], DIRECTIVE.noFileComp],
   ['aggregate-patch completes event names in the namespace given', ['aggregate-patch', '-n', 'op-events', 'build'], ['build-1-started', 'build-1-done'], DIRECTIVE.noFileComp],
   ['--context completes kubeconfig contexts', ['--context', 'p'], ['prod'], DIRECTIVE.noFileComp],

@@ -106,7 +106,8 @@ describe('a live read through the port', () => {
     assert.match(readFileSync(join(out, 'events-list.txt'), 'utf8'), /Pod\/hungry \(gone\)/);
     assert.match(readFileSync(join(out, 'incident.txt'), 'utf8'), /Pipeline\/build-1 was re-created/);
     assert.match(readFileSync(join(out, 'both-apis.txt'), 'utf8'), /only-v1-view/);
-    assert.equal(readdirSync(out).length, 8);
+    assert.equal(readdirSync(out).length, 9);
+    assert.match(readFileSync(join(out, 'timeline.html'), 'utf8'), /^<!DOCTYPE html>/i);
   });
 });
 
