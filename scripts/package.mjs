@@ -25,14 +25,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkExecutable } from './check-executable.mjs';
 import { nodeBinaryFor } from './node-binaries.mjs';
 import { archiveFiles, hostPlatform, PLATFORMS } from './platforms.mjs';
-import { buildSea, CLIENT_NODE_CHUNK, pinnedNodeBinary } from './sea.mjs';
+import { buildSea, chunkAssets, pinnedNodeBinary } from './sea.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(root, 'dist');
 export const MANIFEST_TEMPLATE = join(root, 'krew-manifest.yaml');
 export const FILLED_MANIFEST = join(DIST, 'evtimeline.yaml');
 const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
-const CHUNK = join(DIST, CLIENT_NODE_CHUNK);
 const RELEASES = 'https://github.com/evtimeline/kubectl-evtimeline/releases/download';
 
 export const archiveName = (version, platform) => `kubectl-evtimeline_${version}_${platform.replace('/', '_')}.tar.gz`;
@@ -125,7 +124,7 @@ async function executableFor(entry, pinned) {
   const output = join(dir, entry.executable);
   await buildSea({
     bundle: BUNDLE,
-    assets: { [CLIENT_NODE_CHUNK]: CHUNK },
+    assets: chunkAssets(DIST),
     output,
     nodeBinary: await nodeBinaryFor(entry, pinned.version.replace(/^v/, '')),
     generator: pinned.binary,
@@ -139,7 +138,7 @@ async function executableFor(entry, pinned) {
 async function packagePlatform(entry, version, pinned) {
   const started = performance.now();
   const executable = await executableFor(entry, pinned);
-  const checked = await checkExecutable(entry.platform, executable, [BUNDLE, CHUNK]);
+  const checked = await checkExecutable(entry.platform, executable, [BUNDLE, ...Object.values(chunkAssets(DIST))]);
   const archive = archiveName(version, entry.platform);
   const out = join(DIST, archive);
   const sources = {

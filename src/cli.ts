@@ -7,6 +7,7 @@ import { EXIT, UsageError } from './errors.ts';
 import type { CommandResult } from './errors.ts';
 import { parseAggregateOptions, runAggregatePatch } from './commands/aggregate-patch.ts';
 import { parseCaptureOptions, runCapture } from './commands/capture.ts';
+import { parseExportOptions, runExport } from './commands/export.ts';
 import { runComplete } from './commands/complete.ts';
 import { parseIncidentOptions, runIncident } from './commands/incident.ts';
 import { parseRecordOptions, runRecord } from './commands/record.ts';
@@ -130,6 +131,15 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
     ]))
     .action((dir: string, _o, cmd: Command) => done(runCapture(parseCaptureOptions(dir, cmd.optsWithGlobals()), deps)));
 
+  addFlags(verb(program, 'export'), VERB_FLAGS.export)
+    .description('send the events in scope (live, or --from any saved file) to an OpenTelemetry Collector as OTLP logs')
+    .addHelpText('after', examples([
+      'kubectl evtimeline export -n op-events --otlp http://localhost:4318/v1/logs',
+      'kubectl evtimeline export --from events.jsonl --otlp https://otel.example.com/v1/logs --otlp-header Authorization="Bearer $TOKEN"',
+      'kubectl evtimeline timeline --from collector-logs.jsonl',
+    ]))
+    .action((_o, cmd: Command) => done(runExport(parseExportOptions(cmd.optsWithGlobals()), deps)));
+
   addFlags(verb(program, 'record'), VERB_FLAGS.record)
     .description('watch events and append every version to a JSON Lines file that outlives the TTL')
     .argument('<file>', 'the record to append to (resumed if it exists)')
@@ -137,6 +147,7 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
       'kubectl evtimeline record -n op-events events.jsonl',
       'kubectl evtimeline record -A all-events.jsonl --duration 8h',
       'kubectl evtimeline incident --from events.jsonl',
+      'kubectl evtimeline record -n op-events events.jsonl --otlp http://localhost:4318/v1/logs',
     ]))
     .action((file: string, _o, cmd: Command) => done(runRecord(parseRecordOptions(file, cmd.optsWithGlobals()), deps)));
 

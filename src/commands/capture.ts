@@ -111,7 +111,7 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   // The one report that needs the events.k8s.io/v1 view is both-apis; every other report reads core/v1.
-  const read = await readEvents(opts.common, deps, now, { raw: true });
+  const read = await readEvents(opts.common, deps, now, { raw: true, eventsK8sIo: true });
   const { source, events, raw } = read;
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');

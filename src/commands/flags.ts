@@ -41,7 +41,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { long: '--context', value: '<name>', description: 'kubeconfig context to use', values: 'contexts' },
   { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use (default: $KUBECONFIG, else ~/.kube/config)', values: 'files' },
   { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0' },
-  { long: '--from', value: '<file>', description: 'read a saved capture, event list, record or stable table instead of the cluster (- for stdin)', values: 'files' },
+  { long: '--from', value: '<file>', description: 'read a saved capture, event list, record, stable table or collector file (OTLP JSON lines) instead of the cluster (- for stdin)', values: 'files' },
   { long: '--for', value: '<kind/name>', description: 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)' },
   { long: '--types', value: '<types>', description: 'only these types, comma-separated; any value, e.g. Critical (repeatable)', repeatable: true, values: ['Normal', 'Warning'] },
   { long: '--reason', value: '<reasons>', description: 'only these reasons, comma-separated (repeatable)', repeatable: true },
@@ -76,6 +76,18 @@ function output(formats: readonly string[], withName: boolean, description: stri
   return { long: '--output', short: '-o', value: '<format>', description, default: formats[0], values: outputValues(formats, withName) };
 }
 
+/** --otlp and its companions, for export and record. */
+function otlpFlags(urlHelp: string): FlagSpec[] {
+  return [
+    { long: '--otlp', value: '<url>', description: urlHelp },
+    { long: '--otlp-json', description: 'send OTLP JSON instead of protobuf' },
+    { long: '--otlp-header', value: '<name=value>', description: 'an HTTP header for every request, e.g. Authorization=Bearer... (repeatable)', repeatable: true },
+    { long: '--otlp-ca', value: '<file>', description: 'PEM file of the CAs to trust for an https endpoint', values: 'files' },
+    { long: '--otlp-timeout', value: '<duration>', description: 'give up on one request after this long (default 30s)' },
+    { long: '--otlp-batch', value: '<n>', description: 'log records per request (default 1000)' },
+  ];
+}
+
 export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
   timeline: [
     output(TIMELINE_OUTPUTS, true, 'table, wide, stable, html (a self-contained page), json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
@@ -97,7 +109,11 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     { long: '--dry-run', value: '<mode>', description: 'none, server or client', default: 'none', values: DRY_RUN_MODES },
   ],
   capture: [{ long: '--force', description: 'replace a folder that is not empty' }, EVENT_TTL],
-  record: [{ long: '--duration', value: '<duration>', description: 'stop after this long (default: until Ctrl-C)' }],
+  record: [
+    { long: '--duration', value: '<duration>', description: 'stop after this long (default: until Ctrl-C)' },
+    ...otlpFlags('also ship each observation, as it is recorded, to this OTLP/HTTP logs endpoint (the file stays the source of truth)'),
+  ],
+  export: otlpFlags("the collector's OTLP/HTTP logs endpoint, e.g. http://localhost:4318/v1/logs"),
 };
 
 /** The flag a word names (`-n`, `--namespace`) among the program's and the verb's. */

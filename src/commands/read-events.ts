@@ -36,7 +36,7 @@ interface ReadEvents {
   raw?: RawEvents | null;
 }
 
-export async function readEvents(common: CommonOptions, deps: Deps, now: number, opts: { raw?: boolean } = {}): Promise<ReadEvents> {
+export async function readEvents(common: CommonOptions, deps: Deps, now: number, opts: { raw?: boolean; eventsK8sIo?: boolean } = {}): Promise<ReadEvents> {
   const source = await deps.openSource(requestFor(common));
   const read = await readWithProgress(source, deps, opts);
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"

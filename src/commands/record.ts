@@ -12,7 +12,8 @@ import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
-import type { Provenance, RetryPolicy } from '../core/source.ts';
+import type { RetryPolicy } from '../core/retry.ts';
+import type { Provenance } from '../core/source.ts';
 import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
 import { DEFAULT_RETRY } from '../kube/watch.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -21,6 +22,10 @@ import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
 import { statusLine } from './status-line.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
+import { parseOtlpOptions } from './otlp-options.ts';
+import type { OtlpOptions } from './otlp-options.ts';
+import { startShipping } from './record-otlp.ts';
+import type { Shipping } from './record-otlp.ts';
 
 interface RecordOptions {
   file: string;
@@ -29,6 +34,8 @@ interface RecordOptions {
   durationMs?: number;
   /** how long to wait between failed watches, and after how many in a row to give up (no flag: tests shorten it) */
   retry: RetryPolicy;
+  /** --otlp: ship each observation as it is recorded */
+  otlp: OtlpOptions | null;
 }
 
 export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions {
@@ -37,7 +44,7 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
-  return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY };
+  return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY, otlp: parseOtlpOptions(raw) };
 }
 
 // -- The verb -----------------------------------------------------------------------------------
@@ -90,15 +97,18 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
   const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
   const writer = new SessionWriter(existing, header);
+  let shipping: Shipping | undefined;
   let lastFailure = '';
   try {
     await writer.openExisting();
     if (existing.record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }
+    // Shipping starts once a torn line is cut: it reads complete lines only.
+    if (opts.otlp) shipping = await startShipping(opts.file, opts.otlp, deps, status.notice);
     const steps = source.follow({
       resourceVersion: resumeFrom,
-      signal: stop.signal,
+      signal: shipping ? AbortSignal.any([stop.signal, shipping.failed]) : stop.signal,
       notice: status.notice,
       failed: (why) => (lastFailure = why),
       retry: opts.retry,
@@ -115,6 +125,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       const planned = planStep(step, { index, namespace, keep, observedAt: deps.now() });
       await writer.write(planned);
       for (const observation of planned) countObservation(counts, observation);
+      if (planned.length > 0) shipping?.wake();
       status.update(counts);
     }
   } finally {
@@ -122,6 +133,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     await writer.close();
     status.done();
   }
+  await shipping?.finish();
   // The server never answered (a closed port, a server down for the whole --duration): not the
   // empty success "recorded 0 lines" would suggest. Exit 1; 0 means the server was reached.
   if (!writer.started) {

@@ -15,6 +15,7 @@
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectLookup } from './incarnation.ts';
 import type { Json } from './json.ts';
+import type { RetryPolicy } from './retry.ts';
 
 /** What an input can tell at all. A field it cannot tell is never guessed: the account says so. */
 export interface Tells {
@@ -80,7 +81,18 @@ export interface StableTableProvenance extends Common {
   kind: 'stable-table';
 }
 
-export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance;
+/**
+ * An OpenTelemetry Collector's file of OTLP logs (src/io/otlp-file.ts): the events the writers in it
+ * (our export, the k8sobjects or k8s_events receivers) carried, latest version each.
+ */
+export interface OtlpProvenance extends Common {
+  kind: 'otlp';
+  /** epoch ms of the first and last observation (observedTimeUnixNano); null when no record says */
+  firstObserved: number | null;
+  lastObserved: number | null;
+}
+
+export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance;
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
@@ -88,6 +100,7 @@ export function observedWindow(p: Provenance): { first: number | null; last: num
     case 'capture':
       return { first: p.capturedAt, last: p.capturedAt };
     case 'record':
+    case 'otlp':
       return { first: p.firstObserved, last: p.lastObserved };
     case 'cluster':
     case 'list':
@@ -112,8 +125,10 @@ export interface SourceRead {
 }
 
 export interface ReadOptions {
-  /** also hand back the raw objects of both API views */
+  /** also hand back the raw objects (core/v1) */
   raw?: boolean;
+  /** with raw: the events.k8s.io/v1 view too, where a live source must read it separately */
+  eventsK8sIo?: boolean;
   /** called as a long read progresses, with the number of events read so far */
   progress?: (count: number) => void;
 }
@@ -157,14 +172,6 @@ export interface ResumeStep {
 export type ObservedStep = ListStep | ChangeStep;
 
 export type FollowStep = (ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep;
-
-/** How long to wait between failed attempts, and after how many in a row to give up. */
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
-  /** consecutive failures after which following gives up with an error */
-  maxAttempts: number;
-}
 
 export interface FollowOptions {
   /** resume from here (once the server is known to have reached it); '' lists first */

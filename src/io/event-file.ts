@@ -1,6 +1,6 @@
 // --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
 // events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
-// line) and a saved `-o stable` table.
+// line), a collector's OTLP logs (src/io/otlp-file.ts) and a saved `-o stable` table.
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
@@ -8,8 +8,9 @@ import type { Event } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
-import type { CaptureProvenance, EventSource, ListProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import type { CaptureProvenance, EventSource, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
+import { parseOtlpEventLines } from './otlp-file.ts';
 import { parseRecordSaved } from './record-file.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
@@ -40,7 +41,7 @@ export class SavedFileError extends Error {
 
 /** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
 export type SavedEvents =
-  | { provenance: CaptureProvenance | ListProvenance | RecordProvenance; raw: RawEvents }
+  | { provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance; raw: RawEvents }
   | { provenance: StableTableProvenance; events: Event[] };
 
 /** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
@@ -93,11 +94,14 @@ export function parseEventsText(text: string, path: string): SavedEvents {
   const trimmed = text.trim();
   if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
   try {
-    return fromDocument(JSON.parse(trimmed), path);
+    const doc: unknown = JSON.parse(trimmed);
+    // A collector's file of one export request is one JSON document: read as the lines it is.
+    const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? parseOtlpEventLines(text) : null;
+    return oneLine ?? fromDocument(doc, path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
-    const record = parseRecordSaved(text);
-    if (record) return record;
+    const lines = parseRecordSaved(text) ?? parseOtlpEventLines(text);
+    if (lines) return lines;
     if (looksLikeStableTable(text)) {
       const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };
       return { provenance, events: parseStableTable(text) };

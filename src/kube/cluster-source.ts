@@ -23,10 +23,10 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       // the events.k8s.io/v1 view is read only for those who keep the raw objects (capture).
       const [core, eventsK8sIo] = await Promise.all([
         listEvents(target, 'core', namespace, list),
-        opts.raw ? listEvents(target, 'events.k8s.io', namespace, list) : undefined,
+        opts.raw && opts.eventsK8sIo ? listEvents(target, 'events.k8s.io', namespace, list) : undefined,
       ]);
       const events = core.items.map(normaliseEvent);
-      return opts.raw ? { events, raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? [] } } : { events };
+      return opts.raw ? { events, raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } } : { events };
     },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),

@@ -16,7 +16,11 @@ import { ApiError, TlsVerificationError, apiRequest, openStream } from './http.t
 import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import type { FollowStep, ResumeVerdict, RetryPolicy } from '../core/source.ts';
+import type { FollowStep, ResumeVerdict } from '../core/source.ts';
+import { backoffDelay } from '../core/retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
+
+export { backoffDelay } from '../core/retry.ts';
 
 /** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
@@ -163,9 +167,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export function backoffDelay(failures: number, retry: RetryPolicy): number {
-  return Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.max(0, failures - 1));
-}
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;

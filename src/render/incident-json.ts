@@ -57,7 +57,7 @@ interface IncidentJson {
   repeats: RepeatJson[];
   limits: { windowStart: Iso; windowEnd: Iso; windowMs: number | null; eventTTLms: number; ttlHorizon: string };
   /** present when read from a saved file: capture, list or record, and the time it was observed */
-  saved?: { format: 'capture' | 'list' | 'record'; firstObserved: Iso; lastObserved: Iso };
+  saved?: { format: 'capture' | 'list' | 'record' | 'otlp'; firstObserved: Iso; lastObserved: Iso };
   comparison?: ComparisonSummary;
   onlyInRecord?: (EventRef & { type: string; lastSeen: Iso })[];
   recreatedObjects?: Recreation[];
@@ -123,7 +123,7 @@ export function toIncidentJson(incident: Incident): IncidentJson {
       ttlHorizon: toIso(l.ttlHorizon),
     },
   };
-  if (p.kind === 'capture' || p.kind === 'list' || p.kind === 'record') {
+  if (p.kind === 'capture' || p.kind === 'list' || p.kind === 'record' || p.kind === 'otlp') {
     const { first, last } = observedWindow(p);
     json.saved = { format: p.kind, firstObserved: isoOrNull(first), lastObserved: isoOrNull(last) };
   }

@@ -10,7 +10,7 @@ const lookups: Lookups = {
 };
 
 const cases: [string, string[], string[], number][] = [
-  ['an empty line offers the verbs', [''], ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record'], DIRECTIVE.noFileComp],
+  ['an empty line offers the verbs', [''], ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export'], DIRECTIVE.noFileComp],
   ['a prefix narrows the verbs', ['in'], ['incident'], DIRECTIVE.noFileComp],
   ['flags before the verb do not hide the verbs', ['-n', 'op-events', 'ty'], ['type-audit'], DIRECTIVE.noFileComp],
   ['-n completes namespaces from the cluster', ['-n', 'op'], ['op-events'], DIRECTIVE.noFileComp],
