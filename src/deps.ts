@@ -27,6 +27,8 @@ export interface Deps {
   interrupted(): Promise<string>;
   /** Opens where events come from (src/core/source.ts). Verbs never build a source themselves. */
   openSource(request: SourceRequest): Promise<EventSource>;
+  /** Resolves when stdout can take no more (its reader left: `| head`); long-running verbs stop then. */
+  stdoutClosed?(): Promise<void>;
 }
 
 /** stdout or stderr of this process, keeping its first write error for main to turn into an exit status. */
@@ -83,9 +85,10 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
 
 export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
   let interrupted: Promise<string> | undefined;
+  const stderr = processOutput(process.stderr, 2);
   return {
     stdout: processOutput(process.stdout, 1),
-    stderr: processOutput(process.stderr, 2),
+    stderr,
     stdin: process.stdin,
     env: process.env,
     now: () => Date.now(),
@@ -94,6 +97,7 @@ export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOut
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       })),
-    openSource: systemSources({ env: process.env, stdin: process.stdin }),
+    openSource: systemSources({ env: process.env, stdin: process.stdin, stderr }),
+    stdoutClosed: () => new Promise<void>((resolve) => process.stdout.once('error', () => resolve())),
   };
 }

@@ -144,7 +144,7 @@ function renderPatched(namespace: string, opts: AggregateOptions, result: { plan
 
 export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { target, namespace } = await resolveTarget(opts.scope, deps.env);
+  const { target, namespace } = await resolveTarget(opts.scope, deps);
   if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
   const result = await patchRepeat(target, namespace, opts, now);
   const palette = choosePalette({ flag: opts.color, isTTY: deps.stdout.isTTY, env: deps.env });

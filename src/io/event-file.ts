@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
+import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
 import type { CaptureProvenance, EventSource, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
@@ -89,6 +90,16 @@ function looksLikeStableTable(text: string): boolean {
   return lines.length > 0 && lines.every(isStableLine);
 }
 
+/** The saved file, once every item it holds has the shape of an Event (see event-shape.ts). */
+function eventsOnly(saved: SavedEvents, path: string): SavedEvents {
+  if (!('raw' in saved)) return saved;
+  for (const items of [saved.raw.core, saved.raw.eventsK8sIo ?? []]) {
+    const bad = firstNonEvent(items);
+    if (bad !== null) throw new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
+  }
+  return saved;
+}
+
 /** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */
 export function parseEventsText(text: string, path: string): SavedEvents {
   const trimmed = text.trim();
@@ -97,11 +108,11 @@ export function parseEventsText(text: string, path: string): SavedEvents {
     const doc: unknown = JSON.parse(trimmed);
     // A collector's file of one export request is one JSON document: read as the lines it is.
     const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? parseOtlpEventLines(text) : null;
-    return oneLine ?? fromDocument(doc, path);
+    return eventsOnly(oneLine ?? fromDocument(doc, path), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
     const lines = parseRecordSaved(text) ?? parseOtlpEventLines(text);
-    if (lines) return lines;
+    if (lines) return eventsOnly(lines, path);
     if (looksLikeStableTable(text)) {
       const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };
       return { provenance, events: parseStableTable(text) };

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { runCli } from '../../src/cli.ts';
 import { ev, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
+import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
@@ -250,9 +251,21 @@ test('light, dark and print', async () => {
   assert.ok(dark.variance > 100, JSON.stringify(dark));
   await page.getByRole('button', { name: 'Theme: auto' }).click();
   assert.equal(await background(), 'rgb(255, 255, 255)', 'the theme button picks light over a dark system');
+  // A short window shows some rows only, so the canvas on screen covers those.
+  await page.setViewportSize({ width: 1280, height: 560 });
+  const covered = () =>
+    page.evaluate(() => {
+      const canvas = (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect();
+      const rows = (document.querySelector('.rows') as HTMLElement).getBoundingClientRect();
+      return Math.abs(canvas.top - rows.top) < 1 && Math.abs(canvas.bottom - rows.bottom) < 1;
+    });
+  await page.waitForFunction(() => (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect().bottom <= innerHeight + 1);
+  assert.equal(await covered(), false);
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
   assert.equal(await visibleCount(page, '.track-row'), 4);
+  // On paper the marks cover every row, not just those that were on screen.
+  assert.equal(await covered(), true);
   const pdf = await page.pdf();
   assert.ok(pdf.length > 10_000, `a printed page of ${pdf.length} bytes`);
   assertQuiet(opened);
@@ -298,27 +311,7 @@ test('hostile event text runs no script, opens no dialog, makes no request, and 
 });
 
 test('a page of 20,000 events loads, draws and still answers zoom and hover', async () => {
-  const items: Record<string, unknown>[] = [];
-  const types = ['Normal', 'Normal', 'Normal', 'Warning', 'Critical', 'warning', ''];
-  for (let i = 0; i < 20_000; i += 1) {
-    const object = i % 400;
-    items.push(
-      ev({
-        name: `ev-${i}`,
-        namespace: `team-${object % 4}`,
-        kind: object % 3 === 0 ? 'Pod' : 'Pipeline',
-        objectName: `obj-${object}`,
-        objectUid: `uid-${object}`,
-        reason: ['Scheduled', 'Pulled', 'BackOff', 'Reconciled', 'Probe'][i % 5],
-        type: types[i % types.length],
-        message: `Message ${i} about obj-${object}: something happened at step ${i % 97}.`,
-        first: 3500 - (i % 3400),
-        count: i % 11 === 0 ? 7 : 1,
-        last: i % 11 === 0 ? 3400 - (i % 3400) - 60 : undefined,
-      }),
-    );
-  }
-  const html = await pageFor('big', items);
+  const html = await pageFor('big', manyEvents(20_000));
   const started = performance.now();
   const opened = await openPage(browser, 'big.html', html);
   const loaded = performance.now() - started;

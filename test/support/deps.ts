@@ -35,7 +35,7 @@ export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
     env,
     now: () => o.now ?? NOW,
     interrupted: () => interrupted,
-    openSource: o.openSource ?? systemSources({ env, stdin }),
+    openSource: o.openSource ?? systemSources({ env, stdin, stderr: { write: (text) => void (err += text) } }),
   };
   return { deps, stdout: () => out, stderr: () => err, interrupt: () => interrupt('SIGINT') };
 }

@@ -403,6 +403,7 @@ export function timelinePage(): void {
   let frame = 0;
   let axisDirty = true;
   let printing = false;
+  const MAX_CANVAS = 30_000;
   function scheduleDraw(viewChanged: boolean): void {
     if (viewChanged) axisDirty = true;
     if (frame !== 0) return;
@@ -472,7 +473,8 @@ export function timelinePage(): void {
     const r = rowsEl.getBoundingClientRect();
     const stickyBottom = printing ? r.top : axisRow.getBoundingClientRect().bottom;
     const top = Math.max(0, stickyBottom - r.top);
-    const bottom = printing ? r.height : Math.min(r.height, innerHeight - r.top);
+    // On paper every row is drawn, up to the largest canvas a browser keeps.
+    const bottom = printing ? Math.min(r.height, MAX_CANVAS) : Math.min(r.height, innerHeight - r.top);
     const h = Math.max(0, Math.ceil(bottom - top));
     const dpr = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
@@ -766,17 +768,17 @@ export function timelinePage(): void {
     relayout();
     scheduleDraw(true);
   });
-  window.addEventListener('beforeprint', () => {
-    printing = true;
+  // Printing lays the page out again (no sticky axis, paper width): draw at once, every row.
+  function setPrinting(value: boolean): void {
+    if (printing === value) return;
+    printing = value;
     relayout();
     axisDirty = true;
     draw();
-  });
-  window.addEventListener('afterprint', () => {
-    printing = false;
-    relayout();
-    scheduleDraw(true);
-  });
+  }
+  window.addEventListener('beforeprint', () => setPrinting(true));
+  window.addEventListener('afterprint', () => setPrinting(false));
+  window.matchMedia('print').addEventListener('change', (e) => setPrinting(e.matches));
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
     readColours();
     scheduleDraw(false);
