@@ -1,6 +1,6 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
 import type { Deps, Output } from '../deps.ts';
-import { SUCCESS } from '../errors.ts';
+import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import { compareWithLive, standingOf } from '../core/incarnation.ts';
@@ -13,6 +13,7 @@ import { renderComparisonNotice, renderSavedNotice } from '../render/notices.ts'
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from './timeline-html.ts';
+import { runFollow } from './follow.ts';
 import { parseCommonOptions, parseEventTTL, parseOutputFile } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
@@ -32,6 +33,8 @@ export interface TimelineOptions {
   eventTTLms: number;
   /** --output-file: written atomically instead of stdout */
   outputFile: string | null;
+  /** -w: the timeline, then each new occurrence; --watch-only: only what comes next */
+  watch: 'none' | 'watch' | 'watch-only';
 }
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
@@ -43,10 +46,21 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
     compare: parseCompare(raw, common),
     eventTTLms: parseEventTTL(raw),
     outputFile: parseOutputFile(raw),
+    watch: parseWatch(raw, common),
   };
 }
 
+function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['watch'] {
+  const watch = raw.watchOnly === true ? 'watch-only' : raw.watch === true ? 'watch' : 'none';
+  if (watch === 'none') return watch;
+  if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
+  if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
+  if (raw.outputFile !== undefined) throw new UsageError(`--output-file does not apply to --${watch}`);
+  return watch;
+}
+
 export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
+  if (opts.watch !== 'none') return runFollow(opts, opts.watch === 'watch-only', deps);
   if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
   let text = '';
   const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
