@@ -116,6 +116,7 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
   timeline: [
     output(TIMELINE_OUTPUTS, true, 'table, wide, stable, html (a self-contained page), json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
     { long: '--no-headers', description: 'omit the header row' },
+    { long: '--absolute-times', description: 'print RFC 3339 times instead of ages (table and wide)' },
     { long: '--watch', short: '-w', description: 'after listing the requested events, watch for more: each new occurrence once' },
     { long: '--watch-only', description: 'watch for new occurrences without listing the events there are now' },
     { long: '--compare', description: 'with --from: also read the live cluster and mark the events it no longer has' },
@@ -126,6 +127,7 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     output(INCIDENT_OUTPUTS, false, 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
     EVENT_TTL,
     { long: '--compare', description: 'with --from: also read the live cluster and say which events it no longer has' },
+    { long: '--absolute-times', description: 'print RFC 3339 times instead of ages' },
   ],
   'type-audit': [output(AUDIT_OUTPUTS, true, 'text, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE')],
   'aggregate-patch': [

@@ -7,6 +7,8 @@ import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
+import { renderAgesNotice } from '../render/notices.ts';
+import { agesFrom } from '../core/ages.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
@@ -21,6 +23,8 @@ interface IncidentOptions {
   output: OutputChoice<(typeof INCIDENT_OUTPUTS)[number]>;
   eventTTLms: number;
   compare: boolean;
+  /** --absolute-times: RFC 3339 times where the account would give ages */
+  absoluteTimes: boolean;
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
@@ -30,6 +34,7 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
     output: parseOutputChoice(raw, INCIDENT_OUTPUTS, false),
     eventTTLms: parseEventTTL(raw),
     compare: parseCompare(raw, common),
+    absoluteTimes: raw.absoluteTimes === true,
   };
 }
 
@@ -37,8 +42,11 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
+  // A saved file's account counts its ages from when the file was taken; with --compare the live
+  // cluster is read now, and the account is of now.
+  const ages = agesFrom(read.source.provenance, read.events, now, opts.common.from !== null && !opts.compare);
   const incident = buildIncident(read.events, {
-    now,
+    now: ages.at,
     provenance: read.source.provenance,
     eventTTLms: opts.eventTTLms,
     ...(live === undefined ? {} : { live }),
@@ -46,7 +54,8 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
   if (opts.output.kind === 'document') {
     deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));
   } else {
-    deps.stdout.write(renderIncidentText(incident, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
+    if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
+    deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
   return SUCCESS;
 }

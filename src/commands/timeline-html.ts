@@ -1,6 +1,7 @@
 // -o html and capture's timeline.html: the page made from what a read verb has read.
 import type { Event } from '../core/event.ts';
 import { buildIncident } from '../core/incident.ts';
+import { standingOf } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
 import type { Provenance } from '../core/source.ts';
@@ -22,6 +23,7 @@ export function timelinePage(input: PageInput): string {
   return renderTimelinePage(events, incident, {
     capturedAt: last ?? now,
     eventTTLms,
+    ...(live === undefined ? {} : { standing: (ev: Event) => standingOf(ev, live) }),
     ...(provenance.kind === 'record' && first !== null && last !== null ? { observed: [first, last] as [number, number] } : {}),
   });
 }

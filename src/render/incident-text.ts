@@ -19,7 +19,10 @@ import { observedWindow } from '../core/source.ts';
 // The headline stays short: a namespace with hundreds of warnings lists the first few.
 const HEADLINE_ITEMS = 5;
 
-export function renderIncidentText(incident: Incident, palette: Palette): string {
+/** --absolute-times: RFC 3339 times where the account would say how long ago. */
+type IncidentView = Incident & { absoluteTimes?: boolean };
+
+export function renderIncidentText(incident: IncidentView, palette: Palette): string {
   const sections = [renderIncidentHeadline(incident, palette)];
   if (incident.headline.events > 0) {
     sections.push(objectsSection(incident, palette), reportersSection(incident, palette));
@@ -34,12 +37,14 @@ function paintEventType(type: string, palette: Palette): string {
   return paintType(type, escapeOrNone(type), palette);
 }
 
-function ageOf(ms: number, incident: Incident): string {
+function ageOf(ms: number, incident: IncidentView): string {
+  if (incident.absoluteTimes) return `at ${formatTime(ms)}`;
   return `${humanDuration(incident.at - ms)} ago`;
 }
 
 /** `2026-11-30T11:58:00Z (2m ago)` */
-function timeAndAge(ms: number, incident: Incident): string {
+function timeAndAge(ms: number, incident: IncidentView): string {
+  if (incident.absoluteTimes) return formatTime(ms);
   return formatTimeAndAge(ms, incident.at);
 }
 

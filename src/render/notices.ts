@@ -2,6 +2,7 @@
 // compares with the server. Only counts, times formatted here and fixed words are printed: the file's
 // format only picks a noun, so nothing from a file or a server reaches the terminal unescaped.
 
+import type { AgesFrom } from '../core/ages.ts';
 import type { Event } from '../core/event.ts';
 import type { Comparison } from '../core/incarnation.ts';
 import { eventWindow } from '../core/incident.ts';
@@ -52,4 +53,13 @@ export function renderComparisonNotice(c: Comparison, kind: Provenance['kind']):
 /** kubectl's wording, on stderr so stdout stays clean for pipes. */
 export function noEventsMessage(namespace: string | null): string {
   return namespace === null ? 'No events found.\n' : `No events found in ${escapeTerminal(namespace)} namespace.\n`;
+}
+
+/** Says on stderr where a saved file's ages count from (nothing for a live read, or --absolute-times). */
+export function renderAgesNotice(from: AgesFrom): string {
+  const when = formatTime(from.at);
+  if (from.basis === 'capture') return `Ages are counted from ${when}, when the capture was taken.\n`;
+  if (from.basis === 'record') return `Ages are counted from ${when}, the record's last observation.\n`;
+  if (from.basis === 'newest-event') return `Ages are counted from ${when}, the newest event in the file (it does not say when it was taken).\n`;
+  return '';
 }
