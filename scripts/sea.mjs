@@ -16,21 +16,36 @@ const require = createRequire(import.meta.url);
 // The fuse string every Node binary since 18.16 carries; postject flips its trailing 0 to 1.
 export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts):
-// build.mjs writes it beside the bundle in dist/, and every executable carries it as this asset.
+// Libraries only some runs need, compiled on first use (src/chunk.ts): client-node's KubeConfig
+// (a verb that reaches a cluster), the yaml package (-o yaml) and the OTLP serializers. build.mjs
+// writes each beside the bundle in dist/ with V8's code cache for it (NAME.cache), and every
+// executable carries them as assets.
 export const CLIENT_NODE_CHUNK = 'client-node.cjs';
+export const YAML_CHUNK = 'yaml.cjs';
 // The OTLP logs serializers, compiled only by export and record --otlp (src/otlp/encode.ts).
 export const OTLP_CHUNK = 'otlp-transformer.cjs';
 
-/** Every chunk build.mjs writes into `dir`, as the assets an executable carries: name -> file. */
-export function chunkAssets(dir) {
-  return Object.fromEntries([CLIENT_NODE_CHUNK, OTLP_CHUNK].map((name) => [name, join(dir, name)]));
+/**
+ * Every chunk build.mjs writes into `dir`, as the assets an executable carries: name -> file; with
+ * codeCache, each chunk's V8 code cache too (only the executable's own Node can use it).
+ */
+export function chunkAssets(dir, { codeCache = false } = {}) {
+  return Object.fromEntries(
+    [CLIENT_NODE_CHUNK, YAML_CHUNK, OTLP_CHUNK].flatMap((file) => [[file, join(dir, file)], ...(codeCache ? [[`${file}.cache`, join(dir, `${file}.cache`)]] : [])]),
+  );
 }
 
 // V8 seeds its string hashes at random and the seed leaks into the code cache, so two builds of one
 // commit differ byte for byte. A fixed --hash-seed would make them identical, but it would also give
 // up V8's defence against hash flooding, and this executable parses event text that anyone allowed
 // to write an Event chooses (keys included), for hours on end in `record`. So: not reproducible.
+
+/**
+ * The executable's V8 flags. V8 lets the young generation grow to tens of MiB on a machine with
+ * plenty of memory; a read of 20,000 events (page after page parsed, normalised and dropped) then
+ * peaks about 90 MiB higher than with 4 MiB semi-spaces, for no CPU saved (scripts/bench-timeline.ts).
+ */
+export const SEA_EXEC_ARGV = ['--max-semi-space-size=4'];
 
 /** The real Node binary of the pinned `node` devDependency (node_modules/.bin/node links to it). */
 export function pinnedNodeBinary() {
@@ -92,10 +107,7 @@ export async function buildSea({ bundle, assets = {}, output, nodeBinary, genera
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache,
-      // V8 lets the young generation grow to tens of MiB on a machine with plenty of memory; a read
-      // of 20,000 events (page after page parsed, normalised and dropped) then peaks about 90 MiB
-      // higher than with 4 MiB semi-spaces, for no CPU saved (measured: scripts/bench-timeline.ts).
-      execArgv: ['--max-semi-space-size=4'],
+      execArgv: SEA_EXEC_ARGV,
       // Ignore NODE_OPTIONS: the plugin must not pick up another project's --require or --import.
       execArgvExtension: 'none',
     };

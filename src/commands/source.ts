@@ -24,7 +24,15 @@ import { escapeTerminal } from '../render/escape.ts';
 import type { CommonOptions, RawOptions, ScopeOptions } from './options.ts';
 
 export async function resolveTarget(scope: ScopeOptions, deps: Deps): Promise<{ target: KubeTarget; namespace: string | null }> {
-  const target = await loadKubeTarget({ kubeconfig: scope.kubeconfig, context: scope.context, env: deps.env });
+  const target = await loadKubeTarget({
+    kubeconfig: scope.kubeconfig,
+    context: scope.context,
+    env: deps.env,
+    overrides: scope.overrides,
+    verbosity: scope.verbosity,
+    log: (line) => deps.stderr.write(line),
+    stdinIsTTY: (deps.stdin as { isTTY?: boolean }).isTTY === true,
+  });
   const namespace = scope.allNamespaces ? null : (scope.namespace ?? target.namespace);
   return { target, namespace };
 }

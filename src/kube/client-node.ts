@@ -1,7 +1,4 @@
-// client-node's KubeConfig (with undici, which it brings) is 2.4 of the bundle's 3 MiB. Compiling
-// it is most of what start-up costs, and --version, --help, --from and completion never use it. So
-// the single executable carries it as a separate script (src/chunk.ts) compiled only when a verb
-// reaches a cluster. From source (tsx, the tests) it is an ordinary import.
+// client-node's KubeConfig is a chunk (src/chunk.ts): only a verb that reaches a cluster compiles it.
 import { runChunk } from '../chunk.ts';
 
 type ClientNode = typeof import('@kubernetes/client-node/dist/config.js');

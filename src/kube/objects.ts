@@ -182,8 +182,13 @@ export async function eachLimited<T>(items: T[], limit: number, work: (item: T) 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** How many requests may be in flight at once: enough to be quick, few enough not to stampede a server. */
-export const LOOKUP_CONCURRENCY = 8;
+/**
+ * How many requests may be in flight at once: enough to be quick, few enough not to stampede a
+ * server (kube-apiserver's --max-requests-inflight is 400). 400 objects in 50 namespaces take 152
+ * requests (discovery, a metadata-only LIST of each namespace's Pods, a GET each for the rest):
+ * about 0.3 s at 32 in flight, 0.5 to 1.1 s at 8, on a loaded 2-core machine, 0.1 s CPU either way.
+ */
+export const LOOKUP_CONCURRENCY = 16;
 /** A collection holding more objects to look up than this is LISTed rather than read with a GET each. */
 export const LIST_ABOVE = 3;
 /** Objects per LIST page (kubectl get --chunk-size defaults to 500 too). */
