@@ -11,6 +11,8 @@ import type { EventSource, RawEvents, ReadOptions } from '../core/source.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from './options.ts';
 import { statusLine } from './status-line.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { otlpProvenanceNotice } from '../render/otlp-status.ts';
 
 /** --from FILE, else the live cluster of the scope. */
 function requestFor(common: CommonOptions): SourceRequest {
@@ -38,6 +40,9 @@ interface ReadEvents {
 
 export async function readEvents(common: CommonOptions, deps: Deps, now: number, opts: { raw?: boolean; eventsK8sIo?: boolean } = {}): Promise<ReadEvents> {
   const source = await deps.openSource(requestFor(common));
+  const { provenance } = source;
+  // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
+  if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
   const read = await readWithProgress(source, deps, opts);
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.

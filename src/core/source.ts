@@ -87,10 +87,17 @@ export interface StableTableProvenance extends Common {
  */
 export interface OtlpProvenance extends Common {
   kind: 'otlp';
+  /** who wrote its events: our export, or the contrib k8sobjects or k8s_events receivers (each keeps less) */
+  writers: OtlpWriter[];
+  /** log records in the file that are not events */
+  skipped: number;
   /** epoch ms of the first and last observation (observedTimeUnixNano); null when no record says */
   firstObserved: number | null;
   lastObserved: number | null;
 }
+
+/** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
+export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
 export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance;
 

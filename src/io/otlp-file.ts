@@ -16,10 +16,10 @@ import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { K8S, OUR, SCOPE_NAME } from '../render/otlp-logs.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
+import type { OtlpWriter } from '../core/source.ts';
 import type { SavedEvents } from './event-file.ts';
 import { latestVersions } from './record-file.ts';
 
-export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
 export interface OtlpVersion {
   /** a core/v1 Event (or an events.k8s.io/v1 one, as the k8sobjects receiver stored it) */
@@ -37,20 +37,6 @@ export interface OtlpFile {
   skipped: number;
 }
 
-/** What each writer leaves out, as the provenance states it (field names as in the Event API). */
-export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
-  evtimeline: [],
-  k8sobjects: [],
-  k8s_events: [
-    'series',
-    'reportingController',
-    'reportingInstance',
-    'source.component',
-    'firstTimestamp',
-    'metadata.resourceVersion',
-    'types other than Normal and Warning',
-  ],
-};
 
 type AnyValue = Json;
 
@@ -256,6 +242,8 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
       firstObserved: first,
       lastObserved: last,
       tells: EVENT_OBJECTS_TELL,
+      writers: file.writers,
+      skipped: file.skipped,
     },
     raw: { core: latestVersions(file.versions.map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
   };
