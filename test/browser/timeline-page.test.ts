@@ -8,6 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/cli.ts';
+import { normaliseEvent } from '../../src/core/event.ts';
+import { sortTimeline } from '../../src/core/timeline.ts';
+import { buildPageData } from '../../src/render/html-data.ts';
+import { renderTimelineHtml } from '../../src/render/html.ts';
 import { ev, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { manyEvents } from '../support/many-events.ts';
@@ -268,6 +272,24 @@ test('light, dark and print', async () => {
   assert.equal(await covered(), true);
   const pdf = await page.pdf();
   assert.ok(pdf.length > 10_000, `a printed page of ${pdf.length} bytes`);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a lane about a deleted object, or an earlier one of the same name, says so (a live lookup)', async () => {
+  const data = buildPageData(sortTimeline(labEvents().map(normaliseEvent)), {
+    scope: 'namespace op-events',
+    headline: [],
+    capturedAt: NOW,
+    eventTTLms: 3_600_000,
+    standing: (ev) => ({ incarnation: ev.object.kind === 'Pod' ? 'gone' : 'previous' }),
+  });
+  const opened = await openPage(browser, 'incarnations.html', renderTimelineHtml(data));
+  const { page } = opened;
+  assert.deepEqual(await page.locator('.lane-row .badge.incarnation').allTextContents(), ['previous incarnation', 'gone']);
+  await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Object, 'Pod/hungry in op-events (gone: no such object now)');
   assertQuiet(opened);
   await page.close();
 });

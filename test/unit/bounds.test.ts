@@ -124,8 +124,8 @@ describe('a record with a torn line in the middle', () => {
   it('is read with a warning, not refused as "not a record"', async () => {
     const dir = scratchDir('bounds-torn');
     const file = join(dir, 'torn.jsonl');
-    const line = (uid: string) => formatObservation({ observedAt: '2026-11-30T11:00:00.000Z', type: 'ADDED', event: ev({ uid, reason: `R${uid}` }) });
-    const header = formatHeader({ kind: RECORD_KIND, version: 1, context: 'c', server: 'https://h', namespace: 'op-events', filter: {}, startedAt: '2026-11-30T11:00:00.000Z' });
+    const line = (uid: string) => formatObservation({ observedAt: Date.parse('2026-11-30T11:00:00.000Z'), type: 'ADDED', event: ev({ uid, reason: `R${uid}` }) });
+    const header = formatHeader({ kind: RECORD_KIND, version: 1, context: 'c', server: 'https://h', namespace: 'op-events', filter: {}, startedAt: Date.parse('2026-11-30T11:00:00.000Z') });
     writeFileSync(file, header + line('a') + line('b').slice(0, 50) + line('c'));
     const fake = fakeDeps();
     assert.equal(await runCli(['--from', file, '-o', 'stable'], fake.deps), 0);

@@ -33,11 +33,11 @@ writeFileSync(
 const env = { HOME: dir, KUBECONFIG: kubeconfig };
 
 function header(server: string, startedAt = '2026-11-30T11:00:00.000Z'): string {
-  return formatHeader({ kind: RECORD_KIND, version: 1, context: 'c', server, namespace: 'op-events', filter: {}, startedAt });
+  return formatHeader({ kind: RECORD_KIND, version: 1, context: 'c', server, namespace: 'op-events', filter: {}, startedAt: Date.parse(startedAt) });
 }
 
 function observation(event: Record<string, unknown>, at = '2026-11-30T11:00:01.000Z'): string {
-  return formatObservation({ observedAt: at, type: 'ADDED', event });
+  return formatObservation({ observedAt: Date.parse(at), type: 'ADDED', event });
 }
 
 describe('sameServer', () => {

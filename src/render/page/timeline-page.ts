@@ -299,6 +299,9 @@ export function timelinePage(): void {
       if (type !== undefined) toggle.append(el('span', 'badge odd', typeName(type)));
     }
     toggle.append(el('span', 'meta', `${plural(count, 'event')}${info?.uid ? ` \u00B7 uid ${visible(info.uid.slice(0, 8))}` : ''}`));
+    // What the live cluster said of the object: its name now belongs to another object, or is gone.
+    const incarnation = info?.incarnation === 'previous' ? 'previous incarnation' : info?.incarnation === 'gone' ? 'gone' : '';
+    if (incarnation !== '') toggle.append(el('span', 'badge incarnation', incarnation));
     box.setAttribute('aria-label', name);
     label.append(toggle);
     laneRowEl.append(label, el('div', 'plot'));
@@ -597,7 +600,13 @@ export function timelinePage(): void {
       list.append(el('dt', '', term), el('dd', '', value));
     };
     add('Reason', visible(str(tr[1])) || '(none)');
-    add('Object', `${visible(lane?.kind || '<none>')}/${visible(lane?.name || '<none>')}${lane?.namespace ? ` in ${visible(lane.namespace)}` : ''}`);
+    const standing =
+      lane?.incarnation === 'previous'
+        ? ' (a previous incarnation: the name now belongs to a newer object)'
+        : lane?.incarnation === 'gone'
+          ? ' (gone: no such object now)'
+          : '';
+    add('Object', `${visible(lane?.kind || '<none>')}/${visible(lane?.name || '<none>')}${lane?.namespace ? ` in ${visible(lane.namespace)}` : ''}${standing}`);
     add('Message', visible(str(ev[2])) || '(none)');
     add('Reporter', visible(str(ev[3])) || '(none)');
     add('Count', ev[6].toLocaleString('en-US'));
