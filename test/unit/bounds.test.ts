@@ -15,14 +15,17 @@ import { ev } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { scratchDir } from '../support/tmp.ts';
 
-async function usageError(argv: string[]): Promise<string> {
+/** The message of the error a verb fails with, which must be of class `kind` (usage: exit 2, runtime: exit 1). */
+async function failure(argv: string[], kind: typeof UsageError | typeof RuntimeError = UsageError): Promise<string> {
   const error = await runCli(argv, fakeDeps().deps).then(
-    () => assert.fail('expected a usage error'),
+    () => assert.fail(`expected a ${kind.name}`),
     (e: unknown) => e,
   );
-  assert.ok(error instanceof UsageError, String(error));
+  assert.ok(error instanceof kind, String(error));
   return error.message;
 }
+
+const usageError = (argv: string[]): Promise<string> => failure(argv);
 
 describe('aggregate-patch counts are int32, as the API has them', () => {
   const cases: [string, string[], string][] = [
@@ -97,14 +100,7 @@ describe('aggregate-patch and the read filters', () => {
 describe('--from files the file system or V8 refuse', () => {
   const dir = scratchDir('bounds-from');
 
-  async function runtimeError(argv: string[]): Promise<string> {
-    const error = await runCli(argv, fakeDeps().deps).then(
-      () => assert.fail('expected an error'),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof RuntimeError, String(error));
-    return error.message;
-  }
+  const runtimeError = (argv: string[]): Promise<string> => failure(argv, RuntimeError);
 
   it(`a folder is named in words (libuv's), not EISDIR`, async () => {
     assert.equal(await runtimeError(['--from', dir]), `--from ${dir}: illegal operation on a directory`);
