@@ -8,6 +8,7 @@ import { buildPageData, describeType } from '../../src/render/html-data.ts';
 import type { PageData } from '../../src/render/html-data.ts';
 import { escapeHtml, renderTimelineHtml, toScriptJson } from '../../src/render/html.ts';
 import { renderTimelinePage } from '../../src/render/timeline-page.ts';
+import { fromCluster } from '../support/sources.ts';
 import { ev, labEvents, NOW } from '../support/builders.ts';
 
 const HOUR = 3_600_000;
@@ -41,8 +42,8 @@ test('the lab page embeds its lanes, tracks and events as golden data at the fix
       'default-scheduler',
     ],
     lanes: [
-      { namespace: 'op-events', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', uid: '11111111-2222-3333-4444-555555555555', owner: null },
-      { namespace: 'op-events', apiVersion: 'v1', kind: 'Pod', name: 'hungry', uid: '99999999-8888-7777-6666-555555555555', owner: null },
+      { namespace: 'op-events', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', uid: '11111111-2222-3333-4444-555555555555', owner: null, incarnation: null },
+      { namespace: 'op-events', apiVersion: 'v1', kind: 'Pod', name: 'hungry', uid: '99999999-8888-7777-6666-555555555555', owner: null, incarnation: null },
     ],
     groups: [{ namespace: 'op-events', lanes: [0, 1] }],
     tracks: [[0, 0, 0], [0, 4, 1], [0, 7, 0], [1, 10, 2]],
@@ -55,6 +56,17 @@ test('the lab page embeds its lanes, tracks and events as golden data at the fix
 test('a record shades its TTL horizon from its first observation', () => {
   const data = buildPageData(events(labEvents()), { scope: 's', headline: [], capturedAt: NOW, eventTTLms: HOUR, observed: [NOW - 7200_000, NOW] });
   assert.deepEqual([data.observed, data.ttlHorizon], [[NOW - 7200_000, NOW], NOW - 7200_000 - HOUR]);
+});
+
+test('a lane carries what the live lookup said of its object', () => {
+  const data = buildPageData(events(labEvents()), {
+    scope: 's',
+    headline: [],
+    capturedAt: NOW,
+    eventTTLms: HOUR,
+    standing: (ev) => ({ incarnation: ev.object.kind === 'Pod' ? 'gone' : 'previous' }),
+  });
+  assert.deepEqual(data.lanes.map((l) => `${l.kind}:${l.incarnation}`), ['Pipeline:previous', 'Pod:gone']);
 });
 
 test('events without times are kept, with null times and no window', () => {
@@ -97,7 +109,7 @@ function hostilePage(): string {
   const hostile = events([
     ev({ reason: '</script><script>alert(1)</script>', message: HOSTILE, type: '<img src=x onerror=alert(4)>', objectName: '</svg><svg onload=alert(5)>', kind: 'javascript:alert(6)', namespace: 'op-events' }),
   ]);
-  const incident = buildIncident(hostile, { now: NOW, namespace: '</title><script>alert(7)</script>', eventTTLms: HOUR, source: 'cluster' });
+  const incident = buildIncident(hostile, { now: NOW, provenance: fromCluster({ namespace: '</title><script>alert(7)</script>' }), eventTTLms: HOUR });
   return renderTimelinePage(hostile, incident, { capturedAt: NOW, eventTTLms: HOUR });
 }
 
