@@ -20,11 +20,15 @@ export const DIRECTIVE = { default: 0, noFileComp: 4 } as const;
 const GLOBAL_FLAGS = [
   '--namespace', '-n', '--all-namespaces', '-A', '--context', '--kubeconfig', '--request-timeout',
   '--from', '--for', '--types', '--reason', '--since', '--color', '--help', '--version',
+  // kubectl's global connection flags
+  '--server', '-s', '--token', '--user', '--cluster', '--certificate-authority', '--client-certificate', '--client-key',
+  '--insecure-skip-tls-verify', '--tls-server-name', '--as', '--as-group', '--as-uid', '--v', '-v',
+  '--template', '--allow-missing-template-keys',
 ];
 
 const VERB_FLAGS: Record<string, string[]> = {
-  timeline: ['--output', '-o', '--no-headers', '--compare', '--event-ttl', '--output-file'],
-  incident: ['--output', '-o', '--event-ttl', '--compare'],
+  timeline: ['--output', '-o', '--no-headers', '--compare', '--event-ttl', '--output-file', '--watch', '-w', '--watch-only', '--absolute-times'],
+  incident: ['--output', '-o', '--event-ttl', '--compare', '--absolute-times'],
   'type-audit': ['--output', '-o'],
   'aggregate-patch': ['--add', '--count', '--at', '--dry-run'],
   capture: ['--force', '--event-ttl'],
@@ -41,13 +45,17 @@ const OUTPUTS: Record<string, readonly string[]> = {
 const VALUE_FLAGS = new Set([
   '-n', '--namespace', '--context', '--kubeconfig', '--request-timeout', '--from', '--for', '--types', '--reason',
   '--since', '--color', '-o', '--output', '--event-ttl', '--add', '--count', '--at', '--dry-run', '--duration',
-  '--output-file',
+  '--output-file', '-s', '--server', '--token', '--user', '--cluster', '--certificate-authority', '--client-certificate',
+  '--client-key', '--tls-server-name', '--as', '--as-group', '--as-uid', '-v', '--v', '--template',
 ]);
 
 export interface Lookups {
   namespaces(): Promise<string[]>;
   events(namespace: string | null): Promise<string[]>;
   contexts(): Promise<string[]>;
+  /** kubeconfig cluster and user names, for --cluster and --user */
+  clusters(): Promise<string[]>;
+  users(): Promise<string[]>;
 }
 
 export interface Completion {
@@ -101,6 +109,10 @@ async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups:
       return withPrefix(prefix, await lookups.namespaces());
     case '--context':
       return withPrefix(prefix, await lookups.contexts());
+    case '--cluster':
+      return withPrefix(prefix, await lookups.clusters());
+    case '--user':
+      return withPrefix(prefix, await lookups.users());
     case '--color':
       return withPrefix(prefix, ['auto', 'always', 'never']);
     case '--types':
@@ -108,6 +120,10 @@ async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups:
     case '--dry-run':
       return withPrefix(prefix, DRY_RUN_MODES);
     case '--kubeconfig':
+    case '--certificate-authority':
+    case '--client-certificate':
+    case '--client-key':
+    case '--template':
     case '--from':
     case '--output-file':
       return { candidates: [], directive: DIRECTIVE.default };
@@ -158,6 +174,8 @@ function clusterLookups(deps: Deps, words: string[]): Lookups {
         return eventNames(t, namespace ?? t.namespace, LOOKUP_TIMEOUT_MS);
       }),
     contexts: () => quietly(async () => (await target()).config.getContexts().map((c) => c.name)),
+    clusters: () => quietly(async () => (await target()).config.getClusters().map((c) => c.name)),
+    users: () => quietly(async () => (await target()).config.getUsers().map((u) => u.name)),
   };
 }
 
