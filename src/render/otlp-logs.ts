@@ -18,6 +18,7 @@
 // src/otlp/encode.ts, through the official @opentelemetry/otlp-transformer.
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
+import type { OtlpWriter } from '../core/source.ts';
 
 /** [seconds, nanoseconds] since the epoch, as OpenTelemetry's HrTime. */
 export type HrTime = [number, number];
@@ -186,3 +187,20 @@ export function eventToLog(event: Json, observed: HrTime): OtlpLog {
 
   return { resource, time, observed, ...severity(type), body: str(event.message), attributes };
 }
+
+export type { OtlpWriter };
+
+/** What each writer leaves out (field names as in the Event API), for the provenance of --from. */
+export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
+  evtimeline: [],
+  k8sobjects: [],
+  k8s_events: [
+    'series',
+    'reportingController',
+    'reportingInstance',
+    'source.component',
+    'firstTimestamp',
+    'metadata.resourceVersion',
+    'types other than Normal and Warning',
+  ],
+};
