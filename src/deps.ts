@@ -19,6 +19,8 @@ export interface Deps {
    * installing the handlers is what stops the default kill, so short verbs leave them alone.
    */
   interrupted(): Promise<string>;
+  /** Resolves when stdout can take no more (its reader left: `| head`); long-running verbs stop then. */
+  stdoutClosed?(): Promise<void>;
 }
 
 /** stdout or stderr of this process, keeping its first write error for main to turn into an exit status. */
@@ -86,5 +88,6 @@ export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOut
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       })),
+    stdoutClosed: () => new Promise<void>((resolve) => process.stdout.once('error', () => resolve())),
   };
 }

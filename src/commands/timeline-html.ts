@@ -2,6 +2,7 @@
 import type { Event } from '../core/event.ts';
 import { buildIncident } from '../core/incident.ts';
 import type { SavedFile } from '../core/incident.ts';
+import { standingOf } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import type { EventSource } from '../core/source.ts';
 import { renderTimelinePage } from '../render/timeline-page.ts';
@@ -32,6 +33,7 @@ export function timelinePage(input: PageInput): string {
   return renderTimelinePage(events, incident, {
     capturedAt: last ?? now,
     eventTTLms,
+    ...(live === undefined ? {} : { standing: (ev: Event) => standingOf(ev, live) }),
     ...(saved?.format === 'record' && first !== null && last !== null ? { observed: [first, last] as [number, number] } : {}),
   });
 }

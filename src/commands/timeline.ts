@@ -1,6 +1,6 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
 import type { Deps, Output } from '../deps.ts';
-import { SUCCESS } from '../errors.ts';
+import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import { compareWithLive, standingOf } from '../core/incarnation.ts';
@@ -9,10 +9,12 @@ import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
-import { renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { agesFrom } from '../core/ages.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from './timeline-html.ts';
+import { runFollow } from './follow.ts';
 import { parseCommonOptions, parseEventTTL, parseOutputFile } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
@@ -32,6 +34,10 @@ export interface TimelineOptions {
   eventTTLms: number;
   /** --output-file: written atomically instead of stdout */
   outputFile: string | null;
+  /** --absolute-times: RFC 3339 times instead of ages in table and wide */
+  absoluteTimes: boolean;
+  /** -w: the timeline, then each new occurrence; --watch-only: only what comes next */
+  watch: 'none' | 'watch' | 'watch-only';
 }
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
@@ -43,10 +49,22 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
     compare: parseCompare(raw, common),
     eventTTLms: parseEventTTL(raw),
     outputFile: parseOutputFile(raw),
+    watch: parseWatch(raw, common),
+    absoluteTimes: raw.absoluteTimes === true,
   };
 }
 
+function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['watch'] {
+  const watch = raw.watchOnly === true ? 'watch-only' : raw.watch === true ? 'watch' : 'none';
+  if (watch === 'none') return watch;
+  if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
+  if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
+  if (raw.outputFile !== undefined) throw new UsageError(`--output-file does not apply to --${watch}`);
+  return watch;
+}
+
 export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
+  if (opts.watch !== 'none') return runFollow(opts, opts.watch === 'watch-only', deps);
   if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
   let text = '';
   const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
@@ -85,9 +103,13 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
+  // Ages in a saved file count from when it was taken, said on stderr.
+  const ages = agesFrom(read.saved, events, now, opts.common.from !== null);
+  if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
   stdout.write(
     renderTimelineTable(events, {
-      now,
+      now: ages.at,
+      absoluteTimes: opts.absoluteTimes,
       wide: format === 'wide',
       allNamespaces: source.info.namespace === null,
       noHeaders: opts.noHeaders,

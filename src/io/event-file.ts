@@ -7,7 +7,9 @@ import type { EventSource, SourceInfo } from '../core/source.ts';
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { isStableLine } from '../core/stable-table.ts';
+import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
+import type { OtlpWriter } from '../render/otlp-logs.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -36,6 +38,8 @@ export interface ParsedEvents {
   firstObservedAt?: string;
   /** the text of a saved `-o stable` table, which holds no event objects */
   stableText?: string;
+  /** a collector's file: who wrote its events, and how many log records were not events */
+  otlp?: { writers: OtlpWriter[]; skipped: number };
 }
 
 function fromDocument(doc: unknown, path: string): ParsedEvents {
@@ -72,6 +76,15 @@ function looksLikeStableTable(text: string): boolean {
   return lines.length > 0 && lines.every(isStableLine);
 }
 
+/** The parsed file, once every item it holds has the shape of an Event (see event-shape.ts). */
+function eventsOnly(parsed: ParsedEvents, path: string): ParsedEvents {
+  for (const items of [parsed.core, parsed.eventsK8sIo ?? []]) {
+    const bad = firstNonEvent(items);
+    if (bad !== null) throw new UsageError(`--from ${path}: item ${bad.position} is not an Event: ${bad.what}`);
+  }
+  return parsed;
+}
+
 /** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */
 export function parseEventsText(text: string, path: string, parseLines?: (text: string) => ParsedEvents | null): ParsedEvents {
   const trimmed = text.trim();
@@ -80,11 +93,11 @@ export function parseEventsText(text: string, path: string, parseLines?: (text: 
     const doc: unknown = JSON.parse(trimmed);
     // A collector's file of one export request is one JSON document: read as the lines it is.
     const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? parseLines?.(text) : null;
-    return oneLine ?? fromDocument(doc, path);
+    return eventsOnly(oneLine ?? fromDocument(doc, path), path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const lines = parseLines?.(text);
-    if (lines) return lines;
+    if (lines) return eventsOnly(lines, path);
     if (looksLikeStableTable(text)) {
       return { format: 'stable-table', core: [], eventsK8sIo: null, context: '', server: '', namespace: null, capturedAt: '', stableText: text };
     }

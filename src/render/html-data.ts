@@ -4,6 +4,7 @@
 // Values are exact, never escaped here: the page shows untrusted text through text nodes only.
 
 import type { Event } from '../core/event.ts';
+import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { buildLanes } from '../core/lanes.ts';
 
 export type TypeKind = 'normal' | 'warning' | 'unconventional';
@@ -23,6 +24,8 @@ export interface PageLane {
   uid: string;
   /** the owner's lane index; null until ownership is read (--tree) */
   owner: number | null;
+  /** which incarnation of Kind/name the lane's uid is, when the live object was looked up; else null */
+  incarnation: Incarnation | null;
 }
 
 /** Field order of each row of PageData.events. */
@@ -66,6 +69,8 @@ export interface PageContext {
   eventTTLms: number;
   /** a record's observation window (first and last observation), epoch ms */
   observed?: [number, number];
+  /** what the live cluster says about each event (absent: nothing was looked up) */
+  standing?: (ev: Event) => EventStanding;
 }
 
 /** kubectl events --types compares with strings.EqualFold: `warning` passes there, nowhere else. */
@@ -129,7 +134,11 @@ export function buildPageData(events: Event[], ctx: PageContext): PageData {
     groups.push({ namespace: group.namespace, lanes: group.lanes.map((_, i) => first + i) });
     for (const lane of group.lanes) {
       const { apiVersion, kind, name, uid } = lane.object;
-      const laneIndex = lanes.push({ namespace: group.namespace, apiVersion, kind, name, uid, owner: lane.owner === null ? null : first + lane.owner }) - 1;
+      // Every event of a lane names the same object (uid), so its first event speaks for the lane.
+      const firstEvent = lane.tracks[0]?.events[0];
+      const incarnation = (firstEvent === undefined ? undefined : ctx.standing?.(firstEvent).incarnation) ?? null;
+      const owner = lane.owner === null ? null : first + lane.owner;
+      const laneIndex = lanes.push({ namespace: group.namespace, apiVersion, kind, name, uid, owner, incarnation }) - 1;
       for (const track of lane.tracks) {
         const trackIndex = tracks.push([laneIndex, strings.add(track.reason), typeOf(track.type)]) - 1;
         for (const ev of track.events) {

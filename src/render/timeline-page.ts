@@ -1,6 +1,7 @@
 // The timeline page as a whole: the incident's headline above the lanes, the events below.
 
 import type { Event } from '../core/event.ts';
+import type { EventStanding } from '../core/incarnation.ts';
 import type { Incident } from '../core/incident.ts';
 import { plainPalette } from './color.ts';
 import { buildPageData } from './html-data.ts';
@@ -13,6 +14,8 @@ export interface TimelinePageOptions {
   eventTTLms: number;
   /** a record's first and last observation, epoch ms */
   observed?: [number, number];
+  /** what the live cluster says about each event (absent: nothing was looked up) */
+  standing?: (ev: Event) => EventStanding;
 }
 
 /** Expects the events each once, in timeline order, and the incident account made of them. */

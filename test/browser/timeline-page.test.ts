@@ -8,8 +8,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/cli.ts';
+import { normaliseEvent } from '../../src/core/event.ts';
+import { sortTimeline } from '../../src/core/timeline.ts';
+import { buildPageData } from '../../src/render/html-data.ts';
+import { renderTimelineHtml } from '../../src/render/html.ts';
 import { ev, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
+import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
@@ -250,11 +255,41 @@ test('light, dark and print', async () => {
   assert.ok(dark.variance > 100, JSON.stringify(dark));
   await page.getByRole('button', { name: 'Theme: auto' }).click();
   assert.equal(await background(), 'rgb(255, 255, 255)', 'the theme button picks light over a dark system');
+  // A short window shows some rows only, so the canvas on screen covers those.
+  await page.setViewportSize({ width: 1280, height: 560 });
+  const covered = () =>
+    page.evaluate(() => {
+      const canvas = (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect();
+      const rows = (document.querySelector('.rows') as HTMLElement).getBoundingClientRect();
+      return Math.abs(canvas.top - rows.top) < 1 && Math.abs(canvas.bottom - rows.bottom) < 1;
+    });
+  await page.waitForFunction(() => (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect().bottom <= innerHeight + 1);
+  assert.equal(await covered(), false);
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
   assert.equal(await visibleCount(page, '.track-row'), 4);
+  // On paper the marks cover every row, not just those that were on screen.
+  assert.equal(await covered(), true);
   const pdf = await page.pdf();
   assert.ok(pdf.length > 10_000, `a printed page of ${pdf.length} bytes`);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a lane about a deleted object, or an earlier one of the same name, says so (a live lookup)', async () => {
+  const data = buildPageData(sortTimeline(labEvents().map(normaliseEvent)), {
+    scope: 'namespace op-events',
+    headline: [],
+    capturedAt: NOW,
+    eventTTLms: 3_600_000,
+    standing: (ev) => ({ incarnation: ev.object.kind === 'Pod' ? 'gone' : 'previous' }),
+  });
+  const opened = await openPage(browser, 'incarnations.html', renderTimelineHtml(data));
+  const { page } = opened;
+  assert.deepEqual(await page.locator('.lane-row .badge.incarnation').allTextContents(), ['previous incarnation', 'gone']);
+  await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Object, 'Pod/hungry in op-events (gone: no such object now)');
   assertQuiet(opened);
   await page.close();
 });
@@ -298,27 +333,7 @@ test('hostile event text runs no script, opens no dialog, makes no request, and 
 });
 
 test('a page of 20,000 events loads, draws and still answers zoom and hover', async () => {
-  const items: Record<string, unknown>[] = [];
-  const types = ['Normal', 'Normal', 'Normal', 'Warning', 'Critical', 'warning', ''];
-  for (let i = 0; i < 20_000; i += 1) {
-    const object = i % 400;
-    items.push(
-      ev({
-        name: `ev-${i}`,
-        namespace: `team-${object % 4}`,
-        kind: object % 3 === 0 ? 'Pod' : 'Pipeline',
-        objectName: `obj-${object}`,
-        objectUid: `uid-${object}`,
-        reason: ['Scheduled', 'Pulled', 'BackOff', 'Reconciled', 'Probe'][i % 5],
-        type: types[i % types.length],
-        message: `Message ${i} about obj-${object}: something happened at step ${i % 97}.`,
-        first: 3500 - (i % 3400),
-        count: i % 11 === 0 ? 7 : 1,
-        last: i % 11 === 0 ? 3400 - (i % 3400) - 60 : undefined,
-      }),
-    );
-  }
-  const html = await pageFor('big', items);
+  const html = await pageFor('big', manyEvents(20_000));
   const started = performance.now();
   const opened = await openPage(browser, 'big.html', html);
   const loaded = performance.now() - started;

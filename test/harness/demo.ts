@@ -46,6 +46,9 @@ async function main(): Promise<void> {
       const result = await evtimeline(args, cp.kubeconfig);
       console.log(`\n$ ${title}   (exit ${result.code})\n${result.stdout}${result.stderr}`);
     }
+    const page = join(outDir, 'timeline.html');
+    const html = await evtimeline(['-n', NAMESPACE, '-o', 'html', '--output-file', page], cp.kubeconfig);
+    console.log(`\n$ kubectl evtimeline -n op-events -o html --output-file ${page}   (exit ${html.code})\n${html.stderr}open it in a browser: file://${page}`);
     writeFileSync(join(outDir, 'README.txt'), `Reports of the lab played on ${new Date().toISOString()} against Kubernetes ${cp.kubernetesVersion}.\n`);
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
   } finally {

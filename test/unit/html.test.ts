@@ -41,8 +41,8 @@ test('the lab page embeds its lanes, tracks and events as golden data at the fix
       'default-scheduler',
     ],
     lanes: [
-      { namespace: 'op-events', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', uid: '11111111-2222-3333-4444-555555555555', owner: null },
-      { namespace: 'op-events', apiVersion: 'v1', kind: 'Pod', name: 'hungry', uid: '99999999-8888-7777-6666-555555555555', owner: null },
+      { namespace: 'op-events', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', uid: '11111111-2222-3333-4444-555555555555', owner: null, incarnation: null },
+      { namespace: 'op-events', apiVersion: 'v1', kind: 'Pod', name: 'hungry', uid: '99999999-8888-7777-6666-555555555555', owner: null, incarnation: null },
     ],
     groups: [{ namespace: 'op-events', lanes: [0, 1] }],
     tracks: [[0, 0, 0], [0, 4, 1], [0, 7, 0], [1, 10, 2]],
@@ -55,6 +55,17 @@ test('the lab page embeds its lanes, tracks and events as golden data at the fix
 test('a record shades its TTL horizon from its first observation', () => {
   const data = buildPageData(events(labEvents()), { scope: 's', headline: [], capturedAt: NOW, eventTTLms: HOUR, observed: [NOW - 7200_000, NOW] });
   assert.deepEqual([data.observed, data.ttlHorizon], [[NOW - 7200_000, NOW], NOW - 7200_000 - HOUR]);
+});
+
+test('a lane carries what the live lookup said of its object', () => {
+  const data = buildPageData(events(labEvents()), {
+    scope: 's',
+    headline: [],
+    capturedAt: NOW,
+    eventTTLms: HOUR,
+    standing: (ev) => ({ incarnation: ev.object.kind === 'Pod' ? 'gone' : 'previous' }),
+  });
+  assert.deepEqual(data.lanes.map((l) => `${l.kind}:${l.incarnation}`), ['Pipeline:previous', 'Pod:gone']);
 });
 
 test('events without times are kept, with null times and no window', () => {

@@ -73,6 +73,7 @@ legend { color: var(--muted); padding: 0 4px; }
 .meta { color: var(--muted); font-weight: normal; margin-left: 6px; }
 .badge { display: inline-block; font-size: 11px; padding: 0 5px; border-radius: 8px; margin-left: 6px; border: 1px solid var(--line); color: var(--muted); font-weight: normal; }
 .badge.warning { color: var(--warning); border-color: var(--warning); }
+.badge.incarnation { color: var(--warning); border-style: dashed; }
 .badge.odd { color: #fff; background: var(--odd); border-color: var(--odd); font-weight: 700; }
 .count { color: var(--muted); margin-left: 6px; }
 .plot-layer { position: absolute; top: 0; bottom: 0; left: var(--label-w); right: 0; pointer-events: none; z-index: 1; overflow: hidden; }

@@ -299,6 +299,9 @@ export function timelinePage(): void {
       if (type !== undefined) toggle.append(el('span', 'badge odd', typeName(type)));
     }
     toggle.append(el('span', 'meta', `${plural(count, 'event')}${info?.uid ? ` \u00B7 uid ${visible(info.uid.slice(0, 8))}` : ''}`));
+    // What the live cluster said of the object: its name now belongs to another object, or is gone.
+    const incarnation = info?.incarnation === 'previous' ? 'previous incarnation' : info?.incarnation === 'gone' ? 'gone' : '';
+    if (incarnation !== '') toggle.append(el('span', 'badge incarnation', incarnation));
     box.setAttribute('aria-label', name);
     label.append(toggle);
     laneRowEl.append(label, el('div', 'plot'));
@@ -403,6 +406,7 @@ export function timelinePage(): void {
   let frame = 0;
   let axisDirty = true;
   let printing = false;
+  const MAX_CANVAS = 30_000;
   function scheduleDraw(viewChanged: boolean): void {
     if (viewChanged) axisDirty = true;
     if (frame !== 0) return;
@@ -472,7 +476,8 @@ export function timelinePage(): void {
     const r = rowsEl.getBoundingClientRect();
     const stickyBottom = printing ? r.top : axisRow.getBoundingClientRect().bottom;
     const top = Math.max(0, stickyBottom - r.top);
-    const bottom = printing ? r.height : Math.min(r.height, innerHeight - r.top);
+    // On paper every row is drawn, up to the largest canvas a browser keeps.
+    const bottom = printing ? Math.min(r.height, MAX_CANVAS) : Math.min(r.height, innerHeight - r.top);
     const h = Math.max(0, Math.ceil(bottom - top));
     const dpr = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
@@ -595,7 +600,13 @@ export function timelinePage(): void {
       list.append(el('dt', '', term), el('dd', '', value));
     };
     add('Reason', visible(str(tr[1])) || '(none)');
-    add('Object', `${visible(lane?.kind || '<none>')}/${visible(lane?.name || '<none>')}${lane?.namespace ? ` in ${visible(lane.namespace)}` : ''}`);
+    const standing =
+      lane?.incarnation === 'previous'
+        ? ' (a previous incarnation: the name now belongs to a newer object)'
+        : lane?.incarnation === 'gone'
+          ? ' (gone: no such object now)'
+          : '';
+    add('Object', `${visible(lane?.kind || '<none>')}/${visible(lane?.name || '<none>')}${lane?.namespace ? ` in ${visible(lane.namespace)}` : ''}${standing}`);
     add('Message', visible(str(ev[2])) || '(none)');
     add('Reporter', visible(str(ev[3])) || '(none)');
     add('Count', ev[6].toLocaleString('en-US'));
@@ -766,17 +777,17 @@ export function timelinePage(): void {
     relayout();
     scheduleDraw(true);
   });
-  window.addEventListener('beforeprint', () => {
-    printing = true;
+  // Printing lays the page out again (no sticky axis, paper width): draw at once, every row.
+  function setPrinting(value: boolean): void {
+    if (printing === value) return;
+    printing = value;
     relayout();
     axisDirty = true;
     draw();
-  });
-  window.addEventListener('afterprint', () => {
-    printing = false;
-    relayout();
-    scheduleDraw(true);
-  });
+  }
+  window.addEventListener('beforeprint', () => setPrinting(true));
+  window.addEventListener('afterprint', () => setPrinting(false));
+  window.matchMedia('print').addEventListener('change', (e) => setPrinting(e.matches));
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
     readColours();
     scheduleDraw(false);
