@@ -218,6 +218,12 @@ test('the filter hides a type and a reason; a lane collapses into one row of its
   assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
   assert.deepEqual(await page.locator('.track-row:visible .reason').allTextContents(), ['FailedScheduling']);
   await page.waitForFunction(() => document.querySelector('.lane-row')?.getAttribute('data-marks') === '3');
+  // The collapsed lane's marks are still reached from the keyboard, in time order.
+  await toggle.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'ReconcileStarted');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
   await toggle.click();
   assert.equal(await visibleCount(page, '.track-row'), 4);
   assertQuiet(opened);
