@@ -99,6 +99,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     .allowExcessArguments(true)
     .addOption(new Option('-o, --output <format>', 'table, wide, stable, html (a self-contained page), json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('table'))
     .option('--no-headers', 'omit the header row')
+    .option('--absolute-times', 'print RFC 3339 times instead of ages (table and wide)')
     .option('-w, --watch', 'after listing the requested events, watch for more: each new occurrence once')
     .option('--watch-only', 'watch for new occurrences without listing the events there are now')
     .option('--compare', 'with --from: also read the live cluster and mark the events it no longer has')
@@ -123,6 +124,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     .addOption(new Option('-o, --output <format>', 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('text'))
     .option('--event-ttl <duration>', "the API server's --event-ttl, when it is not the default 1h")
     .option('--compare', 'with --from: also read the live cluster and say which events it no longer has')
+    .option('--absolute-times', 'print RFC 3339 times instead of ages')
     .addHelpText('after', examples([
       'kubectl evtimeline incident -n op-events',
       'kubectl evtimeline incident --from timeline.txt',

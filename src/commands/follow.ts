@@ -49,7 +49,9 @@ function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean): (ev
       }
       return;
     }
-    stdout.write(renderTimelineTable(events, { now: deps.now(), wide: output.format === 'wide', allNamespaces, noHeaders: headerShown, palette }));
+    stdout.write(
+      renderTimelineTable(events, { now: deps.now(), wide: output.format === 'wide', allNamespaces, noHeaders: headerShown, palette, absoluteTimes: opts.absoluteTimes }),
+    );
     headerShown = true;
   };
 }

@@ -6,6 +6,8 @@ import { buildIncident } from '../core/incident.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
+import { renderAgesNotice } from '../render/notices.ts';
+import { agesFrom } from '../core/ages.ts';
 import { parseCommonOptions, parseEventTTL } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
@@ -20,6 +22,8 @@ export interface IncidentOptions {
   output: OutputChoice<(typeof INCIDENT_OUTPUTS)[number]>;
   eventTTLms: number;
   compare: boolean;
+  /** --absolute-times: RFC 3339 times where the account would give ages */
+  absoluteTimes: boolean;
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
@@ -29,6 +33,7 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
     output: parseOutputChoice(raw, INCIDENT_OUTPUTS, false),
     eventTTLms: parseEventTTL(raw),
     compare: parseCompare(raw, common),
+    absoluteTimes: raw.absoluteTimes === true,
   };
 }
 
@@ -37,8 +42,11 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
   const read = await readEvents(opts.common, deps, now);
   const { source, events } = read;
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
+  // A saved file's account counts its ages from when the file was taken; with --compare the live
+  // cluster is read now, and the account is of now.
+  const ages = agesFrom(read.saved, events, now, opts.common.from !== null && !opts.compare);
   const incident = buildIncident(events, {
-    now,
+    now: ages.at,
     namespace: source.info.namespace,
     eventTTLms: opts.eventTTLms,
     source: incidentSourceKind(source),
@@ -48,7 +56,8 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
   if (opts.output.kind === 'document') {
     deps.stdout.write(renderDocument(incident, [], opts.output.printer, deps.stdout.isTTY));
   } else {
-    deps.stdout.write(renderIncidentText(incident, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
+    if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
+    deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
   return SUCCESS;
 }

@@ -9,7 +9,8 @@ import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
-import { renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { agesFrom } from '../core/ages.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from './timeline-html.ts';
@@ -33,6 +34,8 @@ export interface TimelineOptions {
   eventTTLms: number;
   /** --output-file: written atomically instead of stdout */
   outputFile: string | null;
+  /** --absolute-times: RFC 3339 times instead of ages in table and wide */
+  absoluteTimes: boolean;
   /** -w: the timeline, then each new occurrence; --watch-only: only what comes next */
   watch: 'none' | 'watch' | 'watch-only';
 }
@@ -47,6 +50,7 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
     eventTTLms: parseEventTTL(raw),
     outputFile: parseOutputFile(raw),
     watch: parseWatch(raw, common),
+    absoluteTimes: raw.absoluteTimes === true,
   };
 }
 
@@ -99,9 +103,13 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
+  // Ages in a saved file count from when it was taken, said on stderr.
+  const ages = agesFrom(read.saved, events, now, opts.common.from !== null);
+  if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
   stdout.write(
     renderTimelineTable(events, {
-      now,
+      now: ages.at,
+      absoluteTimes: opts.absoluteTimes,
       wide: format === 'wide',
       allNamespaces: source.info.namespace === null,
       noHeaders: opts.noHeaders,

@@ -14,7 +14,10 @@ import { escapeOrNone, plural } from './words.ts';
 // The headline stays short: a namespace with hundreds of warnings lists the first few.
 const HEADLINE_ITEMS = 5;
 
-export function renderIncidentText(incident: Incident, palette: Palette): string {
+/** --absolute-times: RFC 3339 times where the account would say how long ago. */
+type IncidentView = Incident & { absoluteTimes?: boolean };
+
+export function renderIncidentText(incident: IncidentView, palette: Palette): string {
   const sections = [renderIncidentHeadline(incident, palette)];
   if (incident.headline.events > 0) {
     sections.push(objectsSection(incident, palette), reportersSection(incident, palette));
@@ -30,12 +33,14 @@ function paintType(type: string, palette: Palette): string {
   return isConventionalType(type) ? escapeOrNone(type) : palette.unconventional(escapeOrNone(type));
 }
 
-function ageOf(iso: string, incident: Incident): string {
+function ageOf(iso: string, incident: IncidentView): string {
+  if (incident.absoluteTimes) return `at ${formatTime(iso)}`;
   return `${humanDuration(Date.parse(incident.at) - Date.parse(iso))} ago`;
 }
 
 /** `2026-11-30T11:58:00Z (2m ago)` */
-function timeAndAge(iso: string, incident: Incident): string {
+function timeAndAge(iso: string, incident: IncidentView): string {
+  if (incident.absoluteTimes) return formatTime(iso);
   return formatTimeAndAge(Date.parse(iso), Date.parse(incident.at));
 }
 

@@ -2,6 +2,7 @@
 // compares with the server. Only counts, times formatted here and fixed words are printed: the file's
 // format only picks a noun, so nothing from a file or a server reaches the terminal unescaped.
 
+import type { AgesFrom } from '../core/ages.ts';
 import type { Event } from '../core/event.ts';
 import type { Comparison } from '../core/incarnation.ts';
 import { eventWindow } from '../core/incident.ts';
@@ -46,4 +47,13 @@ export function renderComparisonNotice(c: Comparison, format: string): string {
         : `${gone} of ${plural(c.savedEvents, 'event')} in ${noun} ${gone === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted), marked${NOT_ON_SERVER_MARK}`;
   const extra = c.onlyOnServer === 0 ? '' : `; ${plural(c.onlyOnServer, 'event on the server is', 'events on the server are')} not in ${noun}`;
   return `${head}${extra}.\n`;
+}
+
+/** Says on stderr where a saved file's ages count from (nothing for a live read, or --absolute-times). */
+export function renderAgesNotice(from: AgesFrom): string {
+  const when = formatTime(from.at);
+  if (from.basis === 'capture') return `Ages are counted from ${when}, when the capture was taken.\n`;
+  if (from.basis === 'record') return `Ages are counted from ${when}, the record's last observation.\n`;
+  if (from.basis === 'newest-event') return `Ages are counted from ${when}, the newest event in the file (it does not say when it was taken).\n`;
+  return '';
 }

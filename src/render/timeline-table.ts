@@ -9,6 +9,7 @@ import { isConventionalType } from '../core/types.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
 import { alignColumns } from './table.ts';
+import { formatTime } from './time.ts';
 import { escapeOrNone } from './words.ts';
 
 export interface TimelineTableOptions {
@@ -19,6 +20,8 @@ export interface TimelineTableOptions {
   palette: Palette;
   /** Longest cell in characters; default 200, and no limit with wide (0 = no limit). */
   maxCellWidth?: number;
+  /** --absolute-times: RFC 3339 times instead of ages */
+  absoluteTimes?: boolean;
   /** What the live cluster says about each event (incarnation, still on the server); none: nothing marked. */
   standing?: (ev: Event) => EventStanding;
 }
@@ -43,9 +46,20 @@ interface Column {
 }
 
 const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
-const BASE: Column[] = [
+const AGES: Column[] = [
   { head: 'FIRST SEEN', cell: (ev, now) => formatAge(ev.firstSeen, now) },
   { head: 'LAST SEEN', cell: (ev, now) => formatLastSeen(ev, now), mark: (s) => (s.onServer === false ? NOT_ON_SERVER_MARK : '') },
+];
+/** --absolute-times: the times themselves; a repeat keeps its count (the first time is the column before). */
+const TIMES: Column[] = [
+  { head: 'FIRST SEEN', cell: (ev) => (ev.firstSeen === null ? '<unknown>' : formatTime(ev.firstSeen)) },
+  {
+    head: 'LAST SEEN',
+    cell: (ev) => `${ev.lastSeen === null ? '<unknown>' : formatTime(ev.lastSeen)}${ev.count > 1 ? ` (x${ev.count})` : ''}`,
+    mark: (s) => (s.onServer === false ? NOT_ON_SERVER_MARK : ''),
+  },
+];
+const BASE: Column[] = [
   { head: 'TYPE', cell: (ev) => ev.type },
   { head: 'REASON', cell: (ev) => ev.reason },
   {
@@ -66,7 +80,7 @@ const WIDE: Column[] = [
 const MESSAGE: Column = { head: 'MESSAGE', cell: (ev) => ev.message.trim() };
 
 function columnsFor(opts: TimelineTableOptions): Column[] {
-  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
+  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
 }
 
 function paintType(type: string, cell: string, palette: Palette): string {

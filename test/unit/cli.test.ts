@@ -19,18 +19,30 @@ async function run(argv: string[], o: { stdin?: string } = {}) {
 }
 
 
-test('timeline -o table on the lab, -n narrowing the file to one namespace', async () => {
+test('timeline -o table on the lab, -n narrowing the file to one namespace; ages count from the newest event in the file', async () => {
   const r = await run(['-n', 'op-events', '--from', labFile]);
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    `FIRST SEEN   LAST SEEN         TYPE        REASON               OBJECT             FROM                MESSAGE
-2m           3s (x5 over 2m)   Normal      ReconcileStarted     Pipeline/build-1   pipeline-operator   Started reconciling Pipeline build-1.
-90s          90s               Critical!   StageUnknown         Pipeline/build-1   pipeline-operator   Stage of build-1 is not known.
-60s          60s               Normal      ReconcileSucceeded   Pipeline/build-1   pipeline-operator   Pipeline build-1 reconciled.
-45s          45s               Warning     FailedScheduling     Pod/hungry         default-scheduler   0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.
+    `FIRST SEEN   LAST SEEN           TYPE        REASON               OBJECT             FROM                MESSAGE
+117s         0s (x5 over 117s)   Normal      ReconcileStarted     Pipeline/build-1   pipeline-operator   Started reconciling Pipeline build-1.
+87s          87s                 Critical!   StageUnknown         Pipeline/build-1   pipeline-operator   Stage of build-1 is not known.
+57s          57s                 Normal      ReconcileSucceeded   Pipeline/build-1   pipeline-operator   Pipeline build-1 reconciled.
+42s          42s                 Warning     FailedScheduling     Pod/hungry         default-scheduler   0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.
 `,
   );
+  assert.equal(r.stderr, `Ages are counted from ${new Date(NOW - 3000).toISOString().replace('.000Z', 'Z')}, the newest event in the file (it does not say when it was taken).\n`);
+});
+
+test('--absolute-times prints RFC 3339 times instead of ages, with no notice', async () => {
+  const r = await run(['-n', 'op-events', '--from', labFile, '--absolute-times']);
+  const first = r.stdout.split('\n')[1] ?? '';
+  const time = (s: number) => new Date(NOW - s * 1000).toISOString().replace('.000Z', 'Z');
+  assert.ok(first.startsWith(`${time(120)}   ${time(3)} (x5)   Normal`), first);
+  assert.equal(r.stderr, '');
+  const incident = await run(['incident', '-n', 'op-events', '--from', labFile, '--absolute-times']);
+  assert.doesNotMatch(incident.stdout, / ago\b/);
+  assert.ok(incident.stdout.includes(`\n  At ${time(90)}, pipeline-operator reported StageUnknown`), incident.stdout);
 });
 
 test('-o stable is the lab timeline.sh table, flags before or after the verb', async () => {
