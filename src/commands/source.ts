@@ -14,6 +14,7 @@ import { fileSource, parseEventsText, readEventsFile } from '../io/event-file.ts
 import type { ParsedEvents } from '../io/event-file.ts';
 import { parseRecordLines } from '../io/record-file.ts';
 import { parseOtlpEventLines } from '../io/otlp-file.ts';
+import { otlpProvenanceNotice } from '../render/otlp-status.ts';
 import { clusterSource } from '../kube/cluster-source.ts';
 import { listEvents } from '../kube/events-api.ts';
 import { loadKubeTarget } from '../kube/kubeconfig.ts';
@@ -82,6 +83,8 @@ export async function openSource(common: CommonOptions, deps: Deps): Promise<Ope
     const parsed = parseEventsText(text, common.from, (lines) => parseRecordLines(lines) ?? parseOtlpEventLines(lines));
     const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
     const saved = savedFile(parsed);
+    // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
+    if (parsed.otlp) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), parsed.otlp));
     return { source: fileSource(parsed, common.from, namespace), stableText: parsed.stableText, saved, done: () => {} };
   }
   const { target, namespace } = await resolveTarget(common.scope, deps);

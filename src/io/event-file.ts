@@ -9,6 +9,7 @@ import type { Json } from '../core/json.ts';
 import { isStableLine } from '../core/stable-table.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
+import type { OtlpWriter } from '../render/otlp-logs.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -37,6 +38,8 @@ export interface ParsedEvents {
   firstObservedAt?: string;
   /** the text of a saved `-o stable` table, which holds no event objects */
   stableText?: string;
+  /** a collector's file: who wrote its events, and how many log records were not events */
+  otlp?: { writers: OtlpWriter[]; skipped: number };
 }
 
 function fromDocument(doc: unknown, path: string): ParsedEvents {

@@ -15,10 +15,10 @@
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { K8S, OUR, SCOPE_NAME } from '../render/otlp-logs.ts';
+import type { OtlpWriter } from '../render/otlp-logs.ts';
 import type { ParsedEvents } from './event-file.ts';
 import { latestVersions } from './record-file.ts';
 
-export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
 export interface OtlpVersion {
   /** a core/v1 Event (or an events.k8s.io/v1 one, as the k8sobjects receiver stored it) */
@@ -36,20 +36,6 @@ export interface OtlpFile {
   skipped: number;
 }
 
-/** What each writer leaves out, as the provenance states it (field names as in the Event API). */
-export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
-  evtimeline: [],
-  k8sobjects: [],
-  k8s_events: [
-    'series',
-    'reportingController',
-    'reportingInstance',
-    'source.component',
-    'firstTimestamp',
-    'metadata.resourceVersion',
-    'types other than Normal and Warning',
-  ],
-};
 
 type AnyValue = Json;
 
@@ -237,7 +223,7 @@ export function parseOtlpLines(text: string): OtlpFile | null {
 }
 
 /** A collector's file as --from reads it: the latest version of each event (by uid, then resourceVersion, then file order). */
-export function parseOtlpEventLines(text: string): (ParsedEvents & { otlp: OtlpFile }) | null {
+export function parseOtlpEventLines(text: string): ParsedEvents | null {
   const file = parseOtlpLines(text);
   if (file === null) return null;
   const observed = file.versions.flatMap((v) => (v.observedAt === null ? [] : [v.observedAt]));
@@ -252,6 +238,6 @@ export function parseOtlpEventLines(text: string): (ParsedEvents & { otlp: OtlpF
     namespace: namespaces.size === 1 && only !== undefined && only !== '' ? only : null,
     capturedAt: observed.length === 0 ? '' : new Date(Math.max(...observed)).toISOString(),
     firstObservedAt: observed.length === 0 ? '' : new Date(Math.min(...observed)).toISOString(),
-    otlp: file,
+    otlp: { writers: file.writers, skipped: file.skipped },
   };
 }

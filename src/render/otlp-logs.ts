@@ -186,3 +186,21 @@ export function eventToLog(event: Json, observed: HrTime): OtlpLog {
 
   return { resource, time, observed, ...severity(type), body: str(event.message), attributes };
 }
+
+/** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
+export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
+
+/** What each writer leaves out (field names as in the Event API), for the provenance of --from. */
+export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
+  evtimeline: [],
+  k8sobjects: [],
+  k8s_events: [
+    'series',
+    'reportingController',
+    'reportingInstance',
+    'source.component',
+    'firstTimestamp',
+    'metadata.resourceVersion',
+    'types other than Normal and Warning',
+  ],
+};

@@ -13,12 +13,17 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ensureOtelcol } from './build-otelcol.mjs';
 
 export interface CollectorOptions {
   /** serve OTLP/HTTP over TLS with this certificate and key (PEM files) */
   tls?: { certFile: string; keyFile: string };
+  /**
+   * Also run the contrib k8s_events and k8sobjects receivers (the otelcol-k8s build, v0.111.0)
+   * against this cluster and namespace, each into its own file (`receiverOutputs`).
+   */
+  k8s?: { kubeconfig: string; namespace: string };
 }
 
 export interface Collector {
@@ -26,6 +31,8 @@ export interface Collector {
   readonly url: string;
   /** the file exporter's output: OTLP JSON lines */
   readonly output: string;
+  /** with `k8s`: what the k8s_events and the k8sobjects receivers wrote, one file each */
+  readonly receiverOutputs: { k8sEvents: string; k8sObjects: string };
   readonly dir: string;
   /** the running process's id, 0 while stopped */
   readonly pid: number;
@@ -66,26 +73,47 @@ function canConnect(port: number): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The collector's config as JSON (YAML is a superset): one logs pipeline, OTLP/HTTP in, file out. */
-export function collectorConfig(port: number, output: string, opts: CollectorOptions = {}): object {
+/**
+ * The collector's config as JSON (YAML is a superset): a logs pipeline from OTLP/HTTP to a file;
+ * with `k8s`, one more pipeline per Kubernetes receiver, each to a file of its own.
+ */
+export function collectorConfig(port: number, output: string, opts: CollectorOptions = {}, outputs = receiverFiles(output)): object {
   const http: Record<string, unknown> = { endpoint: `127.0.0.1:${port}` };
   if (opts.tls) http.tls = { cert_file: opts.tls.certFile, key_file: opts.tls.keyFile };
+  // append: a restarted collector keeps what it wrote before; a short flush interval so a test
+  // that reads while it runs waits little (a SIGTERM flushes everything anyway).
+  const file = (path: string) => ({ path, append: true, flush_interval: '100ms' });
+  const receivers: Record<string, unknown> = { otlp: { protocols: { http } } };
+  const exporters: Record<string, unknown> = { file: file(output) };
+  const pipelines: Record<string, unknown> = { logs: { receivers: ['otlp'], exporters: ['file'] } };
+  if (opts.k8s) {
+    const namespaces = [opts.k8s.namespace];
+    // auth_type kubeConfig: client-go's loading rules, so KUBECONFIG (set in the environment) is used.
+    receivers.k8s_events = { auth_type: 'kubeConfig', namespaces };
+    receivers.k8sobjects = { auth_type: 'kubeConfig', objects: [{ name: 'events', group: '', mode: 'watch', namespaces }] };
+    exporters['file/k8s_events'] = file(outputs.k8sEvents);
+    exporters['file/k8sobjects'] = file(outputs.k8sObjects);
+    pipelines['logs/k8s_events'] = { receivers: ['k8s_events'], exporters: ['file/k8s_events'] };
+    pipelines['logs/k8sobjects'] = { receivers: ['k8sobjects'], exporters: ['file/k8sobjects'] };
+  }
   return {
-    receivers: { otlp: { protocols: { http } } },
-    // append: a restarted collector keeps what it wrote before; a short flush interval so a test
-    // that reads while it runs waits little (a SIGTERM flushes everything anyway).
-    exporters: { file: { path: output, append: true, flush_interval: '100ms' } },
+    receivers,
+    exporters,
     service: {
       // No metrics endpoint: its default port (8888) would clash between collectors on one machine.
       telemetry: { metrics: { level: 'none' }, logs: { level: 'info', encoding: 'console' } },
-      pipelines: { logs: { receivers: ['otlp'], exporters: ['file'] } },
+      pipelines,
     },
   };
 }
 
+function receiverFiles(output: string): { k8sEvents: string; k8sObjects: string } {
+  return { k8sEvents: join(dirname(output), 'k8s_events.jsonl'), k8sObjects: join(dirname(output), 'k8sobjects.jsonl') };
+}
+
 /** Starts a collector in a fresh temporary folder; resolves once its receiver accepts connections. */
 export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
-  const binary = process.env.EVTIMELINE_TEST_OTELCOL_BINARY || (await ensureOtelcol());
+  const binary = opts.k8s ? await ensureOtelcol('otelcol-k8s') : process.env.EVTIMELINE_TEST_OTELCOL_BINARY || (await ensureOtelcol());
   const dir = await mkdtemp(join(tmpdir(), 'evtimeline-otelcol-'));
   const output = join(dir, 'logs.jsonl');
   const configPath = join(dir, 'config.yaml');
@@ -95,7 +123,8 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
 
   const launch = async (): Promise<void> => {
     const log = createWriteStream(logPath, { flags: 'a' });
-    const proc = spawn(binary, [`--config=${configPath}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = opts.k8s ? { ...process.env, KUBECONFIG: opts.k8s.kubeconfig } : process.env;
+    const proc = spawn(binary, [`--config=${configPath}`], { stdio: ['ignore', 'pipe', 'pipe'], env });
     proc.stdout?.pipe(log);
     proc.stderr?.pipe(log);
     let exited = false;
@@ -144,6 +173,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
   return {
     url: `${scheme}://127.0.0.1:${port}/v1/logs`,
     output,
+    receiverOutputs: receiverFiles(output),
     dir,
     get pid() {
       return child?.pid ?? 0;

@@ -293,3 +293,60 @@ describe('reaching a real collector: TLS, headers, retryable answers', () => {
     assert.match(bad.stderr, /^error: OTLP export to http:\/\/127\.0\.0\.1:\d+\/v1\/traces failed: HTTP 4\d\d/);
   });
 });
+
+describe('what the contrib k8s_events and k8sobjects receivers stored (collector v0.111.0), read back', () => {
+  test('k8sobjects: the same timeline as the live list; k8s_events: agrees on every field it keeps; our export keeps what it drops', { timeout: 600_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'otlp-receivers');
+    const col = await collector({ k8s: { kubeconfig: cp.kubeconfig, namespace: ns } });
+    // The k8s_events receiver drops events stamped before its own start, and the lab stamps whole seconds.
+    await sleep(1500);
+    await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: join(scratch, 'lab-receivers') });
+    // No more scheduling attempts (and so no more series updates) once the pod is gone.
+    await api(cp, 'DELETE', `/api/v1/namespaces/${ns}/pods/hungry`);
+    await run(cp, ['export', '-n', ns, '--otlp', col.url]);
+
+    // The moment both receivers hold every event at its latest version: that list is "live".
+    const liveList = await waitFor(
+      'the receivers to catch up with the server',
+      async () => {
+        const list = await api(cp, 'GET', `/api/v1/namespaces/${ns}/events`);
+        const objects = parseOtlpLines(await readFile(col.receiverOutputs.k8sObjects, 'utf8').catch(() => ''));
+        const events = parseOtlpLines(await readFile(col.receiverOutputs.k8sEvents, 'utf8').catch(() => ''));
+        const held = new Set(objects?.versions.map((v) => versionKey(v.event)));
+        const counts = new Map(events?.versions.map((v) => [(v.event as Json).metadata?.uid, (v.event as Json).count ?? 0]));
+        const caughtUp = (list.items as Json[]).every((e) => held.has(versionKey(e)) && counts.get(e.metadata.uid) === (e.count ?? 0));
+        return list.items.length === 4 && caughtUp ? list : undefined;
+      },
+      120_000,
+      250,
+    );
+    await col.stop();
+    const liveFile = join(scratch, 'receivers-live.json');
+    await writeFile(liveFile, JSON.stringify(liveList));
+    const live = comparable((await run(cp, ['--from', liveFile, '-o', 'json'])).stdout);
+
+    // k8sobjects stores the objects themselves: everything agrees.
+    assert.deepEqual(parseOtlpLines(await readFile(col.receiverOutputs.k8sObjects, 'utf8'))?.writers, ['k8sobjects']);
+    assert.deepEqual(comparable((await run(cp, ['--from', col.receiverOutputs.k8sObjects, '-o', 'json'])).stdout), live);
+
+    // k8s_events: the fields it keeps agree; what it drops is missing; our export in the same
+    // collector kept all of it.
+    assert.deepEqual(parseOtlpLines(await readFile(col.receiverOutputs.k8sEvents, 'utf8'))?.writers, ['k8s_events']);
+    const fromReceiver = new Map(comparable((await run(cp, ['--from', col.receiverOutputs.k8sEvents, '-o', 'json'])).stdout).map((e) => [e.uid, e]));
+    const rawByUid = new Map((liveList.items as Json[]).map((e) => [e.metadata.uid, e]));
+    assert.equal(fromReceiver.size, 4);
+    for (const want of live) {
+      const got = fromReceiver.get(want.uid) as Json;
+      const raw = rawByUid.get(want.uid) as Json;
+      const kept = (e: Json) => ({ name: e.name, namespace: e.namespace, reason: e.reason, message: e.message, action: e.action, object: e.object });
+      assert.deepEqual(kept(got), kept(want), `${want.name}: the fields the receiver keeps`);
+      assert.equal(got.type, ['Normal', 'Warning'].includes(want.type) ? want.type : '', `${want.name}: a type it has no severity for is lost`);
+      assert.equal(got.count, raw.count > 0 ? raw.count : 1, `${want.name}: count, never series.count`);
+      assert.equal(got.reporter, '', `${want.name}: no reporter`);
+    }
+    const ours = comparable((await run(cp, ['--from', col.output, '-o', 'json'])).stdout);
+    assert.deepEqual(ours, live, 'our export keeps every field, reporters and series included');
+    assert.ok(live.some((e) => e.reporter === 'default-scheduler') && live.some((e) => e.type === 'Critical'));
+  });
+});

@@ -4,6 +4,7 @@ import { normaliseEvent } from '../../src/core/event.ts';
 import { eventToLog, goTimeString, hrTimeFromMs, parseHrTime, SEVERITY } from '../../src/render/otlp-logs.ts';
 import { encodeLogs } from '../../src/otlp/encode.ts';
 import { parseGoTimeString, parseOtlpLines } from '../../src/io/otlp-file.ts';
+import { otlpProvenanceNotice } from '../../src/render/otlp-status.ts';
 import { NOW, ev, labEvents, newEv } from '../support/builders.ts';
 
 const observed = hrTimeFromMs(NOW);
@@ -210,3 +211,18 @@ function toAnyValue(value: unknown): unknown {
   }
   return {};
 }
+
+describe("--from a collector file: the provenance says what its writers left out", () => {
+  test('the k8s_events receiver: every field it does not keep is named', () => {
+    assert.equal(
+      otlpProvenanceNotice('c.jsonl', { writers: ['k8s_events'], skipped: 0 }),
+      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, types other than Normal and Warning; those fields read as empty\n',
+    );
+  });
+  test('our export and k8sobjects keep everything: nothing to say', () => {
+    assert.equal(otlpProvenanceNotice('c.jsonl', { writers: ['evtimeline', 'k8sobjects'], skipped: 0 }), '');
+  });
+  test('log records that are not events are counted', () => {
+    assert.equal(otlpProvenanceNotice('c.jsonl', { writers: [], skipped: 2 }), 'c.jsonl: skipped 2 log records that are not about a Kubernetes event\n');
+  });
+});
