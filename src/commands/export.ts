@@ -18,7 +18,7 @@ import { parseCommonOptions } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { parseOtlpOptions } from './otlp-options.ts';
 import type { OtlpOptions } from './otlp-options.ts';
-import { noEventsMessage } from './source.ts';
+import { noEventsMessage } from '../render/notices.ts';
 import { readVersions } from './versions.ts';
 
 export interface ExportOptions {

@@ -1,24 +1,23 @@
 // `kubectl evtimeline -w` / `--watch-only`: the timeline, then each new occurrence as it happens,
 // from one watch on core/v1 (events written through events.k8s.io/v1 arrive there too: one store)
 // started at the list's resourceVersion. The list, watch, resume and relist-on-410 loop is the
-// record verb's (kube/watch.ts followEvents); what counts as new is core/follow.ts. Unlike
+// record verb's (EventSource.follow: kube/watch.ts followEvents); what counts as new is core/follow.ts. Unlike
 // `kubectl events -w` (kubernetes#116974, kubectl#704) an update that is no new occurrence prints
 // nothing, and a relist prints only what was not shown.
 import type { Deps } from '../deps.ts';
-import { SUCCESS } from '../errors.ts';
+import { RuntimeError, SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
-import { filterEvents } from '../core/filter.ts';
+import { filterEvents, selectEvents } from '../core/filter.ts';
 import { ShownOccurrences } from '../core/follow.ts';
 import { stableLines } from '../core/timeline.ts';
-import { followEvents } from '../kube/watch.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { escapeJsonUnsafe, toJsonEvent } from '../render/json.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
-import { noEventsMessage, prepareEvents, resolveTarget } from './source.ts';
+import { noEventsMessage } from '../render/notices.ts';
 import type { TimelineOptions } from './timeline.ts';
 
 /** Prints batches of new occurrences in the chosen format; the first batch carries the table's header. */
@@ -65,20 +64,21 @@ function stopSignal(deps: Deps): AbortSignal {
 }
 
 export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps: Deps): Promise<CommandResult> {
-  const { target, namespace } = await resolveTarget(opts.common.scope, deps);
+  const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
+  if (source.follow === undefined) throw new RuntimeError('--watch needs a source that can be followed');
+  const { namespace } = source.provenance;
   const print = printer(opts, deps, namespace === null);
   const shown = new ShownOccurrences();
   let listed = false;
-  const steps = followEvents(target, {
-    namespace,
+  const steps = source.follow({
+    resourceVersion: '',
     signal: stopSignal(deps),
     notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
-    requestTimeoutMs: opts.common.scope.requestTimeoutMs,
   });
   for await (const step of steps) {
     let events: Event[];
     if (step.kind === 'list') {
-      events = prepareEvents(step.items, opts.common, deps.now());
+      events = selectEvents(step.items.map(normaliseEvent), opts.common.filter, deps.now());
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
       events = filterEvents([normaliseEvent(step.object)], opts.common.filter, deps.now());
     } else {

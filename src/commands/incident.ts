@@ -5,19 +5,20 @@ import type { CommandResult } from '../errors.ts';
 import { buildIncident } from '../core/incident.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
+import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { renderAgesNotice } from '../render/notices.ts';
 import { agesFrom } from '../core/ages.ts';
-import { parseCommonOptions, parseEventTTL } from './options.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { incidentSourceKind, parseCompare, readEvents, readLiveFacts } from './source.ts';
+import { readEvents, readLiveFacts } from './read-events.ts';
 
 /** The verb's own format; json, yaml and jsonpath come from output.ts. */
 export const INCIDENT_OUTPUTS = ['text'] as const;
 
-export interface IncidentOptions {
+interface IncidentOptions {
   common: CommonOptions;
   output: OutputChoice<(typeof INCIDENT_OUTPUTS)[number]>;
   eventTTLms: number;
@@ -40,21 +41,18 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
-  const { source, events } = read;
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
   // A saved file's account counts its ages from when the file was taken; with --compare the live
   // cluster is read now, and the account is of now.
-  const ages = agesFrom(read.saved, events, now, opts.common.from !== null && !opts.compare);
-  const incident = buildIncident(events, {
+  const ages = agesFrom(read.source.provenance, read.events, now, opts.common.from !== null && !opts.compare);
+  const incident = buildIncident(read.events, {
     now: ages.at,
-    namespace: source.info.namespace,
+    provenance: read.source.provenance,
     eventTTLms: opts.eventTTLms,
-    source: incidentSourceKind(source),
     ...(live === undefined ? {} : { live }),
-    ...(read.saved === undefined ? {} : { saved: read.saved }),
   });
   if (opts.output.kind === 'document') {
-    deps.stdout.write(renderDocument(incident, [], opts.output.printer, deps.stdout.isTTY));
+    deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));
   } else {
     if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
     deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.ts';
 import { parseDuration } from '../core/duration.ts';
 import { parseObjectRef } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
+import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { ConnectionOverrides } from '../kube/overrides.ts';
 import { namespaceError } from '../kube/api-names.ts';
 
@@ -145,12 +146,16 @@ export function parseOutput<T extends string>(text: unknown, allowed: readonly T
   return value as T;
 }
 
-/** kube-apiserver's --event-ttl default. */
-export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
-
 /** --event-ttl: what the user says the cluster's TTL is, else the default. */
 export function parseEventTTL(raw: RawOptions): number {
   return parseDurationFlag('--event-ttl', str(raw, 'eventTtl')) ?? DEFAULT_EVENT_TTL_MS;
+}
+
+/** --compare sets a saved file beside the live cluster, so it needs --from. */
+export function parseCompare(raw: RawOptions, common: CommonOptions): boolean {
+  if (raw.compare !== true) return false;
+  if (common.from === null) throw new UsageError('--compare needs --from FILE: it compares a saved file with the live cluster');
+  return true;
 }
 
 /** --output-file: a path to write the output to, whole or not at all; null means stdout. */

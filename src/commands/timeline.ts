@@ -9,17 +9,17 @@ import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
-import { renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { agesFrom } from '../core/ages.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from './timeline-html.ts';
 import { runFollow } from './follow.ts';
-import { parseCommonOptions, parseEventTTL, parseOutputFile } from './options.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { noEventsMessage, parseCompare, readEvents, readLiveFacts } from './source.ts';
+import { readEvents, readLiveFacts } from './read-events.ts';
 
 /** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
 export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
@@ -75,18 +75,19 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
-  const { source, events } = read;
+  const { events } = read;
+  const { provenance } = read.source;
   // -o stable prints nothing an incarnation could change: no object lookups for it.
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
   const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
   // Notices about what a saved file covers go to stderr: stdout stays the table.
-  if (read.saved !== undefined) deps.stderr.write(renderSavedNotice(read.saved, events));
+  deps.stderr.write(renderSavedNotice(provenance, events));
   const compared = facts === undefined ? null : compareWithLive(events, facts);
-  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, read.saved?.format ?? 'list'));
+  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
-    stdout.write(timelinePage({ source, events, now, eventTTLms: opts.eventTTLms, ...(read.saved ? { saved: read.saved } : {}), ...(facts ? { live: facts } : {}) }));
-    if (events.length === 0) deps.stderr.write(noEventsMessage(source.info.namespace));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}) }));
+    if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
   if (opts.output.kind === 'document') {
@@ -95,7 +96,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   if (events.length === 0) {
-    deps.stderr.write(noEventsMessage(source.info.namespace));
+    deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
   if (format === 'stable') {
@@ -104,14 +105,14 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   // Ages in a saved file count from when it was taken, said on stderr.
-  const ages = agesFrom(read.saved, events, now, opts.common.from !== null);
+  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
   if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
   stdout.write(
     renderTimelineTable(events, {
       now: ages.at,
       absoluteTimes: opts.absoluteTimes,
       wide: format === 'wide',
-      allNamespaces: source.info.namespace === null,
+      allNamespaces: provenance.namespace === null,
       noHeaders: opts.noHeaders,
       palette,
       standing,

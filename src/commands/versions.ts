@@ -8,9 +8,7 @@ import type { Json } from '../core/json.ts';
 import { parseEventsText, readEventsFile } from '../io/event-file.ts';
 import { parseOtlpLines } from '../io/otlp-file.ts';
 import { parseRecordText } from '../io/record-file.ts';
-import { clusterSource } from '../kube/cluster-source.ts';
 import type { CommonOptions } from './options.ts';
-import { resolveTarget } from './source.ts';
 
 export interface EventVersion {
   event: Json;
@@ -45,15 +43,15 @@ function fromText(text: string, path: string): { versions: EventVersion[]; names
       // A DELETED line repeats a version already written: the server no longer has it, nothing new happened.
       versions: record.observations
         .filter((o) => o.type !== 'DELETED')
-        .map((o) => ({ event: o.event, observedAt: Number.isNaN(Date.parse(o.observedAt)) ? null : Date.parse(o.observedAt) })),
+        .map((o) => ({ event: o.event, observedAt: o.observedAt })),
       namespace: namespaces.size === 1 && only !== undefined ? only : null,
     };
   }
   const otlp = parseOtlpLines(text);
   if (otlp !== null) return { versions: otlp.versions.map(({ event, observedAt }) => ({ event, observedAt })), namespace: null };
-  const parsed = parseEventsText(text, path);
-  if (parsed.format === 'stable-table') throw new UsageError(`--from ${path}: a stable table holds no events to export (use a capture, list or record)`);
-  return { versions: parsed.core.filter(isObject).map((event) => ({ event, observedAt: null })), namespace: parsed.namespace };
+  const saved = parseEventsText(text, path);
+  if (!('raw' in saved)) throw new UsageError(`--from ${path}: a stable table holds no events to export (use a capture, list or record)`);
+  return { versions: saved.raw.core.filter(isObject).map((event) => ({ event, observedAt: null })), namespace: saved.provenance.namespace };
 }
 
 export async function readVersions(common: CommonOptions, deps: Deps): Promise<ReadVersions> {
@@ -63,7 +61,8 @@ export async function readVersions(common: CommonOptions, deps: Deps): Promise<R
     const kept = versions.filter(inNamespace(narrowed));
     return { versions: kept, namespace: narrowed ?? namespace, asOf: newest(kept) };
   }
-  const { target, namespace } = await resolveTarget(common.scope, deps);
-  const raw = await clusterSource(target, { namespace, timeoutMs: common.scope.requestTimeoutMs }).listEvents();
-  return { versions: raw.filter(isObject).map((event) => ({ event, observedAt: null })), namespace, asOf: null };
+  const source = await deps.openSource({ kind: 'cluster', scope: common.scope });
+  const { raw } = await source.read({ raw: true });
+  const core = raw?.core ?? [];
+  return { versions: core.filter(isObject).map((event) => ({ event, observedAt: null })), namespace: source.provenance.namespace, asOf: null };
 }

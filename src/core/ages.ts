@@ -2,7 +2,7 @@
 // time, a record's last observation), else the newest event in it (a plain list or a stable table
 // carries no time of its own), so a dump from years ago reads `2m` and not `6y3d`.
 import type { Event } from './event.ts';
-import type { SavedFile } from './incident.ts';
+import type { Provenance } from './source.ts';
 
 export type AgeBasis = 'now' | 'capture' | 'record' | 'newest-event';
 
@@ -11,11 +11,10 @@ export interface AgesFrom {
   basis: AgeBasis;
 }
 
-export function agesFrom(saved: SavedFile | undefined, events: Event[], now: number, fromFile: boolean): AgesFrom {
+export function agesFrom(provenance: Provenance, events: Event[], now: number, fromFile: boolean): AgesFrom {
   if (!fromFile) return { at: now, basis: 'now' };
-  if (saved?.lastObserved != null && (saved.format === 'capture' || saved.format === 'record')) {
-    return { at: saved.lastObserved, basis: saved.format };
-  }
+  if (provenance.kind === 'capture' && provenance.capturedAt !== null) return { at: provenance.capturedAt, basis: 'capture' };
+  if (provenance.kind === 'record' && provenance.lastObserved !== null) return { at: provenance.lastObserved, basis: 'record' };
   let newest: number | null = null;
   for (const ev of events) {
     const t = ev.lastSeen ?? ev.firstSeen;

@@ -1,7 +1,7 @@
 // The story of a namespace: each event once, in the order things happened.
 
 import type { Event, ObjectRef } from './event.ts';
-import { compareResourceVersions } from './json.ts';
+import { compareVersions, eventIdentity } from './versions.ts';
 
 /** What every renderer prints for an empty value, like `kubectl get` does. */
 export const NONE = '<none>';
@@ -39,21 +39,6 @@ export function sortUnique(lines: string[]): string[] {
   return [...new Set(lines)].sort(compareBytes);
 }
 
-function isNewer(candidate: Event, kept: Event): boolean {
-  // Versions that cannot be compared fall through to the times.
-  const rv = compareResourceVersions(candidate.resourceVersion, kept.resourceVersion) ?? 0;
-  if (rv !== 0) return rv > 0;
-  const last = (candidate.lastSeen ?? -Infinity) - (kept.lastSeen ?? -Infinity);
-  if (last !== 0 && !Number.isNaN(last)) return last > 0;
-  return candidate.count > kept.count;
-}
-
-function identity(ev: Event, index: number): string {
-  if (ev.uid !== '') return `uid:${ev.uid}`;
-  if (ev.name !== '') return `name:${ev.namespace}/${ev.name}`;
-  return `index:${index}`; // nothing to tell it apart by: keep it
-}
-
 /**
  * Each event once. Listing core/v1 and events.k8s.io/v1 returns every event twice (one store), and a
  * watch or a re-list returns later versions of the same object; metadata.uid is the identity. Of two
@@ -63,9 +48,10 @@ function identity(ev: Event, index: number): string {
 export function dedupeByUid(events: Event[]): Event[] {
   const kept = new Map<string, Event>();
   events.forEach((ev, index) => {
-    const key = identity(ev, index);
+    // An event with nothing to tell it apart by is kept.
+    const key = eventIdentity(ev) || `index:${index}`;
     const previous = kept.get(key);
-    if (previous === undefined || isNewer(ev, previous)) kept.set(key, ev);
+    if (previous === undefined || compareVersions(ev, previous) > 0) kept.set(key, ev);
   });
   return [...kept.values()];
 }

@@ -15,8 +15,9 @@
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { K8S, OUR, SCOPE_NAME } from '../render/otlp-logs.ts';
-import type { OtlpWriter } from '../render/otlp-logs.ts';
-import type { ParsedEvents } from './event-file.ts';
+import { EVENT_OBJECTS_TELL } from '../core/source.ts';
+import type { OtlpWriter } from '../core/source.ts';
+import type { SavedEvents } from './event-file.ts';
 import { latestVersions } from './record-file.ts';
 
 
@@ -223,21 +224,27 @@ export function parseOtlpLines(text: string): OtlpFile | null {
 }
 
 /** A collector's file as --from reads it: the latest version of each event (by uid, then resourceVersion, then file order). */
-export function parseOtlpEventLines(text: string): ParsedEvents | null {
+export function parseOtlpEventLines(text: string): SavedEvents | null {
   const file = parseOtlpLines(text);
   if (file === null) return null;
   const observed = file.versions.flatMap((v) => (v.observedAt === null ? [] : [v.observedAt]));
   const namespaces = new Set(file.versions.map((v) => (isObject(v.event.metadata) ? str(v.event.metadata.namespace) : '')));
   const [only] = namespaces;
+  // reduce, not Math.min(...xs): a file can hold more records than a call has arguments.
+  const first = observed.reduce<number | null>((min, t) => (min === null || t < min ? t : min), null);
+  const last = observed.reduce<number | null>((max, t) => (max === null || t > max ? t : max), null);
   return {
-    format: 'otlp',
-    core: latestVersions(file.versions.map(({ event }) => ({ observedAt: '', type: 'ADDED', event }))),
-    eventsK8sIo: null,
-    context: '',
-    server: '',
-    namespace: namespaces.size === 1 && only !== undefined && only !== '' ? only : null,
-    capturedAt: observed.length === 0 ? '' : new Date(Math.max(...observed)).toISOString(),
-    firstObservedAt: observed.length === 0 ? '' : new Date(Math.min(...observed)).toISOString(),
-    otlp: { writers: file.writers, skipped: file.skipped },
+    provenance: {
+      kind: 'otlp',
+      context: '',
+      server: '',
+      namespace: namespaces.size === 1 && only !== undefined && only !== '' ? only : null,
+      firstObserved: first,
+      lastObserved: last,
+      tells: EVENT_OBJECTS_TELL,
+      writers: file.writers,
+      skipped: file.skipped,
+    },
+    raw: { core: latestVersions(file.versions.map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
   };
 }

@@ -2,14 +2,11 @@
 import { RuntimeError } from '../errors.ts';
 import { isObject } from '../core/json.ts';
 import { pathSegment } from './api-names.ts';
-import { apiRequest } from './http.ts';
+import { apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
-export type EventsApi = 'core' | 'events.k8s.io';
-
-/** kubectl lists in pages of 500 as well; a namespace with many events arrives in several round trips. */
-export const PAGE_SIZE = 500;
+type EventsApi = 'core' | 'events.k8s.io';
 
 export function eventsPath(api: EventsApi, namespace: string | null, name?: string): string {
   const root = api === 'core' ? '/api/v1' : '/apis/events.k8s.io/v1';

@@ -7,6 +7,9 @@ import { RuntimeError } from '../errors.ts';
 import { applyAuth, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
+/** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
+export const PAGE_SIZE = 500;
+
 export interface ApiRequest {
   method: 'GET' | 'PATCH';
   path: string;

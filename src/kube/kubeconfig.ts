@@ -15,7 +15,7 @@ import { describeCredentials, overrideCluster, overrideUser, readRawUsers, userE
 import type { ConnectionOverrides, UserExtras } from './overrides.ts';
 import { proxyFromEnvironment } from './proxy.ts';
 
-export interface KubeconfigRequest {
+interface KubeconfigRequest {
   kubeconfig?: string;
   context?: string;
   env: Record<string, string | undefined>;

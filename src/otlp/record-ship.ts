@@ -165,7 +165,7 @@ export class RecordShipper {
           start = nl + 1;
           const parsed = line.trim() === '' ? null : parseRecordLine(line);
           if (parsed !== null && 'observation' in parsed && parsed.observation.type !== 'DELETED') {
-            const observed = Date.parse(parsed.observation.observedAt);
+            const observed = parsed.observation.observedAt ?? Number.NaN;
             batch.push(eventToLog(parsed.observation.event, hrTimeFromMs(Number.isNaN(observed) ? this.opts.now() : observed)));
           }
           if (batch.length >= this.opts.batchSize) {

@@ -18,6 +18,7 @@
 // src/otlp/encode.ts, through the official @opentelemetry/otlp-transformer.
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
+import type { OtlpWriter } from '../core/source.ts';
 
 /** [seconds, nanoseconds] since the epoch, as OpenTelemetry's HrTime. */
 export type HrTime = [number, number];
@@ -187,8 +188,7 @@ export function eventToLog(event: Json, observed: HrTime): OtlpLog {
   return { resource, time, observed, ...severity(type), body: str(event.message), attributes };
 }
 
-/** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
-export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
+export type { OtlpWriter };
 
 /** What each writer leaves out (field names as in the Event API), for the provenance of --from. */
 export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {

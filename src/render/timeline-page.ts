@@ -21,6 +21,7 @@ export interface TimelinePageOptions {
 /** Expects the events each once, in timeline order, and the incident account made of them. */
 export function renderTimelinePage(events: Event[], incident: Incident, opts: TimelinePageOptions): string {
   const headline = renderIncidentHeadline(incident, plainPalette).split('\n');
-  const scope = incident.namespace === null ? 'all namespaces' : `namespace ${incident.namespace}`;
+  const { namespace } = incident.provenance;
+  const scope = namespace === null ? 'all namespaces' : `namespace ${namespace}`;
   return renderTimelineHtml(buildPageData(events, { scope, headline, ...opts }));
 }

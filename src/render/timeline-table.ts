@@ -5,7 +5,7 @@ import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
 import { formatObjectRef } from '../core/timeline.ts';
-import { isConventionalType } from '../core/types.ts';
+import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
 import { alignColumns } from './table.ts';
@@ -27,13 +27,13 @@ export interface TimelineTableOptions {
 }
 
 /** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
-export const UNCONVENTIONAL_MARK = '!';
+const UNCONVENTIONAL_MARK = '!';
 
 /**
  * After the OBJECT cell: the event is about an earlier incarnation of Kind/name (deleted, then created
  * again with a new uid), or about an object that no longer exists. Current and unknown add nothing.
  */
-export const INCARNATION_MARKS: Partial<Record<Incarnation, string>> = { previous: ' (previous)', gone: ' (gone)' };
+const INCARNATION_MARKS: Partial<Record<Incarnation, string>> = { previous: ' (previous)', gone: ' (gone)' };
 
 /** After the LAST SEEN cell (--compare): the saved file holds the event, the server no longer does. */
 export const NOT_ON_SERVER_MARK = ' [not on server]';
@@ -83,12 +83,6 @@ function columnsFor(opts: TimelineTableOptions): Column[] {
   return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
 }
 
-function paintType(type: string, cell: string, palette: Palette): string {
-  if (type === 'Warning') return palette.warning(cell);
-  if (!isConventionalType(type)) return palette.unconventional(`${cell}${UNCONVENTIONAL_MARK}`);
-  return cell;
-}
-
 /**
  * One row per event in the order given (the caller sorts). Empty values print `<none>` like
  * `kubectl get` (kubectl events prints nothing, which makes a missing object look like `/`).
@@ -102,7 +96,7 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
       const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now)), max) + (column.mark?.(standing) ?? '');
-      return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette) : cell;
+      return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
   });
   const lines = alignColumns(opts.noHeaders ? rows : [columns.map((c) => c.head), ...rows], GAP);

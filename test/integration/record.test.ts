@@ -25,7 +25,7 @@ import type { Observation } from '../../src/core/record.ts';
 import { formatHeader, formatObservation, parseRecordText } from '../../src/io/record-file.ts';
 import { loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { followEvents } from '../../src/kube/watch.ts';
-import type { FollowStep } from '../../src/kube/watch.ts';
+import type { FollowStep } from '../../src/core/source.ts';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
@@ -555,8 +555,8 @@ describe('continuing a record only from a version the server has reached', () =>
     const startedAt = '2026-11-30T11:00:00.000Z';
     await writeFile(
       file,
-      formatHeader({ kind: RECORD_KIND, version: 1, context: target.context, server: target.server, namespace: ns, filter: {}, startedAt }) +
-        formatObservation({ observedAt: startedAt, type: 'ADDED', event: before }),
+      formatHeader({ kind: RECORD_KIND, version: 1, context: target.context, server: target.server, namespace: ns, filter: {}, startedAt: Date.parse(startedAt) }) +
+        formatObservation({ observedAt: Date.parse(startedAt), type: 'ADDED', event: before }),
     );
     const listed = await createEvent(cp, ns, 'ahead-listed');
 

@@ -147,7 +147,7 @@ test('a timeline from a record states on stderr the window it covers; stdout sta
   const record = join(dir, 'window.jsonl');
   writeFileSync(
     record,
-    labEvents().map((event, i) => formatObservation({ observedAt: `2026-11-30T11:59:5${6 + i}.000Z`, type: 'ADDED', event })).join(''),
+    labEvents().map((event, i) => formatObservation({ observedAt: Date.parse(`2026-11-30T11:59:5${6 + i}.000Z`), type: 'ADDED', event })).join(''),
   );
   const r = await run(['--from', record, '-o', 'stable']);
   assert.equal(r.stdout, LAB_STABLE);

@@ -8,6 +8,7 @@ import { buildPageData, describeType } from '../../src/render/html-data.ts';
 import type { PageData } from '../../src/render/html-data.ts';
 import { escapeHtml, renderTimelineHtml, toScriptJson } from '../../src/render/html.ts';
 import { renderTimelinePage } from '../../src/render/timeline-page.ts';
+import { fromCluster } from '../support/sources.ts';
 import { ev, labEvents, NOW } from '../support/builders.ts';
 
 const HOUR = 3_600_000;
@@ -108,7 +109,7 @@ function hostilePage(): string {
   const hostile = events([
     ev({ reason: '</script><script>alert(1)</script>', message: HOSTILE, type: '<img src=x onerror=alert(4)>', objectName: '</svg><svg onload=alert(5)>', kind: 'javascript:alert(6)', namespace: 'op-events' }),
   ]);
-  const incident = buildIncident(hostile, { now: NOW, namespace: '</title><script>alert(7)</script>', eventTTLms: HOUR, source: 'cluster' });
+  const incident = buildIncident(hostile, { now: NOW, provenance: fromCluster({ namespace: '</title><script>alert(7)</script>' }), eventTTLms: HOUR });
   return renderTimelinePage(hostile, incident, { capturedAt: NOW, eventTTLms: HOUR });
 }
 

@@ -156,8 +156,8 @@ describe('the shipper', () => {
 
 describe('record --otlp: the ledger beside the record', () => {
   const dir = scratchDir('otlp-ledger');
-  const header: RecordHeader = { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: '2026-11-30T11:00:00.000Z' };
-  const line = (n: number, type = 'ADDED') => formatObservation({ observedAt: '2026-11-30T11:00:00.000Z', type, event: ev({ name: `e-${n}`, uid: `uid-${n}` }) });
+  const header: RecordHeader = { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: Date.parse('2026-11-30T11:00:00.000Z') };
+  const line = (n: number, type = 'ADDED') => formatObservation({ observedAt: Date.parse('2026-11-30T11:00:00.000Z'), type, event: ev({ name: `e-${n}`, uid: `uid-${n}` }) });
 
   /** Ships the record once to the end (a stop with no grace needed), counting what was sent. */
   async function shipOnce(path: string, post = scripted([]).post) {
@@ -194,7 +194,7 @@ describe('record --otlp: the ledger beside the record', () => {
     const path = join(dir, 'r2.jsonl');
     await writeFile(path, formatHeader(header) + line(1));
     await shipOnce(path);
-    await writeFile(path, formatHeader({ ...header, startedAt: '2026-11-30T11:30:00.000Z' }) + line(5) + line(6));
+    await writeFile(path, formatHeader({ ...header, startedAt: Date.parse('2026-11-30T11:30:00.000Z') }) + line(5) + line(6));
     const again = await shipOnce(path);
     assert.equal(again.totals.accepted, 2);
   });
