@@ -258,3 +258,12 @@ test('proxies: kubeconfig proxy-url, HTTPS_PROXY, NO_PROXY, and no proxy from th
   assert.equal(loopback.stdout, LISTED, loopback.stderr);
   assert.equal(proxy.connects.length, loopbackBefore);
 });
+
+test('completion through kubectl: namespaces from the cluster, users and clusters from the kubeconfig, the new flags', async () => {
+  const namespaces = await kubectl(['__complete', 'evtimeline', '-n', ns.slice(0, 8)], cp.kubeconfig);
+  assert.ok(namespaces.stdout.split('\n').includes(ns), namespaces.stdout);
+  const users = await kubectl(['__complete', 'evtimeline', '--user', ''], cp.viewerKubeconfig);
+  assert.ok(users.stdout.split('\n').includes('viewer'), users.stdout);
+  const flags = await kubectl(['__complete', 'evtimeline', '--watch'], cp.kubeconfig);
+  assert.deepEqual(flags.stdout.split('\n').filter((l) => l.startsWith('--')), ['--watch', '--watch-only']);
+});

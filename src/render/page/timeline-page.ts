@@ -313,6 +313,13 @@ export function timelinePage(): void {
     for (const t of tracks) trackBox.append(buildTrack(lane, t));
     box.append(trackBox);
     toggle.addEventListener('click', () => setCollapsed(lane, !collapsed.has(lane)));
+    // A collapsed lane is one row of all its marks: Left/Right on its name step through them.
+    toggle.addEventListener('keydown', (e) => {
+      if (collapsed.has(lane)) stepSelection(laneRow, e);
+    });
+    toggle.addEventListener('blur', () => {
+      if (selected?.row === laneRow) select(null);
+    });
     laneEls.push(box);
     return box;
   }
