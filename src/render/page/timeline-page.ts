@@ -662,8 +662,9 @@ export function timelinePage(): void {
     }
     return best;
   }
+  /** The row's events that have a mark: timed, and (in a collapsed lane) of a type and reason the filter shows. */
   function shownEvents(row: Row): number[] {
-    return row.events.filter((i) => markBox(row, i) !== null);
+    return row.events.filter((i) => markBox(row, i) !== null && (row.track !== null || trackShown(rowsOf[i]?.[0] ?? -1)));
   }
   function select(next: { row: Row; event: number } | null): void {
     selected = next;
