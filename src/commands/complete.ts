@@ -30,6 +30,9 @@ export interface Lookups {
   namespaces(): Promise<string[]>;
   events(namespace: string | null): Promise<string[]>;
   contexts(): Promise<string[]>;
+  /** kubeconfig cluster and user names, for --cluster and --user */
+  clusters(): Promise<string[]>;
+  users(): Promise<string[]>;
 }
 
 export interface Completion {
@@ -79,6 +82,8 @@ async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups:
   if (values === 'files') return { candidates: [], directive: DIRECTIVE.default };
   if (values === 'namespaces') return withPrefix(prefix, await lookups.namespaces());
   if (values === 'contexts') return withPrefix(prefix, await lookups.contexts());
+  if (values === 'clusters') return withPrefix(prefix, await lookups.clusters());
+  if (values === 'users') return withPrefix(prefix, await lookups.users());
   return withPrefix(prefix, values);
 }
 
@@ -124,6 +129,8 @@ function clusterLookups(deps: Deps, words: string[]): Lookups {
         return eventNames(t, namespace ?? t.namespace, LOOKUP_TIMEOUT_MS);
       }),
     contexts: () => quietly(async () => (await target()).config.getContexts().map((c) => c.name)),
+    clusters: () => quietly(async () => (await target()).config.getClusters().map((c) => c.name)),
+    users: () => quietly(async () => (await target()).config.getUsers().map((u) => u.name)),
   };
 }
 

@@ -7,6 +7,7 @@ import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { filterEvents } from '../core/filter.ts';
 import { normaliseEvent } from '../core/event.ts';
+import { eventIdentity } from '../core/versions.ts';
 import type { Json } from '../core/json.ts';
 import { eventToLog, hrTimeFromMs } from '../render/otlp-logs.ts';
 import type { OtlpLog } from '../render/otlp-logs.ts';
@@ -38,9 +39,12 @@ function selectVersions(versions: { event: Json; observedAt: number | null }[], 
   const seen = new Set<string>();
   return versions.filter(({ event }) => {
     const ev = normaliseEvent(event);
-    const key = `${ev.uid || `${ev.namespace}/${ev.name}`}@${ev.resourceVersion}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    // Without a resourceVersion (the k8s_events receiver keeps none) versions cannot be told apart: all are sent.
+    if (ev.resourceVersion !== '') {
+      const key = `${eventIdentity(ev)}@${ev.resourceVersion}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+    }
     return filterEvents([ev], common.filter, now).length > 0;
   });
 }

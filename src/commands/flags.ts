@@ -11,7 +11,7 @@ import { AUDIT_OUTPUTS } from './type-audit.ts';
 import type { Verb } from './verbs.ts';
 
 /** What completion offers for a flag's value: fixed words, a cluster lookup, or the shell's file names. */
-type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'files';
+type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'clusters' | 'users' | 'files';
 
 export interface FlagSpec {
   /** `--namespace` */
@@ -50,8 +50,8 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   // kubectl's global connection flags, as client-go reads them (src/kube/overrides.ts).
   { long: '--server', short: '-s', value: '<address>', description: 'the address and port of the Kubernetes API server' },
   { long: '--token', value: '<string>', description: 'bearer token for authentication to the API server' },
-  { long: '--user', value: '<string>', description: 'the name of the kubeconfig user to use' },
-  { long: '--cluster', value: '<string>', description: 'the name of the kubeconfig cluster to use' },
+  { long: '--user', value: '<string>', description: 'the name of the kubeconfig user to use', values: 'users' },
+  { long: '--cluster', value: '<string>', description: 'the name of the kubeconfig cluster to use', values: 'clusters' },
   { long: '--certificate-authority', value: '<path>', description: 'path to a cert file for the certificate authority', values: 'files' },
   { long: '--client-certificate', value: '<path>', description: 'path to a client certificate file for TLS', values: 'files' },
   { long: '--client-key', value: '<path>', description: 'path to a client key file for TLS', values: 'files' },

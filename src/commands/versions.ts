@@ -3,7 +3,7 @@
 // (every log record), a capture or an event list (one version each).
 import type { Deps } from '../deps.ts';
 import { UsageError } from '../errors.ts';
-import { isObject } from '../core/json.ts';
+import { inNamespace, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { parseEventsText, readEventsFile } from '../io/event-file.ts';
 import { parseOtlpLines } from '../io/otlp-file.ts';
@@ -24,9 +24,6 @@ export interface ReadVersions {
   asOf: number | null;
 }
 
-function inNamespace(namespace: string | null) {
-  return ({ event }: EventVersion) => namespace === null || (isObject(event.metadata) && event.metadata.namespace === namespace);
-}
 
 function newest(versions: EventVersion[]): number | null {
   let last: number | null = null;
@@ -58,7 +55,7 @@ export async function readVersions(common: CommonOptions, deps: Deps): Promise<R
   if (common.from !== null) {
     const { versions, namespace } = fromText(await readEventsFile(common.from, deps.stdin), common.from);
     const narrowed = common.scope.allNamespaces ? null : common.scope.namespace;
-    const kept = versions.filter(inNamespace(narrowed));
+    const kept = versions.filter(({ event }) => inNamespace(event, narrowed));
     return { versions: kept, namespace: narrowed ?? namespace, asOf: newest(kept) };
   }
   const source = await deps.openSource({ kind: 'cluster', scope: common.scope });

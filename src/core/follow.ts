@@ -5,9 +5,10 @@
 // occurrence at all.
 import type { Event } from './event.ts';
 import { sortTimeline } from './timeline.ts';
+import { eventIdentity } from './versions.ts';
 
 export function occurrenceKey(ev: Event): string {
-  return `${ev.uid === '' ? `${ev.namespace}/${ev.name}` : ev.uid}|${ev.count}|${ev.lastSeen ?? ''}`;
+  return `${eventIdentity(ev)}|${ev.count}|${ev.lastSeen ?? ''}`;
 }
 
 /** The occurrences printed so far. */

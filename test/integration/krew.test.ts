@@ -26,7 +26,7 @@ const ARCHIVE = join(DIST, archiveName(version, 'linux/amd64'));
 const ARM64_ARCHIVE = join(DIST, archiveName(version, 'linux/arm64'));
 const EXECUTABLE = join(DIST, 'kubectl-evtimeline');
 const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
-const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record'];
+const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export'];
 
 const controlPlane = sharedControlPlane();
 let cp: ControlPlane;
@@ -165,7 +165,10 @@ test("kubectl completes the plugin's words once the manifest's caveats command h
   assert.equal(copied.code, 0, copied.stderr);
 
   assert.deepEqual(await completions(['']), { candidates: VERBS, directive: ':4' });
-  assert.deepEqual(await completions(['timeline', '-o', '']), { candidates: ['table', 'wide', 'json', 'stable'], directive: ':4' });
+  assert.deepEqual(await completions(['timeline', '-o', '']), {
+    candidates: ['table', 'wide', 'stable', 'html', 'json', 'yaml', 'name', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json='],
+    directive: ':4',
+  });
   assert.ok((await completions(['-n', ''])).candidates.includes(ns), 'namespaces come from the cluster');
   assert.deepEqual(await completions(['aggregate-patch', '-n', eventNs, 'krew']), { candidates: ['krew-check'], directive: ':4' });
 });

@@ -2,14 +2,17 @@
 // current timeline, then each new occurrence once; updates that are no new occurrence, and TTL
 // deletions, print nothing; a dropped connection (the TCP proxy cuts it) resumes without repeats;
 // filters apply; Ctrl-C exits 0 with everything printed; a reader that leaves (`| head`) ends it.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { sharedControlPlane } from '../harness/controlplane.ts';
+import https from 'node:https';
+import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
+import { eventsPath } from '../../src/kube/events-api.ts';
+import { waitFor } from '../support/cluster-api.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { kubectl, pluginEnv } from '../harness/plugin.ts';
@@ -34,7 +37,7 @@ function now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
-async function createEvent(ns: string, name: string, o: { type?: string; reason?: string; count?: number } = {}): Promise<void> {
+async function createEvent(ns: string, name: string, o: { type?: string; reason?: string; count?: number } = {}, on: ControlPlane = cp): Promise<void> {
   const event = {
     apiVersion: 'v1',
     kind: 'Event',
@@ -48,12 +51,12 @@ async function createEvent(ns: string, name: string, o: { type?: string; reason?
     count: o.count ?? 1,
     source: { component: 'watch-test' },
   };
-  const r = await kubectl(['create', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(event) });
+  const r = await kubectl(['create', '-f', '-'], on.kubeconfig, { input: JSON.stringify(event) });
   assert.equal(r.code, 0, r.stderr);
 }
 
-async function patchEvent(ns: string, name: string, patch: unknown): Promise<void> {
-  const r = await kubectl(['-n', ns, 'patch', 'event', name, '--type=merge', '-p', JSON.stringify(patch)], cp.kubeconfig);
+async function patchEvent(ns: string, name: string, patch: unknown, on: ControlPlane = cp): Promise<void> {
+  const r = await kubectl(['-n', ns, 'patch', 'event', name, '--type=merge', '-p', JSON.stringify(patch)], on.kubeconfig);
   assert.equal(r.code, 0, r.stderr);
 }
 
@@ -109,6 +112,22 @@ interface Row {
 
 function rows(lines: string[]): Row[] {
   return lines.map((line) => JSON.parse(line) as Row).map(({ name, count, type }) => ({ name, count, type }));
+}
+
+function proxiedKubeconfig(on: ControlPlane, proxy: TcpProxy, ns: string, name: string): string {
+  const kubeconfig = join(work, `${name}.kubeconfig`);
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'proxied',
+      clusters: [{ name: 'proxied', cluster: { server: proxy.url, 'certificate-authority-data': Buffer.from(on.ca).toString('base64') } }],
+      users: [{ name: 'admin', user: { token: on.token } }],
+      contexts: [{ name: 'proxied', context: { cluster: 'proxied', user: 'admin', namespace: ns } }],
+    }),
+  );
+  return kubeconfig;
 }
 
 test('-w -o json: the timeline, then one line per new occurrence; updates that are none, and deletions, print nothing', async () => {
@@ -172,18 +191,7 @@ test('-w through a connection that drops: it resumes and prints what came meanwh
   const ns = await freshNamespace(cp.kubeconfig, 'watch-drop');
   const proxy = await startTcpProxy(cp.server);
   proxies.push(proxy);
-  const kubeconfig = join(work, 'proxied.kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      'current-context': 'proxied',
-      clusters: [{ name: 'proxied', cluster: { server: proxy.url, 'certificate-authority-data': Buffer.from(cp.ca).toString('base64') } }],
-      users: [{ name: 'admin', user: { token: cp.token } }],
-      contexts: [{ name: 'proxied', context: { cluster: 'proxied', user: 'admin', namespace: ns } }],
-    }),
-  );
+  const kubeconfig = proxiedKubeconfig(cp, proxy, ns, 'proxied');
   await createEvent(ns, 'before');
   const f = follow(['-w', '-o', 'json'], kubeconfig);
   await f.waitLines(1);
@@ -227,4 +235,62 @@ test('-w refuses --from', async () => {
   const r = await kubectl(['evtimeline', '-w', '--from', '-'], cp.kubeconfig, { input: '[]' });
   assert.equal(r.code, 2);
   assert.equal(r.stderr, 'error: --watch follows the live cluster: it does not apply to --from\n');
+});
+
+/** Whether a watch from `resourceVersion` gets 410 Gone (etcd compacted past it). */
+function watchIsGone(on: ControlPlane, ns: string, resourceVersion: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      new URL(`${eventsPath('core', ns)}?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`, on.server),
+      { ca: on.ca, headers: { Authorization: `Bearer ${on.token}` } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve(res.statusCode === 410 || /"code":410/.test(text)));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
+  let gone: ControlPlane;
+  before(async () => {
+    gone = await startControlPlane({ compactionInterval: '2s' });
+  });
+  after(async () => gone?.stop());
+
+  test('offline while etcd compacts: it lists again and prints only the occurrences it missed, once', { timeout: 240_000 }, async () => {
+    const ns = await freshNamespace(gone.kubeconfig, 'watch-gone');
+    const proxy = await startTcpProxy(gone.server);
+    proxies.push(proxy);
+    await createEvent(ns, 'kept', {}, gone);
+    await createEvent(ns, 'bumped', {}, gone);
+    const f = follow(['-w', '-o', 'json'], proxiedKubeconfig(gone, proxy, ns, 'gone'));
+    await f.waitLines(2);
+    const listed = JSON.parse(f.lines[1] ?? '{}') as { resourceVersion: string };
+    // The follower loses its connection and cannot reconnect while things happen and etcd compacts.
+    proxy.refuse(true);
+    proxy.cutAll();
+    await patchEvent(ns, 'bumped', { count: 2, lastTimestamp: now() }, gone);
+    await createEvent(ns, 'missed', { type: 'Warning' }, gone);
+    const rv = String(Math.max(...f.lines.map((l) => Number((JSON.parse(l) as { resourceVersion: string }).resourceVersion)), Number(listed.resourceVersion)));
+    await waitFor(`etcd to compact past ${rv}`, () => watchIsGone(gone, ns, rv), 60_000, 1000);
+    proxy.refuse(false);
+    const all = rows(await f.waitLines(4));
+    await createEvent(ns, 'after', {}, gone);
+    await f.waitLines(5);
+    f.child.kill('SIGINT');
+    assert.equal(await f.exited, 0, f.stderr());
+    assert.deepEqual(all.slice(0, 2).map((r) => r.name).sort(), ['bumped', 'kept']);
+    assert.deepEqual(all.slice(2), [
+      { name: 'bumped', count: 2, type: 'Normal' },
+      { name: 'missed', count: 1, type: 'Warning' },
+    ]);
+    assert.equal(f.lines.length, 5);
+    assert.deepEqual(rows(f.lines.slice(4)), [{ name: 'after', count: 1, type: 'Normal' }]);
+    assert.match(f.stderr(), /^watch expired \(410 Gone\): listing again$/m);
+  });
 });

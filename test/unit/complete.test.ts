@@ -7,6 +7,8 @@ const lookups: Lookups = {
   namespaces: async () => ['default', 'op-events', 'kube-system'],
   events: async (namespace) => (namespace === 'op-events' ? ['build-1-started', 'build-1-done', 'hungry.1'] : ['other']),
   contexts: async () => ['evtimeline', 'prod'],
+  clusters: async () => ['evtimeline', 'staging'],
+  users: async () => ['admin', 'viewer'],
 };
 
 const cases: [string, string[], string[], number][] = [
@@ -21,6 +23,12 @@ const cases: [string, string[], string[], number][] = [
   ['every declared flag is offered, kubectl connection flags included', ['--as'], ['--as', '--as-group', '--as-uid'], DIRECTIVE.noFileComp],
   ['aggregate-patch completes event names in the namespace given', ['aggregate-patch', '-n', 'op-events', 'build'], ['build-1-started', 'build-1-done'], DIRECTIVE.noFileComp],
   ['--context completes kubeconfig contexts', ['--context', 'p'], ['prod'], DIRECTIVE.noFileComp],
+  ['--cluster completes kubeconfig clusters', ['--cluster', 's'], ['staging'], DIRECTIVE.noFileComp],
+  ['--user completes kubeconfig users', ['--user=v'], ['--user=viewer'], DIRECTIVE.noFileComp],
+  ['--client-certificate lets the shell complete files', ['--client-certificate', ''], [], DIRECTIVE.default],
+  ["the timeline's new flags are offered", ['timeline', '--wa'], ['--watch', '--watch-only'], DIRECTIVE.noFileComp],
+  ['-o offers jsonpath forms', ['-o', 'json'], ['json', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json='], DIRECTIVE.noFileComp],
+  ['the value of --token is not taken for a verb', ['--token', 'x', 'inc'], ['incident'], DIRECTIVE.noFileComp],
   ['--from lets the shell complete files', ['--from', ''], [], DIRECTIVE.default],
   ['capture lets the shell complete a folder', ['capture', ''], [], DIRECTIVE.default],
   ['--types offers the conventional types', ['--types', ''], ['Normal', 'Warning'], DIRECTIVE.noFileComp],

@@ -261,3 +261,48 @@ describe('record through the port', () => {
     assert.match(r.stderr, /it was recorded with another namespace or filters, so listing first\n/);
   });
 });
+
+describe('timeline -w through the port', () => {
+  const bumped = (raw: Record<string, unknown>, count: number, resourceVersion: string) => ({
+    ...raw,
+    count,
+    lastTimestamp: '2026-11-30T11:59:59Z',
+    metadata: { ...(raw.metadata as object), resourceVersion },
+  });
+
+  test('the current timeline, then each new occurrence once: a count bump is a row, the same version again is not', async () => {
+    const lab = labEvents();
+    const started = lab.find((e) => e.reason === 'ReconcileStarted') as Record<string, unknown>;
+    const live = memorySource({
+      provenance: fromCluster(),
+      steps: [
+        { kind: 'list', items: lab, resourceVersion: '100', why: 'start' },
+        { kind: 'change', type: 'MODIFIED', object: bumped(started, 6, '101') },
+        { kind: 'change', type: 'MODIFIED', object: bumped(started, 6, '101') },
+        { kind: 'change', type: 'DELETED', object: bumped(started, 6, '102') },
+      ],
+    });
+    const r = await run(['-w', '-o', 'stable'], openSources({ live }));
+    assert.equal(r.code, 0, String(r.code));
+    assert.deepEqual(live.followed.map((f) => f.resourceVersion), ['']);
+    // -o stable prints each line once: the bump repeats a line already shown.
+    assert.equal(r.stdout, LAB_STABLE);
+  });
+
+  test('--watch-only prints only what comes after the list, one JSON object a line with -o json', async () => {
+    const lab = labEvents();
+    const started = lab.find((e) => e.reason === 'ReconcileStarted') as Record<string, unknown>;
+    const live = memorySource({
+      provenance: fromCluster(),
+      steps: [
+        { kind: 'list', items: lab, resourceVersion: '100', why: 'start' },
+        { kind: 'change', type: 'MODIFIED', object: bumped(started, 6, '101') },
+      ],
+    });
+    const r = await run(['--watch-only', '-o', 'json'], openSources({ live }));
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 1);
+    const shown = JSON.parse(lines[0] ?? '') as { reason: string; count: number };
+    assert.deepEqual([shown.reason, shown.count], ['ReconcileStarted', 6]);
+  });
+});
