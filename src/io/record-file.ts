@@ -140,7 +140,7 @@ interface RecordText {
  * A line that is not a record line but begins as ours: the whole line that follows a torn
  * fragment on it, null when there is none (the fragment alone). Undefined when the line is not ours.
  */
-function salvage(line: string): RecordLine | null | undefined {
+export function salvageTornLine(line: string): RecordLine | null | undefined {
   if (!couldBeOurs(line.slice(0, 40))) return undefined;
   let best: RecordLine | null = null;
   for (const start of LINE_STARTS) {
@@ -170,7 +170,7 @@ export function parseRecordText(text: string): RecordText | null {
         tornTail = line;
         break;
       }
-      const rest = salvage(line);
+      const rest = salvageTornLine(line);
       if (rest === undefined) return null;
       tornLines += 1;
       if (rest === null) continue;
