@@ -154,6 +154,17 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
   return program;
 }
 
+/**
+ * pflag (kubectl) reads `-o=json`, `-n=ns` and `-v=6` as the flag and its value; commander would hand
+ * over `=json`. Words after `--` are left alone.
+ */
+function splitShortFlagValues(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  const head = end < 0 ? argv : argv.slice(0, end);
+  const tail = end < 0 ? [] : argv.slice(end);
+  return [...head.flatMap((word) => (/^-[A-Za-z]=/.test(word) ? [word.slice(0, 2), word.slice(3)] : [word])), ...tail];
+}
+
 /** Parses argv and runs one verb. Commander's usage errors become UsageError (exit 2). */
 export async function runCli(argv: string[], deps: Deps): Promise<number> {
   // kubectl completes a plugin's arguments by running kubectl_complete-evtimeline with the words
@@ -162,7 +173,7 @@ export async function runCli(argv: string[], deps: Deps): Promise<number> {
   let result: Promise<CommandResult> | undefined;
   const program = buildProgram(deps, (r) => (result = r));
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(splitShortFlagValues(argv), { from: 'user' });
     return result ? (await result).exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -39,9 +39,12 @@ function selectVersions(versions: { event: Json; observedAt: number | null }[], 
   const seen = new Set<string>();
   return versions.filter(({ event }) => {
     const ev = normaliseEvent(event);
-    const key = `${eventIdentity(ev)}@${ev.resourceVersion}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    // Without a resourceVersion (the k8s_events receiver keeps none) versions cannot be told apart: all are sent.
+    if (ev.resourceVersion !== '') {
+      const key = `${eventIdentity(ev)}@${ev.resourceVersion}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+    }
     return filterEvents([ev], common.filter, now).length > 0;
   });
 }

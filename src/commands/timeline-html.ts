@@ -24,6 +24,7 @@ export function timelinePage(input: PageInput): string {
     capturedAt: last ?? now,
     eventTTLms,
     ...(live === undefined ? {} : { standing: (ev: Event) => standingOf(ev, live) }),
-    ...(provenance.kind === 'record' && first !== null && last !== null ? { observed: [first, last] as [number, number] } : {}),
+    // A record and a collector's file were observed over a while; a capture at one moment.
+    ...((provenance.kind === 'record' || provenance.kind === 'otlp') && first !== null && last !== null ? { observed: [first, last] as [number, number] } : {}),
   });
 }

@@ -241,7 +241,8 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
       namespace: namespaces.size === 1 && only !== undefined && only !== '' ? only : null,
       firstObserved: first,
       lastObserved: last,
-      tells: EVENT_OBJECTS_TELL,
+      // The k8s_events receiver keeps no reporter: an account must not name one as missing from the event.
+      tells: file.writers.includes('k8s_events') ? { ...EVENT_OBJECTS_TELL, reporters: false } : EVENT_OBJECTS_TELL,
       writers: file.writers,
       skipped: file.skipped,
     },

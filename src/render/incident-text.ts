@@ -65,7 +65,9 @@ function origin(incident: Incident): string {
   const read =
     p.kind === 'record'
       ? 'read from a record'
-      : p.kind === 'capture' && p.capturedAt !== null
+      : p.kind === 'otlp'
+        ? "read from an OpenTelemetry Collector's file"
+        : p.kind === 'capture' && p.capturedAt !== null
         ? `read from a capture taken at ${formatTime(p.capturedAt)}`
         : 'read from a saved file';
   return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${formatTime(incident.at)}`;
@@ -211,11 +213,13 @@ function typeNote(r: Report, palette: Palette): string {
 
 function reportLines(r: Report, incident: Incident, palette: Palette): string {
   const what = `${escapeOrNone(r.reason)} (${typeNote(r, palette)})`;
-  if (!incident.carries.reporters) return `  ${what}`;
+  // A stable table says nothing but type, reason and object; a collector's file from the k8s_events
+  // receiver lacks only the reporter.
+  if (!incident.carries.messages) return `  ${what}`;
   const repeated = r.count !== null && r.count > 1;
   // A repeat's leading time is its first: said so, as the line goes on to its last.
   const when = r.firstSeen === null ? 'At an unknown time' : `${repeated ? 'First ' : ''}${ageOf(r.firstSeen, incident)}`;
-  const who = r.reporter === null || r.reporter === '' ? 'an unnamed reporter' : escapeOrNone(r.reporter);
+  const who = r.reporter === null ? 'a reporter the input does not name' : r.reporter === '' ? 'an unnamed reporter' : escapeOrNone(r.reporter);
   const gone = r.onServer === false ? ', no longer on the server' : '';
   const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}${gone}:`;
   const message = r.message === null || r.message === '' ? '(no message)' : `"${escapeTerminal(r.message)}"`;
@@ -234,7 +238,10 @@ function howOften(r: Report, incident: Incident): string {
 
 function reportersSection(incident: Incident, palette: Palette): string {
   const title = palette.bold('Who reported what');
-  if (!incident.carries.reporters) return `${title}\n  The table carries no reporters: it cannot say who reported what.`;
+  if (!incident.carries.reporters) {
+    const input = incident.provenance.kind === 'otlp' ? "The collector's file keeps" : 'The table carries';
+    return `${title}\n  ${input} no reporters: it cannot say who reported what.`;
+  }
   const lines = incident.reporters.map(
     (r) => `  ${r.reporter === '' ? '(no reporter named)' : escapeOrNone(r.reporter)}: ${r.reasons.map(escapeOrNone).join(', ')}`,
   );
@@ -312,6 +319,7 @@ function savedLines(incident: Incident): string[] {
   const first = timeAndAge(firstObserved, incident);
   const last = timeAndAge(lastObserved, incident);
   if (p.kind === 'capture') return [`- The capture was taken at ${last}.`];
+  if (p.kind === 'otlp') return [`- The collector's writers observed these events from ${first} to ${last} (the file's first and last observed time).`];
   return [`- The recorder watched from ${first} to ${last}: the record's first and last observation.`];
 }
 

@@ -12,7 +12,7 @@ import { normaliseEvent } from '../../src/core/event.ts';
 import { sortTimeline } from '../../src/core/timeline.ts';
 import { buildPageData } from '../../src/render/html-data.ts';
 import { renderTimelineHtml } from '../../src/render/html.ts';
-import { ev, labEvents, NOW } from '../support/builders.ts';
+import { ev, LAB_STABLE, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
@@ -218,6 +218,20 @@ test('the filter hides a type and a reason; a lane collapses into one row of its
   assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
   assert.deepEqual(await page.locator('.track-row:visible .reason').allTextContents(), ['FailedScheduling']);
   await page.waitForFunction(() => document.querySelector('.lane-row')?.getAttribute('data-marks') === '3');
+  // The collapsed lane's marks are still reached from the keyboard, in time order.
+  await toggle.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'ReconcileStarted');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  // ... and skips what the filter hides.
+  await normal.uncheck();
+  await toggle.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  await normal.check();
   await toggle.click();
   assert.equal(await visibleCount(page, '.track-row'), 4);
   assertQuiet(opened);
@@ -290,6 +304,20 @@ test('a lane about a deleted object, or an earlier one of the same name, says so
   await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
   await page.keyboard.press('ArrowRight');
   assert.equal((await tooltip(page)).Object, 'Pod/hungry in op-events (gone: no such object now)');
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a saved stable table, which carries no times, gives its lanes and says why they hold no marks', async () => {
+  const table = join(dir, 'timeline.txt');
+  writeFileSync(table, LAB_STABLE);
+  const fake = fakeDeps();
+  assert.equal(await runCli(['--from', table, '-o', 'html'], fake.deps), 0, fake.stderr());
+  const opened = await openPage(browser, 'stable.html', fake.stdout());
+  const { page } = opened;
+  assert.deepEqual(await page.locator('.track-row .reason').allTextContents(), ['StageUnknown', 'ReconcileStarted', 'ReconcileSucceeded', 'FailedScheduling']);
+  assert.deepEqual(await page.locator('.track-row').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.marks)), ['0', '0', '0', '0']);
+  assert.match((await page.locator('header').textContent()) ?? '', /4 events carry no time and are listed without marks\./);
   assertQuiet(opened);
   await page.close();
 });

@@ -5,6 +5,7 @@
 // (kubeconfig proxy-url, HTTPS_PROXY/NO_PROXY) through a CONNECT proxy on loopback.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -13,7 +14,7 @@ import type { ControlPlane } from '../harness/controlplane.ts';
 import { startConnectProxy } from '../harness/connect-proxy.ts';
 import type { ConnectProxy } from '../harness/connect-proxy.ts';
 import { freshNamespace } from '../harness/namespace.ts';
-import { evtimeline, kubectl } from '../harness/plugin.ts';
+import { evtimeline, kubectl, pluginEnv } from '../harness/plugin.ts';
 import { scratchDir } from '../support/tmp.ts';
 
 const cpPromise = sharedControlPlane();
@@ -266,4 +267,23 @@ test('completion through kubectl: namespaces from the cluster, users and cluster
   assert.ok(users.stdout.split('\n').includes('viewer'), users.stdout);
   const flags = await kubectl(['__complete', 'evtimeline', '--watch'], cp.kubeconfig);
   assert.deepEqual(flags.stdout.split('\n').filter((l) => l.startsWith('--')), ['--watch', '--watch-only']);
+});
+
+test('on a terminal, an IfAvailable plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
+  // script(1) (util-linux) runs the command on a pseudo-terminal: stdin is a terminal there.
+  const onTerminal = (config: string) =>
+    new Promise<number | null>((resolve) => {
+      const child = spawn('script', ['-qec', `kubectl evtimeline -o name --kubeconfig ${config}`, '/dev/null'], { env: pluginEnv(config), stdio: ['pipe', 'pipe', 'pipe'] });
+      child.on('exit', (code) => resolve(code));
+      child.stdin.end();
+    });
+  const asks = execPlugin('exec-tty', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-tty.stdin')}'`);
+  assert.equal(await onTerminal(kubeconfig({ user: exec(asks.command, 'IfAvailable') })), 0);
+  assert.deepEqual(asks.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: true } });
+  assert.equal(readFileSync(join(work, 'exec-tty.stdin'), 'utf8'), 'stdin-is-a-terminal\n');
+
+  const never = execPlugin('exec-never', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-never.stdin')}'`);
+  assert.equal(await onTerminal(kubeconfig({ user: exec(never.command, 'Never') })), 0);
+  assert.deepEqual(never.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: false } });
+  assert.equal(existsSync(join(work, 'exec-never.stdin')), false);
 });

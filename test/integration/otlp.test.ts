@@ -130,7 +130,7 @@ describe('export --otlp to a real collector, read back with --from', () => {
 
     test('the collector stopped in the middle of an export and started again: nothing lost, nothing twice', { timeout: 300_000 }, async () => {
       const col = await collector();
-      const child = spawn(PLUGIN_BINARY, ['export', '-n', ns, '--otlp', col.url, '--otlp-batch', '20'], { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
+      const child = spawn(PLUGIN_BINARY, ['export', '-n', ns, '--otlp', col.url, '--otlp-batch', '5'], { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
       children.add(child);
       let stderr = '';
       child.stderr.setEncoding('utf8');
@@ -220,6 +220,15 @@ describe('record --otlp', () => {
     assert.ok(twice <= 25, `${twice} versions arrived twice: more than one batch`);
     const ledgerAfter = JSON.parse(await readFile(ledger, 'utf8')) as Json;
     assert.equal(ledgerAfter.endpoints[col.url].bytes, Buffer.byteLength(await readFile(file, 'utf8')), 'the ledger covers the whole record');
+
+    // The same record back-filled into another collector by export --from: every version, once.
+    const backfill = await collector();
+    const exported = await run(cp, ['export', '--from', file, '--otlp', backfill.url]);
+    assert.match(exported.stderr, new RegExp(`^exported ${recorded.size} log records `));
+    await backfill.stop();
+    const backfilled = versionCounts(await backfill.readOutput());
+    assert.deepEqual([...backfilled.keys()].sort(), [...recorded].sort());
+    assert.ok([...backfilled.values()].every((n) => n === 1));
   });
 });
 

@@ -293,3 +293,9 @@ test('a missing key prints nothing, or fails with --allow-missing-template-keys=
   const r = await run(['--from', labFile, '-o', 'jsonpath={[0].nope}', '--allow-missing-template-keys=false']);
   assert.match(String((r.code as { error?: Error }).error?.message), /error executing jsonpath "\{\[0\]\.nope\}": nope is not found/);
 });
+
+test('short flags take their value after = as kubectl does: -o=json, -n=ns', async () => {
+  const r = await run(['--from', labFile, '-n=op-events', '-o=name']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^event\/build-1-started\n/);
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
 import { eventToLog, goTimeString, hrTimeFromMs, parseHrTime, SEVERITY } from '../../src/render/otlp-logs.ts';
 import { encodeLogs } from '../../src/otlp/encode.ts';
-import { parseGoTimeString, parseOtlpLines } from '../../src/io/otlp-file.ts';
+import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../src/io/otlp-file.ts';
 import { otlpProvenanceNotice } from '../../src/render/otlp-status.ts';
 import { NOW, ev, labEvents, newEv } from '../support/builders.ts';
 
@@ -179,6 +179,14 @@ describe('--from a collector file: what the receivers wrote', () => {
     assert.equal(event.reporter, '', 'the receiver keeps no reporter');
     assert.equal(event.firstSeen, Date.parse('2026-11-30T11:59:00Z'));
     assert.equal(event.lastSeen, 1796040000000);
+  });
+
+  test('k8s_events: the provenance says the file tells no reporters; our export tells everything', async () => {
+    const theirs = parseOtlpEventLines(receiverLine('Warning', 2));
+    assert.equal(theirs?.provenance.kind, 'otlp');
+    assert.equal(theirs?.provenance.tells.reporters, false);
+    assert.equal(theirs?.provenance.tells.messages, true);
+    assert.equal(parseOtlpEventLines(await exportedLine(labEvents()))?.provenance.tells.reporters, true);
   });
 
   test('k8s_events: a type other than Normal or Warning was not stored, so it reads as none', () => {

@@ -313,6 +313,13 @@ export function timelinePage(): void {
     for (const t of tracks) trackBox.append(buildTrack(lane, t));
     box.append(trackBox);
     toggle.addEventListener('click', () => setCollapsed(lane, !collapsed.has(lane)));
+    // A collapsed lane is one row of all its marks: Left/Right on its name step through them.
+    toggle.addEventListener('keydown', (e) => {
+      if (collapsed.has(lane)) stepSelection(laneRow, e);
+    });
+    toggle.addEventListener('blur', () => {
+      if (selected?.row === laneRow) select(null);
+    });
     laneEls.push(box);
     return box;
   }
@@ -655,8 +662,9 @@ export function timelinePage(): void {
     }
     return best;
   }
+  /** The row's events that have a mark: timed, and (in a collapsed lane) of a type and reason the filter shows. */
   function shownEvents(row: Row): number[] {
-    return row.events.filter((i) => markBox(row, i) !== null);
+    return row.events.filter((i) => markBox(row, i) !== null && (row.track !== null || trackShown(rowsOf[i]?.[0] ?? -1)));
   }
   function select(next: { row: Row; event: number } | null): void {
     selected = next;
