@@ -90,12 +90,17 @@ function looksLikeStableTable(text: string): boolean {
   return lines.length > 0 && lines.every(isStableLine);
 }
 
+/** A saved file refused for holding something that is not an Event, naming the first such item. */
+export function notAnEventError(path: string, bad: { position: number; what: string }): SavedFileError {
+  return new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
+}
+
 /** The saved file, once every item it holds has the shape of an Event (see event-shape.ts). */
 function eventsOnly(saved: SavedEvents, path: string): SavedEvents {
   if (!('raw' in saved)) return saved;
   for (const items of [saved.raw.core, saved.raw.eventsK8sIo ?? []]) {
     const bad = firstNonEvent(items);
-    if (bad !== null) throw new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
+    if (bad !== null) throw notAnEventError(path, bad);
   }
   return saved;
 }

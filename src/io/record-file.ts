@@ -113,7 +113,8 @@ export function parseRecordLine(line: string): RecordLine | null {
 // What every line this module writes begins with: a torn first line can be recognised as ours.
 const LINE_STARTS = [`{"kind":"${RECORD_KIND}"`, '{"observedAt":'];
 
-function couldBeOurs(fragment: string): boolean {
+/** Whether text could be the start of a line the recorder writes (a torn line, or a file's first bytes). */
+export function couldBeOurs(fragment: string): boolean {
   return LINE_STARTS.some((start) => start.startsWith(fragment) || fragment.startsWith(start));
 }
 
@@ -174,7 +175,7 @@ export function latestVersions(observations: Observation[]): Json[] {
 }
 
 /** The namespace every session recorded, when they agree; otherwise null (several or all). */
-function recordedNamespace(headers: RecordHeader[]): string | null {
+export function recordedNamespace(headers: RecordHeader[]): string | null {
   const namespaces = new Set(headers.map((h) => h.namespace));
   const [only] = namespaces;
   return namespaces.size === 1 && only !== undefined ? only : null;
