@@ -137,6 +137,19 @@ interface RecordText {
 }
 
 /**
+ * One line as both record readers take it: its header or observation (`torn` when a fragment of a
+ * stopped writer came before it on the line; `line` null when the fragment was all there was);
+ * 'tail' for the text after the last newline that is not a whole line; null when not a record line.
+ */
+export function readRecordLine(text: string, complete: boolean): { line: RecordLine | null; torn: boolean } | 'tail' | null {
+  const line = parseRecordLine(text);
+  if (line !== null) return { line, torn: false };
+  if (!complete) return 'tail';
+  const rest = salvageTornLine(text);
+  return rest === undefined ? null : { line: rest, torn: true };
+}
+
+/**
  * A line that is not a record line but begins as ours: the whole line that follows a torn
  * fragment on it, null when there is none (the fragment alone). Undefined when the line is not ours.
  */
@@ -164,18 +177,15 @@ export function parseRecordText(text: string): RecordText | null {
   let tornLines = 0;
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
-    let parsed = parseRecordLine(line);
-    if (parsed === null) {
-      if (index === last) {
-        tornTail = line;
-        break;
-      }
-      const rest = salvageTornLine(line);
-      if (rest === undefined) return null;
-      tornLines += 1;
-      if (rest === null) continue;
-      parsed = rest;
+    const read = readRecordLine(line, index !== last);
+    if (read === null) return null;
+    if (read === 'tail') {
+      tornTail = line;
+      break;
     }
+    tornLines += read.torn ? 1 : 0;
+    const parsed = read.line;
+    if (parsed === null) continue;
     if ('header' in parsed) headers.push(parsed.header);
     else observations.push(parsed.observation);
   }

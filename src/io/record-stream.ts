@@ -17,7 +17,7 @@ import type { EventSource, RecordProvenance } from '../core/source.ts';
 import { compareVersions, eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './event-file.ts';
 import { firstNonEvent } from './event-shape.ts';
-import { couldBeOurs, parseRecordLine, recordedNamespace, salvageTornLine } from './record-file.ts';
+import { couldBeOurs, parseRecordLine, readRecordLine, recordedNamespace, salvageTornLine } from './record-file.ts';
 import { distinctServers } from '../core/server.ts';
 
 export interface Line {
@@ -79,18 +79,15 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   for await (const { line, complete } of lines) {
     index += 1;
     if (line.trim() === '') continue;
-    let parsed = parseRecordLine(line);
-    if (parsed === null) {
-      if (!complete) {
-        tornTail = line;
-        break;
-      }
-      const rest = salvageTornLine(line);
-      if (rest === undefined) return null;
-      tornLines += 1;
-      if (rest === null) continue;
-      parsed = rest;
+    const read = readRecordLine(line, complete);
+    if (read === null) return null;
+    if (read === 'tail') {
+      tornTail = line;
+      break;
     }
+    tornLines += read.torn ? 1 : 0;
+    const parsed = read.line;
+    if (parsed === null) continue;
     if ('header' in parsed) {
       headers.push(parsed.header);
       continue;
