@@ -45,3 +45,13 @@ export function runChunk(name: string): unknown {
 export function requireFromSource(pkg: string): unknown {
   return createRequire(import.meta.url)(pkg);
 }
+
+type Yaml = typeof import('yaml');
+
+// Set by build.mjs (esbuild define) to the yaml chunk's file name; undefined when run from source.
+declare const __EVTIMELINE_YAML_CHUNK__: string | undefined;
+
+/** The yaml package (-o yaml, kubeconfig files): half of the main script were it part of it. */
+export function yamlLibrary(): Yaml {
+  return (typeof __EVTIMELINE_YAML_CHUNK__ === 'string' ? runChunk(__EVTIMELINE_YAML_CHUNK__) : requireFromSource('yaml')) as Yaml;
+}

@@ -3,6 +3,7 @@
 import type { EventSource } from './core/source.ts';
 import type { Deps, Output, SourceRequest } from './deps.ts';
 import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
+import { recordFileSource } from './io/record-stream.ts';
 import { clusterSource } from './kube/cluster-source.ts';
 import { loadKubeTarget } from './kube/kubeconfig.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
@@ -29,6 +30,9 @@ export async function resolveTarget(scope: ScopeOptions, io: SourceIo): Promise<
 export function systemSources(io: SourceIo): (request: SourceRequest) => Promise<EventSource> {
   return async (request) => {
     if (request.kind === 'file') {
+      // A record is read line by line (it can be hundreds of MB); anything else, and stdin, whole.
+      const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace);
+      if (record !== null) return record;
       const text = await readEventsFile(request.path, io.stdin);
       return fileSource(parseEventsText(text, request.path), request.namespace);
     }

@@ -7,7 +7,7 @@ import { compareWithLive, standingOf } from '../core/incarnation.ts';
 import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
-import { toJsonEvent } from '../render/json.ts';
+import { jsonTextChunks, toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { agesFrom } from '../core/ages.ts';
@@ -95,7 +95,8 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   }
   if (opts.output.kind === 'document') {
     const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev)));
-    stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
+    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(doc)) stdout.write(piece);
+    else stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
   }
   if (events.length === 0) {

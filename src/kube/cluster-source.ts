@@ -1,4 +1,5 @@
 // The live cluster as an EventSource (src/core/source.ts).
+import { eventCompactor } from '../core/compact.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
@@ -19,14 +20,19 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
       const list = { timeoutMs, onPage: opts.progress };
+      if (!opts.raw) {
+        // Each page normalised as it arrives, its raw objects (managedFields is most of them) let
+        // go before the next: a 20,000-event read keeps 20,000 small values, not 40 pages of JSON.
+        const compact = eventCompactor();
+        return { events: (await listEvents(target, 'core', namespace, { ...list, keep: (item) => compact(normaliseEvent(item)) })).items };
+      }
       // core/v1 already returns events written through events.k8s.io/v1: one store, so one read;
       // the events.k8s.io/v1 view is read only for those who keep the raw objects (capture).
       const [core, eventsK8sIo] = await Promise.all([
         listEvents(target, 'core', namespace, list),
-        opts.raw && opts.eventsK8sIo ? listEvents(target, 'events.k8s.io', namespace, list) : undefined,
+        opts.eventsK8sIo ? listEvents(target, 'events.k8s.io', namespace, list) : undefined,
       ]);
-      const events = core.items.map(normaliseEvent);
-      return opts.raw ? { events, raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } } : { events };
+      return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } };
     },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),

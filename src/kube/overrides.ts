@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
-import { parse } from 'yaml';
+import { yamlLibrary } from '../chunk.ts';
 import { RuntimeError } from '../errors.ts';
 import { resolveExecCommand } from './exec-credential.ts';
 import type { ExecConfig } from './exec-credential.ts';
@@ -53,7 +53,7 @@ export function readRawUsers(files: string[]): Map<string, RawUser> {
   for (const file of files) {
     let doc: { users?: Array<{ name?: string; user?: RawUser }> } | null;
     try {
-      doc = parse(readFileSync(file, 'utf8')) as typeof doc;
+      doc = yamlLibrary().parse(readFileSync(file, 'utf8')) as typeof doc;
     } catch {
       continue; // client-node has already reported a file it cannot read
     }

@@ -3,18 +3,10 @@
 // the same types: `yes`, `no`, `on`, `0123` and timestamps stay quoted strings.
 // Like -o json, the text is safe on a terminal without changing any value: a string holding a
 // character a terminal would act on is written double-quoted, where \uXXXX means that character.
-import { requireFromSource, runChunk } from '../chunk.ts';
+import { yamlLibrary } from '../chunk.ts';
 import { hasUnsafe, replaceUnsafe } from './escape.ts';
 
 type Yaml = typeof import('yaml');
-
-// The yaml package is a chunk (src/chunk.ts), compiled only when -o yaml is asked for: it was half
-// of the main script. Set by build.mjs (esbuild define); undefined when run from source.
-declare const __EVTIMELINE_YAML_CHUNK__: string | undefined;
-
-function yaml(): Yaml {
-  return (typeof __EVTIMELINE_YAML_CHUNK__ === 'string' ? runChunk(__EVTIMELINE_YAML_CHUNK__) : requireFromSource('yaml')) as Yaml;
-}
 
 function quoteUnsafe(value: unknown, Scalar: Yaml['Scalar']): unknown {
   if (typeof value === 'string') {
@@ -40,7 +32,7 @@ function hex(ch: string): string {
 
 export function toYamlText(value: unknown): string {
   // lineWidth 0: no folding, a message stays on one line as in -o json.
-  const { Scalar, stringify } = yaml();
+  const { Scalar, stringify } = yamlLibrary();
   const text = stringify(quoteUnsafe(value, Scalar), { version: '1.1', lineWidth: 0 });
   // Only double-quoted scalars can hold these characters now, and there the escape is exact.
   return replaceUnsafe(text, (ch) => (ch === '\n' ? ch : hex(ch)));

@@ -224,6 +224,14 @@ test('the filter hides a type and a reason; a lane collapses into one row of its
   assert.equal((await tooltip(page)).Reason, 'ReconcileStarted');
   await page.keyboard.press('ArrowRight');
   assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  // ... and skips what the filter hides.
+  await normal.uncheck();
+  await toggle.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  await normal.check();
   await toggle.click();
   assert.equal(await visibleCount(page, '.track-row'), 4);
   assertQuiet(opened);

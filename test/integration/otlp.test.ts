@@ -130,7 +130,7 @@ describe('export --otlp to a real collector, read back with --from', () => {
 
     test('the collector stopped in the middle of an export and started again: nothing lost, nothing twice', { timeout: 300_000 }, async () => {
       const col = await collector();
-      const child = spawn(PLUGIN_BINARY, ['export', '-n', ns, '--otlp', col.url, '--otlp-batch', '20'], { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
+      const child = spawn(PLUGIN_BINARY, ['export', '-n', ns, '--otlp', col.url, '--otlp-batch', '5'], { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
       children.add(child);
       let stderr = '';
       child.stderr.setEncoding('utf8');

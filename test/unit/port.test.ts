@@ -259,7 +259,7 @@ describe('record through the port', () => {
     const live = memorySource({ provenance: fromCluster({ namespace: 'elsewhere' }), steps: [] });
     const r = await run(['record', file], openSources({ live }));
     assert.deepEqual(live.followed.map((f) => f.resourceVersion), ['']);
-    assert.match(r.stderr, /it was recorded with another server, namespace or filters, so listing first\n/);
+    assert.match(r.stderr, /it was recorded with another namespace or filters, so listing first\n/);
   });
 });
 
