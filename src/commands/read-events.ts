@@ -16,7 +16,7 @@ import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice } from '../render/otlp-status.ts';
 
 /** --from FILE, else the live cluster of the scope. */
-function requestFor(common: CommonOptions): SourceRequest {
+export function requestFor(common: CommonOptions): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
   return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace };
 }

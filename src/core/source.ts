@@ -135,6 +135,13 @@ export interface SourceRead {
   raw?: RawEvents | null;
 }
 
+/** One version of an event as the input observed it. */
+export interface EventVersion {
+  event: Json;
+  /** epoch ms the input observed it; null: it does not say (a live list, a capture, a saved list) */
+  observedAt: number | null;
+}
+
 export interface ReadOptions {
   /** also hand back the raw objects (core/v1) */
   raw?: boolean;
@@ -200,6 +207,14 @@ export interface FollowOptions {
 export interface EventSource {
   readonly provenance: Provenance;
   read(opts?: ReadOptions): Promise<SourceRead>;
+  /**
+   * Every version of every event the input holds, in the order observed (export back-fills a
+   * collector with them): a record's every observation but its DELETED lines (they repeat a version
+   * already written), a collector's every log record; one each for the live cluster, a capture or a
+   * list. Narrowed to the source's namespace as read() is. Null: the input holds no event objects (a
+   * stable table).
+   */
+  versions(): Promise<EventVersion[] | null>;
   /** the live objects the events are about; null for a saved input (nothing live to ask) */
   readonly objects: ObjectDirectory | null;
   /**

@@ -1,6 +1,7 @@
 // The live cluster as an EventSource (src/core/source.ts).
 import { eventCompactor } from '../core/compact.ts';
 import { normaliseEvent } from '../core/event.ts';
+import { isObject } from '../core/json.ts';
 import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import { listEvents } from './events-api.ts';
@@ -33,6 +34,11 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
         opts.eventsK8sIo ? listEvents(target, 'events.k8s.io', namespace, list) : undefined,
       ]);
       return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } };
+    },
+    // One version each: the API server keeps only an event's latest.
+    async versions() {
+      const core = await listEvents(target, 'core', namespace, { timeoutMs });
+      return core.items.filter(isObject).map((event) => ({ event, observedAt: null }));
     },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),

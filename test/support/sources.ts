@@ -3,6 +3,7 @@
 import type { Deps, SourceRequest } from '../../src/deps.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event, ObjectRef } from '../../src/core/event.ts';
+import type { Json } from '../../src/core/json.ts';
 import { objectKey } from '../../src/core/incarnation.ts';
 import type { ObjectLookup } from '../../src/core/incarnation.ts';
 import { EVENT_OBJECTS_TELL, LIVE_CLUSTER_TELLS, STABLE_TABLE_TELLS } from '../../src/core/source.ts';
@@ -10,6 +11,7 @@ import type {
   CaptureProvenance,
   ClusterProvenance,
   EventSource,
+  EventVersion,
   FollowOptions,
   FollowStep,
   Provenance,
@@ -52,6 +54,8 @@ export function memorySource(o: {
   raw?: unknown[];
   /** the events.k8s.io/v1 view, where the input has one */
   eventsK8sIo?: unknown[] | null;
+  /** every version the input holds (a record's observations); absent: one unobserved version per raw object */
+  versions?: EventVersion[];
   /** events with no raw objects behind them (a stable table) */
   events?: Event[];
   /** answers of the live cluster's objects; absent: a saved input, with nothing live to ask */
@@ -81,6 +85,7 @@ export function memorySource(o: {
       opts.progress?.(events.length); // one page
       return opts.raw ? { events, raw } : { events };
     },
+    versions: async () => o.versions ?? (o.raw === undefined ? null : (o.raw as Json[]).map((event) => ({ event, observedAt: null }))),
     objects:
       lookups === undefined
         ? null
