@@ -1,7 +1,7 @@
 // Deps for calling verbs in-process: collected stdout/stderr, a fixed clock, no terminal.
 import { Readable } from 'node:stream';
 import type { Deps } from '../../src/deps.ts';
-import { systemSources } from '../../src/sources.ts';
+import { systemEventStores, systemSources } from '../../src/sources.ts';
 import { NOW } from './builders.ts';
 
 export interface FakeDeps {
@@ -19,6 +19,8 @@ export interface FakeDepsOptions {
   tty?: boolean;
   /** the port: what openSource hands the verb; by default the real adapters (files, the cluster in env's kubeconfig) */
   openSource?: Deps['openSource'];
+  /** what openEventStore hands aggregate-patch; by default the live cluster in env's kubeconfig */
+  openEventStore?: Deps['openEventStore'];
 }
 
 export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
@@ -36,6 +38,7 @@ export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
     now: () => o.now ?? NOW,
     interrupted: () => interrupted,
     openSource: o.openSource ?? systemSources({ env, stdin, stderr: { write: (text) => void (err += text) } }),
+    openEventStore: o.openEventStore ?? systemEventStores({ env, stdin, stderr: { write: (text) => void (err += text) } }),
   };
   return { deps, stdout: () => out, stderr: () => err, interrupt: () => interrupt('SIGINT') };
 }
