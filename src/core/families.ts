@@ -1,0 +1,115 @@
+// Objects with the same story: siblings (same kind and name template, src/core/message-template.ts)
+// whose reports have the same reasons, types and message templates. The incident tells a family
+// once; a family of one is the object's own story. Pure data; epoch ms; no English.
+
+import type { ObjectStory, Report } from './incident.ts';
+import { messageTemplate, nameTemplate } from './message-template.ts';
+import { SEVERITY_ORDER, severityOf } from './grouping.ts';
+import type { EventGroup } from './grouping.ts';
+import { compareBytes } from './timeline.ts';
+
+/** One reason of a family's story, summed over its members. */
+export interface FamilyLine {
+  reason: string;
+  type: string;
+  conventionalType: boolean;
+  messageTemplate: string | null;
+  /** reports (Event objects) behind the line */
+  events: number;
+  /** sum of counts; null when the input carries none */
+  occurrences: number | null;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  /** distinct reporters, byte order; empty when the input names none */
+  reporters: string[];
+  /** the most recent report, quoted */
+  example: Report;
+}
+
+export interface ObjectFamily {
+  kind: string;
+  nameTemplate: string;
+  /** in the order of the account's objects (time order of first report) */
+  members: ObjectStory[];
+  /** in time order of first seen */
+  lines: FamilyLine[];
+  severity: EventGroup['severity'];
+  lastSeen: number | null;
+  occurrences: number;
+}
+
+function reportKey(r: Report): string {
+  return [r.type, r.reason, r.message === null ? '\u0001' : messageTemplate(r.message)].join('\u0000');
+}
+
+function signature(o: ObjectStory): string {
+  return [...new Set(o.reports.map(reportKey))].sort(compareBytes).join('\u0002');
+}
+
+/** The objects in families, in the order of each family's first member. */
+export function groupStories(objects: ObjectStory[]): ObjectFamily[] {
+  const families = new Map<string, ObjectStory[]>();
+  for (const o of objects) {
+    const key = [o.namespace, o.kind, nameTemplate(o.name), signature(o)].join('\u0003');
+    const members = families.get(key);
+    if (members === undefined) families.set(key, [o]);
+    else members.push(o);
+  }
+  return [...families.values()].map(toFamily);
+}
+
+function toFamily(members: ObjectStory[]): ObjectFamily {
+  const first = members[0] as ObjectStory;
+  const lines = new Map<string, Report[]>();
+  for (const r of members.flatMap((m) => m.reports)) {
+    const key = reportKey(r);
+    const found = lines.get(key);
+    if (found === undefined) lines.set(key, [r]);
+    else found.push(r);
+  }
+  const built = [...lines.values()].map(toLine).sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
+  const severities = built.map((l) => severityOf(l.type));
+  const severity = severities.includes('warning') ? 'warning' : severities.includes('unconventional') ? 'unconventional' : 'normal';
+  const lasts = built.flatMap((l) => (l.lastSeen === null ? [] : [l.lastSeen]));
+  return {
+    kind: first.kind,
+    nameTemplate: nameTemplate(first.name),
+    members,
+    lines: built,
+    severity,
+    lastSeen: lasts.reduce<number | null>((max, t) => (max === null || t > max ? t : max), null),
+    occurrences: built.reduce((sum, l) => sum + (l.occurrences ?? l.events), 0),
+  };
+}
+
+function toLine(reports: Report[]): FamilyLine {
+  const example = reports.reduce((a, b) => ((b.lastSeen ?? -Infinity) > (a.lastSeen ?? -Infinity) ? b : a));
+  let firstSeen: number | null = null;
+  let lastSeen: number | null = null;
+  for (const r of reports) {
+    if (r.firstSeen !== null && (firstSeen === null || r.firstSeen < firstSeen)) firstSeen = r.firstSeen;
+    if (r.lastSeen !== null && (lastSeen === null || r.lastSeen > lastSeen)) lastSeen = r.lastSeen;
+  }
+  const counted = reports.every((r) => r.count !== null);
+  return {
+    reason: example.reason,
+    type: example.type,
+    conventionalType: example.conventionalType,
+    messageTemplate: example.message === null ? null : messageTemplate(example.message),
+    events: reports.length,
+    occurrences: counted ? reports.reduce((sum, r) => sum + (r.count ?? 0), 0) : null,
+    firstSeen,
+    lastSeen,
+    reporters: [...new Set(reports.flatMap((r) => (r.reporter === null ? [] : [r.reporter])))].sort(compareBytes),
+    example,
+  };
+}
+
+/** Which family to tell first when not all fit: Warnings, unconventional types, most recent, most frequent. */
+export function compareFamilies(a: ObjectFamily, b: ObjectFamily): number {
+  return (
+    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+    (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity) ||
+    b.occurrences - a.occurrences
+  );
+}
