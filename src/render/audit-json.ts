@@ -14,9 +14,23 @@ export type KubectlTypesJson = KubectlTypeBehaviour & {
   summary: string;
 };
 
+/** Findings with the same rule, cause, reporter, reason and type (README: type-audit -o json). */
+interface FindingGroupJson {
+  kind: AuditFinding['kind'];
+  reporter: string;
+  reason: string;
+  type: string;
+  events: number;
+  objects: number;
+  occurrences: number;
+  explanation: string;
+  example: { event: string; object: string; count: number };
+}
+
 interface AuditJson {
   checked: number;
   findings: AuditFindingJson[];
+  groups: FindingGroupJson[];
   types: KubectlTypesJson[];
   hasFindings: boolean;
 }
@@ -33,6 +47,17 @@ export function toAuditJson(report: AuditReport): AuditJson {
       const { kind, event, object, reason, type, reporter, count } = f;
       return { kind, event, object, reason, type, reporter, count, explanation: explainFinding(f) };
     }),
+    groups: report.groups.map((g) => ({
+      kind: g.kind,
+      reporter: g.reporter,
+      reason: g.reason,
+      type: g.type,
+      events: g.events,
+      objects: g.objects,
+      occurrences: g.occurrences,
+      explanation: explainFinding(g.example),
+      example: { event: g.example.event, object: g.example.object, count: g.example.count },
+    })),
     types: report.types.map(toKubectlTypesJson),
     hasFindings: report.hasFindings,
   };
