@@ -38,31 +38,45 @@ export interface ObjectFamily {
   occurrences: number;
 }
 
-function reportKey(r: Report): string {
-  return [r.type, r.reason, r.message === null ? '\u0001' : messageTemplate(r.message)].join('\u0000');
+/** Each report's key (type, reason, message template), made once: a family is keyed and split by them. */
+type ReportKeys = Map<Report, string>;
+
+function reportKeys(objects: ObjectStory[]): ReportKeys {
+  const templates = new Map<string, string>();
+  const keys: ReportKeys = new Map();
+  for (const r of objects.flatMap((o) => o.reports)) {
+    let template = '\u0001';
+    if (r.message !== null) {
+      template = templates.get(r.message) ?? messageTemplate(r.message);
+      templates.set(r.message, template);
+    }
+    keys.set(r, [r.type, r.reason, template].join('\u0000'));
+  }
+  return keys;
 }
 
-function signature(o: ObjectStory): string {
-  return [...new Set(o.reports.map(reportKey))].sort(compareBytes).join('\u0002');
+function signature(o: ObjectStory, keys: ReportKeys): string {
+  return [...new Set(o.reports.map((r) => keys.get(r) as string))].sort(compareBytes).join('\u0002');
 }
 
 /** The objects in families, in the order of each family's first member. */
 export function groupStories(objects: ObjectStory[]): ObjectFamily[] {
+  const keys = reportKeys(objects);
   const families = new Map<string, ObjectStory[]>();
   for (const o of objects) {
-    const key = [o.namespace, o.kind, nameTemplate(o.name), signature(o)].join('\u0003');
+    const key = [o.namespace, o.kind, nameTemplate(o.name), signature(o, keys)].join('\u0003');
     const members = families.get(key);
     if (members === undefined) families.set(key, [o]);
     else members.push(o);
   }
-  return [...families.values()].map(toFamily);
+  return [...families.values()].map((members) => toFamily(members, keys));
 }
 
-function toFamily(members: ObjectStory[]): ObjectFamily {
+function toFamily(members: ObjectStory[], keys: ReportKeys): ObjectFamily {
   const first = members[0] as ObjectStory;
   const lines = new Map<string, Report[]>();
   for (const r of members.flatMap((m) => m.reports)) {
-    const key = reportKey(r);
+    const key = keys.get(r) as string;
     const found = lines.get(key);
     if (found === undefined) lines.set(key, [r]);
     else found.push(r);
