@@ -64,7 +64,8 @@ export function groupStories(objects: ObjectStory[]): ObjectFamily[] {
   const keys = reportKeys(objects);
   const families = new Map<string, ObjectStory[]>();
   for (const o of objects) {
-    const key = [o.namespace, o.kind, nameTemplate(o.name), signature(o, keys)].join('\u0003');
+    // Incarnations of one name are not siblings: a previous and a current build-1 stay apart.
+    const key = [o.namespace, o.kind, nameTemplate(o.name), o.incarnation ?? '', signature(o, keys)].join('\u0003');
     const members = families.get(key);
     if (members === undefined) families.set(key, [o]);
     else members.push(o);
