@@ -383,7 +383,10 @@ function unconventionalSection(incident: IncidentView, palette: Palette): string
       `    ${UNCONVENTIONAL_ORIGIN}`,
     ].join('\n');
   });
-  return [palette.bold('Unconventional types (neither Normal nor Warning)'), ...blocks].join('\n');
+  // Each type is a block of four lines: the first few types unless --detail.
+  const shown = incident.detail ? blocks : blocks.slice(0, HEADLINE_ITEMS);
+  if (blocks.length > shown.length) shown.push(`  and ${plural(blocks.length - shown.length, 'more type')} like this.`);
+  return [palette.bold('Unconventional types (neither Normal nor Warning)'), ...shown].join('\n');
 }
 
 function onlyInRecordSection(incident: IncidentView, palette: Palette): string {

@@ -181,3 +181,13 @@ test('groups rank Warnings, then unconventional types, then Normal; most recent 
   ].map(normaliseEvent);
   assert.deepEqual(groupEvents(events, { counts: true, messages: true }).map((g) => g.reason), ['New', 'Old', 'Odd', 'Pulled']);
 });
+
+test('forty unconventional types, forty reporters: each section is capped and says how many more', () => {
+  const events = Array.from({ length: 40 }, (_, i) => pod(`odd-${i}`, i, { type: `Type${i}`, reason: `Reason${i}`, component: `writer-${i}` })).map(normaliseEvent);
+  const text = renderIncidentText(buildIncident(events, CLUSTER), plainPalette);
+  assert.ok(text.split('\n').length <= 80, text);
+  assert.match(text, /\n {2}and 35 more types like this\.\n/);
+  assert.match(text, /\n {2}and 30 more like this\.\n/);
+  const detail = renderIncidentText({ ...buildIncident(events, CLUSTER), detail: true }, plainPalette);
+  for (let i = 0; i < 40; i += 1) assert.ok(detail.includes(`\nPod/odd-${i} (uid`), `odd-${i}`);
+});
