@@ -1,6 +1,6 @@
 // `type-audit -o json`: the wire shape scripts read. Field names and order are the documented
 // output (README); the domain report (src/core/audit.ts) holds causes, this adds their words.
-import type { AuditFinding, AuditReport, KubectlTypeBehaviour } from '../core/audit.ts';
+import type { AuditFinding, AuditReport, FindingGroup, KubectlTypeBehaviour } from '../core/audit.ts';
 import { explainFinding, summariseKubectlTypes } from './audit-words.ts';
 
 /** A finding as scripts read it: its cause said in words. */
@@ -14,18 +14,11 @@ export type KubectlTypesJson = KubectlTypeBehaviour & {
   summary: string;
 };
 
-/** Findings with the same rule, cause, reporter, reason and type (README: type-audit -o json). */
-interface FindingGroupJson {
-  kind: AuditFinding['kind'];
-  reporter: string;
-  reason: string;
-  type: string;
-  events: number;
-  objects: number;
-  occurrences: number;
+/** Findings with the same rule, cause, reporter, reason and type (README: type-audit): the cause said in words. */
+type FindingGroupJson = Omit<FindingGroup, 'cause' | 'example'> & {
   explanation: string;
-  example: { event: string; object: string; count: number };
-}
+  example: Pick<AuditFinding, 'event' | 'object' | 'count'>;
+};
 
 interface AuditJson {
   checked: number;

@@ -4,7 +4,7 @@
 import type { Disappearance, Incarnation, Recreation, Unchecked } from '../core/incarnation.ts';
 import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ObjectStory, Report, ReporterReasons, Repeat } from '../core/incident.ts';
 import { observedWindow } from '../core/source.ts';
-import type { EventGroup, GroupMember } from '../core/grouping.ts';
+import type { EventGroup } from '../core/grouping.ts';
 import type { Provenance } from '../core/source.ts';
 import { toKubectlTypesJson } from './audit-json.ts';
 import { missedBy, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
@@ -45,24 +45,12 @@ interface RepeatJson extends EventRef {
   spanMs: number | null;
 }
 
-/** A group of sibling events with the same story (README: "How the incident groups"). */
-interface GroupJson {
-  type: string;
-  reason: string;
-  kind: string;
-  nameTemplate: string;
-  messageTemplate: string | null;
-  owner: string | null;
-  severity: EventGroup['severity'];
-  events: number;
-  repeated: number | null;
-  occurrences: number | null;
+/** A group of sibling events with the same story (README: "How the incident groups"): the domain group, times in ISO. */
+type GroupJson = Omit<EventGroup, 'firstSeen' | 'lastSeen' | 'example'> & {
   firstSeen: Iso;
   lastSeen: Iso;
-  reporters: string[];
-  objects: GroupMember[];
-  example: { event: string; object: string; message: string | null; reporter: string; count: number; firstSeen: Iso; lastSeen: Iso };
-}
+  example: Omit<EventGroup['example'], 'firstSeen' | 'lastSeen'> & { firstSeen: Iso; lastSeen: Iso };
+};
 
 interface IncidentJson {
   at: string;
