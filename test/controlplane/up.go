@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"

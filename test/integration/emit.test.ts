@@ -113,7 +113,11 @@ test('events.k8s.io recorder: 20 identical events leave one event whose series.c
     recorder: 'events', kind: 'ConfigMap', name: 'series', namespace: ns, type: 'Normal', reason: 'Reconciled',
     action: 'Reconcile', message: 'reconciled', component: 'acme-operator', count: 20,
   });
-  assert.deepEqual([report.creates, report.patches, report.errors], [1, 1, 0]);
+  // Two writes, each in its own goroutine: usually a create then the series patch; when the patch
+  // arrives first it finds nothing and creates the event with its series, and the first create
+  // is then refused (AlreadyExists, logged, not retried). The server ends the same either way.
+  assert.equal(report.creates + report.patches + report.errors, 2);
+  assert.ok(report.creates >= 1);
   const [event, ...more] = await eventsAbout('series');
   assert.ok(event);
   assert.deepEqual(more, []);
