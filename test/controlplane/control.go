@@ -187,7 +187,14 @@ func runNode(args []string) int {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		fmt.Fprintf(os.Stderr, "controlplane node: %s\n", strings.TrimSpace(string(body)))
+		var e struct {
+			Error string `json:"error"`
+		}
+		msg := strings.TrimSpace(string(body))
+		if json.Unmarshal(body, &e) == nil && e.Error != "" {
+			msg = e.Error
+		}
+		fmt.Fprintf(os.Stderr, "controlplane node: %s\n", msg)
 		return 1
 	}
 	_, _ = os.Stdout.Write(body)

@@ -37,7 +37,7 @@ export async function stageNodeFailure(
   const events = await waitFor('NodeNotReady, evictions and unschedulable replacements', async () => {
     const all = await listEvents(cp.kubeconfig, namespace);
     const evictions = all.filter((e) => e.reason === 'TaintManagerEviction').length;
-    const tainted = all.some((e) => e.reason === 'FailedScheduling' && /unreachable/.test(e.message));
+    const tainted = all.some((e) => e.reason === 'FailedScheduling' && /untolerated taint/.test(e.message));
     return evictions >= 2 && tainted ? all : undefined;
   });
   log(`node-1 is Unknown and tainted; ${events.filter((e) => e.reason === 'TaintManagerEviction').length} pods evicted, replacements unschedulable`);
