@@ -12,6 +12,8 @@ const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url)
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
 const EXECUTABLE = 'dist/kubectl-evtimeline';
 const COMPLETION = 'dist/kubectl_complete-evtimeline';
+// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts).
+const CLIENT_NODE_CHUNK = 'client-node.cjs';
 
 // Modules that libraries require() inside try/catch and live without (ws: bufferutil,
 // utf-8-validate; debug: supports-color). Left alone, esbuild keeps them as run-time require()
@@ -33,6 +35,24 @@ throw e;`,
   },
 };
 
+// client-node's config module imports undici (1.3 MiB) for its fetch-based API clients alone
+// (KubeConfig.createDispatcher); we read kubeconfig and authenticate with it, and send requests
+// with node:https. In the client-node script undici is a stub whose classes throw if ever used, so
+// a cluster verb does not compile and initialise it.
+const stubUndici = {
+  name: 'stub-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'undici-stub' }, () => ({
+      loader: 'js',
+      contents: `const unused = (name) => class { constructor() { throw new Error('undici ' + name + ' is not part of kubectl-evtimeline'); } };
+export const Agent = unused('Agent');
+export const ProxyAgent = unused('ProxyAgent');
+export const fetch = () => { throw new Error('undici fetch is not part of kubectl-evtimeline'); };`,
+    }));
+  },
+};
+
 function gitCommit() {
   try {
     return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -45,7 +65,7 @@ function gitCommit() {
  * The single executable can load nothing but built-in modules, and its code cache rules out
  * import(): fail the build, naming the module, if the bundle still reaches for anything else.
  */
-function checkRuntimeImports(metafile, nodeBinary) {
+function checkRuntimeImports(metafile, nodeBinary, file) {
   const builtins = new Set(JSON.parse(execFileSync(nodeBinary, ['-p', 'JSON.stringify(require("node:module").builtinModules)'], { encoding: 'utf8' })));
   const isBuiltin = (path) => builtins.has(path.replace(/^node:/, '')) || builtins.has(path);
   const problems = [];
@@ -56,7 +76,7 @@ function checkRuntimeImports(metafile, nodeBinary) {
       else if (!isBuiltin(path)) problems.push(`require("${path}") of a module that is not built in: bundle it or add it to OPTIONAL_MODULES in build.mjs`);
     }
   }
-  if (problems.length > 0) throw new Error(`${BUNDLE} cannot run as a single executable:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new Error(`${file} cannot run in a single executable:\n  ${problems.join('\n  ')}`);
 }
 
 const megabytes = async (path) => `${((await stat(path)).size / 1024 / 1024).toFixed(1)} MiB`;
@@ -66,29 +86,40 @@ let started = performance.now();
 await mkdir('dist', { recursive: true });
 // An extensionless or .js file under a "type": "module" package.json would load as ESM.
 await writeFile('dist/package.json', '{ "type": "commonjs" }\n');
-const { metafile } = await build({
-  entryPoints: ['src/main.ts'],
+const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node24',
-  outfile: BUNDLE,
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
   plugins: [stubOptionalModules],
+};
+const { metafile } = await build({
+  ...common,
+  entryPoints: ['src/main.ts'],
+  outfile: BUNDLE,
   define: {
     __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
     __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
+    __EVTIMELINE_CLIENT_NODE_CHUNK__: JSON.stringify(CLIENT_NODE_CHUNK),
   },
 });
-console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}, ${seconds(started)})`);
+const chunk = await build({
+  ...common,
+  entryPoints: ['node_modules/@kubernetes/client-node/dist/config.js'],
+  plugins: [stubOptionalModules, stubUndici],
+  outfile: `dist/${CLIENT_NODE_CHUNK}`,
+});
+console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}) and dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}), ${seconds(started)}`);
 
 if (!process.argv.includes('--bundle-only')) {
   started = performance.now();
   const node = pinnedNodeBinary();
-  checkRuntimeImports(metafile, node.binary);
-  await buildSea({ bundle: BUNDLE, output: EXECUTABLE, nodeBinary: node.binary });
+  checkRuntimeImports(metafile, node.binary, BUNDLE);
+  checkRuntimeImports(chunk.metafile, node.binary, `dist/${CLIENT_NODE_CHUNK}`);
+  await buildSea({ bundle: BUNDLE, assets: { [CLIENT_NODE_CHUNK]: `dist/${CLIENT_NODE_CHUNK}` }, output: EXECUTABLE, nodeBinary: node.binary });
   await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
   await chmod(COMPLETION, 0o755);
   console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)}) and ${COMPLETION}`);

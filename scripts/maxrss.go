@@ -1,9 +1,10 @@
-// Command maxrss runs one command and prints, as JSON on stdout, its wall time and the peak
-// resident set size the kernel reports for it (wait4's ru_maxrss: across an exec, as when kubectl
-// execs a plugin, the larger of the two images). Node cannot read a child's rusage, hence this
-// helper for scripts/bench-startup.mjs. The command's own output is discarded.
+// Command maxrss runs one command and prints, as JSON on stdout, its wall time, the CPU time it
+// used (user and system) and the peak resident set size the kernel reports for it (wait4's
+// ru_maxrss: across an exec, as when kubectl execs a plugin, the larger of the two images; the CPU
+// times add up both). Node cannot read a child's rusage, hence this helper for the benchmarks.
+// The command's own output is discarded.
 //
-//	maxrss COMMAND [ARG...]  ->  {"wallSeconds":0.052,"maxRssKiB":45120,"exitCode":0}
+//	maxrss COMMAND [ARG...]  ->  {"wallSeconds":0.052,"userSeconds":0.031,"sysSeconds":0.012,"maxRssKiB":45120,"exitCode":0}
 package main
 
 import (
@@ -14,6 +15,10 @@ import (
 	"syscall"
 	"time"
 )
+
+func seconds(tv syscall.Timeval) float64 {
+	return float64(tv.Sec) + float64(tv.Usec)/1e6
+}
 
 func main() {
 	if len(os.Args) < 2 {
@@ -35,6 +40,8 @@ func main() {
 	}
 	json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"wallSeconds": wall.Seconds(),
+		"userSeconds": seconds(usage.Utime),
+		"sysSeconds":  seconds(usage.Stime),
 		"maxRssKiB":   usage.Maxrss, // KiB on Linux
 		"exitCode":    cmd.ProcessState.ExitCode(),
 	})

@@ -1,7 +1,7 @@
 // Commander wiring: declares the verbs and flags, turns raw options into typed ones, and runs the verb.
 // Program-level flags are recognised before and after the verb, because kubectl hands a plugin
 // everything after its name: `kubectl evtimeline -n ns incident` and `... incident -n ns` both work.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from './deps.ts';
 import { EXIT, UsageError } from './errors.ts';
 import type { CommandResult } from './errors.ts';
@@ -32,7 +32,16 @@ function addGlobalOptions(program: Command): void {
     .option('--types <types>', 'only these types, comma-separated; any value, e.g. Critical (repeatable)', collect)
     .option('--reason <reasons>', 'only these reasons, comma-separated (repeatable)', collect)
     .option('--since <duration>', 'only events last seen within this long, e.g. 15m')
-    .addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'));
+    .addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
+    .option('--template <string>', 'template string or path to template file to use when -o=jsonpath, -o=jsonpath-file (kubectl jsonpath: http://kubernetes.io/docs/user-guide/jsonpath)')
+    .option('--allow-missing-template-keys [bool]', 'if true, ignore any errors in templates when a field or map key is missing in the template (default true)', parseBool, true);
+}
+
+/** kubectl's boolean flags: --flag, --flag=true, --flag=false. */
+function parseBool(value: string | undefined): boolean {
+  if (value === undefined || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('want true or false');
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -63,7 +72,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     .description('the story of a namespace in time order (the default verb)')
     // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
     .allowExcessArguments(true)
-    .addOption(new Option('-o, --output <format>', 'table, wide, json or stable').default('table'))
+    .addOption(new Option('-o, --output <format>', 'table, wide, stable, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('table'))
     .option('--no-headers', 'omit the header row')
     .option('--compare', 'with --from: also read the live cluster and mark the events it no longer has')
     .addHelpText('after', examples([
@@ -81,7 +90,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
   program
     .command('incident')
     .description('a written account of what happened, from events alone')
-    .addOption(new Option('-o, --output <format>', 'text or json').default('text'))
+    .addOption(new Option('-o, --output <format>', 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('text'))
     .option('--event-ttl <duration>', "the API server's --event-ttl, when it is not the default 1h")
     .option('--compare', 'with --from: also read the live cluster and say which events it no longer has')
     .addHelpText('after', examples([
@@ -94,7 +103,7 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
   program
     .command('type-audit')
     .description('events whose type is not Normal or Warning, reasons that defeat aggregation, events with no object uid (exit 3 on findings)')
-    .addOption(new Option('-o, --output <format>', 'text or json').default('text'))
+    .addOption(new Option('-o, --output <format>', 'text, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('text'))
     .addHelpText('after', examples([
       'kubectl evtimeline type-audit -n op-events',
       'kubectl evtimeline type-audit -A -o json',

@@ -1,4 +1,5 @@
 // What a verb needs from the outside world, passed in so tests can call verbs directly.
+import { fstatSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 export interface Output {
@@ -20,20 +21,63 @@ export interface Deps {
   interrupted(): Promise<string>;
 }
 
-function output(stream: NodeJS.WriteStream): Output {
+/** stdout or stderr of this process, keeping its first write error for main to turn into an exit status. */
+export interface ProcessOutput extends Output {
+  /** Resolves once everything written has gone out, with the first write error if there was one. */
+  flush(): Promise<NodeJS.ErrnoException | undefined>;
+}
+
+// A write error (ENOSPC on a full disk, EIO, EPIPE when the reader left) arrives after write() has
+// returned, as a callback error and an 'error' event; unheard, the process would exit 0 with half
+// its output lost (`-o json > file` on a full disk) or die on an unhandled 'error' event.
+// Redirected to a file, Node's stdout is a SyncWriteStream whose single writeSync ignores a short
+// write: on a disk with 64 KiB left, a 2 MiB -o json loses all but the first 64 KiB and no error
+// ever comes. Files are therefore written here, looping until every byte is out or the OS says why not.
+function isFile(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() || stat.isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  const buffer = Buffer.from(text, 'utf8');
+  for (let at = 0; at < buffer.length; ) at += writeSync(fd, buffer, at);
+}
+
+function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
+  let failure: NodeJS.ErrnoException | undefined;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    failure ??= error;
+  });
+  const file = !stream.isTTY && isFile(fd);
   return {
     write: (text: string) => {
-      stream.write(text);
+      // After the first failure nothing more is written: the output is already incomplete.
+      if (failure !== undefined) return;
+      if (!file) return void stream.write(text);
+      try {
+        writeAll(fd, text);
+      } catch (error) {
+        failure = error as NodeJS.ErrnoException;
+      }
     },
     isTTY: stream.isTTY === true,
+    flush: () =>
+      new Promise((resolve) => {
+        if (failure !== undefined || stream.destroyed) return resolve(failure);
+        stream.write('', (error) => resolve(failure ?? (error as NodeJS.ErrnoException | null | undefined) ?? undefined));
+      }),
   };
 }
 
-export function systemDeps(): Deps {
+export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
   let interrupted: Promise<string> | undefined;
   return {
-    stdout: output(process.stdout),
-    stderr: output(process.stderr),
+    stdout: processOutput(process.stdout, 1),
+    stderr: processOutput(process.stderr, 2),
     stdin: process.stdin,
     env: process.env,
     now: () => Date.now(),

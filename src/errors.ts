@@ -19,6 +19,17 @@ export class RuntimeError extends Error {
   override name = 'RuntimeError';
 }
 
+/** The user stopped a verb (Ctrl-C, SIGTERM) before it was done; what it had begun is undone. Exit 128 + the signal's number, as a shell reports a process killed by it. */
+export class Interrupted extends Error {
+  override name = 'Interrupted';
+  constructor(
+    readonly signal: 'SIGINT' | 'SIGTERM',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Returned (not thrown) by verbs that finish normally with a non-zero status, e.g. type-audit findings. */
 export interface CommandResult {
   exitCode: ExitCode;

@@ -1,7 +1,9 @@
 // Entry point and the only place that exits. Everything below returns values or throws
 // the small error vocabulary of src/errors.ts.
 import { runCli } from './cli.ts';
-import { EXIT, RuntimeError, UsageError } from './errors.ts';
+import { EXIT, Interrupted, RuntimeError, UsageError } from './errors.ts';
+import { constants } from 'node:os';
+import { getSystemErrorMessage } from 'node:util';
 import { systemDeps } from './deps.ts';
 import { escapeTerminal } from './render/escape.ts';
 
@@ -10,29 +12,61 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && 'syscall' in error;
 }
 
+/**
+ * Go's *PathError wording, as kubectl prints file errors: `open /x: no such file or directory`,
+ * `rename a b: directory not empty`, not Node's `ENOENT: no such file or directory, open '/x'`.
+ */
+function describeSystemError(error: NodeJS.ErrnoException): string {
+  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : error.message;
+  const paths = [error.path, (error as { dest?: string }).dest].filter((p): p is string => typeof p === 'string');
+  return paths.length === 0 ? `${error.syscall ?? 'system call'}: ${why}` : `${error.syscall} ${paths.join(' ')}: ${why}`;
+}
+
 function describeError(error: unknown): { message: string; code: number } {
   if (error instanceof UsageError) return { message: error.message, code: EXIT.usage };
+  if (error instanceof Interrupted) return { message: error.message, code: 128 + (constants.signals[error.signal] ?? 0) };
   if (error instanceof RuntimeError) return { message: error.message, code: EXIT.error };
-  if (isSystemError(error)) return { message: error.message, code: EXIT.error };
+  if (isSystemError(error)) return { message: describeSystemError(error), code: EXIT.error };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `internal error: ${message}`, code: EXIT.error };
 }
 
-async function main(): Promise<number> {
-  const deps = systemDeps();
+/** Go's *PathError wording, as kubectl prints it: `write /dev/stdout: no space left on device`. */
+function writeFailure(stream: string, error: NodeJS.ErrnoException): string {
+  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : (error.code ?? error.message);
+  return `write /dev/${stream}: ${why}`;
+}
+
+async function run(deps: ReturnType<typeof systemDeps>): Promise<number> {
   try {
     return await runCli(process.argv.slice(2), deps);
   } catch (error) {
     const { message, code } = describeError(error);
     // One line, no stack trace unless asked for.
     // Messages can carry a server's or a file's words: escaped like any other untrusted text.
-    process.stderr.write(`error: ${escapeTerminal(message.split('\n')[0] ?? '')}\n`);
-    if (process.env.EVTIMELINE_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    deps.stderr.write(`error: ${escapeTerminal(message.split('\n')[0] ?? '')}\n`);
+    if (process.env.EVTIMELINE_DEBUG && error instanceof Error && error.stack) deps.stderr.write(`${error.stack}\n`);
     return code;
   }
 }
 
-main().then((code) => {
-  // Exit only after stdout has drained, so a pipe reader gets every byte.
-  process.stdout.write('', () => process.exit(code));
-});
+/**
+ * The verb's exit code once stdout and stderr have drained (so a pipe reader gets every byte),
+ * unless writing failed: EPIPE (the reader left, `| head`) ends quietly as the verb ended; any other
+ * error (ENOSPC, EIO) is exit 1 with kubectl's one line, since the output is incomplete.
+ */
+async function settle(deps: ReturnType<typeof systemDeps>, code: number): Promise<number> {
+  const stdout = await deps.stdout.flush();
+  if (stdout !== undefined && stdout.code !== 'EPIPE') {
+    deps.stderr.write(`error: ${writeFailure('stdout', stdout)}\n`);
+    await deps.stderr.flush();
+    return EXIT.error;
+  }
+  const stderr = await deps.stderr.flush();
+  return stderr !== undefined && stderr.code !== 'EPIPE' ? EXIT.error : code;
+}
+
+const deps = systemDeps();
+run(deps)
+  .then((code) => settle(deps, code))
+  .then((code) => process.exit(code));

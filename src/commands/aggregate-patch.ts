@@ -12,6 +12,7 @@ import { choosePalette } from '../render/color.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { ApiError } from '../kube/http.ts';
 import { getEvent, mergePatchEvent } from '../kube/events-api.ts';
+import { eventNameError } from '../kube/api-names.ts';
 import { parseCommonOptions } from './options.ts';
 import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
 import { resolveTarget } from './source.ts';
@@ -35,19 +36,32 @@ export interface AggregateOptions {
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** Event.count and EventSeries.count are int32 in the API (k8s.io/api core/v1, events/v1). */
+export const MAX_COUNT = 2_147_483_647;
+
 function positiveInteger(flag: string, text: unknown): number | undefined {
   if (text === undefined) return undefined;
   const value = String(text);
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${flag} ${JSON.stringify(value)}: want a whole number of 1 or more`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) {
+    throw new UsageError(`${flag} ${JSON.stringify(value)}: want a whole number from 1 to ${MAX_COUNT} (the API's int32 count)`);
   }
   return Number(value);
 }
 
 export function parseAggregateOptions(name: string, raw: RawOptions): AggregateOptions {
   const common = parseCommonOptions(raw);
+  const invalidName = eventNameError(name);
+  if (invalidName !== null) throw new UsageError(invalidName);
   if (common.from !== null) throw new UsageError('aggregate-patch writes to a cluster: --from does not apply');
   if (common.scope.allNamespaces) throw new UsageError('aggregate-patch patches one event: use -n, not -A');
+  // It patches the one event it names: a read filter would be silently ignored, or worse, read as a guard.
+  const ignored = [
+    ['--for', raw.for],
+    ['--types', raw.types],
+    ['--reason', raw.reason],
+    ['--since', raw.since],
+  ].find(([, value]) => value !== undefined);
+  if (ignored !== undefined) throw new UsageError(`aggregate-patch patches the one event it names: ${String(ignored[0])} does not apply`);
   const add = positiveInteger('--add', raw.add);
   const count = positiveInteger('--count', raw.count);
   if (add !== undefined && count !== undefined) throw new UsageError('--add and --count exclude each other');
@@ -83,6 +97,9 @@ export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Pro
       throw error;
     });
     const plan = planAggregate(raw, { add: opts.add, count: opts.count, at: opts.at ?? now });
+    if (plan.after.count > MAX_COUNT) {
+      throw new UsageError(`--add ${opts.add ?? 1} would take the count of event ${opts.name} from ${plan.before.count} past ${MAX_COUNT} (the API's int32 count)`);
+    }
     // A recorder never moves an event's last occurrence back in time.
     if (opts.at !== undefined && plan.before.lastSeen !== null && opts.at < plan.before.lastSeen) {
       throw new UsageError(`--at is before the event's last occurrence (${new Date(plan.before.lastSeen).toISOString()})`);

@@ -1,6 +1,6 @@
 // `kubectl evtimeline capture DIR`: the lab's report capture as one verb, written atomically.
 import type { Deps } from '../deps.ts';
-import { SUCCESS, UsageError } from '../errors.ts';
+import { Interrupted, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { auditEvents } from '../core/audit.ts';
 import type { Event } from '../core/event.ts';
@@ -89,6 +89,26 @@ export function captureFiles(input: {
   };
 }
 
+/**
+ * The folder is written with Ctrl-C and SIGTERM caught, so an interrupted capture removes its temp
+ * folder (a hidden `.DIR.tmp-*` with a partial events.json, once). Before this point nothing is on
+ * disk and a signal may end the process as usual.
+ */
+async function writeFolder(opts: CaptureOptions, files: Record<string, string>, deps: Deps): Promise<void> {
+  const stop = new AbortController();
+  let signal = 'SIGINT';
+  void deps.interrupted().then((name) => {
+    signal = name;
+    stop.abort();
+  });
+  try {
+    await writeFolderAtomic(opts.dir, files, opts.force, { signal: stop.signal });
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    throw new Interrupted(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT', `interrupted by ${signal}: ${opts.dir} was not written`);
+  }
+}
+
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const { source, target, stableText, done } = await openSource(opts.common, deps);
@@ -107,7 +127,7 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
   // A live capture also asks which incarnation of its object each event is about, as incident does.
   const live = target === undefined ? undefined : await readLiveFacts({ source, events, target }, opts.common, deps, now, { compare: false, lookups: true });
   const files = captureFiles({ source, core, eventsK8sIo, events, now, eventTTLms: opts.eventTTLms, ...(live === undefined ? {} : { live }) });
-  await writeFolderAtomic(opts.dir, files, opts.force);
+  await writeFolder(opts, files, deps);
   const where = source.info.namespace === null ? 'all namespaces' : `namespace ${source.info.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);
   for (const name of Object.keys(files).sort()) deps.stdout.write(`  ${escapeTerminal(opts.dir)}/${name}\n`);

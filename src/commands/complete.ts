@@ -10,6 +10,7 @@ import { AUDIT_OUTPUTS } from './type-audit.ts';
 import { DRY_RUN_MODES } from './aggregate-patch.ts';
 import { INCIDENT_OUTPUTS } from './incident.ts';
 import { TIMELINE_OUTPUTS } from './timeline.ts';
+import { outputValues } from './output.ts';
 import { VERBS } from './verbs.ts';
 
 // cobra's ShellCompDirective values.
@@ -31,9 +32,9 @@ const VERB_FLAGS: Record<string, string[]> = {
 };
 
 const OUTPUTS: Record<string, readonly string[]> = {
-  timeline: TIMELINE_OUTPUTS,
-  incident: INCIDENT_OUTPUTS,
-  'type-audit': AUDIT_OUTPUTS,
+  timeline: outputValues(TIMELINE_OUTPUTS, true),
+  incident: outputValues(INCIDENT_OUTPUTS, false),
+  'type-audit': outputValues(AUDIT_OUTPUTS, true),
 };
 
 /** Flags that take a value, so the word after them is that value, not a verb or argument. */

@@ -4,17 +4,20 @@ import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { buildIncident } from '../core/incident.ts';
 import { choosePalette } from '../render/color.ts';
-import { toJsonText } from '../render/json.ts';
+import { renderDocument } from '../render/document.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
-import { parseCommonOptions, parseEventTTL, parseOutput } from './options.ts';
+import { parseCommonOptions, parseEventTTL } from './options.ts';
+import { parseOutputChoice } from './output.ts';
+import type { OutputChoice } from './output.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { incidentSourceKind, parseCompare, readEvents, readLiveFacts } from './source.ts';
 
-export const INCIDENT_OUTPUTS = ['text', 'json'] as const;
+/** The verb's own format; json, yaml and jsonpath come from output.ts. */
+export const INCIDENT_OUTPUTS = ['text'] as const;
 
 export interface IncidentOptions {
   common: CommonOptions;
-  output: (typeof INCIDENT_OUTPUTS)[number];
+  output: OutputChoice<(typeof INCIDENT_OUTPUTS)[number]>;
   eventTTLms: number;
   compare: boolean;
 }
@@ -23,7 +26,7 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
   const common = parseCommonOptions(raw);
   return {
     common,
-    output: parseOutput(raw.output, INCIDENT_OUTPUTS),
+    output: parseOutputChoice(raw, INCIDENT_OUTPUTS, false),
     eventTTLms: parseEventTTL(raw),
     compare: parseCompare(raw, common),
   };
@@ -42,8 +45,8 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     ...(live === undefined ? {} : { live }),
     ...(read.saved === undefined ? {} : { saved: read.saved }),
   });
-  if (opts.output === 'json') {
-    deps.stdout.write(toJsonText(incident));
+  if (opts.output.kind === 'document') {
+    deps.stdout.write(renderDocument(incident, [], opts.output.printer, deps.stdout.isTTY));
   } else {
     deps.stdout.write(renderIncidentText(incident, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }

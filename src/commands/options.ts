@@ -3,6 +3,7 @@ import { UsageError } from '../errors.ts';
 import { parseDuration } from '../core/duration.ts';
 import { parseObjectRef } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
+import { namespaceError } from '../kube/api-names.ts';
 
 export type ColorMode = 'auto' | 'always' | 'never';
 
@@ -68,6 +69,9 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
   const namespace = str(raw, 'namespace') ?? null;
   const allNamespaces = raw.allNamespaces === true;
   if (namespace !== null && namespace === '') throw new UsageError('--namespace needs a name');
+  // Before any request, as client-go does, and in its words: `-n ..` must never become a path.
+  const invalid = namespace === null ? null : namespaceError(namespace);
+  if (invalid !== null) throw new UsageError(invalid);
   const forText = str(raw, 'for');
   const object = forText === undefined ? undefined : parseObjectRef(forText);
   if (object === null) throw new UsageError(`--for ${JSON.stringify(forText)}: want KIND/NAME, e.g. Pod/hungry`);

@@ -4,7 +4,7 @@
 // scope is continued from its newest resourceVersion, if the server has reached it. Which lines
 // each step adds, without writing anything twice, is decided in src/core/record.ts.
 import type { Deps } from '../deps.ts';
-import { SUCCESS, UsageError } from '../errors.ts';
+import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
@@ -68,10 +68,17 @@ export function statusWriter(deps: Deps, file: string) {
   };
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function untilStopped(deps: Deps, durationMs: number | undefined): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
   void deps.interrupted().then(() => controller.abort());
-  const timer = durationMs === undefined ? undefined : setTimeout(() => controller.abort(), durationMs);
+  let timer: NodeJS.Timeout | undefined;
+  // setTimeout holds at most 2^31-1 ms (24.8 days) and fires at once beyond: `--duration 30d` waits in steps.
+  const wait = (ms: number): void => {
+    timer = setTimeout(() => (ms > MAX_TIMER_MS ? wait(ms - MAX_TIMER_MS) : controller.abort()), Math.min(ms, MAX_TIMER_MS));
+  };
+  if (durationMs !== undefined) wait(durationMs);
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
@@ -106,6 +113,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
   let appender: RecordAppender | undefined;
   let headerWritten = false;
+  let lastFailure = '';
   try {
     // An existing record is opened (and a torn last line cut off) at once; a new file appears
     // once the server has answered.
@@ -118,6 +126,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       resourceVersion: resumeFrom,
       signal: stop.signal,
       notice: status.notice,
+      failed: (why) => (lastFailure = why),
       requestTimeoutMs: opts.common.scope.requestTimeoutMs,
       retry: opts.retry,
     });
@@ -146,6 +155,12 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     stop.clear();
     await appender?.close();
     status.done();
+  }
+  // The server never answered (a closed port, a server down for the whole --duration): not the
+  // empty success "recorded 0 lines" would suggest. Exit 1; 0 means the server was reached.
+  if (!headerWritten) {
+    const why = lastFailure === '' ? `the API server at ${target.server} did not answer` : lastFailure;
+    throw new RuntimeError(`record never reached the server: ${why}; nothing recorded, ${opts.file} ${existing.exists ? 'unchanged' : 'not created'}`);
   }
   // Only a recorder stopped as asked sums up: a failure is the one line main prints.
   const total = held + counts.added + counts.modified + counts.deleted;

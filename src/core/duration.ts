@@ -64,6 +64,12 @@ const UNIT_MS: Record<string, number> = {
   d: DAY, // not Go: days are how event TTLs and retention are talked about
 };
 
+/**
+ * Go's time.Duration is int64 nanoseconds: ParseDuration refuses more than 2562047h47m16.854775807s
+ * (about 292 years), and so does every flag here (`--event-ttl 1000000000h` once printed year -112053).
+ */
+export const MAX_DURATION_MS = 9_223_372_036_854;
+
 const PART = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h|d)/;
 
 /**
@@ -86,5 +92,5 @@ export function parseDuration(text: string): number | null {
     rest = rest.slice(whole.length);
   }
   const ms = Math.round(total);
-  return Number.isSafeInteger(ms) ? ms : null;
+  return Number.isSafeInteger(ms) && ms <= MAX_DURATION_MS ? ms : null;
 }

@@ -48,13 +48,15 @@ function asString(value: unknown): string {
   return '';
 }
 
+// Go's zero time (0001-01-01T00:00:00Z) is what an unset timestamp serialises to in some clients.
+const ZERO_TIME_LIMIT = Date.parse('0001-01-01T00:00:01Z');
+
 /** Accepts RFC 3339 strings (with or without fractions) and Date objects; anything else is null. */
 export function parseTime(value: unknown): number | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
   if (typeof value !== 'string' || value === '') return null;
   const ms = Date.parse(value);
-  // Go's zero time (0001-01-01T00:00:00Z) is what an unset timestamp serialises to in some clients.
-  if (Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z')) return null;
+  if (Number.isNaN(ms) || ms <= ZERO_TIME_LIMIT) return null;
   return ms;
 }
 

@@ -5,7 +5,9 @@ import type { Event } from './event.ts';
 import { NONE } from './timeline.ts';
 
 // A reason may be a sentence (the very thing type-audit flags), and an empty part prints as <none>.
-const STABLE_LINE = /^\S+ .+ \S*\/\S*$/;
+// An object's name may hold spaces (core/v1 accepts any involvedObject.name): the object is the last
+// word holding a slash and everything after it (a Kind never holds a space).
+const STABLE_LINE = /^(\S*)[ \t]+(.+)[ \t]+(\S*\/.*)$/;
 
 /** A line as `-o stable` prints it; a file is taken for a stable table when every non-blank line (trimmed) is one. */
 export function isStableLine(line: string): boolean {
@@ -26,14 +28,15 @@ export function parseStableTable(text: string): Event[] {
 }
 
 function parseStableLine(line: string): Event {
-  const fields = line.split(/[ \t]+/);
-  const type = fields.shift() ?? '';
-  const last = fields.at(-1);
-  const objectField = last !== undefined && last.includes('/') ? (fields.pop() ?? '') : '';
+  const match = STABLE_LINE.exec(line);
+  if (match === null) {
+    // No object: keep what can be read (a reason with spaces keeps its words).
+    const [type = '', ...reason] = line.split(/[ \t]+/);
+    return tableEvent(unNone(type), unNone(reason.join(' ')), '', '');
+  }
+  const [, type = '', reason = '', objectField = ''] = match;
   const slash = objectField.indexOf('/');
-  const kind = slash < 0 ? '' : objectField.slice(0, slash);
-  const name = slash < 0 ? '' : objectField.slice(slash + 1);
-  return tableEvent(unNone(type), unNone(fields.join(' ')), unNone(kind), unNone(name));
+  return tableEvent(unNone(type), unNone(reason), unNone(objectField.slice(0, slash)), unNone(objectField.slice(slash + 1)));
 }
 
 function unNone(field: string): string {

@@ -17,14 +17,21 @@ export function formatObjectRef(ref: ObjectRef): string {
 
 /** Code point order, which is byte order for UTF-8 (what `LC_ALL=C sort` does), unlike localeCompare. */
 export function compareBytes(a: string, b: string): number {
-  const x = Array.from(a);
-  const y = Array.from(b);
-  const n = Math.min(x.length, y.length);
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i += 1) {
-    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 puts the surrogates (U+10000 and up) before U+E000..U+FFFF; code point (UTF-8 byte)
+    // order puts them after: move both ranges to where UTF-8 has them (ICU's code point order fix-up).
+    if (x >= 0xd800 && y >= 0xd800) {
+      x += x >= 0xe000 ? -0x800 : 0x2000;
+      y += y >= 0xe000 ? -0x800 : 0x2000;
+    }
+    return x - y;
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
 
 /** Sorted byte-wise and unique: `sort -u` under LC_ALL=C. */

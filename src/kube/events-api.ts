@@ -1,5 +1,9 @@
 // The Event endpoints of both APIs. The only module that knows their paths.
+import { RuntimeError } from '../errors.ts';
+import { isObject } from '../core/json.ts';
+import { pathSegment } from './api-names.ts';
 import { apiRequest } from './http.ts';
+import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 export type EventsApi = 'core' | 'events.k8s.io';
@@ -9,8 +13,8 @@ export const PAGE_SIZE = 500;
 
 export function eventsPath(api: EventsApi, namespace: string | null, name?: string): string {
   const root = api === 'core' ? '/api/v1' : '/apis/events.k8s.io/v1';
-  const scoped = namespace === null ? `${root}/events` : `${root}/namespaces/${encodeURIComponent(namespace)}/events`;
-  return name === undefined ? scoped : `${scoped}/${encodeURIComponent(name)}`;
+  const scoped = namespace === null ? `${root}/events` : `${root}/namespaces/${pathSegment('namespace', namespace)}/events`;
+  return name === undefined ? scoped : `${scoped}/${pathSegment('resource name', name)}`;
 }
 
 export interface EventList {
@@ -33,24 +37,46 @@ export async function listEvents(
   const items: unknown[] = [];
   let next: string | undefined;
   let resourceVersion = '';
+  const tokens = continueTokens(namespace === null ? 'events in all namespaces' : `events in namespace ${namespace}`);
   do {
-    const page = (await apiRequest(target, {
+    const answer = await apiRequest(target, {
       method: 'GET',
       path: eventsPath(api, namespace),
       query: { limit: PAGE_SIZE, continue: next },
       timeoutMs: opts.timeoutMs,
-    })) as ListPage;
-    items.push(...(page.items ?? []));
+    });
+    if (!isObject(answer) || !Array.isArray(answer.items)) {
+      throw new RuntimeError(`the API server's answer to GET ${eventsPath(api, namespace)} is not a list of events`);
+    }
+    const page = answer as unknown as ListPage & { items: unknown[] };
+    // One at a time: push(...items) of a page with too many items overflows the call stack.
+    for (const item of page.items) items.push(item);
     // Every page of one list shares the snapshot of the first; the last page's is the one to watch from.
     resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
-    next = page.metadata?.continue || undefined;
+    next = tokens.next(page.metadata?.continue);
     opts.onPage?.(items.length);
   } while (next);
   return { items, resourceVersion };
 }
 
+/**
+ * The answer is the Event asked for, or an error: whatever a path resolved to on the way (a proxy
+ * that rewrites paths, a server that answers with another object), a caller never plans a write
+ * from another object's fields.
+ */
+function expectEvent(answer: unknown, namespace: string, name: string): unknown {
+  const meta = isObject(answer) && isObject(answer.metadata) ? answer.metadata : {};
+  const kind = isObject(answer) ? answer.kind : undefined;
+  // A GET answers with kind set; a list item would not have it, but this is never a list item.
+  if (kind !== 'Event' || meta.name !== name || meta.namespace !== namespace) {
+    const what = `${typeof kind === 'string' ? kind : 'an object without a kind'} ${JSON.stringify(meta.namespace ?? '')}/${JSON.stringify(meta.name ?? '')}`;
+    throw new RuntimeError(`the API server answered for Event ${JSON.stringify(`${namespace}/${name}`)} with ${what}: refusing to use it`);
+  }
+  return answer;
+}
+
 export async function getEvent(target: KubeTarget, namespace: string, name: string, timeoutMs?: number): Promise<unknown> {
-  return apiRequest(target, { method: 'GET', path: eventsPath('core', namespace, name), timeoutMs });
+  return expectEvent(await apiRequest(target, { method: 'GET', path: eventsPath('core', namespace, name), timeoutMs }), namespace, name);
 }
 
 /**
@@ -65,7 +91,7 @@ export async function mergePatchEvent(
   patch: unknown,
   opts: { dryRun: boolean; timeoutMs?: number },
 ): Promise<unknown> {
-  return apiRequest(target, {
+  const answer = await apiRequest(target, {
     method: 'PATCH',
     path: eventsPath(api, namespace, name),
     query: { dryRun: opts.dryRun ? 'All' : undefined },
@@ -73,4 +99,5 @@ export async function mergePatchEvent(
     contentType: 'application/merge-patch+json',
     timeoutMs: opts.timeoutMs,
   });
+  return expectEvent(answer, namespace, name);
 }

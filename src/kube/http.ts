@@ -1,8 +1,8 @@
 // Raw JSON requests to the API server, authenticated through client-node's KubeConfig.
 // We keep the wire JSON as the server sent it (client-node's typed models turn some times into
 // Date and leave others as strings), so -o json and saved captures hold the exact values.
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
@@ -25,25 +25,58 @@ export class ApiError extends RuntimeError {
     message: string,
     readonly code: number,
     readonly reason: string,
+    /** the Retry-After header in seconds, when the answer had one */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
 
+/** The largest answer read into memory: a page of 500 events is a few MiB; a body past this is refused, not read whole. */
+export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The server's URL plus an already-encoded path. The URL parser resolves dot segments (`/x/..` is
+ * `/`): a path that does not survive parsing unchanged is refused, whatever built it.
+ */
 export function buildUrl(server: string, path: string, query: ApiRequest['query'] = {}): URL {
-  const url = new URL(server.replace(/\/+$/, '') + path);
+  const base = server.replace(/\/+$/, '');
+  const url = new URL(base + path);
+  const wanted = new URL(base).pathname.replace(/\/+$/, '') + (path.split('?')[0] ?? '');
+  if (url.pathname !== wanted) throw new RuntimeError(`refusing request path ${JSON.stringify(path)}: it resolves to ${url.pathname}`);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
   return url;
 }
 
-/** The HTTP options (TLS material, Authorization header) kubectl would use for this target. */
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.trim().split('\n')[0] ?? '';
+}
+
+/**
+ * The HTTP options (TLS material, Authorization header, proxy agent) kubectl would use for this
+ * target. A failing exec credential plugin is named in kubectl's words, not as an internal error.
+ */
 export async function requestOptions(target: KubeTarget): Promise<https.RequestOptions> {
   const options: https.RequestOptions = { headers: {} };
-  await target.config.applyToHTTPSOptions(options);
+  try {
+    await target.config.applyToHTTPSOptions(options);
+  } catch (error) {
+    const exec = target.config.getCurrentUser()?.exec;
+    if (exec?.command) {
+      const why = firstLine(error) || 'it exited with an error and printed nothing';
+      throw new RuntimeError(`getting credentials: exec: executable ${exec.command} failed: ${why}`);
+    }
+    throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${firstLine(error)}`);
+  }
+  // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
+  // request then opened its own connection and TLS handshake (47 for a 20,000-event read with its
+  // object lookups). Node's ClientRequest reads agent.keepAlive when the request is made.
+  if (options.agent instanceof process.getBuiltinModule('node:http').Agent) (options.agent as unknown as { keepAlive: boolean }).keepAlive = true;
   return options;
 }
 
-function statusError(code: number, text: string, url: URL): ApiError {
+function statusError(code: number, text: string, url: URL, retryAfter?: string): ApiError {
   let message = `${code} from ${url.pathname}`;
   let reason = '';
   try {
@@ -53,12 +86,28 @@ function statusError(code: number, text: string, url: URL): ApiError {
   } catch {
     if (text.trim()) message = `${code}: ${text.trim().split('\n')[0]}`;
   }
-  return new ApiError(message, code, reason);
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  return new ApiError(message, code, reason, seconds);
 }
 
+/**
+ * The server's certificate did not verify (unknown CA, wrong name, expired) or it refused ours.
+ * Asking again brings the same answer, as a 401 would: a watch does not retry it.
+ */
+export class TlsVerificationError extends RuntimeError {
+  override name = 'TlsVerificationError';
+}
+
+// OpenSSL's verification codes as Node reports them, its hostname check, and TLS alerts about our certificate.
+const TLS_VERIFICATION = /CERT|SELF_SIGNED|ISSUER|LEAF_SIGNATURE|HOSTNAME_MISMATCH|INVALID_CA|ALTNAME/;
+
 function networkError(error: NodeJS.ErrnoException, target: KubeTarget): RuntimeError {
+  const where = `the API server at ${target.server} (context "${target.context}")`;
+  if (error.code !== undefined && TLS_VERIFICATION.test(error.code)) {
+    return new TlsVerificationError(`cannot trust ${where}: TLS verification failed (${error.code}: ${error.message.split('\n')[0]})`);
+  }
   const what = error.code ? `${error.code}` : error.message;
-  return new RuntimeError(`cannot reach the API server at ${target.server} (context "${target.context}"): ${what}`);
+  return new RuntimeError(`cannot reach ${where}: ${what}`);
 }
 
 /** Opens a request and hands back the live response (used for watches) after a 2xx status. */
@@ -68,7 +117,9 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   const headers: Record<string, string> = { ...(base.headers as Record<string, string>), Accept: req.accept ?? 'application/json' };
   if (body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
-  const transport = url.protocol === 'http:' ? http : https;
+  // Loaded on the first request, not at start-up: https brings TLS and OpenSSL (about 20 ms and
+  // 8 MiB), which --version, --help and --from never need.
+  const transport = process.getBuiltinModule(url.protocol === 'http:' ? 'node:http' : 'node:https');
   return new Promise((resolve, reject) => {
     const request = transport.request(url, { ...base, method: req.method, headers }, (response) => {
       const code = response.statusCode ?? 0;
@@ -76,7 +127,8 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => reject(statusError(code, text, url)));
+      const retryAfter = response.headers['retry-after'];
+      response.on('end', () => reject(statusError(code, text, url, typeof retryAfter === 'string' ? retryAfter : undefined)));
       response.on('error', (error) => reject(networkError(error, target)));
     });
     if (req.timeoutMs) {
@@ -89,27 +141,63 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   });
 }
 
+/** client-go's rest.Request: up to 10 more tries of an answer that asks for one (maxRetries). */
+export const MAX_RETRIES = 10;
+/** client-go waits as long as Retry-After says; a server saying a day must not hang a CLI for a day. */
+const MAX_RETRY_AFTER_SECONDS = 60;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * One request, its JSON answer parsed. timeoutMs is a deadline for the whole exchange, as kubectl's
- * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
+ * One request, its JSON answer parsed. A 429 or 5xx that carries Retry-After (API Priority and
+ * Fairness throttling, a server starting up) is tried again after that many seconds, as client-go's
+ * checkWait does (rest/with_retry.go); without the header it is an error at once, as there.
  */
 export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<unknown> {
+  for (let retries = 0; ; retries += 1) {
+    try {
+      return await apiRequestOnce(target, req);
+    } catch (error) {
+      const wait = error instanceof ApiError && (error.code === 429 || error.code >= 500) ? error.retryAfterSeconds : undefined;
+      if (wait === undefined || retries >= MAX_RETRIES) throw error;
+      await sleep(Math.min(wait, MAX_RETRY_AFTER_SECONDS) * 1000);
+    }
+  }
+}
+
+/**
+ * One exchange, its JSON answer parsed. timeoutMs is a deadline for the whole exchange, as kubectl's
+ * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
+ */
+async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const exchange = (async () => {
     const response = await openStream(target, req);
     if (req.timeoutMs) {
       timer = setTimeout(() => response.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })), req.timeoutMs);
     }
-    let text = '';
-    response.setEncoding('utf8');
+    const chunks: Buffer[] = [];
+    let size = 0;
     try {
-      for await (const chunk of response) text += chunk as string;
+      for await (const chunk of response) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_RESPONSE_BYTES) {
+          response.destroy();
+          throw new RuntimeError(
+            `the API server's answer to ${req.method} ${req.path.split('?')[0]} is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB: refusing to read it`,
+          );
+        }
+        chunks.push(chunk as Buffer);
+      }
     } catch (error) {
+      if (error instanceof RuntimeError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'timeout') throw new RuntimeError(`request to ${target.server} timed out after ${req.timeoutMs} ms (--request-timeout)`);
-      throw networkError(error as NodeJS.ErrnoException, target);
+      // The server was reached and began to answer: "cannot reach" would send the user to the wrong place.
+      const why = code ?? (error instanceof Error ? error.message : String(error));
+      throw new RuntimeError(`the answer from the API server at ${target.server} to ${req.method} ${req.path.split('?')[0]} was cut off (${why})`);
     }
-    return text;
+    return Buffer.concat(chunks).toString('utf8');
   })();
   let text: string;
   try {

@@ -8,6 +8,8 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
 import { RuntimeError } from '../errors.ts';
+import { namespaceError } from './api-names.ts';
+import { loadClientNode } from './client-node.ts';
 
 export interface KubeconfigRequest {
   kubeconfig?: string;
@@ -45,20 +47,23 @@ function firstByName<T extends { name: string }>(lists: T[][]): T[] {
   return [...seen.values()];
 }
 
-// client-node's KubeConfig is most of the bundle (about 2.5 of its 3 MiB): loaded only when a verb
-// reaches a cluster, so --version, --help, --from and completion of verbs and flags start without it.
-// Its own module, not the package index: importing the index lazily would bundle all of client-node.
-type ClientNode = typeof import('@kubernetes/client-node/dist/config.js');
-let clientNode: Promise<ClientNode> | undefined;
-function loadClientNode(): Promise<ClientNode> {
-  return (clientNode ??= import('@kubernetes/client-node/dist/config.js'));
+type ClientNode = Awaited<ReturnType<typeof loadClientNode>>;
+
+/**
+ * client-node refuses an http:// server unless insecure-skip-tls-verify is set ("HTTP protocol is not
+ * allowed when skipTLSVerify is not set or false"); kubectl talks to one (`kubectl proxy` serves
+ * http://127.0.0.1:8001). Over plain HTTP there is no TLS to verify, so setting the flag changes
+ * nothing but client-node's choice of an http.Agent.
+ */
+function allowPlainHttp(cluster: Cluster): Cluster {
+  return cluster.server.startsWith('http:') ? { ...cluster, skipTLSVerify: true } : cluster;
 }
 
 /** Merges kubeconfig files with kubectl's rule: the first file to set a value wins. */
 function mergeKubeconfigs(KubeConfigClass: ClientNode['KubeConfig'], configs: KubeConfig[]): KubeConfig {
   const merged = new KubeConfigClass();
   merged.loadFromOptions({
-    clusters: firstByName<Cluster>(configs.map((c) => c.clusters)),
+    clusters: firstByName<Cluster>(configs.map((c) => c.clusters)).map(allowPlainHttp),
     users: firstByName<User>(configs.map((c) => c.users)),
     contexts: firstByName<Context>(configs.map((c) => c.contexts)),
     currentContext: configs.map((c) => c.currentContext).find((name) => !!name) ?? '',
@@ -95,5 +100,8 @@ export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget
   config.setCurrentContext(contextName);
   const cluster = config.getCluster(context.cluster);
   if (!cluster?.server) throw new RuntimeError(`context "${contextName}" names cluster "${context.cluster}", which has no server`);
-  return { config, context: contextName, server: cluster.server, namespace: context.namespace || 'default' };
+  const namespace = context.namespace || 'default';
+  const invalid = namespaceError(namespace);
+  if (invalid !== null) throw new RuntimeError(`context "${contextName}": ${invalid}`);
+  return { config, context: contextName, server: cluster.server, namespace };
 }

@@ -7,7 +7,9 @@
 import type { ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/incarnation.ts';
 import type { ObjectLookup } from '../core/incarnation.ts';
+import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathSegment } from './api-names.ts';
 import { ApiError, apiRequest } from './http.ts';
+import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
@@ -31,12 +33,17 @@ interface ApiResource {
 
 type Discovery = { served: true; resources: ApiResource[] } | { served: false; why: string };
 
-/** `/api/v1` for the core group, `/apis/<group>/<version>` for the others; null for an apiVersion with no version. */
+/**
+ * `/api/v1` for the core group, `/apis/<group>/<version>` for the others; null for an apiVersion that
+ * names no group and version a server could serve (a group is a DNS subdomain, a version a DNS label:
+ * an event's involvedObject.apiVersion is free text, `../..` included).
+ */
 export function groupVersionPath(apiVersion: string): string | null {
   if (apiVersion === 'v1') return '/api/v1';
-  const parts = apiVersion.split('/');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return null;
-  return `/apis/${parts.map(encodeURIComponent).join('/')}`;
+  const [group, version, ...rest] = apiVersion.split('/');
+  if (group === undefined || version === undefined || rest.length > 0) return null;
+  if (dns1123SubdomainProblems(group).length > 0 || dns1123LabelProblems(version).length > 0) return null;
+  return `/apis/${group}/${version}`;
 }
 
 function whyFailed(error: unknown, what: string): string {
@@ -78,8 +85,8 @@ interface Collection {
 
 function collectionPath(apiVersion: string, resource: ApiResource, namespace: string): string {
   const root = groupVersionPath(apiVersion) ?? '';
-  const scope = resource.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return `${root}${scope}/${resource.name}`;
+  const scope = resource.namespaced ? `/namespaces/${pathSegment('namespace', namespace)}` : '';
+  return `${root}${scope}/${pathSegment('resource', resource.name)}`;
 }
 
 /** The resource a ref's object is read from, or why it cannot be. */
@@ -90,12 +97,24 @@ function resourceOf(ref: ObjectRef, discovery: Discovery): ApiResource | { state
   if (resource === undefined) return { state: 'unknown', why: `${ref.apiVersion} serves no kind ${ref.kind}` };
   if (!resource.verbs.includes('get')) return { state: 'unknown', why: `${resource.name} cannot be read with get` };
   if (resource.namespaced && ref.namespace === '') return { state: 'unknown', why: `the event names no namespace for ${ref.kind} ${ref.name}` };
+  // An event may name any object, `..` included: a name no server can hold is never put in a path.
+  try {
+    pathSegment('resource name', ref.name);
+    if (resource.namespaced) pathSegment('namespace', ref.namespace);
+  } catch (error) {
+    if (error instanceof InvalidNameError) return { state: 'unknown', why: error.message };
+    throw error;
+  }
   return resource;
 }
 
-type Metadata = { uid?: unknown; creationTimestamp?: unknown; name?: unknown } | undefined;
+type Metadata = { uid?: unknown; creationTimestamp?: unknown; name?: unknown; namespace?: unknown } | undefined;
 
 function fromMetadata(metadata: Metadata, ref: ObjectRef): ObjectLookup {
+  // Only the object asked for answers for it (a path a proxy rewrote must not lend another's uid).
+  if (metadata?.name !== ref.name || (typeof metadata.namespace === 'string' && metadata.namespace !== '' && metadata.namespace !== ref.namespace)) {
+    return { state: 'unknown', why: `the server answered for ${ref.kind} ${ref.name} with another object` };
+  }
   const uid = metadata?.uid;
   if (typeof uid !== 'string' || uid === '') return { state: 'unknown', why: `the server sent ${ref.kind} ${ref.name} without a uid` };
   const created = metadata?.creationTimestamp;
@@ -104,7 +123,7 @@ function fromMetadata(metadata: Metadata, ref: ObjectRef): ObjectLookup {
 
 async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Promise<ObjectLookup> {
   try {
-    const object = (await get(`${collection.path}/${encodeURIComponent(ref.name)}`, METADATA_ONLY)) as { metadata?: Metadata } | null;
+    const object = (await get(`${collection.path}/${pathSegment('resource name', ref.name)}`, METADATA_ONLY)) as { metadata?: Metadata } | null;
     return fromMetadata(object?.metadata, ref);
   } catch (error) {
     if (error instanceof ApiError && error.code === 404) return { state: 'gone' };
@@ -115,7 +134,8 @@ async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Prom
 /** Pages through the collection; the metadata of each object by name. Throws what the Getter throws. */
 async function listAll(get: Getter, collection: Collection): Promise<Map<string, Metadata>> {
   const byName = new Map<string, Metadata>();
-  let token = '';
+  let token: string | undefined = '';
+  const tokens = continueTokens(collection.path);
   do {
     const page = (await get(`${collection.path}?limit=${LIST_PAGE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
       items?: unknown;
@@ -123,9 +143,8 @@ async function listAll(get: Getter, collection: Collection): Promise<Map<string,
     } | null;
     const items = Array.isArray(page?.items) ? (page.items as { metadata?: Metadata }[]) : [];
     for (const item of items) if (typeof item?.metadata?.name === 'string') byName.set(item.metadata.name, item.metadata);
-    const next = page?.metadata?.continue;
-    token = typeof next === 'string' ? next : '';
-  } while (token !== '');
+    token = tokens.next(page?.metadata?.continue);
+  } while (token !== undefined);
   return byName;
 }
 

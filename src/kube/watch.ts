@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RuntimeError } from '../errors.ts';
 import { eventsPath, listEvents } from './events-api.ts';
-import { ApiError, apiRequest, openStream } from './http.ts';
+import { ApiError, TlsVerificationError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
@@ -46,6 +46,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   /** one-line notices (a watch that expired, a retry) for stderr */
   notice(text: string): void;
+  /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
+  failed?(why: string): void;
   /** for lists; watches are bounded by watchSeconds instead */
   requestTimeoutMs?: number;
   watchSeconds?: number;
@@ -72,6 +74,12 @@ async function currentResourceVersion(target: KubeTarget, namespace: string | nu
   return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
 }
 
+/** One watch event is one object (etcd stores at most 1.5 MiB): a longer line is not a watch, and is never buffered whole. */
+export const MAX_WATCH_LINE = 16 * 1024 * 1024;
+
+/** A line past MAX_WATCH_LINE: asking again would bring the same, so it is not worth a retry. */
+class LineTooLong extends RuntimeError {}
+
 /** The server says the resourceVersion is too old (410 Gone / Expired): only a new list helps. */
 class Expired extends Error {}
 
@@ -85,6 +93,7 @@ function classify(error: unknown): Error {
     if (error.code === 429 || error.code >= 500) return new Transient(error.message);
     return error; // 401, 403, 404...: asking again will not help
   }
+  if (error instanceof LineTooLong || error instanceof TlsVerificationError) return error;
   if (error instanceof RuntimeError) return new Transient(error.message); // cannot reach the server
   if (error instanceof SyntaxError) return new Transient(`a watch line that is not JSON (${error.message})`);
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -114,6 +123,9 @@ export async function* readWatchLines(chunks: AsyncIterable<string | Buffer>): A
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
       if (line.trim() !== '') yield parseWatchLine(line);
+    }
+    if (buffered.length > MAX_WATCH_LINE) {
+      throw new LineTooLong(`the watch of events sent a line longer than ${MAX_WATCH_LINE / 1024 / 1024} MiB: stopping instead of buffering it`);
     }
   }
   if (buffered.trim() !== '') yield parseWatchLine(buffered);
@@ -271,6 +283,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         throw new RuntimeError(`gave up following events after ${failures} failures in a row: ${error.message}`);
       }
       const delay = backoffDelay(failures, retry);
+      opts.failed?.(error.message);
       notice(`${listWhy === null && !checkResume ? 'watch' : 'list'} failed (${error.message}): retrying in ${seconds(delay)}`);
       await sleep(delay, signal);
     } finally {

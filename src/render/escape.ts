@@ -11,27 +11,47 @@ const NAMED: Record<string, string> = {
   '\t': '\\t',
 };
 
-// C0 controls and DEL; C1 controls; zero-width, direction marks, line/paragraph separators, bidi
-// embeddings/overrides/isolates, the Arabic letter mark and the BOM.
-const UNSAFE = /[\u0000-\u001f\u007f\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+// Everything a terminal acts on or draws as nothing, by Unicode property rather than by list (a list
+// always misses some): Cc (C0, DEL, C1), Cf (zero-width, bidi marks and overrides, soft hyphen, word
+// joiner, invisible math operators, interlinear annotations, tags), Zl/Zp (line and paragraph
+// separators), Cs (a lone surrogate half: a UTF-8 writer turns it into U+FFFD, hiding what was sent)
+// and Default_Ignorable_Code_Point, which adds the invisible letters and marks that are not Cf: the
+// Hangul fillers, the combining grapheme joiner, Mongolian and Unicode variation selectors, and the
+// unassigned rest of the tag block. The `u` flag makes an astral character (U+E0041) one match.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
 
-function hex4(code: number): string {
-  return `\\u${code.toString(16).padStart(4, '0')}`;
+/** `\u00ad`, or `\u{e0041}` beyond the Basic Multilingual Plane. */
+function hexEscape(code: number): string {
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 function escapeChar(ch: string): string {
   const named = NAMED[ch];
   if (named !== undefined) return named;
-  const code = ch.charCodeAt(0);
+  const code = ch.codePointAt(0) ?? 0;
   // Caret notation, as terminals echo them: ESC -> ^[ (kubectl's form), BEL -> ^G, DEL -> ^?.
   if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
   if (code === 0x7f) return '^?';
-  return hex4(code);
+  return hexEscape(code);
 }
 
-/** Makes every control character visible: `^[`, `\r`, `\n`, `\t`, `^G`, `\u009b`, `\u202e`. */
+/** Makes every control and invisible character visible: `^[`, `\r`, `\n`, `\t`, `^G`, `\u009b`, `\u202e`, `\u{e0041}`. */
 export function escapeTerminal(text: string): string {
   return text.replace(UNSAFE, escapeChar);
+}
+
+/** Whether escapeTerminal would change anything in `text`. */
+export function hasUnsafe(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  return UNSAFE.test(text);
+}
+
+/**
+ * Replaces each character escapeTerminal would change (one at a time, a whole code point even when
+ * astral) with what `replace` returns: the JSON writer's hook, so both escape the same set.
+ */
+export function replaceUnsafe(text: string, replace: (ch: string) => string): string {
+  return text.replace(UNSAFE, replace);
 }
 
 /** Default cell width in the table; a 10 kB message must not turn the table into a wall. */
@@ -44,6 +64,8 @@ export const DEFAULT_CELL_WIDTH = 200;
  */
 export function truncateCell(text: string, max: number): string {
   if (!(max > 0) || !Number.isFinite(max)) return text;
+  // No more UTF-16 units than the limit: no more code points either (most cells end here).
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   const keep = Math.max(0, Math.floor(max) - 3);

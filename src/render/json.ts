@@ -5,7 +5,7 @@
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { isoOrNull } from '../core/time.ts';
-import { escapeTerminal } from './escape.ts';
+import { replaceUnsafe } from './escape.ts';
 
 export interface JsonEvent {
   uid: string;
@@ -70,14 +70,17 @@ export function toJsonEvent(ev: Event, standing: EventStanding = {}): JsonEvent 
   return json;
 }
 
-// JSON.stringify escapes only C0 controls; DEL, C1 controls (U+009B is a one-byte CSI on some
-// terminals), bidi overrides and isolates, U+2028/2029 and zero-width characters pass raw, and -o json
-// is read in terminals too. Outside strings JSON text is plain ASCII, so any such character sits in a
-// string, where \uXXXX means the same character. Dangerous means what escapeTerminal changes: one list.
-const DEL_AND_ABOVE = /[\u007f-\uffff]/g;
-
+// JSON.stringify escapes only C0 controls (and lone surrogates); DEL, C1 controls (U+009B is a
+// one-byte CSI on some terminals), bidi overrides, U+2028/2029, zero-width and other invisible
+// characters pass raw, and -o json is read in terminals too. Outside strings JSON text is plain ASCII
+// whitespace and punctuation, so any such character sits in a string, where \uXXXX (a surrogate pair
+// for an astral one) means the same character. Dangerous means what escapeTerminal changes: one list.
 function escapeForJson(ch: string): string {
-  return escapeTerminal(ch) === ch ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  // Newlines and spaces of the indentation: JSON.stringify has already escaped any inside a string.
+  if (ch < ' ') return ch;
+  let out = '';
+  for (let i = 0; i < ch.length; i += 1) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /**
@@ -85,7 +88,7 @@ function escapeForJson(ch: string): string {
  * character a terminal would act on written as a \u escape, so JSON.parse gives back the exact values.
  */
 export function toJsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(DEL_AND_ABOVE, escapeForJson)}\n`;
+  return `${replaceUnsafe(JSON.stringify(value, null, 2), escapeForJson)}\n`;
 }
 
 /** A JSON array (`[]` when empty) of toJsonEvent objects, as toJsonText prints it. */

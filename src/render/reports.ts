@@ -9,23 +9,12 @@ import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from '../cor
 import { renderFindings, renderTypeBehaviour } from './audit-text.ts';
 import { plainPalette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
+import { alignColumns } from './table.ts';
 import { formatTimeAndAge } from './time.ts';
 import { escapeOrNone } from './words.ts';
 
 function eventName(ev: Event): string {
   return ev.namespace === '' ? escapeOrNone(ev.name) : `${escapeOrNone(ev.namespace)}/${escapeOrNone(ev.name)}`;
-}
-
-function width(text: string): number {
-  return Array.from(text).length;
-}
-
-/** Left-aligned columns two spaces apart, like kubectl's tabwriter; the last column is not padded. */
-function columns(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? '')))) ?? [];
-  return rows.map((r) =>
-    r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell) + 2))).join(''),
-  );
 }
 
 /** Events that repeated, with kubectl's LAST SEEN cell: `3s (x5 over 2m)`. */
@@ -35,7 +24,7 @@ export function renderCountReport(events: Event[], now: number): string {
     'Events that repeated. A repeat is not a new event: the recorder bumps count and lastTimestamp (or series.count) on the same Event.';
   if (repeated.length === 0) return `${intro}\nNo event repeated: every event has count 1.\n`;
   const rows = repeated.map((ev) => [formatLastSeen(ev, now), escapeTerminal(formatObjectRef(ev.object)), escapeOrNone(ev.reason), eventName(ev)]);
-  return `${intro}\n${columns([['LAST SEEN', 'OBJECT', 'REASON', 'EVENT'], ...rows]).join('\n')}\n`;
+  return `${intro}\n${alignColumns([['LAST SEEN', 'OBJECT', 'REASON', 'EVENT'], ...rows], 2).join('\n')}\n`;
 }
 
 /** The type audit, then what `kubectl events --types=<T>` does for each type found and for Warning. */

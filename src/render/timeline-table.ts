@@ -1,7 +1,5 @@
 // The default output of the timeline verb: kubectl's borderless aligned columns, every cell escaped.
 
-import Table from 'cli-table3';
-import { strlen } from 'cli-table3/src/utils.js';
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from '../core/duration.ts';
@@ -10,6 +8,7 @@ import { formatObjectRef } from '../core/timeline.ts';
 import { isConventionalType } from '../core/types.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
+import { alignColumns } from './table.ts';
 import { escapeOrNone } from './words.ts';
 
 export interface TimelineTableOptions {
@@ -76,13 +75,6 @@ function paintType(type: string, cell: string, palette: Palette): string {
   return cell;
 }
 
-// Borderless: cli-table3 would otherwise draw box lines (and colour them even when piped).
-const NO_BORDER = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
-};
-
 /**
  * One row per event in the order given (the caller sorts). Empty values print `<none>` like
  * `kubectl get` (kubectl events prints nothing, which makes a missing object look like `/`).
@@ -99,26 +91,9 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
       return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette) : cell;
     });
   });
-  const head = columns.map((c) => c.head);
-  // cli-table3 lays a table out in time quadratic in its rows (it supports row spans), which made
-  // 2,000 events take a second. So the widths are measured once, the way cli-table3 measures them,
-  // and the rows are drawn in chunks that all share those widths.
-  const widths = head.map((title, i) => Math.max(opts.noHeaders ? 0 : strlen(title), ...rows.map((row) => strlen(row[i] ?? ''))) + GAP);
-  const lines: string[] = [];
-  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-    const withHead = start === 0 && !opts.noHeaders;
-    const table = new Table({
-      chars: NO_BORDER,
-      colWidths: widths,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': GAP },
-      ...(withHead ? { head } : {}),
-    });
-    table.push(...rows.slice(start, start + CHUNK_ROWS));
-    lines.push(...table.toString().split('\n'));
-  }
-  return `${lines.map((line) => line.trimEnd()).join('\n')}\n`;
+  const lines = alignColumns(opts.noHeaders ? rows : [columns.map((c) => c.head), ...rows], GAP);
+  return `${lines.join('\n')}\n`;
 }
 
-/** Spaces between columns, as kubectl prints them. */
+/** Spaces between columns, as kubectl events prints them (its tabwriter's padding). */
 const GAP = 3;
-const CHUNK_ROWS = 100;

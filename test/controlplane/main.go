@@ -72,6 +72,8 @@ func main() {
 		os.Exit(runEmit(os.Args[2:]))
 	case "kubectl":
 		os.Exit(runKubectl(shifted))
+	case "jsonpath":
+		os.Exit(runJSONPath(os.Args[2:]))
 	case "version", "--version":
 		fmt.Printf("{\"kubernetes\":%q,\"etcd\":%q,\"go\":%q}\n", kubernetesVersion(), etcdVersion(), goVersion())
 		os.Exit(0)

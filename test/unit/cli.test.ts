@@ -96,7 +96,11 @@ test('hostile event text is escaped in the table and kept exact in JSON', async 
 const usageErrors: [string, string[], RegExp][] = [
   ['an unknown verb', ['bogus'], /unknown verb "bogus"/],
   ['an unknown flag', ['--bogus'], /unknown option '--bogus'/],
-  ['an unknown output', ['-o', 'yaml', '--from', labFile], /-o "yaml": want one of table, wide, json, stable/],
+  ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, json, yaml, name, jsonpath=/],
+  ['a Go template, refused rather than half done', ['-o', 'go-template={{.name}}', '--from', labFile], /-o go-template is not supported: Go templates are not implemented/],
+  ['a jsonpath template that does not parse', ['-o', 'jsonpath={.items[?(@.a=="b"}', '--from', labFile], /error parsing jsonpath .*unterminated filter/],
+  ['-o jsonpath with no template', ['-o', 'jsonpath', '--from', labFile], /template format specified but no template given/],
+  ['-o name for an incident', ['incident', '-o', 'name', '--from', labFile], /-o "name": want one of text, json, yaml, jsonpath=/],
   ['a bad --since', ['--since', 'soon', '--from', labFile], /--since "soon"/],
   ['aggregate-patch with --from', ['aggregate-patch', 'x', '--from', labFile], /--from does not apply/],
   ['aggregate-patch with both --add and --count', ['aggregate-patch', 'x', '--add', '1', '--count', '2'], /exclude each other/],
@@ -239,4 +243,40 @@ test('a file that is no format we know is refused without quoting its bytes', as
   const error = ((await run(['--from', junk])).code as { error?: Error }).error;
   assert.equal(error?.name, 'UsageError');
   assert.equal(error.message, `--from ${junk}: neither JSON, a record, nor a stable table`);
+});
+
+test('-o yaml is the -o json document as YAML', async () => {
+  const { parse } = await import('yaml');
+  const json = JSON.parse((await run(['--from', labFile, '-o', 'json'])).stdout) as unknown;
+  const yaml = (await run(['--from', labFile, '-o', 'yaml'])).stdout;
+  assert.deepEqual(parse(yaml, { version: '1.1' }), json);
+  assert.match(yaml, /^- uid: /);
+});
+
+test('-o name prints event/NAME for the timeline and for the events type-audit flags', async () => {
+  const names = (await run(['--from', labFile, '-o', 'name'])).stdout;
+  assert.equal(names, 'event/build-1-started\nevent/build-1-weird\nevent/build-1-done\nevent/hungry.18a1b2c3d4e5f607\n');
+  const audit = await run(['type-audit', '--from', labFile, '-o', 'name']);
+  assert.equal(audit.stdout, 'event/build-1-weird\n');
+  assert.equal(audit.code, 3);
+});
+
+test('-o jsonpath applies to the -o json document, in kubectl dialect', async () => {
+  const r = await run(['--from', labFile, '-o', 'jsonpath={range [?(@.type!="Normal")]}{.reason}{"\\t"}{.count}{"\\n"}{end}']);
+  assert.equal(r.stdout, 'StageUnknown\t1\nFailedScheduling\t1\n');
+  const incident = await run(['incident', '--from', labFile, '-o', 'jsonpath={.namespace}']);
+  assert.equal(incident.code, 0);
+});
+
+test('-o jsonpath-file reads the template from a file; --template works as kubectl\'s does', async () => {
+  const file = join(dir, 'names.jsonpath');
+  writeFileSync(file, '{[*].name}');
+  assert.equal((await run(['--from', labFile, '-o', `jsonpath-file=${file}`])).stdout, 'build-1-started build-1-weird build-1-done hungry.18a1b2c3d4e5f607');
+  assert.equal((await run(['--from', labFile, '-o', 'jsonpath', '--template', '{[0].reason}'])).stdout, 'ReconcileStarted');
+});
+
+test('a missing key prints nothing, or fails with --allow-missing-template-keys=false', async () => {
+  assert.equal((await run(['--from', labFile, '-o', 'jsonpath={[0].nope}'])).stdout, '');
+  const r = await run(['--from', labFile, '-o', 'jsonpath={[0].nope}', '--allow-missing-template-keys=false']);
+  assert.match(String((r.code as { error?: Error }).error?.message), /error executing jsonpath "\{\[0\]\.nope\}": nope is not found/);
 });

@@ -98,6 +98,9 @@ describe('parseDuration', () => {
     ['an unknown unit as invalid', '3w', null],
     ['a duration beyond safe integers as invalid', '99999999999999999999h', null],
     ['an exponent as invalid', '1e3s', null],
+    ["Go's longest duration", '2562047h47m16.854s', 9_223_372_036_854],
+    ["past Go's longest duration as invalid, as Go's ParseDuration has it", '2562048h', null],
+    ['a billion hours as invalid (once year -112053)', '1000000000h', null],
   ];
   for (const [name, text, want] of cases) {
     it(`reads ${name}: ${JSON.stringify(text)}`, () => assert.equal(parseDuration(text), want));

@@ -24,10 +24,26 @@ describe('escapeTerminal', () => {
     ['writes line and paragraph separators visibly', 'a\u2028b\u2029c', 'a\\u2028b\\u2029c'],
     ['writes a byte order mark visibly', '\ufeffx', '\\ufeffx'],
     ['does not double a backslash', 'C:\\path\\n', 'C:\\path\\n'],
+    ['writes a word joiner visibly', 'a\u2060b', 'a\\u2060b'],
+    ['writes a soft hyphen visibly', 'Back\u00adOff', 'Back\\u00adOff'],
+    ['writes invisible math operators visibly', '\u2061\u2062\u2063\u2064', '\\u2061\\u2062\\u2063\\u2064'],
+    ['writes deprecated format characters visibly', '\u206a\u206f', '\\u206a\\u206f'],
+    ['writes interlinear annotation marks visibly', '\ufff9x\ufffay\ufffb', '\\ufff9x\\ufffay\\ufffb'],
+    ['writes the Mongolian vowel separator visibly', 'a\u180eb', 'a\\u180eb'],
+    ['writes the combining grapheme joiner visibly', 'a\u034fb', 'a\\u034fb'],
+    ['writes the Hangul fillers visibly', '\u115f\u1160\u3164\uffa0', '\\u115f\\u1160\\u3164\\uffa0'],
+    ['writes variation selectors visibly', 'x\ufe0fy\u{e0100}', 'x\\ufe0fy\\u{e0100}'],
+    ['writes tag characters as one escape each', 'Ok\u{e0001}\u{e0041}\u{e007f}', 'Ok\\u{e0001}\\u{e0041}\\u{e007f}'],
+    ['writes a lone surrogate half visibly', 'a\ud800b', 'a\\ud800b'],
+    ['leaves an emoji whole', 'ok 😀', 'ok 😀'],
   ];
   for (const [name, input, want] of cases) {
     it(name, () => assert.equal(escapeTerminal(input), want));
   }
+
+  it('makes two reasons that differ only by an invisible character look different', () => {
+    assert.notEqual(escapeTerminal('BackOff'), escapeTerminal('Back\u2060Off'));
+  });
 
   it('leaves no control character of any kind in its output', () => {
     let all = '';

@@ -185,9 +185,9 @@ describe('lookUpObjects', () => {
     const { get, asked } = server({
       '/apis/ev.labhub.io/v1': pipelines,
       '/api/v1': core,
-      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': { metadata: { uid: NEW, creationTimestamp: '2026-11-30T11:59:30Z' } },
-      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-2': { metadata: { uid: 'b2' } },
-      '/api/v1/nodes/node-1': { metadata: { uid: 'n1', creationTimestamp: '2026-11-29T00:00:00Z' } },
+      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': { metadata: { name: 'build-1', uid: NEW, creationTimestamp: '2026-11-30T11:59:30Z' } },
+      '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-2': { metadata: { name: 'build-2', uid: 'b2' } },
+      '/api/v1/nodes/node-1': { metadata: { name: 'node-1', uid: 'n1', creationTimestamp: '2026-11-29T00:00:00Z' } },
     });
     const refs = [
       ref({}),
@@ -237,7 +237,15 @@ describe('lookUpObjects', () => {
     ],
     ['an unreachable server', { '/apis/ev.labhub.io/v1': new Error('ECONNREFUSED') }, {}, /^cannot discover ev\.labhub\.io\/v1: ECONNREFUSED$/],
     ['an apiVersion without a version', {}, { apiVersion: 'ev.labhub.io' }, /^apiVersion ev\.labhub\.io names no version$/],
-    ['an answer without a uid', { '/apis/ev.labhub.io/v1': pipelines, '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': {} }, {}, /without a uid/],
+    ['an object named ..', { '/apis/ev.labhub.io/v1': pipelines }, { objectName: '..' }, /^invalid resource name "\.\.": \[may not be '\.\.'\]$/],
+    ['an object in namespace .', { '/apis/ev.labhub.io/v1': pipelines }, { namespace: '.' }, /^invalid namespace "\.": \[may not be '\.'\]$/],
+    [
+      'an answer for another object (a path rewritten on the way)',
+      { '/apis/ev.labhub.io/v1': pipelines, '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': { metadata: { name: 'op-events', uid: 'ns' } } },
+      {},
+      /^the server answered for Pipeline build-1 with another object$/,
+    ],
+    ['an answer without a uid', { '/apis/ev.labhub.io/v1': pipelines, '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': { metadata: { name: 'build-1' } } }, {}, /without a uid/],
   ];
   for (const [name, answers, o, why] of unknowns) {
     it(`${name} is unknown, not an error`, async () => {
@@ -303,10 +311,10 @@ describe('lookUpObjects', () => {
     const { get, asked } = server({
       '/api/v1': core,
       '/api/v1/namespaces/op-events/pods?limit=500': new ApiError('pods is forbidden', 403, 'Forbidden'),
-      '/api/v1/namespaces/op-events/pods/pod-0': { metadata: { uid: 'u0' } },
-      '/api/v1/namespaces/op-events/pods/pod-1': { metadata: { uid: 'u1' } },
+      '/api/v1/namespaces/op-events/pods/pod-0': { metadata: { name: 'pod-0', uid: 'u0' } },
+      '/api/v1/namespaces/op-events/pods/pod-1': { metadata: { name: 'pod-1', uid: 'u1' } },
       '/api/v1/namespaces/op-events/pods/pod-2': new ApiError('pods "pod-2" is forbidden', 403, 'Forbidden'),
-      '/api/v1/namespaces/op-events/pods/pod-3': { metadata: { uid: 'u3' } },
+      '/api/v1/namespaces/op-events/pods/pod-3': { metadata: { name: 'pod-3', uid: 'u3' } },
     });
     const found = await lookUpObjects(get, refs);
     assert.deepEqual(states(found, refs), ['exists', 'exists', 'unknown', 'exists', 'gone']);
@@ -329,7 +337,7 @@ describe('lookUpObjects', () => {
       inFlight -= 1;
       if (path === '/apis/ev.labhub.io/v1') return pipelines;
       if (path.includes('?')) return { items: [] };
-      return { metadata: { uid: path } };
+      return { metadata: { name: path.split('/').pop(), uid: path } };
     };
     // 20 namespaces of one Pipeline each (20 GETs) and one namespace of 10 (a list).
     const refs = [...Array.from({ length: 20 }, (_, i) => ref({ namespace: `ns-${i}` })), ...Array.from({ length: 10 }, (_, i) => ref({ objectName: `build-${i}` }))];

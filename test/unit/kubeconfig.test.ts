@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubeconfigFiles, loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { RuntimeError } from '../../src/errors.ts';
+import { requestOptions } from '../../src/kube/http.ts';
 import { scratchDir } from '../support/tmp.ts';
 
 const dir = scratchDir('kubeconfig');
@@ -82,4 +83,41 @@ test('an unknown --context is named in the error', async () => {
 
 test('a file with no current-context asks for --context', async () => {
   await assert.rejects(() => loadKubeTarget({ env: { KUBECONFIG: noCurrent } }), /current-context is not set/);
+});
+
+test('a plain http:// server (kubectl proxy) gets its headers, not client-node\'s "HTTP protocol is not allowed"', async () => {
+  const file = kubeconfig('proxy', { current: 'proxy', cluster: 'proxy', server: 'http://127.0.0.1:8001', context: 'proxy' });
+  const target = await loadKubeTarget({ env: { KUBECONFIG: file } });
+  const options = await requestOptions(target);
+  assert.equal((options.headers as Record<string, string>).Authorization, 'Bearer abc');
+});
+
+test("a context's namespace that no server can hold is refused before any request", async () => {
+  const file = kubeconfig('dots', { current: 'dots', cluster: 'dots', server: 'https://d.example:6443', context: 'dots', namespace: '..' });
+  await assert.rejects(loadKubeTarget({ env: { KUBECONFIG: file } }), { message: `context "dots": invalid namespace "..": [may not be '..']` });
+});
+
+test('a failing exec credential plugin is named with its own words, not as an internal error', async () => {
+  const path = join(dir, 'exec');
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: exec',
+      'clusters: [{name: exec, cluster: {server: "https://e.example:6443"}}]',
+      'users:',
+      '- name: exec',
+      '  user:',
+      '    exec: {apiVersion: client.authentication.k8s.io/v1, command: sh, args: ["-c", "echo token expired: run aws sso login >&2; exit 1"]}',
+      'contexts: [{name: exec, context: {cluster: exec, user: exec}}]',
+      '',
+    ].join('\n'),
+  );
+  const target = await loadKubeTarget({ env: { KUBECONFIG: path } });
+  await assert.rejects(requestOptions(target), (error: unknown) => {
+    assert.ok(error instanceof RuntimeError);
+    assert.equal(error.message, 'getting credentials: exec: executable sh failed: token expired: run aws sso login');
+    return true;
+  });
 });

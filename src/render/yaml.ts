@@ -1,0 +1,36 @@
+// -o yaml: the same document as -o json, written by the `yaml` package (eemeli/yaml, pinned) in
+// YAML 1.1 mode, so that readers in Go (sigs.k8s.io/yaml, which kubectl uses) and PyYAML read back
+// the same types: `yes`, `no`, `on`, `0123` and timestamps stay quoted strings.
+// Like -o json, the text is safe on a terminal without changing any value: a string holding a
+// character a terminal would act on is written double-quoted, where \uXXXX means that character.
+import { Scalar, stringify } from 'yaml';
+import { hasUnsafe, replaceUnsafe } from './escape.ts';
+
+function quoteUnsafe(value: unknown): unknown {
+  if (typeof value === 'string') {
+    // What escapeTerminal would change (LF and TAB among them, which YAML would otherwise fold into
+    // block scalars): one list with the terminal and JSON writers.
+    if (!hasUnsafe(value)) return value;
+    const scalar = new Scalar(value);
+    scalar.type = Scalar.QUOTE_DOUBLE;
+    return scalar;
+  }
+  if (Array.isArray(value)) return value.map(quoteUnsafe);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, quoteUnsafe(v)]));
+  }
+  return value;
+}
+
+/** A YAML double-quoted escape: \uXXXX, or \UXXXXXXXX beyond the Basic Multilingual Plane. */
+function hex(ch: string): string {
+  const code = ch.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+export function toYamlText(value: unknown): string {
+  // lineWidth 0: no folding, a message stays on one line as in -o json.
+  const text = stringify(quoteUnsafe(value), { version: '1.1', lineWidth: 0 });
+  // Only double-quoted scalars can hold these characters now, and there the escape is exact.
+  return replaceUnsafe(text, (ch) => (ch === '\n' ? ch : hex(ch)));
+}

@@ -1,0 +1,142 @@
+// A deliberately broken HTTP server on loopback, for the faults a healthy kube-apiserver never
+// produces but a broken server, proxy or load balancer does: a continue token handed out again, a
+// body shorter than its Content-Length, a body of hundreds of MiB, an answer that drips a byte at a
+// time, 429 with Retry-After, 503, a GET answered with another object. It is no API server: it
+// answers the few paths a test points the plugin at with fixed JSON and the fault, and nothing more.
+// Network faults against a correct server go through tcp-proxy.ts in front of the real one instead.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Fault =
+  /** every page of a list says continue=same-token */
+  | { kind: 'repeat-continue' }
+  /** a list whose Content-Length promises more than is sent before the connection closes */
+  | { kind: 'truncated-body' }
+  /** a list body of `bytes` bytes, streamed (never held in the server's memory) */
+  | { kind: 'huge-body'; bytes: number }
+  /** a list sent `bytesPerTick` bytes every `everyMs` */
+  | { kind: 'slow-drip'; everyMs: number }
+  /** `times` answers of 429 with Retry-After: `seconds`, then the list */
+  | { kind: 'too-many-requests'; times: number; seconds: number }
+  /** 503 with a Status, every time */
+  | { kind: 'unavailable' }
+  /** a GET of one event answered with a Namespace object */
+  | { kind: 'wrong-object' };
+
+export interface MisbehavingServer {
+  /** http://127.0.0.1:PORT */
+  readonly url: string;
+  /** a kubeconfig (written into `dir`) whose current context points here, namespace `op-events` */
+  readonly kubeconfig: string;
+  /** the method and path (with query) of every request received */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+function eventsList(items: unknown[], cont = ''): string {
+  return JSON.stringify({ kind: 'EventList', apiVersion: 'v1', metadata: { resourceVersion: '42', ...(cont ? { continue: cont } : {}) }, items });
+}
+
+function status(code: number, reason: string, message: string): string {
+  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+}
+
+function send(res: http.ServerResponse, code: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers });
+  res.end(body);
+}
+
+/** Streams `{"items":[e,e,e...]}` until `bytes` bytes have gone, respecting backpressure. */
+function streamHuge(res: http.ServerResponse, event: unknown, bytes: number): void {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  const one = Buffer.from(`${JSON.stringify(event)},`);
+  let sent = 0;
+  const pump = (): void => {
+    while (sent < bytes) {
+      sent += one.length;
+      if (!res.write(one)) return void res.once('drain', pump);
+    }
+    res.end(`${JSON.stringify(event)}]}`);
+  };
+  res.write('{"kind":"EventList","apiVersion":"v1","metadata":{"resourceVersion":"42"},"items":[');
+  pump();
+}
+
+export async function startMisbehavingServer(fault: Fault, events: unknown[], dir: string): Promise<MisbehavingServer> {
+  const requests: string[] = [];
+  let tooMany = fault.kind === 'too-many-requests' ? fault.times : 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.on('error', () => {}); // the client going away mid-answer is part of the test
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const isList = /\/events$/.test(path);
+    switch (fault.kind) {
+      case 'repeat-continue':
+        return send(res, 200, eventsList(events, 'same-token'));
+      case 'truncated-body': {
+        const body = eventsList(events);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body) + 1000) });
+        res.write(body.slice(0, Math.floor(body.length / 2)));
+        return void setImmediate(() => res.socket?.destroy());
+      }
+      case 'huge-body':
+        return isList ? streamHuge(res, events[0], fault.bytes) : send(res, 404, status(404, 'NotFound', 'not here'));
+      case 'slow-drip': {
+        const body = Buffer.from(eventsList(events));
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
+        let at = 0;
+        const timer = setInterval(() => {
+          if (at >= body.length || res.destroyed) {
+            clearInterval(timer);
+            timers.delete(timer);
+            return void res.end();
+          }
+          res.write(body.subarray(at, at + 1));
+          at += 1;
+        }, fault.everyMs);
+        timers.add(timer);
+        return;
+      }
+      case 'too-many-requests':
+        if (tooMany > 0) {
+          tooMany -= 1;
+          return send(res, 429, status(429, 'TooManyRequests', 'too many requests, please try again later'), { 'Retry-After': String(fault.seconds) });
+        }
+        return send(res, 200, eventsList(events));
+      case 'unavailable':
+        return send(res, 503, status(503, 'ServiceUnavailable', 'the server is currently unable to handle the request'));
+      case 'wrong-object':
+        if (req.method !== 'GET') return send(res, 405, status(405, 'MethodNotAllowed', 'this server accepts no writes'));
+        return send(res, 200, JSON.stringify({ kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'op-events', uid: 'ns-uid', resourceVersion: '7' } }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const kubeconfig = join(dir, `misbehaving-${fault.kind}.kubeconfig`);
+  writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: broken',
+      `clusters: [{name: broken, cluster: {server: "${url}"}}]`,
+      'users: [{name: broken, user: {token: not-a-secret}}]',
+      'contexts: [{name: broken, context: {cluster: broken, user: broken, namespace: op-events}}]',
+      '',
+    ].join('\n'),
+  );
+  return {
+    url,
+    kubeconfig,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearInterval(timer);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
