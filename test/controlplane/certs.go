@@ -28,7 +28,8 @@ type pki struct {
 	tokenFile   string
 	adminToken  string
 	viewerToken string
-	// kube-controller-manager's, as user system:kube-controller-manager.
+	// kube-controller-manager's: user system:kube-controller-manager in group system:masters
+	// (startControllerManager says why).
 	controllerManagerToken string
 }
 
@@ -156,7 +157,7 @@ func generatePKI(dir string) (*pki, error) {
 		return nil, err
 	}
 	// token,user,uid[,"group1,group2"]
-	lines := fmt.Sprintf("%s,%s,%s,\"system:masters\"\n%s,%s,%s\n%s,%s,%s\n",
+	lines := fmt.Sprintf("%s,%s,%s,\"system:masters\"\n%s,%s,%s\n%s,%s,%s,\"system:masters\"\n",
 		p.adminToken, adminUser, adminUser, p.viewerToken, viewerUser, viewerUser,
 		p.controllerManagerToken, controllerManagerUser, controllerManagerUser)
 	if err := os.WriteFile(p.tokenFile, []byte(lines), 0o600); err != nil {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -493,13 +494,19 @@ func (s *supervisor) startUp() (*readyLine, error) {
 	}
 
 	deadline := time.Now().Add(readyTimeout)
-	if err := s.waitFor("kube-apiserver /readyz", deadline, func(ctx context.Context) (bool, error) {
-		body, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
-		return err == nil && strings.TrimSpace(string(body)) == "ok", nil
+	// The scheduler and the controller-manager start as soon as the apiserver serves at all (any
+	// HTTP answer from /healthz), while its post-start hooks still run: their own start-up
+	// overlaps the apiserver's. The controller-manager waits up to 10 s for /healthz itself
+	// (cmd/kube-controller-manager/app/controllermanager.go WaitForAPIServer), which the hooks
+	// take well under; the scheduler waits as long as it takes.
+	if err := s.waitFor("kube-apiserver to serve", deadline, func(ctx context.Context) (bool, error) {
+		_, err := client.Discovery().RESTClient().Get().AbsPath("/healthz").DoRaw(ctx)
+		var status apierrors.APIStatus
+		return err == nil || errors.As(err, &status), nil
 	}); err != nil {
 		return nil, err
 	}
-	s.logf("apiserver ready after %s", time.Since(s.start).Round(time.Millisecond))
+	s.logf("apiserver serving after %s", time.Since(s.start).Round(time.Millisecond))
 
 	// The scheduler talks to the apiserver with the admin token.
 	schedKubeconfig := filepath.Join(s.dir, "scheduler.kubeconfig")
@@ -513,6 +520,16 @@ func (s *supervisor) startUp() (*readyLine, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if err := s.startControllerManager(cfg, p); err != nil {
+		return nil, err
+	}
+	if err := s.waitFor("kube-apiserver /readyz", deadline, func(ctx context.Context) (bool, error) {
+		body, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
+		return err == nil && strings.TrimSpace(string(body)) == "ok", nil
+	}); err != nil {
+		return nil, err
+	}
+	s.logf("apiserver ready after %s", time.Since(s.start).Round(time.Millisecond))
 
 	// The node agents' pod informers watch: no overall request timeout (the start-up client has one).
 	watchCfg := rest.CopyConfig(restCfg)
@@ -521,9 +538,6 @@ func (s *supervisor) startUp() (*readyLine, error) {
 		return nil, err
 	}
 	s.client = client
-	if err := s.startControllerManager(cfg, p); err != nil {
-		return nil, err
-	}
 	socket, err := s.serveControl()
 	if err != nil {
 		return nil, err
