@@ -6,14 +6,13 @@
 import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { buildSea, pinnedNodeBinary } from './scripts/sea.mjs';
+import { basename } from 'node:path';
+import { CLIENT_NODE_CHUNK, OTLP_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
 const EXECUTABLE = 'dist/kubectl-evtimeline';
 const COMPLETION = 'dist/kubectl_complete-evtimeline';
-// client-node's KubeConfig, compiled only when a verb reaches a cluster (src/kube/client-node.ts).
-const CLIENT_NODE_CHUNK = 'client-node.cjs';
 
 // Modules that libraries require() inside try/catch and live without (ws: bufferutil,
 // utf-8-validate; debug: supports-color). Left alone, esbuild keeps them as run-time require()
@@ -79,6 +78,18 @@ function checkRuntimeImports(metafile, nodeBinary, file) {
   if (problems.length > 0) throw new Error(`${file} cannot run in a single executable:\n  ${problems.join('\n  ')}`);
 }
 
+/**
+ * V8's code cache for a chunk, made by the pinned Node with the executable's V8 flags (V8 refuses a
+ * cache made under other flags): compiled and run once, so the functions its start-up runs are in it.
+ */
+function writeCodeCache(chunk, nodeBinary) {
+  const make = `const fs = require('node:fs'), vm = require('node:vm');
+const script = new vm.Script(fs.readFileSync(${JSON.stringify(chunk)}, 'utf8'), { filename: ${JSON.stringify(basename(chunk))} });
+script.runInThisContext()({}, require, { exports: {} });
+fs.writeFileSync(${JSON.stringify(`${chunk}.cache`)}, script.createCachedData());`;
+  execFileSync(nodeBinary, [...SEA_EXEC_ARGV, '-e', make], { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
 const megabytes = async (path) => `${((await stat(path)).size / 1024 / 1024).toFixed(1)} MiB`;
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
@@ -90,12 +101,20 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node24',
+  target: 'node26',
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
   plugins: [stubOptionalModules],
 };
+// Libraries only some runs need, each a script of its own compiled on first use (src/chunk.ts):
+// the constant names the file for the bundle (esbuild define).
+const CHUNKS = [
+  { file: CLIENT_NODE_CHUNK, entry: 'node_modules/@kubernetes/client-node/dist/config.js', constant: '__EVTIMELINE_CLIENT_NODE_CHUNK__', plugins: [stubOptionalModules, stubUndici] },
+  { file: YAML_CHUNK, entry: 'node_modules/yaml/dist/index.js', constant: '__EVTIMELINE_YAML_CHUNK__', plugins: [stubOptionalModules] },
+  // The OTLP logs serializers (src/otlp/transformer.ts), compiled only by export and record --otlp.
+  { file: OTLP_CHUNK, entry: 'src/otlp/transformer.ts', constant: '__EVTIMELINE_OTLP_CHUNK__', plugins: [stubOptionalModules] },
+];
 const { metafile } = await build({
   ...common,
   entryPoints: ['src/main.ts'],
@@ -103,23 +122,38 @@ const { metafile } = await build({
   define: {
     __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
     __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
-    __EVTIMELINE_CLIENT_NODE_CHUNK__: JSON.stringify(CLIENT_NODE_CHUNK),
+    ...Object.fromEntries(CHUNKS.map((c) => [c.constant, JSON.stringify(c.file)])),
+    // Only src/chunk.ts's from-source path reads it, which the constants above make dead code here.
+    'import.meta.url': JSON.stringify('file:///not-in-the-bundle'),
   },
 });
-const chunk = await build({
-  ...common,
-  entryPoints: ['node_modules/@kubernetes/client-node/dist/config.js'],
-  plugins: [stubOptionalModules, stubUndici],
-  outfile: `dist/${CLIENT_NODE_CHUNK}`,
-});
-console.log(`built ${BUNDLE} (${await megabytes(BUNDLE)}) and dist/${CLIENT_NODE_CHUNK} (${await megabytes(`dist/${CLIENT_NODE_CHUNK}`)}), ${seconds(started)}`);
+const chunks = [];
+for (const c of CHUNKS) {
+  const path = `dist/${c.file}`;
+  const result = await build({
+    ...common,
+    entryPoints: [c.entry],
+    plugins: c.plugins,
+    // src/chunk.ts compiles the file as one function expression, the way Node wraps a module.
+    banner: { js: '(function (exports, require, module) {' },
+    footer: { js: '})' },
+    outfile: path,
+  });
+  chunks.push({ ...c, path, metafile: result.metafile });
+}
+const sizes = await Promise.all([BUNDLE, ...chunks.map((c) => c.path)].map(async (p) => `${p} (${await megabytes(p)})`));
+console.log(`built ${sizes.join(', ')} in ${seconds(started)}`);
 
 if (!process.argv.includes('--bundle-only')) {
   started = performance.now();
   const node = pinnedNodeBinary();
   checkRuntimeImports(metafile, node.binary, BUNDLE);
-  checkRuntimeImports(chunk.metafile, node.binary, `dist/${CLIENT_NODE_CHUNK}`);
-  await buildSea({ bundle: BUNDLE, assets: { [CLIENT_NODE_CHUNK]: `dist/${CLIENT_NODE_CHUNK}` }, output: EXECUTABLE, nodeBinary: node.binary });
+  for (const c of chunks) {
+    checkRuntimeImports(c.metafile, node.binary, c.path);
+    writeCodeCache(c.path, node.binary);
+  }
+  const assets = chunkAssets('dist', { codeCache: true });
+  await buildSea({ bundle: BUNDLE, assets, output: EXECUTABLE, nodeBinary: node.binary });
   await copyFile('scripts/kubectl_complete-evtimeline', COMPLETION);
   await chmod(COMPLETION, 0o755);
   console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)}) and ${COMPLETION}`);

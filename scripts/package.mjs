@@ -1,16 +1,17 @@
-// `npm run package`: the release archive for krew, its sha256, and the filled krew manifest.
+// `npm run package`: one release archive per platform krew users have, their sha256, and the
+// filled krew manifest.
 //
-//   dist/kubectl-evtimeline_<version>_<os>_<arch>.tar.gz   kubectl-evtimeline, kubectl_complete-evtimeline, LICENSE
+//   dist/kubectl-evtimeline_<version>_<os>_<arch>.tar.gz   the executable (kubectl-evtimeline, or
+//                                                          kubectl-evtimeline.exe on Windows),
+//                                                          kubectl_complete-evtimeline (not on Windows), LICENSE
 //   dist/kubectl-evtimeline_<version>_<os>_<arch>.tar.gz.sha256
+//   dist/<os>_<arch>/kubectl-evtimeline[.exe]             the executable of each platform but this machine's
 //   dist/evtimeline.yaml                                   krew-manifest.yaml with uri and sha256 filled in
 //
-// With no flags it packages dist/kubectl-evtimeline (made by build.mjs) as linux/amd64, the only
-// platform built and tested here. linux/arm64 is packaged from that platform's Node binary (the
-// same Node version as the `node` devDependency, e.g. from its official tarball); macOS and
-// Windows are not packaged by this script (a Mach-O needs codesign after injection):
-//
-//   node scripts/package.mjs --platform linux/arm64 --node-binary node-v24.21.0-linux-arm64/bin/node \
-//     [--strip aarch64-linux-gnu-strip]
+// The platforms are scripts/platforms.mjs's; `--platform os/arch` (repeatable) builds some of them.
+// This machine's own platform ships build.mjs's dist/kubectl-evtimeline; every other one is built
+// on its official Node binary from the npm registry (scripts/node-binaries.mjs). Each executable is
+// checked before it is archived (scripts/check-executable.mjs), and the build fails if one is wrong.
 //
 // The archive is byte-reproducible given the same executable (sorted entries, mtime 0, owner 0,
 // gzip without a name or time). The executable itself is not: see scripts/sea.mjs.
@@ -21,14 +22,17 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from '
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildSea, pinnedNodeBinary } from './sea.mjs';
+import { checkExecutable } from './check-executable.mjs';
+import { nodeBinaryFor } from './node-binaries.mjs';
+import { archiveFiles, hostPlatform, PLATFORMS } from './platforms.mjs';
+import { buildSea, chunkAssets, pinnedNodeBinary } from './sea.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(root, 'dist');
 export const MANIFEST_TEMPLATE = join(root, 'krew-manifest.yaml');
 export const FILLED_MANIFEST = join(DIST, 'evtimeline.yaml');
+const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
 const RELEASES = 'https://github.com/evtimeline/kubectl-evtimeline/releases/download';
-const NATIVE = 'linux/amd64';
 
 export const archiveName = (version, platform) => `kubectl-evtimeline_${version}_${platform.replace('/', '_')}.tar.gz`;
 export const releaseUri = (version, archive) => `${RELEASES}/v${version}/${archive}`;
@@ -91,73 +95,76 @@ export async function writeArchive(files, out) {
 }
 
 function parseArgs(argv) {
-  const opts = { platform: NATIVE, nodeBinary: undefined, strip: undefined };
+  const platforms = [];
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split('=', 2);
-    const value = () => inline ?? argv[++i];
-    if (flag === '--platform') opts.platform = value();
-    else if (flag === '--node-binary') opts.nodeBinary = value();
-    else if (flag === '--strip') opts.strip = value();
-    else throw new Error(`unknown argument ${argv[i]} (want --platform os/arch, --node-binary PATH, --strip TOOL)`);
+    if (flag === '--platform') platforms.push(inline ?? argv[++i]);
+    else throw new Error(`unknown argument ${argv[i]} (want --platform os/arch, repeated)`);
   }
-  if (opts.platform.startsWith('darwin/') || opts.platform.startsWith('windows/')) {
-    // A Mach-O must be re-signed (codesign) after injection and Windows wants a .exe and no sh
-    // completion script: neither is built here.
-    throw new Error(`--platform ${opts.platform}: only linux platforms are packaged by this script`);
+  const known = PLATFORMS.map((entry) => entry.platform);
+  for (const platform of platforms) {
+    if (!known.includes(platform)) throw new Error(`--platform ${platform}: want one of ${known.join(', ')}`);
   }
-  if (!/^linux\/(amd64|arm64)$/.test(opts.platform)) throw new Error(`--platform ${opts.platform}: want linux/amd64 or linux/arm64`);
-  if (opts.platform !== NATIVE && !opts.nodeBinary) throw new Error(`--platform ${opts.platform} needs --node-binary: that platform's Node binary`);
-  return opts;
+  return PLATFORMS.filter((entry) => platforms.length === 0 || platforms.includes(entry.platform));
 }
 
-/** The executable for `platform`: build.mjs's for this machine, else a SEA on the given Node binary. */
-async function executableFor({ platform, nodeBinary, strip }) {
-  if (!nodeBinary) {
+/**
+ * The executable for `entry`: on this machine's own platform, build.mjs's (with V8's code cache);
+ * on any other, a SEA on that platform's Node binary from the registry, without the code cache,
+ * which only the binary that loads it can make.
+ */
+async function executableFor(entry, pinned) {
+  if (entry.platform === hostPlatform()) {
     const executable = join(DIST, 'kubectl-evtimeline');
     if (!existsSync(executable)) throw new Error(`${executable} is missing: run node build.mjs first (npm run package does)`);
     return executable;
   }
-  const pinned = pinnedNodeBinary();
-  if (!(await readFile(nodeBinary)).includes(`/${pinned.version}/`)) {
-    throw new Error(`${nodeBinary} is not Node ${pinned.version}: a SEA blob only runs on the Node version that made it`);
-  }
-  const dir = join(DIST, platform.replace('/', '_'));
+  const dir = join(DIST, entry.platform.replace('/', '_'));
   await mkdir(dir, { recursive: true });
-  const output = join(dir, 'kubectl-evtimeline');
-  // V8's code cache must be made by the binary that loads it, which cannot run here. Stripping
-  // needs that platform's strip (e.g. aarch64-linux-gnu-strip); without one the binary stays whole.
+  const output = join(dir, entry.executable);
   await buildSea({
-    bundle: join(DIST, 'kubectl-evtimeline.cjs'),
+    bundle: BUNDLE,
+    assets: chunkAssets(DIST),
     output,
-    nodeBinary,
+    nodeBinary: await nodeBinaryFor(entry, pinned.version.replace(/^v/, '')),
     generator: pinned.binary,
-    useCodeCache: platform === NATIVE,
-    strip: strip ?? (platform === NATIVE ? 'strip' : false),
+    useCodeCache: false,
+    strip: entry.strip,
   });
   return output;
 }
 
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  const executable = await executableFor(opts);
-  const archive = archiveName(version, opts.platform);
-  const out = join(DIST, archive);
+/** Builds, checks and archives one platform, with the archive's .sha256 beside it. */
+async function packagePlatform(entry, version, pinned) {
   const started = performance.now();
-  const sha256 = await writeArchive([
-    { from: executable, name: 'kubectl-evtimeline', mode: 0o755 },
-    { from: join(root, 'scripts', 'kubectl_complete-evtimeline'), name: 'kubectl_complete-evtimeline', mode: 0o755 },
-    { from: join(root, 'LICENSE'), name: 'LICENSE', mode: 0o644 },
-  ], out);
+  const executable = await executableFor(entry, pinned);
+  const checked = await checkExecutable(entry.platform, executable, [BUNDLE, ...Object.values(chunkAssets(DIST))]);
+  const archive = archiveName(version, entry.platform);
+  const out = join(DIST, archive);
+  const sources = {
+    [entry.executable]: executable,
+    'kubectl_complete-evtimeline': join(root, 'scripts', 'kubectl_complete-evtimeline'),
+    LICENSE: join(root, 'LICENSE'),
+  };
+  const sha256 = await writeArchive(archiveFiles(entry).map((name) => ({
+    from: sources[name],
+    name,
+    mode: name === 'LICENSE' ? 0o644 : 0o755,
+  })), out);
   await writeFile(`${out}.sha256`, `${sha256}  ${archive}\n`);
   const size = (await stat(out)).size;
-  console.log(`packaged dist/${archive} (${(size / 1024 / 1024).toFixed(1)} MiB, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  console.log(`sha256 ${sha256}`);
+  console.log(`packaged dist/${archive} (${(size / 1024 / 1024).toFixed(1)} MiB, ${((performance.now() - started) / 1000).toFixed(1)} s): ${checked}`);
+}
+
+async function main() {
+  const entries = parseArgs(process.argv.slice(2));
+  const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  const pinned = pinnedNodeBinary();
+  for (const entry of entries) await packagePlatform(entry, version, pinned);
 
   const template = await readFile(MANIFEST_TEMPLATE, 'utf8');
-  if (!manifestPlatforms(template).includes(opts.platform)) {
-    console.log(`note: krew-manifest.yaml lists no ${opts.platform} platform; add one to ship this archive`);
-  }
+  const missing = PLATFORMS.map((entry) => entry.platform).filter((platform) => !manifestPlatforms(template).includes(platform));
+  if (missing.length > 0) throw new Error(`krew-manifest.yaml lists no ${missing.join(', ')}: add a platform item for each`);
   const filled = fillManifest(template, version, (platform) => {
     const file = join(DIST, `${archiveName(version, platform)}.sha256`);
     if (!existsSync(file)) throw new Error(`krew-manifest.yaml lists ${platform}, but ${file} is missing: package that platform first`);

@@ -7,34 +7,31 @@ import { EXIT, UsageError } from './errors.ts';
 import type { CommandResult } from './errors.ts';
 import { parseAggregateOptions, runAggregatePatch } from './commands/aggregate-patch.ts';
 import { parseCaptureOptions, runCapture } from './commands/capture.ts';
+import { parseExportOptions, runExport } from './commands/export.ts';
 import { runComplete } from './commands/complete.ts';
 import { parseIncidentOptions, runIncident } from './commands/incident.ts';
 import { parseRecordOptions, runRecord } from './commands/record.ts';
 import { parseTimelineOptions, runTimeline } from './commands/timeline.ts';
 import { parseTypeAuditOptions, runTypeAudit } from './commands/type-audit.ts';
+import { inUserWords } from './commands/user-errors.ts';
 import { VERBS } from './commands/verbs.ts';
+import type { Verb } from './commands/verbs.ts';
+import { commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './commands/flags.ts';
+import type { FlagSpec } from './commands/flags.ts';
 import { versionText } from './version.ts';
-
 
 function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
 
-function addGlobalOptions(program: Command): void {
-  program
-    .option('-n, --namespace <name>', "namespace to read (default: the context's namespace, else default)")
-    .option('-A, --all-namespaces', 'read every namespace')
-    .option('--context <name>', 'kubeconfig context to use')
-    .option('--kubeconfig <path>', 'kubeconfig file to use (default: $KUBECONFIG, else ~/.kube/config)')
-    .option('--request-timeout <duration>', 'give up on a request after this long, e.g. 30s (0: never)', '0')
-    .option('--from <file>', 'read a saved capture, event list, record or stable table instead of the cluster (- for stdin)')
-    .option('--for <kind/name>', 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)')
-    .option('--types <types>', 'only these types, comma-separated; any value, e.g. Critical (repeatable)', collect)
-    .option('--reason <reasons>', 'only these reasons, comma-separated (repeatable)', collect)
-    .option('--since <duration>', 'only events last seen within this long, e.g. 15m')
-    .addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
-    .option('--template <string>', 'template string or path to template file to use when -o=jsonpath, -o=jsonpath-file (kubectl jsonpath: http://kubernetes.io/docs/user-guide/jsonpath)')
-    .option('--allow-missing-template-keys [bool]', 'if true, ignore any errors in templates when a field or map key is missing in the template (default true)', parseBool, true);
+/** A declared flag (src/commands/flags.ts) as a commander Option. */
+function toOption(f: FlagSpec): Option {
+  const option = new Option(commanderFlags(f), f.description);
+  if (f.choices) option.choices(f.choices);
+  if (f.default !== undefined) option.default(f.default);
+  if (f.repeatable) option.argParser(collect);
+  if (f.bool) option.argParser(parseBool);
+  return option;
 }
 
 /** kubectl's boolean flags: --flag, --flag=true, --flag=false. */
@@ -44,12 +41,22 @@ function parseBool(value: string | undefined): boolean {
   throw new InvalidArgumentError('want true or false');
 }
 
+/** The verb's declared flags, in declaration order. */
+function addFlags(command: Command, flags: readonly FlagSpec[]): Command {
+  for (const f of flags) command.addOption(toOption(f));
+  return command;
+}
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+function verb(program: Command, name: Verb, opts?: { isDefault: boolean }): Command {
+  return program.command(name, opts);
+}
+
 /** Builds the program; each action stores its verb's result for runCli to return. */
-export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void): Command {
+function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void): Command {
   // Named as users type it: kubectl runs kubectl-evtimeline for `kubectl evtimeline`.
   const program = new Command('kubectl evtimeline');
   program
@@ -65,19 +72,16 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
       // main.ts prints the one-line error.
       outputError: () => {},
     });
-  addGlobalOptions(program);
+  addFlags(program, GLOBAL_FLAGS);
 
-  program
-    .command('timeline', { isDefault: true })
+  addFlags(verb(program, 'timeline', { isDefault: true }), VERB_FLAGS.timeline)
     .description('the story of a namespace in time order (the default verb)')
     // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
     .allowExcessArguments(true)
-    .addOption(new Option('-o, --output <format>', 'table, wide, stable, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('table'))
-    .option('--no-headers', 'omit the header row')
-    .option('--compare', 'with --from: also read the live cluster and mark the events it no longer has')
     .addHelpText('after', examples([
       'kubectl evtimeline -n op-events',
       'kubectl evtimeline -n op-events -o stable > timeline.txt',
+      'kubectl evtimeline -n op-events -o html --output-file timeline.html',
       'kubectl evtimeline -A --types=Critical,Warning --since 30m -o wide',
     ]))
     .action((_o, cmd: Command) => {
@@ -87,12 +91,8 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
       done(runTimeline(parseTimelineOptions(cmd.optsWithGlobals()), deps));
     });
 
-  program
-    .command('incident')
+  addFlags(verb(program, 'incident'), VERB_FLAGS.incident)
     .description('a written account of what happened, from events alone')
-    .addOption(new Option('-o, --output <format>', 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('text'))
-    .option('--event-ttl <duration>', "the API server's --event-ttl, when it is not the default 1h")
-    .option('--compare', 'with --from: also read the live cluster and say which events it no longer has')
     .addHelpText('after', examples([
       'kubectl evtimeline incident -n op-events',
       'kubectl evtimeline incident --from timeline.txt',
@@ -100,10 +100,8 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     ]))
     .action((_o, cmd: Command) => done(runIncident(parseIncidentOptions(cmd.optsWithGlobals()), deps)));
 
-  program
-    .command('type-audit')
+  addFlags(verb(program, 'type-audit'), VERB_FLAGS['type-audit'])
     .description('events whose type is not Normal or Warning, reasons that defeat aggregation, events with no object uid (exit 3 on findings)')
-    .addOption(new Option('-o, --output <format>', 'text, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE').default('text'))
     .addHelpText('after', examples([
       'kubectl evtimeline type-audit -n op-events',
       'kubectl evtimeline type-audit -A -o json',
@@ -111,14 +109,9 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     ]))
     .action((_o, cmd: Command) => done(runTypeAudit(parseTypeAuditOptions(cmd.optsWithGlobals()), deps)));
 
-  program
-    .command('aggregate-patch')
+  addFlags(verb(program, 'aggregate-patch'), VERB_FLAGS['aggregate-patch'])
     .description('record that an event happened again, as the event recorder does (the only verb that writes)')
     .argument('<name>', 'the event name')
-    .option('--add <n>', 'occurrences to add (default 1)')
-    .option('--count <n>', 'set the total count instead')
-    .option('--at <time>', 'when the last occurrence was, RFC 3339 (default now)')
-    .addOption(new Option('--dry-run <mode>', 'none, server or client').default('none'))
     .addHelpText('after', examples([
       'kubectl evtimeline aggregate-patch build-1-started -n op-events --count 5',
       'kubectl evtimeline aggregate-patch build-1-done -n op-events --add 2',
@@ -128,12 +121,9 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
       done(runAggregatePatch(parseAggregateOptions(name, cmd.optsWithGlobals()), deps)),
     );
 
-  program
-    .command('capture')
+  addFlags(verb(program, 'capture'), VERB_FLAGS.capture)
     .description("write the lab's reports and a replayable events.json into a new folder, atomically")
     .argument('<dir>', 'the folder to create')
-    .option('--force', 'replace a folder that is not empty')
-    .option('--event-ttl <duration>', "the API server's --event-ttl, when it is not the default 1h")
     .addHelpText('after', examples([
       'kubectl evtimeline capture -n op-events ./incident-2026-11-30',
       'kubectl evtimeline capture -n op-events ./out --force',
@@ -141,19 +131,38 @@ export function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) 
     ]))
     .action((dir: string, _o, cmd: Command) => done(runCapture(parseCaptureOptions(dir, cmd.optsWithGlobals()), deps)));
 
-  program
-    .command('record')
+  addFlags(verb(program, 'export'), VERB_FLAGS.export)
+    .description('send the events in scope (live, or --from any saved file) to an OpenTelemetry Collector as OTLP logs')
+    .addHelpText('after', examples([
+      'kubectl evtimeline export -n op-events --otlp http://localhost:4318/v1/logs',
+      'kubectl evtimeline export --from events.jsonl --otlp https://otel.example.com/v1/logs --otlp-header Authorization="Bearer $TOKEN"',
+      'kubectl evtimeline timeline --from collector-logs.jsonl',
+    ]))
+    .action((_o, cmd: Command) => done(runExport(parseExportOptions(cmd.optsWithGlobals()), deps)));
+
+  addFlags(verb(program, 'record'), VERB_FLAGS.record)
     .description('watch events and append every version to a JSON Lines file that outlives the TTL')
     .argument('<file>', 'the record to append to (resumed if it exists)')
-    .option('--duration <duration>', 'stop after this long (default: until Ctrl-C)')
     .addHelpText('after', examples([
       'kubectl evtimeline record -n op-events events.jsonl',
       'kubectl evtimeline record -A all-events.jsonl --duration 8h',
       'kubectl evtimeline incident --from events.jsonl',
+      'kubectl evtimeline record -n op-events events.jsonl --otlp http://localhost:4318/v1/logs',
     ]))
     .action((file: string, _o, cmd: Command) => done(runRecord(parseRecordOptions(file, cmd.optsWithGlobals()), deps)));
 
   return program;
+}
+
+/**
+ * pflag (kubectl) reads `-o=json`, `-n=ns` and `-v=6` as the flag and its value; commander would hand
+ * over `=json`. Words after `--` are left alone.
+ */
+function splitShortFlagValues(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  const head = end < 0 ? argv : argv.slice(0, end);
+  const tail = end < 0 ? [] : argv.slice(end);
+  return [...head.flatMap((word) => (/^-[A-Za-z]=/.test(word) ? [word.slice(0, 2), word.slice(3)] : [word])), ...tail];
 }
 
 /** Parses argv and runs one verb. Commander's usage errors become UsageError (exit 2). */
@@ -164,13 +173,13 @@ export async function runCli(argv: string[], deps: Deps): Promise<number> {
   let result: Promise<CommandResult> | undefined;
   const program = buildProgram(deps, (r) => (result = r));
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(splitShortFlagValues(argv), { from: 'user' });
+    return result ? (await result).exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return EXIT.ok; // --help, --version
       throw new UsageError(error.message.replace(/^error: /, ''));
     }
-    throw error;
+    throw inUserWords(error);
   }
-  return result ? (await result).exitCode : EXIT.ok;
 }

@@ -1,11 +1,17 @@
 // What a verb needs from the outside world, passed in so tests can call verbs directly.
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import type { ScopeOptions } from './commands/options.ts';
+import type { EventSource } from './core/source.ts';
+import { systemSources } from './sources.ts';
 
 export interface Output {
   write(text: string): void;
   readonly isTTY: boolean;
 }
+
+/** What a verb asks events from: a saved file (-n narrows it to one namespace), or the live cluster. */
+export type SourceRequest = { kind: 'file'; path: string; namespace: string | null } | { kind: 'cluster'; scope: ScopeOptions };
 
 export interface Deps {
   stdout: Output;
@@ -19,6 +25,10 @@ export interface Deps {
    * installing the handlers is what stops the default kill, so short verbs leave them alone.
    */
   interrupted(): Promise<string>;
+  /** Opens where events come from (src/core/source.ts). Verbs never build a source themselves. */
+  openSource(request: SourceRequest): Promise<EventSource>;
+  /** Resolves when stdout can take no more (its reader left: `| head`); long-running verbs stop then. */
+  stdoutClosed?(): Promise<void>;
 }
 
 /** stdout or stderr of this process, keeping its first write error for main to turn into an exit status. */
@@ -75,9 +85,10 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
 
 export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
   let interrupted: Promise<string> | undefined;
+  const stderr = processOutput(process.stderr, 2);
   return {
     stdout: processOutput(process.stdout, 1),
-    stderr: processOutput(process.stderr, 2),
+    stderr,
     stdin: process.stdin,
     env: process.env,
     now: () => Date.now(),
@@ -86,5 +97,7 @@ export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOut
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       })),
+    openSource: systemSources({ env: process.env, stdin: process.stdin, stderr }),
+    stdoutClosed: () => new Promise<void>((resolve) => process.stdout.once('error', () => resolve())),
   };
 }

@@ -7,7 +7,7 @@ export const EXIT = {
   findings: 3,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Bad flags, arguments or input a user can fix by calling again differently. Exit 2. */
 export class UsageError extends Error {

@@ -5,29 +5,33 @@ import type { Deps } from '../deps.ts';
 import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { planAggregate } from '../core/aggregate.ts';
+import type { AggregatePlan, AggregateRequest } from '../core/aggregate.ts';
+import type { Event } from '../core/event.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { parseTime } from '../core/event.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
+import type { TimelineTableOptions } from '../render/timeline-table.ts';
+import type { KubeTarget } from '../kube/kubeconfig.ts';
 import { ApiError } from '../kube/http.ts';
 import { getEvent, mergePatchEvent } from '../kube/events-api.ts';
 import { eventNameError } from '../kube/api-names.ts';
 import { parseCommonOptions } from './options.ts';
 import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
-import { resolveTarget } from './source.ts';
+import { resolveTarget } from '../sources.ts';
 
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
-export type DryRun = (typeof DRY_RUN_MODES)[number];
+type DryRun = (typeof DRY_RUN_MODES)[number];
 
 /** How many times a conflicting write is re-read and re-planned before giving up. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
-export interface AggregateOptions {
+interface AggregateOptions {
   name: string;
   scope: ScopeOptions;
-  add?: number;
-  count?: number;
+  /** --add N or --count N; neither means add 1 */
+  change: AggregateRequest['change'];
   /** epoch ms of the last occurrence, or undefined for now */
   at?: number;
   dryRun: DryRun;
@@ -37,7 +41,7 @@ export interface AggregateOptions {
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Event.count and EventSeries.count are int32 in the API (k8s.io/api core/v1, events/v1). */
-export const MAX_COUNT = 2_147_483_647;
+const MAX_COUNT = 2_147_483_647;
 
 function positiveInteger(flag: string, text: unknown): number | undefined {
   if (text === undefined) return undefined;
@@ -77,17 +81,34 @@ export function parseAggregateOptions(name: string, raw: RawOptions): AggregateO
   if (!(DRY_RUN_MODES as readonly string[]).includes(dryRun)) {
     throw new UsageError(`--dry-run ${JSON.stringify(dryRun)}: want none, server or client`);
   }
-  return { name, scope: common.scope, add, count, at, dryRun: dryRun as DryRun, color: common.color };
+  const change = count !== undefined ? { count } : { add: add ?? 1 };
+  return { name, scope: common.scope, change, at, dryRun: dryRun as DryRun, color: common.color };
 }
 
 function isConflict(error: unknown): boolean {
   return error instanceof ApiError && error.code === 409;
 }
 
-export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
-  const now = deps.now();
-  const { target, namespace } = await resolveTarget(opts.scope, deps);
-  if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
+/** The plan for the event as read, refused when it breaks a rule only the command knows (the flags it came from). */
+function planRepeat(raw: unknown, opts: AggregateOptions, now: number): AggregatePlan {
+  const plan = planAggregate(raw, { change: opts.change, at: opts.at ?? now });
+  if (plan.after.count > MAX_COUNT) {
+    const add = 'add' in opts.change ? opts.change.add : 1;
+    throw new UsageError(`--add ${add} would take the count of event ${opts.name} from ${plan.before.count} past ${MAX_COUNT} (the API's int32 count)`);
+  }
+  // A recorder never moves an event's last occurrence back in time.
+  if (opts.at !== undefined && plan.before.lastSeen !== null && opts.at < plan.before.lastSeen) {
+    throw new UsageError(`--at is before the event's last occurrence (${new Date(plan.before.lastSeen).toISOString()})`);
+  }
+  return plan;
+}
+
+/**
+ * Reads the event, plans the repeat and patches it with its resourceVersion; on a conflict (another
+ * writer got there first) reads and plans again, MAX_ATTEMPTS times at most. The event after the
+ * patch as the server answered (as planned, for --dry-run=client, which sends nothing).
+ */
+async function patchRepeat(target: KubeTarget, namespace: string, opts: AggregateOptions, now: number): Promise<{ plan: AggregatePlan; after: Event }> {
   const timeoutMs = opts.scope.requestTimeoutMs;
   for (let attempt = 1; ; attempt += 1) {
     const raw = await getEvent(target, namespace, opts.name, timeoutMs).catch((error: unknown) => {
@@ -96,39 +117,37 @@ export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Pro
       }
       throw error;
     });
-    const plan = planAggregate(raw, { add: opts.add, count: opts.count, at: opts.at ?? now });
-    if (plan.after.count > MAX_COUNT) {
-      throw new UsageError(`--add ${opts.add ?? 1} would take the count of event ${opts.name} from ${plan.before.count} past ${MAX_COUNT} (the API's int32 count)`);
+    const plan = planRepeat(raw, opts, now);
+    if (opts.dryRun === 'client') return { plan, after: plan.after };
+    try {
+      // A series-style event's count and lastTimestamp are immutable through events.k8s.io/v1;
+      // its recorder patches series there, so we do the same.
+      const api = plan.style === 'series' ? 'events.k8s.io' : 'core';
+      const patched = await mergePatchEvent(target, api, namespace, opts.name, plan.patch, { dryRun: opts.dryRun === 'server', timeoutMs });
+      return { plan, after: normaliseEvent(patched) };
+    } catch (error) {
+      if (isConflict(error) && attempt < MAX_ATTEMPTS) continue;
+      if (isConflict(error)) throw new RuntimeError(`event "${opts.name}" kept changing under us: gave up after ${MAX_ATTEMPTS} attempts`);
+      throw error;
     }
-    // A recorder never moves an event's last occurrence back in time.
-    if (opts.at !== undefined && plan.before.lastSeen !== null && opts.at < plan.before.lastSeen) {
-      throw new UsageError(`--at is before the event's last occurrence (${new Date(plan.before.lastSeen).toISOString()})`);
-    }
-    let after = plan.after;
-    if (opts.dryRun !== 'client') {
-      try {
-        // A series-style event's count and lastTimestamp are immutable through events.k8s.io/v1;
-        // its recorder patches series there, so we do the same.
-        const api = plan.style === 'series' ? 'events.k8s.io' : 'core';
-        const patched = await mergePatchEvent(target, api, namespace, opts.name, plan.patch, {
-          dryRun: opts.dryRun === 'server',
-          timeoutMs,
-        });
-        after = normaliseEvent(patched);
-      } catch (error) {
-        if (isConflict(error) && attempt < MAX_ATTEMPTS) continue;
-        if (isConflict(error)) throw new RuntimeError(`event "${opts.name}" kept changing under us: gave up after ${MAX_ATTEMPTS} attempts`);
-        throw error;
-      }
-    }
-    const what = plan.style === 'series' ? 'series.count and series.lastObservedTime (events.k8s.io/v1)' : 'count and lastTimestamp (core/v1)';
-    const dry = opts.dryRun === 'none' ? '' : ` [dry run: ${opts.dryRun}, nothing stored]`;
-    deps.stdout.write(
-      `event ${escapeTerminal(opts.name)} in ${escapeTerminal(namespace)}: count ${plan.before.count} -> ${after.count}, patched ${what}${dry}\n`,
-    );
-    const palette = choosePalette({ flag: opts.color, isTTY: deps.stdout.isTTY, env: deps.env });
-    const table = { now, wide: false, allNamespaces: false, noHeaders: false, palette };
-    deps.stdout.write(`before:\n${renderTimelineTable([plan.before], table)}after:\n${renderTimelineTable([after], table)}`);
-    return SUCCESS;
   }
+}
+
+/** What was patched, then the event before and after as timeline rows. */
+function renderPatched(namespace: string, opts: AggregateOptions, result: { plan: AggregatePlan; after: Event }, table: TimelineTableOptions): string {
+  const { plan, after } = result;
+  const what = plan.style === 'series' ? 'series.count and series.lastObservedTime (events.k8s.io/v1)' : 'count and lastTimestamp (core/v1)';
+  const dry = opts.dryRun === 'none' ? '' : ` [dry run: ${opts.dryRun}, nothing stored]`;
+  const head = `event ${escapeTerminal(opts.name)} in ${escapeTerminal(namespace)}: count ${plan.before.count} -> ${after.count}, patched ${what}${dry}\n`;
+  return `${head}before:\n${renderTimelineTable([plan.before], table)}after:\n${renderTimelineTable([after], table)}`;
+}
+
+export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
+  const now = deps.now();
+  const { target, namespace } = await resolveTarget(opts.scope, deps);
+  if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
+  const result = await patchRepeat(target, namespace, opts, now);
+  const palette = choosePalette({ flag: opts.color, isTTY: deps.stdout.isTTY, env: deps.env });
+  deps.stdout.write(renderPatched(namespace, opts, result, { now, wide: false, allNamespaces: false, noHeaders: false, palette }));
+  return SUCCESS;
 }

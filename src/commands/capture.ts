@@ -7,7 +7,7 @@ import type { Event } from '../core/event.ts';
 import { buildIncident } from '../core/incident.ts';
 import { standingOf } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
-import type { EventSource } from '../core/source.ts';
+import type { Provenance, RawEvents } from '../core/source.ts';
 import { plainPalette } from '../render/color.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
@@ -19,9 +19,10 @@ import { writeFolderAtomic } from '../io/atomic.ts';
 import type { CaptureFile } from '../io/event-file.ts';
 import { parseCommonOptions, parseEventTTL } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { incidentSourceKind, openSource, prepareEvents, readLiveFacts } from './source.ts';
+import { readEvents, readLiveFacts } from './read-events.ts';
+import { timelinePage } from './timeline-html.ts';
 
-export interface CaptureOptions {
+interface CaptureOptions {
   dir: string;
   common: CommonOptions;
   force: boolean;
@@ -45,47 +46,45 @@ function eventNames(raw: unknown[]): string[] {
 }
 
 /** The report files, pure text; events.json keeps the raw objects of both API views for --from. */
-export function captureFiles(input: {
-  source: EventSource;
-  core: unknown[];
-  /** null when the source has no events.k8s.io/v1 view (a record, a kubectl list) */
-  eventsK8sIo: unknown[] | null;
+function captureFiles(input: {
+  provenance: Provenance;
+  raw: RawEvents;
   events: Event[];
   now: number;
   eventTTLms: number;
   /** which incarnation of its object each event is about, for a live capture */
   live?: LiveFacts;
 }): Record<string, string> {
-  const { source, events, now } = input;
+  const { provenance, raw, events, now } = input;
   const capture: CaptureFile = {
     kind: 'EvtimelineCapture',
     version: 1,
-    context: source.info.context,
-    server: source.info.server,
-    namespace: source.info.namespace,
+    context: provenance.context,
+    server: provenance.server,
+    namespace: provenance.namespace,
     capturedAt: new Date(now).toISOString(),
-    core: input.core,
-    eventsK8sIo: input.eventsK8sIo ?? [],
+    core: raw.core,
+    eventsK8sIo: raw.eventsK8sIo ?? [],
   };
   const incident = buildIncident(events, {
     now,
-    namespace: source.info.namespace,
+    provenance,
     eventTTLms: input.eventTTLms,
-    source: incidentSourceKind(source),
     ...(input.live === undefined ? {} : { live: input.live }),
   });
   const live = input.live;
   const standing = live === undefined ? undefined : (ev: Event) => standingOf(ev, live);
-  const table = { now, wide: false, allNamespaces: source.info.namespace === null, noHeaders: false, palette: plainPalette, standing };
+  const table = { now, wide: false, allNamespaces: provenance.namespace === null, noHeaders: false, palette: plainPalette, standing };
   return {
     'events.json': toJsonText(capture),
     'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
     'count-report.txt': renderCountReport(events, now),
     'type-report.txt': renderTypeReport(auditEvents(events)),
-    'both-apis.txt': renderBothApis(eventNames(input.core), input.eventsK8sIo === null ? null : eventNames(input.eventsK8sIo)),
+    'both-apis.txt': renderBothApis(eventNames(raw.core), raw.eventsK8sIo === null ? null : eventNames(raw.eventsK8sIo)),
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
+    'timeline.html': timelinePage({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }) }),
   };
 }
 
@@ -111,24 +110,17 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { source, target, stableText, done } = await openSource(opts.common, deps);
-  if (stableText !== undefined) {
+  // The one report that needs the events.k8s.io/v1 view is both-apis; every other report reads core/v1.
+  const read = await readEvents(opts.common, deps, now, { raw: true, eventsK8sIo: true });
+  const { source, events, raw } = read;
+  if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }
-  let core: unknown[];
-  let eventsK8sIo: unknown[] | null;
-  try {
-    // The one report that needs the events.k8s.io/v1 view is both-apis; every other report reads core/v1.
-    [core, eventsK8sIo] = await Promise.all([source.listEvents(), source.listNewApiEvents()]);
-  } finally {
-    done();
-  }
-  const events = prepareEvents(core, opts.common, now);
   // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const live = target === undefined ? undefined : await readLiveFacts({ source, events, target }, opts.common, deps, now, { compare: false, lookups: true });
-  const files = captureFiles({ source, core, eventsK8sIo, events, now, eventTTLms: opts.eventTTLms, ...(live === undefined ? {} : { live }) });
+  const live = await readLiveFacts(read, opts.common, deps, now, { compare: false, lookups: true });
+  const files = captureFiles({ provenance: source.provenance, raw, events, now, eventTTLms: opts.eventTTLms, ...(live === undefined ? {} : { live }) });
   await writeFolder(opts, files, deps);
-  const where = source.info.namespace === null ? 'all namespaces' : `namespace ${source.info.namespace}`;
+  const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);
   for (const name of Object.keys(files).sort()) deps.stdout.write(`  ${escapeTerminal(opts.dir)}/${name}\n`);
   return SUCCESS;

@@ -6,47 +6,33 @@ import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { loadKubeTarget } from '../kube/kubeconfig.ts';
 import { eventNames, namespaceNames } from '../kube/names.ts';
-import { AUDIT_OUTPUTS } from './type-audit.ts';
-import { DRY_RUN_MODES } from './aggregate-patch.ts';
-import { INCIDENT_OUTPUTS } from './incident.ts';
-import { TIMELINE_OUTPUTS } from './timeline.ts';
-import { outputValues } from './output.ts';
+import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from './flags.ts';
+import type { FlagSpec } from './flags.ts';
 import { VERBS } from './verbs.ts';
+import type { Verb } from './verbs.ts';
+
+function isVerb(word: string): word is Verb {
+  return (VERBS as readonly string[]).includes(word);
+}
 
 // cobra's ShellCompDirective values.
 export const DIRECTIVE = { default: 0, noFileComp: 4 } as const;
 
+/** A flag's spellings, long first (`--namespace`, `-n`). */
+function spellings(f: FlagSpec): string[] {
+  return f.short ? [f.long, f.short] : [f.long];
+}
 
-const GLOBAL_FLAGS = [
-  '--namespace', '-n', '--all-namespaces', '-A', '--context', '--kubeconfig', '--request-timeout',
-  '--from', '--for', '--types', '--reason', '--since', '--color', '--help', '--version',
-];
-
-const VERB_FLAGS: Record<string, string[]> = {
-  timeline: ['--output', '-o', '--no-headers', '--compare'],
-  incident: ['--output', '-o', '--event-ttl', '--compare'],
-  'type-audit': ['--output', '-o'],
-  'aggregate-patch': ['--add', '--count', '--at', '--dry-run'],
-  capture: ['--force', '--event-ttl'],
-  record: ['--duration'],
-};
-
-const OUTPUTS: Record<string, readonly string[]> = {
-  timeline: outputValues(TIMELINE_OUTPUTS, true),
-  incident: outputValues(INCIDENT_OUTPUTS, false),
-  'type-audit': outputValues(AUDIT_OUTPUTS, true),
-};
-
-/** Flags that take a value, so the word after them is that value, not a verb or argument. */
-const VALUE_FLAGS = new Set([
-  '-n', '--namespace', '--context', '--kubeconfig', '--request-timeout', '--from', '--for', '--types', '--reason',
-  '--since', '--color', '-o', '--output', '--event-ttl', '--add', '--count', '--at', '--dry-run', '--duration',
-]);
+/** Flags that need a value, under any verb: the word after them is that value, not a verb or argument. */
+const VALUE_FLAGS = new Set([GLOBAL_FLAGS, ...Object.values(VERB_FLAGS)].flat().filter((f) => f.value?.startsWith('<')).flatMap(spellings));
 
 export interface Lookups {
   namespaces(): Promise<string[]>;
   events(namespace: string | null): Promise<string[]>;
   contexts(): Promise<string[]>;
+  /** kubeconfig cluster and user names, for --cluster and --user */
+  clusters(): Promise<string[]>;
+  users(): Promise<string[]>;
 }
 
 export interface Completion {
@@ -55,7 +41,7 @@ export interface Completion {
 }
 
 interface Parsed {
-  verb: string;
+  verb: Verb;
   namespace: string | null;
   /** --kubeconfig and --context typed so far: lookups use the cluster the command will use */
   kubeconfig?: string;
@@ -63,8 +49,8 @@ interface Parsed {
   positionals: string[];
 }
 
-export function parseWords(words: string[]): Parsed {
-  let verb = '';
+function parseWords(words: string[]): Parsed {
+  let verb: Verb | '' = '';
   let namespace: string | null = null;
   let kubeconfig: string | undefined;
   let context: string | undefined;
@@ -80,7 +66,7 @@ export function parseWords(words: string[]): Parsed {
       if (VALUE_FLAGS.has(flag) && inline === undefined) i += 1;
       continue;
     }
-    if (verb === '' && (VERBS as readonly string[]).includes(word)) verb = word;
+    if (verb === '' && isVerb(word)) verb = word;
     else positionals.push(word);
   }
   return { verb: verb || 'timeline', namespace, kubeconfig, context, positionals };
@@ -91,27 +77,14 @@ function withPrefix(prefix: string, values: readonly string[], directive: number
 }
 
 async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups: Lookups): Promise<Completion> {
-  switch (flag) {
-    case '-o':
-    case '--output':
-      return withPrefix(prefix, OUTPUTS[parsed.verb] ?? []);
-    case '-n':
-    case '--namespace':
-      return withPrefix(prefix, await lookups.namespaces());
-    case '--context':
-      return withPrefix(prefix, await lookups.contexts());
-    case '--color':
-      return withPrefix(prefix, ['auto', 'always', 'never']);
-    case '--types':
-      return withPrefix(prefix, ['Normal', 'Warning']);
-    case '--dry-run':
-      return withPrefix(prefix, DRY_RUN_MODES);
-    case '--kubeconfig':
-    case '--from':
-      return { candidates: [], directive: DIRECTIVE.default };
-    default:
-      return { candidates: [], directive: DIRECTIVE.noFileComp };
-  }
+  const values = findFlag(flag, parsed.verb)?.values;
+  if (values === undefined) return { candidates: [], directive: DIRECTIVE.noFileComp };
+  if (values === 'files') return { candidates: [], directive: DIRECTIVE.default };
+  if (values === 'namespaces') return withPrefix(prefix, await lookups.namespaces());
+  if (values === 'contexts') return withPrefix(prefix, await lookups.contexts());
+  if (values === 'clusters') return withPrefix(prefix, await lookups.clusters());
+  if (values === 'users') return withPrefix(prefix, await lookups.users());
+  return withPrefix(prefix, values);
 }
 
 /** What to offer for the last word, given the words before it. */
@@ -127,9 +100,9 @@ export async function complete(words: string[], lookups: Lookups): Promise<Compl
       const values = await flagValues(flag, inline, parsed, lookups);
       return { ...values, candidates: values.candidates.map((v) => `${flag}=${v}`) };
     }
-    return withPrefix(current, [...(VERB_FLAGS[parsed.verb] ?? []), ...GLOBAL_FLAGS]);
+    return withPrefix(current, [...VERB_FLAGS[parsed.verb].flatMap(spellings), ...GLOBAL_FLAGS.flatMap(spellings), ...BUILTIN_FLAGS]);
   }
-  const verbGiven = before.some((word) => (VERBS as readonly string[]).includes(word));
+  const verbGiven = before.some(isVerb);
   if (!verbGiven && parsed.positionals.length === 0) return withPrefix(current, VERBS);
   if (parsed.verb === 'aggregate-patch' && parsed.positionals.length === 0) {
     return withPrefix(current, await lookups.events(parsed.namespace));
@@ -156,6 +129,8 @@ function clusterLookups(deps: Deps, words: string[]): Lookups {
         return eventNames(t, namespace ?? t.namespace, LOOKUP_TIMEOUT_MS);
       }),
     contexts: () => quietly(async () => (await target()).config.getContexts().map((c) => c.name)),
+    clusters: () => quietly(async () => (await target()).config.getClusters().map((c) => c.name)),
+    users: () => quietly(async () => (await target()).config.getUsers().map((u) => u.name)),
   };
 }
 

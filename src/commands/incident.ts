@@ -5,21 +5,26 @@ import type { CommandResult } from '../errors.ts';
 import { buildIncident } from '../core/incident.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
+import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
-import { parseCommonOptions, parseEventTTL } from './options.ts';
+import { renderAgesNotice } from '../render/notices.ts';
+import { agesFrom } from '../core/ages.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { incidentSourceKind, parseCompare, readEvents, readLiveFacts } from './source.ts';
+import { readEvents, readLiveFacts } from './read-events.ts';
 
 /** The verb's own format; json, yaml and jsonpath come from output.ts. */
 export const INCIDENT_OUTPUTS = ['text'] as const;
 
-export interface IncidentOptions {
+interface IncidentOptions {
   common: CommonOptions;
   output: OutputChoice<(typeof INCIDENT_OUTPUTS)[number]>;
   eventTTLms: number;
   compare: boolean;
+  /** --absolute-times: RFC 3339 times where the account would give ages */
+  absoluteTimes: boolean;
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
@@ -29,26 +34,28 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
     output: parseOutputChoice(raw, INCIDENT_OUTPUTS, false),
     eventTTLms: parseEventTTL(raw),
     compare: parseCompare(raw, common),
+    absoluteTimes: raw.absoluteTimes === true,
   };
 }
 
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
-  const { source, events } = read;
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
-  const incident = buildIncident(events, {
-    now,
-    namespace: source.info.namespace,
+  // A saved file's account counts its ages from when the file was taken; with --compare the live
+  // cluster is read now, and the account is of now.
+  const ages = agesFrom(read.source.provenance, read.events, now, opts.common.from !== null && !opts.compare);
+  const incident = buildIncident(read.events, {
+    now: ages.at,
+    provenance: read.source.provenance,
     eventTTLms: opts.eventTTLms,
-    source: incidentSourceKind(source),
     ...(live === undefined ? {} : { live }),
-    ...(read.saved === undefined ? {} : { saved: read.saved }),
   });
   if (opts.output.kind === 'document') {
-    deps.stdout.write(renderDocument(incident, [], opts.output.printer, deps.stdout.isTTY));
+    deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));
   } else {
-    deps.stdout.write(renderIncidentText(incident, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
+    if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
+    deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
   return SUCCESS;
 }

@@ -3,6 +3,8 @@ import { UsageError } from '../errors.ts';
 import { parseDuration } from '../core/duration.ts';
 import { parseObjectRef } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
+import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
+import type { ConnectionOverrides } from '../kube/overrides.ts';
 import { namespaceError } from '../kube/api-names.ts';
 
 export type ColorMode = 'auto' | 'always' | 'never';
@@ -15,6 +17,10 @@ export interface ScopeOptions {
   kubeconfig?: string;
   /** 0 = no limit */
   requestTimeoutMs: number;
+  /** kubectl's global connection flags: --server, --token, --user, --cluster, --as, ... */
+  overrides: ConnectionOverrides;
+  /** -v/--v: 6 logs each request on stderr */
+  verbosity: number;
 }
 
 export interface CommonOptions {
@@ -65,6 +71,41 @@ function parseColor(text: string | undefined): ColorMode {
   throw new UsageError(`--color ${JSON.stringify(text)}: want auto, always or never`);
 }
 
+/** kubectl's global connection flags; an empty value counts as not given, as in clientcmd. */
+export function parseConnectionOverrides(raw: RawOptions): ConnectionOverrides {
+  const o: ConnectionOverrides = {};
+  const set = <K extends keyof ConnectionOverrides>(key: K, value: ConnectionOverrides[K] | undefined): void => {
+    if (value !== undefined && value !== '') o[key] = value;
+  };
+  set('server', str(raw, 'server'));
+  set('token', str(raw, 'token'));
+  set('user', str(raw, 'user'));
+  set('cluster', str(raw, 'cluster'));
+  set('certificateAuthority', str(raw, 'certificateAuthority'));
+  set('clientCertificate', str(raw, 'clientCertificate'));
+  set('clientKey', str(raw, 'clientKey'));
+  if (raw.insecureSkipTlsVerify === true) o.insecureSkipTlsVerify = true;
+  set('tlsServerName', str(raw, 'tlsServerName'));
+  set('as', str(raw, 'as'));
+  const groups = Array.isArray(raw.asGroup) ? (raw.asGroup as string[]) : undefined;
+  if (groups?.length) o.asGroups = groups;
+  set('asUid', str(raw, 'asUid'));
+  if (o.server !== undefined && !/^https?:\/\//.test(o.server)) {
+    // kubectl accepts host:port and means https
+    o.server = `https://${o.server}`;
+  }
+  return o;
+}
+
+/** -v/--v: a log level, 0 to 10. */
+export function parseVerbosity(text: string | undefined): number {
+  if (text === undefined) return 0;
+  // pflag reads -v=6 as 6; commander hands a short flag's `=6` over whole.
+  if (text.startsWith('=')) text = text.slice(1);
+  if (!/^\d+$/.test(text)) throw new UsageError(`-v ${JSON.stringify(text)}: want a number for the log level verbosity, e.g. -v=6`);
+  return Number(text);
+}
+
 export function parseCommonOptions(raw: RawOptions): CommonOptions {
   const namespace = str(raw, 'namespace') ?? null;
   const allNamespaces = raw.allNamespaces === true;
@@ -88,6 +129,8 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
       context: str(raw, 'context'),
       kubeconfig: str(raw, 'kubeconfig'),
       requestTimeoutMs: parseRequestTimeout(str(raw, 'requestTimeout')),
+      overrides: parseConnectionOverrides(raw),
+      verbosity: parseVerbosity(str(raw, 'v')),
     },
     filter,
     from: str(raw, 'from') ?? null,
@@ -103,10 +146,22 @@ export function parseOutput<T extends string>(text: unknown, allowed: readonly T
   return value as T;
 }
 
-/** kube-apiserver's --event-ttl default. */
-export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
-
 /** --event-ttl: what the user says the cluster's TTL is, else the default. */
 export function parseEventTTL(raw: RawOptions): number {
   return parseDurationFlag('--event-ttl', str(raw, 'eventTtl')) ?? DEFAULT_EVENT_TTL_MS;
+}
+
+/** --compare sets a saved file beside the live cluster, so it needs --from. */
+export function parseCompare(raw: RawOptions, common: CommonOptions): boolean {
+  if (raw.compare !== true) return false;
+  if (common.from === null) throw new UsageError('--compare needs --from FILE: it compares a saved file with the live cluster');
+  return true;
+}
+
+/** --output-file: a path to write the output to, whole or not at all; null means stdout. */
+export function parseOutputFile(raw: RawOptions): string | null {
+  const path = str(raw, 'outputFile');
+  if (path === undefined) return null;
+  if (path.trim() === '') throw new UsageError('--output-file needs a file name');
+  return path;
 }

@@ -8,26 +8,34 @@ import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
+import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
-import { RECORD_KIND, RecordIndex, canResume, countObservation, describeFilter, planStep } from '../core/record.ts';
+import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
-import { RecordAppender, formatHeader, formatObservation, readRecordFile } from '../io/record-file.ts';
-import { DEFAULT_RETRY, followEvents } from '../kube/watch.ts';
-import type { RetryPolicy } from '../kube/watch.ts';
+import type { RetryPolicy } from '../core/retry.ts';
+import type { Provenance } from '../core/source.ts';
+import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
+import { DEFAULT_RETRY } from '../kube/watch.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
+import { statusLine } from './status-line.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { resolveTarget } from './source.ts';
+import { parseOtlpOptions } from './otlp-options.ts';
+import type { OtlpOptions } from './otlp-options.ts';
+import { startShipping } from './record-otlp.ts';
+import type { Shipping } from './record-otlp.ts';
 
-export interface RecordOptions {
+interface RecordOptions {
   file: string;
   common: CommonOptions;
   /** stop after this long; undefined: until interrupted */
   durationMs?: number;
   /** how long to wait between failed watches, and after how many in a row to give up (no flag: tests shorten it) */
   retry: RetryPolicy;
+  /** --otlp: ship each observation as it is recorded */
+  otlp: OtlpOptions | null;
 }
 
 export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions {
@@ -36,35 +44,18 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
-  return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY };
+  return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY, otlp: parseOtlpOptions(raw) };
 }
 
 // -- The verb -----------------------------------------------------------------------------------
 
-/**
- * stderr: notices as lines, escaped (they carry the server's words: Status messages, resourceVersions),
- * and on a terminal that can redraw a line (not TERM=dumb) a live count that notices are printed above.
- */
+/** stderr while recording: notices, and the live count of lines written (src/commands/status-line.ts). */
 export function statusWriter(deps: Deps, file: string) {
-  const tty = deps.stderr.isTTY && deps.env.TERM !== 'dumb';
-  let shown = '';
-  const draw = (text: string): void => {
-    shown = text;
-    deps.stderr.write(`\r\u001b[K${text}`);
-  };
+  const line = statusLine(deps);
   return {
-    notice(text: string): void {
-      if (tty && shown) deps.stderr.write('\r\u001b[K');
-      deps.stderr.write(`${escapeTerminal(text)}\n`);
-      if (tty && shown) draw(shown);
-    },
-    update(counts: RecordCounts): void {
-      if (tty) draw(progressLine(file, counts));
-    },
-    done(): void {
-      if (tty && shown) deps.stderr.write('\r\u001b[K');
-      shown = '';
-    },
+    notice: line.notice,
+    update: (counts: RecordCounts): void => line.show(progressLine(file, counts)),
+    done: line.clear,
   };
 }
 
@@ -82,27 +73,21 @@ function untilStopped(deps: Deps, durationMs: number | undefined): { signal: Abo
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
+/** This session's header line: where it runs and the filters that choose what is written. */
+function sessionHeader(p: Provenance, filter: EventFilter, now: number): RecordHeader {
+  const { context, server, namespace } = p;
+  return { kind: RECORD_KIND, version: 1, context, server, namespace, filter: describeFilter(filter), startedAt: now };
+}
+
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
-  const { target, namespace } = await resolveTarget(opts.common.scope, deps);
+  const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
+  if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
+  const { namespace } = source.provenance;
   const file = escapeTerminal(opts.file);
   const status = statusWriter(deps, file);
-  const { record } = existing;
-  const header: RecordHeader = {
-    kind: RECORD_KIND,
-    version: 1,
-    context: target.context,
-    server: target.server,
-    namespace,
-    filter: describeFilter(opts.common.filter),
-    startedAt: new Date(deps.now()).toISOString(),
-  };
-  const index = RecordIndex.from(record.observations);
-  const previous = record.headers.at(-1);
-  // Events recorded from another server cannot be judged gone by this one's lists.
-  if (previous !== undefined && previous.server !== header.server) index.forgetLive();
-  const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
-  const held = record.observations.length;
+  const header = sessionHeader(source.provenance, opts.common.filter, deps.now());
+  const { index, resumeFrom, held } = continueRecord(existing.record, header);
   // Continuing is announced once the server has been asked whether it reached resumeFrom.
   if (held > 0 && resumeFrom === '') {
     status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another server, namespace or filters, so listing first`);
@@ -111,55 +96,48 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const stop = untilStopped(deps, opts.durationMs);
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
   const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
-  let appender: RecordAppender | undefined;
-  let headerWritten = false;
+  const writer = new SessionWriter(existing, header);
+  let shipping: Shipping | undefined;
   let lastFailure = '';
   try {
-    // An existing record is opened (and a torn last line cut off) at once; a new file appears
-    // once the server has answered.
-    if (existing.exists) appender = await RecordAppender.open(existing);
-    if (record.tornTail !== '') {
+    await writer.openExisting();
+    if (existing.record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }
-    const steps = followEvents(target, {
-      namespace,
+    // Shipping starts once a torn line is cut: it reads complete lines only.
+    if (opts.otlp) shipping = await startShipping(opts.file, opts.otlp, deps, status.notice);
+    const steps = source.follow({
       resourceVersion: resumeFrom,
-      signal: stop.signal,
+      signal: shipping ? AbortSignal.any([stop.signal, shipping.failed]) : stop.signal,
       notice: status.notice,
       failed: (why) => (lastFailure = why),
-      requestTimeoutMs: opts.common.scope.requestTimeoutMs,
       retry: opts.retry,
     });
     for await (const step of steps) {
-      appender ??= await RecordAppender.open(existing);
-      if (!headerWritten) {
-        // The session's header goes first, with the server's first answer (a quiet namespace
-        // still leaves a record, of no events, that --from reads).
-        await appender.append(formatHeader(header));
-        headerWritten = true;
-      }
+      // Every answer of the server, a resume check included, gets the session's header written.
+      await writer.begin();
       if (step.kind === 'resume') {
         status.notice(resumeNotice(file, held, step));
         // Not this cluster's events (or not known to be): its lists cannot tell that they are gone.
         if (step.verdict !== 'resume') index.forgetLive();
         continue;
       }
-      const planned = planStep(step, { index, namespace, keep, observedAt: new Date(deps.now()).toISOString() });
-      for (const observation of planned) {
-        await appender.append(formatObservation(observation));
-        countObservation(counts, observation);
-      }
+      const planned = planStep(step, { index, namespace, keep, observedAt: deps.now() });
+      await writer.write(planned);
+      for (const observation of planned) countObservation(counts, observation);
+      if (planned.length > 0) shipping?.wake();
       status.update(counts);
     }
   } finally {
     stop.clear();
-    await appender?.close();
+    await writer.close();
     status.done();
   }
+  await shipping?.finish();
   // The server never answered (a closed port, a server down for the whole --duration): not the
   // empty success "recorded 0 lines" would suggest. Exit 1; 0 means the server was reached.
-  if (!headerWritten) {
-    const why = lastFailure === '' ? `the API server at ${target.server} did not answer` : lastFailure;
+  if (!writer.started) {
+    const why = lastFailure === '' ? `the API server at ${source.provenance.server} did not answer` : lastFailure;
     throw new RuntimeError(`record never reached the server: ${why}; nothing recorded, ${opts.file} ${existing.exists ? 'unchanged' : 'not created'}`);
   }
   // Only a recorder stopped as asked sums up: a failure is the one line main prints.

@@ -1,6 +1,6 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
-import type { Deps } from '../deps.ts';
-import { SUCCESS } from '../errors.ts';
+import type { Deps, Output } from '../deps.ts';
+import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import { compareWithLive, standingOf } from '../core/incarnation.ts';
@@ -9,16 +9,20 @@ import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
-import { renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
+import { agesFrom } from '../core/ages.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
-import { parseCommonOptions } from './options.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
+import { timelinePage } from './timeline-html.ts';
+import { runFollow } from './follow.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { noEventsMessage, parseCompare, readEvents, readLiveFacts } from './source.ts';
+import { readEvents, readLiveFacts } from './read-events.ts';
 
 /** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable'] as const;
+export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
 
 export interface TimelineOptions {
   common: CommonOptions;
@@ -26,6 +30,14 @@ export interface TimelineOptions {
   noHeaders: boolean;
   /** --compare: also read the live cluster and mark the saved events it no longer has */
   compare: boolean;
+  /** -o html: the TTL the page shades */
+  eventTTLms: number;
+  /** --output-file: written atomically instead of stdout */
+  outputFile: string | null;
+  /** --absolute-times: RFC 3339 times instead of ages in table and wide */
+  absoluteTimes: boolean;
+  /** -w: the timeline, then each new occurrence; --watch-only: only what comes next */
+  watch: 'none' | 'watch' | 'watch-only';
 }
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
@@ -35,40 +47,72 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
     output: parseOutputChoice(raw, TIMELINE_OUTPUTS, true),
     noHeaders: raw.headers === false,
     compare: parseCompare(raw, common),
+    eventTTLms: parseEventTTL(raw),
+    outputFile: parseOutputFile(raw),
+    watch: parseWatch(raw, common),
+    absoluteTimes: raw.absoluteTimes === true,
   };
 }
 
+function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['watch'] {
+  const watch = raw.watchOnly === true ? 'watch-only' : raw.watch === true ? 'watch' : 'none';
+  if (watch === 'none') return watch;
+  if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
+  if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
+  if (raw.outputFile !== undefined) throw new UsageError(`--output-file does not apply to --${watch}`);
+  return watch;
+}
+
 export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
+  if (opts.watch !== 'none') return runFollow(opts, opts.watch === 'watch-only', deps);
+  if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
+  let text = '';
+  const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
+  await writeFileAtomic(opts.outputFile, text);
+  return result;
+}
+
+async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
-  const { source, events } = read;
+  const { events } = read;
+  const { provenance } = read.source;
   // -o stable prints nothing an incarnation could change: no object lookups for it.
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
   const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
   // Notices about what a saved file covers go to stderr: stdout stays the table.
-  if (read.saved !== undefined) deps.stderr.write(renderSavedNotice(read.saved, events));
+  deps.stderr.write(renderSavedNotice(provenance, events));
   const compared = facts === undefined ? null : compareWithLive(events, facts);
-  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, read.saved?.format ?? 'list'));
+  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
+  if (format === 'html') {
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}) }));
+    if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
+    return SUCCESS;
+  }
   if (opts.output.kind === 'document') {
     const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev)));
-    deps.stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, deps.stdout.isTTY));
+    stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
   }
   if (events.length === 0) {
-    deps.stderr.write(noEventsMessage(source.info.namespace));
+    deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
   if (format === 'stable') {
-    deps.stdout.write(renderStable(events));
+    stdout.write(renderStable(events));
     return SUCCESS;
   }
-  const palette = choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env });
-  deps.stdout.write(
+  const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
+  // Ages in a saved file count from when it was taken, said on stderr.
+  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
+  if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
+  stdout.write(
     renderTimelineTable(events, {
-      now,
+      now: ages.at,
+      absoluteTimes: opts.absoluteTimes,
       wide: format === 'wide',
-      allNamespaces: source.info.namespace === null,
+      allNamespaces: provenance.namespace === null,
       noHeaders: opts.noHeaders,
       palette,
       standing,

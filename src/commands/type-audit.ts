@@ -4,18 +4,19 @@ import { EXIT } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { auditEvents } from '../core/audit.ts';
 import { choosePalette } from '../render/color.ts';
+import { toAuditJson } from '../render/audit-json.ts';
 import { renderDocument } from '../render/document.ts';
 import { renderAuditText } from '../render/audit-text.ts';
 import { parseCommonOptions } from './options.ts';
 import { parseOutputChoice } from './output.ts';
 import type { OutputChoice } from './output.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
-import { readEvents } from './source.ts';
+import { readEvents } from './read-events.ts';
 
 /** The verb's own format; json, yaml and jsonpath come from output.ts. */
 export const AUDIT_OUTPUTS = ['text'] as const;
 
-export interface TypeAuditOptions {
+interface TypeAuditOptions {
   common: CommonOptions;
   output: OutputChoice<(typeof AUDIT_OUTPUTS)[number]>;
 }
@@ -26,11 +27,11 @@ export function parseTypeAuditOptions(raw: RawOptions): TypeAuditOptions {
 
 export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<CommandResult> {
   const { source, events } = await readEvents(opts.common, deps, deps.now());
-  const report = auditEvents(events, { uids: source.info.format !== 'stable-table' });
+  const report = auditEvents(events, { uids: source.provenance.tells.uids });
   if (opts.output.kind === 'document') {
     // -o name: each event with a finding, once
     const names = [...new Set(report.findings.map((f) => f.event.slice(f.event.indexOf('/') + 1)))];
-    deps.stdout.write(renderDocument(report, names, opts.output.printer, deps.stdout.isTTY));
+    deps.stdout.write(renderDocument(toAuditJson(report), names, opts.output.printer, deps.stdout.isTTY));
   } else {
     deps.stdout.write(renderAuditText(report, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }

@@ -1,2 +1,5 @@
 /** The plugin's verbs, in the order help and completion list them. */
-export const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record'] as const;
+export const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export'] as const;
+
+/** One of the plugin's verbs. */
+export type Verb = (typeof VERBS)[number];

@@ -7,6 +7,21 @@ import { isConventionalType } from './types.ts';
 
 export type FindingKind = 'unconventional-type' | 'unaggregatable-reason' | 'no-object-uid';
 
+/** What exactly is wrong; render/audit-words.ts says why it hurts. */
+type FindingCause =
+  /** unconventional-type */
+  | 'empty-type'
+  | 'type-case'
+  | 'type-unconventional'
+  /** unaggregatable-reason */
+  | 'empty-reason'
+  | 'reason-too-long'
+  | 'reason-sentence'
+  | 'reason-not-camel'
+  /** no-object-uid */
+  | 'no-object'
+  | 'no-uid';
+
 export interface AuditFinding {
   kind: FindingKind;
   /** namespace/name of the Event object */
@@ -17,8 +32,7 @@ export interface AuditFinding {
   type: string;
   reporter: string;
   count: number;
-  /** One line saying why this hurts. */
-  explanation: string;
+  cause: FindingCause;
 }
 
 /** What `kubectl events --types=<T>` does for one type, as read from kubectl's events.go. */
@@ -36,8 +50,6 @@ export interface KubectlTypeBehaviour {
   shownByTypesWarning: boolean;
   /** Whether an exact match on Warning (`--field-selector type=Warning`, most alert rules) finds it. */
   shownByExactWarning: boolean;
-  /** One sentence for people. */
-  summary: string;
 }
 
 export interface AuditReport {
@@ -53,7 +65,7 @@ export const TYPES_REFUSED_STDERR = 'error: valid --types are Normal or Warning'
 
 const REASON_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
 // The API server's limit for reason on events that carry eventTime (pkg/apis/core/validation/events.go).
-const REASON_MAX = 128;
+export const REASON_MAX = 128;
 
 const KIND_ORDER: readonly FindingKind[] = ['unconventional-type', 'unaggregatable-reason', 'no-object-uid'];
 
@@ -79,7 +91,7 @@ export function auditEvents(events: Event[], opts: { uids: boolean } = { uids: t
 
 function findingsFor(ev: Event, uids: boolean): AuditFinding[] {
   const found: AuditFinding[] = [];
-  const add = (kind: FindingKind, explanation: string): void => {
+  const add = (kind: FindingKind, cause: FindingCause): void => {
     found.push({
       kind,
       event: ev.namespace ? `${ev.namespace}/${ev.name}` : ev.name,
@@ -88,42 +100,27 @@ function findingsFor(ev: Event, uids: boolean): AuditFinding[] {
       type: ev.type,
       reporter: ev.reporter,
       count: ev.count,
-      explanation,
+      cause,
     });
   };
-  if (!isConventionalType(ev.type)) add('unconventional-type', explainType(ev.type));
-  const reasonProblem = explainReason(ev.reason);
+  if (!isConventionalType(ev.type)) add('unconventional-type', typeCause(ev.type));
+  const reasonProblem = reasonCause(ev.reason);
   if (reasonProblem !== null) add('unaggregatable-reason', reasonProblem);
-  if (uids && ev.object.uid === '') add('no-object-uid', explainNoUid(ev));
+  if (uids && ev.object.uid === '') add('no-object-uid', ev.object.kind === '' && ev.object.name === '' ? 'no-object' : 'no-uid');
   return found;
 }
 
-function explainType(type: string): string {
-  if (type === '') return 'type is empty: no --types value can select it and Warning-only filters skip it.';
-  if (isNormalOrWarningFold(type)) {
-    return 'type differs from Normal or Warning only in case: kubectl matches it, but exact filters (field selectors, alert rules) do not.';
-  }
-  return 'type is neither Normal nor Warning: kubectl events --types refuses it and Warning-only filters and alerts never show it.';
+function typeCause(type: string): FindingCause {
+  if (type === '') return 'empty-type';
+  return isNormalOrWarningFold(type) ? 'type-case' : 'type-unconventional';
 }
 
-/** null when the reason is a short CamelCase key; otherwise why it is not. */
-export function explainReason(reason: string): string | null {
-  if (reason === '') return 'reason is empty: there is nothing to count or aggregate these events by.';
-  if (reason.length > REASON_MAX) {
-    return `reason is ${reason.length} characters (the API server refuses over ${REASON_MAX} on events with eventTime): a reason is a short key machines count; details belong in the message.`;
-  }
+/** null when the reason is a short CamelCase key; otherwise what is wrong with it. */
+function reasonCause(reason: string): FindingCause | null {
+  if (reason === '') return 'empty-reason';
+  if (reason.length > REASON_MAX) return 'reason-too-long';
   if (REASON_PATTERN.test(reason)) return null;
-  if (/\s/.test(reason)) {
-    return 'reason reads like a sentence: every wording becomes its own reason, which defeats aggregation and counting; put details in the message.';
-  }
-  return 'reason is not a CamelCase word (a capital letter, then letters and digits): tools that group and count by reason split it from its peers.';
-}
-
-function explainNoUid(ev: Event): string {
-  if (ev.object.kind === '' && ev.object.name === '') {
-    return 'the event names no object: its story cannot be tied to anything.';
-  }
-  return 'the object reference has no uid: the story cannot be tied to one incarnation of an object that is deleted and re-created under the same name.';
+  return /\s/.test(reason) ? 'reason-sentence' : 'reason-not-camel';
 }
 
 function isNormalOrWarningFold(value: string): boolean {
@@ -140,13 +137,7 @@ function isNormalOrWarningFold(value: string): boolean {
  * `--types=` is read as an empty list, which means no filter at all.
  */
 export function describeKubectlTypes(type: string): KubectlTypeBehaviour {
-  const behaviour = (
-    command: string | null,
-    typesFlag: KubectlTypeBehaviour['typesFlag'],
-    exitCode: number | null,
-    stderr: string | null,
-    summary: string,
-  ): KubectlTypeBehaviour => ({
+  const behaviour = (command: string | null, typesFlag: KubectlTypeBehaviour['typesFlag'], exitCode: number | null, stderr: string | null): KubectlTypeBehaviour => ({
     type,
     command,
     typesFlag,
@@ -154,34 +145,14 @@ export function describeKubectlTypes(type: string): KubectlTypeBehaviour {
     stderr,
     shownByTypesWarning: type.toLowerCase() === 'warning',
     shownByExactWarning: type === 'Warning',
-    summary,
   });
-  if (type === '') {
-    return behaviour(
-      null,
-      'not-expressible',
-      null,
-      null,
-      'No `kubectl events --types` value selects an empty type: `--types=` is read as no filter at all, and an empty item in a list (`--types=,Normal`) is refused.',
-    );
-  }
+  // No --types value selects an empty type (`--types=` is no filter at all), nor one with a comma (split as CSV).
+  if (type === '') return behaviour(null, 'not-expressible', null, null);
   const parts = type.split(',');
   const command = `kubectl events --types=${shellQuote(type)}`;
-  if (!parts.every(isNormalOrWarningFold)) {
-    const summary = `\`${command}\` is refused: "${TYPES_REFUSED_STDERR}", exit 1.`;
-    return behaviour(command, 'refused', 1, TYPES_REFUSED_STDERR, summary);
-  }
-  if (parts.length > 1) {
-    return behaviour(null, 'not-expressible', null, null, 'No `kubectl events --types` value selects it: kubectl splits the value at commas.');
-  }
-  return behaviour(command, 'accepted', 0, null, acceptedSummary(type, command));
-}
-
-function acceptedSummary(type: string, command: string): string {
-  if (type === 'Warning') return `\`${command}\` lists it: this is the type every Warning filter looks for.`;
-  if (type === 'Normal') return `\`${command}\` lists it.`;
-  const alsoWarning = type.toLowerCase() === 'warning' ? '; so does `kubectl events --types=Warning`' : '';
-  return `\`${command}\` lists it, because kubectl ignores case${alsoWarning}.`;
+  if (!parts.every(isNormalOrWarningFold)) return behaviour(command, 'refused', 1, TYPES_REFUSED_STDERR);
+  if (parts.length > 1) return behaviour(null, 'not-expressible', null, null);
+  return behaviour(command, 'accepted', 0, null);
 }
 
 // Only for showing the command: a type with spaces or quotes must still be pasteable.

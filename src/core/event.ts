@@ -36,17 +36,8 @@ export interface Event {
   seriesStyle: boolean;
 }
 
-type Json = Record<string, unknown>;
-
-function asObject(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function asString(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
+import { asObject, asString } from './json.ts';
+import type { Json } from './json.ts';
 
 // Go's zero time (0001-01-01T00:00:00Z) is what an unset timestamp serialises to in some clients.
 const ZERO_TIME_LIMIT = Date.parse('0001-01-01T00:00:01Z');

@@ -1,8 +1,9 @@
 // Which events a read verb shows: --for KIND/NAME, --types, --reasons, --since.
 
 import type { Event } from './event.ts';
+import { dedupeByUid, sortTimeline } from './timeline.ts';
 
-export interface ObjectSelector {
+interface ObjectSelector {
   kind: string;
   name: string;
 }
@@ -101,4 +102,9 @@ export function filterEvents(events: Event[], filter: EventFilter, now: number):
     if (sinceMs !== undefined && (ev.lastSeen === null || ev.lastSeen < now - sinceMs)) return false;
     return true;
   });
+}
+
+/** What a read verb shows: each event once (by uid), those the filter keeps, in timeline order. */
+export function selectEvents(events: Event[], filter: EventFilter, now: number): Event[] {
+  return sortTimeline(filterEvents(dedupeByUid(events), filter, now));
 }

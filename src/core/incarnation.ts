@@ -108,7 +108,7 @@ export interface Unchecked {
   events: number;
 }
 
-export interface IncarnationSummary {
+interface IncarnationSummary {
   recreated: Recreation[];
   gone: Disappearance[];
   unchecked: Unchecked[];

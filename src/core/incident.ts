@@ -1,48 +1,31 @@
-// The incident account: what a person who was not there needs from the events, as plain data.
-// The same object is the `-o json` output, so it holds only strings, numbers, booleans, null and arrays.
+// The incident account: what a person who was not there needs from the events, as plain data:
+// epoch ms and domain values. Its sentences are in src/render/incident-text.ts and its `-o json`
+// wire shape in src/render/incident-json.ts.
 
 import type { Event } from './event.ts';
 import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
 import { classifyIncarnation, compareWithLive, summariseIncarnations } from './incarnation.ts';
 import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
-import { isoOrNull, toIso } from './time.ts';
 import { isConventionalType } from './types.ts';
+import type { Provenance, Tells } from './source.ts';
 
-export type IncidentSourceKind = 'cluster' | 'file' | 'stable-table';
+/** kube-apiserver's --event-ttl default. */
+export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 
 export interface IncidentContext {
   /** epoch ms the account is made at (for a saved file, the command may pass its capture time) */
   now: number;
-  /** null means all namespaces */
-  namespace: string | null;
+  /** what the events were read from: its namespace, what it can tell, the time a saved file covers */
+  provenance: Provenance;
   /** the API server's --event-ttl, 1h by default */
   eventTTLms: number;
-  source: IncidentSourceKind;
   /** what the live cluster said beside the events: object lookups (live reads, --compare) and the events it still holds (--compare) */
   live?: LiveFacts;
-  /** when the events were read from a saved file: what kind and when it was observed */
-  saved?: SavedFile;
-}
-
-/** A saved file's kind and the time it covers. */
-export interface SavedFile {
-  /** capture, list or record */
-  format: string;
-  /** epoch ms of the record's first observation, or the capture's time; null when the file does not say */
-  firstObserved: number | null;
-  /** epoch ms of the record's last observation, or the capture's time */
-  lastObserved: number | null;
 }
 
 /** What the input can tell at all; a stable table carries types, reasons and objects only. */
-export interface Carries {
-  times: boolean;
-  counts: boolean;
-  reporters: boolean;
-  messages: boolean;
-  uids: boolean;
-}
+export type Carries = Omit<Tells, 'ownership'>;
 
 export interface Headline {
   events: number;
@@ -66,9 +49,9 @@ export interface Report {
   type: string;
   conventionalType: boolean;
   count: number | null;
-  /** ISO 8601 */
-  firstSeen: string | null;
-  lastSeen: string | null;
+  /** epoch ms */
+  firstSeen: number | null;
+  lastSeen: number | null;
   /**
    * lastSeen - firstSeen in ms: the span the repeats fill. Not what kubectl's `(x5 over 2m)` says
    * (that is the age of the first occurrence), so the text never calls it "over".
@@ -105,39 +88,37 @@ export interface EventRef {
   reason: string;
 }
 
-export interface UnconventionalType {
+interface UnconventionalType {
   type: string;
   events: EventRef[];
   kubectl: KubectlTypeBehaviour;
-  /** filters that never show events of this type (beyond `kubectl.command` itself) */
-  missedBy: string[];
-  /** where such an event can have come from */
-  origin: string;
 }
 
 export interface Repeat extends EventRef {
   count: number;
-  firstSeen: string | null;
-  lastSeen: string | null;
+  /** epoch ms */
+  firstSeen: number | null;
+  lastSeen: number | null;
   /** lastSeen - firstSeen in ms, as in Report */
   spanMs: number | null;
 }
 
-export interface Limits {
-  /** oldest first seen; null when the input carries no times */
-  windowStart: string | null;
+interface Limits {
+  /** epoch ms of the oldest first seen; null when the input carries no times */
+  windowStart: number | null;
   /** newest last seen */
-  windowEnd: string | null;
+  windowEnd: number | null;
   windowMs: number | null;
   eventTTLms: number;
   /** `at` minus the TTL: an event not written since then has been deleted by the API server */
-  ttlHorizon: string;
+  ttlHorizon: number;
 }
 
 /** An event kept in a saved file (record, capture) that the server no longer has (--compare). */
-export interface RecordOnlyEvent extends EventRef {
+interface RecordOnlyEvent extends EventRef {
   type: string;
-  lastSeen: string | null;
+  /** epoch ms */
+  lastSeen: number | null;
 }
 
 /** The saved file against the live cluster (--compare), as the incident reports it in counts. */
@@ -152,22 +133,11 @@ export interface ComparisonSummary {
   onlyOnServer: number;
 }
 
-
-
-
-/** The saved file the events were read from (absent for a live read). */
-export interface SavedWindow {
-  format: string;
-  /** ISO: the record's first observation, or the capture's time */
-  firstObserved: string | null;
-  lastObserved: string | null;
-}
-
 export interface Incident {
-  /** ISO time the account was made */
-  at: string;
-  namespace: string | null;
-  source: IncidentSourceKind;
+  /** epoch ms the account was made */
+  at: number;
+  /** what the events were read from: namespace, kind of input, the time a saved file covers */
+  provenance: Provenance;
   carries: Carries;
   headline: Headline;
   /** in time order of each object's first report */
@@ -178,8 +148,6 @@ export interface Incident {
   /** empty when the input carries no counts */
   repeats: Repeat[];
   limits: Limits;
-  /** present when read from a saved file */
-  saved?: SavedWindow;
   /** present with --compare: counts, then the events only the file still holds, in time order */
   comparison?: ComparisonSummary;
   onlyInRecord?: RecordOnlyEvent[];
@@ -192,13 +160,13 @@ export interface Incident {
 /** Expects the events of one look; each event counts once even when both APIs listed it. */
 export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   const events = dedupeByUid(input);
-  const carries = carriesFor(ctx.source);
+  const { provenance } = ctx;
+  const carries = carriesOf(provenance.tells);
   const objects = groupByObject(events, carries, ctx.live ?? {});
   const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
   const incident: Incident = {
-    at: toIso(ctx.now),
-    namespace: ctx.namespace,
-    source: ctx.source,
+    at: ctx.now,
+    provenance,
     carries,
     headline: {
       events: events.length,
@@ -214,13 +182,8 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
     repeats: sortRepeats(repeats),
     limits: limitsFor(events, ctx, carries),
   };
-  if (ctx.saved !== undefined) incident.saved = savedWindow(ctx.saved);
   if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
   return incident;
-}
-
-function savedWindow(saved: SavedFile): SavedWindow {
-  return { format: saved.format, firstObserved: isoOrNull(saved.firstObserved), lastObserved: isoOrNull(saved.lastObserved) };
 }
 
 function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): void {
@@ -233,7 +196,7 @@ function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): voi
       share: compared.savedEvents === 0 ? 0 : only / compared.savedEvents,
       onlyOnServer: compared.onlyOnServer,
     };
-    incident.onlyInRecord = sortTimeline(compared.onlyInSaved).map((ev) => ({ ...toRef(ev), type: ev.type, lastSeen: isoOrNull(ev.lastSeen) }));
+    incident.onlyInRecord = sortTimeline(compared.onlyInSaved).map((ev) => ({ ...toRef(ev), type: ev.type, lastSeen: ev.lastSeen }));
   }
   if (live.lookups !== undefined) {
     const summary = summariseIncarnations(sortTimeline(events), live.lookups);
@@ -243,9 +206,8 @@ function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): voi
   }
 }
 
-function carriesFor(source: IncidentSourceKind): Carries {
-  const all = source !== 'stable-table';
-  return { times: all, counts: all, reporters: all, messages: all, uids: all };
+function carriesOf(tells: Tells): Carries {
+  return { times: tells.times, counts: tells.counts, reporters: tells.reporters, messages: tells.messages, uids: tells.uids };
 }
 
 function spanOf(ev: Event): number | null {
@@ -264,8 +226,8 @@ function toReport(ev: Event, carries: Carries, live: LiveFacts): Report {
     type: ev.type,
     conventionalType: isConventionalType(ev.type),
     count: carries.counts ? ev.count : null,
-    firstSeen: carries.times ? isoOrNull(ev.firstSeen) : null,
-    lastSeen: carries.times ? isoOrNull(ev.lastSeen) : null,
+    firstSeen: carries.times ? ev.firstSeen : null,
+    lastSeen: carries.times ? ev.lastSeen : null,
     spanMs: carries.times ? spanOf(ev) : null,
     message: carries.messages ? ev.message : null,
     decisive: ev.type !== 'Normal',
@@ -275,7 +237,7 @@ function toReport(ev: Event, carries: Carries, live: LiveFacts): Report {
 }
 
 function toRepeat(ev: Event): Repeat {
-  return { ...toRef(ev), count: ev.count, firstSeen: isoOrNull(ev.firstSeen), lastSeen: isoOrNull(ev.lastSeen), spanMs: spanOf(ev) };
+  return { ...toRef(ev), count: ev.count, firstSeen: ev.firstSeen, lastSeen: ev.lastSeen, spanMs: spanOf(ev) };
 }
 
 // A uid keeps a re-created object's story apart from the old one; without it, Kind/namespace/name is all there is.
@@ -326,21 +288,8 @@ function collectUnconventional(events: Event[]): UnconventionalType[] {
   return [...byType.entries()]
     .sort(([a], [b]) => compareBytes(a, b))
     .map(([type, refs]) => {
-      const kubectl = describeKubectlTypes(type);
-      return { type, events: refs, kubectl, missedBy: missedBy(kubectl), origin: ORIGIN };
+      return { type, events: refs, kubectl: describeKubectlTypes(type) };
     });
-}
-
-// client-go's recorders (tools/record and tools/events) check ValidateEventType and drop anything else.
-const ORIGIN =
-  "It came from a writer that bypassed client-go's event recorders (kubectl apply, a raw API call, another client): those recorders drop every type but Normal and Warning before sending.";
-
-function missedBy(k: KubectlTypeBehaviour): string[] {
-  const missed: string[] = [];
-  if (!k.shownByTypesWarning) missed.push('kubectl events --types=Warning');
-  if (!k.shownByExactWarning) missed.push('kubectl get events --field-selector type=Warning');
-  missed.push('alerts and dashboards that match Warning exactly');
-  return missed;
 }
 
 function sortRepeats(repeats: Repeat[]): Repeat[] {
@@ -360,10 +309,10 @@ export function eventWindow(events: Event[]): { start: number | null; end: numbe
 function limitsFor(events: Event[], ctx: IncidentContext, carries: Carries): Limits {
   const { start, end } = carries.times ? eventWindow(events) : { start: null, end: null };
   return {
-    windowStart: isoOrNull(start),
-    windowEnd: isoOrNull(end),
+    windowStart: start,
+    windowEnd: end,
     windowMs: start === null || end === null ? null : end - start,
     eventTTLms: ctx.eventTTLms,
-    ttlHorizon: toIso(ctx.now - ctx.eventTTLms),
+    ttlHorizon: ctx.now - ctx.eventTTLms,
   };
 }

@@ -6,10 +6,32 @@ export function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The value when it is an object, else an empty one: reading a field of it never throws. */
+export function asObject(value: unknown): Json {
+  return isObject(value) ? value : {};
+}
+
+/** A string field as text (numbers and booleans spelled out); '' for anything else. */
+export function asString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+/** An API object's metadata, or an empty object. */
+export function metadataOf(object: unknown): Json {
+  return asObject(asObject(object).metadata);
+}
+
 /** metadata.resourceVersion, or '' when there is none. */
 export function resourceVersionOf(object: unknown): string {
-  const meta = isObject(object) && isObject(object.metadata) ? object.metadata : {};
-  return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
+  const rv = metadataOf(object).resourceVersion;
+  return typeof rv === 'string' ? rv : '';
+}
+
+/** Whether a raw object is in the namespace (null: every namespace). */
+export function inNamespace(object: unknown, namespace: string | null): boolean {
+  return namespace === null || metadataOf(object).namespace === namespace;
 }
 
 /**

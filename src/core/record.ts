@@ -2,17 +2,16 @@
 // already holds, and which lines a step of a list-then-watch adds. The file format is in
 // src/io/record-file.ts, the list and watch in src/kube/watch.ts; this module reads neither.
 // Nothing is written twice: an event version is its uid + resourceVersion, and a uid is DELETED once.
-import type { EventFilter } from './filter.ts';
-import { compareResourceVersions, isObject, resourceVersionOf } from './json.ts';
+import { compareResourceVersions, inNamespace, resourceVersionOf } from './json.ts';
+import { rawIdentity } from './versions.ts';
 import type { Json } from './json.ts';
+import type { ObservedStep } from './source.ts';
 
 export const RECORD_KIND = 'EvtimelineRecord';
 
-/** A watch event's type; also a record line's type (a re-list writes what a watch would have said). */
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
 export interface Observation {
-  observedAt: string;
+  /** epoch ms; null when a line's time does not parse */
+  observedAt: number | null;
   type: string;
   event: Json;
   /** a DELETED the recorder concluded from a re-list, not one the server sent */
@@ -29,25 +28,22 @@ export interface RecordHeader {
   namespace: string | null;
   /** the filters that chose which events were written, as given */
   filter: Json;
-  startedAt: string;
-}
-
-export function uidOf(event: Json): string {
-  const meta = isObject(event.metadata) ? event.metadata : {};
-  return String(meta.uid ?? `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}`);
+  /** epoch ms; null when the line's time does not parse */
+  startedAt: number | null;
 }
 
 // -- What a recorder needs to know to continue a record -----------------------------------------
 
 /**
  * Which observations a record already holds, so nothing is written twice: an event version is
- * identified by uid + resourceVersion, and a uid is DELETED at most once. Also tracks the newest
+ * identified by its identity (core/versions.ts: uid, else namespace/name) + resourceVersion, and an
+ * event is DELETED at most once. Also tracks the newest
  * resourceVersion written (where a watch can resume) and the events believed to still exist on the
  * server (a re-list that lacks one of them means it is gone).
  */
 export class RecordIndex {
   private readonly versions = new Set<string>();
-  private readonly uids = new Set<string>();
+  private readonly ids = new Set<string>();
   private readonly deleted = new Set<string>();
   private readonly alive = new Map<string, Json>();
   private newest = '';
@@ -60,8 +56,7 @@ export class RecordIndex {
 
   /** True (and remembered) when this observation is not in the record yet. */
   admit(type: string, event: Json): boolean {
-    const uid = uidOf(event);
-    if (this.deleted.has(uid)) return false;
+    if (this.deleted.has(rawIdentity(event))) return false;
     if (type !== 'DELETED' && this.versions.has(versionKey(event))) return false;
     this.add(type, event);
     return true;
@@ -72,17 +67,17 @@ export class RecordIndex {
     return this.newest;
   }
 
-  /** The record holds some version of this event. */
-  knows(uid: string): boolean {
-    return this.uids.has(uid);
+  /** The record holds some version of the event of this identity. */
+  knows(id: string): boolean {
+    return this.ids.has(id);
   }
 
   /** The record holds this event and no DELETED for it. */
-  holds(uid: string): boolean {
-    return this.alive.has(uid);
+  holds(id: string): boolean {
+    return this.alive.has(id);
   }
 
-  /** Events the record holds that were not DELETED, by uid. */
+  /** Events the record holds that were not DELETED, by identity. */
   liveEvents(): Map<string, Json> {
     return new Map(this.alive);
   }
@@ -93,14 +88,14 @@ export class RecordIndex {
   }
 
   private add(type: string, event: Json): void {
-    const uid = uidOf(event);
+    const id = rawIdentity(event);
     this.versions.add(versionKey(event));
-    this.uids.add(uid);
+    this.ids.add(id);
     if (type === 'DELETED') {
-      this.deleted.add(uid);
-      this.alive.delete(uid);
-    } else if (!this.deleted.has(uid)) {
-      this.alive.set(uid, event);
+      this.deleted.add(id);
+      this.alive.delete(id);
+    } else if (!this.deleted.has(id)) {
+      this.alive.set(id, event);
     }
     const rv = resourceVersionOf(event);
     // Not revisions (not etcd): the line written last is the newest the record can name.
@@ -109,47 +104,29 @@ export class RecordIndex {
 }
 
 function versionKey(event: Json): string {
-  return `${uidOf(event)}@${resourceVersionOf(event)}`;
+  return `${rawIdentity(event)}@${resourceVersionOf(event)}`;
 }
-
-// -- The steps a recorder is given (src/kube/watch.ts yields them) ------------------------------
-
-/** every event in scope at one resourceVersion */
-export interface ListStep {
-  kind: 'list';
-  items: Json[];
-}
-
-export interface ChangeStep {
-  kind: 'change';
-  type: ChangeType;
-  object: Json;
-}
-
-/** resume: the server has reached that version; ahead: it has not; unknown: the versions are not numbers. */
-export type ResumeVerdict = 'resume' | 'ahead' | 'unknown';
-
-/** before a watch resumes from `from`: the server's current resourceVersion; unless the verdict is 'resume', a list follows */
-export interface ResumeStep {
-  kind: 'resume';
-  from: string;
-  current: string;
-  verdict: ResumeVerdict;
-}
-
-/** A step that may add lines to the record. */
-export type ObservedStep = ListStep | ChangeStep;
 
 // -- Which lines a step adds to the record ------------------------------------------------------
 
-/** The filters as the header records them; undefined ones are left out so equal filters compare equal. */
-export function describeFilter(filter: EventFilter): Json {
-  const described: Json = {};
-  if (filter.object) described.for = `${filter.object.kind}/${filter.object.name}`;
-  if (filter.types && filter.types.length > 0) described.types = filter.types;
-  if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
-  if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
-  return described;
+/** What a recorder session continues from: what the record holds, and the version a watch may resume from ('' lists first). */
+interface Continuation {
+  index: RecordIndex;
+  resumeFrom: string;
+  /** observations already in the record */
+  held: number;
+}
+
+/**
+ * Where a session with `header` continues a record of these headers and observations. Events
+ * recorded from another server cannot be judged gone by this one's lists, so their liveness is forgotten.
+ */
+export function continueRecord(record: { headers: RecordHeader[]; observations: Observation[] }, header: RecordHeader): Continuation {
+  const index = RecordIndex.from(record.observations);
+  const previous = record.headers.at(-1);
+  if (previous !== undefined && previous.server !== header.server) index.forgetLive();
+  const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';
+  return { index, resumeFrom, held: record.observations.length };
 }
 
 /**
@@ -171,18 +148,13 @@ export function byResourceVersion(items: Json[]): Json[] {
   return [...items].sort((a, b) => compareResourceVersions(resourceVersionOf(a), resourceVersionOf(b)) ?? 0);
 }
 
-function inNamespace(event: Json, namespace: string | null): boolean {
-  if (namespace === null) return true;
-  const meta = event.metadata as { namespace?: unknown } | undefined;
-  return meta?.namespace === namespace;
-}
-
 export interface PlanContext {
   index: RecordIndex;
   namespace: string | null;
   /** the filters: which events are written */
   keep(event: Json): boolean;
-  observedAt: string;
+  /** epoch ms */
+  observedAt: number;
 }
 
 /**
@@ -197,13 +169,13 @@ export function planStep(step: ObservedStep, ctx: PlanContext): Observation[] {
   const planned: Observation[] = [];
   if (step.kind === 'change') {
     const { type, object } = step;
-    const wanted = ctx.keep(object) || (type === 'DELETED' && index.holds(uidOf(object)));
+    const wanted = ctx.keep(object) || (type === 'DELETED' && index.holds(rawIdentity(object)));
     if (wanted && index.admit(type, object)) planned.push({ observedAt, type, event: object });
     return planned;
   }
   const listed = new Set<string>();
   for (const item of byResourceVersion(step.items)) {
-    const uid = uidOf(item);
+    const uid = rawIdentity(item);
     listed.add(uid);
     const type = index.knows(uid) ? 'MODIFIED' : 'ADDED';
     if (ctx.keep(item) && index.admit(type, item)) planned.push({ observedAt, type, event: item });

@@ -1,22 +1,207 @@
-// What every read verb reads from: the live cluster (src/kube) or a saved file (src/io).
-// Both hand back raw core/v1-shaped event JSON; normaliseEvent settles the rest.
+// The EventSource port: where a verb's events come from. Verbs receive a source (Deps.openSource),
+// never build one; adapters implement it: the live cluster (src/kube/cluster-source.ts), saved files
+// (src/io/file-source.ts: a capture, a list, a record, a stable table), and unit tests' in-memory
+// doubles (test/support/sources.ts).
+//
+// A source hands back normalised events and, for those who keep them (capture), the raw objects as
+// read. Its provenance says what it is and what it can tell; verbs ask the provenance ("does it
+// carry uids?", "what window does it cover?"), never a file name or a format string.
+//
+// Adding a kind of input (say OTLP logs): add a variant to Provenance with what only it knows,
+// give it a `tells` that is true only for what its records really hold, write the adapter in
+// src/io or src/kube, and open it in src/sources.ts. Core and render switch on `kind` where the
+// wording or the wire shape differs; the compiler lists every switch that misses the new kind.
 
-export interface SourceInfo {
-  /** 'cluster' for a live API server, 'file' for --from */
-  kind: 'cluster' | 'file';
-  /** kubeconfig context, or the context a capture was taken from */
+import type { Event, ObjectRef } from './event.ts';
+import type { ObjectLookup } from './incarnation.ts';
+import type { Json } from './json.ts';
+import type { RetryPolicy } from './retry.ts';
+
+/** What an input can tell at all. A field it cannot tell is never guessed: the account says so. */
+export interface Tells {
+  /** first and last seen times */
+  times: boolean;
+  /** occurrence counts */
+  counts: boolean;
+  /** who reported each event (reportingController, source.component) */
+  reporters: boolean;
+  messages: boolean;
+  /** the Event's and its object's metadata.uid: identity, incarnations, --compare */
+  uids: boolean;
+  /** whether each object's owners can be read (ownerReferences of the live objects) */
+  ownership: boolean;
+}
+
+/** Event objects as the API server wrote them: every field but the objects' owners. */
+export const EVENT_OBJECTS_TELL: Tells = { times: true, counts: true, reporters: true, messages: true, uids: true, ownership: false };
+
+/** A live cluster: its events, and its objects for lookups (incarnations, owners). */
+export const LIVE_CLUSTER_TELLS: Tells = { ...EVENT_OBJECTS_TELL, ownership: true };
+
+/** `<type> <reason> <Kind>/<name>` a line: nothing else. */
+export const STABLE_TABLE_TELLS: Tells = { times: false, counts: false, reporters: false, messages: false, uids: false, ownership: false };
+
+/** What every kind of input states. */
+interface Common {
+  /** the namespace read, or the one a file was taken from (or narrowed to with -n); null: all namespaces, or the file does not say */
+  namespace: string | null;
+  /** the kubeconfig context and the API server's URL the events came from; '' when the input does not say */
   context: string;
   server: string;
-  /** null means all namespaces */
-  namespace: string | null;
-  /** for files: capture, list, record or stable-table; '' for a live cluster */
-  format: string;
+  tells: Tells;
+}
+
+/** The live API server, read now. */
+export interface ClusterProvenance extends Common {
+  kind: 'cluster';
+}
+
+/** A capture's events.json: both API views, taken at one moment. */
+export interface CaptureProvenance extends Common {
+  kind: 'capture';
+  /** epoch ms the capture was taken; null when the file does not say */
+  capturedAt: number | null;
+}
+
+/** `kubectl get events -o json`, a bare array or one Event: no time, server or context of its own. */
+export interface ListProvenance extends Common {
+  kind: 'list';
+}
+
+/** A record's JSON Lines: every version its recorder observed. */
+export interface RecordProvenance extends Common {
+  kind: 'record';
+  /** epoch ms of the first and last observation; null when the record holds none */
+  firstObserved: number | null;
+  lastObserved: number | null;
+}
+
+/** A saved `-o stable` table: types, reasons and objects only. */
+export interface StableTableProvenance extends Common {
+  kind: 'stable-table';
+}
+
+/**
+ * An OpenTelemetry Collector's file of OTLP logs (src/io/otlp-file.ts): the events the writers in it
+ * (our export, the k8sobjects or k8s_events receivers) carried, latest version each.
+ */
+export interface OtlpProvenance extends Common {
+  kind: 'otlp';
+  /** who wrote its events: our export, or the contrib k8sobjects or k8s_events receivers (each keeps less) */
+  writers: OtlpWriter[];
+  /** log records in the file that are not events */
+  skipped: number;
+  /** epoch ms of the first and last observation (observedTimeUnixNano); null when no record says */
+  firstObserved: number | null;
+  lastObserved: number | null;
+}
+
+/** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
+export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
+
+export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance;
+
+/** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
+export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
+  switch (p.kind) {
+    case 'capture':
+      return { first: p.capturedAt, last: p.capturedAt };
+    case 'record':
+    case 'otlp':
+      return { first: p.firstObserved, last: p.lastObserved };
+    case 'cluster':
+    case 'list':
+    case 'stable-table':
+      return { first: null, last: null };
+  }
+}
+
+/** The raw objects as read, where the input holds any. */
+export interface RawEvents {
+  /** core/v1 view: every event in scope (it already includes those written through events.k8s.io/v1) */
+  core: unknown[];
+  /** the events.k8s.io/v1 view of the same events (capture's both-apis report); null where the input has none */
+  eventsK8sIo: unknown[] | null;
+}
+
+export interface SourceRead {
+  /** normalised, one per object read (a record: the latest version of each); not yet de-duplicated, filtered or sorted */
+  events: Event[];
+  /** with `raw: true`: the objects as read; null when the input holds no event objects (a stable table) */
+  raw?: RawEvents | null;
+}
+
+export interface ReadOptions {
+  /** also hand back the raw objects (core/v1) */
+  raw?: boolean;
+  /** with raw: the events.k8s.io/v1 view too, where a live source must read it separately */
+  eventsK8sIo?: boolean;
+  /** called as a long read progresses, with the number of events read so far */
+  progress?: (count: number) => void;
+}
+
+/** The live cluster's objects: whether each still exists, and under which uid. */
+export interface ObjectDirectory {
+  /** answers by objectKey (core/incarnation.ts); never throws: an object that cannot be looked up is 'unknown' */
+  lookUp(refs: ObjectRef[]): Promise<ReadonlyMap<string, ObjectLookup>>;
+}
+
+// -- Following a live source: a list, then its changes -----------------------------------------
+
+/** A watch event's type; also a record line's type (a re-list writes what a watch would have said). */
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** every event in scope at one resourceVersion: at the start, or after the watch expired (410 Gone) */
+export interface ListStep {
+  kind: 'list';
+  items: Json[];
+}
+
+/** one change, as the server sent it */
+export interface ChangeStep {
+  kind: 'change';
+  type: ChangeType;
+  object: Json;
+}
+
+/** resume: the server has reached that version; ahead: it has not; unknown: the versions are not numbers. */
+export type ResumeVerdict = 'resume' | 'ahead' | 'unknown';
+
+/** before a watch resumes from `from`: the server's current resourceVersion; unless the verdict is 'resume', a list follows */
+export interface ResumeStep {
+  kind: 'resume';
+  from: string;
+  current: string;
+  verdict: ResumeVerdict;
+}
+
+/** A step that may add events: a list or a change. */
+export type ObservedStep = ListStep | ChangeStep;
+
+export type FollowStep = (ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep;
+
+export interface FollowOptions {
+  /** resume from here (once the server is known to have reached it); '' lists first */
+  resourceVersion: string;
+  /** stops following: the iteration ends */
+  signal: AbortSignal;
+  /** one-line notices (a watch that expired, a retry) for stderr */
+  notice(text: string): void;
+  /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
+  failed?(why: string): void;
+  /** the adapter's own policy when absent */
+  retry?: RetryPolicy;
 }
 
 export interface EventSource {
-  readonly info: SourceInfo;
-  /** Every event in scope through core/v1 (which already includes events written through events.k8s.io/v1). */
-  listEvents(): Promise<unknown[]>;
-  /** The events.k8s.io/v1 view of the same events (capture's both-apis report); null where the source has no such view. */
-  listNewApiEvents(): Promise<unknown[] | null>;
+  readonly provenance: Provenance;
+  read(opts?: ReadOptions): Promise<SourceRead>;
+  /** the live objects the events are about; null for a saved input (nothing live to ask) */
+  readonly objects: ObjectDirectory | null;
+  /**
+   * A live source's list, then every change, until the signal aborts (src/kube/watch.ts). Each step
+   * is handed over only once the previous one was taken, and resuming from the resourceVersion of the
+   * last step taken loses nothing. Absent for a saved input.
+   */
+  follow?(opts: FollowOptions): AsyncIterable<FollowStep>;
 }

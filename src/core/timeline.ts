@@ -1,7 +1,7 @@
 // The story of a namespace: each event once, in the order things happened.
 
 import type { Event, ObjectRef } from './event.ts';
-import { compareResourceVersions } from './json.ts';
+import { compareVersions, eventIdentity } from './versions.ts';
 
 /** What every renderer prints for an empty value, like `kubectl get` does. */
 export const NONE = '<none>';
@@ -39,21 +39,6 @@ export function sortUnique(lines: string[]): string[] {
   return [...new Set(lines)].sort(compareBytes);
 }
 
-function isNewer(candidate: Event, kept: Event): boolean {
-  // Versions that cannot be compared fall through to the times.
-  const rv = compareResourceVersions(candidate.resourceVersion, kept.resourceVersion) ?? 0;
-  if (rv !== 0) return rv > 0;
-  const last = (candidate.lastSeen ?? -Infinity) - (kept.lastSeen ?? -Infinity);
-  if (last !== 0 && !Number.isNaN(last)) return last > 0;
-  return candidate.count > kept.count;
-}
-
-function identity(ev: Event, index: number): string {
-  if (ev.uid !== '') return `uid:${ev.uid}`;
-  if (ev.name !== '') return `name:${ev.namespace}/${ev.name}`;
-  return `index:${index}`; // nothing to tell it apart by: keep it
-}
-
 /**
  * Each event once. Listing core/v1 and events.k8s.io/v1 returns every event twice (one store), and a
  * watch or a re-list returns later versions of the same object; metadata.uid is the identity. Of two
@@ -61,13 +46,21 @@ function identity(ev: Event, index: number): string {
  * tie the first seen). Output keeps the order in which each identity first appeared.
  */
 export function dedupeByUid(events: Event[]): Event[] {
-  const kept = new Map<string, Event>();
+  // Keyed by the uid itself where there is one: no key string per event (200,000 of them for a
+  // big record). Order: each event where it first appeared.
+  const kept: Event[] = [];
+  const byUid = new Map<string, number>();
+  const byOther = new Map<string, number>();
   events.forEach((ev, index) => {
-    const key = identity(ev, index);
-    const previous = kept.get(key);
-    if (previous === undefined || isNewer(ev, previous)) kept.set(key, ev);
+    // An event with nothing to tell it apart by is kept.
+    const [map, key] = ev.uid !== '' ? [byUid, ev.uid] : [byOther, eventIdentity(ev) || `index:${index}`];
+    const at = map.get(key);
+    if (at === undefined) {
+      map.set(key, kept.length);
+      kept.push(ev);
+    } else if (compareVersions(ev, kept[at] as Event) > 0) kept[at] = ev;
   });
-  return [...kept.values()];
+  return kept;
 }
 
 function compareTime(a: number | null, b: number | null): number {

@@ -1,7 +1,17 @@
 // A capture folder appears whole or not at all: written under a temporary name, then renamed.
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { RuntimeError, UsageError } from '../errors.ts';
+
+/** Why a folder cannot be written: it is a file, it holds files (and replacing was not asked for), or its parent is missing. */
+export class FolderError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly problem: 'not-a-folder' | 'not-empty' | 'no-parent',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -70,12 +80,12 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
   const present = await exists(dir);
   if (present) {
     const info = await stat(dir);
-    if (!info.isDirectory()) throw new UsageError(`${dir} exists and is not a folder`);
+    if (!info.isDirectory()) throw new FolderError(dir, 'not-a-folder', `${dir} exists and is not a folder`);
     const entries = await readdir(dir);
-    if (entries.length > 0 && !force) throw new UsageError(`${dir} is not empty: pass --force to replace it`);
+    if (entries.length > 0 && !force) throw new FolderError(dir, 'not-empty', `${dir} is not empty`);
   }
   const parent = dirname(dir);
-  if (!(await exists(parent))) throw new RuntimeError(`cannot create ${dir}: ${parent} does not exist`);
+  if (!(await exists(parent))) throw new FolderError(dir, 'no-parent', `cannot create ${dir}: ${parent} does not exist`);
   // mkdir, not mkdtemp: mkdtemp makes the folder 0700, and a capture is an ordinary folder.
   const temp = join(parent, `.${basename(dir)}.tmp-${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   await mkdir(temp);
@@ -96,6 +106,20 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
   } catch (error) {
     if (moved && !(await exists(dir))) await rename(old, dir).catch(() => {});
     await rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Writes `path` whole or not at all: a sibling temp file, fsynced, renamed over it (--output-file). */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const parent = dirname(path);
+  if (!(await exists(parent))) throw new FolderError(path, 'no-parent', `cannot write ${path}: ${parent} does not exist`);
+  const temp = join(parent, `.${basename(path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
+  try {
+    await writeDurably(temp, text);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
     throw error;
   }
 }

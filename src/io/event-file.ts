@@ -1,13 +1,18 @@
-// --from: events saved earlier. Accepts a capture's events.json, a `kubectl get events -o json`
-// list, a bare JSON array, and a record's JSON Lines (one observation per line).
+// --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
+// events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
+// line), a collector's OTLP logs (src/io/otlp-file.ts) and a saved `-o stable` table.
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { RuntimeError, UsageError } from '../errors.ts';
-import type { EventSource, SourceInfo } from '../core/source.ts';
-import { isObject } from '../core/json.ts';
-import type { Json } from '../core/json.ts';
-import { isStableLine } from '../core/stable-table.ts';
+import { normaliseEvent } from '../core/event.ts';
+import type { Event } from '../core/event.ts';
+import { inNamespace, isObject } from '../core/json.ts';
+import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
+import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
+import type { CaptureProvenance, EventSource, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import { isStableLine, parseStableTable } from '../core/stable-table.ts';
+import { parseOtlpEventLines } from './otlp-file.ts';
+import { parseRecordSaved } from './record-file.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -21,49 +26,62 @@ export interface CaptureFile {
   eventsK8sIo: unknown[];
 }
 
-export type FileFormat = 'capture' | 'list' | 'record' | 'stable-table';
-
-export interface ParsedEvents {
-  format: FileFormat;
-  core: unknown[];
-  /** the events.k8s.io/v1 view, where the file has it (a capture, an events.k8s.io list); else null */
-  eventsK8sIo: unknown[] | null;
-  context: string;
-  server: string;
-  namespace: string | null;
-  capturedAt: string;
-  /** a record's first observation (its last is capturedAt) */
-  firstObservedAt?: string;
-  /** the text of a saved `-o stable` table, which holds no event objects */
-  stableText?: string;
+/**
+ * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
+ * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
+ */
+export class SavedFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
+    readonly detail: string,
+  ) {
+    super(`${path}: ${detail}`);
+  }
 }
 
-function fromDocument(doc: unknown, path: string): ParsedEvents {
-  const empty = { format: 'list' as const, context: '', server: '', namespace: null, capturedAt: '', eventsK8sIo: null };
-  if (Array.isArray(doc)) return { ...empty, core: doc };
+/** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
+export type SavedEvents =
+  | { provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance; raw: RawEvents }
+  | { provenance: StableTableProvenance; events: Event[] };
+
+/** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
+function timeOrNull(text: string): number | null {
+  const ms = Date.parse(text);
+  return text === '' || Number.isNaN(ms) ? null : ms;
+}
+
+function listOf(core: unknown[], eventsK8sIo: unknown[] | null = null): SavedEvents {
+  return { provenance: { kind: 'list', namespace: null, context: '', server: '', tells: EVENT_OBJECTS_TELL }, raw: { core, eventsK8sIo } };
+}
+
+function fromDocument(doc: unknown, path: string): SavedEvents {
+  if (Array.isArray(doc)) return listOf(doc);
   if (isObject(doc) && doc.kind === 'EvtimelineCapture') {
     const capture = doc as unknown as CaptureFile;
     return {
-      format: 'capture',
-      core: Array.isArray(capture.core) ? capture.core : [],
-      eventsK8sIo: Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [],
-      context: String(capture.context ?? ''),
-      server: String(capture.server ?? ''),
-      namespace: typeof capture.namespace === 'string' ? capture.namespace : null,
-      capturedAt: String(capture.capturedAt ?? ''),
+      provenance: {
+        kind: 'capture',
+        context: String(capture.context ?? ''),
+        server: String(capture.server ?? ''),
+        namespace: typeof capture.namespace === 'string' ? capture.namespace : null,
+        capturedAt: timeOrNull(String(capture.capturedAt ?? '')),
+        tells: EVENT_OBJECTS_TELL,
+      },
+      raw: { core: Array.isArray(capture.core) ? capture.core : [], eventsK8sIo: Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [] },
     };
   }
   if (isObject(doc) && Array.isArray(doc.items)) {
-    const list = String(doc.apiVersion ?? '').startsWith('events.k8s.io/');
-    return list ? { ...empty, core: doc.items, eventsK8sIo: doc.items } : { ...empty, core: doc.items };
+    const newApi = String(doc.apiVersion ?? '').startsWith('events.k8s.io/');
+    return listOf(doc.items, newApi ? doc.items : null);
   }
-  if (isObject(doc) && (doc.kind === 'Event' || isObject(doc.metadata))) return { ...empty, core: [doc] };
+  if (isObject(doc) && (doc.kind === 'Event' || isObject(doc.metadata))) return listOf([doc]);
   // A record of a quiet namespace holds its header line alone: a record with no events yet.
   if (isObject(doc) && doc.kind === RECORD_KIND) {
-    const namespace = typeof doc.namespace === 'string' ? doc.namespace : null;
-    return { ...empty, format: 'record', core: [], namespace, context: String(doc.context ?? ''), server: String(doc.server ?? ''), capturedAt: '', firstObservedAt: '' };
+    const record = parseRecordSaved(JSON.stringify(doc));
+    if (record !== null) return record;
   }
-  throw new UsageError(`--from ${path}: not a capture, an event list, or a record`);
+  throw new SavedFileError(path, 'unrecognised', 'not a capture, an event list, or a record');
 }
 
 // `<type> <reason> <Kind>/<name>`: the lab's timeline.txt, as `-o stable` prints it.
@@ -72,21 +90,40 @@ function looksLikeStableTable(text: string): boolean {
   return lines.length > 0 && lines.every(isStableLine);
 }
 
+/** A saved file refused for holding something that is not an Event, naming the first such item. */
+export function notAnEventError(path: string, bad: { position: number; what: string }): SavedFileError {
+  return new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
+}
+
+/** The saved file, once every item it holds has the shape of an Event (see event-shape.ts). */
+function eventsOnly(saved: SavedEvents, path: string): SavedEvents {
+  if (!('raw' in saved)) return saved;
+  for (const items of [saved.raw.core, saved.raw.eventsK8sIo ?? []]) {
+    const bad = firstNonEvent(items);
+    if (bad !== null) throw notAnEventError(path, bad);
+  }
+  return saved;
+}
+
 /** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */
-export function parseEventsText(text: string, path: string, parseLines?: (text: string) => ParsedEvents | null): ParsedEvents {
+export function parseEventsText(text: string, path: string): SavedEvents {
   const trimmed = text.trim();
-  if (trimmed === '') throw new UsageError(`--from ${path}: the file is empty`);
+  if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
   try {
-    return fromDocument(JSON.parse(trimmed), path);
+    const doc: unknown = JSON.parse(trimmed);
+    // A collector's file of one export request is one JSON document: read as the lines it is.
+    const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? parseOtlpEventLines(text) : null;
+    return eventsOnly(oneLine ?? fromDocument(doc, path), path);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const lines = parseLines?.(text);
-    if (lines) return lines;
+    if (error instanceof SavedFileError) throw error;
+    const lines = parseRecordSaved(text) ?? parseOtlpEventLines(text);
+    if (lines) return eventsOnly(lines, path);
     if (looksLikeStableTable(text)) {
-      return { format: 'stable-table', core: [], eventsK8sIo: null, context: '', server: '', namespace: null, capturedAt: '', stableText: text };
+      const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };
+      return { provenance, events: parseStableTable(text) };
     }
     // JSON.parse's own message quotes the file, which is not ours to print.
-    throw new UsageError(`--from ${path}: neither JSON, a record, nor a stable table`);
+    throw new SavedFileError(path, 'unrecognised', 'neither JSON, a record, nor a stable table');
   }
 }
 
@@ -103,31 +140,23 @@ export async function readEventsFile(path: string, stdin: Readable): Promise<str
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new RuntimeError(`--from ${path}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`);
+    throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : String(code ?? error));
   }
 }
 
-function inNamespace(namespace: string | null) {
-  return (raw: unknown) => {
-    if (namespace === null) return true;
-    const meta = isObject(raw) && isObject(raw.metadata) ? raw.metadata : {};
-    return meta.namespace === namespace;
-  };
-}
-
-/** A saved file as an EventSource; -n narrows it to one namespace, otherwise everything in it is read. */
-export function fileSource(parsed: ParsedEvents, path: string, namespace: string | null): EventSource {
-  const info: SourceInfo = {
-    kind: 'file',
-    format: parsed.format,
-    context: parsed.context,
-    server: parsed.server,
-    namespace: namespace ?? parsed.namespace,
-  };
-  const keep = inNamespace(namespace);
-  return {
-    info,
-    listEvents: async () => parsed.core.filter(keep),
-    listNewApiEvents: async () => parsed.eventsK8sIo?.filter(keep) ?? null,
-  };
+/**
+ * A saved file as an EventSource; -n narrows it to one namespace, otherwise everything in it is
+ * read. A stable table's lines name no namespace: -n only names the scope.
+ */
+export function fileSource(saved: SavedEvents, namespace: string | null): EventSource {
+  const provenance = { ...saved.provenance, namespace: namespace ?? saved.provenance.namespace };
+  if (!('raw' in saved)) {
+    const events = saved.events;
+    return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: null } : { events }) };
+  }
+  const keep = (raw: unknown): boolean => inNamespace(raw, namespace);
+  const core = saved.raw.core.filter(keep);
+  const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
+  const events = core.map(normaliseEvent);
+  return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }) };
 }

@@ -17,26 +17,68 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { RuntimeError, UsageError } from '../errors.ts';
-import type { ParsedEvents } from './event-file.ts';
-import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
+import type { SavedEvents } from './event-file.ts';
+import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import { RECORD_KIND, uidOf } from '../core/record.ts';
+import { RECORD_KIND } from '../core/record.ts';
+import { normaliseEvent } from '../core/event.ts';
+import type { Event } from '../core/event.ts';
+import { compareVersions, rawIdentity } from '../core/versions.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
+import type { EventFilter } from '../core/filter.ts';
+import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 
-export type RecordLine = { header: RecordHeader } | { observation: Observation };
+/**
+ * A record file that cannot be read or appended to. The user can fix: not-a-file (a folder),
+ * no-folder (its folder is missing), not-a-record (another file's content). The system said no:
+ * unreadable, unwritable, changed (another writer). The message is complete but names no flag.
+ */
+export class RecordFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: 'not-a-file' | 'no-folder' | 'not-a-record' | 'unreadable' | 'unwritable' | 'changed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type RecordLine = { header: RecordHeader } | { observation: Observation };
 
 // -- Writing ------------------------------------------------------------------------------------
 
 /** One observation as one line; the key order is fixed so a torn line can still be recognised. */
 export function formatObservation(observation: Observation): string {
-  const { observedAt, type, event, inferred } = observation;
+  const { type, event, inferred } = observation;
+  const observedAt = isoOrEmpty(observation.observedAt);
   return `${JSON.stringify(inferred ? { observedAt, type, event, inferred } : { observedAt, type, event })}\n`;
 }
 
 export function formatHeader(header: RecordHeader): string {
-  return `${JSON.stringify(header)}\n`;
+  return `${JSON.stringify({ ...header, startedAt: isoOrEmpty(header.startedAt) })}\n`;
 }
+
+/** A record's times are ISO 8601 with milliseconds, as the recorder writes them. */
+function isoOrEmpty(ms: number | null): string {
+  return ms === null ? '' : new Date(ms).toISOString();
+}
+
+/** A time as a record line holds it; null for '' or text that does not parse. */
+function timeOf(value: unknown): number | null {
+  const ms = Date.parse(String(value ?? ''));
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** The filters as the header records them; undefined ones are left out so equal filters compare equal. */
+export function describeFilter(filter: EventFilter): Json {
+  const described: Json = {};
+  if (filter.object) described.for = `${filter.object.kind}/${filter.object.name}`;
+  if (filter.types && filter.types.length > 0) described.types = filter.types;
+  if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
+  if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
+  return described;
+}
+
 
 // -- Reading ------------------------------------------------------------------------------------
 
@@ -58,12 +100,12 @@ export function parseRecordLine(line: string): RecordLine | null {
         server: String(value.server ?? ''),
         namespace: typeof value.namespace === 'string' ? value.namespace : null,
         filter: isObject(value.filter) ? value.filter : {},
-        startedAt: String(value.startedAt ?? ''),
+        startedAt: timeOf(value.startedAt),
       },
     };
   }
   if (!isObject(value.event) || typeof value.type !== 'string') return null;
-  const observation: Observation = { observedAt: String(value.observedAt ?? ''), type: value.type, event: value.event };
+  const observation: Observation = { observedAt: timeOf(value.observedAt), type: value.type, event: value.event };
   if (value.inferred === true) observation.inferred = true;
   return { observation };
 }
@@ -71,11 +113,12 @@ export function parseRecordLine(line: string): RecordLine | null {
 // What every line this module writes begins with: a torn first line can be recognised as ours.
 const LINE_STARTS = [`{"kind":"${RECORD_KIND}"`, '{"observedAt":'];
 
-function couldBeOurs(fragment: string): boolean {
+/** Whether text could be the start of a line the recorder writes (a torn line, or a file's first bytes). */
+export function couldBeOurs(fragment: string): boolean {
   return LINE_STARTS.some((start) => start.startsWith(fragment) || fragment.startsWith(start));
 }
 
-export interface RecordText {
+interface RecordText {
   headers: RecordHeader[];
   observations: Observation[];
   /**
@@ -118,49 +161,51 @@ export function parseObservations(text: string): Observation[] | null {
 
 /**
  * The latest observed version of every event in the record, DELETED ones included, in the order
- * each event first appeared. Of two versions the higher resourceVersion wins, else the later line.
+ * each event first appeared. Of two versions the newer wins (core/versions.ts), else the later line.
  */
 export function latestVersions(observations: Observation[]): Json[] {
-  const latest = new Map<string, Json>();
-  for (const { event } of observations) {
-    const uid = uidOf(event);
-    const kept = latest.get(uid);
-    if (kept === undefined || (compareResourceVersions(resourceVersionOf(event), resourceVersionOf(kept)) ?? 0) >= 0) {
-      latest.set(uid, event);
-    }
+  const latest = new Map<string, { raw: Json; event: Event }>();
+  for (const { event: raw } of observations) {
+    const event = normaliseEvent(raw);
+    const key = rawIdentity(raw);
+    const kept = latest.get(key);
+    if (kept === undefined || compareVersions(event, kept.event) >= 0) latest.set(key, { raw, event });
   }
-  return [...latest.values()];
+  return [...latest.values()].map((v) => v.raw);
 }
 
 /** The namespace every session recorded, when they agree; otherwise null (several or all). */
-function recordedNamespace(headers: RecordHeader[]): string | null {
+export function recordedNamespace(headers: RecordHeader[]): string | null {
   const namespaces = new Set(headers.map((h) => h.namespace));
   const [only] = namespaces;
   return namespaces.size === 1 && only !== undefined ? only : null;
 }
 
-export function parseRecordLines(text: string): ParsedEvents | null {
+/** A record's text as a saved input: the latest version of each event, and where and when it was observed. Null when not a record. */
+export function parseRecordSaved(text: string): SavedEvents | null {
   const record = parseRecordText(text);
   if (record === null) return null;
   const { headers, observations } = record;
   const first = headers[0];
   return {
-    format: 'record',
-    core: latestVersions(observations),
-    eventsK8sIo: null,
-    context: first?.context ?? '',
-    server: first?.server ?? '',
-    namespace: recordedNamespace(headers),
-    // A record of headers alone (a quiet namespace) covers no observed time.
-    capturedAt: observations.at(-1)?.observedAt ?? '',
-    firstObservedAt: observations[0]?.observedAt ?? '',
+    provenance: {
+      kind: 'record',
+      context: first?.context ?? '',
+      server: first?.server ?? '',
+      namespace: recordedNamespace(headers),
+      // A record of headers alone (a quiet namespace) covers no observed time.
+      firstObserved: observations[0]?.observedAt ?? null,
+      lastObserved: observations.at(-1)?.observedAt ?? null,
+      tells: EVENT_OBJECTS_TELL,
+    },
+    raw: { core: latestVersions(observations), eventsK8sIo: null },
   };
 }
 
 // -- The file on disk ----------------------------------------------------------------------------
 
 /** A record as found on disk before appending (an absent or empty file is an empty record). */
-export interface ExistingRecord {
+interface ExistingRecord {
   path: string;
   exists: boolean;
   record: RecordText;
@@ -179,7 +224,7 @@ function firstBadLine(text: string): number {
 }
 
 /**
- * Reads FILE before a recorder appends to it. Refuses (UsageError, nothing written) a folder, a
+ * Reads FILE before a recorder appends to it. Refuses (RecordFileError, nothing written) a folder, a
  * file in a folder that does not exist, and a file that is not a record.
  */
 export async function readRecordFile(path: string): Promise<ExistingRecord> {
@@ -188,11 +233,11 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
     buffer = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new UsageError(`${path} is a folder: record needs a file`);
-    if (code !== 'ENOENT') throw new RuntimeError(`cannot read ${path}: ${String(code ?? error)}`);
+    if (code === 'EISDIR') throw new RecordFileError(path, 'not-a-file', `${path} is a folder: record needs a file`);
+    if (code !== 'ENOENT') throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${String(code ?? error)}`);
     const folder = dirname(path);
     const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
-    if (!isFolder) throw new UsageError(`cannot create ${path}: ${folder} is not a folder`);
+    if (!isFolder) throw new RecordFileError(path, 'no-folder', `cannot create ${path}: ${folder} is not a folder`);
     const empty: RecordText = { headers: [], observations: [], tornTail: '' };
     return { path, exists: false, record: empty, size: 0, completeBytes: 0, needsNewline: false };
   }
@@ -201,7 +246,7 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
   const empty: RecordText = { headers: [], observations: [], tornTail: '' };
   const record = text.trim() === '' ? empty : parseRecordText(text);
   if (record === null) {
-    throw new UsageError(`${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
+    throw new RecordFileError(path, 'not-a-record', `${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
   }
   const needsNewline = record.tornTail === '' && completeBytes < buffer.length;
   return { path, exists: true, record, size: buffer.length, completeBytes, needsNewline };
@@ -223,12 +268,12 @@ export class RecordAppender {
 
   static async open(existing: ExistingRecord): Promise<RecordAppender> {
     const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
-      throw new RuntimeError(`cannot write ${existing.path}: ${String(error.code ?? error.message)}`);
+      throw new RecordFileError(existing.path, 'unwritable', `cannot write ${existing.path}: ${String(error.code ?? error.message)}`);
     });
     try {
       const { size } = await handle.stat();
       if (size !== existing.size) {
-        throw new RuntimeError(`${existing.path} changed while it was being read: is another recorder writing to it?`);
+        throw new RecordFileError(existing.path, 'changed', `${existing.path} changed while it was being read: is another recorder writing to it?`);
       }
       if (existing.record.tornTail !== '') await handle.truncate(existing.completeBytes);
     } catch (error) {
@@ -257,5 +302,46 @@ export class RecordAppender {
   async close(): Promise<void> {
     await this.handle.datasync().catch(() => {});
     await this.handle.close();
+  }
+}
+
+/**
+ * One recorder session's writes: an existing record is opened at once (a torn last line cut off), a
+ * new file only once the server has answered (begin); the session's header goes before its first
+ * observation, so a quiet namespace still leaves a record, of no events, that --from reads.
+ */
+export class SessionWriter {
+  private appender: RecordAppender | undefined;
+  private headerWritten = false;
+
+  constructor(
+    private readonly existing: ExistingRecord,
+    private readonly header: RecordHeader,
+  ) {}
+
+  /** The server answered: the session's header is written. */
+  get started(): boolean {
+    return this.headerWritten;
+  }
+
+  async openExisting(): Promise<void> {
+    if (this.existing.exists) this.appender = await RecordAppender.open(this.existing);
+  }
+
+  async begin(): Promise<void> {
+    this.appender ??= await RecordAppender.open(this.existing);
+    if (this.headerWritten) return;
+    await this.appender.append(formatHeader(this.header));
+    this.headerWritten = true;
+  }
+
+  /** One write per observation: a killed recorder leaves whole lines. */
+  async write(observations: Observation[]): Promise<void> {
+    await this.begin();
+    for (const observation of observations) await (this.appender as RecordAppender).append(formatObservation(observation));
+  }
+
+  async close(): Promise<void> {
+    await this.appender?.close();
   }
 }

@@ -1,28 +1,40 @@
-// The live cluster as an EventSource.
-import type { EventSource } from '../core/source.ts';
+// The live cluster as an EventSource (src/core/source.ts).
+import { eventCompactor } from '../core/compact.ts';
+import { normaliseEvent } from '../core/event.ts';
+import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
+import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import { listEvents } from './events-api.ts';
 import type { KubeTarget } from './kubeconfig.ts';
+import { lookUpObjects, targetGetter } from './objects.ts';
+import { followEvents } from './watch.ts';
 
-export interface ClusterScope {
+interface ClusterScope {
   /** null = all namespaces */
   namespace: string | null;
   timeoutMs: number;
-  /** called after each page with the running total (progress on a terminal) */
-  onPage?: (total: number) => void;
 }
 
 export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSource {
-  const opts = { timeoutMs: scope.timeoutMs, onPage: scope.onPage };
+  const { namespace, timeoutMs } = scope;
   return {
-    info: {
-      kind: 'cluster',
-      format: '',
-      context: target.context,
-      server: target.server,
-      namespace: scope.namespace,
+    provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
+    async read(opts: ReadOptions = {}): Promise<SourceRead> {
+      const list = { timeoutMs, onPage: opts.progress };
+      if (!opts.raw) {
+        // Each page normalised as it arrives, its raw objects (managedFields is most of them) let
+        // go before the next: a 20,000-event read keeps 20,000 small values, not 40 pages of JSON.
+        const compact = eventCompactor();
+        return { events: (await listEvents(target, 'core', namespace, { ...list, keep: (item) => compact(normaliseEvent(item)) })).items };
+      }
+      // core/v1 already returns events written through events.k8s.io/v1: one store, so one read;
+      // the events.k8s.io/v1 view is read only for those who keep the raw objects (capture).
+      const [core, eventsK8sIo] = await Promise.all([
+        listEvents(target, 'core', namespace, list),
+        opts.eventsK8sIo ? listEvents(target, 'events.k8s.io', namespace, list) : undefined,
+      ]);
+      return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } };
     },
-    // core/v1 already returns events written through events.k8s.io/v1: one store, so one read.
-    listEvents: async () => (await listEvents(target, 'core', scope.namespace, opts)).items,
-    listNewApiEvents: async () => (await listEvents(target, 'events.k8s.io', scope.namespace, opts)).items,
+    objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
+    follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
   };
 }

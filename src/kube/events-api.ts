@@ -2,14 +2,11 @@
 import { RuntimeError } from '../errors.ts';
 import { isObject } from '../core/json.ts';
 import { pathSegment } from './api-names.ts';
-import { apiRequest } from './http.ts';
+import { apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
-export type EventsApi = 'core' | 'events.k8s.io';
-
-/** kubectl lists in pages of 500 as well; a namespace with many events arrives in several round trips. */
-export const PAGE_SIZE = 500;
+type EventsApi = 'core' | 'events.k8s.io';
 
 export function eventsPath(api: EventsApi, namespace: string | null, name?: string): string {
   const root = api === 'core' ? '/api/v1' : '/apis/events.k8s.io/v1';
@@ -17,8 +14,8 @@ export function eventsPath(api: EventsApi, namespace: string | null, name?: stri
   return name === undefined ? scoped : `${scoped}/${pathSegment('resource name', name)}`;
 }
 
-export interface EventList {
-  items: unknown[];
+export interface EventList<T = unknown> {
+  items: T[];
   /** the list's resourceVersion, where a watch can start */
   resourceVersion: string;
 }
@@ -28,13 +25,20 @@ interface ListPage {
   metadata?: { continue?: string; resourceVersion?: string };
 }
 
-export async function listEvents(
-  target: KubeTarget,
-  api: EventsApi,
-  namespace: string | null,
-  opts: { timeoutMs?: number; onPage?: (total: number) => void } = {},
-): Promise<EventList> {
-  const items: unknown[] = [];
+export interface ListOptions<T> {
+  timeoutMs?: number;
+  onPage?: (total: number) => void;
+  /**
+   * What to keep of each item, applied as each page arrives (normaliseEvent, say): the page's raw
+   * objects, managedFields and all, are then let go before the next page comes. Default: the item.
+   */
+  keep?: (item: unknown) => T;
+}
+
+/** Every event in scope, page after page (continue tokens make pages sequential), never throttled. */
+export async function listEvents<T = unknown>(target: KubeTarget, api: EventsApi, namespace: string | null, opts: ListOptions<T> = {}): Promise<EventList<T>> {
+  const keep = opts.keep ?? ((item: unknown) => item as T);
+  const items: T[] = [];
   let next: string | undefined;
   let resourceVersion = '';
   const tokens = continueTokens(namespace === null ? 'events in all namespaces' : `events in namespace ${namespace}`);
@@ -50,7 +54,7 @@ export async function listEvents(
     }
     const page = answer as unknown as ListPage & { items: unknown[] };
     // One at a time: push(...items) of a page with too many items overflows the call stack.
-    for (const item of page.items) items.push(item);
+    for (const item of page.items) items.push(keep(item));
     // Every page of one list shares the snapshot of the first; the last page's is the one to watch from.
     resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     next = tokens.next(page.metadata?.continue);

@@ -4,7 +4,11 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
+import { applyAuth, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
+
+/** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
+export const PAGE_SIZE = 500;
 
 export interface ApiRequest {
   method: 'GET' | 'PATCH';
@@ -55,24 +59,20 @@ function firstLine(error: unknown): string {
 
 /**
  * The HTTP options (TLS material, Authorization header, proxy agent) kubectl would use for this
- * target. A failing exec credential plugin is named in kubectl's words, not as an internal error.
+ * target: client-node's TLS, token and auth-provider handling, then what it lacks (auth.ts).
  */
 export async function requestOptions(target: KubeTarget): Promise<https.RequestOptions> {
   const options: https.RequestOptions = { headers: {} };
   try {
     await target.config.applyToHTTPSOptions(options);
   } catch (error) {
-    const exec = target.config.getCurrentUser()?.exec;
-    if (exec?.command) {
-      const why = firstLine(error) || 'it exited with an error and printed nothing';
-      throw new RuntimeError(`getting credentials: exec: executable ${exec.command} failed: ${why}`);
-    }
     throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${firstLine(error)}`);
   }
   // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
   // request then opened its own connection and TLS handshake (47 for a 20,000-event read with its
   // object lookups). Node's ClientRequest reads agent.keepAlive when the request is made.
   if (options.agent instanceof process.getBuiltinModule('node:http').Agent) (options.agent as unknown as { keepAlive: boolean }).keepAlive = true;
+  if (target.auth) await applyAuth(options, target.auth, target);
   return options;
 }
 
@@ -110,6 +110,18 @@ function networkError(error: NodeJS.ErrnoException, target: KubeTarget): Runtime
   return new RuntimeError(`cannot reach ${where}: ${what}`);
 }
 
+/**
+ * kubectl -v=6: one line per request on stderr, in klog's shape (round_trippers.go), with the
+ * method, URL, status and time. The URL never holds a credential; headers are never logged.
+ */
+function logResponse(target: KubeTarget, method: string, url: URL, code: number, status: string, ms: number): void {
+  if ((target.verbosity ?? 0) < 6 || !target.log) return;
+  const now = new Date();
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  const stamp = `I${pad(now.getMonth() + 1)}${pad(now.getDate())} ${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}.${pad(now.getMilliseconds(), 3)}000`;
+  target.log(`${stamp} ${String(process.pid).padStart(7)} round_trippers.go:632] "Response" verb="${method}" url="${url.href}" status="${code} ${status}" milliseconds=${ms}\n`);
+}
+
 /** Opens a request and hands back the live response (used for watches) after a 2xx status. */
 export async function openStream(target: KubeTarget, req: ApiRequest): Promise<http.IncomingMessage> {
   const url = buildUrl(target.server, req.path, req.query);
@@ -121,9 +133,15 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   // 8 MiB), which --version, --help and --from never need.
   const transport = process.getBuiltinModule(url.protocol === 'http:' ? 'node:http' : 'node:https');
   return new Promise((resolve, reject) => {
+    const started = Date.now();
     const request = transport.request(url, { ...base, method: req.method, headers }, (response) => {
       const code = response.statusCode ?? 0;
+      logResponse(target, req.method, url, code, response.statusMessage ?? '', Date.now() - started);
       if (code >= 200 && code < 300) return resolve(response);
+      if (code === 401 && target.auth) {
+        response.resume();
+        return reject(new ApiError(unauthorizedMessage(target.server, target.auth.description), code, 'Unauthorized'));
+      }
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));

@@ -10,11 +10,22 @@ import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node
 import { RuntimeError } from '../errors.ts';
 import { namespaceError } from './api-names.ts';
 import { loadClientNode } from './client-node.ts';
+import { ExecCredentialCache } from './exec-credential.ts';
+import { describeCredentials, overrideCluster, overrideUser, readRawUsers, userExtras } from './overrides.ts';
+import type { ConnectionOverrides, UserExtras } from './overrides.ts';
+import { proxyFromEnvironment } from './proxy.ts';
 
-export interface KubeconfigRequest {
+interface KubeconfigRequest {
   kubeconfig?: string;
   context?: string;
   env: Record<string, string | undefined>;
+  /** kubectl's global connection flags (--server, --token, --user, --as, ...) */
+  overrides?: ConnectionOverrides;
+  /** -v: 6 logs each request's line and status */
+  verbosity?: number;
+  /** where -v lines go (stderr) */
+  log?: (line: string) => void;
+  stdinIsTTY?: boolean;
 }
 
 export interface KubeTarget {
@@ -23,6 +34,20 @@ export interface KubeTarget {
   server: string;
   /** the context's namespace, else "default" */
   namespace: string;
+  /** what client-node does not do for us: tokenFile, exec plugins, impersonation (absent: none) */
+  auth?: TargetAuth;
+  /** -v level and its log line writer */
+  verbosity?: number;
+  log?: (line: string) => void;
+}
+
+export interface TargetAuth extends UserExtras {
+  user: string;
+  /** the credentials in words, for an error */
+  description: string;
+  execCache: ExecCredentialCache;
+  stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
 }
 
 /** The files kubectl would read, in precedence order. */
@@ -94,14 +119,41 @@ export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget
   const { KubeConfig: KubeConfigClass } = await loadClientNode();
   const config = mergeKubeconfigs(KubeConfigClass, files.map((file) => readFile(KubeConfigClass, file)));
   const contextName = req.context || config.currentContext;
-  if (!contextName) throw new RuntimeError('current-context is not set in the kubeconfig: pass --context');
-  const context = config.getContextObject(contextName);
+  const o = req.overrides ?? {};
+  if (!contextName && !o.server) throw new RuntimeError('current-context is not set in the kubeconfig: pass --context');
+  const context = contextName ? config.getContextObject(contextName) : { name: '', cluster: '', user: '' };
   if (!context) throw new RuntimeError(`context "${contextName}" does not exist in the kubeconfig`);
-  config.setCurrentContext(contextName);
-  const cluster = config.getCluster(context.cluster);
-  if (!cluster?.server) throw new RuntimeError(`context "${contextName}" names cluster "${context.cluster}", which has no server`);
+  const clusterName = o.cluster || context.cluster;
+  const userName = o.user || context.user;
+  const known = config.getCluster(clusterName);
+  if (o.cluster && !known) throw new RuntimeError(`cluster "${o.cluster}" does not exist in the kubeconfig`);
+  const knownUser = config.getUser(userName);
+  if (o.user && !knownUser) throw new RuntimeError(`auth info "${o.user}" does not exist in the kubeconfig`);
+  const merged = overrideCluster(known ?? { name: clusterName, server: '', skipTLSVerify: false }, o);
+  if (!merged.server) throw new RuntimeError(`context "${contextName}" names cluster "${clusterName}", which has no server`);
+  // A proxy from HTTPS_PROXY/NO_PROXY, as kubectl reads them, where the kubeconfig names none.
+  const cluster = { ...merged, proxyUrl: merged.proxyUrl || proxyFromEnvironment(merged.server, req.env) };
+  const extras = userExtras(readRawUsers(files).get(userName), o);
+  const baseUser = overrideUser(knownUser ?? { name: userName }, o);
+  // The exec plugin is ours to run (see exec-credential.ts); a --token or token wins over it.
+  const user = { ...baseUser, exec: undefined, impersonateUser: undefined };
+  const current = `${contextName || 'evtimeline-flags'}`;
+  config.loadFromOptions({
+    clusters: [allowPlainHttp(cluster), ...config.clusters.filter((c) => c.name !== cluster.name)],
+    users: [user, ...config.users.filter((u) => u.name !== user.name)],
+    contexts: [{ ...context, name: current, cluster: cluster.name, user: user.name }, ...config.contexts.filter((c) => c.name !== current)],
+    currentContext: current,
+  });
   const namespace = context.namespace || 'default';
   const invalid = namespaceError(namespace);
   if (invalid !== null) throw new RuntimeError(`context "${contextName}": ${invalid}`);
-  return { config, context: contextName, server: cluster.server, namespace };
+  const auth: TargetAuth = {
+    ...extras,
+    user: userName,
+    description: describeCredentials(baseUser, extras, o),
+    execCache: new ExecCredentialCache(),
+    stdinIsTTY: req.stdinIsTTY ?? false,
+    env: req.env,
+  };
+  return { config, context: contextName, server: cluster.server, namespace, auth, verbosity: req.verbosity ?? 0, ...(req.log ? { log: req.log } : {}) };
 }

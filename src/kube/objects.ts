@@ -8,7 +8,7 @@ import type { ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/incarnation.ts';
 import type { ObjectLookup } from '../core/incarnation.ts';
 import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathSegment } from './api-names.ts';
-import { ApiError, apiRequest } from './http.ts';
+import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
@@ -17,8 +17,8 @@ export type Getter = (path: string, accept?: string) => Promise<unknown>;
 
 // Only the object's uid and creationTimestamp matter: ask for its metadata alone, so a lookup never
 // pulls a Secret's data or a large spec (plain JSON remains the fallback for servers that can't).
-export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
-export const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export function targetGetter(target: KubeTarget, timeoutMs: number): Getter {
   return (path, accept) => apiRequest(target, { method: 'GET', path, timeoutMs, accept });
@@ -137,7 +137,7 @@ async function listAll(get: Getter, collection: Collection): Promise<Map<string,
   let token: string | undefined = '';
   const tokens = continueTokens(collection.path);
   do {
-    const page = (await get(`${collection.path}?limit=${LIST_PAGE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
+    const page = (await get(`${collection.path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
       items?: unknown;
       metadata?: { continue?: unknown };
     } | null;
@@ -182,12 +182,15 @@ export async function eachLimited<T>(items: T[], limit: number, work: (item: T) 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** How many requests may be in flight at once: enough to be quick, few enough not to stampede a server. */
-export const LOOKUP_CONCURRENCY = 8;
+/**
+ * How many requests may be in flight at once: enough to be quick, few enough not to stampede a
+ * server (kube-apiserver's --max-requests-inflight is 400). 400 objects in 50 namespaces take 152
+ * requests (discovery, a metadata-only LIST of each namespace's Pods, a GET each for the rest):
+ * about 0.3 s at 32 in flight, 0.5 to 1.1 s at 8, on a loaded 2-core machine, 0.1 s CPU either way.
+ */
+export const LOOKUP_CONCURRENCY = 16;
 /** A collection holding more objects to look up than this is LISTed rather than read with a GET each. */
-export const LIST_ABOVE = 3;
-/** Objects per LIST page (kubectl get --chunk-size defaults to 500 too). */
-const LIST_PAGE = 500;
+const LIST_ABOVE = 3;
 
 /** Groups the refs by the collection they are read from; refs that cannot be read are answered unknown at once. */
 function collect(refs: ObjectRef[], discoveries: Map<string, Discovery>, found: Map<string, ObjectLookup>): Collection[] {

@@ -16,26 +16,17 @@ import { ApiError, TlsVerificationError, apiRequest, openStream } from './http.t
 import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import type { ChangeStep, ListStep, ResumeStep, ResumeVerdict } from '../core/record.ts';
+import type { FollowStep, ResumeVerdict } from '../core/source.ts';
+import { backoffDelay } from '../core/retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 
-export type FollowStep =
-  /** a list at the start, or after the watch expired, at its resourceVersion */
-  | (ListStep & { resourceVersion: string; why: 'start' | 'expired' })
-  | ResumeStep
-  | ChangeStep;
-
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
-  /** consecutive failures after which following gives up with an error */
-  maxAttempts: number;
-}
+export { backoffDelay } from '../core/retry.ts';
 
 /** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
 
 /** How long the server keeps one watch open; it then ends it and we resume (client-go's reflector uses 5-10 min). */
-export const DEFAULT_WATCH_SECONDS = 300;
+const DEFAULT_WATCH_SECONDS = 300;
 
 export interface FollowOptions {
   /** null: all namespaces */
@@ -176,9 +167,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export function backoffDelay(failures: number, retry: RetryPolicy): number {
-  return Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.max(0, failures - 1));
-}
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
@@ -200,6 +188,21 @@ function openWatch(target: KubeTarget, namespace: string | null, resourceVersion
 }
 
 /**
+ * Where following stands. check-resume: a caller's resourceVersion waits for a list of one item to
+ * show the server has reached it. list: every event in scope, at the start or after the watch
+ * expired. watch: changes from `from`, the last resourceVersion the consumer has taken.
+ */
+type Phase =
+  | { name: 'check-resume'; from: string }
+  | { name: 'list'; why: 'start' | 'expired' }
+  | { name: 'watch'; from: string };
+
+/** Where following starts: a list, or the check that the server has reached the version to resume from. */
+function firstPhase(resourceVersion: string): Phase {
+  return resourceVersion === '' ? { name: 'list', why: 'start' } : { name: 'check-resume', from: resourceVersion };
+}
+
+/**
  * Lists (or, given a resourceVersion the server has reached, resumes), then watches, forever (until
  * `signal` aborts). Each step is handed over only when the previous one has been consumed, and the
  * resourceVersion to resume from advances only past steps the consumer has taken, so a consumer
@@ -210,9 +213,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
   const { namespace, signal, notice } = opts;
   const retry = opts.retry ?? DEFAULT_RETRY;
   const watchSeconds = opts.watchSeconds ?? DEFAULT_WATCH_SECONDS;
-  let resourceVersion = opts.resourceVersion ?? '';
-  let listWhy: 'start' | 'expired' | null = resourceVersion === '' ? 'start' : null;
-  let checkResume = resourceVersion !== '';
+  let phase = firstPhase(opts.resourceVersion ?? '');
   let failures = 0;
   let expiredInARow = 0;
 
@@ -223,58 +224,63 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      if (checkResume) {
-        const current = await abortable(currentResourceVersion(target, namespace, opts.requestTimeoutMs), signal);
-        failures = 0;
-        checkResume = false;
-        const verdict = judgeResume(resourceVersion, current);
-        if (verdict !== 'resume') listWhy = 'start';
-        yield { kind: 'resume', from: resourceVersion, current, verdict };
-        continue;
-      }
-      if (listWhy !== null) {
-        const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs }), signal);
-        failures = 0;
-        resourceVersion = list.resourceVersion;
-        const why = listWhy;
-        listWhy = null;
-        yield { kind: 'list', items: list.items.filter(isObject), resourceVersion, why };
-        continue;
-      }
-      const opened = Date.now();
-      response = await openWatch(target, namespace, resourceVersion, watchSeconds, signal);
-      let delivered = false;
-      for await (const message of readWatchLines(response)) {
-        const { type, object } = message;
-        if (type === 'BOOKMARK') {
-          resourceVersion = resourceVersionOf(object) || resourceVersion;
-          continue;
-        }
-        if (type === 'ERROR') throw statusError(object);
-        if ((type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') && isObject(object)) {
-          delivered = true;
+      switch (phase.name) {
+        case 'check-resume': {
+          const current = await abortable(currentResourceVersion(target, namespace, opts.requestTimeoutMs), signal);
           failures = 0;
+          const verdict = judgeResume(phase.from, current);
+          const step: FollowStep = { kind: 'resume', from: phase.from, current, verdict };
+          phase = verdict === 'resume' ? { name: 'watch', from: phase.from } : { name: 'list', why: 'start' };
+          yield step;
+          break;
+        }
+        case 'list': {
+          const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs }), signal);
+          failures = 0;
+          const step: FollowStep = { kind: 'list', items: list.items.filter(isObject), resourceVersion: list.resourceVersion, why: phase.why };
+          phase = { name: 'watch', from: list.resourceVersion };
+          yield step;
+          break;
+        }
+        case 'watch': {
+          const opened = Date.now();
+          response = await openWatch(target, namespace, phase.from, watchSeconds, signal);
+          let delivered = false;
+          for await (const message of readWatchLines(response)) {
+            const { type, object } = message;
+            if (type === 'BOOKMARK') {
+              phase = { name: 'watch', from: resourceVersionOf(object) || phase.from };
+              continue;
+            }
+            if (type === 'ERROR') throw statusError(object);
+            if ((type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') && isObject(object)) {
+              delivered = true;
+              failures = 0;
+              expiredInARow = 0;
+              yield { kind: 'change', type, object };
+              // Only past a change the consumer has taken.
+              phase = { name: 'watch', from: resourceVersionOf(object) || phase.from };
+            }
+          }
+          if (signal.aborted) return;
           expiredInARow = 0;
-          yield { kind: 'change', type, object };
-          resourceVersion = resourceVersionOf(object) || resourceVersion;
+          // A normal end (the server's timeoutSeconds, an apiserver restart): resume from where we
+          // are. One that ends at once with nothing in it is a failure, or we would spin.
+          if (!delivered && Date.now() - opened < 1000) throw new Transient('the watch ended as soon as it began');
+          break;
         }
       }
-      if (signal.aborted) return;
-      expiredInARow = 0;
-      // A normal end (the server's timeoutSeconds, an apiserver restart): resume from where we
-      // are. One that ends at once with nothing in it is a failure, or we would spin.
-      if (!delivered && Date.now() - opened < 1000) throw new Transient('the watch ended as soon as it began');
     } catch (caught) {
       if (signal.aborted) return;
       const error = classify(caught);
+      const what = phase.name === 'watch' ? 'watch' : 'list';
       if (error instanceof Expired) {
         // A quiet namespace gets this after every long watch (no bookmarks come from etcd, so the
         // version to resume from grows old); only one that follows a fresh list again and again is wrong.
         expiredInARow += 1;
         if (expiredInARow > 5) throw new RuntimeError(`the watch of events keeps expiring (410 Gone): ${error.message}`);
-        notice(`${listWhy === null && !checkResume ? 'watch' : 'list'} expired (410 Gone): listing again`);
-        listWhy = 'expired';
-        checkResume = false;
+        notice(`${what} expired (410 Gone): listing again`);
+        phase = { name: 'list', why: 'expired' };
         continue;
       }
       if (!(error instanceof Transient)) throw error;
@@ -284,7 +290,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
       }
       const delay = backoffDelay(failures, retry);
       opts.failed?.(error.message);
-      notice(`${listWhy === null && !checkResume ? 'watch' : 'list'} failed (${error.message}): retrying in ${seconds(delay)}`);
+      notice(`${what} failed (${error.message}): retrying in ${seconds(delay)}`);
       await sleep(delay, signal);
     } finally {
       signal.removeEventListener('abort', onAbort);

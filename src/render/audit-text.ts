@@ -5,6 +5,7 @@ import type { AuditFinding, AuditReport, FindingKind, KubectlTypeBehaviour } fro
 import { NONE } from '../core/timeline.ts';
 import type { Palette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
+import { explainFinding, summariseKubectlTypes } from './audit-words.ts';
 import { escapeOrNone, plural } from './words.ts';
 
 const HEADINGS: Record<FindingKind, string> = {
@@ -41,7 +42,7 @@ export function renderFindings(report: AuditReport, palette: Palette): string {
 function findingLines(f: AuditFinding, palette: Palette): string {
   const type = f.kind === 'unconventional-type' ? palette.unconventional(escapeOrNone(f.type)) : escapeOrNone(f.type);
   const facts = `reason ${escapeOrNone(f.reason)}, type ${type}, reported by ${escapeOrNone(f.reporter)}, count ${f.count}`;
-  return `  ${palette.bold(escapeOrNone(f.event))} about ${escapeOrNone(f.object)}: ${facts}\n    ${escapeTerminal(f.explanation)}`;
+  return `  ${palette.bold(escapeOrNone(f.event))} about ${escapeOrNone(f.object)}: ${facts}\n    ${escapeTerminal(explainFinding(f))}`;
 }
 
 /** One type: the command a user would try and what it does, then what Warning filters do with it. */
@@ -57,7 +58,7 @@ export function renderTypeBehaviour(b: KubectlTypeBehaviour, palette: Palette): 
 }
 
 function commandOutcome(b: KubectlTypeBehaviour): string {
-  if (b.command === null) return escapeTerminal(b.summary);
+  if (b.command === null) return escapeTerminal(summariseKubectlTypes(b));
   const command = escapeTerminal(b.command);
   if (b.typesFlag === 'refused') return `${command} -> exit ${b.exitCode}, stderr "${b.stderr}"`;
   return `${command} -> exit ${b.exitCode}, lists it`;

@@ -1,5 +1,7 @@
 // Colour has one owner: this file. Renderers ask a Palette; only choosePalette decides whether it paints.
 
+import { isConventionalType } from '../core/types.ts';
+
 export interface Palette {
   warning(s: string): string;
   unconventional(s: string): string;
@@ -7,7 +9,7 @@ export interface Palette {
   bold(s: string): string;
 }
 
-export type ColorFlag = 'auto' | 'always' | 'never';
+type ColorFlag = 'auto' | 'always' | 'never';
 
 const same = (s: string): string => s;
 
@@ -48,4 +50,14 @@ export function choosePalette({ flag, isTTY, env }: ColorChoice): Palette {
   if (force !== undefined && force !== '') return force === '0' || force === 'false' ? plainPalette : ansiPalette;
   if (env.TERM === 'dumb') return plainPalette;
   return isTTY ? ansiPalette : plainPalette;
+}
+
+/**
+ * An event type's text as every renderer paints it: Warning in the warning colour, a type other than
+ * Normal or Warning in the unconventional one (with `mark` after it, for readers without colour).
+ * `text` is already escaped.
+ */
+export function paintType(type: string, text: string, palette: Palette, mark = ''): string {
+  if (type === 'Warning') return palette.warning(text);
+  return isConventionalType(type) ? text : palette.unconventional(`${text}${mark}`);
 }

@@ -2,20 +2,28 @@
 // object's story in time order, who reported what, unconventional types, then what events cannot tell.
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
+import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { Incident, ObjectStory, Repeat, Report } from '../core/incident.ts';
 import type { Disappearance, Recreation } from '../core/incarnation.ts';
 import { humanDuration } from '../core/duration.ts';
 import { isConventionalType } from '../core/types.ts';
+import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
-import { formatTime, formatTimeAndAge } from './time.ts';
+import { formatTime, formatTimeAndAge, formatTTL } from './time.ts';
 import { escapeOrNone, plural } from './words.ts';
+import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
+import { savedNoun } from './notices.ts';
+import { observedWindow } from '../core/source.ts';
 
 // The headline stays short: a namespace with hundreds of warnings lists the first few.
 const HEADLINE_ITEMS = 5;
 
-export function renderIncidentText(incident: Incident, palette: Palette): string {
-  const sections = [headline(incident, palette)];
+/** --absolute-times: RFC 3339 times where the account would say how long ago. */
+type IncidentView = Incident & { absoluteTimes?: boolean };
+
+export function renderIncidentText(incident: IncidentView, palette: Palette): string {
+  const sections = [renderIncidentHeadline(incident, palette)];
   if (incident.headline.events > 0) {
     sections.push(objectsSection(incident, palette), reportersSection(incident, palette));
     if (incident.unconventionalTypes.length > 0) sections.push(unconventionalSection(incident, palette));
@@ -25,18 +33,19 @@ export function renderIncidentText(incident: Incident, palette: Palette): string
   return `${sections.join('\n\n')}\n`;
 }
 
-function paintType(type: string, palette: Palette): string {
-  if (type === 'Warning') return palette.warning(escapeOrNone(type));
-  return isConventionalType(type) ? escapeOrNone(type) : palette.unconventional(escapeOrNone(type));
+function paintEventType(type: string, palette: Palette): string {
+  return paintType(type, escapeOrNone(type), palette);
 }
 
-function ageOf(iso: string, incident: Incident): string {
-  return `${humanDuration(Date.parse(incident.at) - Date.parse(iso))} ago`;
+function ageOf(ms: number, incident: IncidentView): string {
+  if (incident.absoluteTimes) return `at ${formatTime(ms)}`;
+  return `${humanDuration(incident.at - ms)} ago`;
 }
 
 /** `2026-11-30T11:58:00Z (2m ago)` */
-function timeAndAge(iso: string, incident: Incident): string {
-  return formatTimeAndAge(Date.parse(iso), Date.parse(incident.at));
+function timeAndAge(ms: number, incident: IncidentView): string {
+  if (incident.absoluteTimes) return formatTime(ms);
+  return formatTimeAndAge(ms, incident.at);
 }
 
 function listSome(items: string[], separator = ', '): string {
@@ -45,29 +54,27 @@ function listSome(items: string[], separator = ', '): string {
 }
 
 function scope(incident: Incident): string {
-  return incident.namespace === null ? 'across all namespaces' : `in namespace ${escapeOrNone(incident.namespace)}`;
-}
-
-/** `the record`, `the capture`, `the file`: what the events were read from. */
-function savedNoun(incident: Incident): string {
-  const format = incident.saved?.format;
-  return format === 'record' || format === 'capture' ? `the ${format}` : 'the file';
+  const namespace = incident.provenance.namespace;
+  return namespace === null ? 'across all namespaces' : `in namespace ${escapeOrNone(namespace)}`;
 }
 
 function origin(incident: Incident): string {
-  if (incident.source === 'stable-table') return 'rebuilt from a saved stable table';
-  if (incident.source === 'cluster') return `read from the cluster at ${formatTime(incident.at)}`;
-  const saved = incident.saved;
+  const p = incident.provenance;
+  if (p.kind === 'stable-table') return 'rebuilt from a saved stable table';
+  if (p.kind === 'cluster') return `read from the cluster at ${formatTime(incident.at)}`;
   const read =
-    saved?.format === 'record'
+    p.kind === 'record'
       ? 'read from a record'
-      : saved?.format === 'capture' && saved.lastObserved !== null
-        ? `read from a capture taken at ${formatTime(saved.lastObserved)}`
+      : p.kind === 'otlp'
+        ? "read from an OpenTelemetry Collector's file"
+        : p.kind === 'capture' && p.capturedAt !== null
+        ? `read from a capture taken at ${formatTime(p.capturedAt)}`
         : 'read from a saved file';
   return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${formatTime(incident.at)}`;
 }
 
-function headline(incident: Incident, palette: Palette): string {
+/** The account's first paragraph: what happened, in a few lines (also the timeline page's headline). */
+export function renderIncidentHeadline(incident: Incident, palette: Palette): string {
   const h = incident.headline;
   const title = palette.bold(`Incident ${scope(incident)}, ${origin(incident)}`);
   if (h.events === 0) return `${title}\n  No events.`;
@@ -82,7 +89,7 @@ function headline(incident: Incident, palette: Palette): string {
   );
   if (h.unconventional > 0) {
     const odd = reports.filter(({ r }) => !r.conventionalType);
-    const items = odd.map((x) => `${paintType(x.r.type, palette)} (${onObject(x)})`);
+    const items = odd.map((x) => `${paintEventType(x.r.type, palette)} (${onObject(x)})`);
     lines.push(`  ${plural(h.unconventional, 'event has', 'events have')} a type other than Normal or Warning, which most tools never show: ${listSome(items)}.`);
   }
   if (h.repeats === null) {
@@ -96,7 +103,7 @@ function headline(incident: Incident, palette: Palette): string {
   if (c !== undefined && c.savedEvents > 0) {
     const share = c.onlyInSaved === 0 ? '' : ` (${percent(c.share)})`;
     lines.push(
-      `  ${c.onlyInSaved} of ${plural(c.savedEvents, 'event')} in ${savedNoun(incident)}${share} ${c.onlyInSaved === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted).`,
+      `  ${c.onlyInSaved} of ${plural(c.savedEvents, 'event')} in ${savedNoun(incident.provenance.kind)}${share} ${c.onlyInSaved === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted).`,
     );
   }
   return lines.join('\n');
@@ -113,7 +120,7 @@ function uidList(uids: string[]): string {
 
 /** Kind/name, with its namespace when the account spans several. */
 function namedObject(o: { kind: string; name: string; namespace: string }, incident: Incident): string {
-  const where = incident.namespace === null && o.namespace !== '' ? ` in ${escapeOrNone(o.namespace)}` : '';
+  const where = incident.provenance.namespace === null && o.namespace !== '' ? ` in ${escapeOrNone(o.namespace)}` : '';
   return `${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}${where}`;
 }
 
@@ -201,16 +208,18 @@ function incarnationNote(o: ObjectStory, incident: Incident): string {
 }
 
 function typeNote(r: Report, palette: Palette): string {
-  return r.conventionalType ? paintType(r.type, palette) : `type ${paintType(r.type, palette)}, unconventional`;
+  return r.conventionalType ? paintEventType(r.type, palette) : `type ${paintEventType(r.type, palette)}, unconventional`;
 }
 
 function reportLines(r: Report, incident: Incident, palette: Palette): string {
   const what = `${escapeOrNone(r.reason)} (${typeNote(r, palette)})`;
-  if (!incident.carries.reporters) return `  ${what}`;
+  // A stable table says nothing but type, reason and object; a collector's file from the k8s_events
+  // receiver lacks only the reporter.
+  if (!incident.carries.messages) return `  ${what}`;
   const repeated = r.count !== null && r.count > 1;
   // A repeat's leading time is its first: said so, as the line goes on to its last.
   const when = r.firstSeen === null ? 'At an unknown time' : `${repeated ? 'First ' : ''}${ageOf(r.firstSeen, incident)}`;
-  const who = r.reporter === null || r.reporter === '' ? 'an unnamed reporter' : escapeOrNone(r.reporter);
+  const who = r.reporter === null ? 'a reporter the input does not name' : r.reporter === '' ? 'an unnamed reporter' : escapeOrNone(r.reporter);
   const gone = r.onServer === false ? ', no longer on the server' : '';
   const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}${gone}:`;
   const message = r.message === null || r.message === '' ? '(no message)' : `"${escapeTerminal(r.message)}"`;
@@ -229,7 +238,10 @@ function howOften(r: Report, incident: Incident): string {
 
 function reportersSection(incident: Incident, palette: Palette): string {
   const title = palette.bold('Who reported what');
-  if (!incident.carries.reporters) return `${title}\n  The table carries no reporters: it cannot say who reported what.`;
+  if (!incident.carries.reporters) {
+    const input = incident.provenance.kind === 'otlp' ? "The collector's file keeps" : 'The table carries';
+    return `${title}\n  ${input} no reporters: it cannot say who reported what.`;
+  }
   const lines = incident.reporters.map(
     (r) => `  ${r.reporter === '' ? '(no reporter named)' : escapeOrNone(r.reporter)}: ${r.reasons.map(escapeOrNone).join(', ')}`,
   );
@@ -240,20 +252,20 @@ function unconventionalSection(incident: Incident, palette: Palette): string {
   const blocks = incident.unconventionalTypes.map((u) => {
     const events = u.events.map((e) => `${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)}`);
     return [
-      `  ${paintType(u.type, palette)}: ${plural(u.events.length, 'event')} (${events.join(', ')}).`,
-      `    ${escapeTerminal(u.kubectl.summary)}`,
-      `    Missed by: ${u.missedBy.map(escapeTerminal).join('; ')}.`,
-      `    ${u.origin}`,
+      `  ${paintEventType(u.type, palette)}: ${plural(u.events.length, 'event')} (${events.join(', ')}).`,
+      `    ${escapeTerminal(summariseKubectlTypes(u.kubectl))}`,
+      `    Missed by: ${missedBy(u.kubectl).map(escapeTerminal).join('; ')}.`,
+      `    ${UNCONVENTIONAL_ORIGIN}`,
     ].join('\n');
   });
   return [palette.bold('Unconventional types (neither Normal nor Warning)'), ...blocks].join('\n');
 }
 
 function onlyInRecordSection(incident: Incident, palette: Palette): string {
-  const noun = savedNoun(incident);
+  const noun = savedNoun(incident.provenance.kind);
   const lines = (incident.onlyInRecord ?? []).map((e) => {
     const last = e.lastSeen === null ? 'at an unknown time' : timeAndAge(e.lastSeen, incident);
-    return `  ${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)} (event ${escapeOrNone(e.event)}, ${paintType(e.type, palette)}), last seen ${last}`;
+    return `  ${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)} (event ${escapeOrNone(e.event)}, ${paintEventType(e.type, palette)}), last seen ${last}`;
   });
   return [palette.bold(`Only in ${noun} (no longer on the server)`), ...lines].join('\n');
 }
@@ -262,24 +274,24 @@ function limitsSection(incident: Incident, palette: Palette): string {
   const title = palette.bold('What these events cannot tell you');
   const l = incident.limits;
   const ttl = formatTTL(l.eventTTLms);
-  const kept = `The API server keeps an event for ${ttl} after it was last written (kube-apiserver --event-ttl; the default is 1h)`;
+  const kept = `The API server keeps an event for ${ttl} after it was last written (kube-apiserver --event-ttl; the default is ${formatTTL(DEFAULT_EVENT_TTL_MS)})`;
   const lines: string[] = [];
   if (!incident.carries.times) {
     lines.push(
       '- The table carries no times, counts, reporters or messages: not when things happened, how often, who said so or what they said.',
       `- ${kept}: the table holds only what was still there when it was taken.`,
     );
-  } else if (incident.source === 'file') {
+  } else if (incident.provenance.kind !== 'cluster') {
     lines.push(...savedLines(incident), windowLine(incident));
     lines.push(
-      incident.saved?.format === 'record'
+      incident.provenance.kind === 'record'
         ? `- ${kept}; a record keeps every version its recorder saw, including events the server has since expired, but nothing from before the recorder started or after it stopped.`
         : `- ${kept}: a saved file holds only what was still there when it was saved.`,
     );
     const onlyOnServer = incident.comparison?.onlyOnServer ?? 0;
     if (onlyOnServer > 0) {
       lines.push(
-        `- ${plural(onlyOnServer, 'event')} on the server ${onlyOnServer === 1 ? 'is' : 'are'} not in ${savedNoun(incident)} (written after it, or outside its scope): read the cluster without --from to see ${onlyOnServer === 1 ? 'it' : 'them'}.`,
+        `- ${plural(onlyOnServer, 'event')} on the server ${onlyOnServer === 1 ? 'is' : 'are'} not in ${savedNoun(incident.provenance.kind)} (written after it, or outside its scope): read the cluster without --from to see ${onlyOnServer === 1 ? 'it' : 'them'}.`,
       );
     }
   } else {
@@ -299,19 +311,15 @@ function limitsSection(incident: Incident, palette: Palette): string {
   return [title, ...lines.map((line) => `  ${line}`)].join('\n');
 }
 
-/** `1h`, not HumanDuration's `60m`: the TTL is a setting, spelled as the flag is. */
-function formatTTL(ms: number): string {
-  const hour = 3_600_000;
-  return ms > 0 && ms % hour === 0 ? `${ms / hour}h` : humanDuration(ms);
-}
-
 /** When a record was kept, or a capture taken. */
 function savedLines(incident: Incident): string[] {
-  const saved = incident.saved;
-  if (saved === undefined || saved.firstObserved === null || saved.lastObserved === null) return [];
-  const first = timeAndAge(saved.firstObserved, incident);
-  const last = timeAndAge(saved.lastObserved, incident);
-  if (saved.format === 'capture') return [`- The capture was taken at ${last}.`];
+  const p = incident.provenance;
+  const { first: firstObserved, last: lastObserved } = observedWindow(p);
+  if (firstObserved === null || lastObserved === null) return [];
+  const first = timeAndAge(firstObserved, incident);
+  const last = timeAndAge(lastObserved, incident);
+  if (p.kind === 'capture') return [`- The capture was taken at ${last}.`];
+  if (p.kind === 'otlp') return [`- The collector's writers observed these events from ${first} to ${last} (the file's first and last observed time).`];
   return [`- The recorder watched from ${first} to ${last}: the record's first and last observation.`];
 }
 

@@ -4,37 +4,18 @@
 
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
-import { isoOrNull } from '../core/time.ts';
+import { isoOrNull } from './time.ts';
 import { replaceUnsafe } from './escape.ts';
 
-export interface JsonEvent {
-  uid: string;
-  name: string;
-  namespace: string;
-  resourceVersion: string;
-  type: string;
-  reason: string;
-  message: string;
-  action: string;
-  object: {
-    apiVersion: string;
-    kind: string;
-    name: string;
-    namespace: string;
-    uid: string;
-    fieldPath: string;
-  };
-  reporter: string;
-  instance: string;
-  count: number;
+/** An event as -o json prints it: the normalised Event with ISO times, then what the live cluster said. */
+type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
   firstSeen: string | null;
   lastSeen: string | null;
-  seriesStyle: boolean;
   /** only when the live object was looked up (a live read, or --compare) */
   incarnation?: Incarnation;
   /** only with --compare: false when the server no longer has the event */
   onServer?: boolean;
-}
+};
 
 /**
  * A fresh object with keys in a fixed order (whatever order the Event was built in) and ISO times;
@@ -88,7 +69,12 @@ function escapeForJson(ch: string): string {
  * character a terminal would act on written as a \u escape, so JSON.parse gives back the exact values.
  */
 export function toJsonText(value: unknown): string {
-  return `${replaceUnsafe(JSON.stringify(value, null, 2), escapeForJson)}\n`;
+  return `${escapeJsonUnsafe(JSON.stringify(value, null, 2))}\n`;
+}
+
+/** JSON text with every character a terminal would act on written as a \u escape (same value once parsed). */
+export function escapeJsonUnsafe(json: string): string {
+  return replaceUnsafe(json, escapeForJson);
 }
 
 /** A JSON array (`[]` when empty) of toJsonEvent objects, as toJsonText prints it. */

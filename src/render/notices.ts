@@ -2,41 +2,43 @@
 // compares with the server. Only counts, times formatted here and fixed words are printed: the file's
 // format only picks a noun, so nothing from a file or a server reaches the terminal unescaped.
 
+import type { AgesFrom } from '../core/ages.ts';
 import type { Event } from '../core/event.ts';
 import type { Comparison } from '../core/incarnation.ts';
 import { eventWindow } from '../core/incident.ts';
-import type { SavedFile } from '../core/incident.ts';
+import type { Provenance } from '../core/source.ts';
+import { escapeTerminal } from './escape.ts';
 import { formatTime } from './time.ts';
 import { NOT_ON_SERVER_MARK } from './timeline-table.ts';
 import { plural } from './words.ts';
 
 /**
  * The time a record covers (first .. last observation) or when a capture was taken, then the time its
- * events cover (oldest first seen .. newest last seen). '' for a plain list.
+ * events cover (oldest first seen .. newest last seen). '' for anything else.
  */
-export function renderSavedNotice(saved: SavedFile, events: Event[]): string {
+export function renderSavedNotice(provenance: Provenance, events: Event[]): string {
   const { start, end } = eventWindow(events);
   const span = start === null || end === null ? '' : `; its events were first seen ${formatTime(start)} .. last seen ${formatTime(end)}`;
-  const { firstObserved: first, lastObserved: last } = saved;
-  if (saved.format === 'record') {
+  if (provenance.kind === 'record') {
+    const { firstObserved: first, lastObserved: last } = provenance;
     const kept =
       first === null || last === null
         ? 'The record holds no observation times'
         : `The record covers ${formatTime(first)} .. ${formatTime(last)} (first .. last observation)`;
     return `${kept}${span}.\n`;
   }
-  if (saved.format === 'capture' && last !== null) return `The capture was taken at ${formatTime(last)}${span}.\n`;
+  if (provenance.kind === 'capture' && provenance.capturedAt !== null) return `The capture was taken at ${formatTime(provenance.capturedAt)}${span}.\n`;
   return '';
 }
 
 /** `the record`, `the capture`, or `the file` for a list or anything else. */
-function savedNoun(format: string): string {
-  return format === 'record' ? 'the record' : format === 'capture' ? 'the capture' : 'the file';
+export function savedNoun(kind: Provenance['kind']): string {
+  return kind === 'record' ? 'the record' : kind === 'capture' ? 'the capture' : 'the file';
 }
 
 /** With --compare: how many saved events the server no longer has, and how the table marks them. */
-export function renderComparisonNotice(c: Comparison, format: string): string {
-  const noun = savedNoun(format);
+export function renderComparisonNotice(c: Comparison, kind: Provenance['kind']): string {
+  const noun = savedNoun(kind);
   const gone = c.onlyInSaved.length;
   const head =
     c.savedEvents === 0
@@ -46,4 +48,18 @@ export function renderComparisonNotice(c: Comparison, format: string): string {
         : `${gone} of ${plural(c.savedEvents, 'event')} in ${noun} ${gone === 1 ? 'is' : 'are'} no longer on the server (expired after --event-ttl or deleted), marked${NOT_ON_SERVER_MARK}`;
   const extra = c.onlyOnServer === 0 ? '' : `; ${plural(c.onlyOnServer, 'event on the server is', 'events on the server are')} not in ${noun}`;
   return `${head}${extra}.\n`;
+}
+
+/** kubectl's wording, on stderr so stdout stays clean for pipes. */
+export function noEventsMessage(namespace: string | null): string {
+  return namespace === null ? 'No events found.\n' : `No events found in ${escapeTerminal(namespace)} namespace.\n`;
+}
+
+/** Says on stderr where a saved file's ages count from (nothing for a live read, or --absolute-times). */
+export function renderAgesNotice(from: AgesFrom): string {
+  const when = formatTime(from.at);
+  if (from.basis === 'capture') return `Ages are counted from ${when}, when the capture was taken.\n`;
+  if (from.basis === 'record') return `Ages are counted from ${when}, the record's last observation.\n`;
+  if (from.basis === 'newest-event') return `Ages are counted from ${when}, the newest event in the file (it does not say when it was taken).\n`;
+  return '';
 }

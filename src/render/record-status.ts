@@ -1,6 +1,7 @@
 // What the record verb says on stderr: the live count, the resume notice and the closing summary.
 // Plain text; the status writer in src/commands/record.ts escapes it.
-import type { RecordCounts, ResumeStep } from '../core/record.ts';
+import type { RecordCounts } from '../core/record.ts';
+import type { ResumeStep } from '../core/source.ts';
 import { plural } from './words.ts';
 
 function countsText(counts: RecordCounts): string {

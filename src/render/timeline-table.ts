@@ -5,10 +5,11 @@ import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
 import { formatObjectRef } from '../core/timeline.ts';
-import { isConventionalType } from '../core/types.ts';
+import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
 import { alignColumns } from './table.ts';
+import { formatTime } from './time.ts';
 import { escapeOrNone } from './words.ts';
 
 export interface TimelineTableOptions {
@@ -19,18 +20,20 @@ export interface TimelineTableOptions {
   palette: Palette;
   /** Longest cell in characters; default 200, and no limit with wide (0 = no limit). */
   maxCellWidth?: number;
+  /** --absolute-times: RFC 3339 times instead of ages */
+  absoluteTimes?: boolean;
   /** What the live cluster says about each event (incarnation, still on the server); none: nothing marked. */
   standing?: (ev: Event) => EventStanding;
 }
 
 /** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
-export const UNCONVENTIONAL_MARK = '!';
+const UNCONVENTIONAL_MARK = '!';
 
 /**
  * After the OBJECT cell: the event is about an earlier incarnation of Kind/name (deleted, then created
  * again with a new uid), or about an object that no longer exists. Current and unknown add nothing.
  */
-export const INCARNATION_MARKS: Partial<Record<Incarnation, string>> = { previous: ' (previous)', gone: ' (gone)' };
+const INCARNATION_MARKS: Partial<Record<Incarnation, string>> = { previous: ' (previous)', gone: ' (gone)' };
 
 /** After the LAST SEEN cell (--compare): the saved file holds the event, the server no longer does. */
 export const NOT_ON_SERVER_MARK = ' [not on server]';
@@ -43,9 +46,20 @@ interface Column {
 }
 
 const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
-const BASE: Column[] = [
+const AGES: Column[] = [
   { head: 'FIRST SEEN', cell: (ev, now) => formatAge(ev.firstSeen, now) },
   { head: 'LAST SEEN', cell: (ev, now) => formatLastSeen(ev, now), mark: (s) => (s.onServer === false ? NOT_ON_SERVER_MARK : '') },
+];
+/** --absolute-times: the times themselves; a repeat keeps its count (the first time is the column before). */
+const TIMES: Column[] = [
+  { head: 'FIRST SEEN', cell: (ev) => (ev.firstSeen === null ? '<unknown>' : formatTime(ev.firstSeen)) },
+  {
+    head: 'LAST SEEN',
+    cell: (ev) => `${ev.lastSeen === null ? '<unknown>' : formatTime(ev.lastSeen)}${ev.count > 1 ? ` (x${ev.count})` : ''}`,
+    mark: (s) => (s.onServer === false ? NOT_ON_SERVER_MARK : ''),
+  },
+];
+const BASE: Column[] = [
   { head: 'TYPE', cell: (ev) => ev.type },
   { head: 'REASON', cell: (ev) => ev.reason },
   {
@@ -66,13 +80,7 @@ const WIDE: Column[] = [
 const MESSAGE: Column = { head: 'MESSAGE', cell: (ev) => ev.message.trim() };
 
 function columnsFor(opts: TimelineTableOptions): Column[] {
-  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
-}
-
-function paintType(type: string, cell: string, palette: Palette): string {
-  if (type === 'Warning') return palette.warning(cell);
-  if (!isConventionalType(type)) return palette.unconventional(`${cell}${UNCONVENTIONAL_MARK}`);
-  return cell;
+  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
 }
 
 /**
@@ -88,7 +96,7 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
       const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now)), max) + (column.mark?.(standing) ?? '');
-      return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette) : cell;
+      return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
   });
   const lines = alignColumns(opts.noHeaders ? rows : [columns.map((c) => c.head), ...rows], GAP);

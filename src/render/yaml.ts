@@ -3,10 +3,12 @@
 // the same types: `yes`, `no`, `on`, `0123` and timestamps stay quoted strings.
 // Like -o json, the text is safe on a terminal without changing any value: a string holding a
 // character a terminal would act on is written double-quoted, where \uXXXX means that character.
-import { Scalar, stringify } from 'yaml';
+import { yamlLibrary } from '../chunk.ts';
 import { hasUnsafe, replaceUnsafe } from './escape.ts';
 
-function quoteUnsafe(value: unknown): unknown {
+type Yaml = typeof import('yaml');
+
+function quoteUnsafe(value: unknown, Scalar: Yaml['Scalar']): unknown {
   if (typeof value === 'string') {
     // What escapeTerminal would change (LF and TAB among them, which YAML would otherwise fold into
     // block scalars): one list with the terminal and JSON writers.
@@ -15,9 +17,9 @@ function quoteUnsafe(value: unknown): unknown {
     scalar.type = Scalar.QUOTE_DOUBLE;
     return scalar;
   }
-  if (Array.isArray(value)) return value.map(quoteUnsafe);
+  if (Array.isArray(value)) return value.map((v) => quoteUnsafe(v, Scalar));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, quoteUnsafe(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, quoteUnsafe(v, Scalar)]));
   }
   return value;
 }
@@ -30,7 +32,8 @@ function hex(ch: string): string {
 
 export function toYamlText(value: unknown): string {
   // lineWidth 0: no folding, a message stays on one line as in -o json.
-  const text = stringify(quoteUnsafe(value), { version: '1.1', lineWidth: 0 });
+  const { Scalar, stringify } = yamlLibrary();
+  const text = stringify(quoteUnsafe(value, Scalar), { version: '1.1', lineWidth: 0 });
   // Only double-quoted scalars can hold these characters now, and there the escape is exact.
   return replaceUnsafe(text, (ch) => (ch === '\n' ? ch : hex(ch)));
 }

@@ -477,6 +477,11 @@ func (s *supervisor) startUp() (*readyLine, error) {
 		// of the `kubernetes` Service, which validation rejects (loopback), logging an error.
 		"--endpoint-reconciler-type=none",
 	}
+	clientCA, err := writeClientPKI(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("client certificates: %w", err)
+	}
+	apiArgs = append(apiArgs, "--client-ca-file="+clientCA)
 	if s.apiserver, err = s.startChild("kube-apiserver", apiArgs); err != nil {
 		return nil, err
 	}

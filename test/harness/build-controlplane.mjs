@@ -94,17 +94,18 @@ export function cacheRoot() {
   return join(base, 'kubectl-evtimeline');
 }
 
-async function cacheKey(flags, goVersion) {
+/** A 16-hex key over a Go module's go.mod, go.sum and *.go sources plus `extra` (link flags, Go version). */
+export async function sourceKey(sourceDir, extra) {
   const h = createHash('sha256');
-  const names = (await readdir(controlPlaneSourceDir))
+  const names = (await readdir(sourceDir))
     .filter((n) => n === 'go.mod' || n === 'go.sum' || n.endsWith('.go'))
     .sort();
   for (const n of names) {
     h.update(`${n}\0`);
-    h.update(await readFile(join(controlPlaneSourceDir, n)));
+    h.update(await readFile(join(sourceDir, n)));
     h.update('\0');
   }
-  h.update(`ldflags\0${flags}\0${goVersion}`);
+  h.update(extra);
   return h.digest('hex').slice(0, 16);
 }
 
@@ -120,7 +121,7 @@ function pidAlive(pid) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Takes <dir>/build.lock (O_EXCL, holds our pid); waits while a live process holds it. */
-async function lock(dir) {
+async function lock(dir, say) {
   const lockPath = join(dir, 'build.lock');
   let said = false;
   for (;;) {
@@ -142,7 +143,7 @@ async function lock(dir) {
       continue;
     }
     if (!said) {
-      log(`waiting for the build running in process ${holder}`);
+      say(`waiting for the build running in process ${holder}`);
       said = true;
     }
     await sleep(500);
@@ -164,11 +165,11 @@ export function run(cmd, args, opts) {
   });
 }
 
-/** Drops cache entries of other pins unused for a week (each is ~100 MB). */
-async function pruneOld(root, keep) {
+/** Drops cache entries `<prefix>-*` of other pins unused for a week (each is ~100 MB). */
+async function pruneOld(root, prefix, keep) {
   const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
   for (const name of await readdir(root).catch(() => [])) {
-    if (!name.startsWith('controlplane-') || name === keep) continue;
+    if (!name.startsWith(`${prefix}-`) || name === keep) continue;
     try {
       if (statSync(join(root, name)).mtimeMs < weekAgo) await rm(join(root, name), { recursive: true, force: true });
     } catch {
@@ -178,48 +179,58 @@ async function pruneOld(root, keep) {
 }
 
 /**
- * Returns the path of the control plane binary for the current sources, building it first
- * when the cache has none.
+ * Returns `<cache>/<name>-<key>/<name>`, the binary `go build` makes of the main package in
+ * sourceDir, building it first when the cache has none. Concurrent callers share one build
+ * through a lock file; the binary appears by rename, never half-written.
+ * @param {{ name: string, sourceDir: string, ldflags: string, log: (msg: string) => void }} spec
  * @returns {Promise<string>}
  */
-export async function ensureControlPlane() {
+export async function ensureGoBinary({ name, sourceDir, ldflags: flags, log: say }) {
   const t0 = performance.now();
   const { go, version } = findGo();
-  const flags = await ldflags();
-  const key = await cacheKey(flags, version);
+  const key = await sourceKey(sourceDir, `ldflags\0${flags}\0${version}`);
   const root = cacheRoot();
-  const dir = join(root, `controlplane-${key}`);
-  const binary = join(dir, 'controlplane');
+  const dir = join(root, `${name}-${key}`);
+  const binary = join(dir, name);
   if (existsSync(binary)) {
     const now = new Date();
     await utimes(dir, now, now).catch(() => {});
-    log(`using cached ${binary} (checked in ${((performance.now() - t0) / 1000).toFixed(2)} s)`);
+    say(`using cached ${binary} (checked in ${((performance.now() - t0) / 1000).toFixed(2)} s)`);
     return binary;
   }
   await mkdir(dir, { recursive: true });
-  const unlock = await lock(dir);
+  const unlock = await lock(dir, say);
   try {
     if (existsSync(binary)) {
-      log(`using ${binary} built by another process`);
+      say(`using ${binary} built by another process`);
       return binary;
     }
-    log(`building ${binary} with ${version} (first build of these pins takes minutes) ...`);
-    const tmp = join(dir, `controlplane.tmp-${process.pid}`);
+    say(`building ${binary} with ${version} (first build of these pins takes minutes) ...`);
+    const tmp = join(dir, `${name}.tmp-${process.pid}`);
     const tb = performance.now();
     await run(go, ['build', '-trimpath', `-ldflags=${flags}`, '-o', tmp, '.'], {
-      cwd: controlPlaneSourceDir,
+      cwd: sourceDir,
       env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=readonly`.trim() },
     }).catch(async (err) => {
       await rm(tmp, { force: true });
       throw err;
     });
     await rename(tmp, binary);
-    log(`built ${binary} in ${((performance.now() - tb) / 1000).toFixed(1)} s`);
+    say(`built ${binary} in ${((performance.now() - tb) / 1000).toFixed(1)} s`);
   } finally {
     await unlock();
   }
-  await pruneOld(root, `controlplane-${key}`);
+  await pruneOld(root, name, `${name}-${key}`);
   return binary;
+}
+
+/**
+ * Returns the path of the control plane binary for the current sources, building it first
+ * when the cache has none.
+ * @returns {Promise<string>}
+ */
+export async function ensureControlPlane() {
+  return ensureGoBinary({ name: 'controlplane', sourceDir: controlPlaneSourceDir, ldflags: await ldflags(), log });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

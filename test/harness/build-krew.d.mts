@@ -1,3 +1,3 @@
 // Types for build-krew.mjs (a plain Node ESM script so it runs without tsx).
 export declare const krewSourceDir: string;
-export declare function ensureKrew(): Promise<{ krew: string; validator: string; dir: string }>;
+export declare function ensureKrew(target?: { goarch?: string }): Promise<{ krew: string; validator: string; dir: string }>;

@@ -148,7 +148,9 @@ test('--compare: an event deleted from the server after a capture is named as no
   assert.match(rowOf(timeline.stdout, 'build-1-weird'), / \[not on server\] /);
   assert.equal(timeline.stdout.split('\n').filter((line) => line.includes('[not on server]')).length, 1);
   assert.match(timeline.stderr, /^The capture was taken at \S+; its events were first seen \S+ \.\. last seen \S+\.\n/);
-  assert.match(timeline.stderr, new RegExp(`\n1 of ${total} events in the capture is no longer on the server \\(expired after --event-ttl or deleted\\), marked \\[not on server\\]\\.\n$`));
+  assert.match(timeline.stderr, new RegExp(`\n1 of ${total} events in the capture is no longer on the server \\(expired after --event-ttl or deleted\\), marked \\[not on server\\]\\.\n`));
+  // Ages in the table count from when the capture was taken, and it says so last.
+  assert.match(timeline.stderr, /\nAges are counted from \S+, when the capture was taken\.\n$/);
 
   const json = JSON.parse(await plugin(['--from', from, '--compare', '-n', ns, '-o', 'json'])) as { name: string; onServer: boolean }[];
   assert.deepEqual(json.filter((e) => !e.onServer).map((e) => e.name), ['build-1-weird']);

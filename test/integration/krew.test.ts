@@ -1,7 +1,8 @@
 // The release path as a user meets it: the single executable behaves as the bundle it carries,
 // `npm run package`'s archive installs through a real krew (built from Go modules) into a temporary
 // KREW_ROOT, and the installed plugin then runs through kubectl's plugin mechanism against the
-// real control plane, completion included. Needs Go (to build krew) and a prior `npm run build`.
+// real control plane, completion included. The linux/arm64 archive goes the same way through krew
+// built for arm64, under qemu-user. Needs Go (to build krew) and a prior `npm run package`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,6 +13,9 @@ import { join } from 'node:path';
 import { archiveName, DIST, FILLED_MANIFEST, fillManifest, MANIFEST_TEMPLATE } from '../../scripts/package.mjs';
 import { pinnedNodeBinary } from '../../scripts/sea.mjs';
 import { ensureKrew } from '../harness/build-krew.mjs';
+import { LAB_STABLE } from '../support/builders.ts';
+import { labCapture } from '../support/lab-capture.ts';
+import { binfmtStatus, QEMU_LD_PREFIX } from '../support/qemu.ts';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
@@ -19,9 +23,10 @@ import { freshNamespace } from '../harness/namespace.ts';
 const ROOT = join(import.meta.dirname, '..', '..');
 const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const ARCHIVE = join(DIST, archiveName(version, 'linux/amd64'));
+const ARM64_ARCHIVE = join(DIST, archiveName(version, 'linux/arm64'));
 const EXECUTABLE = join(DIST, 'kubectl-evtimeline');
 const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
-const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record'];
+const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export'];
 
 const controlPlane = sharedControlPlane();
 let cp: ControlPlane;
@@ -86,9 +91,7 @@ async function createEvent(namespace: string): Promise<void> {
 before(async () => {
   cp = await controlPlane;
   krew = await ensureKrew();
-  assert.ok(existsSync(EXECUTABLE), `${EXECUTABLE} is missing: run npm run build first`);
-  const packaged = await run(process.execPath, [join(ROOT, 'scripts', 'package.mjs')]);
-  assert.equal(packaged.code, 0, `scripts/package.mjs failed:\n${packaged.stdout}${packaged.stderr}`);
+  for (const file of [EXECUTABLE, ARCHIVE, ARM64_ARCHIVE, FILLED_MANIFEST]) assert.ok(existsSync(file), `${file} is missing: run npm run package first`);
   work = await mkdtemp(join(tmpdir(), 'evtimeline-krew-'));
   krewRoot = join(work, 'krew');
   tools = join(work, 'tools');
@@ -162,7 +165,10 @@ test("kubectl completes the plugin's words once the manifest's caveats command h
   assert.equal(copied.code, 0, copied.stderr);
 
   assert.deepEqual(await completions(['']), { candidates: VERBS, directive: ':4' });
-  assert.deepEqual(await completions(['timeline', '-o', '']), { candidates: ['table', 'wide', 'json', 'stable'], directive: ':4' });
+  assert.deepEqual(await completions(['timeline', '-o', '']), {
+    candidates: ['table', 'wide', 'stable', 'html', 'json', 'yaml', 'name', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json='],
+    directive: ':4',
+  });
   assert.ok((await completions(['-n', ''])).candidates.includes(ns), 'namespaces come from the cluster');
   assert.deepEqual(await completions(['aggregate-patch', '-n', eventNs, 'krew']), { candidates: ['krew-check'], directive: ':4' });
 });
@@ -191,4 +197,28 @@ test('krew refuses an archive whose sha256 does not match the manifest', async (
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /checksum does not match/);
   assert.ok(!existsSync(join(root, 'bin', 'kubectl-evtimeline')), 'nothing is linked');
+});
+
+test('krew for linux/arm64, under qemu, installs the arm64 archive, and kubectl runs it: --version, the cluster and the lab capture', async () => {
+  assert.match(await binfmtStatus(), /^enabled$/m, 'qemu-aarch64 is not enabled in binfmt_misc: run the qemu setup in .ci/run');
+  const arm64 = await ensureKrew({ goarch: 'arm64' });
+  const root = join(work, 'krew-arm64');
+  // krew picks the archive of the platform it runs on: run as an arm64 program, it takes linux/arm64.
+  const env = { ...userEnv(root), QEMU_LD_PREFIX };
+  const installed = await run(arm64.krew, ['install', `--manifest=${FILLED_MANIFEST}`, `--archive=${ARM64_ARCHIVE}`], { env });
+  assert.equal(installed.code, 0, installed.stderr);
+  assert.match(installed.stderr, /Installed plugin: evtimeline/);
+  const plugin = await readFile(join(root, 'store', 'evtimeline', `v${version}`, 'kubectl-evtimeline'));
+  assert.equal(plugin.readUInt16LE(18), 183, 'the installed executable is an aarch64 ELF');
+
+  const reported = await kubectl(['evtimeline', '--version'], env);
+  assert.equal(reported.code, 0, reported.stderr);
+  const node = pinnedNodeBinary().version.replace(/\./g, '\\.');
+  assert.match(reported.stdout, new RegExp(`^kubectl-evtimeline v${version.replace(/\./g, '\\.')} \\(commit ([0-9a-f]{12}|unknown), node ${node}\\)\\n$`));
+  // client-node (the executable's asset, compiled on first use) reaching the control plane under qemu.
+  assert.deepEqual(await kubectl(['evtimeline', '-n', eventNs, '-o', 'stable'], env), { code: 0, stdout: 'Normal KrewInstalled ConfigMap/settings\n', stderr: '' });
+  const capture = labCapture(work, EXECUTABLE);
+  const timeline = await kubectl(['evtimeline', '--from', capture, '-o', 'stable'], env);
+  assert.deepEqual({ code: timeline.code, stdout: timeline.stdout }, { code: 0, stdout: LAB_STABLE });
+  assert.match(timeline.stderr, /^The capture was taken at /);
 });

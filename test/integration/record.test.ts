@@ -25,7 +25,7 @@ import type { Observation } from '../../src/core/record.ts';
 import { formatHeader, formatObservation, parseRecordText } from '../../src/io/record-file.ts';
 import { loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { followEvents } from '../../src/kube/watch.ts';
-import type { FollowStep } from '../../src/kube/watch.ts';
+import type { FollowStep } from '../../src/core/source.ts';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
@@ -34,6 +34,7 @@ import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import { waitFor } from '../harness/wait.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { fakeDeps } from '../support/deps.ts';
+import { api, sleep, waitFor } from '../support/cluster-api.ts';
 
 type Json = Record<string, unknown>;
 
@@ -53,6 +54,7 @@ after(async () => {
 
 // -- helpers ------------------------------------------------------------------------------------
 
+<<<<<<< HEAD
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 
@@ -82,6 +84,8 @@ function api(cp: ControlPlane, method: string, path: string, body?: unknown, con
   });
 }
 
+=======
+>>>>>>> main
 function coreEvent(namespace: string, name: string, message: string): Json {
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
@@ -580,8 +584,8 @@ describe('continuing a record only from a version the server has reached', () =>
     const startedAt = '2026-11-30T11:00:00.000Z';
     await writeFile(
       file,
-      formatHeader({ kind: RECORD_KIND, version: 1, context: target.context, server: target.server, namespace: ns, filter: {}, startedAt }) +
-        formatObservation({ observedAt: startedAt, type: 'ADDED', event: before }),
+      formatHeader({ kind: RECORD_KIND, version: 1, context: target.context, server: target.server, namespace: ns, filter: {}, startedAt: Date.parse(startedAt) }) +
+        formatObservation({ observedAt: Date.parse(startedAt), type: 'ADDED', event: before }),
     );
     const listed = await createEvent(cp, ns, 'ahead-listed');
 

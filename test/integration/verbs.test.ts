@@ -186,7 +186,7 @@ test('aggregate-patch refuses a missing event, a bad count and a forbidden patch
   for (const bad of [['--count', '0'], ['--add', '-2'], ['--count', 'five']]) {
     const r = await evtimeline(['aggregate-patch', 'build-1-started', '-n', lab, ...bad], cp.kubeconfig);
     assert.equal(r.code, 2, `${bad.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /^error: .*want a whole number of 1 or more\n$/);
+    assert.match(r.stderr, /^error: .*want a whole number from 1 to 2147483647 \(the API's int32 count\)\n$/);
   }
   assert.equal(await ok(['get', 'event', 'build-1-started', '-o', 'jsonpath={.count}'], lab), '5');
 });
@@ -196,7 +196,7 @@ test('capture writes the reports atomically and they replay through --from to th
   const r = await evtimeline(['capture', '-n', lab, dir], cp.kubeconfig);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(readdirSync(dir).sort(), [
-    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.txt', 'type-report.txt',
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.html', 'timeline.txt', 'type-report.txt',
   ]);
   assert.equal(readFileSync(join(dir, 'timeline.txt'), 'utf8'), LAB_STABLE);
   const replay = await evtimeline(['--from', join(dir, 'events.json'), '-o', 'stable'], cp.kubeconfig);
@@ -226,9 +226,9 @@ test('capture writes the reports atomically and they replay through --from to th
 });
 
 test('a bad flag is a one-line usage error with exit 2', async () => {
-  const r = await evtimeline(['-n', lab, '-o', 'yaml'], cp.kubeconfig);
+  const r = await evtimeline(['-n', lab, '-o', 'xml'], cp.kubeconfig);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr, 'error: -o "yaml": want one of table, wide, json, stable\n');
+  assert.equal(r.stderr, 'error: -o "xml": want one of table, wide, stable, html, json, yaml, name, jsonpath=, jsonpath-file=, jsonpath-as-json=\n');
 });
 
 test('aggregate-patch refuses a forbidden patch and changes nothing', async () => {

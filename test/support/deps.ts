@@ -1,6 +1,7 @@
 // Deps for calling verbs in-process: collected stdout/stderr, a fixed clock, no terminal.
 import { Readable } from 'node:stream';
 import type { Deps } from '../../src/deps.ts';
+import { systemSources } from '../../src/sources.ts';
 import { NOW } from './builders.ts';
 
 export interface FakeDeps {
@@ -11,18 +12,30 @@ export interface FakeDeps {
   interrupt(): void;
 }
 
-export function fakeDeps(o: { now?: number; env?: Record<string, string | undefined>; stdin?: string; tty?: boolean } = {}): FakeDeps {
+export interface FakeDepsOptions {
+  now?: number;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  tty?: boolean;
+  /** the port: what openSource hands the verb; by default the real adapters (files, the cluster in env's kubeconfig) */
+  openSource?: Deps['openSource'];
+}
+
+export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
   let out = '';
   let err = '';
   let interrupt: (signal: string) => void = () => {};
   const interrupted = new Promise<string>((resolve) => (interrupt = resolve));
+  const env = o.env ?? { HOME: '/nonexistent-home' };
+  const stdin = Readable.from([o.stdin ?? '']);
   const deps: Deps = {
     stdout: { write: (text) => void (out += text), isTTY: o.tty ?? false },
     stderr: { write: (text) => void (err += text), isTTY: o.tty ?? false },
-    stdin: Readable.from([o.stdin ?? '']),
-    env: o.env ?? { HOME: '/nonexistent-home' },
+    stdin,
+    env,
     now: () => o.now ?? NOW,
     interrupted: () => interrupted,
+    openSource: o.openSource ?? systemSources({ env, stdin, stderr: { write: (text) => void (err += text) } }),
   };
   return { deps, stdout: () => out, stderr: () => err, interrupt: () => interrupt('SIGINT') };
 }

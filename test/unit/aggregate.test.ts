@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyMergePatch, planAggregate, type AggregateRequest } from '../../src/core/aggregate.ts';
-import { UsageError } from '../../src/errors.ts';
+import { AggregateError, applyMergePatch, planAggregate } from '../../src/core/aggregate.ts';
+import type { AggregateProblem, AggregateRequest } from '../../src/core/aggregate.ts';
 import { NOW, ev, eventsV1, newEv } from '../support/builders.ts';
 
 function withRv(raw: Record<string, unknown>, rv: string): Record<string, unknown> {
@@ -10,12 +10,13 @@ function withRv(raw: Record<string, unknown>, rv: string): Record<string, unknow
 }
 
 const AT = NOW + 123; // a repeat at 12:00:00.123
+const ONE = { add: 1 };
 
 describe('planAggregate on a legacy core/v1 event', () => {
   const started = () => withRv(ev({ name: 'build-1-started', count: 1, first: 120 }), '2001');
 
   it('patches count and lastTimestamp (whole seconds) with the resourceVersion, like the lab step 5', () => {
-    const plan = planAggregate(started(), { count: 5, at: AT });
+    const plan = planAggregate(started(), { change: { count: 5 }, at: AT });
     assert.equal(plan.style, 'legacy');
     assert.deepEqual(plan.patch, {
       metadata: { resourceVersion: '2001' },
@@ -25,33 +26,33 @@ describe('planAggregate on a legacy core/v1 event', () => {
   });
 
   it('shows before and after as normalised events', () => {
-    const plan = planAggregate(started(), { count: 5, at: AT });
+    const plan = planAggregate(started(), { change: { count: 5 }, at: AT });
     assert.deepEqual([plan.before.count, plan.after.count], [1, 5]);
     assert.deepEqual([plan.before.lastSeen, plan.after.lastSeen], [NOW - 120_000, NOW]);
     assert.equal(plan.after.firstSeen, NOW - 120_000);
   });
 
   it('adds one occurrence when neither --add nor --count is given', () => {
-    assert.equal(planAggregate(withRv(ev({ count: 3 }), '1'), { at: AT }).patch.count, 4);
+    assert.equal(planAggregate(withRv(ev({ count: 3 }), '1'), { change: ONE, at: AT }).patch.count, 4);
   });
 
   it('adds --add occurrences', () => {
-    assert.equal(planAggregate(withRv(ev({ count: 3 }), '1'), { add: 4, at: AT }).patch.count, 7);
+    assert.equal(planAggregate(withRv(ev({ count: 3 }), '1'), { change: { add: 4 }, at: AT }).patch.count, 7);
   });
 
   it('counts an unset count (0) as the one occurrence the event is', () => {
-    assert.equal(planAggregate(withRv(ev({ count: 0 }), '1'), { at: AT }).patch.count, 2);
+    assert.equal(planAggregate(withRv(ev({ count: 0 }), '1'), { change: ONE, at: AT }).patch.count, 2);
   });
 
   it('leaves metadata out when the event has no resourceVersion', () => {
-    const plan = planAggregate(withRv(ev({}), ''), { at: AT });
+    const plan = planAggregate(withRv(ev({}), ''), { change: ONE, at: AT });
     assert.equal('metadata' in plan.patch, false);
   });
 });
 
 describe('planAggregate on an events.k8s.io/v1 event (core/v1 view)', () => {
   it('starts a series at 2 when there is none yet, with a microsecond lastObservedTime', () => {
-    const plan = planAggregate(withRv(newEv({ name: 'build-1-done' }), '3001'), { at: AT });
+    const plan = planAggregate(withRv(newEv({ name: 'build-1-done' }), '3001'), { change: ONE, at: AT });
     assert.equal(plan.style, 'series');
     assert.deepEqual(plan.patch, {
       metadata: { resourceVersion: '3001' },
@@ -62,7 +63,7 @@ describe('planAggregate on an events.k8s.io/v1 event (core/v1 view)', () => {
   });
 
   it('adds to an existing series.count and leaves count and lastTimestamp alone', () => {
-    const plan = planAggregate(withRv(newEv({ seriesCount: 4, seriesLast: 10 }), '1'), { add: 2, at: AT });
+    const plan = planAggregate(withRv(newEv({ seriesCount: 4, seriesLast: 10 }), '1'), { change: { add: 2 }, at: AT });
     assert.deepEqual(plan.patch.series, { count: 6, lastObservedTime: '2026-11-30T12:00:00.123000Z' });
     assert.equal('count' in plan.patch, false);
     assert.equal('lastTimestamp' in plan.patch, false);
@@ -70,29 +71,25 @@ describe('planAggregate on an events.k8s.io/v1 event (core/v1 view)', () => {
   });
 
   it('sets series.count with --count', () => {
-    const plan = planAggregate(withRv(newEv({ seriesCount: 4 }), '1'), { count: 10, at: AT });
+    const plan = planAggregate(withRv(newEv({ seriesCount: 4 }), '1'), { change: { count: 10 }, at: AT });
     assert.equal((plan.patch.series as { count: number }).count, 10);
   });
 });
 
 describe('planAggregate refuses', () => {
-  const cases: [string, unknown, AggregateRequest, RegExp][] = [
-    ['a zero --add', ev({}), { add: 0, at: AT }, /--add must be a positive integer/],
-    ['a fractional --add', ev({}), { add: 1.5, at: AT }, /--add must be a positive integer/],
-    ['a negative --count', ev({}), { count: -3, at: AT }, /--count must be a positive integer/],
-    ['--add with --count', ev({}), { add: 1, count: 5, at: AT }, /cannot be used together/],
-    ['a --count below the current count (recorders never decrease it)', ev({ count: 5 }), { count: 4, at: AT }, /below the current count 5/],
-    ['a series --count of 1 (events.k8s.io/v1 needs at least 2)', newEv({}), { count: 1, at: AT }, /a series starts at 2/],
-    ['a time that is not a number', ev({}), { at: Number.NaN }, /not a valid time/],
-    ['something that is not an object', 'build-1-started', { at: AT }, /needs an Event object/],
-    ['the events.k8s.io/v1 view', eventsV1({}), { at: AT }, /core\/v1 view/],
+  const cases: [string, unknown, AggregateRequest, AggregateProblem][] = [
+    ['a total below the current count (recorders never decrease it)', ev({ count: 5 }), { change: { count: 4 }, at: AT }, { kind: 'count-below-current', count: 4, current: 5 }],
+    ['a series total of 1 (events.k8s.io/v1 needs at least 2)', newEv({}), { change: { count: 1 }, at: AT }, { kind: 'series-too-small', count: 1 }],
+    ['a time that is not a number', ev({}), { change: ONE, at: Number.NaN }, { kind: 'invalid-time' }],
+    ['something that is not an object', 'build-1-started', { change: ONE, at: AT }, { kind: 'not-an-event' }],
+    ['the events.k8s.io/v1 view', eventsV1({}), { change: ONE, at: AT }, { kind: 'new-api-view' }],
   ];
-  for (const [name, raw, req, message] of cases) {
-    it(name, () => assert.throws(() => planAggregate(raw, req), (e: unknown) => e instanceof UsageError && message.test(e.message)));
+  for (const [name, raw, req, problem] of cases) {
+    it(name, () => assert.throws(() => planAggregate(raw, req), (e: unknown) => e instanceof AggregateError && (assert.deepEqual(e.problem, problem), true)));
   }
 
   it('accepts a --count equal to the current count so re-running is harmless', () => {
-    assert.equal(planAggregate(ev({ count: 5 }), { count: 5, at: AT }).patch.count, 5);
+    assert.equal(planAggregate(ev({ count: 5 }), { change: { count: 5 }, at: AT }).patch.count, 5);
   });
 });
 

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
-import { auditEvents, describeKubectlTypes, explainReason } from '../../src/core/audit.ts';
+import { auditEvents, describeKubectlTypes } from '../../src/core/audit.ts';
+import { toAuditJson } from '../../src/render/audit-json.ts';
+import { explainFinding } from '../../src/render/audit-words.ts';
 import type { FindingKind } from '../../src/core/audit.ts';
 import { ev, labEvents } from '../support/builders.ts';
 import type { EvOptions } from '../support/builders.ts';
@@ -38,12 +40,17 @@ for (const [name, reason, clean] of reasonCases) {
   test(`reason: ${name}`, () => assert.deepEqual(kindsFor({ reason }), clean ? [] : ['unaggregatable-reason']));
 }
 
+function explained(reason: string): string {
+  const finding = auditEvents([normaliseEvent(ev({ reason }))]).findings.find((f) => f.kind === 'unaggregatable-reason');
+  return finding === undefined ? '' : explainFinding(finding);
+}
+
 test('a sentence as reason is explained as defeating aggregation and counting', () => {
-  assert.match(explainReason('Failed to pull image') ?? '', /defeats aggregation and counting/);
+  assert.match(explained('Failed to pull image'), /defeats aggregation and counting/);
 });
 
 test('a long reason is explained with its length', () => {
-  assert.match(explainReason(`A${'a'.repeat(199)}`) ?? '', /^reason is 200 characters/);
+  assert.match(explained(`A${'a'.repeat(199)}`), /^reason is 200 characters/);
 });
 
 test('an object reference without uid is a finding', () => {
@@ -53,7 +60,8 @@ test('an object reference without uid is a finding', () => {
 test('an event with no object at all is a finding that says so', () => {
   const [finding] = auditEvents([normaliseEvent(ev({ noObject: true }))]).findings;
   assert.equal(finding?.object, '<none>/<none>');
-  assert.match(finding?.explanation ?? '', /names no object/);
+  assert.equal(finding?.cause, 'no-object');
+  assert.match(finding === undefined ? '' : explainFinding(finding), /names no object/);
 });
 
 test('one event can have all three findings, in kind order', () => {
@@ -64,8 +72,8 @@ test('one event can have all three findings, in kind order', () => {
   ]);
 });
 
-test("the lab's Critical event is the only finding, with every field", () => {
-  const report = auditEvents(labEvents().map(normaliseEvent));
+test("the lab's Critical event is the only finding, with every field of -o json", () => {
+  const report = toAuditJson(auditEvents(labEvents().map(normaliseEvent)));
   assert.equal(report.checked, 4);
   assert.equal(report.hasFindings, true);
   assert.deepEqual(report.findings, [

@@ -19,18 +19,30 @@ async function run(argv: string[], o: { stdin?: string } = {}) {
 }
 
 
-test('timeline -o table on the lab, -n narrowing the file to one namespace', async () => {
+test('timeline -o table on the lab, -n narrowing the file to one namespace; ages count from the newest event in the file', async () => {
   const r = await run(['-n', 'op-events', '--from', labFile]);
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    `FIRST SEEN   LAST SEEN         TYPE        REASON               OBJECT             FROM                MESSAGE
-2m           3s (x5 over 2m)   Normal      ReconcileStarted     Pipeline/build-1   pipeline-operator   Started reconciling Pipeline build-1.
-90s          90s               Critical!   StageUnknown         Pipeline/build-1   pipeline-operator   Stage of build-1 is not known.
-60s          60s               Normal      ReconcileSucceeded   Pipeline/build-1   pipeline-operator   Pipeline build-1 reconciled.
-45s          45s               Warning     FailedScheduling     Pod/hungry         default-scheduler   0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.
+    `FIRST SEEN   LAST SEEN           TYPE        REASON               OBJECT             FROM                MESSAGE
+117s         0s (x5 over 117s)   Normal      ReconcileStarted     Pipeline/build-1   pipeline-operator   Started reconciling Pipeline build-1.
+87s          87s                 Critical!   StageUnknown         Pipeline/build-1   pipeline-operator   Stage of build-1 is not known.
+57s          57s                 Normal      ReconcileSucceeded   Pipeline/build-1   pipeline-operator   Pipeline build-1 reconciled.
+42s          42s                 Warning     FailedScheduling     Pod/hungry         default-scheduler   0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.
 `,
   );
+  assert.equal(r.stderr, `Ages are counted from ${new Date(NOW - 3000).toISOString().replace('.000Z', 'Z')}, the newest event in the file (it does not say when it was taken).\n`);
+});
+
+test('--absolute-times prints RFC 3339 times instead of ages, with no notice', async () => {
+  const r = await run(['-n', 'op-events', '--from', labFile, '--absolute-times']);
+  const first = r.stdout.split('\n')[1] ?? '';
+  const time = (s: number) => new Date(NOW - s * 1000).toISOString().replace('.000Z', 'Z');
+  assert.ok(first.startsWith(`${time(120)}   ${time(3)} (x5)   Normal`), first);
+  assert.equal(r.stderr, '');
+  const incident = await run(['incident', '-n', 'op-events', '--from', labFile, '--absolute-times']);
+  assert.doesNotMatch(incident.stdout, / ago\b/);
+  assert.ok(incident.stdout.includes(`\n  At ${time(90)}, pipeline-operator reported StageUnknown`), incident.stdout);
 });
 
 test('-o stable is the lab timeline.sh table, flags before or after the verb', async () => {
@@ -73,7 +85,7 @@ test('capture --from writes every report and refuses a non-empty folder', async 
   const r = await run(['capture', '--from', labFile, out]);
   assert.equal(r.code, 0, JSON.stringify(r));
   assert.deepEqual(readdirSync(out).sort(), [
-    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.txt', 'type-report.txt',
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.html', 'timeline.txt', 'type-report.txt',
   ]);
   assert.equal(readFileSync(join(out, 'timeline.txt'), 'utf8'), LAB_STABLE);
   assert.equal((await run(['--from', join(out, 'events.json'), '-o', 'stable'])).stdout, LAB_STABLE);
@@ -96,7 +108,7 @@ test('hostile event text is escaped in the table and kept exact in JSON', async 
 const usageErrors: [string, string[], RegExp][] = [
   ['an unknown verb', ['bogus'], /unknown verb "bogus"/],
   ['an unknown flag', ['--bogus'], /unknown option '--bogus'/],
-  ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, json, yaml, name, jsonpath=/],
+  ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, html, json, yaml, name, jsonpath=/],
   ['a Go template, refused rather than half done', ['-o', 'go-template={{.name}}', '--from', labFile], /-o go-template is not supported: Go templates are not implemented/],
   ['a jsonpath template that does not parse', ['-o', 'jsonpath={.items[?(@.a=="b"}', '--from', labFile], /error parsing jsonpath .*unterminated filter/],
   ['-o jsonpath with no template', ['-o', 'jsonpath', '--from', labFile], /template format specified but no template given/],
@@ -124,7 +136,8 @@ test('--from a missing file is a runtime error naming the file', async () => {
 test('--version prints the version, commit and runtime', async () => {
   const r = await run(['--version']);
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /^kubectl-evtimeline v\S+ \(commit \S+, node v24\.\d+\.\d+\)\n$/);
+  // The runtime is the one running this test: npm scripts run on the pinned `node` devDependency.
+  assert.match(r.stdout, new RegExp(`^kubectl-evtimeline v\\S+ \\(commit \\S+, node ${process.version.replace(/\./g, '\\.')}\\)\\n$`));
 });
 
 // Re-created objects and --compare need a live cluster: test/integration/incarnations.test.ts.
@@ -134,7 +147,7 @@ test('a timeline from a record states on stderr the window it covers; stdout sta
   const record = join(dir, 'window.jsonl');
   writeFileSync(
     record,
-    labEvents().map((event, i) => formatObservation({ observedAt: `2026-11-30T11:59:5${6 + i}.000Z`, type: 'ADDED', event })).join(''),
+    labEvents().map((event, i) => formatObservation({ observedAt: Date.parse(`2026-11-30T11:59:5${6 + i}.000Z`), type: 'ADDED', event })).join(''),
   );
   const r = await run(['--from', record, '-o', 'stable']);
   assert.equal(r.stdout, LAB_STABLE);
@@ -279,4 +292,10 @@ test('a missing key prints nothing, or fails with --allow-missing-template-keys=
   assert.equal((await run(['--from', labFile, '-o', 'jsonpath={[0].nope}'])).stdout, '');
   const r = await run(['--from', labFile, '-o', 'jsonpath={[0].nope}', '--allow-missing-template-keys=false']);
   assert.match(String((r.code as { error?: Error }).error?.message), /error executing jsonpath "\{\[0\]\.nope\}": nope is not found/);
+});
+
+test('short flags take their value after = as kubectl does: -o=json, -n=ns', async () => {
+  const r = await run(['--from', labFile, '-n=op-events', '-o=name']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^event\/build-1-started\n/);
 });

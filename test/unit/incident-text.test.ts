@@ -12,8 +12,9 @@ import { plainPalette } from '../../src/render/color.ts';
 import type { Palette } from '../../src/render/color.ts';
 import { renderIncidentText } from '../../src/render/incident-text.ts';
 import { ev, labEvents, NOW } from '../support/builders.ts';
+import { fromCapture, fromCluster, fromList, fromRecord, fromStableTable } from '../support/sources.ts';
 
-const CLUSTER: IncidentContext = { now: NOW, namespace: 'op-events', eventTTLms: 3_600_000, source: 'cluster' };
+const CLUSTER: IncidentContext = { now: NOW, provenance: fromCluster(), eventTTLms: 3_600_000 };
 
 function labText(): string {
   return renderIncidentText(buildIncident(labEvents().map(normaliseEvent), CLUSTER), plainPalette);
@@ -112,7 +113,7 @@ test('the warnings line comes before the unconventional and repeat lines', () =>
 
 test('from a stable table the account says less and says why', () => {
   const table = stableLines(labEvents().map(normaliseEvent)).join('\n');
-  const incident = buildIncident(parseStableTable(table), { ...CLUSTER, source: 'stable-table' });
+  const incident = buildIncident(parseStableTable(table), { ...CLUSTER, provenance: fromStableTable({ namespace: 'op-events' }) });
   const expected = [
     'Incident in namespace op-events, rebuilt from a saved stable table',
     '  4 events about 2 objects.',
@@ -159,7 +160,7 @@ test('an empty namespace says there are no events and what that does not mean', 
 });
 
 test('all namespaces, a saved file and a custom TTL are worded as such', () => {
-  const incident = buildIncident([normaliseEvent(ev())], { ...CLUSTER, namespace: null, source: 'file', eventTTLms: 7_200_000 });
+  const incident = buildIncident([normaliseEvent(ev())], { ...CLUSTER, provenance: fromList({ namespace: null }), eventTTLms: 7_200_000 });
   const text = renderIncidentText(incident, plainPalette);
   assert.match(text, /^Incident across all namespaces, read from a saved file\n/);
   assert.match(text, /keeps an event for 2h after .*: a saved file holds only what was still there when it was saved\./);
@@ -270,8 +271,8 @@ test('a re-created Pipeline and a deleted Pod read as a golden account at the fi
 test('a record compared with the cluster says what only it holds, how much, and the time it covers', () => {
   const events = labEvents().map(normaliseEvent);
   const liveUids = new Set(events.filter((e) => e.name !== 'build-1-weird').map((e) => e.uid));
-  const saved = { format: 'record', firstObserved: NOW - 3 * 3_600_000, lastObserved: NOW - 3_600_000 };
-  const text = renderIncidentText(buildIncident(events, { ...CLUSTER, source: 'file', live: { liveUids, liveEvents: [] }, saved }), plainPalette);
+  const provenance = fromRecord({ firstObserved: NOW - 3 * 3_600_000, lastObserved: NOW - 3_600_000 });
+  const text = renderIncidentText(buildIncident(events, { ...CLUSTER, provenance, live: { liveUids, liveEvents: [] } }), plainPalette);
   const has = (needle: string) => assert.ok(text.includes(needle), `missing ${JSON.stringify(needle)} in\n${text}`);
   has('Incident in namespace op-events, read from a record, compared with the cluster at 2026-11-30T12:00:00Z\n');
   has('  1 of 4 events in the record (25%) is no longer on the server (expired after --event-ttl or deleted).\n');
@@ -284,16 +285,16 @@ test('a record compared with the cluster says what only it holds, how much, and 
 });
 
 test('a record without --compare states its window and claims nothing about the server', () => {
-  const saved = { format: 'record', firstObserved: NOW - 600_000, lastObserved: NOW - 60_000 };
-  const text = renderIncidentText(buildIncident(labEvents().map(normaliseEvent), { ...CLUSTER, source: 'file', saved }), plainPalette);
+  const provenance = fromRecord({ firstObserved: NOW - 600_000, lastObserved: NOW - 60_000 });
+  const text = renderIncidentText(buildIncident(labEvents().map(normaliseEvent), { ...CLUSTER, provenance }), plainPalette);
   assert.match(text, /^Incident in namespace op-events, read from a record\n/);
   assert.match(text, /The recorder watched from 2026-11-30T11:50:00Z \(10m ago\) to 2026-11-30T11:59:00Z \(60s ago\)/);
   assert.doesNotMatch(text, /on the server/);
 });
 
 test('a capture names when it was taken', () => {
-  const saved = { format: 'capture', firstObserved: NOW - 60_000, lastObserved: NOW - 60_000 };
-  const text = renderIncidentText(buildIncident(labEvents().map(normaliseEvent), { ...CLUSTER, source: 'file', saved }), plainPalette);
+  const provenance = fromCapture({ capturedAt: NOW - 60_000 });
+  const text = renderIncidentText(buildIncident(labEvents().map(normaliseEvent), { ...CLUSTER, provenance }), plainPalette);
   assert.match(text, /^Incident in namespace op-events, read from a capture taken at 2026-11-30T11:59:00Z\n/);
   assert.match(text, /  - The capture was taken at 2026-11-30T11:59:00Z \(60s ago\)\.\n  - Its events cover /);
 });

@@ -2,17 +2,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event } from '../../src/core/event.ts';
-import { buildIncident } from '../../src/core/incident.ts';
+import { buildIncident as buildDomain } from '../../src/core/incident.ts';
+import { toIncidentJson } from '../../src/render/incident-json.ts';
 import type { IncidentContext } from '../../src/core/incident.ts';
 import { parseStableTable } from '../../src/core/stable-table.ts';
 import { objectKey } from '../../src/core/incarnation.ts';
 import type { ObjectLookup } from '../../src/core/incarnation.ts';
 import { stableLines } from '../../src/core/timeline.ts';
 import { ev, labEvents, newEv, NOW } from '../support/builders.ts';
+import { fromCluster, fromRecord, fromStableTable } from '../support/sources.ts';
 
 const HOUR = 3_600_000;
-const CLUSTER: IncidentContext = { now: NOW, namespace: 'op-events', eventTTLms: HOUR, source: 'cluster' };
-const TABLE: IncidentContext = { ...CLUSTER, source: 'stable-table' };
+const CLUSTER: IncidentContext = { now: NOW, provenance: fromCluster(), eventTTLms: HOUR };
+const TABLE: IncidentContext = { ...CLUSTER, provenance: fromStableTable({ namespace: 'op-events' }) };
+
+/** The account as `incident -o json` prints it: the domain value mapped to its wire shape. */
+function buildIncident(events: Event[], ctx: IncidentContext) {
+  return toIncidentJson(buildDomain(events, ctx));
+}
 
 function lab(): Event[] {
   return labEvents().map(normaliseEvent);
@@ -146,7 +153,7 @@ test('an object re-created under the same name tells two stories', () => {
 });
 
 test('no events give an empty account with an unknown window', () => {
-  const incident = buildIncident([], { ...CLUSTER, namespace: null });
+  const incident = buildIncident([], { ...CLUSTER, provenance: fromCluster({ namespace: null }) });
   assert.equal(incident.namespace, null);
   assert.deepEqual(incident.headline, { events: 0, objects: 0, warnings: 0, unconventional: 0, repeats: 0, occurrences: 0 });
   assert.deepEqual([incident.limits.windowStart, incident.limits.windowEnd, incident.limits.windowMs], [null, null, null]);
@@ -273,8 +280,8 @@ test('compared with the live events, the account counts and lists what only the 
   const weird = events.find((e) => e.name === 'build-1-weird');
   const liveUids = new Set(events.filter((e) => e !== weird).map((e) => e.uid));
   const extra = normaliseEvent(ev({ name: 'later' }));
-  const saved = { format: 'record', firstObserved: NOW - 7_200_000, lastObserved: NOW - 3_600_000 };
-  const incident = buildIncident(events, { ...CLUSTER, source: 'file', live: { liveUids: new Set([...liveUids, extra.uid]), liveEvents: [extra] }, saved });
+  const provenance = fromRecord({ firstObserved: NOW - 7_200_000, lastObserved: NOW - 3_600_000 });
+  const incident = buildIncident(events, { ...CLUSTER, provenance, live: { liveUids: new Set([...liveUids, extra.uid]), liveEvents: [extra] } });
   assert.deepEqual(incident.comparison, { savedEvents: 4, onlyInSaved: 1, share: 0.25, onlyOnServer: 1 });
   assert.deepEqual(incident.onlyInRecord, [
     { event: 'build-1-weird', object: 'Pipeline/build-1', reason: 'StageUnknown', type: 'Critical', lastSeen: '2026-11-30T11:58:30.000Z' },

@@ -109,7 +109,7 @@ test('a failing exec credential plugin is named with its own words, not as an in
       'users:',
       '- name: exec',
       '  user:',
-      '    exec: {apiVersion: client.authentication.k8s.io/v1, command: sh, args: ["-c", "echo token expired: run aws sso login >&2; exit 1"]}',
+      '    exec: {apiVersion: client.authentication.k8s.io/v1, command: sh, interactiveMode: Never, args: ["-c", "echo token expired: run aws sso login >&2; exit 1"]}',
       'contexts: [{name: exec, context: {cluster: exec, user: exec}}]',
       '',
     ].join('\n'),
@@ -117,7 +117,7 @@ test('a failing exec credential plugin is named with its own words, not as an in
   const target = await loadKubeTarget({ env: { KUBECONFIG: path } });
   await assert.rejects(requestOptions(target), (error: unknown) => {
     assert.ok(error instanceof RuntimeError);
-    assert.equal(error.message, 'getting credentials: exec: executable sh failed: token expired: run aws sso login');
+    assert.equal(error.message, 'exec credential plugin "sh" of user "exec": it failed with exit code 1: token expired: run aws sso login');
     return true;
   });
 });

@@ -3,10 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { archiveName, fillManifest, manifestPlatforms, MANIFEST_TEMPLATE, releaseUri, writeArchive } from '../../scripts/package.mjs';
+import { archiveFiles, INTEGRITY, PLATFORMS } from '../../scripts/platforms.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -14,8 +16,9 @@ const committed = await readFile(MANIFEST_TEMPLATE, 'utf8');
 const SHA = 'a'.repeat(64);
 
 const names: [string, string, string, string][] = [
-  ['linux/amd64 is the one built here', '0.1.0', 'linux/amd64', 'kubectl-evtimeline_0.1.0_linux_amd64.tar.gz'],
+  ['linux/amd64', '0.1.0', 'linux/amd64', 'kubectl-evtimeline_0.1.0_linux_amd64.tar.gz'],
   ['another platform only changes the suffix', '1.2.3', 'darwin/arm64', 'kubectl-evtimeline_1.2.3_darwin_arm64.tar.gz'],
+  ['Windows is a tar.gz too, which krew unpacks on every OS', '0.1.0', 'windows/amd64', 'kubectl-evtimeline_0.1.0_windows_amd64.tar.gz'],
 ];
 for (const [name, version, platform, archive] of names) {
   test(`archive name: ${name}`, () => assert.equal(archiveName(version, platform), archive));
@@ -64,21 +67,54 @@ test('fill manifest: lists the platforms by their selector', () => {
   assert.deepEqual(manifestPlatforms(template), ['linux/amd64', 'darwin/arm64']);
 });
 
-test('committed manifest: is the filled manifest of the current version, sha256 aside', () => {
-  const sha = /^\s+sha256: ([0-9a-f]{64})$/m.exec(committed)?.[1];
-  assert.ok(sha, 'krew-manifest.yaml has a sha256 of 64 hex digits');
-  assert.equal(fillManifest(committed, pkg.version, () => sha), committed);
+/** The committed manifest's platform items, each with its os/arch. */
+const committedItems = committed.split(/^(?=  - selector:$)/m).slice(1).map((item) => ({
+  platform: `${/ os: (\S+)/.exec(item)?.[1]}/${/ arch: (\S+)/.exec(item)?.[1]}`,
+  item,
+}));
+
+test('committed manifest: is the filled manifest of the current version, each platform with its own sha256', () => {
+  const shas = new Map(committedItems.map(({ platform, item }) => [platform, /^\s+sha256: ([0-9a-f]{64})$/m.exec(item)?.[1] ?? 'none']));
+  for (const [platform, sha] of shas) assert.match(sha, /^[0-9a-f]{64}$/, `${platform} has a sha256 of 64 hex digits`);
+  assert.equal(fillManifest(committed, pkg.version, (platform) => shas.get(platform) ?? 'none'), committed);
 });
 
-test('committed manifest: ships only the platform built and tested here', () => {
-  assert.deepEqual(manifestPlatforms(committed), ['linux/amd64']);
+test('committed manifest: lists every platform npm run package builds, in its order', () => {
+  assert.deepEqual(manifestPlatforms(committed), PLATFORMS.map((entry) => entry.platform));
+  assert.deepEqual(manifestPlatforms(committed), ['linux/amd64', 'linux/arm64', 'darwin/amd64', 'darwin/arm64', 'windows/amd64']);
 });
 
-test('committed manifest: installs the executable, its completion and the licence', () => {
-  assert.match(committed, /^    bin: kubectl-evtimeline$/m);
-  for (const file of ['kubectl-evtimeline', 'kubectl_complete-evtimeline', 'LICENSE']) {
-    assert.match(committed, new RegExp(`^    - from: ${file}\\n      to: \\.$`, 'm'));
+test('committed manifest: each platform installs its executable as bin and every file of its archive', () => {
+  for (const entry of PLATFORMS) {
+    const item = committedItems.find((i) => i.platform === entry.platform)?.item ?? '';
+    assert.match(item, new RegExp(`^    bin: ${entry.executable.replace('.', '\\.')}$`, 'm'), entry.platform);
+    const files = [...item.matchAll(/^    - from: (\S+)\n      to: \.$/gm)].map((m) => m[1]);
+    assert.deepEqual(files, archiveFiles(entry), entry.platform);
   }
+});
+
+test('committed manifest: Windows runs kubectl-evtimeline.exe, and nothing else ships a completion helper there', () => {
+  const windows = PLATFORMS.find((entry) => entry.platform === 'windows/amd64');
+  assert.equal(windows?.executable, 'kubectl-evtimeline.exe');
+  assert.deepEqual(archiveFiles(windows!), ['kubectl-evtimeline.exe', 'LICENSE']);
+  assert.match(committed, /On Windows .* not\n    completed/);
+});
+
+test('committed manifest: the caveats avoid GNU-only readlink -f, which macOS lacks', () => {
+  const caveats = /^  caveats: \|\n((?: {4}.*\n)+)/m.exec(committed)?.[1] ?? '';
+  assert.match(caveats, /readlink /);
+  assert.doesNotMatch(caveats, /readlink -f|--canonicalize/);
+});
+
+test('committed manifest: the description says what the plugin is for, not which verbs it has', () => {
+  const description = /^  description: \|\n((?: {4}.*\n)+)/m.exec(committed)?.[1] ?? '';
+  assert.match(description, /incident/);
+  assert.doesNotMatch(description, /Verbs:|type-audit|aggregate-patch/);
+});
+
+test('platform pins: one Node version for every platform, each tarball with a sha512 integrity', () => {
+  const node = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
+  for (const entry of PLATFORMS) assert.match(INTEGRITY[`${entry.npmPackage}@${node}`] ?? '', /^sha512-[A-Za-z0-9+/]{86}==$/, entry.npmPackage);
 });
 
 test('archive: the same files give the same bytes whatever their times, in name order, owned by root', async () => {

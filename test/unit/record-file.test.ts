@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { RECORD_KIND, RecordIndex } from '../../src/core/record.ts';
 import type { Observation, RecordHeader } from '../../src/core/record.ts';
 import {
@@ -12,10 +11,13 @@ import {
   formatObservation,
   latestVersions,
   parseObservations,
-  parseRecordLines,
+  parseRecordSaved,
+  RecordFileError,
   parseRecordText,
   readRecordFile,
 } from '../../src/io/record-file.ts';
+import { EVENT_OBJECTS_TELL, observedWindow } from '../../src/core/source.ts';
+import { rawIdentity } from '../../src/core/versions.ts';
 import { ev } from '../support/builders.ts';
 
 type Json = Record<string, unknown>;
@@ -26,10 +28,11 @@ function version(base: Json, resourceVersion: string, count = 1): Json {
 }
 
 const at = '2026-11-30T12:00:00.000Z';
-const obs = (type: string, event: Json): Observation => ({ observedAt: at, type, event });
+const atMs = Date.parse(at);
+const obs = (type: string, event: Json): Observation => ({ observedAt: atMs, type, event });
 
 function header(o: Partial<RecordHeader> = {}): RecordHeader {
-  return { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: at, ...o };
+  return { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: atMs, ...o };
 }
 
 const started = ev({ name: 'build-1-started', uid: 'uid-started' });
@@ -117,38 +120,43 @@ describe('replaying a record', () => {
 
   test('parseRecordLines: the events, and where and when the record was made', () => {
     const text =
-      formatHeader(header({ context: 'lab', startedAt: '2026-11-30T11:00:00.000Z' })) +
-      formatObservation({ observedAt: '2026-11-30T11:00:01.000Z', type: 'ADDED', event: started }) +
-      formatHeader(header({ startedAt: '2026-11-30T11:30:00.000Z' })) +
-      formatObservation({ observedAt: '2026-11-30T11:30:02.000Z', type: 'ADDED', event: weird }) +
+      formatHeader(header({ context: 'lab', startedAt: Date.parse('2026-11-30T11:00:00.000Z') })) +
+      formatObservation({ observedAt: Date.parse('2026-11-30T11:00:01.000Z'), type: 'ADDED', event: started }) +
+      formatHeader(header({ startedAt: Date.parse('2026-11-30T11:30:00.000Z') })) +
+      formatObservation({ observedAt: Date.parse('2026-11-30T11:30:02.000Z'), type: 'ADDED', event: weird }) +
       '{"observedAt":"2026-11-30T11:3';
-    const parsed = parseRecordLines(text);
-    assert.equal(parsed?.format, 'record');
-    assert.equal(parsed?.core.length, 2);
-    assert.equal(parsed?.context, 'lab');
-    assert.equal(parsed?.server, 'https://127.0.0.1:6443');
-    assert.equal(parsed?.namespace, 'op-events');
-    assert.equal(parsed?.capturedAt, '2026-11-30T11:30:02.000Z');
+    const parsed = parseRecordSaved(text);
+    assert.ok(parsed !== null && 'raw' in parsed);
+    assert.equal(parsed.raw.core.length, 2);
+    assert.deepEqual(parsed.provenance, {
+      kind: 'record',
+      context: 'lab',
+      server: 'https://127.0.0.1:6443',
+      namespace: 'op-events',
+      firstObserved: Date.parse('2026-11-30T11:00:01.000Z'),
+      lastObserved: Date.parse('2026-11-30T11:30:02.000Z'),
+      tells: EVENT_OBJECTS_TELL,
+    });
   });
 
   const headerOnly: [string, string][] = [
     ['one header line', formatHeader(header())],
     ['one header line without its newline', formatHeader(header()).trimEnd()],
-    ['two header lines', formatHeader(header()) + formatHeader(header({ startedAt: '2026-11-30T13:00:00.000Z' }))],
+    ['two header lines', formatHeader(header()) + formatHeader(header({ startedAt: Date.parse('2026-11-30T13:00:00.000Z') }))],
   ];
   for (const [name, text] of headerOnly) {
-    test(`parseRecordLines: ${name} (a quiet namespace) is a record of no events and no observed time`, () => {
-      const parsed = parseRecordLines(text);
-      assert.deepEqual(
-        parsed && { format: parsed.format, core: parsed.core, namespace: parsed.namespace, capturedAt: parsed.capturedAt, firstObservedAt: parsed.firstObservedAt },
-        { format: 'record', core: [], namespace: 'op-events', capturedAt: '', firstObservedAt: '' },
-      );
+    test(`parseRecordSaved: ${name} (a quiet namespace) is a record of no events and no observed time`, () => {
+      const parsed = parseRecordSaved(text);
+      assert.ok(parsed !== null && 'raw' in parsed);
+      assert.deepEqual(parsed.raw.core, []);
+      assert.equal(parsed.provenance.namespace, 'op-events');
+      assert.deepEqual(observedWindow(parsed.provenance), { first: null, last: null });
     });
   }
 
-  test('parseRecordLines: sessions of different namespaces leave the namespace open', () => {
+  test('parseRecordSaved: sessions of different namespaces leave the namespace open', () => {
     const text = formatHeader(header({ namespace: 'a' })) + formatHeader(header({ namespace: null }));
-    assert.equal(parseRecordLines(text)?.namespace, null);
+    assert.equal(parseRecordSaved(text)?.provenance.namespace, null);
   });
 });
 
@@ -173,7 +181,8 @@ describe('what a recorder knows of a record', () => {
   test('knows: the record holds some version of the event, DELETED or not, liveness forgotten or not', () => {
     const index = RecordIndex.from([obs('ADDED', version(started, '10')), obs('DELETED', version(weird, '12'))]);
     index.forgetLive();
-    assert.deepEqual(['uid-started', 'uid-weird', 'uid-other'].map((uid) => index.knows(uid)), [true, true, false]);
+    const other = { ...started, metadata: { ...(started.metadata as Json), uid: 'uid-other' } };
+    assert.deepEqual([started, weird, other].map((event) => index.knows(rawIdentity(event))), [true, true, false]);
   });
 
   test('the resourceVersion to resume from is the newest written, not the last line', () => {
@@ -187,7 +196,7 @@ describe('what a recorder knows of a record', () => {
 
   test('live events are those without a DELETED; forgetLive drops them all', () => {
     const index = RecordIndex.from([obs('ADDED', version(started, '10')), obs('ADDED', version(weird, '11')), obs('DELETED', version(weird, '12'))]);
-    assert.deepEqual([...index.liveEvents().keys()], ['uid-started']);
+    assert.deepEqual([...index.liveEvents().keys()], [rawIdentity(started)]);
     index.forgetLive();
     assert.equal(index.liveEvents().size, 0);
     assert.equal(index.admit('ADDED', version(started, '10')), false, 'forgetting liveness keeps the versions');
@@ -219,11 +228,11 @@ describe('the record file on disk', () => {
 
   test('a folder, a missing folder and a file that is not a record are usage errors', () =>
     withDir(async (dir) => {
-      await assert.rejects(readRecordFile(dir), (e: unknown) => e instanceof UsageError && /is a folder/.test(e.message));
-      await assert.rejects(readRecordFile(join(dir, 'no', 'such.jsonl')), (e: unknown) => e instanceof UsageError && /is not a folder/.test(e.message));
+      await assert.rejects(readRecordFile(dir), (e: unknown) => e instanceof RecordFileError && e.problem === 'not-a-file' && /is a folder/.test(e.message));
+      await assert.rejects(readRecordFile(join(dir, 'no', 'such.jsonl')), (e: unknown) => e instanceof RecordFileError && e.problem === 'no-folder' && /is not a folder/.test(e.message));
       const path = join(dir, 'events.json');
       await writeFile(path, '{"kind": "List",\n "items": []}\n');
-      await assert.rejects(readRecordFile(path), (e: unknown) => e instanceof UsageError && /is not an evtimeline record \(line 1 /.test(e.message));
+      await assert.rejects(readRecordFile(path), (e: unknown) => e instanceof RecordFileError && e.problem === 'not-a-record' && /is not an evtimeline record \(line 1 /.test(e.message));
     }));
 
   test('appending cuts a torn last line off first, leaving only complete lines', () =>
@@ -257,6 +266,6 @@ describe('the record file on disk', () => {
       await writeFile(path, formatObservation(obs('ADDED', started)));
       const existing = await readRecordFile(path);
       await appendFile(path, formatObservation(obs('ADDED', weird)));
-      await assert.rejects(RecordAppender.open(existing), (e: unknown) => e instanceof RuntimeError && /another recorder/.test(e.message));
+      await assert.rejects(RecordAppender.open(existing), (e: unknown) => e instanceof RecordFileError && e.problem === 'changed' && /another recorder/.test(e.message));
     }));
 });

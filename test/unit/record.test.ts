@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseRecordOptions, statusWriter } from '../../src/commands/record.ts';
-import { RECORD_KIND, RecordIndex, byResourceVersion, canResume, describeFilter, planStep } from '../../src/core/record.ts';
-import type { PlanContext, RecordHeader, ResumeVerdict } from '../../src/core/record.ts';
+import { RECORD_KIND, RecordIndex, byResourceVersion, canResume, planStep } from '../../src/core/record.ts';
+import { describeFilter } from '../../src/io/record-file.ts';
+import type { PlanContext, RecordHeader } from '../../src/core/record.ts';
+import type { ResumeVerdict } from '../../src/core/source.ts';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
-import { parseRecordLines } from '../../src/io/record-file.ts';
 import { DEFAULT_RETRY, backoffDelay, judgeResume, readWatchLines } from '../../src/kube/watch.ts';
 import { progressLine, resumeNotice, summaryLine } from '../../src/render/record-status.ts';
 import { ev } from '../support/builders.ts';
@@ -56,11 +57,11 @@ describe('continuing a record', () => {
     server: 'https://127.0.0.1:6443',
     namespace: 'op-events',
     filter: {},
-    startedAt: '2026-11-30T12:00:00.000Z',
+    startedAt: Date.parse('2026-11-30T12:00:00.000Z'),
     ...o,
   });
   const cases: [string, RecordHeader | undefined, boolean][] = [
-    ['the same server, namespace and filters resume the watch', header({ context: 'renamed', startedAt: 'later' }), true],
+    ['the same server, namespace and filters resume the watch', header({ context: 'renamed', startedAt: 0 }), true],
     ['no earlier session lists first', undefined, false],
     ['another server lists first', header({ server: 'https://10.0.0.1:6443' }), false],
     ['another namespace lists first', header({ namespace: 'other' }), false],
@@ -110,7 +111,7 @@ describe('which lines a step adds', () => {
   const elsewhere = ev({ name: 'other', uid: 'u-other', namespace: 'elsewhere' });
 
   function context(o: Partial<PlanContext> = {}): PlanContext {
-    return { index: new RecordIndex(), namespace: 'op-events', keep: () => true, observedAt: '2026-11-30T12:00:00.000Z', ...o };
+    return { index: new RecordIndex(), namespace: 'op-events', keep: () => true, observedAt: Date.parse('2026-11-30T12:00:00.000Z'), ...o };
   }
   const list = (items: Json[], why: 'start' | 'expired' = 'start') => ({ kind: 'list' as const, items, resourceVersion: '100', why });
   const change = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: Json) => ({ kind: 'change' as const, type, object });
@@ -129,7 +130,7 @@ describe('which lines a step adds', () => {
   });
 
   test('a list\'s new version of an event the record holds is MODIFIED, also when its liveness was forgotten', () => {
-    const index = RecordIndex.from([{ observedAt: '', type: 'ADDED', event: version(started, '10') }]);
+    const index = RecordIndex.from([{ observedAt: null, type: 'ADDED', event: version(started, '10') }]);
     index.forgetLive();
     assert.deepEqual(planStep(list([version(started, '12', 2)]), context({ index })).map((o) => o.type), ['MODIFIED']);
   });
@@ -138,14 +139,14 @@ describe('which lines a step adds', () => {
     const ctx = context();
     planStep(list([version(started, '10'), version(weird, '11')]), ctx);
     const planned = planStep(list([version(started, '10')], 'expired'), ctx);
-    assert.deepEqual(planned, [{ observedAt: '2026-11-30T12:00:00.000Z', type: 'DELETED', event: version(weird, '11'), inferred: true }]);
+    assert.deepEqual(planned, [{ observedAt: Date.parse('2026-11-30T12:00:00.000Z'), type: 'DELETED', event: version(weird, '11'), inferred: true }]);
     assert.deepEqual(planStep(list([version(started, '10')], 'expired'), ctx), []);
   });
 
   test('events of other namespaces are not judged by this namespace\'s list', () => {
-    const ctx = context({ index: RecordIndex.from([{ observedAt: '', type: 'ADDED', event: elsewhere }]) });
+    const ctx = context({ index: RecordIndex.from([{ observedAt: null, type: 'ADDED', event: elsewhere }]) });
     assert.deepEqual(planStep(list([]), ctx), []);
-    assert.equal(planStep(list([]), context({ index: RecordIndex.from([{ observedAt: '', type: 'ADDED', event: elsewhere }]), namespace: null })).length, 1);
+    assert.equal(planStep(list([]), context({ index: RecordIndex.from([{ observedAt: null, type: 'ADDED', event: elsewhere }]), namespace: null })).length, 1);
   });
 
   test('watch changes: each version once, DELETED once', () => {
@@ -217,8 +218,8 @@ describe('replaying a record with --from', () => {
     try {
       const started = ev({ name: 'build-1-started', uid: 'u-started', reason: 'ReconcileStarted' });
       const weird = ev({ name: 'build-1-weird', uid: 'u-weird', type: 'Critical', reason: 'StageUnknown' });
-      const header = { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://x', namespace: 'op-events', filter: {}, startedAt: '2026-11-30T11:00:00.000Z' };
-      const line = (type: string, event: Json) => `${JSON.stringify({ observedAt: '2026-11-30T11:00:00.000Z', type, event })}\n`;
+      const header = { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://x', namespace: 'op-events', filter: {}, startedAt: Date.parse('2026-11-30T11:00:00.000Z') };
+      const line = (type: string, event: Json) => `${JSON.stringify({ observedAt: Date.parse('2026-11-30T11:00:00.000Z'), type, event })}\n`;
       const path = join(dir, 'events.jsonl');
       await writeFile(
         path,

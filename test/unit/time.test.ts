@@ -1,11 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isoOrNull, toIso } from '../../src/core/time.ts';
-import { formatTime, formatTimeAndAge } from '../../src/render/time.ts';
+import { formatTime, formatTimeAndAge, isoOrNull, toIso } from '../../src/render/time.ts';
 import { escapeOrNone, plural } from '../../src/render/words.ts';
 import { NOW } from '../support/builders.ts';
 
-describe('ISO times for JSON (core)', () => {
+describe('ISO times for JSON', () => {
   it('always shows milliseconds', () => assert.equal(toIso(NOW), '2026-11-30T12:00:00.000Z'));
   it('gives null for an unset time', () => assert.equal(isoOrNull(null), null));
   it('gives the ISO time for a set one', () => assert.equal(isoOrNull(NOW + 83), '2026-11-30T12:00:00.083Z'));

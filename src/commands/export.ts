@@ -1,0 +1,79 @@
+// `kubectl evtimeline export --otlp URL`: the events in scope, from the live cluster or --from any
+// saved file (a record made last week is back-filled with every version it holds), as OTLP/HTTP
+// logs to a collector: one log record per event version, named as the k8s_events receiver names
+// them plus what it drops (src/render/otlp-logs.ts).
+import type { Deps } from '../deps.ts';
+import { SUCCESS, UsageError } from '../errors.ts';
+import type { CommandResult } from '../errors.ts';
+import { filterEvents } from '../core/filter.ts';
+import { normaliseEvent } from '../core/event.ts';
+import { eventIdentity } from '../core/versions.ts';
+import type { Json } from '../core/json.ts';
+import { eventToLog, hrTimeFromMs } from '../render/otlp-logs.ts';
+import type { OtlpLog } from '../render/otlp-logs.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { exportSummary } from '../render/otlp-status.ts';
+import { openEndpoint } from '../otlp/http.ts';
+import { Shipper } from '../otlp/ship.ts';
+import { parseCommonOptions } from './options.ts';
+import type { CommonOptions, RawOptions } from './options.ts';
+import { parseOtlpOptions } from './otlp-options.ts';
+import type { OtlpOptions } from './otlp-options.ts';
+import { noEventsMessage } from '../render/notices.ts';
+import { readVersions } from './versions.ts';
+
+export interface ExportOptions {
+  common: CommonOptions;
+  otlp: OtlpOptions;
+}
+
+export function parseExportOptions(raw: RawOptions): ExportOptions {
+  const common = parseCommonOptions(raw);
+  const otlp = parseOtlpOptions(raw);
+  if (otlp === null) throw new UsageError('export needs --otlp URL, e.g. --otlp http://localhost:4318/v1/logs');
+  return { common, otlp };
+}
+
+/** Event versions in the order read, each once (uid + resourceVersion), kept by the filters. */
+function selectVersions(versions: { event: Json; observedAt: number | null }[], common: CommonOptions, now: number) {
+  const seen = new Set<string>();
+  return versions.filter(({ event }) => {
+    const ev = normaliseEvent(event);
+    // Without a resourceVersion (the k8s_events receiver keeps none) versions cannot be told apart: all are sent.
+    if (ev.resourceVersion !== '') {
+      const key = `${eventIdentity(ev)}@${ev.resourceVersion}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+    }
+    return filterEvents([ev], common.filter, now).length > 0;
+  });
+}
+
+export async function runExport(opts: ExportOptions, deps: Deps): Promise<CommandResult> {
+  const now = deps.now();
+  const read = await readVersions(opts.common, deps);
+  const versions = selectVersions(read.versions, opts.common, read.asOf ?? now);
+  if (versions.length === 0) {
+    deps.stderr.write(noEventsMessage(read.namespace));
+    return SUCCESS;
+  }
+  const endpoint = await openEndpoint(opts.otlp);
+  const target = escapeTerminal(opts.otlp.url.href);
+  const shipper = new Shipper<number>({
+    endpoint,
+    encoding: opts.otlp.encoding,
+    retry: opts.otlp.retry,
+    notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
+  });
+  const started = performance.now();
+  const readAt = hrTimeFromMs(now);
+  for (let start = 0; start < versions.length; start += opts.otlp.batchSize) {
+    const logs: OtlpLog[] = versions
+      .slice(start, start + opts.otlp.batchSize)
+      .map(({ event, observedAt }) => eventToLog(event, observedAt === null ? readAt : hrTimeFromMs(observedAt)));
+    await shipper.push({ logs, mark: start + logs.length });
+  }
+  const totals = await shipper.finish();
+  deps.stderr.write(`${exportSummary(target, totals, (performance.now() - started) / 1000)}\n`);
+  return SUCCESS;
+}

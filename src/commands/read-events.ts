@@ -1,0 +1,95 @@
+// How a read verb gets its events and what the live cluster says beside them, through the
+// EventSource port (src/core/source.ts) that Deps opens: the verbs never build a source.
+import type { Deps, SourceRequest } from '../deps.ts';
+import { UsageError } from '../errors.ts';
+import type { Event } from '../core/event.ts';
+import { filterEvents, selectEvents } from '../core/filter.ts';
+import { objectsToLookUp } from '../core/incarnation.ts';
+import type { LiveFacts } from '../core/incarnation.ts';
+import { observedWindow } from '../core/source.ts';
+import type { EventSource, RawEvents, ReadOptions } from '../core/source.ts';
+import { dedupeByUid } from '../core/timeline.ts';
+import type { CommonOptions, ScopeOptions } from './options.ts';
+import { statusLine } from './status-line.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { otlpProvenanceNotice } from '../render/otlp-status.ts';
+
+/** --from FILE, else the live cluster of the scope. */
+function requestFor(common: CommonOptions): SourceRequest {
+  if (common.from === null) return { kind: 'cluster', scope: common.scope };
+  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace };
+}
+
+/** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */
+async function readWithProgress(source: EventSource, deps: Deps, opts: ReadOptions = {}) {
+  const status = statusLine(deps);
+  try {
+    return await source.read({ ...opts, progress: (total) => status.show(`listing events... ${total}`) });
+  } finally {
+    status.clear();
+  }
+}
+
+interface ReadEvents {
+  source: EventSource;
+  /** de-duplicated by uid, filtered and in timeline order */
+  events: Event[];
+  /** with `raw: true`: the objects as read; null for a source that holds none */
+  raw?: RawEvents | null;
+}
+
+export async function readEvents(common: CommonOptions, deps: Deps, now: number, opts: { raw?: boolean; eventsK8sIo?: boolean } = {}): Promise<ReadEvents> {
+  const source = await deps.openSource(requestFor(common));
+  const { provenance } = source;
+  // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
+  if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
+  const read = await readWithProgress(source, deps, opts);
+  // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
+  // of last week's record are its last 30 minutes.
+  const asOf = observedWindow(source.provenance).last ?? now;
+  const events = selectEvents(read.events, common.filter, asOf);
+  return opts.raw ? { source, events, raw: read.raw ?? null } : { source, events };
+}
+
+/**
+ * Where --compare reads the live events: -A or -n as given, else the namespace the file was
+ * taken from, else the one namespace its events are in, else all namespaces (the context's
+ * namespace when the file holds no events).
+ */
+function compareScope(read: ReadEvents, scope: ScopeOptions): ScopeOptions {
+  if (scope.allNamespaces) return scope;
+  const named = read.source.provenance.namespace;
+  if (named !== null) return { ...scope, namespace: named };
+  const namespaces = new Set(read.events.map((ev) => ev.namespace));
+  if (namespaces.size === 1) return { ...scope, namespace: [...namespaces][0] ?? null };
+  return namespaces.size === 0 ? { ...scope, namespace: null } : { ...scope, allNamespaces: true };
+}
+
+/**
+ * What the live cluster says beside the events read: which incarnation of its object each event is
+ * about (a live read, or --compare; skipped when `lookups` is false) and, with --compare, which
+ * events the server still holds. Undefined for a saved file without --compare: nothing live to ask.
+ */
+export async function readLiveFacts(
+  read: ReadEvents,
+  common: CommonOptions,
+  deps: Deps,
+  now: number,
+  want: { compare: boolean; lookups: boolean },
+): Promise<LiveFacts | undefined> {
+  let objects = read.source.objects;
+  const facts: LiveFacts = {};
+  if (objects === null) {
+    if (!want.compare) return undefined;
+    if (!read.source.provenance.tells.uids) {
+      throw new UsageError('--compare needs events with uids: a stable table has none (use a capture, list or record)');
+    }
+    const live = await deps.openSource({ kind: 'cluster', scope: compareScope(read, common.scope) });
+    const events = dedupeByUid((await readWithProgress(live, deps)).events);
+    facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
+    facts.liveEvents = filterEvents(events, common.filter, now);
+    objects = live.objects;
+  }
+  if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events));
+  return facts;
+}

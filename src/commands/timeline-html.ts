@@ -1,0 +1,30 @@
+// -o html and capture's timeline.html: the page made from what a read verb has read.
+import type { Event } from '../core/event.ts';
+import { buildIncident } from '../core/incident.ts';
+import { standingOf } from '../core/incarnation.ts';
+import type { LiveFacts } from '../core/incarnation.ts';
+import { observedWindow } from '../core/source.ts';
+import type { Provenance } from '../core/source.ts';
+import { renderTimelinePage } from '../render/timeline-page.ts';
+
+export interface PageInput {
+  provenance: Provenance;
+  events: Event[];
+  now: number;
+  eventTTLms: number;
+  live?: LiveFacts;
+}
+
+/** The page, with the incident account's headline; a saved file is shown as of when it was taken. */
+export function timelinePage(input: PageInput): string {
+  const { provenance, events, now, eventTTLms, live } = input;
+  const incident = buildIncident(events, { now, provenance, eventTTLms, ...(live === undefined ? {} : { live }) });
+  const { first, last } = observedWindow(provenance);
+  return renderTimelinePage(events, incident, {
+    capturedAt: last ?? now,
+    eventTTLms,
+    ...(live === undefined ? {} : { standing: (ev: Event) => standingOf(ev, live) }),
+    // A record and a collector's file were observed over a while; a capture at one moment.
+    ...((provenance.kind === 'record' || provenance.kind === 'otlp') && first !== null && last !== null ? { observed: [first, last] as [number, number] } : {}),
+  });
+}

@@ -1,0 +1,24 @@
+// Where ages in text outputs count from. Live: now. A saved file: when it was taken (a capture's
+// time, a record's last observation), else the newest event in it (a plain list or a stable table
+// carries no time of its own), so a dump from years ago reads `2m` and not `6y3d`.
+import type { Event } from './event.ts';
+import type { Provenance } from './source.ts';
+
+export type AgeBasis = 'now' | 'capture' | 'record' | 'newest-event';
+
+export interface AgesFrom {
+  at: number;
+  basis: AgeBasis;
+}
+
+export function agesFrom(provenance: Provenance, events: Event[], now: number, fromFile: boolean): AgesFrom {
+  if (!fromFile) return { at: now, basis: 'now' };
+  if (provenance.kind === 'capture' && provenance.capturedAt !== null) return { at: provenance.capturedAt, basis: 'capture' };
+  if (provenance.kind === 'record' && provenance.lastObserved !== null) return { at: provenance.lastObserved, basis: 'record' };
+  let newest: number | null = null;
+  for (const ev of events) {
+    const t = ev.lastSeen ?? ev.firstSeen;
+    if (t !== null && (newest === null || t > newest)) newest = t;
+  }
+  return newest === null ? { at: now, basis: 'now' } : { at: newest, basis: 'newest-event' };
+}

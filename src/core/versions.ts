@@ -1,0 +1,30 @@
+// Which event an object is, and which of its versions is the newest: one rule for a list of both
+// APIs (every event twice: one store), a watch or re-list (later versions of the same object), and a
+// record's replay (every version its recorder saw).
+import type { Event } from './event.ts';
+import { asString, compareResourceVersions, metadataOf } from './json.ts';
+
+/** metadata.uid, else namespace/name; '' when the event has neither (nothing to tell it apart by). */
+export function eventIdentity(ev: { uid: string; namespace: string; name: string }): string {
+  if (ev.uid !== '') return `uid:${ev.uid}`;
+  return ev.name === '' ? '' : `name:${ev.namespace}/${ev.name}`;
+}
+
+/** eventIdentity of a raw event object, as the server sent it. */
+export function rawIdentity(object: unknown): string {
+  const meta = metadataOf(object);
+  return eventIdentity({ uid: asString(meta.uid), namespace: asString(meta.namespace), name: asString(meta.name) });
+}
+
+/**
+ * Positive when `a` is a newer version of the event than `b`, negative when older, 0 when they cannot
+ * be told apart: the higher resourceVersion (when both are numbers), else the later lastSeen, else the
+ * higher count.
+ */
+export function compareVersions(a: Event, b: Event): number {
+  const rv = compareResourceVersions(a.resourceVersion, b.resourceVersion) ?? 0;
+  if (rv !== 0) return rv;
+  const last = (a.lastSeen ?? -Infinity) - (b.lastSeen ?? -Infinity);
+  if (last !== 0 && !Number.isNaN(last)) return last;
+  return a.count - b.count;
+}

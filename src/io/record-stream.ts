@@ -1,0 +1,181 @@
+// Replaying a record without holding it: a record grows for as long as its recorder runs (200,000
+// events are 250 MB of JSON Lines), so --from reads it line by line and keeps only the newest
+// version of each event, normalised and compacted: memory follows what is kept, not what was read.
+// The rules are parseRecordText's and latestVersions' (src/io/record-file.ts): every line but the
+// last must be a header or an observation, blank lines are allowed, the text after the last
+// newline may be torn; of two versions of an event the newer wins, else the later line.
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { eventCompactor } from '../core/compact.ts';
+import { normaliseEvent } from '../core/event.ts';
+import type { Event } from '../core/event.ts';
+import { inNamespace } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
+import type { RecordHeader } from '../core/record.ts';
+import { EVENT_OBJECTS_TELL } from '../core/source.ts';
+import type { EventSource, RecordProvenance } from '../core/source.ts';
+import { compareVersions, eventIdentity } from '../core/versions.ts';
+import { notAnEventError } from './event-file.ts';
+import { firstNonEvent } from './event-shape.ts';
+import { couldBeOurs, parseRecordLine, recordedNamespace } from './record-file.ts';
+
+export interface Line {
+  line: string;
+  /** false for the text after the last newline */
+  complete: boolean;
+}
+
+/** Lines of a text stream as they arrive. */
+export async function* readLines(chunks: AsyncIterable<string>): AsyncGenerator<Line> {
+  let carry = '';
+  for await (const chunk of chunks) {
+    const text = carry + chunk;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      yield { line: text.slice(start, end), complete: true };
+      start = end + 1;
+    }
+    carry = text.slice(start);
+  }
+  if (carry !== '') yield { line: carry, complete: false };
+}
+
+export interface FoldedRecord {
+  headers: RecordHeader[];
+  /** the newest version of each event in scope, normalised, in the order each first appeared */
+  events: Event[];
+  /** the line (0-based) each kept version was read from, for a second pass that wants the raw objects */
+  lines: number[];
+  /** epoch ms of the first and last observation (in scope or not); null when there is none or it does not parse */
+  firstObserved: number | null;
+  lastObserved: number | null;
+  /** the first kept version that is not an Event (1-based among those kept), as event-shape.ts says it */
+  notAnEvent: { position: number; what: string } | null;
+}
+
+/** The newest version of each event in `namespace` (null: all). Null when the lines are not a record. */
+export async function foldRecord(lines: AsyncIterable<Line>, namespace: string | null): Promise<FoldedRecord | null> {
+  const headers: RecordHeader[] = [];
+  // The newest version of each event in the order each first appeared. Keyed by the uid itself
+  // (no "uid:" key string per event: a 200,000-event record would keep 200,000 more), and by
+  // eventIdentity for the few without one.
+  const events: Event[] = [];
+  const lineOf: number[] = [];
+  // What each kept version is instead of an Event, when it is not one (event-shape.ts), as the
+  // whole-file reader checks the versions it keeps.
+  const notEvent: (string | null)[] = [];
+  const byUid = new Map<string, number>();
+  const byOther = new Map<string, number>();
+  const compact = eventCompactor();
+  let observations = 0;
+  let firstObserved: number | null = null;
+  let lastObserved: number | null = null;
+  let tornTail = '';
+  let index = -1;
+  for await (const { line, complete } of lines) {
+    index += 1;
+    if (line.trim() === '') continue;
+    const parsed = parseRecordLine(line);
+    if (parsed === null) {
+      if (complete) return null;
+      tornTail = line;
+      break;
+    }
+    if ('header' in parsed) {
+      headers.push(parsed.header);
+      continue;
+    }
+    const { observedAt, event: raw } = parsed.observation;
+    observations += 1;
+    if (observations === 1) firstObserved = observedAt;
+    lastObserved = observedAt;
+    if (!inNamespace(raw, namespace)) continue;
+    const event = normaliseEvent(raw);
+    const [map, key] = event.uid !== '' ? [byUid, event.uid] : [byOther, eventIdentity(event)];
+    const at = map.get(key);
+    if (at === undefined) {
+      map.set(key, events.length);
+      events.push(compact(event));
+      lineOf.push(index);
+      notEvent.push(firstNonEvent([raw])?.what ?? null);
+    } else if (compareVersions(event, events[at] as Event) >= 0) {
+      events[at] = compact(event);
+      lineOf[at] = index;
+      notEvent[at] = firstNonEvent([raw])?.what ?? null;
+    }
+  }
+  if (headers.length === 0 && observations === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
+  const bad = notEvent.findIndex((what) => what !== null);
+  const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent[bad] as string };
+  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent };
+}
+
+// 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
+// went to V8's large-object space, and a 200,000-event record peaked 100 MiB higher.
+const chunksOf = (path: string): AsyncIterable<string> => createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+
+/** The raw objects on the given lines of a record file, in the order given. */
+async function rawAt(path: string, wanted: number[]): Promise<Json[]> {
+  const position = new Map(wanted.map((line, i) => [line, i]));
+  const raw: Json[] = new Array(wanted.length);
+  let index = -1;
+  for await (const { line } of readLines(chunksOf(path))) {
+    index += 1;
+    const at = position.get(index);
+    if (at === undefined) continue;
+    const parsed = parseRecordLine(line);
+    if (parsed !== null && 'observation' in parsed) raw[at] = parsed.observation.event;
+  }
+  return raw;
+}
+
+/**
+ * Whether a path is a regular file whose first line starts as the recorder writes one. Anything
+ * else (a FIFO, which a look would consume; a folder; a missing file) is left to the whole-file
+ * reader, which also says what is wrong with it.
+ */
+async function startsLikeRecord(path: string): Promise<boolean> {
+  try {
+    // stat before open: opening a FIFO waits for its writer, and closing it unread loses its data.
+    if (!(await stat(path)).isFile()) return false;
+    const handle = await open(path, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(256), position: 0 });
+      const start = buffer.subarray(0, bytesRead).toString('utf8').trimStart();
+      return start !== '' && couldBeOurs(start.slice(0, 64));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A record file as an EventSource, read line by line; null when the file does not start like a
+ * record, or turns out not to be one (the caller then reads it whole, as any other saved file).
+ * -n narrows it to one namespace as it is read.
+ */
+export async function recordFileSource(path: string, namespace: string | null): Promise<EventSource | null> {
+  if (!(await startsLikeRecord(path))) return null;
+  const folded = await foldRecord(readLines(chunksOf(path)), namespace);
+  if (folded === null) return null;
+  if (folded.notAnEvent !== null) throw notAnEventError(path, folded.notAnEvent);
+  const first = folded.headers[0];
+  const provenance: RecordProvenance = {
+    kind: 'record',
+    context: first?.context ?? '',
+    server: first?.server ?? '',
+    namespace: namespace ?? recordedNamespace(folded.headers),
+    firstObserved: folded.firstObserved,
+    lastObserved: folded.lastObserved,
+    tells: EVENT_OBJECTS_TELL,
+  };
+  const { events } = folded;
+  return {
+    provenance,
+    objects: null,
+    // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
+    read: async (opts = {}) => (opts.raw ? { events, raw: { core: await rawAt(path, folded.lines), eventsK8sIo: null } } : { events }),
+  };
+}

@@ -1,0 +1,60 @@
+// Credentials client-node does not apply for us (see overrides.ts): a kubeconfig tokenFile, an
+// exec credential plugin run as client-go runs it, and impersonation headers. Errors name the
+// mechanism and why it failed, never the secret.
+import { readFile } from 'node:fs/promises';
+import type https from 'node:https';
+import { RuntimeError } from '../errors.ts';
+import type { KubeTarget, TargetAuth } from './kubeconfig.ts';
+
+async function readTokenFile(path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new RuntimeError(`tokenFile ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  // client-go's cachingTokenSource trims the file and refuses an empty one.
+  const token = text.trim();
+  if (token === '') throw new RuntimeError(`tokenFile ${path}: read empty token from file`);
+  return token;
+}
+
+export async function applyAuth(options: https.RequestOptions, auth: TargetAuth, target: KubeTarget): Promise<void> {
+  const headers = options.headers as Record<string, string | string[]>;
+  if (headers.Authorization === undefined && headers.authorization === undefined) {
+    if (auth.tokenFile) {
+      headers.Authorization = `Bearer ${await readTokenFile(auth.tokenFile)}`;
+    } else if (auth.exec) {
+      const cluster = target.config.getCurrentCluster();
+      const credential = await auth.execCache.get(auth.exec, {
+        user: auth.user,
+        server: target.server,
+        caData: cluster?.caData,
+        tlsServerName: cluster?.tlsServerName,
+        insecureSkipTlsVerify: cluster?.skipTLSVerify,
+        stdinIsTTY: auth.stdinIsTTY,
+        env: auth.env,
+        now: () => Date.now(),
+        stderr: (text) => (target.log ?? ((t: string) => process.stderr.write(t)))(text),
+      });
+      if (credential.token) headers.Authorization = `Bearer ${credential.token}`;
+      if (credential.clientCertificateData && credential.clientKeyData) {
+        if (cluster?.proxyUrl) throw new RuntimeError(`exec credential plugin ${JSON.stringify(auth.exec.command)}: a client certificate through a proxy is not supported`);
+        // client-node built its agent before the plugin ran: a fresh one carries the certificate.
+        const { Agent } = process.getBuiltinModule('node:https');
+        options.agent = new Agent({ ca: options.ca, cert: credential.clientCertificateData, key: credential.clientKeyData, servername: options.servername, rejectUnauthorized: options.rejectUnauthorized });
+      }
+    }
+  }
+  // client-go's ImpersonatingRoundTripper: one Impersonate-Group header per group.
+  if (auth.impersonate) {
+    headers['Impersonate-User'] = auth.impersonate.user;
+    if (auth.impersonate.groups.length > 0) headers['Impersonate-Group'] = auth.impersonate.groups;
+    if (auth.impersonate.uid) headers['Impersonate-Uid'] = auth.impersonate.uid;
+  }
+}
+
+/** A 401 in one line: which credentials the server refused. */
+export function unauthorizedMessage(server: string, description: string): string {
+  return `the API server at ${server} refused the credentials (401 Unauthorized): ${description}`;
+}

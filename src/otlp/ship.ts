@@ -1,0 +1,173 @@
+// Ships batches of log records to one OTLP/HTTP endpoint, in order, one request at a time:
+// a bounded queue between whoever produces batches (a list, a record being written) and the
+// network, so memory stays flat whatever the collector's speed; a retry with backoff for what
+// the OTLP specification calls retryable (429, 502-504, a lost connection), honouring
+// Retry-After; and a confirmation per batch once the endpoint has answered 2xx, which is what a
+// caller may persist (record --otlp's ledger). A confirmed batch is never sent again.
+import { RuntimeError } from '../errors.ts';
+import { backoffDelay } from '../core/retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
+import type { OtlpLog } from '../render/otlp-logs.ts';
+import { CONTENT_TYPE, encodeLogs, rejectedLogs } from './encode.ts';
+import type { Encoding } from './encode.ts';
+import { postOtlp } from './http.ts';
+import type { OtlpEndpoint, SendOutcome } from './http.ts';
+
+export type { RetryPolicy } from '../core/retry.ts';
+
+/** 0.5 s doubling to 30 s; the twelfth failure in a row (about four minutes of waits) gives up. */
+export const DEFAULT_OTLP_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 12 };
+
+/** Log records per request: the Collector's OTLP receiver takes 20 MiB by default; 1,000 events stay far below. */
+export const DEFAULT_BATCH = 1000;
+
+export interface Batch<M> {
+  logs: OtlpLog[];
+  /** what confirming this batch means to the producer (e.g. a ledger position) */
+  mark: M;
+}
+
+export interface ShipTotals {
+  /** log records the endpoint accepted */
+  accepted: number;
+  /** log records it answered 2xx for but reported as rejected (OTLP partial success): never retried */
+  rejected: number;
+  requests: number;
+  retries: number;
+}
+
+export interface ShipperOptions<M> {
+  endpoint: OtlpEndpoint;
+  encoding: Encoding;
+  retry: RetryPolicy;
+  /** batches waiting to be sent, at most (the producer waits beyond that) */
+  queueLimit?: number;
+  notice(text: string): void;
+  /** after the endpoint accepted a batch; the next is sent once this resolves */
+  confirmed?(mark: M, totals: ShipTotals): Promise<void> | void;
+  sleep?(ms: number): Promise<void>;
+  /** the transport (tests inject a failing one; default: postOtlp) */
+  post?(endpoint: OtlpEndpoint, contentType: string, body: Uint8Array): Promise<SendOutcome>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class Shipper<M> {
+  readonly totals: ShipTotals = { accepted: 0, rejected: 0, requests: 0, retries: 0 };
+  private readonly queue: Batch<M>[] = [];
+  private readonly limit: number;
+  private failure: Error | undefined;
+  private wakeConsumer: (() => void) | undefined;
+  private wakeProducer: (() => void) | undefined;
+  private closed = false;
+  private aborted = false;
+  private wakeSleeper: (() => void) | undefined;
+  private readonly done: Promise<void>;
+
+  constructor(private readonly opts: ShipperOptions<M>) {
+    this.limit = Math.max(1, opts.queueLimit ?? 4);
+    this.done = this.consume();
+  }
+
+  /** Queues a batch; waits while the queue is full. Throws once shipping has given up. */
+  async push(batch: Batch<M>): Promise<void> {
+    while (this.queue.length >= this.limit && this.failure === undefined && !this.aborted) {
+      await new Promise<void>((resolve) => (this.wakeProducer = resolve));
+    }
+    if (this.failure) throw this.failure;
+    if (this.aborted) return;
+    if (batch.logs.length === 0) {
+      // Nothing to send, but the producer's position still moves on (a record's DELETED lines).
+      if (this.queue.length === 0) await this.opts.confirmed?.(batch.mark, this.totals);
+      else this.queue.push(batch);
+    } else {
+      this.queue.push(batch);
+    }
+    this.wakeConsumer?.();
+  }
+
+  /** Waits until every queued batch is confirmed; throws if shipping gave up. */
+  async finish(): Promise<ShipTotals> {
+    this.closed = true;
+    this.wakeConsumer?.();
+    await this.done;
+    if (this.failure) throw this.failure;
+    return this.totals;
+  }
+
+  /**
+   * Stops at once: a retry wait ends, no further request is made, queued batches stay
+   * unconfirmed (a record's are sent on its next run). Waits until the consumer has stopped.
+   */
+  async abort(): Promise<ShipTotals> {
+    this.aborted = true;
+    this.closed = true;
+    this.wakeSleeper?.();
+    this.wakeConsumer?.();
+    this.wakeProducer?.();
+    await this.done;
+    return this.totals;
+  }
+
+  /** abort() was called: nothing more is sent. */
+  get stopped(): boolean {
+    return this.aborted;
+  }
+
+  /** Batches queued and not yet confirmed. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  private async consume(): Promise<void> {
+    for (;;) {
+      const batch = this.queue[0];
+      if (this.aborted) return;
+      if (batch === undefined) {
+        if (this.closed) return;
+        await new Promise<void>((resolve) => (this.wakeConsumer = resolve));
+        this.wakeConsumer = undefined;
+        continue;
+      }
+      try {
+        if (batch.logs.length > 0 && !(await this.send(batch.logs))) return;
+        await this.opts.confirmed?.(batch.mark, this.totals);
+      } catch (error) {
+        this.failure = error instanceof Error ? error : new Error(String(error));
+        this.wakeProducer?.();
+        return;
+      }
+      this.queue.shift();
+      this.wakeProducer?.();
+    }
+  }
+
+  /** Sends one batch until the endpoint accepts it (true), or abort() is called (false). */
+  private async send(logs: OtlpLog[]): Promise<boolean> {
+    const { endpoint, encoding, retry, notice } = this.opts;
+    const body = await encodeLogs(logs, encoding);
+    const post = this.opts.post ?? postOtlp;
+    const sleep = this.opts.sleep ?? realSleep;
+    for (let attempt = 1; ; attempt++) {
+      if (this.aborted) return false;
+      this.totals.requests += 1;
+      const outcome = await post(endpoint, CONTENT_TYPE[encoding], body);
+      if (outcome.kind === 'ok') {
+        const { rejected, message } = await rejectedLogs(outcome.body, encoding);
+        if (rejected > 0) notice(`${endpoint.url.origin}: rejected ${rejected} of ${logs.length} log records${message ? `: ${message}` : ''}`);
+        this.totals.rejected += rejected;
+        this.totals.accepted += logs.length - rejected;
+        return true;
+      }
+      if (outcome.kind === 'fail') throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+      if (attempt >= retry.maxAttempts) {
+        throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed ${attempt} times in a row, giving up: ${outcome.why}`);
+      }
+      const backoff = backoffDelay(attempt, retry);
+      const delay = Math.min(retry.maxDelayMs, outcome.retryAfterMs ?? backoff);
+      notice(`${endpoint.url.origin}: ${outcome.why}; retrying in ${(delay / 1000).toFixed(1)} s`);
+      this.totals.retries += 1;
+      await Promise.race([sleep(delay), new Promise<void>((resolve) => (this.wakeSleeper = resolve))]);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+// `incident -o json`: the wire shape scripts read. Field names, order and spellings (ISO times, the
+// source and saved blocks) are the documented output (README); the domain account
+// (src/core/incident.ts) holds epoch ms and the provenance, this maps them.
+import type { Disappearance, Incarnation, Recreation, Unchecked } from '../core/incarnation.ts';
+import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ObjectStory, Report, ReporterReasons, Repeat } from '../core/incident.ts';
+import { observedWindow } from '../core/source.ts';
+import type { Provenance } from '../core/source.ts';
+import { toKubectlTypesJson } from './audit-json.ts';
+import { missedBy, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
+import type { KubectlTypesJson } from './audit-json.ts';
+import { isoOrNull, toIso } from './time.ts';
+
+type Iso = string | null;
+
+interface ReportJson extends Omit<Report, 'firstSeen' | 'lastSeen' | 'onServer'> {
+  firstSeen: Iso;
+  lastSeen: Iso;
+  onServer?: boolean;
+}
+
+interface ObjectStoryJson {
+  kind: string;
+  name: string;
+  namespace: string;
+  uid: string | null;
+  incarnation?: Incarnation;
+  reports: ReportJson[];
+}
+
+interface UnconventionalTypeJson {
+  type: string;
+  events: EventRef[];
+  kubectl: KubectlTypesJson;
+  /** filters that never show events of this type (beyond `kubectl.command` itself) */
+  missedBy: string[];
+  /** where such an event can have come from */
+  origin: string;
+}
+
+interface RepeatJson extends EventRef {
+  count: number;
+  firstSeen: Iso;
+  lastSeen: Iso;
+  spanMs: number | null;
+}
+
+interface IncidentJson {
+  at: string;
+  namespace: string | null;
+  /** what an account may claim depends on it: a live read, a saved file, or a stable table */
+  source: 'cluster' | 'file' | 'stable-table';
+  carries: Carries;
+  headline: Headline;
+  objects: ObjectStoryJson[];
+  reporters: ReporterReasons[];
+  unconventionalTypes: UnconventionalTypeJson[];
+  repeats: RepeatJson[];
+  limits: { windowStart: Iso; windowEnd: Iso; windowMs: number | null; eventTTLms: number; ttlHorizon: string };
+  /** present when read from a saved file: capture, list or record, and the time it was observed */
+  saved?: { format: 'capture' | 'list' | 'record' | 'otlp'; firstObserved: Iso; lastObserved: Iso };
+  comparison?: ComparisonSummary;
+  onlyInRecord?: (EventRef & { type: string; lastSeen: Iso })[];
+  recreatedObjects?: Recreation[];
+  goneObjects?: Disappearance[];
+  uncheckedObjects?: Unchecked[];
+}
+
+function sourceOf(p: Provenance): IncidentJson['source'] {
+  return p.kind === 'cluster' || p.kind === 'stable-table' ? p.kind : 'file';
+}
+
+function reportJson(r: Report): ReportJson {
+  const json: ReportJson = {
+    event: r.event,
+    reporter: r.reporter,
+    reason: r.reason,
+    type: r.type,
+    conventionalType: r.conventionalType,
+    count: r.count,
+    firstSeen: isoOrNull(r.firstSeen),
+    lastSeen: isoOrNull(r.lastSeen),
+    spanMs: r.spanMs,
+    message: r.message,
+    decisive: r.decisive,
+  };
+  if (r.onServer !== undefined) json.onServer = r.onServer;
+  return json;
+}
+
+function storyJson(o: ObjectStory): ObjectStoryJson {
+  const incarnation = o.incarnation === undefined ? {} : { incarnation: o.incarnation };
+  return { kind: o.kind, name: o.name, namespace: o.namespace, uid: o.uid, ...incarnation, reports: o.reports.map(reportJson) };
+}
+
+function repeatJson(r: Repeat): RepeatJson {
+  return { event: r.event, object: r.object, reason: r.reason, count: r.count, firstSeen: isoOrNull(r.firstSeen), lastSeen: isoOrNull(r.lastSeen), spanMs: r.spanMs };
+}
+
+export function toIncidentJson(incident: Incident): IncidentJson {
+  const p = incident.provenance;
+  const l = incident.limits;
+  const json: IncidentJson = {
+    at: toIso(incident.at),
+    namespace: p.namespace,
+    source: sourceOf(p),
+    carries: incident.carries,
+    headline: incident.headline,
+    objects: incident.objects.map(storyJson),
+    reporters: incident.reporters,
+    unconventionalTypes: incident.unconventionalTypes.map((u) => ({
+      type: u.type,
+      events: u.events,
+      kubectl: toKubectlTypesJson(u.kubectl),
+      missedBy: missedBy(u.kubectl),
+      origin: UNCONVENTIONAL_ORIGIN,
+    })),
+    repeats: incident.repeats.map(repeatJson),
+    limits: {
+      windowStart: isoOrNull(l.windowStart),
+      windowEnd: isoOrNull(l.windowEnd),
+      windowMs: l.windowMs,
+      eventTTLms: l.eventTTLms,
+      ttlHorizon: toIso(l.ttlHorizon),
+    },
+  };
+  if (p.kind === 'capture' || p.kind === 'list' || p.kind === 'record' || p.kind === 'otlp') {
+    const { first, last } = observedWindow(p);
+    json.saved = { format: p.kind, firstObserved: isoOrNull(first), lastObserved: isoOrNull(last) };
+  }
+  if (incident.comparison !== undefined) json.comparison = incident.comparison;
+  if (incident.onlyInRecord !== undefined) {
+    json.onlyInRecord = incident.onlyInRecord.map((e) => ({ event: e.event, object: e.object, reason: e.reason, type: e.type, lastSeen: isoOrNull(e.lastSeen) }));
+  }
+  if (incident.recreatedObjects !== undefined) json.recreatedObjects = incident.recreatedObjects;
+  if (incident.goneObjects !== undefined) json.goneObjects = incident.goneObjects;
+  if (incident.uncheckedObjects !== undefined) json.uncheckedObjects = incident.uncheckedObjects;
+  return json;
+}

@@ -1,0 +1,850 @@
+/// <reference lib="dom" />
+// The timeline page's script: runs in the browser, never in Node. src/render/page/script.ts inlines
+// it into the page as the source text of `timelinePage`, so the function must be self-contained: no
+// imports, no module-level values (types are fine, they are erased).
+// Event text is untrusted. It is read from a JSON script element with JSON.parse and only ever put
+// into the page as text nodes (textContent, createTextNode) or painted on a canvas; never innerHTML,
+// never an attribute that loads or runs anything. Controls and bidi overrides are shown as \uXXXX.
+
+import type { PageData, PageEvent, PageType } from '../html-data.ts';
+
+interface Row {
+  el: HTMLElement;
+  lane: number;
+  /** a track row draws its track; a lane row draws all its lane's tracks while collapsed */
+  track: number | null;
+  /** indices into data.events, by first seen */
+  events: number[];
+  y: number;
+  h: number;
+}
+
+export function timelinePage(): void {
+  const doc = document;
+  const data = JSON.parse(doc.getElementById('timeline-data')?.textContent ?? 'null') as PageData;
+  const app = doc.getElementById('app') as HTMLElement;
+
+  // ---- text ---------------------------------------------------------------------------------------
+  // The set src/render/escape.ts makes visible in a terminal: controls, format characters (bidi
+  // overrides, zero-width), line and paragraph separators, lone surrogates, default-ignorables.
+  const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
+  /** Untrusted text as shown: newlines and tabs kept, every other such character as \uXXXX (or \u{XXXXX}). */
+  function visible(text: string): string {
+    return text.replace(UNSAFE, (ch) => {
+      if (ch === '\n' || ch === '\t') return ch;
+      const code = ch.codePointAt(0) ?? 0;
+      return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    });
+  }
+  function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text?: string): HTMLElementTagNameMap[K] {
+    const node = doc.createElement(tag);
+    if (cls !== '') node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  const str = (i: number): string => data.strings[i] ?? '';
+  const typeName = (type: PageType): string => (type.name === '' ? '(empty)' : visible(type.name));
+  const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+  function iso(ms: number): string {
+    return new Date(ms).toISOString().replace('.000Z', 'Z');
+  }
+  /** A precise length of time: `850ms`, `12.3s`, `4m05s`, `2h03m`, `3d04h`. */
+  function length(ms: number): string {
+    const abs = Math.abs(ms);
+    const two = (n: number): string => String(Math.floor(n)).padStart(2, '0');
+    if (abs < 1000) return `${Math.round(abs)}ms`;
+    if (abs < 60_000) return `${(abs / 1000).toFixed(abs < 10_000 ? 3 : 1).replace(/\.?0+$/, '')}s`;
+    if (abs < 3_600_000) return `${Math.floor(abs / 60_000)}m${two((abs % 60_000) / 1000)}s`;
+    if (abs < 86_400_000) return `${Math.floor(abs / 3_600_000)}h${two((abs % 3_600_000) / 60_000)}m`;
+    return `${Math.floor(abs / 86_400_000)}d${two((abs % 86_400_000) / 3_600_000)}h`;
+  }
+  function relative(ms: number): string {
+    const d = ms - data.capturedAt;
+    if (d === 0) return 'at capture time';
+    return d < 0 ? `${length(d)} before capture` : `${length(d)} after capture`;
+  }
+  const at = (rel: number | null): number | null => (rel === null ? null : data.t0 + rel);
+
+  // ---- model --------------------------------------------------------------------------------------
+  const rowsOf = data.events as PageEvent[];
+  const trackEvents: number[][] = data.tracks.map(() => []);
+  rowsOf.forEach((ev, i) => trackEvents[ev[0]]?.push(i));
+  const byFirst = (a: number, b: number): number => (rowsOf[a]?.[4] ?? -Infinity) - (rowsOf[b]?.[4] ?? -Infinity);
+  trackEvents.forEach((list) => list.sort(byFirst));
+  const laneTracks: number[][] = data.lanes.map(() => []);
+  data.tracks.forEach((tr, i) => laneTracks[tr[0]]?.push(i));
+  const typeCount = data.types.map(() => 0);
+  rowsOf.forEach((ev) => {
+    const type = data.tracks[ev[0]]?.[2] ?? 0;
+    typeCount[type] = (typeCount[type] ?? 0) + 1;
+  });
+  const untimed = rowsOf.filter((ev) => ev[4] === null).length;
+
+  const hiddenTypes = new Set<number>();
+  let reasonQuery = '';
+  const collapsed = new Set<number>();
+  function trackShown(track: number): boolean {
+    const tr = data.tracks[track];
+    if (tr === undefined || hiddenTypes.has(tr[2])) return false;
+    return reasonQuery === '' || str(tr[1]).toLowerCase().includes(reasonQuery);
+  }
+
+  // The view: what part of time the plot shows. Fit: the events' window and the capture time.
+  const MIN_SPAN = 10;
+  function fitRange(): [number, number] {
+    const start = data.window?.[0] ?? data.capturedAt - 60_000;
+    const end = Math.max(data.window?.[1] ?? data.capturedAt, data.capturedAt);
+    const pad = Math.max((end - start) * 0.04, 500);
+    return [start - pad, end + pad];
+  }
+  const fitted = fitRange();
+  let view = { start: fitted[0], end: fitted[1] };
+  const outer: [number, number] = [
+    Math.min(fitted[0], data.ttlHorizon) - (fitted[1] - Math.min(fitted[0], data.ttlHorizon)),
+    fitted[1] + (fitted[1] - fitted[0]) * 4,
+  ];
+  function setView(start: number, end: number): void {
+    let span = Math.max(MIN_SPAN, Math.min(end - start, outer[1] - outer[0]));
+    let s = (start + end) / 2 - span / 2;
+    s = Math.max(outer[0], Math.min(s, outer[1] - span));
+    span = Math.min(span, outer[1] - s);
+    view = { start: s, end: s + span };
+    showRange();
+    scheduleDraw(true);
+  }
+  /** Said at once, not at the next frame: the range is what a screen reader announces. */
+  function showRange(): void {
+    rangeText.textContent = `Showing ${iso(Math.round(view.start))} to ${iso(Math.round(view.end))} (${length(view.end - view.start)})`;
+    rangeText.dataset.start = String(Math.round(view.start));
+    rangeText.dataset.end = String(Math.round(view.end));
+  }
+  function zoom(factor: number, around?: number): void {
+    const c = around ?? (view.start + view.end) / 2;
+    setView(c - (c - view.start) * factor, c + (view.end - c) * factor);
+  }
+  function pan(fraction: number): void {
+    const d = (view.end - view.start) * fraction;
+    setView(view.start + d, view.end + d);
+  }
+
+  // ---- header, controls, legend ------------------------------------------------------------------
+  const header = el('header');
+  header.append(el('h1', '', `Event timeline: ${visible(data.scope)}`));
+  const headline = el('ul', 'headline');
+  for (const line of data.headline) headline.append(el('li', '', line.trim()));
+  header.append(headline);
+  const facts: string[] = [];
+  if (data.window !== null) {
+    facts.push(`The events cover ${iso(data.window[0])} to ${iso(data.window[1])} (${length(data.window[1] - data.window[0])}).`);
+  }
+  if (data.observed !== null) facts.push(`The record observed from ${iso(data.observed[0])} to ${iso(data.observed[1])}.`);
+  facts.push(`Read at ${iso(data.capturedAt)}.`);
+  facts.push(
+    `The API server deletes an event ${length(data.eventTTLms)} after its last write (--event-ttl): whatever was not written since ${iso(data.ttlHorizon)} was gone before it was read, so the story may begin earlier than it seems.`,
+  );
+  if (untimed > 0) facts.push(`${plural(untimed, 'event')} carry no time and are listed without marks.`);
+  for (const fact of facts) header.append(el('p', 'facts', fact));
+  app.append(header);
+
+  const controls = el('div', 'controls');
+  controls.setAttribute('role', 'toolbar');
+  controls.setAttribute('aria-label', 'Time axis');
+  const button = (text: string, title: string, action: () => void, cls = ''): HTMLButtonElement => {
+    const b = el('button', cls, text);
+    b.type = 'button';
+    b.title = title;
+    b.addEventListener('click', action);
+    controls.append(b);
+    return b;
+  };
+  button('Zoom in', 'Zoom in (+ or W; Ctrl+wheel)', () => zoom(0.5));
+  button('Zoom out', 'Zoom out (- or S; Ctrl+wheel)', () => zoom(2));
+  button('\u25C0 Pan', 'Pan back in time (Shift+Left or A; drag)', () => pan(-0.25));
+  button('Pan \u25B6', 'Pan forward in time (Shift+Right or D; drag)', () => pan(0.25));
+  button('Fit events', 'Show every event (0)', () => setView(fitted[0], fitted[1]));
+  button('Show TTL horizon', 'Widen the view to the time before which the API server had deleted events', () =>
+    setView(Math.min(fitted[0], data.ttlHorizon - (fitted[1] - fitted[0]) * 0.05), fitted[1]),
+  );
+  const rangeText = el('span', 'range');
+  rangeText.id = 'range';
+  rangeText.setAttribute('aria-live', 'polite');
+  controls.append(rangeText);
+  const themes = ['auto', 'light', 'dark'];
+  const themeButton = button('Theme: auto', 'Light, dark, or as the system says', () => {
+    const next = themes[(themes.indexOf(doc.documentElement.dataset.theme ?? 'auto') + 1) % themes.length] ?? 'auto';
+    if (next === 'auto') delete doc.documentElement.dataset.theme;
+    else doc.documentElement.dataset.theme = next;
+    themeButton.textContent = `Theme: ${next}`;
+    readColours();
+    scheduleDraw(false);
+  }, 'theme');
+  app.append(controls);
+
+  const filters = el('div', 'controls');
+  const typeSet = el('fieldset', 'types');
+  typeSet.append(el('legend', '', 'Types (untick to hide)'));
+  data.types.forEach((type, i) => {
+    const label = el('label', `type-choice ${type.kind === 'unconventional' ? 'odd' : ''}`);
+    const box = el('input');
+    box.type = 'checkbox';
+    box.checked = true;
+    box.dataset.type = String(i);
+    box.addEventListener('change', () => {
+      if (box.checked) hiddenTypes.delete(i);
+      else hiddenTypes.add(i);
+      applyFilter();
+    });
+    label.append(box, shapeSwatch(type), el('span', 'type-name', typeName(type)));
+    if (type.note !== '') label.append(el('span', 'note', `(${type.note})`));
+    label.append(el('span', 'note', `${typeCount[i] ?? 0}`));
+    typeSet.append(label);
+  });
+  const reasonLabel = el('label', '', 'Reason contains ');
+  const reasonInput = el('input');
+  reasonInput.type = 'search';
+  reasonInput.id = 'reason-filter';
+  reasonInput.placeholder = 'e.g. Failed';
+  reasonInput.addEventListener('input', () => {
+    reasonQuery = reasonInput.value.trim().toLowerCase();
+    applyFilter();
+  });
+  reasonLabel.append(reasonInput);
+  const shownText = el('span', 'shown');
+  shownText.id = 'shown';
+  const collapseAll = el('button', '', 'Collapse all');
+  collapseAll.type = 'button';
+  const expandAll = el('button', '', 'Expand all');
+  expandAll.type = 'button';
+  filters.append(typeSet, reasonLabel, shownText, collapseAll, expandAll);
+  app.append(filters);
+
+  const legend = el('div', 'legend');
+  const legendItem = (swatch: Element, text: string): void => {
+    const item = el('span');
+    item.append(swatch, doc.createTextNode(text));
+    legend.append(item);
+  };
+  legendItem(spanSwatch(), 'repeated event: first to last seen, \u00D7count');
+  legendItem(el('span', 'swatch-shade window'), 'the window the events cover');
+  legendItem(el('span', 'swatch-shade ttl'), 'before the TTL horizon: events last written then were already deleted');
+  legendItem(el('span', 'swatch-line'), 'capture time');
+  app.append(legend);
+
+  // ---- lanes ----------------------------------------------------------------------------------------
+  const chart = el('div', 'chart');
+  const axisRow = el('div', 'axis-row');
+  axisRow.append(el('div', 'label', 'Object / reason (UTC)'));
+  const axis = el('div', 'axis');
+  axisRow.append(axis);
+  chart.append(axisRow);
+  const rowsEl = el('div', 'rows');
+  chart.append(rowsEl);
+  const layer = el('div', 'plot-layer');
+  const ttlShade = el('div', 'shade ttl');
+  const windowShade = el('div', 'shade window');
+  const captureLine = el('div', 'vline capture');
+  const canvas = el('canvas', 'marks');
+  layer.append(windowShade, ttlShade, captureLine, canvas);
+  rowsEl.append(layer);
+  app.append(chart);
+  const hint = el('p', 'hint', 'Hover or focus a reason row and press Left/Right for each event. Zoom: + / - or Ctrl+wheel; pan: Shift+Left/Right or drag; 0 fits.');
+  app.append(hint);
+  const tooltip = el('div', 'tooltip');
+  tooltip.id = 'tooltip';
+  tooltip.setAttribute('role', 'tooltip');
+  tooltip.hidden = true;
+  doc.body.append(tooltip);
+
+  const allRows: Row[] = [];
+  const laneRows: Row[] = [];
+  const trackRows: Row[] = [];
+  const laneEls: HTMLElement[] = [];
+  const groupEls: HTMLElement[] = [];
+
+  function ownerDepth(lane: number): number {
+    let depth = 0;
+    for (let o = data.lanes[lane]?.owner ?? null; o !== null && depth < 20; o = data.lanes[o]?.owner ?? null) depth += 1;
+    return depth;
+  }
+
+  if (data.lanes.length === 0) rowsEl.append(el('p', 'empty', 'No events.'));
+  data.groups.forEach((group) => {
+    const section = el('section', 'group');
+    const laneCount = group.lanes.length;
+    section.append(el('h2', 'group-title', `${group.namespace === '' ? 'cluster-scoped' : `namespace ${visible(group.namespace)}`} \u00B7 ${plural(laneCount, 'object')}`));
+    for (const lane of group.lanes) section.append(buildLane(lane));
+    groupEls.push(section);
+    rowsEl.append(section);
+  });
+
+  function buildLane(lane: number): HTMLElement {
+    const info = data.lanes[lane];
+    const box = el('div', 'lane');
+    box.setAttribute('role', 'group');
+    const laneRowEl = el('div', 'row lane-row');
+    const label = el('div', 'label');
+    label.style.paddingLeft = `${8 + ownerDepth(lane) * 16}px`;
+    const toggle = el('button', 'toggle');
+    toggle.type = 'button';
+    toggle.setAttribute('aria-expanded', 'true');
+    const name = `${visible(info?.kind || '<none>')}/${visible(info?.name || '<none>')}`;
+    toggle.append(doc.createTextNode(name));
+    const tracks = laneTracks[lane] ?? [];
+    const count = tracks.reduce((n, t) => n + (trackEvents[t]?.length ?? 0), 0);
+    // Unconventional types right after the name, where a narrow label still shows them.
+    const odd = new Set(tracks.map((t) => data.tracks[t]?.[2] ?? 0).filter((t) => data.types[t]?.kind === 'unconventional'));
+    for (const t of odd) {
+      const type = data.types[t];
+      if (type !== undefined) toggle.append(el('span', 'badge odd', typeName(type)));
+    }
+    toggle.append(el('span', 'meta', `${plural(count, 'event')}${info?.uid ? ` \u00B7 uid ${visible(info.uid.slice(0, 8))}` : ''}`));
+    // What the live cluster said of the object: its name now belongs to another object, or is gone.
+    const incarnation = info?.incarnation === 'previous' ? 'previous incarnation' : info?.incarnation === 'gone' ? 'gone' : '';
+    if (incarnation !== '') toggle.append(el('span', 'badge incarnation', incarnation));
+    box.setAttribute('aria-label', name);
+    label.append(toggle);
+    laneRowEl.append(label, el('div', 'plot'));
+    box.append(laneRowEl);
+    const laneRow: Row = { el: laneRowEl, lane, track: null, events: tracks.flatMap((t) => trackEvents[t] ?? []).sort(byFirst), y: 0, h: 0 };
+    laneRows.push(laneRow);
+    allRows.push(laneRow);
+    const trackBox = el('div', 'tracks');
+    for (const t of tracks) trackBox.append(buildTrack(lane, t));
+    box.append(trackBox);
+    toggle.addEventListener('click', () => setCollapsed(lane, !collapsed.has(lane)));
+    // A collapsed lane is one row of all its marks: Left/Right on its name step through them.
+    toggle.addEventListener('keydown', (e) => {
+      if (collapsed.has(lane)) stepSelection(laneRow, e);
+    });
+    toggle.addEventListener('blur', () => {
+      if (selected?.row === laneRow) select(null);
+    });
+    laneEls.push(box);
+    return box;
+  }
+
+  function buildTrack(lane: number, track: number): HTMLElement {
+    const tr = data.tracks[track] as [number, number, number];
+    const type = data.types[tr[2]] as PageType;
+    const rowEl = el('div', 'row track-row');
+    rowEl.tabIndex = 0;
+    const events = trackEvents[track] ?? [];
+    const reason = visible(str(tr[1])) || '(no reason)';
+    rowEl.setAttribute('aria-label', `${reason}, type ${typeName(type)}, ${plural(events.length, 'event')}`);
+    const label = el('div', 'label');
+    label.append(el('span', 'reason', reason));
+    label.append(el('span', `badge ${type.kind === 'unconventional' ? 'odd' : type.kind === 'warning' ? 'warning' : ''}`, typeName(type)));
+    const total = events.reduce((n, i) => n + (rowsOf[i]?.[6] ?? 1), 0);
+    if (total > events.length) label.append(el('span', 'count', `\u00D7${total.toLocaleString('en-US')}`));
+    rowEl.append(label, el('div', 'plot'));
+    const row: Row = { el: rowEl, lane, track, events, y: 0, h: 0 };
+    trackRows.push(row);
+    allRows.push(row);
+    rowEl.addEventListener('keydown', (e) => stepSelection(row, e));
+    rowEl.addEventListener('blur', () => {
+      if (selected?.row === row) select(null);
+    });
+    return rowEl;
+  }
+
+  function setCollapsed(lane: number, value: boolean): void {
+    if (value) collapsed.add(lane);
+    else collapsed.delete(lane);
+    const box = laneEls[laneRows.findIndex((r) => r.lane === lane)];
+    box?.querySelector('.toggle')?.setAttribute('aria-expanded', String(!value));
+    const tracks = box?.querySelector('.tracks') as HTMLElement | null;
+    if (tracks) tracks.hidden = value;
+    relayout();
+  }
+  collapseAll.addEventListener('click', () => laneRows.forEach((r) => setCollapsed(r.lane, true)));
+  expandAll.addEventListener('click', () => laneRows.forEach((r) => setCollapsed(r.lane, false)));
+
+  function applyFilter(): void {
+    let events = 0;
+    for (const row of trackRows) {
+      const shown = row.track !== null && trackShown(row.track);
+      row.el.hidden = !shown;
+      if (shown) events += row.events.length;
+    }
+    laneRows.forEach((row, i) => {
+      const any = (laneTracks[row.lane] ?? []).some(trackShown);
+      const box = laneEls[i];
+      if (box) box.hidden = !any;
+    });
+    groupEls.forEach((section, i) => {
+      section.hidden = !(data.groups[i]?.lanes ?? []).some((l) => (laneTracks[l] ?? []).some(trackShown));
+    });
+    shownText.textContent = `${plural(events, 'event')} of ${rowsOf.length.toLocaleString('en-US')} shown`;
+    relayout();
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------------
+  let colours: Record<string, string> = {};
+  function readColours(): void {
+    const css = getComputedStyle(doc.documentElement);
+    colours = {};
+    for (const name of ['fg', 'muted', 'grid', 'normal', 'warning', 'odd', 'bg', 'focus']) colours[name] = css.getPropertyValue(`--${name}`).trim();
+  }
+  const colourOf = (type: PageType): string => colours[type.kind === 'unconventional' ? 'odd' : type.kind] ?? '#888';
+
+  let visibleRows: Row[] = [];
+  function relayout(): void {
+    visibleRows = allRows.filter((row) => {
+      if (row.el.offsetParent === null) return false;
+      return row.track === null ? collapsed.has(row.lane) : !collapsed.has(row.lane);
+    });
+    for (const row of visibleRows) {
+      row.y = offsetWithin(row.el);
+      row.h = row.el.offsetHeight;
+    }
+    scheduleDraw(false);
+  }
+  function offsetWithin(node: HTMLElement): number {
+    let y = 0;
+    for (let n: HTMLElement | null = node; n !== null && n !== rowsEl; n = n.offsetParent as HTMLElement | null) y += n.offsetTop;
+    return y;
+  }
+
+  const plotWidth = (): number => layer.clientWidth;
+  const xOf = (ms: number): number => ((ms - view.start) / (view.end - view.start)) * plotWidth();
+  const timeAt = (x: number): number => view.start + (x / plotWidth()) * (view.end - view.start);
+
+  let frame = 0;
+  let axisDirty = true;
+  let printing = false;
+  const MAX_CANVAS = 30_000;
+  function scheduleDraw(viewChanged: boolean): void {
+    if (viewChanged) axisDirty = true;
+    if (frame !== 0) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      draw();
+    });
+  }
+
+  function place(node: HTMLElement, from: number, to: number): void {
+    const w = plotWidth();
+    const x1 = Math.max(-2, Math.min(w + 2, xOf(from)));
+    const x2 = Math.max(-2, Math.min(w + 2, xOf(to)));
+    node.hidden = x2 - x1 <= 0.5;
+    node.style.left = `${x1}px`;
+    node.style.width = `${x2 - x1}px`;
+  }
+
+  function drawAxis(): void {
+    axisDirty = false;
+    axis.replaceChildren();
+    const w = plotWidth();
+    const span = view.end - view.start;
+    const steps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5, 108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5, 2592e6];
+    const step = steps.find((s) => span / s <= Math.max(2, w / 110)) ?? 2592e6;
+    const label = (ms: number): string => {
+      const t = new Date(ms).toISOString();
+      if (step < 1000) return t.slice(11, 23);
+      if (step < 60_000) return t.slice(11, 19);
+      if (step < 86_400_000) return span > 86_400_000 ? `${t.slice(5, 10)} ${t.slice(11, 16)}` : t.slice(11, 16);
+      return t.slice(0, 10);
+    };
+    for (let ms = Math.ceil(view.start / step) * step; ms <= view.end; ms += step) {
+      // A label half cut off at either edge reads as another time.
+      if (xOf(ms) < 24 || xOf(ms) > w - 24) continue;
+      const tick = el('span', 'tick', label(ms));
+      tick.style.left = `${xOf(ms)}px`;
+      axis.append(tick);
+    }
+    const note = (cls: string, text: string, ms: number): void => {
+      const x = xOf(ms);
+      if (x < 0 || x > w) return;
+      const n = el('span', `axis-note ${cls}`, text);
+      n.style.left = `${x}px`;
+      // Written towards the middle, so that a note near either edge stays whole.
+      if (x > w / 2) n.style.transform = 'translateX(-100%)';
+      axis.append(n);
+    };
+    note('ttl', `TTL horizon ${iso(data.ttlHorizon)}`, data.ttlHorizon);
+    note('capture', 'captured', data.capturedAt);
+    if (xOf(data.ttlHorizon) < 0) {
+      const n = el('span', 'axis-note', `\u2190 TTL horizon ${length(view.start - data.ttlHorizon)} earlier`);
+      n.style.left = '0px';
+      axis.append(n);
+    }
+    place(ttlShade, outer[0] - span, data.ttlHorizon);
+    if (data.window !== null) place(windowShade, data.window[0], Math.max(data.window[1], data.window[0] + 1));
+    else windowShade.hidden = true;
+    const cx = xOf(data.capturedAt);
+    captureLine.hidden = cx < 0 || cx > w;
+    captureLine.style.left = `${cx}px`;
+  }
+
+  function draw(): void {
+    if (axisDirty) drawAxis();
+    const w = plotWidth();
+    const r = rowsEl.getBoundingClientRect();
+    const stickyBottom = printing ? r.top : axisRow.getBoundingClientRect().bottom;
+    const top = Math.max(0, stickyBottom - r.top);
+    // On paper every row is drawn, up to the largest canvas a browser keeps.
+    const bottom = printing ? Math.min(r.height, MAX_CANVAS) : Math.min(r.height, innerHeight - r.top);
+    const h = Math.max(0, Math.ceil(bottom - top));
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+    }
+    canvas.style.top = `${top}px`;
+    const ctx = canvas.getContext('2d');
+    if (ctx === null) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    for (const row of visibleRows) {
+      const y = row.y - top;
+      if (y + row.h < 0 || y > h) continue;
+      row.el.dataset.marks = String(drawRow(ctx, row, y + row.h / 2, w));
+    }
+    if (selected !== null) {
+      const m = markBox(selected.row, selected.event);
+      if (m !== null) {
+        ctx.strokeStyle = colours.focus ?? '#06f';
+        ctx.lineWidth = 2;
+        ctx.strokeRect(m.x1 - 6, selected.row.y - top + 2, m.x2 - m.x1 + 12, selected.row.h - 4);
+      }
+    }
+    doc.body.dataset.drawn = String(Math.round(performance.now()));
+  }
+
+  function markBox(row: Row, i: number): { x1: number; x2: number } | null {
+    const ev = rowsOf[i];
+    const first = at(ev?.[4] ?? null);
+    if (ev === undefined || first === null) return null;
+    return { x1: xOf(first), x2: xOf(at(ev[5]) ?? first) };
+  }
+
+  function shape(ctx: CanvasRenderingContext2D, kind: string, x: number, y: number): void {
+    ctx.beginPath();
+    if (kind === 'warning') {
+      ctx.moveTo(x, y - 6);
+      ctx.lineTo(x + 5.5, y + 4.5);
+      ctx.lineTo(x - 5.5, y + 4.5);
+    } else if (kind === 'unconventional') {
+      ctx.moveTo(x, y - 7);
+      ctx.lineTo(x + 6, y);
+      ctx.lineTo(x, y + 7);
+      ctx.lineTo(x - 6, y);
+    } else {
+      ctx.arc(x, y, 4, 0, Math.PI * 2);
+    }
+    ctx.closePath();
+    ctx.fill();
+    if (kind === 'unconventional') ctx.stroke();
+  }
+
+  /** Draws one row's marks; returns how many marks a reader sees (marks in one pixel column count once). */
+  function drawRow(ctx: CanvasRenderingContext2D, row: Row, cy: number, w: number): number {
+    let marks = 0;
+    let lastPixel = -1;
+    let lastKind = '';
+    let labelEnd = -Infinity;
+    for (const i of row.events) {
+      const ev = rowsOf[i];
+      if (ev === undefined) continue;
+      const tr = data.tracks[ev[0]];
+      if (tr === undefined || (row.track === null && !trackShown(ev[0]))) continue;
+      const type = data.types[tr[2]] as PageType;
+      const first = at(ev[4]);
+      if (first === null) continue;
+      const x1 = xOf(first);
+      const x2 = xOf(at(ev[5]) ?? first);
+      if (x2 < -8 || x1 > w + 8) continue;
+      const colour = colourOf(type);
+      ctx.fillStyle = colour;
+      ctx.strokeStyle = colours.fg ?? '#000';
+      ctx.lineWidth = 1;
+      const pixel = Math.round(x1);
+      const spanned = ev[6] > 1 && x2 - x1 >= 2;
+      if (spanned) {
+        ctx.globalAlpha = 0.45;
+        ctx.fillRect(x1, cy - 3, x2 - x1, 6);
+        ctx.globalAlpha = 1;
+        shape(ctx, type.kind, x1, cy);
+        shape(ctx, type.kind, x2, cy);
+      } else if (pixel !== lastPixel || type.kind !== lastKind) {
+        shape(ctx, type.kind, x1, cy);
+      } else {
+        continue;
+      }
+      marks += 1;
+      lastPixel = pixel;
+      lastKind = type.kind;
+      // Repeats and unconventional types are named beside the mark whenever there is room.
+      const words = [ev[6] > 1 ? `\u00D7${ev[6].toLocaleString('en-US')}` : '', type.kind === 'unconventional' ? typeName(type) : ''].filter((s) => s !== '').join(' ');
+      const x = Math.max(x1, x2) + 9;
+      if (words !== '' && x > labelEnd) {
+        ctx.fillStyle = type.kind === 'unconventional' ? colour : (colours.fg ?? '#000');
+        ctx.font = type.kind === 'unconventional' ? 'bold 11px system-ui, sans-serif' : '11px system-ui, sans-serif';
+        ctx.fillText(words, x, cy);
+        labelEnd = x + ctx.measureText(words).width + 6;
+      }
+    }
+    return marks;
+  }
+
+  // ---- tooltip and selection ------------------------------------------------------------------------
+  let selected: { row: Row; event: number } | null = null;
+  function fillTooltip(i: number): void {
+    const ev = rowsOf[i] as PageEvent;
+    const tr = data.tracks[ev[0]] as [number, number, number];
+    const type = data.types[tr[2]] as PageType;
+    const lane = data.lanes[tr[0]];
+    const first = at(ev[4]);
+    const last = at(ev[5]);
+    const head = el('div', `tt-type ${type.kind === 'unconventional' ? 'odd' : type.kind}`, type.note === '' ? typeName(type) : `${typeName(type)} \u2014 ${type.note}`);
+    const list = el('dl');
+    const add = (term: string, value: string): void => {
+      list.append(el('dt', '', term), el('dd', '', value));
+    };
+    add('Reason', visible(str(tr[1])) || '(none)');
+    const standing =
+      lane?.incarnation === 'previous'
+        ? ' (a previous incarnation: the name now belongs to a newer object)'
+        : lane?.incarnation === 'gone'
+          ? ' (gone: no such object now)'
+          : '';
+    add('Object', `${visible(lane?.kind || '<none>')}/${visible(lane?.name || '<none>')}${lane?.namespace ? ` in ${visible(lane.namespace)}` : ''}${standing}`);
+    add('Message', visible(str(ev[2])) || '(none)');
+    add('Reporter', visible(str(ev[3])) || '(none)');
+    add('Count', ev[6].toLocaleString('en-US'));
+    add('First seen', first === null ? 'unknown' : `${iso(first)} (${relative(first)})`);
+    add('Last seen', last === null ? 'unknown' : `${iso(last)} (${relative(last)})`);
+    if (ev[6] > 1 && first !== null && last !== null) add('Repeated over', length(last - first));
+    add('Event', visible(str(ev[1])) || '(unnamed)');
+    tooltip.replaceChildren(head, list);
+  }
+  function showTooltip(i: number, x: number, y: number): void {
+    fillTooltip(i);
+    tooltip.hidden = false;
+    const box = tooltip.getBoundingClientRect();
+    tooltip.style.left = `${Math.max(4, Math.min(x + 14, innerWidth - box.width - 4))}px`;
+    tooltip.style.top = `${y + 16 + box.height > innerHeight ? Math.max(4, y - box.height - 10) : y + 16}px`;
+  }
+  function hideTooltip(): void {
+    tooltip.hidden = true;
+  }
+
+  function rowAt(y: number): Row | null {
+    let lo = 0;
+    let hi = visibleRows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const row = visibleRows[mid] as Row;
+      if (y < row.y) hi = mid - 1;
+      else if (y >= row.y + row.h) lo = mid + 1;
+      else return row;
+    }
+    return null;
+  }
+  function eventNear(row: Row, x: number): number | null {
+    let best: number | null = null;
+    let bestD = 7;
+    for (const i of row.events) {
+      const ev = rowsOf[i];
+      if (ev === undefined || (row.track === null && !trackShown(ev[0]))) continue;
+      const m = markBox(row, i);
+      if (m === null) continue;
+      const d = x < m.x1 ? m.x1 - x : x > m.x2 ? x - m.x2 : 0;
+      if (d <= bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+  /** The row's events that have a mark: timed, and (in a collapsed lane) of a type and reason the filter shows. */
+  function shownEvents(row: Row): number[] {
+    return row.events.filter((i) => markBox(row, i) !== null && (row.track !== null || trackShown(rowsOf[i]?.[0] ?? -1)));
+  }
+  function select(next: { row: Row; event: number } | null): void {
+    selected = next;
+    if (next === null) {
+      hideTooltip();
+    } else {
+      const m = markBox(next.row, next.event);
+      if (m !== null) {
+        // Bring the mark into view before pointing at it.
+        const w = plotWidth();
+        if (m.x1 < 0 || m.x1 > w) {
+          const t = at(rowsOf[next.event]?.[4] ?? null) ?? view.start;
+          const span = view.end - view.start;
+          setView(t - span / 2, t + span / 2);
+        }
+        const rect = next.row.el.getBoundingClientRect();
+        const lr = layer.getBoundingClientRect();
+        showTooltip(next.event, lr.left + xOf(at(rowsOf[next.event]?.[4] ?? null) ?? view.start), rect.top + rect.height / 2);
+      }
+      next.row.el.setAttribute('aria-describedby', 'tooltip');
+    }
+    scheduleDraw(false);
+  }
+  function stepSelection(row: Row, e: KeyboardEvent): void {
+    if (e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+    const list = shownEvents(row);
+    if (list.length === 0) return;
+    const pos = selected?.row === row ? list.indexOf(selected.event) : -1;
+    let next: number | undefined;
+    if (e.key === 'ArrowRight') next = list[Math.min(list.length - 1, pos + 1)];
+    else if (e.key === 'ArrowLeft') next = list[pos <= 0 ? 0 : pos - 1];
+    else if (e.key === 'Home') next = list[0];
+    else if (e.key === 'End') next = list[list.length - 1];
+    else if (e.key === 'Escape') {
+      select(null);
+      return;
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (next !== undefined) select({ row, event: next });
+  }
+
+  // ---- pointer and keyboard -------------------------------------------------------------------------
+  function plotPoint(e: MouseEvent): { x: number; y: number } | null {
+    const lr = layer.getBoundingClientRect();
+    const rr = rowsEl.getBoundingClientRect();
+    const x = e.clientX - lr.left;
+    if (x < 0 || x > lr.width) return null;
+    return { x, y: e.clientY - rr.top };
+  }
+  let drag: { x: number; start: number; end: number } | null = null;
+  rowsEl.addEventListener('mousemove', (e) => {
+    if (drag !== null) {
+      const d = ((e.clientX - drag.x) / plotWidth()) * (drag.end - drag.start);
+      setView(drag.start - d, drag.end - d);
+      return;
+    }
+    const p = plotPoint(e);
+    const row = p === null ? null : rowAt(p.y);
+    const i = row === null || p === null ? null : eventNear(row, p.x);
+    if (i === null) hideTooltip();
+    else showTooltip(i, e.clientX, e.clientY);
+  });
+  rowsEl.addEventListener('mouseleave', hideTooltip);
+  rowsEl.addEventListener('mousedown', (e) => {
+    if (e.button !== 0 || plotPoint(e) === null) return;
+    drag = { x: e.clientX, start: view.start, end: view.end };
+    e.preventDefault();
+  });
+  window.addEventListener('mouseup', () => {
+    drag = null;
+  });
+  rowsEl.addEventListener('dblclick', (e) => {
+    const p = plotPoint(e);
+    if (p !== null) zoom(0.5, timeAt(p.x));
+  });
+  chart.addEventListener(
+    'wheel',
+    (e) => {
+      const lr = layer.getBoundingClientRect();
+      const x = e.clientX - lr.left;
+      if (x < 0 || x > lr.width) return;
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault();
+        zoom(e.deltaY < 0 ? 0.8 : 1.25, timeAt(x));
+      } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+        e.preventDefault();
+        pan(((e.shiftKey ? e.deltaY : e.deltaX) / lr.width) || 0);
+      }
+    },
+    { passive: false },
+  );
+  doc.addEventListener('keydown', (e) => {
+    const target = e.target as HTMLElement | null;
+    if (target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const around = selected === null ? undefined : (at(rowsOf[selected.event]?.[4] ?? null) ?? undefined);
+    const keys: Record<string, () => void> = {
+      '+': () => zoom(0.5, around),
+      '=': () => zoom(0.5, around),
+      w: () => zoom(0.5, around),
+      '-': () => zoom(2, around),
+      s: () => zoom(2, around),
+      '0': () => setView(fitted[0], fitted[1]),
+      a: () => pan(-0.25),
+      d: () => pan(0.25),
+    };
+    let action = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (e.shiftKey && e.key === 'ArrowLeft') action = () => pan(-0.25);
+    if (e.shiftKey && e.key === 'ArrowRight') action = () => pan(0.25);
+    if (e.key === 'Escape') action = () => select(null);
+    if (action === undefined) return;
+    e.preventDefault();
+    action();
+  });
+  window.addEventListener('scroll', () => scheduleDraw(false), { passive: true });
+  window.addEventListener('resize', () => {
+    relayout();
+    scheduleDraw(true);
+  });
+  // Printing lays the page out again (no sticky axis, paper width): draw at once, every row.
+  function setPrinting(value: boolean): void {
+    if (printing === value) return;
+    printing = value;
+    relayout();
+    axisDirty = true;
+    draw();
+  }
+  window.addEventListener('beforeprint', () => setPrinting(true));
+  window.addEventListener('afterprint', () => setPrinting(false));
+  window.matchMedia('print').addEventListener('change', (e) => setPrinting(e.matches));
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    readColours();
+    scheduleDraw(false);
+  });
+
+  // ---- swatches (inline SVG) ------------------------------------------------------------------------
+  function svg(width: number): SVGSVGElement {
+    const node = doc.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    node.setAttribute('width', String(width));
+    node.setAttribute('height', '16');
+    node.setAttribute('viewBox', `0 0 ${width} 16`);
+    node.setAttribute('aria-hidden', 'true');
+    return node;
+  }
+  function svgShape(kind: string, x: number): SVGElement {
+    const points = kind === 'warning' ? `${x},2 ${x + 5.5},12.5 ${x - 5.5},12.5` : kind === 'unconventional' ? `${x},1 ${x + 6},8 ${x},15 ${x - 6},8` : '';
+    const node = points === '' ? doc.createElementNS('http://www.w3.org/2000/svg', 'circle') : doc.createElementNS('http://www.w3.org/2000/svg', 'polygon');
+    if (points === '') {
+      node.setAttribute('cx', String(x));
+      node.setAttribute('cy', '8');
+      node.setAttribute('r', '4');
+    } else {
+      node.setAttribute('points', points);
+    }
+    const colour = kind === 'unconventional' ? 'var(--odd)' : kind === 'warning' ? 'var(--warning)' : 'var(--normal)';
+    node.style.fill = colour;
+    if (kind === 'unconventional') node.style.stroke = 'var(--fg)';
+    return node;
+  }
+  function shapeSwatch(type: PageType): SVGSVGElement {
+    const node = svg(16);
+    node.append(svgShape(type.kind, 8));
+    return node;
+  }
+  function spanSwatch(): SVGSVGElement {
+    const node = svg(44);
+    const bar = doc.createElementNS('http://www.w3.org/2000/svg', 'rect');
+    bar.setAttribute('x', '7');
+    bar.setAttribute('y', '5');
+    bar.setAttribute('width', '30');
+    bar.setAttribute('height', '6');
+    bar.style.fill = 'var(--normal)';
+    bar.style.opacity = '0.45';
+    node.append(bar, svgShape('normal', 7), svgShape('normal', 37));
+    return node;
+  }
+
+  readColours();
+  showRange();
+  applyFilter();
+  scheduleDraw(true);
+}

@@ -1,0 +1,42 @@
+// The production EventSource factory (Deps.openSource): a saved file through src/io, the live
+// cluster through src/kube. The one place that chooses an adapter; verbs only say what they want.
+import type { EventSource } from './core/source.ts';
+import type { Deps, Output, SourceRequest } from './deps.ts';
+import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
+import { recordFileSource } from './io/record-stream.ts';
+import { clusterSource } from './kube/cluster-source.ts';
+import { loadKubeTarget } from './kube/kubeconfig.ts';
+import type { KubeTarget } from './kube/kubeconfig.ts';
+import type { ScopeOptions } from './commands/options.ts';
+
+/** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
+type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
+
+/** The kubeconfig's target and the namespace to read: -A, else -n, else the context's namespace. */
+export async function resolveTarget(scope: ScopeOptions, io: SourceIo): Promise<{ target: KubeTarget; namespace: string | null }> {
+  const target = await loadKubeTarget({
+    kubeconfig: scope.kubeconfig,
+    context: scope.context,
+    env: io.env,
+    overrides: scope.overrides,
+    verbosity: scope.verbosity,
+    log: (line) => io.stderr.write(line),
+    stdinIsTTY: (io.stdin as { isTTY?: boolean }).isTTY === true,
+  });
+  const namespace = scope.allNamespaces ? null : (scope.namespace ?? target.namespace);
+  return { target, namespace };
+}
+
+export function systemSources(io: SourceIo): (request: SourceRequest) => Promise<EventSource> {
+  return async (request) => {
+    if (request.kind === 'file') {
+      // A record is read line by line (it can be hundreds of MB); anything else, and stdin, whole.
+      const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace);
+      if (record !== null) return record;
+      const text = await readEventsFile(request.path, io.stdin);
+      return fileSource(parseEventsText(text, request.path), request.namespace);
+    }
+    const { target, namespace } = await resolveTarget(request.scope, io);
+    return clusterSource(target, { namespace, timeoutMs: request.scope.requestTimeoutMs });
+  };
+}

@@ -1,0 +1,386 @@
+// The -o html page in a real headless Chromium: what a person sees on it, and what hostile event text
+// cannot do to it. Pages come from the verb itself (runCli with --from, a fixed clock); one browser
+// serves the whole file.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { runCli } from '../../src/cli.ts';
+import { normaliseEvent } from '../../src/core/event.ts';
+import { sortTimeline } from '../../src/core/timeline.ts';
+import { buildPageData } from '../../src/render/html-data.ts';
+import { renderTimelineHtml } from '../../src/render/html.ts';
+import { ev, LAB_STABLE, labEvents, NOW } from '../support/builders.ts';
+import { fakeDeps } from '../support/deps.ts';
+import { manyEvents } from '../support/many-events.ts';
+import { scratchDir } from '../support/tmp.ts';
+import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
+import type { Browser, OpenedPage } from '../support/browser.ts';
+
+const dir = scratchDir('html');
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** The page `kubectl evtimeline --from FILE -o html ARGS` writes for these raw events, at NOW. */
+async function pageFor(name: string, items: Record<string, unknown>[], args: string[] = []): Promise<string> {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  const fake = fakeDeps();
+  const code = await runCli(['--from', file, '-o', 'html', ...args], fake.deps);
+  assert.equal(code, 0, fake.stderr());
+  return fake.stdout();
+}
+
+async function open(name: string, items: Record<string, unknown>[], args: string[] = []): Promise<OpenedPage> {
+  return openPage(browser, `${name}.html`, await pageFor(name, items, args));
+}
+
+/** Nothing ran, opened or was fetched that the page did not mean to. */
+function assertQuiet(opened: OpenedPage): void {
+  assert.deepEqual({ errors: opened.errors, dialogs: opened.dialogs, requests: opened.requests }, { errors: [], dialogs: [], requests: [] });
+}
+
+interface Geometry {
+  left: number;
+  width: number;
+  start: number;
+  end: number;
+}
+
+async function geometry(page: Page): Promise<Geometry> {
+  return page.evaluate(() => {
+    const layer = (document.querySelector('.plot-layer') as HTMLElement).getBoundingClientRect();
+    const range = document.getElementById('range') as HTMLElement;
+    return { left: layer.left, width: layer.width, start: Number(range.dataset.start), end: Number(range.dataset.end) };
+  });
+}
+
+const xAt = (g: Geometry, ms: number): number => g.left + ((ms - g.start) / (g.end - g.start)) * g.width;
+
+async function rowCentre(page: Page, reason: string): Promise<number> {
+  const box = await page.locator('.track-row', { hasText: reason }).boundingBox();
+  assert.ok(box, `no row for ${reason}`);
+  return box.y + box.height / 2;
+}
+
+/** The tooltip as a person reads it: its heading, then each term with its value. */
+async function tooltip(page: Page): Promise<Record<string, string>> {
+  await page.locator('#tooltip').waitFor({ state: 'visible' });
+  return page.evaluate(() => {
+    const tip = document.getElementById('tooltip') as HTMLElement;
+    const read: Record<string, string> = { heading: tip.querySelector('.tt-type')?.textContent ?? '' };
+    const terms = tip.querySelectorAll('dt');
+    for (const dt of Array.from(terms)) read[dt.textContent ?? ''] = dt.nextElementSibling?.textContent ?? '';
+    return read;
+  });
+}
+
+const visibleCount = (page: Page, selector: string): Promise<number> =>
+  page.evaluate((sel) => Array.from(document.querySelectorAll(sel)).filter((e) => (e as HTMLElement).offsetParent !== null).length, selector);
+
+const span = async (page: Page): Promise<number> => {
+  const g = await geometry(page);
+  return g.end - g.start;
+};
+
+const ago = (seconds: number): number => NOW - seconds * 1000;
+
+test('the lab page: one lane per object under its namespace, a row per reason, one mark in each', async () => {
+  const opened = await open('lab', labEvents(), ['-n', 'op-events']);
+  const { page } = opened;
+  assert.equal(await page.locator('.group-title').textContent(), 'namespace op-events \u00B7 2 objects');
+  assert.deepEqual(await page.locator('.lane-row .toggle').evaluateAll((els) => els.map((e) => e.firstChild?.textContent)), ['Pipeline/build-1', 'Pod/hungry']);
+  assert.deepEqual(await page.locator('.track-row .reason').allTextContents(), ['ReconcileStarted', 'StageUnknown', 'ReconcileSucceeded', 'FailedScheduling']);
+  assert.deepEqual(await page.locator('.track-row').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.marks)), ['1', '1', '1', '1']);
+  assert.equal(await page.locator('.headline li').first().textContent(), 'Incident in namespace op-events, read from a saved file');
+  assert.match((await page.locator('.headline').textContent()) ?? '', /1 Warning: FailedScheduling on Pod\/hungry\./);
+  // The unconventional type is named on its lane, on its row and in the legend.
+  assert.equal(await page.locator('.lane-row', { hasText: 'Pipeline/build-1' }).locator('.badge.odd').textContent(), 'Critical');
+  assert.match((await page.locator('.type-choice.odd').textContent()) ?? '', /Critical\(unconventional type: neither Normal nor Warning\)1/);
+  const png = await screenshot(page, 'lab-fixture.png', true);
+  const stats = await pixelStats(browser, png);
+  assert.ok(stats.variance > 100 && stats.colours > 50, JSON.stringify(stats));
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a repeated event is one span from its first to its last occurrence, with its count', async () => {
+  const opened = await open('repeat', labEvents());
+  const { page } = opened;
+  assert.equal(await page.locator('.track-row', { hasText: 'ReconcileStarted' }).locator('.count').textContent(), '\u00D75');
+  const g = await geometry(page);
+  const y = await rowCentre(page, 'ReconcileStarted');
+  const row = await pixelRow(browser, await page.screenshot(), y);
+  // Blue ink (the Normal colour and its translucent bar), as opposed to the pale window shade.
+  const blue = row.map(([r, , b], x) => (b - r > 40 ? x : -1)).filter((x) => x >= g.left);
+  const first = xAt(g, ago(120));
+  const last = xAt(g, ago(3));
+  const runEnd = blue.findIndex((x, i) => i > 0 && x !== (blue[i - 1] ?? 0) + 1);
+  const run = runEnd === -1 ? blue : blue.slice(0, runEnd);
+  assert.ok(Math.abs((run[0] ?? 0) - (first - 4)) <= 2, `span starts at ${run[0]}, first seen at ${first}`);
+  assert.ok(Math.abs((run.at(-1) ?? 0) - (last + 4)) <= 2, `span ends at ${run.at(-1)}, last seen at ${last}`);
+  await page.mouse.move((first + last) / 2, y);
+  const tip = await tooltip(page);
+  assert.deepEqual(
+    [tip.Reason, tip.Count, tip['First seen'], tip['Last seen'], tip['Repeated over']],
+    ['ReconcileStarted', '5', '2026-11-30T11:58:00Z (2m00s before capture)', '2026-11-30T11:59:57Z (3s before capture)', '1m57s'],
+  );
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('hovering a mark shows its type, reason, message, reporter, count and times; the keyboard reaches it too', async () => {
+  const opened = await open('tooltip', labEvents());
+  const { page } = opened;
+  const g = await geometry(page);
+  await page.mouse.move(xAt(g, ago(45)), await rowCentre(page, 'FailedScheduling'));
+  assert.deepEqual(await tooltip(page), {
+    heading: 'Warning',
+    Reason: 'FailedScheduling',
+    Object: 'Pod/hungry in op-events',
+    Message: '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    Reporter: 'default-scheduler',
+    Count: '1',
+    'First seen': '2026-11-30T11:59:15Z (45s before capture)',
+    'Last seen': '2026-11-30T11:59:15Z (45s before capture)',
+    Event: 'hungry.18a1b2c3d4e5f607',
+  });
+  await page.mouse.move(5, 5);
+  await page.locator('#tooltip').waitFor({ state: 'hidden' });
+  await page.locator('.track-row', { hasText: 'StageUnknown' }).focus();
+  await page.keyboard.press('ArrowRight');
+  const tip = await tooltip(page);
+  assert.deepEqual([tip.heading, tip.Reason, tip.Message], ['Critical \u2014 unconventional type: neither Normal nor Warning', 'StageUnknown', 'Stage of build-1 is not known.']);
+  await page.keyboard.press('Escape');
+  await page.locator('#tooltip').waitFor({ state: 'hidden' });
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('zoom and pan change the visible range, by button, key, wheel and drag', async () => {
+  const opened = await open('zoom', labEvents());
+  const { page } = opened;
+  const fitted = await geometry(page);
+  const ticks = await page.locator('.tick').allTextContents();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  assert.ok(Math.abs((await span(page)) - (fitted.end - fitted.start) / 2) <= 2);
+  // The axis is redrawn at the next frame.
+  await page.waitForFunction((before) => Array.from(document.querySelectorAll('.tick'), (t) => t.textContent).join() !== before, ticks.join());
+  await page.keyboard.press('-');
+  assert.ok(Math.abs((await span(page)) - (fitted.end - fitted.start)) <= 2);
+  const y = await rowCentre(page, 'StageUnknown');
+  await page.mouse.move(fitted.left + 200, y);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -100);
+  await page.keyboard.up('Control');
+  await page.waitForFunction((before) => Number(document.getElementById('range')?.dataset.end) - Number(document.getElementById('range')?.dataset.start) < before, fitted.end - fitted.start);
+  const zoomed = await geometry(page);
+  // Zooming around the pointer keeps the time under it where it was.
+  const under = fitted.start + (200 / fitted.width) * (fitted.end - fitted.start);
+  assert.ok(Math.abs(xAt(zoomed, under) - (fitted.left + 200)) <= 2);
+  await page.mouse.move(fitted.left + 400, y);
+  await page.mouse.down();
+  await page.mouse.move(fitted.left + 300, y, { steps: 4 });
+  await page.mouse.up();
+  const dragged = await geometry(page);
+  assert.ok(dragged.start > zoomed.start, 'dragging left moves the view later in time');
+  assert.ok(Math.abs(dragged.end - dragged.start - (zoomed.end - zoomed.start)) <= 2, 'a pan keeps the span');
+  await page.keyboard.press('Shift+ArrowLeft');
+  assert.ok((await geometry(page)).start < dragged.start);
+  await page.keyboard.press('0');
+  assert.deepEqual(await geometry(page), fitted);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('the filter hides a type and a reason; a lane collapses into one row of its marks', async () => {
+  const opened = await open('filter', labEvents());
+  const { page } = opened;
+  assert.equal(await visibleCount(page, '.track-row'), 4);
+  const normal = page.locator('.type-choice').filter({ has: page.locator('.type-name', { hasText: /^Normal$/ }) }).locator('input');
+  await normal.uncheck();
+  assert.deepEqual(await page.locator('.track-row:visible .reason').allTextContents(), ['StageUnknown', 'FailedScheduling']);
+  assert.equal(await page.locator('#shown').textContent(), '2 events of 4 shown');
+  await normal.check();
+  await page.locator('#reason-filter').fill('fail');
+  assert.deepEqual(await page.locator('.track-row:visible .reason').allTextContents(), ['FailedScheduling']);
+  assert.equal(await visibleCount(page, '.lane'), 1);
+  await page.locator('#reason-filter').fill('');
+  const toggle = page.locator('.lane-row', { hasText: 'Pipeline/build-1' }).locator('.toggle');
+  await toggle.click();
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  assert.deepEqual(await page.locator('.track-row:visible .reason').allTextContents(), ['FailedScheduling']);
+  await page.waitForFunction(() => document.querySelector('.lane-row')?.getAttribute('data-marks') === '3');
+  // The collapsed lane's marks are still reached from the keyboard, in time order.
+  await toggle.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'ReconcileStarted');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  // ... and skips what the filter hides.
+  await normal.uncheck();
+  await toggle.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  await normal.check();
+  await toggle.click();
+  assert.equal(await visibleCount(page, '.track-row'), 4);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('the TTL horizon and everything before it is shaded where the story may have been cut', async () => {
+  // Events from 70 to 50 minutes before the capture, TTL 1h: the horizon lies among them.
+  const opened = await open('ttl', [ev({ reason: 'Old', first: 4200, last: 3000, count: 9 }), ev({ reason: 'Late', first: 600 })]);
+  const { page } = opened;
+  const g = await geometry(page);
+  const shade = await page.locator('.shade.ttl').boundingBox();
+  assert.ok(shade, 'the TTL shade is shown');
+  const horizon = xAt(g, NOW - 3_600_000);
+  assert.ok(Math.abs(shade.x + shade.width - horizon) <= 1.5, `shade ends at ${shade.x + shade.width}, horizon at ${horizon}`);
+  assert.ok(shade.x <= g.left + 1);
+  assert.equal(await page.locator('.axis-note.ttl').textContent(), 'TTL horizon 2026-11-30T11:00:00Z');
+  // What a person sees: hatching left of the horizon, none right of it, in an empty stretch of a row.
+  const row = await pixelRow(browser, await page.screenshot(), await rowCentre(page, 'Late'));
+  const differs = (a: number, b: number) => row.slice(Math.round(a), Math.round(b)).some((p, i, all) => i > 0 && p.join() !== all[i - 1]?.join());
+  assert.equal(differs(g.left + 4, horizon - 4), true, 'hatched before the horizon');
+  assert.equal(differs(horizon + 4, horizon + 60), false, 'plain after it');
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('light, dark and print', async () => {
+  const opened = await open('themes', labEvents());
+  const { page } = opened;
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(await background(), 'rgb(255, 255, 255)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(13, 17, 23)');
+  const dark = await pixelStats(browser, await screenshot(page, 'lab-fixture-dark.png'));
+  assert.ok(dark.variance > 100, JSON.stringify(dark));
+  await page.getByRole('button', { name: 'Theme: auto' }).click();
+  assert.equal(await background(), 'rgb(255, 255, 255)', 'the theme button picks light over a dark system');
+  // A short window shows some rows only, so the canvas on screen covers those.
+  await page.setViewportSize({ width: 1280, height: 560 });
+  const covered = () =>
+    page.evaluate(() => {
+      const canvas = (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect();
+      const rows = (document.querySelector('.rows') as HTMLElement).getBoundingClientRect();
+      return Math.abs(canvas.top - rows.top) < 1 && Math.abs(canvas.bottom - rows.bottom) < 1;
+    });
+  await page.waitForFunction(() => (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect().bottom <= innerHeight + 1);
+  assert.equal(await covered(), false);
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
+  assert.equal(await visibleCount(page, '.track-row'), 4);
+  // On paper the marks cover every row, not just those that were on screen.
+  assert.equal(await covered(), true);
+  const pdf = await page.pdf();
+  assert.ok(pdf.length > 10_000, `a printed page of ${pdf.length} bytes`);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a lane about a deleted object, or an earlier one of the same name, says so (a live lookup)', async () => {
+  const data = buildPageData(sortTimeline(labEvents().map(normaliseEvent)), {
+    scope: 'namespace op-events',
+    headline: [],
+    capturedAt: NOW,
+    eventTTLms: 3_600_000,
+    standing: (ev) => ({ incarnation: ev.object.kind === 'Pod' ? 'gone' : 'previous' }),
+  });
+  const opened = await openPage(browser, 'incarnations.html', renderTimelineHtml(data));
+  const { page } = opened;
+  assert.deepEqual(await page.locator('.lane-row .badge.incarnation').allTextContents(), ['previous incarnation', 'gone']);
+  await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await tooltip(page)).Object, 'Pod/hungry in op-events (gone: no such object now)');
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a saved stable table, which carries no times, gives its lanes and says why they hold no marks', async () => {
+  const table = join(dir, 'timeline.txt');
+  writeFileSync(table, LAB_STABLE);
+  const fake = fakeDeps();
+  assert.equal(await runCli(['--from', table, '-o', 'html'], fake.deps), 0, fake.stderr());
+  const opened = await openPage(browser, 'stable.html', fake.stdout());
+  const { page } = opened;
+  assert.deepEqual(await page.locator('.track-row .reason').allTextContents(), ['StageUnknown', 'ReconcileStarted', 'ReconcileSucceeded', 'FailedScheduling']);
+  assert.deepEqual(await page.locator('.track-row').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.marks)), ['0', '0', '0', '0']);
+  assert.match((await page.locator('header').textContent()) ?? '', /4 events carry no time and are listed without marks\./);
+  assertQuiet(opened);
+  await page.close();
+});
+
+const SENTINEL = 'window.__evtimelinePwned';
+const HOSTILE = {
+  script: `</script><script>${SENTINEL}=1;alert(1)</script>`,
+  img: `<img src=x onerror="${SENTINEL}=2;alert(2)">`,
+  js: `javascript:${SENTINEL}=3;alert(3)`,
+  svg: `</svg><svg onload="${SENTINEL}=4"><image href="http://127.0.0.1:9/x.png"/>`,
+  separators: 'line\u2028separator\u2029paragraph',
+  bidi: 'abc\u202Edcba\u202C tail \u2066isolate\u2069',
+  comment: `<!-- <script>${SENTINEL}=5</script> -->`,
+};
+
+test('hostile event text runs no script, opens no dialog, makes no request, and is shown literally', async () => {
+  const items = [
+    ev({ reason: HOSTILE.script, message: `${HOSTILE.img} ${HOSTILE.separators}`, kind: HOSTILE.js, objectName: HOSTILE.svg, type: HOSTILE.img, component: HOSTILE.comment, first: 30 }),
+    ev({ reason: 'Bidi', message: HOSTILE.bidi, kind: 'Pod', objectName: HOSTILE.bidi, objectUid: 'bidi', name: HOSTILE.script, first: 20, count: 3, last: 10 }),
+  ];
+  const opened = await open('hostile', items);
+  const { page } = opened;
+  assert.equal(await page.evaluate(() => (window as unknown as Record<string, unknown>).__evtimelinePwned), undefined);
+  assert.equal(await page.locator('script').count(), 2);
+  assert.equal(await page.locator('main img, main iframe, main object, main embed, main a[href]').count(), 0);
+  const lanes = await page.locator('.lane-row .toggle').evaluateAll((els) => els.map((e) => e.firstChild?.textContent));
+  assert.deepEqual(lanes, [`${HOSTILE.js}/${HOSTILE.svg}`, 'Pod/abc\\u202edcba\\u202c tail \\u2066isolate\\u2069']);
+  assert.deepEqual(await page.locator('.track-row .reason').allTextContents(), [HOSTILE.script, 'Bidi']);
+  assert.equal(await page.locator('.track-row .badge').first().textContent(), HOSTILE.img);
+  await page.locator('.track-row').first().focus();
+  await page.keyboard.press('ArrowRight');
+  const tip = await tooltip(page);
+  assert.deepEqual([tip.Message, tip.Reporter], [`${HOSTILE.img} line\\u2028separator\\u2029paragraph`, HOSTILE.comment]);
+  await page.locator('.track-row').nth(1).focus();
+  await page.keyboard.press('ArrowRight');
+  const bidi = await tooltip(page);
+  assert.deepEqual([bidi.Message, bidi.Event], ['abc\\u202edcba\\u202c tail \\u2066isolate\\u2069', HOSTILE.script]);
+  assert.equal(await page.evaluate(() => (window as unknown as Record<string, unknown>).__evtimelinePwned), undefined);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a page of 20,000 events loads, draws and still answers zoom and hover', async () => {
+  const html = await pageFor('big', manyEvents(20_000));
+  const started = performance.now();
+  const opened = await openPage(browser, 'big.html', html);
+  const loaded = performance.now() - started;
+  const { page } = opened;
+  const drawnAt = Number(await page.locator('body').getAttribute('data-drawn'));
+  process.stderr.write(`20,000-event page: ${(html.length / 1024 / 1024).toFixed(2)} MiB; Chromium loaded and drew it in ${Math.round(loaded)} ms (page clock at first draw: ${drawnAt} ms)\n`);
+  assert.equal(await page.locator('.lane').count(), 400);
+  assert.equal(await page.locator('.group').count(), 4);
+  assert.equal(await page.locator('#shown').textContent(), '20,000 events of 20,000 shown');
+  const marks = await page.locator('.track-row[data-marks]').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.marks)));
+  assert.ok(marks.length > 5 && marks.every((n) => n > 0), `drawn rows: ${marks.length}`);
+  const stats = await pixelStats(browser, await screenshot(page, 'big-20000.png'));
+  assert.ok(stats.variance > 100 && stats.colours > 50, JSON.stringify(stats));
+  const before = await span(page);
+  await page.keyboard.press('+');
+  assert.ok(Math.abs((await span(page)) - before / 2) <= 2);
+  await page.locator('.track-row').first().focus();
+  await page.keyboard.press('ArrowRight');
+  assert.match((await tooltip(page)).Message ?? '', /^Message \d+ about obj-\d+/);
+  assertQuiet(opened);
+  await page.close();
+});

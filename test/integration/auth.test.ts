@@ -1,0 +1,289 @@
+// kubectl's global connection flags and the ways real clusters authenticate, against the real
+// kube-apiserver, through kubectl's plugin mechanism: an exec credential plugin, a client
+// certificate signed by the cluster's client CA, a kubeconfig tokenFile, --token, impersonation,
+// --insecure-skip-tls-verify, --certificate-authority, --tls-server-name, -v=6, and proxies
+// (kubeconfig proxy-url, HTTPS_PROXY/NO_PROXY) through a CONNECT proxy on loopback.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { sharedControlPlane } from '../harness/controlplane.ts';
+import type { ControlPlane } from '../harness/controlplane.ts';
+import { startConnectProxy } from '../harness/connect-proxy.ts';
+import type { ConnectProxy } from '../harness/connect-proxy.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { evtimeline, kubectl, pluginEnv } from '../harness/plugin.ts';
+import { scratchDir } from '../support/tmp.ts';
+
+const cpPromise = sharedControlPlane();
+let cp: ControlPlane;
+let ns: string;
+let work: string;
+let proxy: ConnectProxy;
+
+interface Kubeconfig {
+  server?: string;
+  cluster?: Record<string, unknown>;
+  user: Record<string, unknown>;
+}
+
+let written = 0;
+/** A kubeconfig for the test cluster with the given user (and cluster fields, CA data by default). */
+function kubeconfig(k: Kubeconfig): string {
+  const path = join(work, `kubeconfig-${++written}`);
+  const cluster = k.cluster ?? { 'certificate-authority-data': Buffer.from(cp.ca).toString('base64') };
+  writeFileSync(
+    path,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'test',
+      clusters: [{ name: 'test', cluster: { server: k.server ?? cp.server, ...cluster } }],
+      users: [{ name: 'someone', user: k.user }],
+      contexts: [{ name: 'test', context: { cluster: 'test', user: 'someone', namespace: ns } }],
+    }),
+  );
+  return path;
+}
+
+/** An exec credential plugin: a shell script that counts its runs, keeps its environment, prints `credential`. */
+function execPlugin(name: string, credential: unknown, extra = ''): { command: string; runs(): number; execInfo(): Record<string, unknown> } {
+  const dir = join(work, name);
+  const command = `${dir}.sh`;
+  writeFileSync(
+    command,
+    `#!/bin/sh\necho run >> '${dir}.runs'\nprintf '%s' "$KUBERNETES_EXEC_INFO" > '${dir}.info'\n${extra}\ncat <<'EOF'\n${JSON.stringify(credential)}\nEOF\n`,
+  );
+  chmodSync(command, 0o755);
+  return {
+    command,
+    runs: () => (existsSync(`${dir}.runs`) ? readFileSync(`${dir}.runs`, 'utf8').split('\n').filter(Boolean).length : 0),
+    execInfo: () => JSON.parse(readFileSync(`${dir}.info`, 'utf8')) as Record<string, unknown>,
+  };
+}
+
+function credential(token: string, expirationTimestamp?: string): unknown {
+  return { apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token, ...(expirationTimestamp ? { expirationTimestamp } : {}) } };
+}
+
+function exec(command: string, interactiveMode = 'IfAvailable'): Record<string, unknown> {
+  return { exec: { apiVersion: 'client.authentication.k8s.io/v1', command, interactiveMode } };
+}
+
+/** The names the plugin lists in the test namespace: proof that it read the cluster. */
+async function names(config: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  return evtimeline(['-o', 'name', ...args], config, { env });
+}
+
+const EVENT = 'auth-check';
+
+before(async () => {
+  cp = await cpPromise;
+  work = scratchDir('auth');
+  ns = await freshNamespace(cp.kubeconfig, 'auth');
+  const event = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: EVENT, namespace: ns },
+    // A uid, so the timeline also looks the Pod up: a second request.
+    involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' },
+    reason: 'Checked',
+    type: 'Normal',
+    message: 'an event only an authenticated reader sees',
+    firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    count: 1,
+  };
+  const r = await kubectl(['apply', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(event) });
+  assert.equal(r.code, 0, r.stderr);
+  proxy = await startConnectProxy({ 'kubernetes.default.svc': '127.0.0.1' });
+});
+
+after(async () => proxy?.close());
+
+const LISTED = `event/${EVENT}\n`;
+
+test('an exec credential plugin authenticates, runs once per process, and is told it is not interactive', async () => {
+  const plugin = execPlugin('exec-once', credential(cp.token));
+  // The timeline lists events and then looks up the Pod they are about: several requests, one run.
+  const r = await evtimeline(['-o', 'wide', '-v=6'], kubeconfig({ user: exec(plugin.command) }));
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Checked/);
+  assert.ok(r.stderr.split('\n').filter((line) => line.includes('"Response"')).length >= 2, r.stderr);
+  assert.equal(plugin.runs(), 1);
+  assert.deepEqual(plugin.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: false } });
+});
+
+test('an expired exec credential is not reused: the plugin runs again for the next request', async () => {
+  const plugin = execPlugin('exec-expired', credential(cp.token, '2020-01-01T00:00:00Z'));
+  const r = await evtimeline(['-o', 'wide', '-v=6'], kubeconfig({ user: exec(plugin.command) }));
+  assert.equal(r.code, 0, r.stderr);
+  const requests = r.stderr.split('\n').filter((line) => line.includes('"Response"')).length;
+  assert.ok(requests >= 2, r.stderr);
+  assert.equal(plugin.runs(), requests);
+});
+
+test('provideClusterInfo hands the plugin the cluster, as client-go does', async () => {
+  const plugin = execPlugin('exec-cluster', credential(cp.token));
+  const user = { exec: { ...(exec(plugin.command).exec as object), provideClusterInfo: true } };
+  assert.equal((await names(kubeconfig({ user }))).stdout, LISTED);
+  const spec = plugin.execInfo().spec as { cluster: { server: string; 'certificate-authority-data': string } };
+  assert.equal(spec.cluster.server, cp.server);
+  assert.equal(Buffer.from(spec.cluster['certificate-authority-data'], 'base64').toString(), cp.ca);
+});
+
+test('exec plugin failures are one line naming the plugin and why, never the token', async () => {
+  const always = execPlugin('exec-always', credential(cp.token));
+  const r1 = await names(kubeconfig({ user: exec(always.command, 'Always') }));
+  assert.equal(r1.code, 1);
+  assert.equal(r1.stderr, `error: exec credential plugin ${JSON.stringify(always.command)} of user "someone": interactiveMode is Always, but standard input is not a terminal\n`);
+  assert.equal(always.runs(), 0);
+
+  const failing = execPlugin('exec-fails', credential(cp.token), 'echo "the SSO session expired: run aws sso login" >&2; exit 3');
+  const r2 = await names(kubeconfig({ user: exec(failing.command) }));
+  assert.equal(r2.code, 1);
+  assert.match(r2.stderr, /error: exec credential plugin ".*exec-fails\.sh" of user "someone": it failed with exit code 3: the SSO session expired: run aws sso login\n$/);
+
+  const wrongVersion = execPlugin('exec-version', { apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token: cp.token } });
+  const r3 = await names(kubeconfig({ user: exec(wrongVersion.command) }));
+  assert.match(r3.stderr, /exec plugin is configured to use API version client\.authentication\.k8s\.io\/v1, plugin returned version client\.authentication\.k8s\.io\/v1beta1\n$/);
+
+  const refused = execPlugin('exec-refused', credential('not-a-token-the-server-knows'));
+  const r4 = await names(kubeconfig({ user: exec(refused.command) }));
+  assert.equal(r4.code, 1);
+  assert.match(r4.stderr, /refused the credentials \(401 Unauthorized\): the token from exec credential plugin ".*exec-refused\.sh"\n$/);
+  assert.doesNotMatch(r4.stderr, /not-a-token-the-server-knows/);
+});
+
+test('a client certificate signed by the cluster client CA authenticates; one from another CA is refused by name', async () => {
+  const user = { 'client-certificate': join(cp.dir, 'client.crt'), 'client-key': join(cp.dir, 'client.key') };
+  assert.ok(existsSync(user['client-certificate']), `the control plane wrote no client certificate in ${cp.dir}`);
+  const r = await names(kubeconfig({ user }));
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, LISTED);
+  // The same through kubectl's flags, over a kubeconfig user with no credentials.
+  const flags = await names(kubeconfig({ user: {} }), ['--client-certificate', user['client-certificate'], '--client-key', user['client-key']]);
+  assert.equal(flags.stdout, LISTED, flags.stderr);
+
+  const stranger = await names(kubeconfig({ user: { 'client-certificate': join(cp.dir, 'stranger.crt'), 'client-key': join(cp.dir, 'stranger.key') } }));
+  assert.equal(stranger.code, 1);
+  assert.equal(stranger.stderr, `error: the API server at ${cp.server} refused the credentials (401 Unauthorized): the client certificate ${join(cp.dir, 'stranger.crt')}\n`);
+});
+
+test('a kubeconfig tokenFile (relative to the kubeconfig) authenticates; an empty one is named', async () => {
+  writeFileSync(join(work, 'token'), `${cp.token}\n`);
+  const r = await names(kubeconfig({ user: { tokenFile: 'token' } }));
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, LISTED);
+  writeFileSync(join(work, 'empty-token'), '\n');
+  const empty = await names(kubeconfig({ user: { tokenFile: 'empty-token' } }));
+  assert.equal(empty.stderr, `error: tokenFile ${join(work, 'empty-token')}: read empty token from file\n`);
+});
+
+test('--token wins over the kubeconfig; a refused one is named without being shown', async () => {
+  const r = await names(cp.viewerKubeconfig, ['-n', ns, '--token', cp.token]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, LISTED);
+  const bad = await names(cp.kubeconfig, ['-n', ns, '--token', 'sekrit-value-123']);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, `error: the API server at ${cp.server} refused the credentials (401 Unauthorized): the bearer token from --token\n`);
+});
+
+test('--as viewer is refused what viewer is refused; --as-group widens it; --as-group alone is an error', async () => {
+  const asViewer = await names(cp.kubeconfig, ['-n', ns, '--as', 'viewer']);
+  const viewer = await names(cp.viewerKubeconfig, ['-n', ns]);
+  assert.equal(viewer.code, 1);
+  assert.equal(asViewer.code, 1);
+  assert.equal(asViewer.stderr, viewer.stderr);
+  assert.match(viewer.stderr, /User "viewer" cannot list resource "events"/);
+  const masters = await names(cp.kubeconfig, ['-n', ns, '--as', 'viewer', '--as-group', 'system:masters', '--as-group', 'system:authenticated']);
+  assert.equal(masters.stdout, LISTED, masters.stderr);
+  const groupOnly = await names(cp.kubeconfig, ['-n', ns, '--as-group', 'system:masters']);
+  assert.equal(groupOnly.code, 1);
+  assert.match(groupOnly.stderr, /without impersonating a user: pass --as/);
+});
+
+test('TLS: no CA fails, --insecure-skip-tls-verify and --certificate-authority work, --tls-server-name is checked', async () => {
+  writeFileSync(join(work, 'ca.crt'), cp.ca);
+  const noCa = kubeconfig({ cluster: {}, user: { token: cp.token } });
+  const unverified = await names(noCa);
+  assert.equal(unverified.code, 1);
+  assert.match(unverified.stderr, /cannot trust the API server at .*: TLS verification failed \((SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO)/);
+  assert.equal((await names(noCa, ['--insecure-skip-tls-verify'])).stdout, LISTED);
+  assert.equal((await names(noCa, ['--certificate-authority', join(work, 'ca.crt')])).stdout, LISTED);
+  const good = await names(cp.kubeconfig, ['-n', ns, '--tls-server-name', 'kubernetes.default']);
+  assert.equal(good.stdout, LISTED, good.stderr);
+  const wrong = await names(cp.kubeconfig, ['-n', ns, '--tls-server-name', 'wrong.example']);
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /ERR_TLS_CERT_ALTNAME_INVALID/);
+});
+
+test('--server and --user pick other values than the context names', async () => {
+  const port = new URL(cp.server).port;
+  const config = kubeconfig({ server: 'https://127.0.0.1:1', user: { token: cp.token } });
+  const r = await names(config, ['-s', `https://localhost:${port}`]);
+  assert.equal(r.stdout, LISTED, r.stderr);
+  const unknownUser = await names(config, ['--user', 'nobody']);
+  assert.equal(unknownUser.stderr, 'error: auth info "nobody" does not exist in the kubeconfig\n');
+});
+
+test('-v=6 prints each request line and status on stderr, never the token', async () => {
+  const r = await evtimeline(['-n', ns, '-o', 'name', '-v=6'], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`"Response" verb="GET" url="${cp.server}/api/v1/namespaces/${ns}/events\\?limit=500" status="200 OK" milliseconds=\\d+`));
+  assert.ok(!r.stderr.includes(cp.token));
+  const quiet = await evtimeline(['-n', ns, '-o', 'name'], cp.kubeconfig);
+  assert.equal(quiet.stderr, '');
+});
+
+test('proxies: kubeconfig proxy-url, HTTPS_PROXY, NO_PROXY, and no proxy from the environment for loopback, as kubectl does', async () => {
+  const before = proxy.connects.length;
+  const viaUrl = await names(kubeconfig({ cluster: { 'certificate-authority-data': Buffer.from(cp.ca).toString('base64'), 'proxy-url': proxy.url }, user: { token: cp.token } }));
+  assert.equal(viaUrl.stdout, LISTED, viaUrl.stderr);
+  assert.ok(proxy.connects.length > before);
+
+  // A name only the proxy can resolve: through HTTPS_PROXY it works, with NO_PROXY it cannot.
+  const port = new URL(cp.server).port;
+  const named = kubeconfig({ server: `https://kubernetes.default.svc:${port}`, user: { token: cp.token } });
+  const viaEnv = await names(named, [], { HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com' });
+  assert.equal(viaEnv.stdout, LISTED, viaEnv.stderr);
+  assert.ok(proxy.connects.includes(`kubernetes.default.svc:${port}`));
+  const bypassed = await names(named, [], { HTTPS_PROXY: proxy.url, NO_PROXY: '.svc' });
+  assert.equal(bypassed.code, 1);
+  assert.match(bypassed.stderr, /cannot reach the API server at https:\/\/kubernetes\.default\.svc:\d+ .*(ENOTFOUND|EAI_AGAIN)/);
+
+  const loopbackBefore = proxy.connects.length;
+  const loopback = await names(cp.kubeconfig, ['-n', ns], { HTTPS_PROXY: proxy.url });
+  assert.equal(loopback.stdout, LISTED, loopback.stderr);
+  assert.equal(proxy.connects.length, loopbackBefore);
+});
+
+test('completion through kubectl: namespaces from the cluster, users and clusters from the kubeconfig, the new flags', async () => {
+  const namespaces = await kubectl(['__complete', 'evtimeline', '-n', ns.slice(0, 8)], cp.kubeconfig);
+  assert.ok(namespaces.stdout.split('\n').includes(ns), namespaces.stdout);
+  const users = await kubectl(['__complete', 'evtimeline', '--user', ''], cp.viewerKubeconfig);
+  assert.ok(users.stdout.split('\n').includes('viewer'), users.stdout);
+  const flags = await kubectl(['__complete', 'evtimeline', '--watch'], cp.kubeconfig);
+  assert.deepEqual(flags.stdout.split('\n').filter((l) => l.startsWith('--')), ['--watch', '--watch-only']);
+});
+
+test('on a terminal, an IfAvailable plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
+  // script(1) (util-linux) runs the command on a pseudo-terminal: stdin is a terminal there.
+  const onTerminal = (config: string) =>
+    new Promise<number | null>((resolve) => {
+      const child = spawn('script', ['-qec', `kubectl evtimeline -o name --kubeconfig ${config}`, '/dev/null'], { env: pluginEnv(config), stdio: ['pipe', 'pipe', 'pipe'] });
+      child.on('exit', (code) => resolve(code));
+      child.stdin.end();
+    });
+  const asks = execPlugin('exec-tty', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-tty.stdin')}'`);
+  assert.equal(await onTerminal(kubeconfig({ user: exec(asks.command, 'IfAvailable') })), 0);
+  assert.deepEqual(asks.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: true } });
+  assert.equal(readFileSync(join(work, 'exec-tty.stdin'), 'utf8'), 'stdin-is-a-terminal\n');
+
+  const never = execPlugin('exec-never', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-never.stdin')}'`);
+  assert.equal(await onTerminal(kubeconfig({ user: exec(never.command, 'Never') })), 0);
+  assert.deepEqual(never.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: false } });
+  assert.equal(existsSync(join(work, 'exec-never.stdin')), false);
+});

@@ -1,0 +1,93 @@
+// The jsonpath port against client-go's jsonpath itself: every case of kubectl's table and ours,
+// and templates over the plugin's own -o json of a real namespace, run through both on the same
+// document and compared byte for byte (the oracle is `controlplane jsonpath`, test/controlplane).
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { ensureControlPlane } from '../harness/build-controlplane.mjs';
+import { sharedControlPlane } from '../harness/controlplane.ts';
+import type { ControlPlane } from '../harness/controlplane.ts';
+import { playLab } from '../harness/lab.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { evtimeline } from '../harness/plugin.ts';
+import { parseJsonPath } from '../../src/render/jsonpath.ts';
+import { KUBECTL_TABLE, OWN_CASES } from '../fixtures/jsonpath/cases.ts';
+import type { JsonPathCase } from '../fixtures/jsonpath/cases.ts';
+import { scratchDir } from '../support/tmp.ts';
+
+interface Answer {
+  output: string;
+  error?: string;
+}
+
+let binary: string;
+
+function oracle(cases: Array<{ template: string; doc: unknown; allowMissingKeys: boolean; outputJson: boolean }>): Promise<Answer[]> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(binary, ['jsonpath', '--batch'], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`oracle failed: ${stderr}`));
+      else resolve(JSON.parse(stdout) as Answer[]);
+    });
+    child.stdin?.end(JSON.stringify(cases));
+  });
+}
+
+function ours(template: string, doc: unknown, allowMissingKeys: boolean, outputJson: boolean): Answer {
+  try {
+    return { output: parseJsonPath(template, { allowMissingKeys, outputJson }).execute(doc) };
+  } catch (error) {
+    return { output: '', error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function doc(file: string): unknown {
+  return JSON.parse(readFileSync(new URL(`../fixtures/jsonpath/${file}`, import.meta.url), 'utf8'));
+}
+
+before(async () => {
+  binary = process.env.EVTIMELINE_TEST_CONTROLPLANE_BINARY || (await ensureControlPlane());
+});
+
+test("kubectl's table and our own cases print byte for byte what client-go's jsonpath prints", async () => {
+  const cases: JsonPathCase[] = [...KUBECTL_TABLE, ...OWN_CASES];
+  const inputs = cases.map((c) => ({ template: c.template, doc: doc(c.file), allowMissingKeys: c.allowMissingKeys, outputJson: c.outputJson ?? false }));
+  const answers = await oracle(inputs);
+  for (const [i, c] of cases.entries()) {
+    const input = inputs[i]!;
+    const want = answers[i]!;
+    const got = ours(input.template, input.doc, input.allowMissingKeys, input.outputJson);
+    const label = `${c.name}: ${c.template}`;
+    assert.equal(got.error !== undefined, want.error !== undefined, `${label}: client-go says ${JSON.stringify(want)}, we say ${JSON.stringify(got)}`);
+    if (want.error === undefined) assert.equal(got.output, want.output, label);
+    if (c.error !== undefined) assert.equal(want.error !== undefined, c.error, `${label}: the case's expectation disagrees with client-go`);
+  }
+});
+
+let cp: ControlPlane;
+let ns: string;
+
+test("templates over the plugin's -o json of the lab: the plugin's -o jsonpath output equals client-go's on that document", async () => {
+  cp = await sharedControlPlane();
+  ns = await freshNamespace(cp.kubeconfig, 'jsonpath');
+  await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: scratchDir('jsonpath-lab') });
+  const json = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
+  assert.equal(json.code, 0, json.stderr);
+  const document = JSON.parse(json.stdout) as unknown;
+  const templates = [
+    '{range [*]}{.type}{"\\t"}{.reason}{"\\t"}{.object.kind}/{.object.name}{"\\t"}{.count}{"\\n"}{end}',
+    '{[?(@.type=="Warning")].message}',
+    '{[?(@.count>1)].name}',
+    '{[*].object}',
+    '{..uid}',
+    '{[-1:].reason} {[0].firstSeen}',
+    '{range [?(@.seriesStyle==true)]}{.name}={.reporter}{"\\n"}{end}',
+  ];
+  const answers = await oracle(templates.map((template) => ({ template, doc: document, allowMissingKeys: true, outputJson: false })));
+  for (const [i, template] of templates.entries()) {
+    const plugin = await evtimeline(['-n', ns, '-o', `jsonpath=${template}`], cp.kubeconfig);
+    assert.equal(plugin.code, 0, plugin.stderr);
+    assert.equal(answers[i]!.error, undefined, template);
+    assert.equal(plugin.stdout, answers[i]!.output, template);
+  }
+});

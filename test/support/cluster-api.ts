@@ -1,0 +1,56 @@
+// Helpers for integration tests: polling until something is true, and a raw API call as the admin.
+import https from 'node:https';
+import type { ControlPlane } from '../harness/controlplane.ts';
+
+type Json = Record<string, any>;
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `probe` until it returns a value (not undefined or false); fails naming `what` after timeoutMs. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+// One keep-alive agent per server: a test or benchmark writing thousands of events pays for TLS once per connection.
+const agents = new Map<string, https.Agent>();
+
+function agentFor(cp: ControlPlane): https.Agent {
+  let agent = agents.get(cp.server);
+  if (agent === undefined) {
+    agent = new https.Agent({ ca: cp.ca, keepAlive: true, maxSockets: 32 });
+    agents.set(cp.server, agent);
+  }
+  return agent;
+}
+
+/** A raw API call as the admin (the harness gives the token and CA). */
+export function api(cp: ControlPlane, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Json> {
+  return new Promise((resolvePromise, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = https.request(
+      new URL(path, cp.server),
+      {
+        method,
+        agent: agentFor(cp),
+        headers: { Authorization: `Bearer ${cp.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': contentType } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+          else resolvePromise(JSON.parse(text) as Json);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
