@@ -54,7 +54,9 @@ async function main(): Promise<void> {
       const result = await evtimeline(args, cp.kubeconfig);
       console.log(`\n$ ${title}   (exit ${result.code})\n${result.stdout}${result.stderr}`);
     }
-<<<<<<< HEAD
+    const page = join(outDir, 'timeline.html');
+    const html = await evtimeline(['-n', NAMESPACE, '-o', 'html', '--output-file', page], cp.kubeconfig);
+    console.log(`\n$ kubectl evtimeline -n op-events -o html --output-file ${page}   (exit ${html.code})\n${html.stderr}open it in a browser: file://${page}`);
     console.log('\nstaging a real incident: node-2 joins, then a Deployment that does not fit and a node failure...');
     await addNode(cp, 'node-2');
     const shop = await freshNamespace(cp.kubeconfig, 'shop');
@@ -69,11 +71,6 @@ async function main(): Promise<void> {
       console.log(`\n$ ${title}   (exit ${result.code})\n${result.stdout}${result.stderr}`);
       if (title.includes('incident')) writeFileSync(join(outDir, 'node-failure-incident.txt'), result.stdout);
     }
-=======
-    const page = join(outDir, 'timeline.html');
-    const html = await evtimeline(['-n', NAMESPACE, '-o', 'html', '--output-file', page], cp.kubeconfig);
-    console.log(`\n$ kubectl evtimeline -n op-events -o html --output-file ${page}   (exit ${html.code})\n${html.stderr}open it in a browser: file://${page}`);
->>>>>>> main
     writeFileSync(join(outDir, 'README.txt'), `Reports of the lab played on ${new Date().toISOString()} against Kubernetes ${cp.kubernetesVersion}.\n`);
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
   } finally {

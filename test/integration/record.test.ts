@@ -31,7 +31,6 @@ import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
-import { waitFor } from '../harness/wait.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { api, sleep, waitFor } from '../support/cluster-api.ts';
@@ -54,38 +53,6 @@ after(async () => {
 
 // -- helpers ------------------------------------------------------------------------------------
 
-<<<<<<< HEAD
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-
-/** A raw API call as the admin (the harness gives the token and CA). */
-function api(cp: ControlPlane, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Json> {
-  return new Promise((resolvePromise, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = https.request(
-      new URL(path, cp.server),
-      {
-        method,
-        ca: cp.ca,
-        headers: { Authorization: `Bearer ${cp.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': contentType } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => {
-          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
-          else resolvePromise(JSON.parse(text) as Json);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-=======
->>>>>>> main
 function coreEvent(namespace: string, name: string, message: string): Json {
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
