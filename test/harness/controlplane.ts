@@ -35,8 +35,11 @@
 //   EVTIMELINE_TEST_SERVER       https://127.0.0.1:PORT (optional: read from the kubeconfig)
 //   EVTIMELINE_TEST_TOKEN        admin bearer token      (optional: read from the kubeconfig)
 //   EVTIMELINE_TEST_CONTROLPLANE_BINARY  the controlplane binary (optional: ensureControlPlane())
-//   EVTIMELINE_TEST_CONTROL_SOCKET  the supervisor's control socket (optional: without it the
-//                                node helpers of test/harness/nodes.ts refuse)
+//   EVTIMELINE_TEST_DIR          the state folder (optional: tests that read files the supervisor
+//                                writes there, such as client certificates, need it)
+//   EVTIMELINE_TEST_CONTROL_SOCKET  the supervisor's control socket (optional: <dir>/control.sock
+//                                when EVTIMELINE_TEST_DIR is set; without either the node helpers
+//                                of test/harness/nodes.ts refuse)
 //
 // A test process that crashes or is killed cannot leave a control plane running: the supervisor
 // is started with --exit-on-stdin-eof and its stdin is a pipe held by this process, which the
@@ -45,7 +48,7 @@
 
 import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { after } from 'node:test';
 import type { Readable, Writable } from 'node:stream';
 import { ensureControlPlane } from './build-controlplane.mjs';
@@ -363,12 +366,12 @@ export async function controlPlaneFromEnv(env: NodeJS.ProcessEnv = process.env):
     token,
     ca: caData ? Buffer.from(caData, 'base64').toString('utf8') : '',
     binary,
-    dir: '',
+    dir: env.EVTIMELINE_TEST_DIR ?? '',
     startupSeconds: 0,
     kubernetesVersion: '',
     etcdVersion: '',
     pids: { supervisor: 0, apiserver: 0, scheduler: 0, controllerManager: 0 },
-    controlSocket: env.EVTIMELINE_TEST_CONTROL_SOCKET ?? '',
+    controlSocket: env.EVTIMELINE_TEST_CONTROL_SOCKET || (env.EVTIMELINE_TEST_DIR ? join(env.EVTIMELINE_TEST_DIR, 'control.sock') : ''),
     nodes: [], // unknown here: listNodes() (test/harness/nodes.ts) asks the supervisor
     owned: false,
     stop: () => Promise.resolve(),
@@ -381,6 +384,7 @@ export function controlPlaneEnv(cp: ControlPlane): Record<string, string> {
     EVTIMELINE_TEST_KUBECONFIG: cp.kubeconfig,
     EVTIMELINE_TEST_VIEWER_KUBECONFIG: cp.viewerKubeconfig,
     EVTIMELINE_TEST_CONTROLPLANE_BINARY: cp.binary,
+    EVTIMELINE_TEST_DIR: cp.dir,
     EVTIMELINE_TEST_CONTROL_SOCKET: cp.controlSocket,
   };
 }
