@@ -7,7 +7,7 @@ import { compareWithLive, standingOf } from '../core/incarnation.ts';
 import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
-import { toJsonEvent } from '../render/json.ts';
+import { jsonTextChunks, toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { agesFrom } from '../core/ages.ts';
@@ -82,6 +82,9 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
+  // Ages in a saved file's table count from when it was taken, said on stderr with the file's other notices.
+  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
+  if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   const compared = facts === undefined ? null : compareWithLive(events, facts);
   if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
@@ -92,7 +95,8 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   }
   if (opts.output.kind === 'document') {
     const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev)));
-    stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
+    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(doc)) stdout.write(piece);
+    else stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
   }
   if (events.length === 0) {
@@ -104,9 +108,6 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
-  // Ages in a saved file count from when it was taken, said on stderr.
-  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
-  if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
   stdout.write(
     renderTimelineTable(events, {
       now: ages.at,

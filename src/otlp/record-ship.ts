@@ -126,7 +126,8 @@ export class RecordShipper {
     const timer = setTimeout(() => void this.shipper.abort(), graceMs);
     try {
       await this.loop;
-      await this.shipper.finish().catch(() => {});
+      // A permanent failure met while draining (a 401 on the last batch) is the run's failure too.
+      await this.shipper.finish().catch((error: unknown) => this.onFatal(error instanceof Error ? error : new Error(String(error))));
     } finally {
       clearTimeout(timer);
     }

@@ -72,6 +72,28 @@ export function toJsonText(value: unknown): string {
   return `${escapeJsonUnsafe(JSON.stringify(value, null, 2))}\n`;
 }
 
+/** Array elements stringified together: a chunk's text is a few hundred kB, not the whole document's. */
+const ELEMENTS_PER_CHUNK = 500;
+
+/**
+ * toJsonText's text in pieces, for a writer to send one at a time: an array of 20,000 events is
+ * 15 MB of JSON, held twice over (the string, then the bytes written) if made whole. The pieces
+ * join to exactly toJsonText(value): an array's elements sit at the same depth in a slice of it.
+ */
+export function* jsonTextChunks(value: unknown): Generator<string> {
+  if (!Array.isArray(value) || value.length <= ELEMENTS_PER_CHUNK) {
+    yield toJsonText(value);
+    return;
+  }
+  yield '[\n';
+  for (let start = 0; start < value.length; start += ELEMENTS_PER_CHUNK) {
+    const slice = JSON.stringify(value.slice(start, start + ELEMENTS_PER_CHUNK), null, 2);
+    // Between `[\n` and `\n]`: the elements, two-space indented as in the whole array.
+    const elements = escapeJsonUnsafe(slice.slice(2, -2));
+    yield start + ELEMENTS_PER_CHUNK < value.length ? `${elements},\n` : `${elements}\n]\n`;
+  }
+}
+
 /** JSON text with every character a terminal would act on written as a \u escape (same value once parsed). */
 export function escapeJsonUnsafe(json: string): string {
   return replaceUnsafe(json, escapeForJson);

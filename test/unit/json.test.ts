@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
-import { renderEventsJson, toJsonEvent, toJsonText } from '../../src/render/json.ts';
+import { jsonTextChunks, renderEventsJson, toJsonEvent, toJsonText } from '../../src/render/json.ts';
 import { ev, labEvents } from '../support/builders.ts';
 
 describe('renderEventsJson', () => {
@@ -114,5 +114,19 @@ describe('toJsonText', () => {
   it('is JSON.stringify with two-space indent and a newline for plain data', () => {
     const value = { at: '2026-11-30T12:00:00.000Z', n: 3, none: null, list: [true, 'x'] };
     assert.equal(toJsonText(value), `${JSON.stringify(value, null, 2)}\n`);
+  });
+});
+
+describe('jsonTextChunks', () => {
+  const event = (i: number) => ({ name: `e-${i}`, message: i % 7 === 0 ? 'bell \u0007 and \u202e' : `m ${i}`, nested: { list: [i, i + 1] } });
+  for (const n of [0, 1, 499, 500, 501, 1000, 1234]) {
+    it(`joins to exactly toJsonText's text for an array of ${n}`, () => {
+      const value = Array.from({ length: n }, (_, i) => event(i));
+      assert.equal([...jsonTextChunks(value)].join(''), toJsonText(value));
+    });
+  }
+
+  it('gives a value that is not an array whole', () => {
+    assert.deepEqual([...jsonTextChunks({ a: 1 })], [toJsonText({ a: 1 })]);
   });
 });

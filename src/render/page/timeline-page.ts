@@ -44,7 +44,9 @@ export function timelinePage(): void {
   }
   const str = (i: number): string => data.strings[i] ?? '';
   const typeName = (type: PageType): string => (type.name === '' ? '(empty)' : visible(type.name));
-  const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  /** `20,000`: toLocaleString does the same through Intl, at a cost that shows on thousands of rows. */
+  const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const plural = (n: number, word: string): string => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
 
   function iso(ms: number): string {
     return new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -336,7 +338,7 @@ export function timelinePage(): void {
     label.append(el('span', 'reason', reason));
     label.append(el('span', `badge ${type.kind === 'unconventional' ? 'odd' : type.kind === 'warning' ? 'warning' : ''}`, typeName(type)));
     const total = events.reduce((n, i) => n + (rowsOf[i]?.[6] ?? 1), 0);
-    if (total > events.length) label.append(el('span', 'count', `\u00D7${total.toLocaleString('en-US')}`));
+    if (total > events.length) label.append(el('span', 'count', `\u00D7${thousands(total)}`));
     rowEl.append(label, el('div', 'plot'));
     const row: Row = { el: rowEl, lane, track, events, y: 0, h: 0 };
     trackRows.push(row);
@@ -375,7 +377,7 @@ export function timelinePage(): void {
     groupEls.forEach((section, i) => {
       section.hidden = !(data.groups[i]?.lanes ?? []).some((l) => (laneTracks[l] ?? []).some(trackShown));
     });
-    shownText.textContent = `${plural(events, 'event')} of ${rowsOf.length.toLocaleString('en-US')} shown`;
+    shownText.textContent = `${plural(events, 'event')} of ${thousands(rowsOf.length)} shown`;
     relayout();
   }
 
@@ -580,7 +582,7 @@ export function timelinePage(): void {
       lastPixel = pixel;
       lastKind = type.kind;
       // Repeats and unconventional types are named beside the mark whenever there is room.
-      const words = [ev[6] > 1 ? `\u00D7${ev[6].toLocaleString('en-US')}` : '', type.kind === 'unconventional' ? typeName(type) : ''].filter((s) => s !== '').join(' ');
+      const words = [ev[6] > 1 ? `\u00D7${thousands(ev[6])}` : '', type.kind === 'unconventional' ? typeName(type) : ''].filter((s) => s !== '').join(' ');
       const x = Math.max(x1, x2) + 9;
       if (words !== '' && x > labelEnd) {
         ctx.fillStyle = type.kind === 'unconventional' ? colour : (colours.fg ?? '#000');
@@ -616,7 +618,7 @@ export function timelinePage(): void {
     add('Object', `${visible(lane?.kind || '<none>')}/${visible(lane?.name || '<none>')}${lane?.namespace ? ` in ${visible(lane.namespace)}` : ''}${standing}`);
     add('Message', visible(str(ev[2])) || '(none)');
     add('Reporter', visible(str(ev[3])) || '(none)');
-    add('Count', ev[6].toLocaleString('en-US'));
+    add('Count', thousands(ev[6]));
     add('First seen', first === null ? 'unknown' : `${iso(first)} (${relative(first)})`);
     add('Last seen', last === null ? 'unknown' : `${iso(last)} (${relative(last)})`);
     if (ev[6] > 1 && first !== null && last !== null) add('Repeated over', length(last - first));
