@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import type { Deps } from '../../src/deps.ts';
 import { systemEventStores, systemSources } from '../../src/sources.ts';
+import { clusterNameLookups } from '../../src/kube/completion-names.ts';
 import { NOW } from './builders.ts';
 
 export interface FakeDeps {
@@ -21,6 +22,8 @@ export interface FakeDepsOptions {
   openSource?: Deps['openSource'];
   /** what openEventStore hands aggregate-patch; by default the live cluster in env's kubeconfig */
   openEventStore?: Deps['openEventStore'];
+  /** what completion asks names of; by default the kubeconfig in env and its cluster */
+  nameLookups?: Deps['nameLookups'];
 }
 
 export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
@@ -39,6 +42,7 @@ export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
     interrupted: () => interrupted,
     openSource: o.openSource ?? systemSources({ env, stdin, stderr: { write: (text) => void (err += text) } }),
     openEventStore: o.openEventStore ?? systemEventStores({ env, stdin, stderr: { write: (text) => void (err += text) } }),
+    nameLookups: o.nameLookups ?? ((where) => clusterNameLookups(env, where)),
   };
   return { deps, stdout: () => out, stderr: () => err, interrupt: () => interrupt('SIGINT') };
 }
