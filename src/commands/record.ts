@@ -10,6 +10,7 @@ import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
+import { sameServer } from '../core/server.ts';
 import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
 import type { RetryPolicy } from '../core/retry.ts';
@@ -85,13 +86,21 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
   const { namespace } = source.provenance;
+  // One record, one cluster: another server's events appended to it would read as one story, and
+  // this server's lists could not tell which of them are gone. Refused before any request.
+  const previous = existing.record.headers.at(-1);
+  if (previous !== undefined && previous.server !== '' && !sameServer(previous.server, source.provenance.server)) {
+    throw new UsageError(
+      `${opts.file} was recorded from ${previous.server}, and context "${source.provenance.context}" talks to ${source.provenance.server}: record this cluster into another file`,
+    );
+  }
   const file = escapeTerminal(opts.file);
   const status = statusWriter(deps, file);
   const header = sessionHeader(source.provenance, opts.common.filter, deps.now());
   const { index, resumeFrom, held } = continueRecord(existing.record, header);
   // Continuing is announced once the server has been asked whether it reached resumeFrom.
   if (held > 0 && resumeFrom === '') {
-    status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another server, namespace or filters, so listing first`);
+    status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another namespace or filters, so listing first`);
   }
 
   const stop = untilStopped(deps, opts.durationMs);
@@ -103,6 +112,9 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   let lastFailure = '';
   try {
     await writer.openExisting();
+    if (existing.record.tornLines > 0) {
+      status.notice(`${file}: skipped ${plural(existing.record.tornLines, 'torn line')} before its end, left by a recorder stopped mid-write`);
+    }
     if (existing.record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }

@@ -75,6 +75,10 @@ export interface RecordProvenance extends Common {
   /** epoch ms of the first and last observation; null when the record holds none */
   firstObserved: number | null;
   lastObserved: number | null;
+  /** every API server its sessions name, when more than one: a record that spans clusters */
+  servers?: string[];
+  /** torn fragments skipped before its last line (a writer stopped mid-line), when there were any */
+  tornLines?: number;
 }
 
 /** A saved `-o stable` table: types, reasons and objects only. */

@@ -222,8 +222,22 @@ function reportLines(r: Report, incident: Incident, palette: Palette): string {
   const who = r.reporter === null ? 'a reporter the input does not name' : r.reporter === '' ? 'an unnamed reporter' : escapeOrNone(r.reporter);
   const gone = r.onServer === false ? ', no longer on the server' : '';
   const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}${gone}:`;
-  const message = r.message === null || r.message === '' ? '(no message)' : `"${escapeTerminal(r.message)}"`;
+  const message = r.message === null || r.message === '' ? '(no message)' : quoteMessage(r.message);
   return `${line}\n    ${message}`;
+}
+
+/**
+ * The account quotes a message whole, unlike the table (a 10 kB stack trace is what a reader needs),
+ * but a core/v1 message has no limit at all: an account that quotes 1 MB is no account.
+ */
+export const MAX_QUOTED_CHARACTERS = 16 * 1024;
+
+/** The message in quotes, cut (by code points, before escaping) past MAX_QUOTED_CHARACTERS, saying so. */
+function quoteMessage(message: string): string {
+  const chars = Array.from(message);
+  if (chars.length <= MAX_QUOTED_CHARACTERS) return `"${escapeTerminal(message)}"`;
+  const kept = escapeTerminal(chars.slice(0, MAX_QUOTED_CHARACTERS).join(''));
+  return `"${kept}..." (the first ${MAX_QUOTED_CHARACTERS} of ${chars.length} characters; -o json holds them all)`;
 }
 
 function capitalise(text: string): string {

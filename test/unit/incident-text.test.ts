@@ -327,3 +327,16 @@ test('hostile names, uids and reasons from lookups come out escaped in the incar
   assert.doesNotMatch(text, UNSAFE);
   assert.ok(text.includes('x^[[2J\\u202e'));
 });
+
+test('a 1 MB message is quoted to its first 16384 characters, saying how many it has', () => {
+  const huge = `${'é'.repeat(16384)}${'x'.repeat(1024 * 1024)}`;
+  const text = renderIncidentText(buildIncident([normaliseEvent(ev({ type: 'Warning', reason: 'BackOff', message: huge }))], CLUSTER), plainPalette);
+  const quoted = text.split('\n').find((line) => line.startsWith('    "')) ?? '';
+  assert.equal(quoted, `    "${'é'.repeat(16384)}..." (the first 16384 of ${16384 + 1024 * 1024} characters; -o json holds them all)`);
+  assert.ok(text.length < 30_000);
+});
+
+test('a message of 16384 characters is quoted whole', () => {
+  const text = renderIncidentText(buildIncident([normaliseEvent(ev({ type: 'Warning', reason: 'BackOff', message: 'y'.repeat(16384) }))], CLUSTER), plainPalette);
+  assert.ok(text.includes(`    "${'y'.repeat(16384)}"\n`));
+});
