@@ -27,6 +27,7 @@ import type { CommonOptions, RawOptions } from './options.ts';
 import { parseOtlpOptions } from './otlp-options.ts';
 import type { OtlpOptions } from './otlp-options.ts';
 import { startShipping } from './record-otlp.ts';
+import { afterLongDelay } from './long-timer.ts';
 import type { Shipping } from './record-otlp.ts';
 
 interface RecordOptions {
@@ -61,18 +62,11 @@ export function statusWriter(deps: Deps, file: string) {
   };
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 function untilStopped(deps: Deps, durationMs: number | undefined): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
   void deps.interrupted().then(() => controller.abort());
-  let timer: NodeJS.Timeout | undefined;
-  // setTimeout holds at most 2^31-1 ms (24.8 days) and fires at once beyond: `--duration 30d` waits in steps.
-  const wait = (ms: number): void => {
-    timer = setTimeout(() => (ms > MAX_TIMER_MS ? wait(ms - MAX_TIMER_MS) : controller.abort()), Math.min(ms, MAX_TIMER_MS));
-  };
-  if (durationMs !== undefined) wait(durationMs);
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  const cancel = durationMs === undefined ? () => {} : afterLongDelay(durationMs, () => controller.abort());
+  return { signal: controller.signal, clear: cancel };
 }
 
 /** This session's header line: where it runs and the filters that choose what is written. */
