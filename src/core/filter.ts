@@ -25,7 +25,7 @@ export interface EventFilter {
 // A Kind, a resource plural, a singular or a short name, optionally group-qualified: `kubectl
 // events --for` hands the text before the slash to the REST mapper through schema.ParseResourceArg,
 // so `pipelines.ev.labhub.io/x`, `Pipeline.ev.labhub.io/x` and `pipelines.v1.ev.labhub.io/x` work there.
-const KIND_TOKEN = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z0-9-]+)*$/;
+const KIND_TOKEN = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z0-9-]*)*$/;
 
 /**
  * Parses `KIND/NAME` as `kubectl events --for` does: exactly one slash, anything else is null.
@@ -98,8 +98,10 @@ export function matchesType(token: string, kind: string, apiVersion: string): bo
   const [type = '', ...rest] = token.toLowerCase().split('.');
   if (rest.length === 0) return matchesKind(type, kind);
   if (!matchesKind(type, kind)) return false;
-  const [version = '', ...group] = rest;
-  if (group.length > 0 && apiVersion === `${group.join('.')}/${version}`) return true;
+  const [version = '', ...groupParts] = rest;
+  const group = groupParts.join('.');
+  // `Pod.v1.` names the core group, whose apiVersion is the bare version.
+  if (groupParts.length > 0 && apiVersion === (group === '' ? version : `${group}/${version}`)) return true;
   return groupOf(apiVersion) === rest.join('.');
 }
 

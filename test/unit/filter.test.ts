@@ -16,6 +16,7 @@ describe('parseObjectRef', () => {
     ['a group-qualified resource (kubectl events --for takes resource.group)', 'pipelines.ev.labhub.io/build-1', { kind: 'pipelines.ev.labhub.io', name: 'build-1' }],
     ['a version- and group-qualified resource', 'pipelines.v1.ev.labhub.io/build-1', { kind: 'pipelines.v1.ev.labhub.io', name: 'build-1' }],
     ['a type with a path character as invalid', 'pods;rm/x', null],
+    ['resource.version. (the core group, as kubectl reads it)', 'Pod.v1./x', { kind: 'Pod.v1.', name: 'x' }],
   ];
   for (const [name, text, want] of cases) {
     it(`reads ${name}`, () => assert.deepEqual(parseObjectRef(text), want));
@@ -95,6 +96,7 @@ describe('matchesType offline (no discovery)', () => {
     ['resource.version.group does not match another version', 'pipelines.v2.ev.labhub.io', 'Pipeline', 'ev.labhub.io/v1', false],
     ['a short name with a group', 'deploy.apps', 'Deployment', 'apps/v1', true],
     ['a group-qualified core Kind never matches the core group', 'pods.apps', 'Pod', 'v1', false],
+    ['resource.version. matches the core group at that version', 'Pod.v1.', 'Pod', 'v1', true],
   ];
   for (const [name, token, kind, apiVersion, want] of cases) {
     it(`${name}: ${token} vs ${kind} ${apiVersion}`, () => assert.equal(matchesType(token, kind, apiVersion), want));
