@@ -4,12 +4,15 @@ import type { Deps, SourceRequest } from '../deps.ts';
 import { UsageError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
+import type { EventFilter } from '../core/filter.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
-import type { EventSource, RawEvents, ReadOptions } from '../core/source.ts';
+import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance } from '../core/source.ts';
+import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from './options.ts';
+import { resolveFilter } from './for-object.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice } from '../render/otlp-status.ts';
@@ -34,6 +37,8 @@ interface ReadEvents {
   source: EventSource;
   /** de-duplicated by uid, filtered and in timeline order */
   events: Event[];
+  /** the filter applied, --for resolved through a live source's discovery */
+  filter: EventFilter;
   /** with `raw: true`: the objects as read; null for a source that holds none */
   raw?: RawEvents | null;
 }
@@ -43,12 +48,46 @@ export async function readEvents(common: CommonOptions, deps: Deps, now: number,
   const { provenance } = source;
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
+  if (provenance.kind === 'record' && common.from !== null) deps.stderr.write(recordWarnings(escapeTerminal(common.from), provenance));
+  const filter = await resolveFilter(source, common.filter);
   const read = await readWithProgress(source, deps, opts);
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.
   const asOf = observedWindow(source.provenance).last ?? now;
-  const events = selectEvents(read.events, common.filter, asOf);
-  return opts.raw ? { source, events, raw: read.raw ?? null } : { source, events };
+  const events = selectEvents(read.events, filter, asOf);
+  return opts.raw ? { source, events, filter, raw: read.raw ?? null } : { source, events, filter };
+}
+
+/**
+ * What a record holds that a reader should know before trusting it as one story: sessions from two
+ * clusters (still read: it is the user's data, but not silently), fragments a stopped writer left.
+ */
+function recordWarnings(from: string, provenance: RecordProvenance): string {
+  const lines: string[] = [];
+  const { servers, tornLines } = provenance;
+  if (servers !== undefined) {
+    lines.push(`warning: ${from} was recorded from ${servers.length} API servers (${escapeTerminal(servers.join(', '))}): its events are read as one record\n`);
+  }
+  if (tornLines !== undefined) {
+    lines.push(`warning: ${from}: skipped ${tornLines === 1 ? 'a torn line' : `${tornLines} torn lines`} left by a recorder stopped mid-write\n`);
+  }
+  return lines.join('');
+}
+
+/**
+ * --compare asks "which of these events has the server since lost?": against another cluster every
+ * event looks lost (4 of 4, 100%). A file that names its server must name this one; a plain list
+ * names none, and is compared with a warning.
+ */
+function checkSameCluster(saved: Provenance, live: Provenance, from: string, deps: Deps): void {
+  const servers = saved.kind === 'record' && saved.servers !== undefined ? saved.servers : saved.server === '' ? [] : [saved.server];
+  const other = servers.find((server) => !sameServer(server, live.server));
+  if (other !== undefined) {
+    throw new UsageError(
+      `--compare: ${from} was taken from ${other}, but context "${live.context}" talks to ${live.server}: every event would look gone (pass --context to compare with the cluster it came from)`,
+    );
+  }
+  if (servers.length === 0) deps.stderr.write(`warning: ${escapeTerminal(from)} does not say which API server it came from: comparing it with ${escapeTerminal(live.server)}\n`);
 }
 
 /**
@@ -85,9 +124,10 @@ export async function readLiveFacts(
       throw new UsageError('--compare needs events with uids: a stable table has none (use a capture, list or record)');
     }
     const live = await deps.openSource({ kind: 'cluster', scope: compareScope(read, common.scope) });
+    checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
     const events = dedupeByUid((await readWithProgress(live, deps)).events);
     facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
-    facts.liveEvents = filterEvents(events, common.filter, now);
+    facts.liveEvents = filterEvents(events, await resolveFilter(live, read.filter), now);
     objects = live.objects;
   }
   if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events));

@@ -10,6 +10,7 @@ import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
+import { sameServer } from '../core/server.ts';
 import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
 import type { RetryPolicy } from '../core/retry.ts';
@@ -20,11 +21,13 @@ import { escapeTerminal } from '../render/escape.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
+import { resolveFilter } from './for-object.ts';
 import { statusLine } from './status-line.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { parseOtlpOptions } from './otlp-options.ts';
 import type { OtlpOptions } from './otlp-options.ts';
 import { startShipping } from './record-otlp.ts';
+import { afterLongDelay } from './long-timer.ts';
 import type { Shipping } from './record-otlp.ts';
 
 interface RecordOptions {
@@ -59,18 +62,11 @@ export function statusWriter(deps: Deps, file: string) {
   };
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 function untilStopped(deps: Deps, durationMs: number | undefined): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
   void deps.interrupted().then(() => controller.abort());
-  let timer: NodeJS.Timeout | undefined;
-  // setTimeout holds at most 2^31-1 ms (24.8 days) and fires at once beyond: `--duration 30d` waits in steps.
-  const wait = (ms: number): void => {
-    timer = setTimeout(() => (ms > MAX_TIMER_MS ? wait(ms - MAX_TIMER_MS) : controller.abort()), Math.min(ms, MAX_TIMER_MS));
-  };
-  if (durationMs !== undefined) wait(durationMs);
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  const cancel = durationMs === undefined ? () => {} : afterLongDelay(durationMs, () => controller.abort());
+  return { signal: controller.signal, clear: cancel };
 }
 
 /** This session's header line: where it runs and the filters that choose what is written. */
@@ -84,23 +80,35 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
   const { namespace } = source.provenance;
+  // One record, one cluster: another server's events appended to it would read as one story, and
+  // this server's lists could not tell which of them are gone. Refused before any request.
+  const previous = existing.record.headers.at(-1);
+  if (previous !== undefined && previous.server !== '' && !sameServer(previous.server, source.provenance.server)) {
+    throw new UsageError(
+      `${opts.file} was recorded from ${previous.server}, and context "${source.provenance.context}" talks to ${source.provenance.server}: record this cluster into another file`,
+    );
+  }
   const file = escapeTerminal(opts.file);
   const status = statusWriter(deps, file);
   const header = sessionHeader(source.provenance, opts.common.filter, deps.now());
   const { index, resumeFrom, held } = continueRecord(existing.record, header);
   // Continuing is announced once the server has been asked whether it reached resumeFrom.
   if (held > 0 && resumeFrom === '') {
-    status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another server, namespace or filters, so listing first`);
+    status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another namespace or filters, so listing first`);
   }
 
   const stop = untilStopped(deps, opts.durationMs);
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
-  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
+  const filter = await resolveFilter(source, opts.common.filter);
+  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], filter, deps.now()).length > 0;
   const writer = new SessionWriter(existing, header);
   let shipping: Shipping | undefined;
   let lastFailure = '';
   try {
     await writer.openExisting();
+    if (existing.record.tornLines > 0) {
+      status.notice(`${file}: skipped ${plural(existing.record.tornLines, 'torn line')} before its end, left by a recorder stopped mid-write`);
+    }
     if (existing.record.tornTail !== '') {
       status.notice(`${file}: cut off a torn last line (${existing.size - existing.completeBytes} bytes) left by a recorder that was stopped mid-write`);
     }

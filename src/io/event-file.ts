@@ -1,11 +1,12 @@
 // --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
 // events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
 // line), a collector's OTLP logs (src/io/otlp-file.ts) and a saved `-o stable` table.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
+import { errnoText } from './errno.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
@@ -127,20 +128,38 @@ export function parseEventsText(text: string, path: string): SavedEvents {
   }
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  let text = '';
-  stream.setEncoding('utf8');
-  for await (const chunk of stream) text += chunk as string;
-  return text;
+/**
+ * V8 holds a string of at most 2^29-24 characters (about 512 MiB): a bigger file would fail inside
+ * readFile with "Invalid string length". Refused by its size instead, before it is read.
+ */
+export const MAX_FROM_BYTES = 512 * 1024 * 1024;
+
+function tooBig(path: string, bytes: number): SavedFileError {
+  return new SavedFileError(path, 'unreadable', `${Math.ceil(bytes / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`);
+}
+
+async function readAll(stream: Readable, path: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    bytes += buffer.length;
+    if (bytes > MAX_FROM_BYTES) throw tooBig(path, bytes);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function readEventsFile(path: string, stdin: Readable): Promise<string> {
-  if (path === '-') return readAll(stdin);
+  if (path === '-') return readAll(stdin, path);
   try {
+    const { size } = await stat(path);
+    if (size > MAX_FROM_BYTES) throw tooBig(path, size);
     return await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof SavedFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : String(code ?? error));
+    throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : errnoText(error));
   }
 }
 

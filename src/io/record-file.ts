@@ -14,6 +14,8 @@
 // anything; it says the server no longer has the event. A DELETED line with "inferred": true was
 // not sent by the server: a re-list no longer held an event the record knew, so the recorder wrote
 // the last version it had seen.
+import { distinctServers } from '../core/server.ts';
+import { errnoText } from './errno.ts';
 import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -126,6 +128,39 @@ interface RecordText {
    * middle of a write. Readers ignore it; a recorder cuts it off before appending.
    */
   tornTail: string;
+  /**
+   * Torn lines before the last one: a fragment of ours followed by a whole line on the same line
+   * (a writer stopped mid-line, then another appended without cutting it), or a fragment alone.
+   * The whole line after a fragment is kept; the fragments are skipped and counted here.
+   */
+  tornLines: number;
+}
+
+/**
+ * One line as both record readers take it: its header or observation (`torn` when a fragment of a
+ * stopped writer came before it on the line; `line` null when the fragment was all there was);
+ * 'tail' for the text after the last newline that is not a whole line; null when not a record line.
+ */
+export function readRecordLine(text: string, complete: boolean): { line: RecordLine | null; torn: boolean } | 'tail' | null {
+  const line = parseRecordLine(text);
+  if (line !== null) return { line, torn: false };
+  if (!complete) return 'tail';
+  const rest = salvageTornLine(text);
+  return rest === undefined ? null : { line: rest, torn: true };
+}
+
+/**
+ * A line that is not a record line but begins as ours: the whole line that follows a torn
+ * fragment on it, null when there is none (the fragment alone). Undefined when the line is not ours.
+ */
+export function salvageTornLine(line: string): RecordLine | null | undefined {
+  if (!couldBeOurs(line.slice(0, 40))) return undefined;
+  let best: RecordLine | null = null;
+  for (const start of LINE_STARTS) {
+    const at = line.lastIndexOf(start);
+    if (at > 0) best ??= parseRecordLine(line.slice(at));
+  }
+  return best;
 }
 
 /**
@@ -139,19 +174,23 @@ export function parseRecordText(text: string): RecordText | null {
   const lines = text.split('\n');
   const last = lines.length - 1;
   let tornTail = '';
+  let tornLines = 0;
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
-    const parsed = parseRecordLine(line);
-    if (parsed === null) {
-      if (index !== last) return null;
+    const read = readRecordLine(line, index !== last);
+    if (read === null) return null;
+    if (read === 'tail') {
       tornTail = line;
       break;
     }
+    tornLines += read.torn ? 1 : 0;
+    const parsed = read.line;
+    if (parsed === null) continue;
     if ('header' in parsed) headers.push(parsed.header);
     else observations.push(parsed.observation);
   }
   if (headers.length === 0 && observations.length === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
-  return { headers, observations, tornTail };
+  return { headers, observations, tornTail, tornLines };
 }
 
 /** The observations of a record; a torn last line is ignored. Null when not a record. */
@@ -187,9 +226,12 @@ export function parseRecordSaved(text: string): SavedEvents | null {
   if (record === null) return null;
   const { headers, observations } = record;
   const first = headers[0];
+  const servers = distinctServers(headers.map((h) => h.server));
   return {
     provenance: {
       kind: 'record',
+      ...(servers.length > 1 ? { servers } : {}),
+      ...(record.tornLines > 0 ? { tornLines: record.tornLines } : {}),
       context: first?.context ?? '',
       server: first?.server ?? '',
       namespace: recordedNamespace(headers),
@@ -234,16 +276,16 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new RecordFileError(path, 'not-a-file', `${path} is a folder: record needs a file`);
-    if (code !== 'ENOENT') throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${String(code ?? error)}`);
+    if (code !== 'ENOENT') throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${errnoText(error)}`);
     const folder = dirname(path);
     const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
     if (!isFolder) throw new RecordFileError(path, 'no-folder', `cannot create ${path}: ${folder} is not a folder`);
-    const empty: RecordText = { headers: [], observations: [], tornTail: '' };
+    const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
     return { path, exists: false, record: empty, size: 0, completeBytes: 0, needsNewline: false };
   }
   const text = buffer.toString('utf8');
   const completeBytes = buffer.lastIndexOf(0x0a) + 1;
-  const empty: RecordText = { headers: [], observations: [], tornTail: '' };
+  const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
   const record = text.trim() === '' ? empty : parseRecordText(text);
   if (record === null) {
     throw new RecordFileError(path, 'not-a-record', `${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
@@ -268,7 +310,7 @@ export class RecordAppender {
 
   static async open(existing: ExistingRecord): Promise<RecordAppender> {
     const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
-      throw new RecordFileError(existing.path, 'unwritable', `cannot write ${existing.path}: ${String(error.code ?? error.message)}`);
+      throw new RecordFileError(existing.path, 'unwritable', `cannot write ${existing.path}: ${errnoText(error)}`);
     });
     try {
       const { size } = await handle.stat();

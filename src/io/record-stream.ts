@@ -17,7 +17,8 @@ import type { EventSource, RecordProvenance } from '../core/source.ts';
 import { compareVersions, eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './event-file.ts';
 import { firstNonEvent } from './event-shape.ts';
-import { couldBeOurs, parseRecordLine, recordedNamespace } from './record-file.ts';
+import { couldBeOurs, parseRecordLine, readRecordLine, recordedNamespace, salvageTornLine } from './record-file.ts';
+import { distinctServers } from '../core/server.ts';
 
 export interface Line {
   line: string;
@@ -51,6 +52,8 @@ export interface FoldedRecord {
   lastObserved: number | null;
   /** the first kept version that is not an Event (1-based among those kept), as event-shape.ts says it */
   notAnEvent: { position: number; what: string } | null;
+  /** torn fragments skipped before the last line (see parseRecordText) */
+  tornLines: number;
 }
 
 /** The newest version of each event in `namespace` (null: all). Null when the lines are not a record. */
@@ -71,16 +74,20 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let firstObserved: number | null = null;
   let lastObserved: number | null = null;
   let tornTail = '';
+  let tornLines = 0;
   let index = -1;
   for await (const { line, complete } of lines) {
     index += 1;
     if (line.trim() === '') continue;
-    const parsed = parseRecordLine(line);
-    if (parsed === null) {
-      if (complete) return null;
+    const read = readRecordLine(line, complete);
+    if (read === null) return null;
+    if (read === 'tail') {
       tornTail = line;
       break;
     }
+    tornLines += read.torn ? 1 : 0;
+    const parsed = read.line;
+    if (parsed === null) continue;
     if ('header' in parsed) {
       headers.push(parsed.header);
       continue;
@@ -107,7 +114,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   if (headers.length === 0 && observations === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
   const bad = notEvent.findIndex((what) => what !== null);
   const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent[bad] as string };
-  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent };
+  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
@@ -123,8 +130,8 @@ async function rawAt(path: string, wanted: number[]): Promise<Json[]> {
     index += 1;
     const at = position.get(index);
     if (at === undefined) continue;
-    const parsed = parseRecordLine(line);
-    if (parsed !== null && 'observation' in parsed) raw[at] = parsed.observation.event;
+    const parsed = parseRecordLine(line) ?? salvageTornLine(line);
+    if (parsed && 'observation' in parsed) raw[at] = parsed.observation.event;
   }
   return raw;
 }
@@ -162,8 +169,11 @@ export async function recordFileSource(path: string, namespace: string | null): 
   if (folded === null) return null;
   if (folded.notAnEvent !== null) throw notAnEventError(path, folded.notAnEvent);
   const first = folded.headers[0];
+  const servers = distinctServers(folded.headers.map((h) => h.server));
   const provenance: RecordProvenance = {
     kind: 'record',
+    ...(servers.length > 1 ? { servers } : {}),
+    ...(folded.tornLines > 0 ? { tornLines: folded.tornLines } : {}),
     context: first?.context ?? '',
     server: first?.server ?? '',
     namespace: namespace ?? recordedNamespace(folded.headers),

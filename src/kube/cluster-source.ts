@@ -4,6 +4,7 @@ import { normaliseEvent } from '../core/event.ts';
 import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import { listEvents } from './events-api.ts';
+import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects, targetGetter } from './objects.ts';
 import { followEvents } from './watch.ts';
@@ -35,6 +36,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } };
     },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
+    discovery: serverDiscovery(targetGetter(target, timeoutMs)),
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
   };
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { CPU_TYPE, machOSection, readMachO, verifySignature } from '../../scripts/macho.mjs';
 import { archiveName, DIST } from '../../scripts/package.mjs';
 import { MACHINE, readPE } from '../../scripts/pe.mjs';
-import { CLIENT_NODE_CHUNK, pinnedNodeBinary, SEA_FUSE } from '../../scripts/sea.mjs';
+import { chunkAssets, pinnedNodeBinary, SEA_FUSE } from '../../scripts/sea.mjs';
 import { LAB_STABLE } from '../support/builders.ts';
 import { labCapture } from '../support/lab-capture.ts';
 import { binfmtStatus, QEMU_LD_PREFIX } from '../support/qemu.ts';
@@ -27,7 +27,7 @@ const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
 const dir = scratchDir('platforms');
 let capture: string;
 let bundle: Buffer;
-let chunk: Buffer;
+let chunks: Buffer[];
 
 interface RunResult {
   code: number;
@@ -50,7 +50,7 @@ before(async () => {
   }
   capture = labCapture(dir, NATIVE);
   bundle = await readFile(BUNDLE);
-  chunk = await readFile(join(DIST, CLIENT_NODE_CHUNK));
+  chunks = await Promise.all(Object.values(chunkAssets(DIST)).map((file) => readFile(file)));
 });
 
 const listing = (platform: string) =>
@@ -106,14 +106,14 @@ test('linux/arm64 under qemu reads the capture as the lab timeline, on the pinne
 
 const darwin: [string, number][] = [['darwin/amd64', CPU_TYPE.x86_64], ['darwin/arm64', CPU_TYPE.arm64]];
 for (const [platform, cputype] of darwin) {
-  test(`${platform}: a 64-bit Mach-O for its CPU, fuse flipped, the bundle and its asset in NODE_SEA, ad-hoc signed over every page`, async () => {
+  test(`${platform}: a 64-bit Mach-O for its CPU, fuse flipped, the bundle and its chunks in NODE_SEA, ad-hoc signed over every page`, async () => {
     const bytes = await readFile(join(DIST, platform.replace('/', '_'), 'kubectl-evtimeline'));
     assert.equal(bytes.readUInt32LE(0), 0xfeedfacf);
     assert.equal(readMachO(bytes).header.cputype, cputype);
     assert.ok(bytes.includes(`${SEA_FUSE}:1`), 'the SEA fuse is flipped');
     const blob = machOSection(bytes, 'NODE_SEA', '__NODE_SEA_BLOB');
     assert.ok(blob?.includes(bundle), 'the bundle is in NODE_SEA,__NODE_SEA_BLOB');
-    assert.ok(blob?.includes(chunk), 'client-node, the asset, is in NODE_SEA,__NODE_SEA_BLOB');
+    assert.ok(chunks.length > 0 && chunks.every((chunk) => blob?.includes(chunk)), 'every chunk (an asset) is in NODE_SEA,__NODE_SEA_BLOB');
     const [directory, ...more] = verifySignature(bytes);
     assert.deepEqual(more, []);
     assert.equal(directory?.adhoc, true);
@@ -129,7 +129,7 @@ test('darwin/arm64: the signature check catches one changed byte of code', async
   assert.throws(() => verifySignature(bytes), new RegExp(`page ${page} does not match its hash`));
 });
 
-test('windows/amd64: a PE32+ console program for x64, its stale Authenticode signature removed, fuse flipped, bundle and asset injected', async () => {
+test('windows/amd64: a PE32+ console program for x64, its stale Authenticode signature removed, fuse flipped, bundle and chunks injected', async () => {
   const bytes = await readFile(join(DIST, 'windows_amd64', 'kubectl-evtimeline.exe'));
   const pe = readPE(bytes);
   assert.equal(pe.machine, MACHINE.amd64);
@@ -137,5 +137,5 @@ test('windows/amd64: a PE32+ console program for x64, its stale Authenticode sig
   assert.deepEqual(pe.security, { offset: 0, size: 0 });
   assert.ok(bytes.includes(`${SEA_FUSE}:1`), 'the SEA fuse is flipped');
   assert.ok(bytes.includes(bundle), 'the bundle is injected');
-  assert.ok(bytes.includes(chunk), 'client-node, the asset, is injected');
+  assert.ok(chunks.length > 0 && chunks.every((chunk) => bytes.includes(chunk)), 'every chunk (an asset) is injected');
 });

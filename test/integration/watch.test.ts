@@ -37,7 +37,7 @@ function now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
-async function createEvent(ns: string, name: string, o: { type?: string; reason?: string; count?: number } = {}, on: ControlPlane = cp): Promise<void> {
+async function createEvent(ns: string, name: string, o: { type?: string; reason?: string; count?: number; message?: string } = {}, on: ControlPlane = cp): Promise<void> {
   const event = {
     apiVersion: 'v1',
     kind: 'Event',
@@ -45,7 +45,7 @@ async function createEvent(ns: string, name: string, o: { type?: string; reason?
     involvedObject: { kind: 'Pod', name: `pod-${name}`, namespace: ns },
     reason: o.reason ?? 'Happened',
     type: o.type ?? 'Normal',
-    message: `${name} happened`,
+    message: o.message ?? `${name} happened`,
     firstTimestamp: now(),
     lastTimestamp: now(),
     count: o.count ?? 1,
@@ -156,6 +156,43 @@ test('-w -o json: the timeline, then one line per new occurrence; updates that a
   f.child.kill('SIGINT');
   assert.equal(await f.exited, 0, f.stderr());
   assert.equal(f.lines.length, 4);
+  assert.equal(f.stderr(), '');
+});
+
+/** A table row's cells: columns are at least 3 spaces apart, and no cell here holds 3 spaces. */
+function cells(line: string): string[] {
+  return line.split(/ {3,}/);
+}
+
+test('-w in the default table: the timeline, then exactly one row per new occurrence, xN in LAST SEEN, text escaped; Ctrl-C exits 0', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'watch-table');
+  // Untrusted text: an ANSI colour, a bidi override and a newline must reach the terminal as visible text.
+  const hostile = 'pull \u001b[31mRED\u202eevil\nsecond line';
+  await createEvent(ns, 'a', { message: hostile });
+  const f = follow(['-n', ns, '-w']);
+  const [header, first] = await f.waitLines(2);
+  assert.deepEqual(cells(header ?? ''), ['FIRST SEEN', 'LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'FROM', 'MESSAGE']);
+  const age = /^\d+[smhd]/;
+  const a = cells(first ?? '');
+  assert.equal(a.length, 7, first ?? '');
+  assert.match(a[0] ?? '', age);
+  assert.match(a[1] ?? '', age);
+  assert.deepEqual(a.slice(2), ['Normal', 'Happened', 'Pod/pod-a', 'watch-test', 'pull ^[[31mRED\\u202eevil\\nsecond line']);
+  // A repeat (count 2, as the recorder writes it): one new row, its count in LAST SEEN, no header again.
+  await patchEvent(ns, 'a', { count: 2, lastTimestamp: now() });
+  const bumped = cells((await f.waitLines(3))[2] ?? '');
+  assert.match(bumped[1] ?? '', /^\d+[smhd]\S* \(x2 over \d+[smhd]\S*\)$/);
+  assert.deepEqual(bumped.slice(2), a.slice(2));
+  // An update that is no new occurrence prints nothing: the next row must be the sentinel b.
+  await patchEvent(ns, 'a', { metadata: { labels: { seen: 'yes' } } });
+  await createEvent(ns, 'b', { type: 'Warning', reason: 'Failed' });
+  const b = cells((await f.waitLines(4))[3] ?? '');
+  assert.deepEqual(b.slice(2), ['Warning', 'Failed', 'Pod/pod-b', 'watch-test', 'b happened']);
+  assert.doesNotMatch(b[1] ?? '', /\(x/);
+  f.child.kill('SIGINT');
+  assert.equal(await f.exited, 0, f.stderr());
+  assert.equal(f.lines.length, 4, f.lines.join('\n'));
+  assert.ok(f.lines.every((line) => !/[\u001b\u202e]/.test(line)), 'no raw escape or bidi control on stdout');
   assert.equal(f.stderr(), '');
 });
 
@@ -277,7 +314,7 @@ describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
     await patchEvent(ns, 'bumped', { count: 2, lastTimestamp: now() }, gone);
     await createEvent(ns, 'missed', { type: 'Warning' }, gone);
     const rv = String(Math.max(...f.lines.map((l) => Number((JSON.parse(l) as { resourceVersion: string }).resourceVersion)), Number(listed.resourceVersion)));
-    await waitFor(`etcd to compact past ${rv}`, () => watchIsGone(gone, ns, rv), 60_000, 1000);
+    await waitFor(`etcd to compact past ${rv}`, () => watchIsGone(gone, ns, rv), { everyMs: 1000 });
     proxy.refuse(false);
     const all = rows(await f.waitLines(4));
     await createEvent(ns, 'after', {}, gone);

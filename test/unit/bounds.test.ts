@@ -2,21 +2,30 @@
 // never end, watch lines that never end.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli.ts';
 import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { continueTokens, MAX_PAGES } from '../../src/kube/paging.ts';
 import { MAX_WATCH_LINE, readWatchLines } from '../../src/kube/watch.ts';
+import { RECORD_KIND } from '../../src/core/record.ts';
+import { formatHeader, formatObservation } from '../../src/io/record-file.ts';
+import { ev } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
+import { scratchDir } from '../support/tmp.ts';
 
-async function usageError(argv: string[]): Promise<string> {
+/** The message of the error a verb fails with, which must be of class `kind` (usage: exit 2, runtime: exit 1). */
+async function failure(argv: string[], kind: typeof UsageError | typeof RuntimeError = UsageError): Promise<string> {
   const error = await runCli(argv, fakeDeps().deps).then(
-    () => assert.fail('expected a usage error'),
+    () => assert.fail(`expected a ${kind.name}`),
     (e: unknown) => e,
   );
-  assert.ok(error instanceof UsageError, String(error));
+  assert.ok(error instanceof kind, String(error));
   return error.message;
 }
+
+const usageError = (argv: string[]): Promise<string> => failure(argv);
 
 describe('aggregate-patch counts are int32, as the API has them', () => {
   const cases: [string, string[], string][] = [
@@ -86,4 +95,37 @@ describe('aggregate-patch and the read filters', () => {
       );
     });
   }
+});
+
+describe('--from files the file system or V8 refuse', () => {
+  const dir = scratchDir('bounds-from');
+
+  const runtimeError = (argv: string[]): Promise<string> => failure(argv, RuntimeError);
+
+  it(`a folder is named in words (libuv's), not EISDIR`, async () => {
+    assert.equal(await runtimeError(['--from', dir]), `--from ${dir}: illegal operation on a directory`);
+  });
+
+  it('a file past 512 MiB is refused by its size before it is read (not "Invalid string length")', async () => {
+    const big = join(dir, 'big.json');
+    // Sparse: 513 MiB long, no disk used.
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 513 * 1024 * 1024);
+    closeSync(fd);
+    assert.equal(await runtimeError(['--from', big]), `--from ${big}: 513 MiB is more than --from reads (512 MiB)`);
+  });
+});
+
+describe('a record with a torn line in the middle', () => {
+  it('is read with a warning, not refused as "not a record"', async () => {
+    const dir = scratchDir('bounds-torn');
+    const file = join(dir, 'torn.jsonl');
+    const line = (uid: string) => formatObservation({ observedAt: Date.parse('2026-11-30T11:00:00.000Z'), type: 'ADDED', event: ev({ uid, reason: `R${uid}` }) });
+    const header = formatHeader({ kind: RECORD_KIND, version: 1, context: 'c', server: 'https://h', namespace: 'op-events', filter: {}, startedAt: Date.parse('2026-11-30T11:00:00.000Z') });
+    writeFileSync(file, header + line('a') + line('b').slice(0, 50) + line('c'));
+    const fake = fakeDeps();
+    assert.equal(await runCli(['--from', file, '-o', 'stable'], fake.deps), 0);
+    assert.deepEqual(fake.stdout().trimEnd().split('\n').map((l) => l.split(' ')[1]), ['Ra', 'Rc']);
+    assert.equal(fake.stderr().split('\n')[0], `warning: ${file}: skipped a torn line left by a recorder stopped mid-write`);
+  });
 });

@@ -86,6 +86,27 @@ describe('record lines', () => {
   ];
   for (const [name, text] of notRecords) test(`not a record: ${name}`, () => assert.equal(parseRecordText(text), null));
 
+  test('a torn line in the middle followed by a whole one on the same line: the whole one is kept, the fragment counted', () => {
+    const first = formatObservation(obs('ADDED', started));
+    const second = formatObservation(obs('ADDED', weird));
+    // A writer stopped 40 bytes into its line; the next appended without cutting the fragment off.
+    const text = formatHeader(header()) + first.slice(0, 40) + second + formatObservation(obs('MODIFIED', started));
+    const record = parseRecordText(text);
+    assert.deepEqual(record?.observations.map((o) => [o.type, o.event.metadata]), [
+      ['ADDED', weird.metadata],
+      ['MODIFIED', started.metadata],
+    ]);
+    assert.equal(record?.tornLines, 1);
+    assert.equal(record?.tornTail, '');
+  });
+
+  test('a torn fragment of ours alone on a line in the middle is skipped and counted', () => {
+    const text = formatHeader(header()) + formatObservation(obs('ADDED', started)).slice(0, 30) + '\n' + formatObservation(obs('ADDED', weird));
+    const record = parseRecordText(text);
+    assert.equal(record?.observations.length, 1);
+    assert.equal(record?.tornLines, 1);
+  });
+
   test('a lone torn first line of ours is an empty record', () => {
     assert.deepEqual(parseRecordText(formatHeader(header()).slice(0, 20))?.observations, []);
     assert.deepEqual(parseRecordText('{"observedAt":"2026-11')?.observations, []);
