@@ -15,6 +15,7 @@
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectLookup } from './incarnation.ts';
 import type { Json } from './json.ts';
+import type { ServedResource } from './resources.ts';
 import type { RetryPolicy } from './retry.ts';
 
 /** What an input can tell at all. A field it cannot tell is never guessed: the account says so. */
@@ -157,6 +158,12 @@ export interface ObjectDirectory {
   lookUp(refs: ObjectRef[]): Promise<ReadonlyMap<string, ObjectLookup>>;
 }
 
+/** What the live server serves (its discovery documents), read at most once per run. */
+export interface ResourceDiscovery {
+  /** every resource of every group and version, preferred versions first; throws when discovery fails */
+  served(): Promise<ServedResource[]>;
+}
+
 // -- Following a live source: a list, then its changes -----------------------------------------
 
 /** A watch event's type; also a record line's type (a re-list writes what a watch would have said). */
@@ -217,6 +224,8 @@ export interface EventSource {
   versions(): Promise<EventVersion[] | null>;
   /** the live objects the events are about; null for a saved input (nothing live to ask) */
   readonly objects: ObjectDirectory | null;
+  /** the live server's resources, which resolve `--for TYPE/NAME` as kubectl does; absent for a saved input */
+  readonly discovery?: ResourceDiscovery;
   /**
    * A live source's list, then every change, until the signal aborts (src/kube/watch.ts). Each step
    * is handed over only once the previous one was taken, and resuming from the resourceVersion of the

@@ -5,6 +5,7 @@ import { isObject } from '../core/json.ts';
 import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import { listEvents } from './events-api.ts';
+import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects, targetGetter } from './objects.ts';
 import { followEvents } from './watch.ts';
@@ -41,6 +42,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       return core.items.filter(isObject).map((event) => ({ event, observedAt: null }));
     },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
+    discovery: serverDiscovery(targetGetter(target, timeoutMs)),
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
   };
 }

@@ -1,3 +1,4 @@
+import type { ServedResource } from '../../src/core/resources.ts';
 // The EventSource port's doubles for unit tests: provenance builders and an in-memory source.
 // A port double hands a verb events as an adapter would; it is never a fake API server.
 import type { Deps, SourceRequest } from '../../src/deps.ts';
@@ -62,6 +63,8 @@ export function memorySource(o: {
   lookups?: ReadonlyMap<string, ObjectLookup>;
   /** what following the source yields, in order, before it ends as if stopped; absent: it cannot be followed */
   steps?: FollowStep[];
+  /** what the live server serves (its discovery); absent: a saved input, no discovery */
+  served?: ServedResource[];
 }): EventSource & { looked: ObjectRef[][]; followed: FollowOptions[] } {
   const looked: ObjectRef[][] = [];
   const followed: FollowOptions[] = [];
@@ -81,6 +84,7 @@ export function memorySource(o: {
             yield* steps;
           },
         }),
+    ...(o.served === undefined ? {} : { discovery: { served: async () => o.served ?? [] } }),
     read: async (opts = {}) => {
       opts.progress?.(events.length); // one page
       return opts.raw ? { events, raw } : { events };
