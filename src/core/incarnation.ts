@@ -16,7 +16,30 @@ export type Incarnation = 'current' | 'previous' | 'gone' | 'unknown';
 export type ObjectLookup =
   | { state: 'exists'; uid: string; creationTimestamp: string | null }
   | { state: 'gone' }
-  | { state: 'unknown'; why: string };
+  | { state: 'unknown'; why: LookupFailure };
+
+/**
+ * Why an object could not be looked up, as a value: render words it (src/render/lookup-failure.ts).
+ * The API server's own text (an error message, a name's validation errors) travels as `detail`.
+ */
+export type LookupFailure =
+  | { reason: 'not-looked-up' }
+  /** the apiVersion names no version (`apps/`) */
+  | { reason: 'no-version'; apiVersion: string }
+  /** discovery of the group/version answered 404 */
+  | { reason: 'not-served'; apiVersion: string }
+  | { reason: 'no-kind'; apiVersion: string; kind: string }
+  /** the resource does not list `get` among its verbs */
+  | { reason: 'no-get'; resource: string }
+  | { reason: 'no-namespace'; kind: string; name: string }
+  /** a name no server can hold (`..`, a slash): never put in a path */
+  | { reason: 'invalid-name'; detail: string }
+  /** the answer's metadata names another object (a proxy that rewrote the path) */
+  | { reason: 'another-object'; kind: string; name: string }
+  | { reason: 'no-uid'; kind: string; name: string }
+  /** 403 on discovery of `target` (an apiVersion), or on list or get of `target` (a resource) */
+  | { reason: 'forbidden'; step: 'discover' | 'list' | 'get'; target: string }
+  | { reason: 'failed'; step: 'discover' | 'list' | 'get'; target: string; detail: string };
 
 /** What the live cluster says about one event (absent fields: not checked). */
 export interface EventStanding {
@@ -104,7 +127,7 @@ export interface Unchecked {
   kind: string;
   name: string;
   namespace: string;
-  why: string;
+  why: LookupFailure;
   events: number;
 }
 
@@ -136,7 +159,7 @@ export function summariseIncarnations(events: Event[], lookups: ReadonlyMap<stri
   }
   const summary: IncarnationSummary = { recreated: [], gone: [], unchecked: [] };
   for (const [key, { ref, uids, byIncarnation }] of tallies) {
-    const found = lookups.get(key) ?? { state: 'unknown', why: 'not looked up' };
+    const found = lookups.get(key) ?? { state: 'unknown', why: { reason: 'not-looked-up' } };
     const where = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, namespace: ref.namespace };
     if (found.state === 'exists' && byIncarnation.previous > 0) {
       summary.recreated.push({

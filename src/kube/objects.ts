@@ -6,7 +6,7 @@
 // an unreachable server) makes that object "unknown": an incarnation that cannot be told is not an error.
 import type { ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/incarnation.ts';
-import type { ObjectLookup } from '../core/incarnation.ts';
+import type { LookupFailure, ObjectLookup } from '../core/incarnation.ts';
 import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathSegment } from './api-names.ts';
 import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
@@ -31,7 +31,7 @@ interface ApiResource {
   verbs: string[];
 }
 
-type Discovery = { served: true; resources: ApiResource[] } | { served: false; why: string };
+type Discovery = { served: true; resources: ApiResource[] } | { served: false; why: LookupFailure };
 
 /**
  * `/api/v1` for the core group, `/apis/<group>/<version>` for the others; null for an apiVersion that
@@ -46,12 +46,9 @@ export function groupVersionPath(apiVersion: string): string | null {
   return `/apis/${group}/${version}`;
 }
 
-function whyFailed(error: unknown, what: string): string {
-  if (error instanceof ApiError) {
-    if (error.code === 403) return `not allowed to ${what}`;
-    return `cannot ${what}: ${error.message}`;
-  }
-  return `cannot ${what}: ${error instanceof Error ? error.message : String(error)}`;
+function whyFailed(error: unknown, step: 'discover' | 'list' | 'get', target: string): LookupFailure {
+  if (error instanceof ApiError && error.code === 403) return { reason: 'forbidden', step, target };
+  return { reason: 'failed', step, target, detail: error instanceof Error ? error.message : String(error) };
 }
 
 function toResources(list: unknown): ApiResource[] {
@@ -66,12 +63,12 @@ function toResources(list: unknown): ApiResource[] {
 
 async function discover(get: Getter, apiVersion: string): Promise<Discovery> {
   const path = groupVersionPath(apiVersion);
-  if (path === null) return { served: false, why: `apiVersion ${apiVersion} names no version` };
+  if (path === null) return { served: false, why: { reason: 'no-version', apiVersion } };
   try {
     return { served: true, resources: toResources(await get(path)) };
   } catch (error) {
-    if (error instanceof ApiError && error.code === 404) return { served: false, why: `${apiVersion} is no longer served` };
-    return { served: false, why: whyFailed(error, `discover ${apiVersion}`) };
+    if (error instanceof ApiError && error.code === 404) return { served: false, why: { reason: 'not-served', apiVersion } };
+    return { served: false, why: whyFailed(error, 'discover', apiVersion) };
   }
 }
 
@@ -90,19 +87,19 @@ function collectionPath(apiVersion: string, resource: ApiResource, namespace: st
 }
 
 /** The resource a ref's object is read from, or why it cannot be. */
-function resourceOf(ref: ObjectRef, discovery: Discovery): ApiResource | { state: 'unknown'; why: string } {
+function resourceOf(ref: ObjectRef, discovery: Discovery): ApiResource | { state: 'unknown'; why: LookupFailure } {
   if (!discovery.served) return { state: 'unknown', why: discovery.why };
   // pods/status, pods/log, ... have the Kind of their parent too: only the resource itself can be read.
   const resource = discovery.resources.find((r) => r.kind === ref.kind && !r.name.includes('/'));
-  if (resource === undefined) return { state: 'unknown', why: `${ref.apiVersion} serves no kind ${ref.kind}` };
-  if (!resource.verbs.includes('get')) return { state: 'unknown', why: `${resource.name} cannot be read with get` };
-  if (resource.namespaced && ref.namespace === '') return { state: 'unknown', why: `the event names no namespace for ${ref.kind} ${ref.name}` };
+  if (resource === undefined) return { state: 'unknown', why: { reason: 'no-kind', apiVersion: ref.apiVersion, kind: ref.kind } };
+  if (!resource.verbs.includes('get')) return { state: 'unknown', why: { reason: 'no-get', resource: resource.name } };
+  if (resource.namespaced && ref.namespace === '') return { state: 'unknown', why: { reason: 'no-namespace', kind: ref.kind, name: ref.name } };
   // An event may name any object, `..` included: a name no server can hold is never put in a path.
   try {
     pathSegment('resource name', ref.name);
     if (resource.namespaced) pathSegment('namespace', ref.namespace);
   } catch (error) {
-    if (error instanceof InvalidNameError) return { state: 'unknown', why: error.message };
+    if (error instanceof InvalidNameError) return { state: 'unknown', why: { reason: 'invalid-name', detail: error.message } };
     throw error;
   }
   return resource;
@@ -113,10 +110,10 @@ type Metadata = { uid?: unknown; creationTimestamp?: unknown; name?: unknown; na
 function fromMetadata(metadata: Metadata, ref: ObjectRef): ObjectLookup {
   // Only the object asked for answers for it (a path a proxy rewrote must not lend another's uid).
   if (metadata?.name !== ref.name || (typeof metadata.namespace === 'string' && metadata.namespace !== '' && metadata.namespace !== ref.namespace)) {
-    return { state: 'unknown', why: `the server answered for ${ref.kind} ${ref.name} with another object` };
+    return { state: 'unknown', why: { reason: 'another-object', kind: ref.kind, name: ref.name } };
   }
   const uid = metadata?.uid;
-  if (typeof uid !== 'string' || uid === '') return { state: 'unknown', why: `the server sent ${ref.kind} ${ref.name} without a uid` };
+  if (typeof uid !== 'string' || uid === '') return { state: 'unknown', why: { reason: 'no-uid', kind: ref.kind, name: ref.name } };
   const created = metadata?.creationTimestamp;
   return { state: 'exists', uid, creationTimestamp: typeof created === 'string' && created !== '' ? created : null };
 }
@@ -127,7 +124,7 @@ async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Prom
     return fromMetadata(object?.metadata, ref);
   } catch (error) {
     if (error instanceof ApiError && error.code === 404) return { state: 'gone' };
-    return { state: 'unknown', why: whyFailed(error, `get ${collection.resource.name}`) };
+    return { state: 'unknown', why: whyFailed(error, 'get', collection.resource.name) };
   }
 }
 
@@ -158,7 +155,7 @@ async function listCollection(get: Getter, collection: Collection, found: Map<st
     byName = await listAll(get, collection);
   } catch (error) {
     if (error instanceof ApiError && error.code === 403) return false;
-    const unknown: ObjectLookup = { state: 'unknown', why: whyFailed(error, `list ${collection.resource.name}`) };
+    const unknown: ObjectLookup = { state: 'unknown', why: whyFailed(error, 'list', collection.resource.name) };
     for (const ref of collection.refs) found.set(objectKey(ref), unknown);
     return true;
   }

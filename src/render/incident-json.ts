@@ -1,6 +1,7 @@
 // `incident -o json`: the wire shape scripts read. Field names, order and spellings (ISO times, the
 // source and saved blocks) are the documented output (README); the domain account
 // (src/core/incident.ts) holds epoch ms and the provenance, this maps them.
+import { lookupFailureText } from './lookup-failure.ts';
 import type { Disappearance, Incarnation, Recreation, Unchecked } from '../core/incarnation.ts';
 import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ObjectStory, Report, ReporterReasons, Repeat } from '../core/incident.ts';
 import { observedWindow } from '../core/source.ts';
@@ -72,7 +73,7 @@ interface IncidentJson {
   onlyInRecord?: (EventRef & { type: string; lastSeen: Iso })[];
   recreatedObjects?: Recreation[];
   goneObjects?: Disappearance[];
-  uncheckedObjects?: Unchecked[];
+  uncheckedObjects?: (Omit<Unchecked, 'why'> & { why: string })[];
 }
 
 function sourceOf(p: Provenance): IncidentJson['source'] {
@@ -165,6 +166,6 @@ export function toIncidentJson(incident: Incident): IncidentJson {
   }
   if (incident.recreatedObjects !== undefined) json.recreatedObjects = incident.recreatedObjects;
   if (incident.goneObjects !== undefined) json.goneObjects = incident.goneObjects;
-  if (incident.uncheckedObjects !== undefined) json.uncheckedObjects = incident.uncheckedObjects;
+  if (incident.uncheckedObjects !== undefined) json.uncheckedObjects = incident.uncheckedObjects.map((u) => ({ ...u, why: lookupFailureText(u.why) }));
   return json;
 }

@@ -2,6 +2,7 @@
 // object's story in time order, who reported what, unconventional types, then what events cannot tell.
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
+import { lookupFailureText } from './lookup-failure.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { Incident, ObjectStory, Report } from '../core/incident.ts';
 import type { EventGroup, GroupMember } from '../core/grouping.ts';
@@ -430,7 +431,7 @@ function limitsSection(incident: Incident, palette: Palette): string {
   }
   const unchecked = incident.uncheckedObjects ?? [];
   if (unchecked.length > 0) {
-    const items = unchecked.map((u) => `${namedObject(u, incident)} (${escapeTerminal(u.why)})`);
+    const items = unchecked.map((u) => `${namedObject(u, incident)} (${escapeTerminal(lookupFailureText(u.why))})`);
     lines.push(
       `- Whether ${unchecked.length === 1 ? 'this object' : `these ${unchecked.length} objects`} still exist${unchecked.length === 1 ? 's' : ''} or ${unchecked.length === 1 ? 'was' : 'were'} re-created is unknown: ${listSome(items)}.`,
     );

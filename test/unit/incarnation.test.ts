@@ -1,3 +1,4 @@
+import { lookupFailureText } from '../../src/render/lookup-failure.ts';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
@@ -36,7 +37,7 @@ describe('classifyIncarnation', () => {
     ['the live object has the uid the event names: current', pipeline(), exists(OLD), 'current'],
     ['the live object has another uid: previous', pipeline(), exists(NEW), 'previous'],
     ['no object of that name: gone', pod(), { state: 'gone' }, 'gone'],
-    ['a lookup that could not tell: unknown', pipeline(), { state: 'unknown', why: 'not allowed to get pipelines' }, 'unknown'],
+    ['a lookup that could not tell: unknown', pipeline(), { state: 'unknown', why: { reason: 'forbidden', step: 'get', target: 'pipelines' } }, 'unknown'],
     ['an object never looked up: unknown', pipeline(), undefined, 'unknown'],
     ['an event with no object uid: unknown, whatever exists', pipeline({ objectUid: '' }), exists(NEW), 'unknown'],
     ['an event with no object at all: unknown', pipeline({ noObject: true }), exists(NEW), 'unknown'],
@@ -81,7 +82,7 @@ describe('summariseIncarnations', () => {
   const found = lookups(
     [events[0] as Event, exists(NEW, '2026-11-30T11:59:30Z')],
     [events[4] as Event, { state: 'gone' }],
-    [events[5] as Event, { state: 'unknown', why: 'gone.example.com/v1 is no longer served' }],
+    [events[5] as Event, { state: 'unknown', why: { reason: 'not-served', apiVersion: 'gone.example.com/v1' } }],
   );
 
   it('tells a re-created object: the old uid, the new uid, when, and how many events each', () => {
@@ -108,7 +109,7 @@ describe('summariseIncarnations', () => {
 
   it('lists what could not be checked, and why', () => {
     assert.deepEqual(summariseIncarnations(events, found).unchecked, [
-      { apiVersion: 'gone.example.com/v1', kind: 'Widget', name: 'w', namespace: 'op-events', why: 'gone.example.com/v1 is no longer served', events: 1 },
+      { apiVersion: 'gone.example.com/v1', kind: 'Widget', name: 'w', namespace: 'op-events', why: { reason: 'not-served', apiVersion: 'gone.example.com/v1' }, events: 1 },
     ]);
   });
 
@@ -252,7 +253,7 @@ describe('lookUpObjects', () => {
       const r = ref(o);
       const found = (await lookUpObjects(server(answers).get, [r])).get(objectKey(r));
       assert.equal(found?.state, 'unknown');
-      assert.match(found?.state === 'unknown' ? found.why : '', why);
+      assert.match(found?.state === 'unknown' ? lookupFailureText(found.why) : '', why);
     });
   }
 
@@ -324,7 +325,7 @@ describe('lookUpObjects', () => {
   it('a list that fails otherwise makes its objects unknown, saying why', async () => {
     const refs = pods(4);
     const found = await lookUpObjects(server({ '/api/v1': core, '/api/v1/namespaces/op-events/pods?limit=500': new ApiError('etcd is down', 500, 'InternalError') }).get, refs);
-    assert.deepEqual([...new Set(refs.map((r) => JSON.stringify(found.get(objectKey(r)))))], [JSON.stringify({ state: 'unknown', why: 'cannot list pods: etcd is down' })]);
+    assert.deepEqual([...new Set(refs.map((r) => JSON.stringify(found.get(objectKey(r)))))], [JSON.stringify({ state: 'unknown', why: { reason: 'failed', step: 'list', target: 'pods', detail: 'etcd is down' } })]);
   });
 
   it('keeps at most the given number of requests in flight', async () => {

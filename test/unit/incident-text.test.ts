@@ -306,7 +306,7 @@ test('many deleted objects share one headline line; objects that could not be ch
   const widget = normaliseEvent(ev({ kind: 'Widget', apiVersion: 'example.com/v1', objectName: 'w', objectUid: 'w' }));
   const lookups = new Map<string, ObjectLookup>([
     ...pods.map((p): [string, ObjectLookup] => [objectKey(p.object), { state: 'gone' }]),
-    [objectKey(widget.object), { state: 'unknown', why: 'example.com/v1 is no longer served' }],
+    [objectKey(widget.object), { state: 'unknown', why: { reason: 'not-served', apiVersion: 'example.com/v1' } }],
   ]);
   const text = renderIncidentText(buildIncident([...pods, widget], { ...CLUSTER, live: { lookups } }), plainPalette);
   assert.ok(text.includes('  7 objects no longer exist: Pod/web-0, Pod/web-1, Pod/web-2, Pod/web-3, Pod/web-4, and 2 more; 7 events are about them.\n'), text);
@@ -320,7 +320,7 @@ test('hostile names, uids and reasons from lookups come out escaped in the incar
   const recreated = normaliseEvent(ev({ objectName: nasty }));
   const lookups = new Map<string, ObjectLookup>([
     [objectKey(gone.object), { state: 'gone' }],
-    [objectKey(odd.object), { state: 'unknown', why: `cannot get widgets: ${nasty}` }],
+    [objectKey(odd.object), { state: 'unknown', why: { reason: 'failed', step: 'get', target: 'widgets', detail: nasty } }],
     [objectKey(recreated.object), { state: 'exists', uid: nasty, creationTimestamp: nasty }],
   ]);
   const text = renderIncidentText(buildIncident([gone, odd, recreated], { ...CLUSTER, live: { lookups } }), plainPalette);

@@ -79,7 +79,7 @@ describe('a live read through the port', () => {
 
   test('an object the cluster could not answer for is said to be unchecked, with why', async () => {
     const [started] = labEvents();
-    const lookups = lookupsOf([[refOf(started as Record<string, unknown>), { state: 'unknown', why: 'not allowed to get pipelines' }]]);
+    const lookups = lookupsOf([[refOf(started as Record<string, unknown>), { state: 'unknown', why: { reason: 'forbidden', step: 'get', target: 'pipelines' } }]]);
     const live = memorySource({ provenance: fromCluster(), raw: labEvents(), lookups });
     const r = await run(['incident', '-o', 'json'], openSources({ live }));
     const incident = JSON.parse(r.stdout) as { uncheckedObjects: { name: string; why: string }[] };
