@@ -10,7 +10,7 @@ import { SEVERITY_ORDER, severityOf } from '../core/grouping.ts';
 import { compareFamilies } from '../core/families.ts';
 import type { FamilyLine, ObjectFamily } from '../core/families.ts';
 import type { Disappearance, Recreation } from '../core/incarnation.ts';
-import { humanDuration } from '../core/duration.ts';
+import { humanDuration } from './duration.ts';
 import { isConventionalType } from '../core/types.ts';
 import { paintType } from './color.ts';
 import type { Palette } from './color.ts';

@@ -4,7 +4,7 @@
 import type { AuditReport } from '../core/audit.ts';
 import { describeKubectlTypes } from '../core/audit.ts';
 import type { Event } from '../core/event.ts';
-import { formatLastSeen } from '../core/last-seen.ts';
+import { formatLastSeen } from './last-seen.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, formatQualifiedObjectRef, kindsInSeveralGroups, sortTimeline } from '../core/timeline.ts';
 import { renderFindings, renderTypeBehaviour } from './audit-text.ts';
 import { plainPalette } from './color.ts';

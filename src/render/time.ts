@@ -1,7 +1,7 @@
 // Times as people read them in the text outputs (ISO 8601 in UTC, without a zero millisecond part),
 // and as every JSON output spells them (milliseconds always shown).
 
-import { formatAge, humanDuration } from '../core/duration.ts';
+import { formatAge, humanDuration } from './duration.ts';
 
 /**
  * `2026-11-30T11:58:00Z`; `.083Z` stays. Takes epoch ms, or ISO text as the incident holds it (a

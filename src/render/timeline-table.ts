@@ -2,8 +2,8 @@
 
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
-import { formatAge } from '../core/duration.ts';
-import { formatLastSeen } from '../core/last-seen.ts';
+import { formatAge } from './duration.ts';
+import { formatLastSeen } from './last-seen.ts';
 import { formatQualifiedObjectRef, kindsInSeveralGroups } from '../core/timeline.ts';
 import { paintType } from './color.ts';
 import type { Palette } from './color.ts';

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAge, humanDuration, parseDuration } from '../../src/core/duration.ts';
+import { parseDuration } from '../../src/core/duration.ts';
+import { formatAge, humanDuration } from '../../src/render/duration.ts';
 import { NOW } from '../support/builders.ts';
 
 const SEC = 1000;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
-import { formatLastSeen } from '../../src/core/last-seen.ts';
+import { formatLastSeen } from '../../src/render/last-seen.ts';
 import { NOW, ev, eventsV1, newEv } from '../support/builders.ts';
 
 // Expected strings are what kubectl's getInterval (event_printer.go) prints for the same raw event.

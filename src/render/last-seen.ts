@@ -1,6 +1,6 @@
 // The LAST SEEN cell of `kubectl events` (staging k8s.io/kubectl pkg/cmd/events/event_printer.go getInterval).
 
-import type { Event } from './event.ts';
+import type { Event } from '../core/event.ts';
 import { formatAge } from './duration.ts';
 
 /**
