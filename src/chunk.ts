@@ -42,7 +42,7 @@ export function runChunk(name: string): unknown {
 }
 
 /** A CommonJS package as the source tree loads it (tsx, the tests): what a chunk holds when bundled. */
-export function requireFromSource(pkg: string): unknown {
+function requireFromSource(pkg: string): unknown {
   return createRequire(import.meta.url)(pkg);
 }
 

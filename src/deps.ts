@@ -39,7 +39,7 @@ export interface Deps {
 }
 
 /** stdout or stderr of this process, keeping its first write error for main to turn into an exit status. */
-export interface ProcessOutput extends Output {
+interface ProcessOutput extends Output {
   /** Resolves once everything written has gone out, with the first write error if there was one. */
   flush(): Promise<NodeJS.ErrnoException | undefined>;
 }

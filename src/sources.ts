@@ -15,7 +15,7 @@ import type { ScopeOptions } from './commands/options.ts';
 type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
 
 /** The kubeconfig's target and the namespace to read: -A, else -n, else the context's namespace. */
-export async function resolveTarget(scope: ScopeOptions, io: SourceIo): Promise<{ target: KubeTarget; namespace: string | null }> {
+async function resolveTarget(scope: ScopeOptions, io: SourceIo): Promise<{ target: KubeTarget; namespace: string | null }> {
   const target = await loadKubeTarget({
     kubeconfig: scope.kubeconfig,
     context: scope.context,

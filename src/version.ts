@@ -3,7 +3,7 @@ declare const __EVTIMELINE_VERSION__: string | undefined;
 declare const __EVTIMELINE_COMMIT__: string | undefined;
 
 export const VERSION = typeof __EVTIMELINE_VERSION__ === 'string' ? __EVTIMELINE_VERSION__ : '0.0.0-dev';
-export const COMMIT = typeof __EVTIMELINE_COMMIT__ === 'string' ? __EVTIMELINE_COMMIT__ : 'unknown';
+const COMMIT = typeof __EVTIMELINE_COMMIT__ === 'string' ? __EVTIMELINE_COMMIT__ : 'unknown';
 
 export function versionText(): string {
   return `kubectl-evtimeline v${VERSION} (commit ${COMMIT}, node ${process.version})`;

@@ -22,7 +22,7 @@ import type { OtlpOptions } from './otlp-options.ts';
 import { noEventsMessage } from '../render/notices.ts';
 import { requestFor } from './read-events.ts';
 
-export interface ExportOptions {
+interface ExportOptions {
   common: CommonOptions;
   otlp: OtlpOptions;
 }

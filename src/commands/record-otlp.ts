@@ -8,7 +8,7 @@ import { RecordShipper } from '../otlp/record-ship.ts';
 import type { OtlpOptions } from './otlp-options.ts';
 
 /** How long a stopping recorder keeps trying to ship what is left before leaving it to the next run. */
-export const SHIP_GRACE_MS = 15_000;
+const SHIP_GRACE_MS = 15_000;
 
 export interface Shipping {
   /** the recorder appended lines */

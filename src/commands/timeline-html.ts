@@ -7,7 +7,7 @@ import { observedWindow } from '../core/source.ts';
 import type { Provenance } from '../core/source.ts';
 import { renderTimelinePage } from '../render/timeline-page.ts';
 
-export interface PageInput {
+interface PageInput {
   provenance: Provenance;
   events: Event[];
   now: number;

@@ -4,7 +4,7 @@
 import type { Event } from './event.ts';
 import type { Provenance } from './source.ts';
 
-export type AgeBasis = 'now' | 'capture' | 'record' | 'newest-event';
+type AgeBasis = 'now' | 'capture' | 'record' | 'newest-event';
 
 export interface AgesFrom {
   at: number;

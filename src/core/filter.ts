@@ -9,7 +9,7 @@ import { dedupeByUid, sortTimeline } from './timeline.ts';
  * (matchesType); with `group` (resolved through discovery, core/resources.ts), `kind` is the Kind
  * itself and an event must be about that Kind of that group.
  */
-export interface ObjectSelector {
+interface ObjectSelector {
   kind: string;
   name: string;
   group?: string;

@@ -7,7 +7,7 @@ import type { Event } from './event.ts';
 import { sortTimeline } from './timeline.ts';
 import { eventIdentity } from './versions.ts';
 
-export function occurrenceKey(ev: Event): string {
+function occurrenceKey(ev: Event): string {
   return `${eventIdentity(ev)}|${ev.count}|${ev.lastSeen ?? ''}`;
 }
 

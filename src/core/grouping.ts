@@ -11,7 +11,7 @@ import { messageTemplate, nameTemplate } from './message-template.ts';
 import { compareBytes, formatObjectRef } from './timeline.ts';
 import { isConventionalType } from './types.ts';
 
-export interface StoryKey {
+interface StoryKey {
   type: string;
   reason: string;
   kind: string;
@@ -49,14 +49,14 @@ export interface EventGroup extends StoryKey {
   example: { event: string; object: string; message: string | null; reporter: string; count: number; firstSeen: number | null; lastSeen: number | null };
 }
 
-export interface GroupingInput {
+interface GroupingInput {
   counts: boolean;
   messages: boolean;
   /** the owner (`Kind/name`) an event's object is known to have; absent: none known */
   ownerOf?: (ev: Event) => string | null;
 }
 
-export function storyKeyOf(ev: Event, input: GroupingInput): StoryKey {
+function storyKeyOf(ev: Event, input: GroupingInput): StoryKey {
   return {
     type: ev.type,
     reason: ev.reason,
@@ -68,7 +68,7 @@ export function storyKeyOf(ev: Event, input: GroupingInput): StoryKey {
 }
 
 /** One string per key, for maps: NUL cannot appear in a Kubernetes name, reason or type. */
-export function keyText(k: StoryKey): string {
+function keyText(k: StoryKey): string {
   return [k.type, k.reason, k.kind, k.nameTemplate, k.messageTemplate ?? '\u0001', k.owner ?? '\u0001'].join('\u0000');
 }
 
@@ -80,7 +80,7 @@ export function severityOf(type: string): EventGroup['severity'] {
 export const SEVERITY_ORDER: readonly EventGroup['severity'][] = ['warning', 'unconventional', 'normal'];
 
 /** What matters first: Warnings, then unconventional types; then the most recent; then the most frequent. */
-export function compareGroups(a: EventGroup, b: EventGroup): number {
+function compareGroups(a: EventGroup, b: EventGroup): number {
   return (
     SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
     (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity) ||

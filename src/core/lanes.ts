@@ -6,14 +6,14 @@
 import type { Event, ObjectRef } from './event.ts';
 import { compareBytes } from './timeline.ts';
 
-export interface Track {
+interface Track {
   reason: string;
   type: string;
   /** in timeline order */
   events: Event[];
 }
 
-export interface Lane {
+interface Lane {
   object: ObjectRef;
   /**
    * The lane of the object that owns this one, as an index into the lanes of the same namespace
@@ -26,7 +26,7 @@ export interface Lane {
   size: number;
 }
 
-export interface LaneGroup {
+interface LaneGroup {
   namespace: string;
   /** in order of each lane's first event */
   lanes: Lane[];

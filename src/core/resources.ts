@@ -18,7 +18,7 @@ export interface ServedResource {
 }
 
 /** What `--for` names once resolved: every event about a `kind` object of `group` matches. */
-export interface ResolvedKind {
+interface ResolvedKind {
   group: string;
   kind: string;
   resource: string;

@@ -153,7 +153,7 @@ export interface ReadOptions {
 }
 
 /** The live cluster's objects: whether each still exists, and under which uid. */
-export interface ObjectDirectory {
+interface ObjectDirectory {
   /** answers by objectKey (core/incarnation.ts); never throws: an object that cannot be looked up is 'unknown' */
   lookUp(refs: ObjectRef[]): Promise<ReadonlyMap<string, ObjectLookup>>;
 }
@@ -167,16 +167,16 @@ export interface ResourceDiscovery {
 // -- Following a live source: a list, then its changes -----------------------------------------
 
 /** A watch event's type; also a record line's type (a re-list writes what a watch would have said). */
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** every event in scope at one resourceVersion: at the start, or after the watch expired (410 Gone) */
-export interface ListStep {
+interface ListStep {
   kind: 'list';
   items: Json[];
 }
 
 /** one change, as the server sent it */
-export interface ChangeStep {
+interface ChangeStep {
   kind: 'change';
   type: ChangeType;
   object: Json;

@@ -137,7 +137,7 @@ export function parseEventsText(text: string, path: string): SavedEvents {
  * V8 holds a string of at most 2^29-24 characters (about 512 MiB): a bigger file would fail inside
  * readFile with "Invalid string length". Refused by its size instead, before it is read.
  */
-export const MAX_FROM_BYTES = 512 * 1024 * 1024;
+const MAX_FROM_BYTES = 512 * 1024 * 1024;
 
 function tooBig(path: string, bytes: number): SavedFileError {
   return new SavedFileError(path, 'unreadable', `${Math.ceil(bytes / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`);

@@ -21,7 +21,7 @@ import type { SavedEvents } from './event-file.ts';
 import { latestVersions } from './record-file.ts';
 
 
-export interface OtlpVersion {
+interface OtlpVersion {
   /** a core/v1 Event (or an events.k8s.io/v1 one, as the k8sobjects receiver stored it) */
   event: Json;
   /** epoch ms the writer observed it (observedTimeUnixNano); null when it does not say */
@@ -29,7 +29,7 @@ export interface OtlpVersion {
   writer: OtlpWriter;
 }
 
-export interface OtlpFile {
+interface OtlpFile {
   /** every event version found, in file order */
   versions: OtlpVersion[];
   writers: OtlpWriter[];
@@ -41,7 +41,7 @@ export interface OtlpFile {
 type AnyValue = Json;
 
 /** An OTLP AnyValue as plain JSON. */
-export function anyValueToJson(value: unknown): unknown {
+function anyValueToJson(value: unknown): unknown {
   if (!isObject(value)) return null;
   if ('stringValue' in value) return String(value.stringValue);
   if ('intValue' in value) return Number(value.intValue);
@@ -57,7 +57,7 @@ export function anyValueToJson(value: unknown): unknown {
 }
 
 /** A KeyValue list as an object. */
-export function attributesToJson(list: unknown): Json {
+function attributesToJson(list: unknown): Json {
   const out: Json = {};
   if (!Array.isArray(list)) return out;
   for (const kv of list) {
@@ -67,7 +67,7 @@ export function attributesToJson(list: unknown): Json {
 }
 
 /** Nanoseconds since the epoch (a decimal string, or a number) as epoch ms; null for 0 or junk. */
-export function nanosToMs(value: unknown): number | null {
+function nanosToMs(value: unknown): number | null {
   const text = typeof value === 'number' ? String(Math.trunc(value)) : typeof value === 'string' ? value : '';
   if (!/^\d+$/.test(text) || /^0+$/.test(text)) return null;
   return Number(BigInt(text) / 1_000_000n);

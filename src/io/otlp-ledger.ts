@@ -13,9 +13,9 @@ import { readFile } from 'node:fs/promises';
 import { isObject } from '../core/json.ts';
 import { writeFileAtomic } from './atomic.ts';
 
-export const LEDGER_KIND = 'EvtimelineOtlpLedger';
+const LEDGER_KIND = 'EvtimelineOtlpLedger';
 
-export interface EndpointProgress {
+interface EndpointProgress {
   /** record bytes confirmed: an offset just past a complete line */
   bytes: number;
   /** log records confirmed so far, over every run */
@@ -31,7 +31,7 @@ export interface Ledger {
   endpoints: Record<string, EndpointProgress>;
 }
 
-export function ledgerPath(recordPath: string): string {
+function ledgerPath(recordPath: string): string {
   return `${recordPath}.otlp.json`;
 }
 

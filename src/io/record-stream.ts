@@ -20,7 +20,7 @@ import { firstNonEvent } from './event-shape.ts';
 import { couldBeOurs, parseRecordLine, readRecordLine, recordedNamespace, salvageTornLine } from './record-file.ts';
 import { distinctServers } from '../core/server.ts';
 
-export interface Line {
+interface Line {
   line: string;
   /** false for the text after the last newline */
   complete: boolean;
@@ -41,7 +41,7 @@ export async function* readLines(chunks: AsyncIterable<string>): AsyncGenerator<
   if (carry !== '') yield { line: carry, complete: false };
 }
 
-export interface FoldedRecord {
+interface FoldedRecord {
   headers: RecordHeader[];
   /** the newest version of each event in scope, normalised, in the order each first appeared */
   events: Event[];

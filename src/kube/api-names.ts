@@ -23,7 +23,7 @@ function byteLength(value: string): number {
 }
 
 /** content.IsPathSegmentName: what may be one segment of a REST path (client-go checks it before any request). */
-export function pathSegmentProblems(name: string): string[] {
+function pathSegmentProblems(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
   return ['/', '%'].filter((bad) => name.includes(bad)).map((bad) => `may not contain '${bad}'`);
 }

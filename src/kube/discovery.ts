@@ -79,7 +79,7 @@ async function readRoot(get: Getter, path: '/api' | '/apis'): Promise<ServedReso
 }
 
 /** The server's resources: the core group (/api) first, then the named groups (/apis) in discovery order. */
-export async function discoverResources(get: Getter): Promise<ServedResource[]> {
+async function discoverResources(get: Getter): Promise<ServedResource[]> {
   const [core, named] = await Promise.all([readRoot(get, '/api'), readRoot(get, '/apis')]);
   return [...core, ...named];
 }

@@ -25,7 +25,7 @@ interface ListPage {
   metadata?: { continue?: string; resourceVersion?: string };
 }
 
-export interface ListOptions<T> {
+interface ListOptions<T> {
   timeoutMs?: number;
   onPage?: (total: number) => void;
   /**

@@ -36,7 +36,7 @@ export interface ExecCredential {
   expiresAt?: number;
 }
 
-export interface ExecContext {
+interface ExecContext {
   user: string;
   /** the cluster, for provideClusterInfo */
   server: string;
@@ -116,7 +116,7 @@ function parseCredential(stdout: string, exec: ExecConfig, ctx: ExecContext): Ex
 }
 
 /** Runs the plugin once and reads its credential. */
-export async function runExecPlugin(exec: ExecConfig, ctx: ExecContext): Promise<ExecCredential> {
+async function runExecPlugin(exec: ExecConfig, ctx: ExecContext): Promise<ExecCredential> {
   if (!exec.command) throw fail(ctx, exec, 'exec.command is empty');
   if (exec.apiVersion === undefined || !VERSIONS.includes(exec.apiVersion)) {
     throw fail(ctx, exec, `exec plugin: invalid apiVersion ${JSON.stringify(exec.apiVersion ?? '')}`);

@@ -10,7 +10,7 @@ import type { KubeTarget } from './kubeconfig.ts';
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
 
-export interface ApiRequest {
+interface ApiRequest {
   method: 'GET' | 'PATCH';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
@@ -37,7 +37,7 @@ export class ApiError extends RuntimeError {
 }
 
 /** The largest answer read into memory: a page of 500 events is a few MiB; a body past this is refused, not read whole. */
-export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
 
 /**
  * The server's URL plus an already-encoded path. The URL parser resolves dot segments (`/x/..` is
@@ -160,7 +160,7 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
 }
 
 /** client-go's rest.Request: up to 10 more tries of an answer that asks for one (maxRetries). */
-export const MAX_RETRIES = 10;
+const MAX_RETRIES = 10;
 /** client-go waits as long as Retry-After says; a server saying a day must not hang a CLI for a day. */
 const MAX_RETRY_AFTER_SECONDS = 60;
 

@@ -185,7 +185,7 @@ export async function eachLimited<T>(items: T[], limit: number, work: (item: T) 
  * requests (discovery, a metadata-only LIST of each namespace's Pods, a GET each for the rest):
  * about 0.3 s at 32 in flight, 0.5 to 1.1 s at 8, on a loaded 2-core machine, 0.1 s CPU either way.
  */
-export const LOOKUP_CONCURRENCY = 16;
+const LOOKUP_CONCURRENCY = 16;
 /** A collection holding more objects to look up than this is LISTed rather than read with a GET each. */
 const LIST_ABOVE = 3;
 

@@ -26,7 +26,7 @@ export interface ConnectionOverrides {
   asUid?: string;
 }
 
-export interface Impersonation {
+interface Impersonation {
   user: string;
   groups: string[];
   uid?: string;

@@ -16,7 +16,7 @@ import type { OtlpEndpoint } from './http.ts';
 import { Shipper } from './ship.ts';
 import type { RetryPolicy, ShipTotals, ShipperOptions } from './ship.ts';
 
-export interface RecordShipperOptions {
+interface RecordShipperOptions {
   path: string;
   endpoint: OtlpEndpoint;
   encoding: Encoding;
@@ -28,7 +28,7 @@ export interface RecordShipperOptions {
   post?: ShipperOptions<unknown>['post'];
 }
 
-export interface RecordShipResult {
+interface RecordShipResult {
   totals: ShipTotals;
   /** observations in the record after the last confirmed one */
   unconfirmed: number;

@@ -21,7 +21,7 @@ export const DEFAULT_OTLP_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 
 /** Log records per request: the Collector's OTLP receiver takes 20 MiB by default; 1,000 events stay far below. */
 export const DEFAULT_BATCH = 1000;
 
-export interface Batch<M> {
+interface Batch<M> {
   logs: OtlpLog[];
   /** what confirming this batch means to the producer (e.g. a ledger position) */
   mark: M;

@@ -7,7 +7,7 @@ import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { buildLanes } from '../core/lanes.ts';
 
-export type TypeKind = 'normal' | 'warning' | 'unconventional';
+type TypeKind = 'normal' | 'warning' | 'unconventional';
 
 export interface PageType {
   name: string;
@@ -16,7 +16,7 @@ export interface PageType {
   note: string;
 }
 
-export interface PageLane {
+interface PageLane {
   namespace: string;
   apiVersion: string;
   kind: string;
@@ -29,7 +29,7 @@ export interface PageLane {
 }
 
 /** Field order of each row of PageData.events. */
-export const EVENT_FIELDS = ['track', 'event', 'message', 'reporter', 'first', 'last', 'count'] as const;
+const EVENT_FIELDS = ['track', 'event', 'message', 'reporter', 'first', 'last', 'count'] as const;
 
 export type PageEvent = [track: number, event: number, message: number, reporter: number, first: number | null, last: number | null, count: number];
 
@@ -62,7 +62,7 @@ export interface PageData {
   events: PageEvent[];
 }
 
-export interface PageContext {
+interface PageContext {
   scope: string;
   headline: string[];
   capturedAt: number;

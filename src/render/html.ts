@@ -34,7 +34,7 @@ function sha256(text: string): string {
 }
 
 /** The policy: nothing but this page's own script and style; no requests of any kind. */
-export function contentSecurityPolicy(script: string, style: string): string {
+function contentSecurityPolicy(script: string, style: string): string {
   return [
     "default-src 'none'",
     `script-src ${sha256(script)}`,

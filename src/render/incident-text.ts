@@ -334,7 +334,7 @@ function reportLines(r: Report, incident: Incident, palette: Palette): string {
  * The account quotes a message whole, unlike the table (a 10 kB stack trace is what a reader needs),
  * but a core/v1 message has no limit at all: an account that quotes 1 MB is no account.
  */
-export const MAX_QUOTED_CHARACTERS = 16 * 1024;
+const MAX_QUOTED_CHARACTERS = 16 * 1024;
 
 /** The message in quotes, cut (by code points, before escaping) past MAX_QUOTED_CHARACTERS, saying so. */
 function quoteMessage(message: string): string {

@@ -579,7 +579,7 @@ export function goJson(v: Value, indent = '', depth = 0): string {
 // ---------------------------------------------------------------------------------------------
 // Evaluation (jsonpath.go)
 
-export interface JsonPathOptions {
+interface JsonPathOptions {
   /** kubectl's --allow-missing-template-keys (default true): a missing field prints nothing instead of failing */
   allowMissingKeys: boolean;
   /** -o jsonpath-as-json: the results as an indented JSON array per action */

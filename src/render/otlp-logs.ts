@@ -21,9 +21,9 @@ import type { Json } from '../core/json.ts';
 import type { OtlpWriter } from '../core/source.ts';
 
 /** [seconds, nanoseconds] since the epoch, as OpenTelemetry's HrTime. */
-export type HrTime = [number, number];
+type HrTime = [number, number];
 
-export type AttributeValue = string | number;
+type AttributeValue = string | number;
 
 export interface OtlpLog {
   /** one resource per involved object, as the receiver makes it */

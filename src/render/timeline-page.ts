@@ -8,7 +8,7 @@ import { buildPageData } from './html-data.ts';
 import { renderTimelineHtml } from './html.ts';
 import { renderIncidentHeadline } from './incident-text.ts';
 
-export interface TimelinePageOptions {
+interface TimelinePageOptions {
   /** epoch ms the events were read at: now for a live read, the capture time of a saved file */
   capturedAt: number;
   eventTTLms: number;
