@@ -308,7 +308,13 @@ async function main(): Promise<void> {
       console.log(`\n(measured in ${elapsed(started)}; ${load()})`);
     }
 
-    if (cp) await cleanUp();
+    // The records need no server: stop it now (cleanUp at the end removes the work folder).
+    if (cp) {
+      api?.close();
+      process.stderr.write('stopping the control plane...\n');
+      await cp.stop();
+      cp = undefined;
+    }
 
     if (opts.parts.includes('record')) {
       const small = Math.round(opts.record / 10);

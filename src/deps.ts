@@ -2,8 +2,11 @@
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { ScopeOptions } from './commands/options.ts';
+import type { EventStore } from './core/event-store.ts';
+import type { NameLookups, NameLookupTarget } from './core/names.ts';
+import { clusterNameLookups } from './kube/completion-names.ts';
 import type { EventSource } from './core/source.ts';
-import { systemSources } from './sources.ts';
+import { systemEventStores, systemSources } from './sources.ts';
 
 export interface Output {
   write(text: string): void;
@@ -27,6 +30,10 @@ export interface Deps {
   interrupted(): Promise<string>;
   /** Opens where events come from (src/core/source.ts). Verbs never build a source themselves. */
   openSource(request: SourceRequest): Promise<EventSource>;
+  /** Opens the events aggregate-patch reads and writes: the live cluster's, in the scope's namespace. */
+  openEventStore(scope: ScopeOptions): Promise<EventStore>;
+  /** Names shell completion offers (namespaces, events, kubeconfig entries); lookups that fail answer nothing. */
+  nameLookups(where: NameLookupTarget): NameLookups;
   /** Resolves when stdout can take no more (its reader left: `| head`); long-running verbs stop then. */
   stdoutClosed?(): Promise<void>;
 }
@@ -98,6 +105,8 @@ export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOut
         process.once('SIGTERM', () => resolve('SIGTERM'));
       })),
     openSource: systemSources({ env: process.env, stdin: process.stdin, stderr }),
+    openEventStore: systemEventStores({ env: process.env, stdin: process.stdin, stderr }),
+    nameLookups: (where) => clusterNameLookups(process.env, where),
     stdoutClosed: () => new Promise<void>((resolve) => process.stdout.once('error', () => resolve())),
   };
 }

@@ -5,6 +5,8 @@ import type { Deps, Output, SourceRequest } from './deps.ts';
 import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
 import { recordFileSource } from './io/record-stream.ts';
 import { clusterSource } from './kube/cluster-source.ts';
+import { clusterEventStore } from './kube/event-store.ts';
+import type { EventStore } from './core/event-store.ts';
 import { loadKubeTarget } from './kube/kubeconfig.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
 import type { ScopeOptions } from './commands/options.ts';
@@ -38,5 +40,13 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
     }
     const { target, namespace } = await resolveTarget(request.scope, io);
     return clusterSource(target, { namespace, timeoutMs: request.scope.requestTimeoutMs });
+  };
+}
+
+/** The production EventStore factory (Deps.openEventStore): the live cluster's events in the scope's namespace. */
+export function systemEventStores(io: SourceIo): (scope: ScopeOptions) => Promise<EventStore> {
+  return async (scope) => {
+    const { target, namespace } = await resolveTarget(scope, io);
+    return clusterEventStore(target, namespace, scope.requestTimeoutMs);
   };
 }

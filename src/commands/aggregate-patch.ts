@@ -13,13 +13,10 @@ import { escapeTerminal } from '../render/escape.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import type { TimelineTableOptions } from '../render/timeline-table.ts';
-import type { KubeTarget } from '../kube/kubeconfig.ts';
-import { ApiError } from '../kube/http.ts';
-import { getEvent, mergePatchEvent } from '../kube/events-api.ts';
+import type { EventStore } from '../core/event-store.ts';
 import { eventNameError } from '../kube/api-names.ts';
 import { parseCommonOptions } from './options.ts';
 import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
-import { resolveTarget } from '../sources.ts';
 
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
 type DryRun = (typeof DRY_RUN_MODES)[number];
@@ -85,10 +82,6 @@ export function parseAggregateOptions(name: string, raw: RawOptions): AggregateO
   return { name, scope: common.scope, change, at, dryRun: dryRun as DryRun, color: common.color };
 }
 
-function isConflict(error: unknown): boolean {
-  return error instanceof ApiError && error.code === 409;
-}
-
 /** The plan for the event as read, refused when it breaks a rule only the command knows (the flags it came from). */
 function planRepeat(raw: unknown, opts: AggregateOptions, now: number): AggregatePlan {
   const plan = planAggregate(raw, { change: opts.change, at: opts.at ?? now });
@@ -108,28 +101,18 @@ function planRepeat(raw: unknown, opts: AggregateOptions, now: number): Aggregat
  * writer got there first) reads and plans again, MAX_ATTEMPTS times at most. The event after the
  * patch as the server answered (as planned, for --dry-run=client, which sends nothing).
  */
-async function patchRepeat(target: KubeTarget, namespace: string, opts: AggregateOptions, now: number): Promise<{ plan: AggregatePlan; after: Event }> {
-  const timeoutMs = opts.scope.requestTimeoutMs;
+async function patchRepeat(store: EventStore, namespace: string, opts: AggregateOptions, now: number): Promise<{ plan: AggregatePlan; after: Event }> {
   for (let attempt = 1; ; attempt += 1) {
-    const raw = await getEvent(target, namespace, opts.name, timeoutMs).catch((error: unknown) => {
-      if (error instanceof ApiError && error.code === 404) {
-        throw new RuntimeError(`event "${opts.name}" not found in namespace "${namespace}"`);
-      }
-      throw error;
-    });
+    const raw = await store.get(opts.name);
+    if (raw === null) throw new RuntimeError(`event "${opts.name}" not found in namespace "${namespace}"`);
     const plan = planRepeat(raw, opts, now);
     if (opts.dryRun === 'client') return { plan, after: plan.after };
-    try {
-      // A series-style event's count and lastTimestamp are immutable through events.k8s.io/v1;
-      // its recorder patches series there, so we do the same.
-      const api = plan.style === 'series' ? 'events.k8s.io' : 'core';
-      const patched = await mergePatchEvent(target, api, namespace, opts.name, plan.patch, { dryRun: opts.dryRun === 'server', timeoutMs });
-      return { plan, after: normaliseEvent(patched) };
-    } catch (error) {
-      if (isConflict(error) && attempt < MAX_ATTEMPTS) continue;
-      if (isConflict(error)) throw new RuntimeError(`event "${opts.name}" kept changing under us: gave up after ${MAX_ATTEMPTS} attempts`);
-      throw error;
-    }
+    // A series-style event's count and lastTimestamp are immutable through events.k8s.io/v1;
+    // its recorder patches series there, so we do the same.
+    const api = plan.style === 'series' ? 'events.k8s.io' : 'core';
+    const outcome = await store.mergePatch(api, opts.name, plan.patch, { dryRun: opts.dryRun === 'server' });
+    if (outcome.kind === 'patched') return { plan, after: normaliseEvent(outcome.event) };
+    if (attempt >= MAX_ATTEMPTS) throw new RuntimeError(`event "${opts.name}" kept changing under us: gave up after ${MAX_ATTEMPTS} attempts`);
   }
 }
 
@@ -144,9 +127,10 @@ function renderPatched(namespace: string, opts: AggregateOptions, result: { plan
 
 export async function runAggregatePatch(opts: AggregateOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const { target, namespace } = await resolveTarget(opts.scope, deps);
+  const store = await deps.openEventStore(opts.scope);
+  const { namespace } = store;
   if (namespace === null) throw new UsageError('aggregate-patch needs a namespace');
-  const result = await patchRepeat(target, namespace, opts, now);
+  const result = await patchRepeat(store, namespace, opts, now);
   const palette = choosePalette({ flag: opts.color, isTTY: deps.stdout.isTTY, env: deps.env });
   deps.stdout.write(renderPatched(namespace, opts, result, { now, wide: false, allNamespaces: false, noHeaders: false, palette }));
   return SUCCESS;

@@ -4,8 +4,7 @@
 import type { Deps } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
-import { loadKubeTarget } from '../kube/kubeconfig.ts';
-import { eventNames, namespaceNames } from '../kube/names.ts';
+import type { NameLookups } from '../core/names.ts';
 import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from './flags.ts';
 import type { FlagSpec } from './flags.ts';
 import { VERBS } from './verbs.ts';
@@ -26,14 +25,6 @@ function spellings(f: FlagSpec): string[] {
 /** Flags that need a value, under any verb: the word after them is that value, not a verb or argument. */
 const VALUE_FLAGS = new Set([GLOBAL_FLAGS, ...Object.values(VERB_FLAGS)].flat().filter((f) => f.value?.startsWith('<')).flatMap(spellings));
 
-export interface Lookups {
-  namespaces(): Promise<string[]>;
-  events(namespace: string | null): Promise<string[]>;
-  contexts(): Promise<string[]>;
-  /** kubeconfig cluster and user names, for --cluster and --user */
-  clusters(): Promise<string[]>;
-  users(): Promise<string[]>;
-}
 
 export interface Completion {
   candidates: string[];
@@ -76,7 +67,7 @@ function withPrefix(prefix: string, values: readonly string[], directive: number
   return { candidates: values.filter((v) => v.startsWith(prefix)), directive };
 }
 
-async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups: Lookups): Promise<Completion> {
+async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups: NameLookups): Promise<Completion> {
   const values = findFlag(flag, parsed.verb)?.values;
   if (values === undefined) return { candidates: [], directive: DIRECTIVE.noFileComp };
   if (values === 'files') return { candidates: [], directive: DIRECTIVE.default };
@@ -88,7 +79,7 @@ async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups:
 }
 
 /** What to offer for the last word, given the words before it. */
-export async function complete(words: string[], lookups: Lookups): Promise<Completion> {
+export async function complete(words: string[], lookups: NameLookups): Promise<Completion> {
   const current = words.at(-1) ?? '';
   const before = words.slice(0, -1);
   const parsed = parseWords(before);
@@ -113,29 +104,8 @@ export async function complete(words: string[], lookups: Lookups): Promise<Compl
   return { candidates: [], directive: DIRECTIVE.noFileComp };
 }
 
-/** A lookup must answer while the user waits at TAB. */
-const LOOKUP_TIMEOUT_MS = 5000;
-
-/** Cluster lookups that never fail: completion offers nothing rather than an error. */
-function clusterLookups(deps: Deps, words: string[]): Lookups {
-  const { kubeconfig, context } = parseWords(words);
-  const target = () => loadKubeTarget({ env: deps.env, kubeconfig, context });
-  const quietly = async (fn: () => Promise<string[]>) => fn().catch(() => []);
-  return {
-    namespaces: () => quietly(async () => namespaceNames(await target(), LOOKUP_TIMEOUT_MS)),
-    events: (namespace) =>
-      quietly(async () => {
-        const t = await target();
-        return eventNames(t, namespace ?? t.namespace, LOOKUP_TIMEOUT_MS);
-      }),
-    contexts: () => quietly(async () => (await target()).config.getContexts().map((c) => c.name)),
-    clusters: () => quietly(async () => (await target()).config.getClusters().map((c) => c.name)),
-    users: () => quietly(async () => (await target()).config.getUsers().map((u) => u.name)),
-  };
-}
-
 export async function runComplete(words: string[], deps: Deps): Promise<CommandResult> {
-  const { candidates, directive } = await complete(words.length === 0 ? [''] : words, clusterLookups(deps, words));
+  const { candidates, directive } = await complete(words.length === 0 ? [''] : words, deps.nameLookups(parseWords(words)));
   // A candidate goes to the shell as typed input: one with a control character is dropped, not escaped.
   const safe = candidates.filter((c) => !/[\u0000-\u001f\u007f-\u009f]/.test(c));
   deps.stdout.write(safe.map((c) => `${c}\n`).join('') + `:${directive}\n`);

@@ -8,7 +8,7 @@ import type { CommandResult } from '../errors.ts';
 import { filterEvents } from '../core/filter.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { eventIdentity } from '../core/versions.ts';
-import type { Json } from '../core/json.ts';
+import type { EventVersion } from '../core/source.ts';
 import { eventToLog, hrTimeFromMs } from '../render/otlp-logs.ts';
 import type { OtlpLog } from '../render/otlp-logs.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -20,7 +20,7 @@ import type { CommonOptions, RawOptions } from './options.ts';
 import { parseOtlpOptions } from './otlp-options.ts';
 import type { OtlpOptions } from './otlp-options.ts';
 import { noEventsMessage } from '../render/notices.ts';
-import { readVersions } from './versions.ts';
+import { requestFor } from './read-events.ts';
 
 export interface ExportOptions {
   common: CommonOptions;
@@ -34,8 +34,15 @@ export function parseExportOptions(raw: RawOptions): ExportOptions {
   return { common, otlp };
 }
 
+/** The last observation among the versions; null when none says (a live list, a capture). */
+function newest(versions: EventVersion[]): number | null {
+  let last: number | null = null;
+  for (const { observedAt } of versions) if (observedAt !== null && (last === null || observedAt > last)) last = observedAt;
+  return last;
+}
+
 /** Event versions in the order read, each once (uid + resourceVersion), kept by the filters. */
-function selectVersions(versions: { event: Json; observedAt: number | null }[], common: CommonOptions, now: number) {
+function selectVersions(versions: EventVersion[], common: CommonOptions, now: number) {
   const seen = new Set<string>();
   return versions.filter(({ event }) => {
     const ev = normaliseEvent(event);
@@ -51,10 +58,13 @@ function selectVersions(versions: { event: Json; observedAt: number | null }[], 
 
 export async function runExport(opts: ExportOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const read = await readVersions(opts.common, deps);
-  const versions = selectVersions(read.versions, opts.common, read.asOf ?? now);
+  const source = await deps.openSource(requestFor(opts.common));
+  const all = await source.versions();
+  if (all === null) throw new UsageError(`--from ${opts.common.from ?? ''}: a stable table holds no events to export (use a capture, list or record)`);
+  // --since counts back from a saved input's last observation, not from now.
+  const versions = selectVersions(all, opts.common, newest(all) ?? now);
   if (versions.length === 0) {
-    deps.stderr.write(noEventsMessage(read.namespace));
+    deps.stderr.write(noEventsMessage(source.provenance.namespace));
     return SUCCESS;
   }
   const endpoint = await openEndpoint(opts.otlp);

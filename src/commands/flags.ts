@@ -128,6 +128,7 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     EVENT_TTL,
     { long: '--compare', description: 'with --from: also read the live cluster and say which events it no longer has' },
     { long: '--absolute-times', description: 'print RFC 3339 times instead of ages' },
+    { long: '--detail', description: 'tell every object and list everything; by default siblings with the same story are told once and each section is capped' },
   ],
   'type-audit': [output(AUDIT_OUTPUTS, true, 'text, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE')],
   'aggregate-patch': [

@@ -10,6 +10,7 @@ import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
+import { resolveFilter } from './for-object.ts';
 import { ShownOccurrences } from '../core/follow.ts';
 import { stableLines } from '../core/timeline.ts';
 import { choosePalette } from '../render/color.ts';
@@ -66,6 +67,7 @@ function stopSignal(deps: Deps): AbortSignal {
 export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps: Deps): Promise<CommandResult> {
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('--watch needs a source that can be followed');
+  const filter = await resolveFilter(source, opts.common.filter);
   const { namespace } = source.provenance;
   const print = printer(opts, deps, namespace === null);
   const shown = new ShownOccurrences();
@@ -78,9 +80,9 @@ export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps:
   for await (const step of steps) {
     let events: Event[];
     if (step.kind === 'list') {
-      events = selectEvents(step.items.map(normaliseEvent), opts.common.filter, deps.now());
+      events = selectEvents(step.items.map(normaliseEvent), filter, deps.now());
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
-      events = filterEvents([normaliseEvent(step.object)], opts.common.filter, deps.now());
+      events = filterEvents([normaliseEvent(step.object)], filter, deps.now());
     } else {
       continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
     }

@@ -25,6 +25,8 @@ interface IncidentOptions {
   compare: boolean;
   /** --absolute-times: RFC 3339 times where the account would give ages */
   absoluteTimes: boolean;
+  /** --detail: every object and item, no cap (text; -o json always carries everything) */
+  detail: boolean;
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
@@ -35,6 +37,7 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
     eventTTLms: parseEventTTL(raw),
     compare: parseCompare(raw, common),
     absoluteTimes: raw.absoluteTimes === true,
+    detail: raw.detail === true,
   };
 }
 
@@ -55,7 +58,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));
   } else {
     if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
-    deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
+    deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes, detail: opts.detail }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
   return SUCCESS;
 }

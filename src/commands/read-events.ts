@@ -4,6 +4,7 @@ import type { Deps, SourceRequest } from '../deps.ts';
 import { UsageError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
+import type { EventFilter } from '../core/filter.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
@@ -11,12 +12,13 @@ import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance 
 import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from './options.ts';
+import { resolveFilter } from './for-object.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice } from '../render/otlp-status.ts';
 
 /** --from FILE, else the live cluster of the scope. */
-function requestFor(common: CommonOptions): SourceRequest {
+export function requestFor(common: CommonOptions): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
   return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace };
 }
@@ -35,6 +37,8 @@ interface ReadEvents {
   source: EventSource;
   /** de-duplicated by uid, filtered and in timeline order */
   events: Event[];
+  /** the filter applied, --for resolved through a live source's discovery */
+  filter: EventFilter;
   /** with `raw: true`: the objects as read; null for a source that holds none */
   raw?: RawEvents | null;
 }
@@ -45,12 +49,13 @@ export async function readEvents(common: CommonOptions, deps: Deps, now: number,
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
   if (provenance.kind === 'record' && common.from !== null) deps.stderr.write(recordWarnings(escapeTerminal(common.from), provenance));
+  const filter = await resolveFilter(source, common.filter);
   const read = await readWithProgress(source, deps, opts);
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.
   const asOf = observedWindow(source.provenance).last ?? now;
-  const events = selectEvents(read.events, common.filter, asOf);
-  return opts.raw ? { source, events, raw: read.raw ?? null } : { source, events };
+  const events = selectEvents(read.events, filter, asOf);
+  return opts.raw ? { source, events, filter, raw: read.raw ?? null } : { source, events, filter };
 }
 
 /**
@@ -122,7 +127,7 @@ export async function readLiveFacts(
     checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
     const events = dedupeByUid((await readWithProgress(live, deps)).events);
     facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
-    facts.liveEvents = filterEvents(events, common.filter, now);
+    facts.liveEvents = filterEvents(events, await resolveFilter(live, read.filter), now);
     objects = live.objects;
   }
   if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events));

@@ -21,6 +21,7 @@ import { escapeTerminal } from '../render/escape.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
 import { parseCommonOptions, parseDurationFlag } from './options.ts';
+import { resolveFilter } from './for-object.ts';
 import { statusLine } from './status-line.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { parseOtlpOptions } from './otlp-options.ts';
@@ -102,7 +103,8 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
 
   const stop = untilStopped(deps, opts.durationMs);
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
-  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], opts.common.filter, deps.now()).length > 0;
+  const filter = await resolveFilter(source, opts.common.filter);
+  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], filter, deps.now()).length > 0;
   const writer = new SessionWriter(existing, header);
   let shipping: Shipping | undefined;
   let lastFailure = '';

@@ -82,11 +82,11 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
-  // Ages in a saved file's table count from when it was taken, said on stderr with the file's other notices.
-  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
-  if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   const compared = facts === undefined ? null : compareWithLive(events, facts);
   if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
+  // Ages in a saved file's table count from when it was taken: said last, right above the table.
+  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
+  if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
     stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}) }));

@@ -52,10 +52,29 @@ export interface KubectlTypeBehaviour {
   shownByExactWarning: boolean;
 }
 
+/** Findings with the same rule, cause, reporter, reason and type, told once with counts and an example. */
+export interface FindingGroup {
+  kind: FindingKind;
+  cause: FindingCause;
+  reporter: string;
+  reason: string;
+  type: string;
+  /** findings (events) in the group */
+  events: number;
+  /** distinct objects (Kind/name) the events are about */
+  objects: number;
+  /** the sum of the events' counts */
+  occurrences: number;
+  /** the first finding in the report's order */
+  example: AuditFinding;
+}
+
 export interface AuditReport {
   /** How many events were examined. */
   checked: number;
   findings: AuditFinding[];
+  /** the findings grouped, in the order of their first finding */
+  groups: FindingGroup[];
   /** One entry per distinct unconventional type found, in byte order. */
   types: KubectlTypeBehaviour[];
   hasFindings: boolean;
@@ -84,9 +103,27 @@ export function auditEvents(events: Event[], opts: { uids: boolean } = { uids: t
   return {
     checked: unique.length,
     findings,
+    groups: groupFindings(findings),
     types: offending.map(describeKubectlTypes),
     hasFindings: findings.length > 0,
   };
+}
+
+function groupFindings(findings: AuditFinding[]): FindingGroup[] {
+  const groups = new Map<string, { group: FindingGroup; objects: Set<string> }>();
+  for (const f of findings) {
+    const key = [f.kind, f.cause, f.reporter, f.reason, f.type].join('\u0000');
+    const found = groups.get(key);
+    if (found === undefined) {
+      groups.set(key, { group: { kind: f.kind, cause: f.cause, reporter: f.reporter, reason: f.reason, type: f.type, events: 1, objects: 1, occurrences: f.count, example: f }, objects: new Set([f.object]) });
+    } else {
+      found.group.events += 1;
+      found.group.occurrences += f.count;
+      found.objects.add(f.object);
+      found.group.objects = found.objects.size;
+    }
+  }
+  return [...groups.values()].map((g) => g.group);
 }
 
 function findingsFor(ev: Event, uids: boolean): AuditFinding[] {

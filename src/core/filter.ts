@@ -1,11 +1,18 @@
 // Which events a read verb shows: --for KIND/NAME, --types, --reasons, --since.
 
 import type { Event } from './event.ts';
+import { groupOf } from './resources.ts';
 import { dedupeByUid, sortTimeline } from './timeline.ts';
 
-interface ObjectSelector {
+/**
+ * The object of `--for TYPE/NAME`. Without `group`, `kind` is the TYPE as typed and matched offline
+ * (matchesType); with `group` (resolved through discovery, core/resources.ts), `kind` is the Kind
+ * itself and an event must be about that Kind of that group.
+ */
+export interface ObjectSelector {
   kind: string;
   name: string;
+  group?: string;
 }
 
 export interface EventFilter {
@@ -15,10 +22,10 @@ export interface EventFilter {
   sinceMs?: number;
 }
 
-// A Kind, a resource plural or a singular: letters and digits only. `kubectl events --for` hands
-// the text before the slash to the REST mapper as a bare resource, so `pipelines.ev.labhub.io/x`
-// is refused there too; we refuse it here rather than match nothing.
-const KIND_TOKEN = /^[A-Za-z][A-Za-z0-9]*$/;
+// A Kind, a resource plural, a singular or a short name, optionally group-qualified: `kubectl
+// events --for` hands the text before the slash to the REST mapper through schema.ParseResourceArg,
+// so `pipelines.ev.labhub.io/x`, `Pipeline.ev.labhub.io/x` and `pipelines.v1.ev.labhub.io/x` work there.
+const KIND_TOKEN = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z0-9-]*)*$/;
 
 /**
  * Parses `KIND/NAME` as `kubectl events --for` does: exactly one slash, anything else is null.
@@ -82,6 +89,28 @@ export function matchesKind(token: string, kind: string): boolean {
   return k.endsWith('y') && t === `${k.slice(0, -1)}ies`;
 }
 
+/**
+ * Offline (no discovery): the TYPE of `--for` against an event's object. A bare TYPE matches the
+ * Kind as matchesKind does; `type.group` also needs the object's group, and `type.version.group`
+ * its apiVersion, to be the ones named (the two readings schema.ParseResourceArg gives a dotted TYPE).
+ */
+export function matchesType(token: string, kind: string, apiVersion: string): boolean {
+  const [type = '', ...rest] = token.toLowerCase().split('.');
+  if (rest.length === 0) return matchesKind(type, kind);
+  if (!matchesKind(type, kind)) return false;
+  const [version = '', ...groupParts] = rest;
+  const group = groupParts.join('.');
+  // `Pod.v1.` names the core group, whose apiVersion is the bare version.
+  if (groupParts.length > 0 && apiVersion === (group === '' ? version : `${group}/${version}`)) return true;
+  return groupOf(apiVersion) === rest.join('.');
+}
+
+function matchesObject(selector: ObjectSelector, ev: Event): boolean {
+  if (ev.object.name !== selector.name) return false;
+  if (selector.group === undefined) return matchesType(selector.kind, ev.object.kind, ev.object.apiVersion);
+  return ev.object.kind === selector.kind && groupOf(ev.object.apiVersion) === selector.group;
+}
+
 function includesFolded(values: string[], value: string): boolean {
   const v = value.toLowerCase();
   return values.some((x) => x.toLowerCase() === v);
@@ -96,7 +125,7 @@ function includesFolded(values: string[], value: string): boolean {
 export function filterEvents(events: Event[], filter: EventFilter, now: number): Event[] {
   const { object, types, reasons, sinceMs } = filter;
   return events.filter((ev) => {
-    if (object && !(ev.object.name === object.name && matchesKind(object.kind, ev.object.kind))) return false;
+    if (object && !matchesObject(object, ev)) return false;
     if (types && types.length > 0 && !includesFolded(types, ev.type)) return false;
     if (reasons && reasons.length > 0 && !includesFolded(reasons, ev.reason)) return false;
     if (sinceMs !== undefined && (ev.lastSeen === null || ev.lastSeen < now - sinceMs)) return false;

@@ -8,6 +8,10 @@ import { classifyIncarnation, compareWithLive, summariseIncarnations } from './i
 import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
 import { isConventionalType } from './types.ts';
+import { groupEvents } from './grouping.ts';
+import type { EventGroup } from './grouping.ts';
+import { groupStories } from './families.ts';
+import type { ObjectFamily } from './families.ts';
 import type { Provenance, Tells } from './source.ts';
 
 /** kube-apiserver's --event-ttl default. */
@@ -142,6 +146,10 @@ export interface Incident {
   headline: Headline;
   /** in time order of each object's first report */
   objects: ObjectStory[];
+  /** the events in groups of siblings with the same story, most telling first (src/core/grouping.ts) */
+  groups: EventGroup[];
+  /** the objects in families with the same story, in the order of `objects` (src/core/families.ts) */
+  families: ObjectFamily[];
   /** byte order of reporter; empty when the input carries no reporters */
   reporters: ReporterReasons[];
   unconventionalTypes: UnconventionalType[];
@@ -177,6 +185,8 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
       occurrences: carries.counts ? events.reduce((sum, e) => sum + e.count, 0) : null,
     },
     objects,
+    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages }),
+    families: groupStories(objects),
     reporters: carries.reporters ? collectReporters(events) : [],
     unconventionalTypes: collectUnconventional(events),
     repeats: sortRepeats(repeats),

@@ -15,6 +15,7 @@
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectLookup } from './incarnation.ts';
 import type { Json } from './json.ts';
+import type { ServedResource } from './resources.ts';
 import type { RetryPolicy } from './retry.ts';
 
 /** What an input can tell at all. A field it cannot tell is never guessed: the account says so. */
@@ -135,6 +136,13 @@ export interface SourceRead {
   raw?: RawEvents | null;
 }
 
+/** One version of an event as the input observed it. */
+export interface EventVersion {
+  event: Json;
+  /** epoch ms the input observed it; null: it does not say (a live list, a capture, a saved list) */
+  observedAt: number | null;
+}
+
 export interface ReadOptions {
   /** also hand back the raw objects (core/v1) */
   raw?: boolean;
@@ -148,6 +156,12 @@ export interface ReadOptions {
 export interface ObjectDirectory {
   /** answers by objectKey (core/incarnation.ts); never throws: an object that cannot be looked up is 'unknown' */
   lookUp(refs: ObjectRef[]): Promise<ReadonlyMap<string, ObjectLookup>>;
+}
+
+/** What the live server serves (its discovery documents), read at most once per run. */
+export interface ResourceDiscovery {
+  /** every resource of every group and version, preferred versions first; throws when discovery fails */
+  served(): Promise<ServedResource[]>;
 }
 
 // -- Following a live source: a list, then its changes -----------------------------------------
@@ -200,8 +214,18 @@ export interface FollowOptions {
 export interface EventSource {
   readonly provenance: Provenance;
   read(opts?: ReadOptions): Promise<SourceRead>;
+  /**
+   * Every version of every event the input holds, in the order observed (export back-fills a
+   * collector with them): a record's every observation but its DELETED lines (they repeat a version
+   * already written), a collector's every log record; one each for the live cluster, a capture or a
+   * list. Narrowed to the source's namespace as read() is. Null: the input holds no event objects (a
+   * stable table).
+   */
+  versions(): Promise<EventVersion[] | null>;
   /** the live objects the events are about; null for a saved input (nothing live to ask) */
   readonly objects: ObjectDirectory | null;
+  /** the live server's resources, which resolve `--for TYPE/NAME` as kubectl does; absent for a saved input */
+  readonly discovery?: ResourceDiscovery;
   /**
    * A live source's list, then every change, until the signal aborts (src/kube/watch.ts). Each step
    * is handed over only once the previous one was taken, and resuming from the resourceVersion of the

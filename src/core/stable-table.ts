@@ -36,14 +36,26 @@ function parseStableLine(line: string): Event {
   }
   const [, type = '', reason = '', objectField = ''] = match;
   const slash = objectField.indexOf('/');
-  return tableEvent(unNone(type), unNone(reason), unNone(objectField.slice(0, slash)), unNone(objectField.slice(slash + 1)));
+  const { kind, apiVersion } = splitQualifiedKind(unNone(objectField.slice(0, slash)));
+  return tableEvent(unNone(type), unNone(reason), kind, unNone(objectField.slice(slash + 1)), apiVersion);
+}
+
+/**
+ * `Kind.group` (written where two groups share a Kind, core/timeline.ts stableLines) back to the Kind
+ * and an apiVersion of that group; a Kind has no dot, so the first one ends it. The version is not
+ * in the table: `group/` keeps the group and names none.
+ */
+function splitQualifiedKind(field: string): { kind: string; apiVersion: string } {
+  const dot = field.indexOf('.');
+  if (dot <= 0) return { kind: field, apiVersion: '' };
+  return { kind: field.slice(0, dot), apiVersion: `${field.slice(dot + 1)}/` };
 }
 
 function unNone(field: string): string {
   return field === NONE ? '' : field;
 }
 
-function tableEvent(type: string, reason: string, kind: string, name: string): Event {
+function tableEvent(type: string, reason: string, kind: string, name: string, apiVersion = ''): Event {
   return {
     uid: '',
     name: '',
@@ -53,7 +65,7 @@ function tableEvent(type: string, reason: string, kind: string, name: string): E
     reason,
     message: '',
     action: '',
-    object: { apiVersion: '', kind, name, namespace: '', uid: '', fieldPath: '' },
+    object: { apiVersion, kind, name, namespace: '', uid: '', fieldPath: '' },
     reporter: '',
     instance: '',
     count: 1,

@@ -1,6 +1,7 @@
 // The story of a namespace: each event once, in the order things happened.
 
 import type { Event, ObjectRef } from './event.ts';
+import { groupOf } from './resources.ts';
 import { compareVersions, eventIdentity } from './versions.ts';
 
 /** What every renderer prints for an empty value, like `kubectl get` does. */
@@ -13,6 +14,30 @@ export function orNone(value: string): string {
 /** `Kind/name` with the Kind's case kept, as `kubectl events` prints OBJECT; `<none>` for a missing part. */
 export function formatObjectRef(ref: ObjectRef): string {
   return `${orNone(ref.kind)}/${orNone(ref.name)}`;
+}
+
+/**
+ * The Kinds that objects of two or more groups share among these events (two CRDs' `Pipeline`, the
+ * core and events.k8s.io `Event`): `Kind/name` alone would make two objects look like one.
+ */
+export function kindsInSeveralGroups(events: Event[]): Set<string> {
+  const groups = new Map<string, Set<string>>();
+  for (const ev of events) {
+    const seen = groups.get(ev.object.kind) ?? new Set<string>();
+    seen.add(groupOf(ev.object.apiVersion));
+    groups.set(ev.object.kind, seen);
+  }
+  return new Set([...groups].filter(([, seen]) => seen.size > 1).map(([kind]) => kind));
+}
+
+/**
+ * `Kind.group/name` (kubectl's own spelling of a group-qualified type) for a Kind in `shared`,
+ * else `Kind/name`; the core group has no name, so its objects keep `Kind/name`.
+ */
+export function formatQualifiedObjectRef(ref: ObjectRef, shared: ReadonlySet<string>): string {
+  const group = groupOf(ref.apiVersion);
+  if (group === '' || !shared.has(ref.kind)) return formatObjectRef(ref);
+  return `${orNone(ref.kind)}.${group}/${orNone(ref.name)}`;
 }
 
 /** Code point order, which is byte order for UTF-8 (what `LC_ALL=C sort` does), unlike localeCompare. */
@@ -87,8 +112,11 @@ export function sortTimeline(events: Event[]): Event[] {
 
 /**
  * The lab's timeline.sh: `<type> <reason> <Kind>/<name>` per event, nothing that changes between
- * looks (no age, time or count), sorted byte-wise and unique. Raw text: renderers escape it.
+ * looks (no age, time or count), sorted byte-wise and unique. Raw text: renderers escape it. Only
+ * where two groups share a Kind among the events is it `<Kind>.<group>/<name>`: `sort -u` would
+ * otherwise fold two objects into one line (the lab's own table never has such a pair).
  */
 export function stableLines(events: Event[]): string[] {
-  return sortUnique(events.map((ev) => `${orNone(ev.type)} ${orNone(ev.reason)} ${formatObjectRef(ev.object)}`));
+  const shared = kindsInSeveralGroups(events);
+  return sortUnique(events.map((ev) => `${orNone(ev.type)} ${orNone(ev.reason)} ${formatQualifiedObjectRef(ev.object, shared)}`));
 }

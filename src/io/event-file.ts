@@ -10,7 +10,7 @@ import { errnoText } from './errno.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
-import type { CaptureProvenance, EventSource, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import type { CaptureProvenance, EventSource, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
 import { parseOtlpEventLines } from './otlp-file.ts';
 import { parseRecordSaved } from './record-file.ts';
@@ -43,7 +43,12 @@ export class SavedFileError extends Error {
 
 /** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
 export type SavedEvents =
-  | { provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance; raw: RawEvents }
+  | {
+      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance;
+      raw: RawEvents;
+      /** every version the file holds, where it holds more than one each (a record, a collector's file); absent: raw.core, unobserved */
+      versions?: EventVersion[];
+    }
   | { provenance: StableTableProvenance; events: Event[] };
 
 /** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
@@ -171,11 +176,17 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
   const provenance = { ...saved.provenance, namespace: namespace ?? saved.provenance.namespace };
   if (!('raw' in saved)) {
     const events = saved.events;
-    return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: null } : { events }) };
+    return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: null } : { events }), versions: async () => null };
   }
   const keep = (raw: unknown): boolean => inNamespace(raw, namespace);
   const core = saved.raw.core.filter(keep);
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
   const events = core.map(normaliseEvent);
-  return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }) };
+  const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
+  return {
+    provenance,
+    objects: null,
+    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
+    versions: async () => versions,
+  };
 }

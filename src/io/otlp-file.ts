@@ -247,5 +247,6 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
       skipped: file.skipped,
     },
     raw: { core: latestVersions(file.versions.map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
+    versions: file.versions.map(({ event, observedAt }) => ({ event, observedAt })),
   };
 }

@@ -29,6 +29,7 @@ import { compareVersions, rawIdentity } from '../core/versions.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
 import type { EventFilter } from '../core/filter.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
+import type { EventVersion } from '../core/source.ts';
 
 /**
  * A record file that cannot be read or appended to. The user can fix: not-a-file (a folder),
@@ -213,6 +214,11 @@ export function latestVersions(observations: Observation[]): Json[] {
   return [...latest.values()].map((v) => v.raw);
 }
 
+/** Every version a record observed, for export: a DELETED line repeats a version already written, nothing new happened. */
+export function observedVersions(observations: Observation[]): EventVersion[] {
+  return observations.filter((o) => o.type !== 'DELETED').map(({ event, observedAt }) => ({ event, observedAt }));
+}
+
 /** The namespace every session recorded, when they agree; otherwise null (several or all). */
 export function recordedNamespace(headers: RecordHeader[]): string | null {
   const namespaces = new Set(headers.map((h) => h.namespace));
@@ -241,6 +247,7 @@ export function parseRecordSaved(text: string): SavedEvents | null {
       tells: EVENT_OBJECTS_TELL,
     },
     raw: { core: latestVersions(observations), eventsK8sIo: null },
+    versions: observedVersions(observations),
   };
 }
 

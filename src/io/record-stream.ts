@@ -13,7 +13,7 @@ import { inNamespace } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
-import type { EventSource, RecordProvenance } from '../core/source.ts';
+import type { EventSource, EventVersion, RecordProvenance } from '../core/source.ts';
 import { compareVersions, eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './event-file.ts';
 import { firstNonEvent } from './event-shape.ts';
@@ -136,6 +136,22 @@ async function rawAt(path: string, wanted: number[]): Promise<Json[]> {
   return raw;
 }
 
+/** Every version the record observed in `namespace` (null: all), read line by line as foldRecord reads them. */
+async function observedVersions(path: string, namespace: string | null): Promise<EventVersion[]> {
+  const versions: EventVersion[] = [];
+  for await (const { line, complete } of readLines(chunksOf(path))) {
+    if (line.trim() === '') continue;
+    const read = readRecordLine(line, complete);
+    if (read === null || read === 'tail') break;
+    const parsed = read.line;
+    if (parsed === null || !('observation' in parsed)) continue;
+    const { observedAt, type, event } = parsed.observation;
+    // A DELETED line repeats a version already written: the server no longer has it, nothing new happened.
+    if (type !== 'DELETED' && inNamespace(event, namespace)) versions.push({ event, observedAt });
+  }
+  return versions;
+}
+
 /**
  * Whether a path is a regular file whose first line starts as the recorder writes one. Anything
  * else (a FIFO, which a look would consume; a folder; a missing file) is left to the whole-file
@@ -187,5 +203,7 @@ export async function recordFileSource(path: string, namespace: string | null): 
     objects: null,
     // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
     read: async (opts = {}) => (opts.raw ? { events, raw: { core: await rawAt(path, folded.lines), eventsK8sIo: null } } : { events }),
+    // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).
+    versions: () => observedVersions(path, namespace),
   };
 }

@@ -1,9 +1,11 @@
 // The live cluster as an EventSource (src/core/source.ts).
 import { eventCompactor } from '../core/compact.ts';
 import { normaliseEvent } from '../core/event.ts';
+import { isObject } from '../core/json.ts';
 import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import { listEvents } from './events-api.ts';
+import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects, targetGetter } from './objects.ts';
 import { followEvents } from './watch.ts';
@@ -34,7 +36,13 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       ]);
       return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } };
     },
+    // One version each: the API server keeps only an event's latest.
+    async versions() {
+      const core = await listEvents(target, 'core', namespace, { timeoutMs });
+      return core.items.filter(isObject).map((event) => ({ event, observedAt: null }));
+    },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
+    discovery: serverDiscovery(targetGetter(target, timeoutMs)),
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
   };
 }

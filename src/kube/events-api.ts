@@ -6,7 +6,7 @@ import { apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 
-type EventsApi = 'core' | 'events.k8s.io';
+import type { EventsApi } from '../core/event-store.ts';
 
 export function eventsPath(api: EventsApi, namespace: string | null, name?: string): string {
   const root = api === 'core' ? '/api/v1' : '/apis/events.k8s.io/v1';

@@ -1,6 +1,6 @@
 // `type-audit -o json`: the wire shape scripts read. Field names and order are the documented
 // output (README); the domain report (src/core/audit.ts) holds causes, this adds their words.
-import type { AuditFinding, AuditReport, KubectlTypeBehaviour } from '../core/audit.ts';
+import type { AuditFinding, AuditReport, FindingGroup, KubectlTypeBehaviour } from '../core/audit.ts';
 import { explainFinding, summariseKubectlTypes } from './audit-words.ts';
 
 /** A finding as scripts read it: its cause said in words. */
@@ -14,9 +14,16 @@ export type KubectlTypesJson = KubectlTypeBehaviour & {
   summary: string;
 };
 
+/** Findings with the same rule, cause, reporter, reason and type (README: type-audit): the cause said in words. */
+type FindingGroupJson = Omit<FindingGroup, 'cause' | 'example'> & {
+  explanation: string;
+  example: Pick<AuditFinding, 'event' | 'object' | 'count'>;
+};
+
 interface AuditJson {
   checked: number;
   findings: AuditFindingJson[];
+  groups: FindingGroupJson[];
   types: KubectlTypesJson[];
   hasFindings: boolean;
 }
@@ -33,6 +40,17 @@ export function toAuditJson(report: AuditReport): AuditJson {
       const { kind, event, object, reason, type, reporter, count } = f;
       return { kind, event, object, reason, type, reporter, count, explanation: explainFinding(f) };
     }),
+    groups: report.groups.map((g) => ({
+      kind: g.kind,
+      reporter: g.reporter,
+      reason: g.reason,
+      type: g.type,
+      events: g.events,
+      objects: g.objects,
+      occurrences: g.occurrences,
+      explanation: explainFinding(g.example),
+      example: { event: g.example.event, object: g.example.object, count: g.example.count },
+    })),
     types: report.types.map(toKubectlTypesJson),
     hasFindings: report.hasFindings,
   };

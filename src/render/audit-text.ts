@@ -1,7 +1,7 @@
 // The type audit for people: findings grouped by kind, then what kubectl does with each offending type.
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
-import type { AuditFinding, AuditReport, FindingKind, KubectlTypeBehaviour } from '../core/audit.ts';
+import type { AuditFinding, AuditReport, FindingGroup, FindingKind, KubectlTypeBehaviour } from '../core/audit.ts';
 import { NONE } from '../core/timeline.ts';
 import type { Palette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
@@ -31,12 +31,23 @@ export function renderFindings(report: AuditReport, palette: Palette): string {
   if (!report.hasFindings) {
     return `Type audit: ${checked}. No unconventional types, unaggregatable reasons or missing object uids found.`;
   }
-  const sections = [`Type audit: ${checked}, ${plural(report.findings.length, 'finding')}.`];
+  // Findings with the same rule, cause, reporter, reason and type are told once, with counts and an example.
+  const grouped = report.groups.length < report.findings.length ? ` in ${plural(report.groups.length, 'group')}` : '';
+  const sections = [`Type audit: ${checked}, ${plural(report.findings.length, 'finding')}${grouped}.`];
   for (const kind of KINDS) {
-    const found = report.findings.filter((f) => f.kind === kind);
-    if (found.length > 0) sections.push([palette.bold(HEADINGS[kind]), ...found.map((f) => findingLines(f, palette))].join('\n'));
+    const found = report.groups.filter((g) => g.kind === kind);
+    if (found.length > 0) sections.push([palette.bold(HEADINGS[kind]), ...found.map((g) => groupLines(g, palette))].join('\n'));
   }
   return sections.join('\n\n');
+}
+
+function groupLines(g: FindingGroup, palette: Palette): string {
+  if (g.events === 1) return findingLines(g.example, palette);
+  const f = g.example;
+  const type = f.kind === 'unconventional-type' ? palette.unconventional(escapeOrNone(f.type)) : escapeOrNone(f.type);
+  const facts = `reason ${escapeOrNone(f.reason)}, type ${type}, reported by ${escapeOrNone(f.reporter)}, ${plural(g.occurrences, 'time')} in all`;
+  const example = `for example ${palette.bold(escapeOrNone(f.event))} about ${escapeOrNone(f.object)} (count ${f.count})`;
+  return `  ${plural(g.events, 'event')} about ${plural(g.objects, 'object')}: ${facts}; ${example}\n    ${escapeTerminal(explainFinding(f))}`;
 }
 
 function findingLines(f: AuditFinding, palette: Palette): string {

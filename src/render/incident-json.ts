@@ -4,6 +4,7 @@
 import type { Disappearance, Incarnation, Recreation, Unchecked } from '../core/incarnation.ts';
 import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ObjectStory, Report, ReporterReasons, Repeat } from '../core/incident.ts';
 import { observedWindow } from '../core/source.ts';
+import type { EventGroup } from '../core/grouping.ts';
 import type { Provenance } from '../core/source.ts';
 import { toKubectlTypesJson } from './audit-json.ts';
 import { missedBy, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
@@ -44,6 +45,13 @@ interface RepeatJson extends EventRef {
   spanMs: number | null;
 }
 
+/** A group of sibling events with the same story (README: "How the incident groups"): the domain group, times in ISO. */
+type GroupJson = Omit<EventGroup, 'firstSeen' | 'lastSeen' | 'example'> & {
+  firstSeen: Iso;
+  lastSeen: Iso;
+  example: Omit<EventGroup['example'], 'firstSeen' | 'lastSeen'> & { firstSeen: Iso; lastSeen: Iso };
+};
+
 interface IncidentJson {
   at: string;
   namespace: string | null;
@@ -52,6 +60,8 @@ interface IncidentJson {
   carries: Carries;
   headline: Headline;
   objects: ObjectStoryJson[];
+  /** every event in exactly one group, most telling first */
+  groups: GroupJson[];
   reporters: ReporterReasons[];
   unconventionalTypes: UnconventionalTypeJson[];
   repeats: RepeatJson[];
@@ -96,6 +106,27 @@ function repeatJson(r: Repeat): RepeatJson {
   return { event: r.event, object: r.object, reason: r.reason, count: r.count, firstSeen: isoOrNull(r.firstSeen), lastSeen: isoOrNull(r.lastSeen), spanMs: r.spanMs };
 }
 
+function groupJson(g: EventGroup): GroupJson {
+  const e = g.example;
+  return {
+    type: g.type,
+    reason: g.reason,
+    kind: g.kind,
+    nameTemplate: g.nameTemplate,
+    messageTemplate: g.messageTemplate,
+    owner: g.owner,
+    severity: g.severity,
+    events: g.events,
+    repeated: g.repeated,
+    occurrences: g.occurrences,
+    firstSeen: isoOrNull(g.firstSeen),
+    lastSeen: isoOrNull(g.lastSeen),
+    reporters: g.reporters,
+    objects: g.objects,
+    example: { event: e.event, object: e.object, message: e.message, reporter: e.reporter, count: e.count, firstSeen: isoOrNull(e.firstSeen), lastSeen: isoOrNull(e.lastSeen) },
+  };
+}
+
 export function toIncidentJson(incident: Incident): IncidentJson {
   const p = incident.provenance;
   const l = incident.limits;
@@ -106,6 +137,7 @@ export function toIncidentJson(incident: Incident): IncidentJson {
     carries: incident.carries,
     headline: incident.headline,
     objects: incident.objects.map(storyJson),
+    groups: incident.groups.map(groupJson),
     reporters: incident.reporters,
     unconventionalTypes: incident.unconventionalTypes.map((u) => ({
       type: u.type,

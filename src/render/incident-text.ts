@@ -3,7 +3,11 @@
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
-import type { Incident, ObjectStory, Repeat, Report } from '../core/incident.ts';
+import type { Incident, ObjectStory, Report } from '../core/incident.ts';
+import type { EventGroup, GroupMember } from '../core/grouping.ts';
+import { SEVERITY_ORDER, severityOf } from '../core/grouping.ts';
+import { compareFamilies } from '../core/families.ts';
+import type { FamilyLine, ObjectFamily } from '../core/families.ts';
 import type { Disappearance, Recreation } from '../core/incarnation.ts';
 import { humanDuration } from '../core/duration.ts';
 import { isConventionalType } from '../core/types.ts';
@@ -16,11 +20,16 @@ import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-
 import { savedNoun } from './notices.ts';
 import { observedWindow } from '../core/source.ts';
 
-// The headline stays short: a namespace with hundreds of warnings lists the first few.
+// The bound of the default account (--detail lifts it): a headline of at most 5 items a line, a
+// "What happened" section of about 30 lines, at most 6 lines a family, 10 reporters and 10 events
+// only in a saved file; each cut says "and N more like this". A namespace of any size fits a screen or two.
 const HEADLINE_ITEMS = 5;
+const OBJECT_SECTION_LINES = 30;
+const FAMILY_LINES = 6;
+const SECTION_ITEMS = 10;
 
 /** --absolute-times: RFC 3339 times where the account would say how long ago. */
-type IncidentView = Incident & { absoluteTimes?: boolean };
+type IncidentView = Incident & { absoluteTimes?: boolean; detail?: boolean };
 
 export function renderIncidentText(incident: IncidentView, palette: Palette): string {
   const sections = [renderIncidentHeadline(incident, palette)];
@@ -74,29 +83,33 @@ function origin(incident: Incident): string {
 }
 
 /** The account's first paragraph: what happened, in a few lines (also the timeline page's headline). */
-export function renderIncidentHeadline(incident: Incident, palette: Palette): string {
+export function renderIncidentHeadline(incident: IncidentView, palette: Palette): string {
   const h = incident.headline;
   const title = palette.bold(`Incident ${scope(incident)}, ${origin(incident)}`);
   if (h.events === 0) return `${title}\n  No events.`;
-  const reports = incident.objects.flatMap((o) => o.reports.map((r) => ({ o, r })));
-  const onObject = ({ o, r }: { o: ObjectStory; r: Report }): string => `${escapeOrNone(r.reason)} on ${objectLabel(o)}`;
-  const lines = [`${title}\n  ${plural(h.events, 'event')} about ${plural(h.objects, 'object')}.`];
-  const warnings = reports.filter(({ r }) => r.type === 'Warning');
+  const groups = incident.groups;
+  // Siblings with the same story are told once; said so when it folded anything.
+  const folded = groups.length < h.events ? ` They tell ${plural(groups.length, 'story', 'stories')}: siblings with the same reason and message are told once.` : '';
+  const lines = [`${title}\n  ${plural(h.events, 'event')} about ${plural(h.objects, 'object')}.${folded}`];
+  // Each object is named at most once in the headline: later mentions point back to it.
+  const named = new Set<string>();
+  const warnings = groups.filter((g) => g.severity === 'warning');
   lines.push(
     warnings.length === 0
       ? `  No ${palette.warning('Warning')} events.`
-      : `  ${h.warnings} ${palette.warning(h.warnings === 1 ? 'Warning' : 'Warnings')}: ${listSome(warnings.map(onObject))}.`,
+      : `  ${h.warnings} ${palette.warning(h.warnings === 1 ? 'Warning' : 'Warnings')}: ${listGroups(warnings, (g) => groupItem(g, named, true), incident)}.`,
   );
   if (h.unconventional > 0) {
-    const odd = reports.filter(({ r }) => !r.conventionalType);
-    const items = odd.map((x) => `${paintEventType(x.r.type, palette)} (${onObject(x)})`);
-    lines.push(`  ${plural(h.unconventional, 'event has', 'events have')} a type other than Normal or Warning, which most tools never show: ${listSome(items)}.`);
+    const odd = groups.filter((g) => g.severity === 'unconventional');
+    const items = (g: EventGroup): string => `${paintEventType(g.type, palette)} (${groupItem(g, named, true)})`;
+    lines.push(`  ${plural(h.unconventional, 'event has', 'events have')} a type other than Normal or Warning, which most tools never show: ${listGroups(odd, items, incident)}.`);
   }
   if (h.repeats === null) {
     lines.push('  The table carries no counts, so repeats cannot be told.');
   } else if (h.repeats > 0) {
+    const repeated = groups.filter((g) => (g.repeated ?? 0) > 0).sort((a, b) => (b.occurrences ?? 0) - (a.occurrences ?? 0));
     // `;` between items: each holds a comma of its own.
-    lines.push(`  ${plural(h.repeats, 'event')} repeated: ${listSome(incident.repeats.map((r) => repeatItem(r, incident)), '; ')}.`);
+    lines.push(`  ${plural(h.repeats, 'event')} repeated: ${listGroups(repeated, (g) => repeatItem(g, named, incident), incident, '; ')}.`);
   }
   lines.push(...incarnationLines(incident));
   const c = incident.comparison;
@@ -107,6 +120,37 @@ export function renderIncidentHeadline(incident: Incident, palette: Palette): st
     );
   }
   return lines.join('\n');
+}
+
+/** The first few groups in words (all with --detail), then how many more; items are made only for what is shown. */
+function listGroups(groups: EventGroup[], item: (g: EventGroup) => string, incident: IncidentView, separator = ', '): string {
+  const limit = incident.detail ? groups.length : HEADLINE_ITEMS;
+  const shown = groups.slice(0, limit).map(item).join(separator);
+  return groups.length > limit ? `${shown}${separator}and ${groups.length - limit} more like this` : shown;
+}
+
+function memberKey(o: GroupMember): string {
+  return `${o.namespace}\u0000${o.kind}\u0000${o.name}`;
+}
+
+/**
+ * `BackOff on Pod/pod-3 and 99 more Pod/pod-<n> (1700 events)`: the group's most recent object not yet
+ * named, or a pointer back when every one was.
+ */
+function groupObjects(g: EventGroup, named: Set<string>, withEvents: boolean): string {
+  const fresh = g.objects.find((o) => !named.has(memberKey(o)));
+  if (fresh !== undefined) named.add(memberKey(fresh));
+  const family = `${escapeOrNone(g.kind)}/${escapeOrNone(g.nameTemplate)}`;
+  const events = withEvents && g.events > 1 ? ` (${plural(g.events, 'event')})` : '';
+  if (g.objects.length === 1) {
+    return fresh === undefined ? `the same ${escapeOrNone(g.kind)}${events}` : `${escapeOrNone(fresh.kind)}/${escapeOrNone(fresh.name)}${events}`;
+  }
+  if (fresh === undefined) return `${g.objects.length} ${family}${events}`;
+  return `${escapeOrNone(fresh.kind)}/${escapeOrNone(fresh.name)} and ${g.objects.length - 1} more ${family}${events}`;
+}
+
+function groupItem(g: EventGroup, named: Set<string>, withEvents: boolean): string {
+  return `${escapeOrNone(g.reason)} on ${groupObjects(g, named, withEvents)}`;
 }
 
 function percent(share: number): string {
@@ -158,13 +202,15 @@ function incarnationLines(incident: Incident): string[] {
   return lines;
 }
 
-/** `ReconcileStarted on Pipeline/build-1, 5 times in 117s (first 2m ago, last 3s ago)` */
-function repeatItem(r: Repeat, incident: Incident): string {
-  return `${escapeOrNone(r.reason)} on ${escapeOrNone(r.object)}, ${r.count} times${inSpan(r.spanMs)}${firstAndLast(r, incident)}`;
+/** `ReconcileStarted on Pipeline/build-1, 5 times in 117s (first 2m ago, last 3s ago)`; a group says its events too. */
+function repeatItem(g: EventGroup, named: Set<string>, incident: IncidentView): string {
+  const events = g.events > 1 ? `, ${plural(g.events, 'event')}` : '';
+  const span = g.firstSeen === null || g.lastSeen === null ? null : g.lastSeen - g.firstSeen;
+  return `${groupItem(g, named, false)}${events}, ${g.occurrences ?? 0} times${inSpan(span)}${firstAndLast(g, incident)}`;
 }
 
 /** ` (first 2m ago, last 3s ago)`; one age when both round to the same. */
-function firstAndLast(r: Repeat, incident: Incident): string {
+function firstAndLast(r: { firstSeen: number | null; lastSeen: number | null }, incident: IncidentView): string {
   const first = r.firstSeen === null ? null : ageOf(r.firstSeen, incident);
   const last = r.lastSeen === null ? null : ageOf(r.lastSeen, incident);
   if (first === null) return last === null ? '' : ` (last ${last})`;
@@ -188,15 +234,72 @@ function objectLabel(o: ObjectStory): string {
   return `${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}`;
 }
 
-function objectsSection(incident: Incident, palette: Palette): string {
+function objectsSection(incident: IncidentView, palette: Palette): string {
   const order = incident.carries.times ? 'oldest first' : 'in table order: the table carries no times';
-  const stories = incident.objects.map((o) => {
-    const uid =
-      o.uid !== null ? palette.dim(` (uid ${escapeOrNone(o.uid)}${incarnationNote(o, incident)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
-    const reports = o.reports.map((r) => reportLines(r, incident, palette));
-    return [`${palette.bold(objectLabel(o))}${uid}`, ...reports].join('\n');
-  });
-  return [palette.bold(`What happened, object by object (${order})`), ...stories].join('\n\n');
+  const title = palette.bold(`What happened, object by object (${order})`);
+  if (incident.detail) return [title, ...incident.objects.map((o) => objectBlock(o, incident, palette))].join('\n\n');
+  // The most telling families first until the section's budget is spent; then told in time order.
+  const ranked = [...incident.families].sort(compareFamilies);
+  const chosen = new Set<ObjectFamily>();
+  let used = 0;
+  for (const family of ranked) {
+    const size = familyBlock(family, incident, palette).split('\n').length + 1;
+    if (chosen.size > 0 && used + size > OBJECT_SECTION_LINES) continue;
+    chosen.add(family);
+    used += size;
+  }
+  const blocks = incident.families.filter((f) => chosen.has(f)).map((f) => familyBlock(f, incident, palette));
+  const left = incident.families.filter((f) => !chosen.has(f));
+  if (left.length > 0) {
+    const objects = left.reduce((sum, f) => sum + f.members.length, 0);
+    blocks.push(`and ${plural(objects, 'more object')} like this (${plural(left.length, 'more story', 'more stories')}): --detail or -o json tells them all.`);
+  }
+  return [title, ...blocks].join('\n\n');
+}
+
+/** One object's own story, report by report, as it happened. */
+function objectBlock(o: ObjectStory, incident: Incident, palette: Palette): string {
+  return [objectHeader(o, incident, palette), ...o.reports.map((r) => reportLines(r, incident, palette))].join('\n');
+}
+
+function objectHeader(o: ObjectStory, incident: Incident, palette: Palette): string {
+  const uid = o.uid !== null ? palette.dim(` (uid ${escapeOrNone(o.uid)}${incarnationNote(o, incident)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
+  return `${palette.bold(objectLabel(o))}${uid}`;
+}
+
+/**
+ * A family told once: an object alone with a short story as it happened; siblings with the same story
+ * (or one object with a long one) as one line per reason and message, with counts and an example.
+ */
+function familyBlock(f: ObjectFamily, incident: Incident, palette: Palette): string {
+  const first = f.members[0] as ObjectStory;
+  if (f.members.length === 1 && first.reports.length <= FAMILY_LINES) return objectBlock(first, incident, palette);
+  const header =
+    f.members.length === 1
+      ? objectHeader(first, incident, palette)
+      : `${palette.bold(objectLabel(first))} and ${f.members.length - 1} more ${escapeOrNone(f.kind)}/${escapeOrNone(f.nameTemplate)} with the same story`;
+  const shown = new Set(
+    [...f.lines]
+      .sort((a, b) => SEVERITY_ORDER.indexOf(severityOf(a.type)) - SEVERITY_ORDER.indexOf(severityOf(b.type)) || (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity))
+      .slice(0, FAMILY_LINES),
+  );
+  const lines = f.lines.filter((l) => shown.has(l)).map((l) => familyLine(l, f, incident, palette));
+  if (f.lines.length > shown.size) lines.push(`  and ${plural(f.lines.length - shown.size, 'more reason')} like this.`);
+  return [header, ...lines].join('\n');
+}
+
+function familyLine(l: FamilyLine, f: ObjectFamily, incident: Incident, palette: Palette): string {
+  const what = `${escapeOrNone(l.reason)} (${typeNote(l, palette)})`;
+  const on = f.members.length > 1 ? ` on ${plural(f.members.length, 'object')}` : '';
+  if (!incident.carries.messages) return `  ${what}, ${plural(l.events, 'event')}${on}`;
+  const when = l.firstSeen === null ? 'At an unknown time' : `First ${ageOf(l.firstSeen, incident)}`;
+  const who = l.reporters.length === 0 ? 'a reporter the input does not name' : l.reporters.map((r) => (r === '' ? 'an unnamed reporter' : escapeOrNone(r))).join(' and ');
+  const times = l.occurrences === null ? '' : `, ${plural(l.occurrences, 'time')}`;
+  const span = l.firstSeen === null || l.lastSeen === null ? null : l.lastSeen - l.firstSeen;
+  const last = l.lastSeen === null ? '' : `, last ${ageOf(l.lastSeen, incident)}`;
+  const m = l.example.message;
+  const message = m === null || m === '' ? '(no message)' : `"${escapeTerminal(m)}"`;
+  return `  ${when}, ${who} reported ${what}, ${plural(l.events, 'event')}${on}${times}${inSpan(span)}${last}; for example:\n    ${message}`;
 }
 
 /** Which incarnation a story is about, where that is worth saying: its name was re-used, or it is gone. */
@@ -207,7 +310,7 @@ function incarnationNote(o: ObjectStory, incident: Incident): string {
   return o.incarnation === 'current' && recreated ? ', the current incarnation' : '';
 }
 
-function typeNote(r: Report, palette: Palette): string {
+function typeNote(r: { type: string; conventionalType: boolean }, palette: Palette): string {
   return r.conventionalType ? paintEventType(r.type, palette) : `type ${paintEventType(r.type, palette)}, unconventional`;
 }
 
@@ -250,7 +353,13 @@ function howOften(r: Report, incident: Incident): string {
   return `${r.count} times${inSpan(r.spanMs)}${last}`;
 }
 
-function reportersSection(incident: Incident, palette: Palette): string {
+/** At most SECTION_ITEMS lines (all with --detail), then how many more. */
+function capLines(lines: string[], incident: IncidentView): string[] {
+  if (incident.detail || lines.length <= SECTION_ITEMS) return lines;
+  return [...lines.slice(0, SECTION_ITEMS), `  and ${lines.length - SECTION_ITEMS} more like this.`];
+}
+
+function reportersSection(incident: IncidentView, palette: Palette): string {
   const title = palette.bold('Who reported what');
   if (!incident.carries.reporters) {
     const input = incident.provenance.kind === 'otlp' ? "The collector's file keeps" : 'The table carries';
@@ -259,29 +368,34 @@ function reportersSection(incident: Incident, palette: Palette): string {
   const lines = incident.reporters.map(
     (r) => `  ${r.reporter === '' ? '(no reporter named)' : escapeOrNone(r.reporter)}: ${r.reasons.map(escapeOrNone).join(', ')}`,
   );
-  return [title, ...lines].join('\n');
+  return [title, ...capLines(lines, incident)].join('\n');
 }
 
-function unconventionalSection(incident: Incident, palette: Palette): string {
+function unconventionalSection(incident: IncidentView, palette: Palette): string {
   const blocks = incident.unconventionalTypes.map((u) => {
-    const events = u.events.map((e) => `${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)}`);
+    // Each reason on each object once; the first few unless --detail.
+    const events = [...new Set(u.events.map((e) => `${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)}`))];
+    const listed = incident.detail ? events.join(', ') : listSome(events);
     return [
-      `  ${paintEventType(u.type, palette)}: ${plural(u.events.length, 'event')} (${events.join(', ')}).`,
+      `  ${paintEventType(u.type, palette)}: ${plural(u.events.length, 'event')} (${listed}).`,
       `    ${escapeTerminal(summariseKubectlTypes(u.kubectl))}`,
       `    Missed by: ${missedBy(u.kubectl).map(escapeTerminal).join('; ')}.`,
       `    ${UNCONVENTIONAL_ORIGIN}`,
     ].join('\n');
   });
-  return [palette.bold('Unconventional types (neither Normal nor Warning)'), ...blocks].join('\n');
+  // Each type is a block of four lines: the first few types unless --detail.
+  const shown = incident.detail ? blocks : blocks.slice(0, HEADLINE_ITEMS);
+  if (blocks.length > shown.length) shown.push(`  and ${plural(blocks.length - shown.length, 'more type')} like this.`);
+  return [palette.bold('Unconventional types (neither Normal nor Warning)'), ...shown].join('\n');
 }
 
-function onlyInRecordSection(incident: Incident, palette: Palette): string {
+function onlyInRecordSection(incident: IncidentView, palette: Palette): string {
   const noun = savedNoun(incident.provenance.kind);
   const lines = (incident.onlyInRecord ?? []).map((e) => {
     const last = e.lastSeen === null ? 'at an unknown time' : timeAndAge(e.lastSeen, incident);
     return `  ${escapeOrNone(e.reason)} on ${escapeOrNone(e.object)} (event ${escapeOrNone(e.event)}, ${paintEventType(e.type, palette)}), last seen ${last}`;
   });
-  return [palette.bold(`Only in ${noun} (no longer on the server)`), ...lines].join('\n');
+  return [palette.bold(`Only in ${noun} (no longer on the server)`), ...capLines(lines, incident)].join('\n');
 }
 
 function limitsSection(incident: Incident, palette: Palette): string {

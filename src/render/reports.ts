@@ -5,7 +5,7 @@ import type { AuditReport } from '../core/audit.ts';
 import { describeKubectlTypes } from '../core/audit.ts';
 import type { Event } from '../core/event.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
-import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from '../core/timeline.ts';
+import { compareBytes, dedupeByUid, formatObjectRef, formatQualifiedObjectRef, kindsInSeveralGroups, sortTimeline } from '../core/timeline.ts';
 import { renderFindings, renderTypeBehaviour } from './audit-text.ts';
 import { plainPalette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
@@ -23,7 +23,8 @@ export function renderCountReport(events: Event[], now: number): string {
   const intro =
     'Events that repeated. A repeat is not a new event: the recorder bumps count and lastTimestamp (or series.count) on the same Event.';
   if (repeated.length === 0) return `${intro}\nNo event repeated: every event has count 1.\n`;
-  const rows = repeated.map((ev) => [formatLastSeen(ev, now), escapeTerminal(formatObjectRef(ev.object)), escapeOrNone(ev.reason), eventName(ev)]);
+  const shared = kindsInSeveralGroups(repeated);
+  const rows = repeated.map((ev) => [formatLastSeen(ev, now), escapeTerminal(formatQualifiedObjectRef(ev.object, shared)), escapeOrNone(ev.reason), eventName(ev)]);
   return `${intro}\n${alignColumns([['LAST SEEN', 'OBJECT', 'REASON', 'EVENT'], ...rows], 2).join('\n')}\n`;
 }
 

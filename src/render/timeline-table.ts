@@ -4,7 +4,7 @@ import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from '../core/duration.ts';
 import { formatLastSeen } from '../core/last-seen.ts';
-import { formatObjectRef } from '../core/timeline.ts';
+import { formatQualifiedObjectRef, kindsInSeveralGroups } from '../core/timeline.ts';
 import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
@@ -40,7 +40,8 @@ export const NOT_ON_SERVER_MARK = ' [not on server]';
 
 interface Column {
   head: string;
-  cell(ev: Event, now: number): string;
+  /** `shared`: the Kinds two groups share among the rows (core/timeline.ts kindsInSeveralGroups) */
+  cell(ev: Event, now: number, shared: ReadonlySet<string>): string;
   /** text added after the escaped, cut cell, so a long value never hides it */
   mark?(standing: EventStanding): string;
 }
@@ -64,7 +65,7 @@ const BASE: Column[] = [
   { head: 'REASON', cell: (ev) => ev.reason },
   {
     head: 'OBJECT',
-    cell: (ev) => formatObjectRef(ev.object),
+    cell: (ev, _now, shared) => formatQualifiedObjectRef(ev.object, shared),
     mark: (s) => (s.incarnation === undefined ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
   },
   { head: 'FROM', cell: (ev) => ev.reporter },
@@ -91,11 +92,12 @@ function columnsFor(opts: TimelineTableOptions): Column[] {
 export function renderTimelineTable(events: Event[], opts: TimelineTableOptions): string {
   if (events.length === 0) return '';
   const columns = columnsFor(opts);
+  const shared = kindsInSeveralGroups(events);
   const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
   const rows = events.map((ev) => {
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
-      const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now)), max) + (column.mark?.(standing) ?? '');
+      const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
       return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
   });

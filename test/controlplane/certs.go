@@ -28,6 +28,9 @@ type pki struct {
 	tokenFile   string
 	adminToken  string
 	viewerToken string
+	// kube-controller-manager's: user system:kube-controller-manager in group system:masters
+	// (startControllerManager says why).
+	controllerManagerToken string
 }
 
 const (
@@ -150,9 +153,13 @@ func generatePKI(dir string) (*pki, error) {
 	if p.viewerToken, err = randomToken(); err != nil {
 		return nil, err
 	}
+	if p.controllerManagerToken, err = randomToken(); err != nil {
+		return nil, err
+	}
 	// token,user,uid[,"group1,group2"]
-	lines := fmt.Sprintf("%s,%s,%s,\"system:masters\"\n%s,%s,%s\n",
-		p.adminToken, adminUser, adminUser, p.viewerToken, viewerUser, viewerUser)
+	lines := fmt.Sprintf("%s,%s,%s,\"system:masters\"\n%s,%s,%s\n%s,%s,%s,\"system:masters\"\n",
+		p.adminToken, adminUser, adminUser, p.viewerToken, viewerUser, viewerUser,
+		p.controllerManagerToken, controllerManagerUser, controllerManagerUser)
 	if err := os.WriteFile(p.tokenFile, []byte(lines), 0o600); err != nil {
 		return nil, err
 	}

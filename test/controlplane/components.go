@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"time"
+	_ "time/tzdata" // CronJob time zones, as upstream kube-controller-manager's main does
 
 	"github.com/spf13/cobra"
 	"k8s.io/component-base/cli"
@@ -10,6 +11,7 @@ import (
 	_ "k8s.io/component-base/metrics/prometheus/clientgo" // client-go metrics, as upstream main does
 	_ "k8s.io/component-base/metrics/prometheus/version"  // version metric, as upstream main does
 	apiserverapp "k8s.io/kubernetes/cmd/kube-apiserver/app"
+	controllermanagerapp "k8s.io/kubernetes/cmd/kube-controller-manager/app"
 	schedulerapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
 )
 
@@ -49,4 +51,8 @@ func runAPIServer(argv []string) int {
 
 func runScheduler(argv []string) int {
 	return runComponent(argv, func() *cobra.Command { return schedulerapp.NewSchedulerCommand() })
+}
+
+func runControllerManager(argv []string) int {
+	return runComponent(argv, controllermanagerapp.NewControllerManagerCommand)
 }

@@ -3,16 +3,19 @@
 //
 // It is one multi-call binary:
 //
-//	controlplane up [flags]               supervisor: etcd (in-process) + kube-apiserver + kube-scheduler,
-//	                                      and kube-controller-manager's ClusterRole aggregation (in-process)
+//	controlplane up [flags]               supervisor: etcd (in-process) + kube-apiserver + kube-scheduler
+//	                                      + kube-controller-manager, and a heartbeat per node (nodeagent.go)
 //	controlplane kube-apiserver <flags>   upstream kube-apiserver (started by `up`)
 //	controlplane kube-scheduler <flags>   upstream kube-scheduler (started by `up`)
+//	controlplane kube-controller-manager <flags>  upstream kube-controller-manager (started by `up`)
+//	controlplane node --dir DIR ...       stop/start a node's heartbeat, add a node (control.go)
+//	controlplane emit [flags]             write events through client-go's recorders (emit.go)
 //	controlplane kubectl <args>           upstream kubectl of the same version
 //	controlplane version                  prints the pinned versions as JSON
 //
 // When the basename of argv[0] is "kubectl" the binary behaves as kubectl.
 //
-// kube-apiserver and kube-scheduler each install a once-only process signal handler
+// kube-apiserver, kube-scheduler and kube-controller-manager each install a once-only process signal handler
 // (k8s.io/apiserver/pkg/server.SetupSignalHandler panics when called twice), so they run as
 // separate processes: `up` re-executes its own binary with the component's subcommand.
 package main
@@ -27,9 +30,16 @@ import (
 func usage() {
 	fmt.Fprintf(os.Stderr, `usage:
   controlplane up [--dir DIR] [--event-ttl 1h] [--etcd-compaction-interval 5m] [--kubeconfig-out PATH] [--exit-on-stdin-eof]
+                  [--nodes 1] [--heartbeat-interval 10s] [--pod-status=true] [--node-monitor-grace-period 50s]
+                  [--node-monitor-period 5s] [--default-not-ready-toleration-seconds 300]
+                  [--default-unreachable-toleration-seconds 300]   (controlplane up -h: all flags)
+  controlplane node (--dir DIR | --socket PATH) list | add NAME | stop NAME | start NAME
+  controlplane emit --kubeconfig PATH --kind KIND --name NAME [--namespace NS] --reason R --message M ...
+                                         (controlplane emit -h: all flags)
   controlplane kubectl ARGS...
   controlplane kube-apiserver FLAGS...   (internal: started by up)
   controlplane kube-scheduler FLAGS...   (internal: started by up)
+  controlplane kube-controller-manager FLAGS...   (internal: started by up)
   controlplane version
 `)
 }
@@ -54,6 +64,12 @@ func main() {
 		os.Exit(runAPIServer(shifted))
 	case "kube-scheduler":
 		os.Exit(runScheduler(shifted))
+	case "kube-controller-manager":
+		os.Exit(runControllerManager(shifted))
+	case "node":
+		os.Exit(runNode(os.Args[2:]))
+	case "emit":
+		os.Exit(runEmit(os.Args[2:]))
 	case "kubectl":
 		os.Exit(runKubectl(shifted))
 	case "jsonpath":

@@ -21,11 +21,9 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
@@ -44,6 +42,18 @@ type upOptions struct {
 	kubeconfigOut      string
 	exitOnStdinEOF     bool
 	verbose            bool
+
+	// Nodes and their kubelet stand-ins (nodeagent.go).
+	nodes             int
+	heartbeatInterval time.Duration
+	podStatus         bool
+	// Node failure timings: kube-controller-manager --node-monitor-grace-period and
+	// --node-monitor-period, kube-apiserver --default-not-ready-toleration-seconds and
+	// --default-unreachable-toleration-seconds (DefaultTolerationSeconds admission).
+	nodeMonitorGracePeriod time.Duration
+	nodeMonitorPeriod      time.Duration
+	notReadyToleration     int
+	unreachableToleration  int
 }
 
 // readyLine is the single JSON line `up` prints on stdout.
@@ -59,11 +69,15 @@ type readyLine struct {
 	StartupSeconds   float64 `json:"startupSeconds"`
 	Dir              string  `json:"dir,omitempty"`
 	// Process ids: the supervisor (which also runs etcd) and its two children.
-	Pid          int    `json:"pid"`
-	APIServerPid int    `json:"apiserverPid,omitempty"`
-	SchedulerPid int    `json:"schedulerPid,omitempty"`
-	Kubernetes   string `json:"kubernetesVersion"`
-	Etcd         string `json:"etcdVersion"`
+	Pid                  int `json:"pid"`
+	APIServerPid         int `json:"apiserverPid,omitempty"`
+	SchedulerPid         int `json:"schedulerPid,omitempty"`
+	ControllerManagerPid int `json:"controllerManagerPid,omitempty"`
+	// HTTP over this unix socket stops and restarts node heartbeats (control.go).
+	ControlSocket string   `json:"controlSocket,omitempty"`
+	Nodes         []string `json:"nodes,omitempty"`
+	Kubernetes    string   `json:"kubernetesVersion"`
+	Etcd          string   `json:"etcdVersion"`
 }
 
 type child struct {
@@ -91,9 +105,15 @@ type supervisor struct {
 	self     string
 	upLog    *os.File
 
-	etcd      *embed.Etcd
-	apiserver *child
-	scheduler *child
+	etcd              *embed.Etcd
+	apiserver         *child
+	scheduler         *child
+	controllerManager *child
+
+	client      kubernetes.Interface
+	watchClient kubernetes.Interface
+	nodesMu     sync.Mutex
+	nodes       map[string]*nodeAgent
 
 	kubeconfigWritten       string
 	viewerKubeconfigWritten string
@@ -123,7 +143,18 @@ func runUp(args []string) int {
 	fs.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "where to write the admin kubeconfig (default <dir>/kubeconfig; the viewer's goes next to it, see viewerKubeconfigPath)")
 	fs.BoolVar(&o.exitOnStdinEOF, "exit-on-stdin-eof", false, "shut down when stdin reaches EOF")
 	fs.BoolVar(&o.verbose, "v", false, "also print supervisor progress to stderr")
+	fs.IntVar(&o.nodes, "nodes", 1, "how many nodes to register (node-1 ... node-N), each with a heartbeat")
+	fs.DurationVar(&o.heartbeatInterval, "heartbeat-interval", 10*time.Second, "how often each node renews its Lease (the kubelet: 40s lease, renewed every 10s)")
+	fs.BoolVar(&o.podStatus, "pod-status", true, "report pods bound to a node Running and Ready, and finish their deletion, as a kubelet would (no container runs)")
+	fs.DurationVar(&o.nodeMonitorGracePeriod, "node-monitor-grace-period", 50*time.Second, "kube-controller-manager --node-monitor-grace-period")
+	fs.DurationVar(&o.nodeMonitorPeriod, "node-monitor-period", 5*time.Second, "kube-controller-manager --node-monitor-period")
+	fs.IntVar(&o.notReadyToleration, "default-not-ready-toleration-seconds", 300, "kube-apiserver --default-not-ready-toleration-seconds")
+	fs.IntVar(&o.unreachableToleration, "default-unreachable-toleration-seconds", 300, "kube-apiserver --default-unreachable-toleration-seconds")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if o.nodes < 1 {
+		fmt.Fprintf(os.Stderr, "controlplane up: --nodes must be at least 1\n")
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -136,6 +167,7 @@ func runUp(args []string) int {
 		stop:     make(chan struct{}),
 		force:    make(chan struct{}),
 		spawnReq: make(chan spawnRequest),
+		nodes:    map[string]*nodeAgent{},
 	}
 	return s.run()
 }
@@ -286,17 +318,21 @@ func (s *supervisor) run() int {
 	return code
 }
 
+func (s *supervisor) children() []*child {
+	return []*child{s.apiserver, s.scheduler, s.controllerManager}
+}
+
 // printFailedLogs prints the tail of the log of every component that died (or, when none
 // did, of all components) to stderr.
 func (s *supervisor) printFailedLogs() {
 	var logs []string
-	for _, c := range []*child{s.apiserver, s.scheduler} {
+	for _, c := range s.children() {
 		if c != nil && c.exited() {
 			logs = append(logs, c.logPath)
 		}
 	}
 	if len(logs) == 0 {
-		for _, c := range []*child{s.apiserver, s.scheduler} {
+		for _, c := range s.children() {
 			if c != nil {
 				logs = append(logs, c.logPath)
 			}
@@ -430,7 +466,11 @@ func (s *supervisor) startUp() (*readyLine, error) {
 		"--service-account-issuer=https://kubernetes.default.svc",
 		"--service-account-key-file=" + p.saPub,
 		"--service-account-signing-key-file=" + p.saKey,
-		"--disable-admission-plugins=ServiceAccount,TaintNodesByCondition",
+		// Every default admission plugin runs, ServiceAccount (pods get their namespace's
+		// `default` account) and TaintNodesByCondition (a new Node starts tainted not-ready until
+		// the node lifecycle controller sees it Ready) included.
+		"--default-not-ready-toleration-seconds=" + strconv.Itoa(s.opts.notReadyToleration),
+		"--default-unreachable-toleration-seconds=" + strconv.Itoa(s.opts.unreachableToleration),
 		"--event-ttl=" + s.opts.eventTTL.String(),
 		"--etcd-compaction-interval=" + s.opts.compactionInterval.String(),
 		// The default lease reconciler would try every 10 s to publish 127.0.0.1 as the endpoint
@@ -459,13 +499,19 @@ func (s *supervisor) startUp() (*readyLine, error) {
 	}
 
 	deadline := time.Now().Add(readyTimeout)
-	if err := s.waitFor("kube-apiserver /readyz", deadline, func(ctx context.Context) (bool, error) {
-		body, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
-		return err == nil && strings.TrimSpace(string(body)) == "ok", nil
+	// The scheduler and the controller-manager start as soon as the apiserver serves at all (any
+	// HTTP answer from /healthz), while its post-start hooks still run: their own start-up
+	// overlaps the apiserver's. The controller-manager waits up to 10 s for /healthz itself
+	// (cmd/kube-controller-manager/app/controllermanager.go WaitForAPIServer), which the hooks
+	// take well under; the scheduler waits as long as it takes.
+	if err := s.waitFor("kube-apiserver to serve", deadline, func(ctx context.Context) (bool, error) {
+		_, err := client.Discovery().RESTClient().Get().AbsPath("/healthz").DoRaw(ctx)
+		var status apierrors.APIStatus
+		return err == nil || errors.As(err, &status), nil
 	}); err != nil {
 		return nil, err
 	}
-	s.logf("apiserver ready after %s", time.Since(s.start).Round(time.Millisecond))
+	s.logf("apiserver serving after %s", time.Since(s.start).Round(time.Millisecond))
 
 	// The scheduler talks to the apiserver with the admin token.
 	schedKubeconfig := filepath.Join(s.dir, "scheduler.kubeconfig")
@@ -479,26 +525,46 @@ func (s *supervisor) startUp() (*readyLine, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if err := s.startControllerManager(cfg, p); err != nil {
+		return nil, err
+	}
+	if err := s.waitFor("kube-apiserver /readyz", deadline, func(ctx context.Context) (bool, error) {
+		body, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
+		return err == nil && strings.TrimSpace(string(body)) == "ok", nil
+	}); err != nil {
+		return nil, err
+	}
+	s.logf("apiserver ready after %s", time.Since(s.start).Round(time.Millisecond))
 
-	if err := s.createNode(client, deadline); err != nil {
+	// The node agents' pod informers watch: no overall request timeout (the start-up client has one).
+	watchCfg := rest.CopyConfig(restCfg)
+	watchCfg.Timeout = 0
+	if s.watchClient, err = kubernetes.NewForConfig(watchCfg); err != nil {
 		return nil, err
 	}
-	if err := s.startClusterRoleAggregation(restCfg); err != nil {
+	s.client = client
+	socket, err := s.serveControl()
+	if err != nil {
 		return nil, err
 	}
-	if err := s.waitFor("ClusterRole view to be aggregated", deadline, func(ctx context.Context) (bool, error) {
-		return viewAggregated(ctx, client)
-	}); err != nil {
+	var nodeNames []string
+	for i := 1; i <= s.opts.nodes; i++ {
+		name := fmt.Sprintf("node-%d", i)
+		nodeNames = append(nodeNames, name)
+		if err := s.waitFor("node "+name+" registration", deadline, func(ctx context.Context) (bool, error) {
+			_, err := s.addNode(ctx, name)
+			return err == nil, err
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.waitForControllers(client, nodeNames, deadline); err != nil {
 		return nil, err
 	}
-	if err := s.waitFor("namespace default", deadline, func(ctx context.Context) (bool, error) {
-		_, err := client.CoreV1().Namespaces().Get(ctx, "default", metav1.GetOptions{})
-		return err == nil, nil
-	}); err != nil {
-		return nil, err
-	}
-	if s.scheduler.exited() {
-		return nil, fmt.Errorf("kube-scheduler exited: %v", s.scheduler.waitErr)
+	for _, c := range s.children() {
+		if c.exited() {
+			return nil, fmt.Errorf("%s exited: %v", c.name, c.waitErr)
+		}
 	}
 
 	out := s.opts.kubeconfigOut
@@ -520,19 +586,22 @@ func (s *supervisor) startUp() (*readyLine, error) {
 	s.viewerKubeconfigWritten = viewerOut
 
 	return &readyLine{
-		Ready:            true,
-		Kubeconfig:       out,
-		ViewerKubeconfig: viewerOut,
-		Server:           server,
-		Token:            p.adminToken,
-		CAFile:           p.caFile,
-		StartupSeconds:   time.Since(s.start).Seconds(),
-		Dir:              s.dir,
-		Pid:              os.Getpid(),
-		APIServerPid:     s.apiserver.cmd.Process.Pid,
-		SchedulerPid:     s.scheduler.cmd.Process.Pid,
-		Kubernetes:       kubernetesVersion(),
-		Etcd:             etcdVersion(),
+		Ready:                true,
+		Kubeconfig:           out,
+		ViewerKubeconfig:     viewerOut,
+		Server:               server,
+		Token:                p.adminToken,
+		CAFile:               p.caFile,
+		StartupSeconds:       time.Since(s.start).Seconds(),
+		Dir:                  s.dir,
+		Pid:                  os.Getpid(),
+		APIServerPid:         s.apiserver.cmd.Process.Pid,
+		SchedulerPid:         s.scheduler.cmd.Process.Pid,
+		ControllerManagerPid: s.controllerManager.cmd.Process.Pid,
+		ControlSocket:        socket,
+		Nodes:                nodeNames,
+		Kubernetes:           kubernetesVersion(),
+		Etcd:                 etcdVersion(),
 	}, nil
 }
 
@@ -664,98 +733,6 @@ func writeKubeconfig(path string, cfg *clientcmdapi.Config) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-func nodeResources() corev1.ResourceList {
-	return corev1.ResourceList{
-		corev1.ResourceCPU:    resource.MustParse("2"),
-		corev1.ResourceMemory: resource.MustParse("8Gi"),
-		corev1.ResourcePods:   resource.MustParse("110"),
-	}
-}
-
-func nodeStatusOK(n *corev1.Node) bool {
-	want := nodeResources()
-	for name, q := range want {
-		if a, ok := n.Status.Allocatable[name]; !ok || a.Cmp(q) != 0 {
-			return false
-		}
-		if c, ok := n.Status.Capacity[name]; !ok || c.Cmp(q) != 0 {
-			return false
-		}
-	}
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
-			return true
-		}
-	}
-	return false
-}
-
-// createNode registers node-1 the way a kubelet would, minus the kubelet: the Node object,
-// then its status (capacity, allocatable, Ready) through the status subresource when create
-// did not keep it.
-func (s *supervisor) createNode(client kubernetes.Interface, deadline time.Time) error {
-	now := metav1.Now()
-	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: nodeName,
-			Labels: map[string]string{
-				"kubernetes.io/hostname": nodeName,
-				"kubernetes.io/os":       "linux",
-				"kubernetes.io/arch":     runtime.GOARCH,
-			},
-		},
-		Status: corev1.NodeStatus{
-			Capacity:    nodeResources(),
-			Allocatable: nodeResources(),
-			Conditions: []corev1.NodeCondition{{
-				Type:               corev1.NodeReady,
-				Status:             corev1.ConditionTrue,
-				Reason:             "KubeletReady",
-				Message:            "evtimeline test node (no kubelet)",
-				LastHeartbeatTime:  now,
-				LastTransitionTime: now,
-			}},
-			Addresses: []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "127.0.0.1"}},
-			NodeInfo: corev1.NodeSystemInfo{
-				KubeletVersion:  kubernetesVersion(),
-				OperatingSystem: "linux",
-				Architecture:    runtime.GOARCH,
-			},
-		},
-	}
-	var created *corev1.Node
-	if err := s.waitFor("node "+nodeName+" create", deadline, func(ctx context.Context) (bool, error) {
-		n, err := client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
-		if apierrors.IsAlreadyExists(err) {
-			n, err = client.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
-		}
-		if err != nil {
-			return false, err
-		}
-		created = n
-		return true, nil
-	}); err != nil {
-		return err
-	}
-	if nodeStatusOK(created) {
-		s.logf("node %s created with status", nodeName)
-		return nil
-	}
-	s.logf("node %s created without status; setting it through /status", nodeName)
-	return s.waitFor("node "+nodeName+" status", deadline, func(ctx context.Context) (bool, error) {
-		n, err := client.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
-		if err != nil {
-			return false, err
-		}
-		n.Status = node.Status
-		n, err = client.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{})
-		if err != nil {
-			return false, err
-		}
-		return nodeStatusOK(n), nil
-	})
-}
-
 // stopChild sends SIGTERM to the child's process group; SIGKILL after the timeout (or at once
 // on a second signal to the supervisor).
 func (s *supervisor) stopChildren(children ...*child) {
@@ -786,8 +763,9 @@ func (s *supervisor) stopChildren(children ...*child) {
 }
 
 func (s *supervisor) shutdown() {
-	// The scheduler first (it only talks to the apiserver), then the apiserver, then etcd.
-	s.stopChildren(s.scheduler)
+	// The scheduler and the controller-manager first (they only talk to the apiserver), then the
+	// apiserver, then etcd.
+	s.stopChildren(s.scheduler, s.controllerManager)
 	s.stopChildren(s.apiserver)
 	if s.etcd != nil {
 		done := make(chan struct{})
@@ -810,7 +788,7 @@ func (s *supervisor) shutdown() {
 	} else if s.dir != "" {
 		// A folder given with --dir is kept (logs stay for inspection); the etcd data and the
 		// secrets are removed.
-		for _, name := range []string{"etcd", "apiserver-certs", "tokens.csv", "sa.key", "apiserver.key", "scheduler.kubeconfig"} {
+		for _, name := range []string{"etcd", "apiserver-certs", "tokens.csv", "sa.key", "apiserver.key", "scheduler.kubeconfig", "controller-manager.kubeconfig"} {
 			_ = os.RemoveAll(filepath.Join(s.dir, name))
 		}
 	}

@@ -1,10 +1,12 @@
-// `npm run cluster [-- --event-ttl 5m --etcd-compaction-interval 1m --kubeconfig-out PATH]`
+// `npm run cluster [-- --event-ttl 5m --etcd-compaction-interval 1m --kubeconfig-out PATH --nodes 2
+//                     --node-monitor-grace-period 50s --default-unreachable-toleration-seconds 300]`
 //
-// Starts the test control plane in the foreground for a person: prints `export KUBECONFIG=...`
-// and how long start-up took, then stays up until Ctrl-C (or SIGTERM) and stops cleanly.
+// Starts the test control plane in the foreground for a person: prints `export KUBECONFIG=...`,
+// how long start-up took and how to stop and restart a node's heartbeat, then stays up until
+// Ctrl-C (or SIGTERM) and stops cleanly. Node failure timings are a real cluster's unless given.
 
 import { parseArgs } from 'node:util';
-import { startControlPlane, type ControlPlaneOptions } from './controlplane.ts';
+import { controlPlaneEnv, startControlPlane, type ControlPlaneOptions } from './controlplane.ts';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -12,13 +14,19 @@ async function main(): Promise<number> {
       'event-ttl': { type: 'string' },
       'etcd-compaction-interval': { type: 'string' },
       'kubeconfig-out': { type: 'string' },
+      nodes: { type: 'string' },
+      'node-monitor-grace-period': { type: 'string' },
+      'default-not-ready-toleration-seconds': { type: 'string' },
+      'default-unreachable-toleration-seconds': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run cluster [-- --event-ttl 1h] [--etcd-compaction-interval 5m] [--kubeconfig-out PATH]\n',
+      'usage: npm run cluster [-- --event-ttl 1h] [--etcd-compaction-interval 5m] [--kubeconfig-out PATH] [--nodes 1]\n' +
+        '                       [--node-monitor-grace-period 50s] [--default-not-ready-toleration-seconds 300]\n' +
+        '                       [--default-unreachable-toleration-seconds 300]\n',
     );
     return 0;
   }
@@ -26,9 +34,23 @@ async function main(): Promise<number> {
   if (values['event-ttl'] !== undefined) opts.eventTTL = values['event-ttl'];
   if (values['etcd-compaction-interval'] !== undefined) opts.compactionInterval = values['etcd-compaction-interval'];
   if (values['kubeconfig-out'] !== undefined) opts.kubeconfigOut = values['kubeconfig-out'];
+  if (values['node-monitor-grace-period'] !== undefined) opts.nodeMonitorGracePeriod = values['node-monitor-grace-period'];
+  for (const [flag, set] of [
+    ['nodes', (n: number) => (opts.nodes = n)],
+    ['default-not-ready-toleration-seconds', (n: number) => (opts.notReadyTolerationSeconds = n)],
+    ['default-unreachable-toleration-seconds', (n: number) => (opts.unreachableTolerationSeconds = n)],
+  ] as const) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    if (!/^\d+$/.test(raw)) {
+      process.stderr.write(`--${flag} must be a whole number, not ${JSON.stringify(raw)}\n`);
+      return 2;
+    }
+    set(Number(raw));
+  }
 
   const t0 = performance.now();
-  process.stderr.write('starting the test control plane (etcd + kube-apiserver + kube-scheduler) ...\n');
+  process.stderr.write('starting the test control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager) ...\n');
   const cp = await startControlPlane(opts);
   const total = (performance.now() - t0) / 1000;
 
@@ -43,8 +65,18 @@ async function main(): Promise<number> {
       'As user viewer (no RBAC grants until you bind a role, e.g. kubectl create rolebinding v --clusterrole=view --user=viewer -n NS):',
       `export KUBECONFIG=${cp.viewerKubeconfig}`,
       '',
+      `Nodes ${cp.nodes.join(', ')} have no kubelet: the supervisor keeps their heartbeat (Lease and Ready).`,
+      'Stop node-1\'s heartbeat (its kubelet "dies": NotReady after the grace period, taints, evictions), and restart it:',
+      `  ${cp.binary} node --dir ${cp.dir} stop node-1`,
+      `  ${cp.binary} node --dir ${cp.dir} start node-1`,
+      `  ${cp.binary} node --dir ${cp.dir} list          (add NAME registers another node)`,
+      'With one node a failure is a full disruption and the node lifecycle controller evicts nothing: start with --nodes 2 to see evictions.',
+      '',
+      'Events through client-go\'s own recorders (aggregation, spam filter, series), as an operator writes them:',
+      `  ${cp.binary} emit --kubeconfig ${cp.kubeconfig} --kind Pod --name NAME --namespace NS --reason R --message M --count 20`,
+      '',
       'To make the integration tests reuse this control plane instead of starting their own:',
-      `export EVTIMELINE_TEST_KUBECONFIG=${cp.kubeconfig} EVTIMELINE_TEST_VIEWER_KUBECONFIG=${cp.viewerKubeconfig} EVTIMELINE_TEST_CONTROLPLANE_BINARY=${cp.binary}`,
+      `export ${Object.entries(controlPlaneEnv(cp)).map(([k, v]) => `${k}=${v}`).join(' ')}`,
       `kubectl of the server's version: ${cp.binary} kubectl`,
       '',
       'Press Ctrl-C to stop.',

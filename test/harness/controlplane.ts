@@ -1,24 +1,28 @@
-// Test harness for a real Kubernetes control plane (etcd + kube-apiserver + kube-scheduler at the
-// version pinned in test/controlplane/go.mod), with one Node `node-1` (cpu 2, memory 8Gi,
-// pods 110) and no kubelet or controller-manager (only its ClusterRole aggregation, run by the
-// supervisor, so that the admin, edit and view ClusterRoles hold their rules).
+// Test harness for a real Kubernetes control plane (etcd + kube-apiserver + kube-scheduler +
+// kube-controller-manager at the version pinned in test/controlplane/go.mod), with Node `node-1`
+// (cpu 2, memory 8Gi, pods 110; more with `nodes`) whose kubelet is a stand-in for its heartbeat
+// and its pods' status only (test/controlplane/nodeagent.go): no container runs. The heartbeat can
+// be stopped and restarted (test/harness/nodes.ts) to stage a node failure.
 //
 // Two ways to get one:
 //
-//   startControlPlane(opts)  - a private control plane, stopped by its stop(). Use it for
-//                               special flags (a short --event-ttl, a short compaction interval).
+//   startControlPlane(opts)  - a private control plane, stopped by its stop(). Use it only for
+//                               special flags (a short --event-ttl, short node failure timings,
+//                               two nodes).
 //
 //   sharedControlPlane()     - for ordinary tests. node:test runs every test FILE in its own
 //                               process, so "shared" means:
-//                                 * when EVTIMELINE_TEST_KUBECONFIG is set (a control plane that
-//                                   someone else started, e.g. `npm run cluster` in another
-//                                   terminal, or a wrapper around the whole run), every file uses
-//                                   it and never stops it;
-//                                 * otherwise the first call in a test-file process starts one,
-//                                   later calls in the same process get the same one, and an
-//                                   `after` hook (node:test) stops it when the file is done.
+//                                 * when EVTIMELINE_TEST_KUBECONFIG is set, every file uses that
+//                                   control plane and never stops it. `npm run test:integration`
+//                                   sets it: its global setup (test/harness/global-setup.ts) starts
+//                                   ONE control plane for the whole run. `npm run cluster` prints
+//                                   the exports to reuse one from another terminal.
+//                                 * otherwise (a test file run on its own) the first call in a
+//                                   test-file process starts one, later calls in the same process
+//                                   get the same one, and an `after` hook stops it.
 //                               Files must isolate themselves with freshNamespace()
-//                               (test/harness/namespace.ts); namespaces are never deleted.
+//                               (test/harness/namespace.ts) and must not stop a shared node's
+//                               heartbeat.
 //
 // Two identities: the admin (system:masters) and `viewer`, authenticated but in no group, so RBAC
 // grants it nothing until a test binds it a role in its namespace (`kubectl create rolebinding
@@ -31,6 +35,11 @@
 //   EVTIMELINE_TEST_SERVER       https://127.0.0.1:PORT (optional: read from the kubeconfig)
 //   EVTIMELINE_TEST_TOKEN        admin bearer token      (optional: read from the kubeconfig)
 //   EVTIMELINE_TEST_CONTROLPLANE_BINARY  the controlplane binary (optional: ensureControlPlane())
+//   EVTIMELINE_TEST_DIR          the state folder (optional: tests that read files the supervisor
+//                                writes there, such as client certificates, need it)
+//   EVTIMELINE_TEST_CONTROL_SOCKET  the supervisor's control socket (optional: <dir>/control.sock
+//                                when EVTIMELINE_TEST_DIR is set; without either the node helpers
+//                                of test/harness/nodes.ts refuse)
 //
 // A test process that crashes or is killed cannot leave a control plane running: the supervisor
 // is started with --exit-on-stdin-eof and its stdin is a pipe held by this process, which the
@@ -39,7 +48,7 @@
 
 import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { after } from 'node:test';
 import type { Readable, Writable } from 'node:stream';
 import { ensureControlPlane } from './build-controlplane.mjs';
@@ -51,7 +60,30 @@ export interface ControlPlaneOptions {
   compactionInterval?: string;
   /** Where to write the kubeconfig (default: <state dir>/kubeconfig, removed on stop). */
   kubeconfigOut?: string;
+  /** How many nodes to register, node-1 ... node-N (default 1). */
+  nodes?: number;
+  /** How often each node renews its Lease, a Go duration (default "10s", the kubelet's). */
+  heartbeatInterval?: string;
+  /** Report bound pods Running and Ready and finish their deletion, as a kubelet would (default true). */
+  podStatus?: boolean;
+  /** kube-controller-manager --node-monitor-grace-period (default "50s"). */
+  nodeMonitorGracePeriod?: string;
+  /** kube-controller-manager --node-monitor-period (default "5s"). */
+  nodeMonitorPeriod?: string;
+  /** kube-apiserver --default-not-ready-toleration-seconds (default 300). */
+  notReadyTolerationSeconds?: number;
+  /** kube-apiserver --default-unreachable-toleration-seconds (default 300). */
+  unreachableTolerationSeconds?: number;
 }
+
+/** Node failure timings short enough for a test: Unknown about 10-15 s after the heartbeat stops, evictions 5 s later. */
+export const FAST_NODE_FAILURE: ControlPlaneOptions = {
+  heartbeatInterval: '1s',
+  nodeMonitorGracePeriod: '10s',
+  nodeMonitorPeriod: '1s',
+  notReadyTolerationSeconds: 5,
+  unreachableTolerationSeconds: 5,
+};
 
 export interface ControlPlane {
   /** Admin kubeconfig: context `evtimeline`, namespace default, CA data + bearer token. */
@@ -72,8 +104,12 @@ export interface ControlPlane {
   startupSeconds: number;
   kubernetesVersion: string;
   etcdVersion: string;
-  /** Process ids: the supervisor (which also runs etcd in-process), kube-apiserver, kube-scheduler. 0 when reused from env. */
-  pids: { supervisor: number; apiserver: number; scheduler: number };
+  /** Process ids: the supervisor (which also runs etcd in-process), kube-apiserver, kube-scheduler, kube-controller-manager. 0 when reused from env. */
+  pids: { supervisor: number; apiserver: number; scheduler: number; controllerManager: number };
+  /** The supervisor's control socket (HTTP over a unix socket; test/harness/nodes.ts). '' when unknown. */
+  controlSocket: string;
+  /** The nodes registered at start-up (empty when reused from env). */
+  nodes: string[];
   /** true when this process started it (false: reused from EVTIMELINE_TEST_KUBECONFIG). */
   owned: boolean;
   /** Stops everything and resolves when the supervisor has exited (idempotent; no-op when not owned). */
@@ -93,6 +129,9 @@ interface ReadyLine {
   pid: number;
   apiserverPid?: number;
   schedulerPid?: number;
+  controllerManagerPid?: number;
+  controlSocket?: string;
+  nodes?: string[];
   kubernetesVersion: string;
   etcdVersion: string;
 }
@@ -136,6 +175,13 @@ async function startOnce(binary: string, opts: ControlPlaneOptions): Promise<Con
   if (opts.eventTTL !== undefined) args.push(`--event-ttl=${opts.eventTTL}`);
   if (opts.compactionInterval !== undefined) args.push(`--etcd-compaction-interval=${opts.compactionInterval}`);
   if (opts.kubeconfigOut !== undefined) args.push(`--kubeconfig-out=${opts.kubeconfigOut}`);
+  if (opts.nodes !== undefined) args.push(`--nodes=${opts.nodes}`);
+  if (opts.heartbeatInterval !== undefined) args.push(`--heartbeat-interval=${opts.heartbeatInterval}`);
+  if (opts.podStatus !== undefined) args.push(`--pod-status=${opts.podStatus}`);
+  if (opts.nodeMonitorGracePeriod !== undefined) args.push(`--node-monitor-grace-period=${opts.nodeMonitorGracePeriod}`);
+  if (opts.nodeMonitorPeriod !== undefined) args.push(`--node-monitor-period=${opts.nodeMonitorPeriod}`);
+  if (opts.notReadyTolerationSeconds !== undefined) args.push(`--default-not-ready-toleration-seconds=${opts.notReadyTolerationSeconds}`);
+  if (opts.unreachableTolerationSeconds !== undefined) args.push(`--default-unreachable-toleration-seconds=${opts.unreachableTolerationSeconds}`);
 
   // detached: own session and process group, so a terminal's Ctrl-C reaches only us and we stop
   // the control plane in order (a second signal would make the supervisor SIGKILL its children).
@@ -253,7 +299,14 @@ async function startOnce(binary: string, opts: ControlPlaneOptions): Promise<Con
     startupSeconds: line.startupSeconds,
     kubernetesVersion: line.kubernetesVersion,
     etcdVersion: line.etcdVersion,
-    pids: { supervisor: line.pid, apiserver: line.apiserverPid ?? 0, scheduler: line.schedulerPid ?? 0 },
+    pids: {
+      supervisor: line.pid,
+      apiserver: line.apiserverPid ?? 0,
+      scheduler: line.schedulerPid ?? 0,
+      controllerManager: line.controllerManagerPid ?? 0,
+    },
+    controlSocket: line.controlSocket ?? '',
+    nodes: line.nodes ?? [],
     owned: true,
     stop,
   };
@@ -313,13 +366,26 @@ export async function controlPlaneFromEnv(env: NodeJS.ProcessEnv = process.env):
     token,
     ca: caData ? Buffer.from(caData, 'base64').toString('utf8') : '',
     binary,
-    dir: '',
+    dir: env.EVTIMELINE_TEST_DIR ?? '',
     startupSeconds: 0,
     kubernetesVersion: '',
     etcdVersion: '',
-    pids: { supervisor: 0, apiserver: 0, scheduler: 0 },
+    pids: { supervisor: 0, apiserver: 0, scheduler: 0, controllerManager: 0 },
+    controlSocket: env.EVTIMELINE_TEST_CONTROL_SOCKET || (env.EVTIMELINE_TEST_DIR ? join(env.EVTIMELINE_TEST_DIR, 'control.sock') : ''),
+    nodes: [], // unknown here: listNodes() (test/harness/nodes.ts) asks the supervisor
     owned: false,
     stop: () => Promise.resolve(),
+  };
+}
+
+/** The env-var contract above, for a control plane this process started (global setup, `npm run cluster`). */
+export function controlPlaneEnv(cp: ControlPlane): Record<string, string> {
+  return {
+    EVTIMELINE_TEST_KUBECONFIG: cp.kubeconfig,
+    EVTIMELINE_TEST_VIEWER_KUBECONFIG: cp.viewerKubeconfig,
+    EVTIMELINE_TEST_CONTROLPLANE_BINARY: cp.binary,
+    EVTIMELINE_TEST_DIR: cp.dir,
+    EVTIMELINE_TEST_CONTROL_SOCKET: cp.controlSocket,
   };
 }
 

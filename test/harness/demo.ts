@@ -1,11 +1,19 @@
 // `npm run demo`: the main job on the embedded control plane. Starts it, plays the lab into a fresh
 // folder, runs kubectl evtimeline on the lab's namespace through kubectl's plugin mechanism,
-// prints the timeline and the incident account, says where the reports are, and stops.
+// prints the timeline and the incident account, says where the reports are; then stages a real
+// incident that only real controllers write (test/harness/node-failure.ts: a Deployment that
+// does not fit, then a node failure), runs kubectl evtimeline incident on it beside kubectl
+// events, and stops. The control plane uses short node failure timings (FAST_NODE_FAILURE) so the
+// failure plays out in well under a minute; the lab runs with one node, as its outputs in the
+// README show ("0/1 nodes are available"), and node-2 joins only for the incident.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startControlPlane } from './controlplane.ts';
+import { FAST_NODE_FAILURE, startControlPlane } from './controlplane.ts';
+import { freshNamespace } from './namespace.ts';
+import { stageNodeFailure } from './node-failure.ts';
+import { addNode } from './nodes.ts';
 import { playLab } from './lab.ts';
-import { evtimeline, ROOT } from './plugin.ts';
+import { evtimeline, kubectl, ROOT } from './plugin.ts';
 
 const NAMESPACE = 'op-events';
 
@@ -16,8 +24,8 @@ function stamp(): string {
 async function main(): Promise<void> {
   const outDir = join(ROOT, 'out', `demo-${stamp()}`);
   mkdirSync(outDir, { recursive: true });
-  console.log('starting the control plane (etcd, kube-apiserver, kube-scheduler)...');
-  const cp = await startControlPlane();
+  console.log('starting the control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager)...');
+  const cp = await startControlPlane(FAST_NODE_FAILURE);
   try {
     console.log(`ready in ${cp.startupSeconds.toFixed(1)} s: Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}`);
     console.log(`playing the lab into namespace ${NAMESPACE}...`);
@@ -49,6 +57,20 @@ async function main(): Promise<void> {
     const page = join(outDir, 'timeline.html');
     const html = await evtimeline(['-n', NAMESPACE, '-o', 'html', '--output-file', page], cp.kubeconfig);
     console.log(`\n$ kubectl evtimeline -n op-events -o html --output-file ${page}   (exit ${html.code})\n${html.stderr}open it in a browser: file://${page}`);
+    console.log('\nstaging a real incident: node-2 joins, then a Deployment that does not fit and a node failure...');
+    await addNode(cp, 'node-2');
+    const shop = await freshNamespace(cp.kubeconfig, 'shop');
+    await stageNodeFailure(cp, shop, (line) => console.log(`  ${line}`));
+    const incidentShows: [string, () => ReturnType<typeof evtimeline>][] = [
+      [`kubectl events -n ${shop}`, () => kubectl(['events', '-n', shop], cp.kubeconfig)],
+      [`kubectl evtimeline -n ${shop}`, () => evtimeline(['-n', shop], cp.kubeconfig)],
+      [`kubectl evtimeline incident -n ${shop}`, () => evtimeline(['incident', '-n', shop], cp.kubeconfig)],
+    ];
+    for (const [title, run] of incidentShows) {
+      const result = await run();
+      console.log(`\n$ ${title}   (exit ${result.code})\n${result.stdout}${result.stderr}`);
+      if (title.includes('incident')) writeFileSync(join(outDir, 'node-failure-incident.txt'), result.stdout);
+    }
     writeFileSync(join(outDir, 'README.txt'), `Reports of the lab played on ${new Date().toISOString()} against Kubernetes ${cp.kubernetesVersion}.\n`);
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
   } finally {

@@ -29,12 +29,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { waitFor } from './wait.ts';
 
 export const LAB_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'op-events');
 export const DEFAULT_LAB_NAMESPACE = 'op-events';
 export const CRD_NAME = 'pipelines.ev.labhub.io';
 /** How long step 7 waits for the scheduler's FailedScheduling event. */
-export const SCHEDULER_DEADLINE_MS = 60_000;
+// A hang guard, not a speed check: the scheduler answers in about 0.1 s; a loaded machine must never reach this.
+export const SCHEDULER_DEADLINE_MS = 180_000;
 
 /** The lab's report files, in the order the steps write them. */
 export const REPORT_FILES = [
@@ -351,6 +353,9 @@ export async function playLab(opts: PlayLabOptions): Promise<LabResult> {
     // -- Step 7: a real controller speaks ----------------------------------------------------
     log('step 7: pod hungry (requests.cpu 64), waiting for the scheduler');
     const hungryPath = await manifest('hungry-pod.yaml', {});
+    // kube-controller-manager's serviceaccount controller gives a new namespace its `default`
+    // account; until it has, the ServiceAccount admission plugin rejects every pod.
+    await waitFor(`ServiceAccount ${ns}/default`, async () => (await run(['-n', ns, 'get', 'serviceaccount', 'default', '-o', 'name'])).code === 0);
     await must(7, 'cannot apply pod hungry', ['apply', '-f', hungryPath]);
     const podUid = (
       await must(7, 'cannot read the uid of pod hungry', ['-n', ns, 'get', 'pod', 'hungry', '-o', 'jsonpath={.metadata.uid}'])

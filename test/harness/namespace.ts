@@ -1,32 +1,13 @@
-// Unique namespaces for tests. There is no namespace controller in the test control plane (no
-// kube-controller-manager), so namespaces are never deleted: every test creates its own.
+// Namespaces for tests. Every test file makes its own (uniquely named), so files can share one
+// control plane. kube-controller-manager runs the namespace controller, so a namespace can be
+// deleted for real (deleteNamespace), and the serviceaccount controller, which gives each new
+// namespace its `default` ServiceAccount: until it exists the ServiceAccount admission plugin
+// rejects pods ("error looking up service account NS/default"), so freshNamespace waits for it,
+// as anyone scripting against a real cluster must.
 
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { delimiter, join } from 'node:path';
-import { statSync } from 'node:fs';
-import { ensureControlPlane } from './build-controlplane.mjs';
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      if (statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
-  return undefined;
-}
-
-/** kubectl on PATH; else the control plane's own (`<binary> kubectl`). */
-async function kubectlCommand(): Promise<[string, string[]]> {
-  const onPathKubectl = onPath('kubectl');
-  if (onPathKubectl) return [onPathKubectl, []];
-  const binary = process.env.EVTIMELINE_TEST_CONTROLPLANE_BINARY || (await ensureControlPlane());
-  return [binary, ['kubectl']];
-}
+import { kubectlOk } from './kubectl.ts';
+import { waitFor } from './wait.ts';
 
 /** A DNS-1123 label: `<prefix>-<time base36>-<random hex>`, at most 63 characters. */
 export function uniqueNamespaceName(prefix: string): string {
@@ -40,16 +21,24 @@ export function uniqueNamespaceName(prefix: string): string {
   return `${clean}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Creates a uniquely named namespace and returns its name. */
+/** Creates a uniquely named namespace, waits for its `default` ServiceAccount and returns its name. */
 export async function freshNamespace(kubeconfig: string, prefix: string): Promise<string> {
   const name = uniqueNamespaceName(prefix);
-  const [cmd, pre] = await kubectlCommand();
-  const args = [...pre, `--kubeconfig=${kubeconfig}`, 'create', 'namespace', name];
-  await new Promise<void>((resolve, reject) => {
-    execFile(cmd, args, { timeout: 30_000 }, (err, _stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed: ${stderr.trim() || err.message}`));
-      else resolve();
-    });
-  });
+  await kubectlOk(kubeconfig, ['create', 'namespace', name]);
+  await waitFor(`ServiceAccount ${name}/default`, async () =>
+    (await kubectlOk(kubeconfig, ['-n', name, 'get', 'serviceaccounts', '-o', 'name'])).includes('serviceaccount/default'),
+  );
   return name;
+}
+
+/**
+ * Deletes a namespace; with wait, resolves once the namespace controller has removed everything
+ * in it and the namespace itself is gone.
+ */
+export async function deleteNamespace(kubeconfig: string, name: string, opts: { wait?: boolean } = {}): Promise<void> {
+  await kubectlOk(kubeconfig, ['delete', 'namespace', name, '--wait=false']);
+  if (!opts.wait) return;
+  await waitFor(`namespace ${name} to be deleted`, async () =>
+    (await kubectlOk(kubeconfig, ['get', 'namespace', name, '--ignore-not-found', '-o', 'name'])).trim() === '',
+  );
 }

@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
+import { waitFor } from '../harness/wait.ts';
 
 let cp: ControlPlane | undefined;
 
@@ -159,16 +160,10 @@ test('kube-scheduler runs: a 64-CPU pod gets a FailedScheduling warning from def
     reportingComponent?: string;
     involvedObject?: { kind?: string; name?: string };
   }
-  const deadline = Date.now() + 60_000;
-  let seen: Ev[] = [];
-  let found: Ev | undefined;
-  while (Date.now() < deadline) {
-    seen = (JSON.parse(await kubectl(['get', 'events', '-n', ns, '-o', 'json'])) as { items: Ev[] }).items;
-    found = seen.find((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === 'too-big');
-    if (found) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  assert.ok(found, `no FailedScheduling event within 60 s; events seen: ${JSON.stringify(seen)}`);
+  const found = await waitFor('FailedScheduling about too-big', async () => {
+    const seen = (JSON.parse(await kubectl(['get', 'events', '-n', ns, '-o', 'json'])) as { items: Ev[] }).items;
+    return seen.find((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === 'too-big');
+  });
   assert.equal(found.type, 'Warning');
   assert.equal(found.involvedObject?.kind, 'Pod');
   assert.equal(found.reportingComponent || found.source?.component, 'default-scheduler');
@@ -201,12 +196,10 @@ test('viewer is only system:authenticated: forbidden to list events until bound 
 
   await kubectl(['create', 'rolebinding', 'viewer-view', '--clusterrole=view', '--user=viewer', '-n', ns]);
   // The RBAC authorizer learns of the binding through an informer: allow it a moment.
-  let allowed = await asViewer(['get', 'events', '-n', ns]);
-  for (const deadline = Date.now() + 10_000; allowed.code !== 0 && Date.now() < deadline; ) {
-    await new Promise((r) => setTimeout(r, 100));
-    allowed = await asViewer(['get', 'events', '-n', ns]);
-  }
-  assert.equal(allowed.code, 0, allowed.stderr);
+  const allowed = await waitFor('the binding to take effect', async () => {
+    const r = await asViewer(['get', 'events', '-n', ns]);
+    return r.code === 0 ? r : undefined;
+  });
   assert.equal(allowed.stderr, `No resources found in ${ns} namespace.\n`);
   const elsewhere = await asViewer(['get', 'events', '-n', 'default']);
   assert.equal(elsewhere.code, 1, 'the binding is for its namespace only');
@@ -214,19 +207,20 @@ test('viewer is only system:authenticated: forbidden to list events until bound 
 
 test('stop() leaves no process and no temp folder behind', async () => {
   const c = current();
-  const pids = [c.pids.supervisor, c.pids.apiserver, c.pids.scheduler];
+  const pids = [c.pids.supervisor, c.pids.apiserver, c.pids.scheduler, c.pids.controllerManager];
   assert.ok(pids.every((p) => p > 0), `pids: ${JSON.stringify(c.pids)}`);
-  assert.ok(pids.every(pidAlive), 'all three processes run before stop()');
+  assert.ok(pids.every(pidAlive), 'all four processes run before stop()');
   assert.ok(existsSync(c.dir));
   assert.ok(existsSync(c.viewerKubeconfig));
-  assert.ok(processesMentioning(c.dir).length >= 2, 'kube-apiserver and kube-scheduler have the state dir in their flags');
+  assert.ok(existsSync(c.controlSocket));
+  assert.ok(processesMentioning(c.dir).length >= 3, 'kube-apiserver, kube-scheduler and kube-controller-manager have the state dir in their flags');
 
   await c.stop();
 
   assert.deepEqual(
     pids.filter(pidAlive),
     [],
-    'supervisor (with etcd in-process), kube-apiserver and kube-scheduler are gone',
+    'supervisor (with etcd in-process), kube-apiserver, kube-scheduler and kube-controller-manager are gone',
   );
   assert.deepEqual(processesMentioning(c.dir), []);
   assert.equal(existsSync(c.dir), false, `${c.dir} was removed`);

@@ -140,7 +140,7 @@ describe('export --otlp to a real collector, read back with --from', () => {
       // Stopped (SIGTERM: the collector answers what it has read and flushes its file; a SIGKILL
       // would lose what its file exporter had acknowledged but not flushed, the collector's loss)
       // as soon as it has written something, and started again two seconds later.
-      await waitFor('the collector to write the first batches', async () => (await col.readOutput()).length > 0, 120_000, 10);
+      await waitFor('the collector to write the first batches', async () => (await col.readOutput()).length > 0, { everyMs: 10 });
       await col.stop('SIGTERM');
       const before = versionCounts(await col.readOutput()).size;
       await sleep(2000);
@@ -181,7 +181,7 @@ describe('record --otlp', () => {
     };
 
     const first = start();
-    await waitFor('the recorder to start', async () => existsSync(file), 60_000);
+    await waitFor('the recorder to start', async () => existsSync(file));
     const subjects = subjectsIn(ns, 10, '0b5e7a11-0000-4000-8000-00000000eeee', 0);
     const planned = planEvents(600, subjects, Date.now());
     let posted = 0;
@@ -193,7 +193,7 @@ describe('record --otlp', () => {
     });
     // Killed while events still arrive, once the ledger says a part was confirmed.
     const confirmedLines = async () => parseRecordText((await readFile(file, 'utf8')).slice(0, await confirmedBytes()))?.observations.length ?? 0;
-    await waitFor('the ledger to confirm 100 lines', async () => (await confirmedLines()) >= 100, 120_000, 5);
+    await waitFor('the ledger to confirm 100 lines', async () => (await confirmedLines()) >= 100, { everyMs: 5 });
     first.child.kill('SIGKILL');
     const killed = await first.exited;
     assert.equal(killed.signal, 'SIGKILL');
@@ -296,7 +296,7 @@ describe('reaching a real collector: TLS, headers, retryable answers', () => {
     assert.equal(versionCounts(await col.readOutput()).size, 30);
   });
 
-  test('a 400 is not retried: one line, exit 1', { timeout: 60_000 }, async () => {
+  test('a 400 is not retried: one line, exit 1', { timeout: 180_000 }, async () => {
     const col = await collector();
     const bad = await run(cp, ['export', '-n', ns, '--otlp', col.url.replace('/v1/logs', '/v1/traces')], 1);
     assert.match(bad.stderr, /^error: OTLP export to http:\/\/127\.0\.0\.1:\d+\/v1\/traces failed: HTTP 4\d\d/);
@@ -327,8 +327,7 @@ describe('what the contrib k8s_events and k8sobjects receivers stored (collector
         const caughtUp = (list.items as Json[]).every((e) => held.has(versionKey(e)) && counts.get(e.metadata.uid) === (e.count ?? 0));
         return list.items.length === 4 && caughtUp ? list : undefined;
       },
-      120_000,
-      250,
+      { everyMs: 250 },
     );
     await col.stop();
     const liveFile = join(scratch, 'receivers-live.json');

@@ -9,6 +9,7 @@ import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab, renderFixture, rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
+import { waitFor } from '../harness/wait.ts';
 import { LAB_STABLE } from '../support/builders.ts';
 import { scratchDir } from '../support/tmp.ts';
 
@@ -235,11 +236,7 @@ test('aggregate-patch refuses a forbidden patch and changes nothing', async () =
   const name = await applyStartedEvent(ns);
   await ok(['create', 'rolebinding', 'viewer-view', '--clusterrole=view', '--user=viewer'], ns);
   // The view role may read the event (once RBAC has seen the binding) but not patch it.
-  const deadline = Date.now() + 10_000;
-  while ((await kubectl(['-n', ns, 'get', 'event', name], cp.viewerKubeconfig)).code !== 0) {
-    assert.ok(Date.now() < deadline, 'the viewer still cannot read the event 10 s after the RoleBinding');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor('the viewer to read the event', async () => (await kubectl(['-n', ns, 'get', 'event', name], cp.viewerKubeconfig)).code === 0);
   const r = await evtimeline(['aggregate-patch', name, '-n', ns, '--count', '5'], cp.viewerKubeconfig);
   assert.equal(r.code, 1, r.stdout);
   assert.match(r.stderr, /^error: [^\n]*forbidden[^\n]*\n$/);

@@ -314,7 +314,7 @@ describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
     await patchEvent(ns, 'bumped', { count: 2, lastTimestamp: now() }, gone);
     await createEvent(ns, 'missed', { type: 'Warning' }, gone);
     const rv = String(Math.max(...f.lines.map((l) => Number((JSON.parse(l) as { resourceVersion: string }).resourceVersion)), Number(listed.resourceVersion)));
-    await waitFor(`etcd to compact past ${rv}`, () => watchIsGone(gone, ns, rv), 60_000, 1000);
+    await waitFor(`etcd to compact past ${rv}`, () => watchIsGone(gone, ns, rv), { everyMs: 1000 });
     proxy.refuse(false);
     const all = rows(await f.waitLines(4));
     await createEvent(ns, 'after', {}, gone);

@@ -1,4 +1,5 @@
-// Helpers for integration tests: polling until something is true, and a raw API call as the admin.
+// Helpers for integration tests: polling until something is true (test/harness/wait.ts: a hang
+// guard, never a speed check), and a raw API call as the admin.
 import https from 'node:https';
 import type { ControlPlane } from '../harness/controlplane.ts';
 
@@ -6,16 +7,7 @@ type Json = Record<string, any>;
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Polls `probe` until it returns a value (not undefined or false); fails naming `what` after timeoutMs. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
+export { waitFor } from '../harness/wait.ts';
 
 // One keep-alive agent per server: a test or benchmark writing thousands of events pays for TLS once per connection.
 const agents = new Map<string, https.Agent>();

@@ -1,7 +1,8 @@
 // Deps for calling verbs in-process: collected stdout/stderr, a fixed clock, no terminal.
 import { Readable } from 'node:stream';
 import type { Deps } from '../../src/deps.ts';
-import { systemSources } from '../../src/sources.ts';
+import { systemEventStores, systemSources } from '../../src/sources.ts';
+import { clusterNameLookups } from '../../src/kube/completion-names.ts';
 import { NOW } from './builders.ts';
 
 export interface FakeDeps {
@@ -19,6 +20,10 @@ export interface FakeDepsOptions {
   tty?: boolean;
   /** the port: what openSource hands the verb; by default the real adapters (files, the cluster in env's kubeconfig) */
   openSource?: Deps['openSource'];
+  /** what openEventStore hands aggregate-patch; by default the live cluster in env's kubeconfig */
+  openEventStore?: Deps['openEventStore'];
+  /** what completion asks names of; by default the kubeconfig in env and its cluster */
+  nameLookups?: Deps['nameLookups'];
 }
 
 export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
@@ -36,6 +41,8 @@ export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
     now: () => o.now ?? NOW,
     interrupted: () => interrupted,
     openSource: o.openSource ?? systemSources({ env, stdin, stderr: { write: (text) => void (err += text) } }),
+    openEventStore: o.openEventStore ?? systemEventStores({ env, stdin, stderr: { write: (text) => void (err += text) } }),
+    nameLookups: o.nameLookups ?? ((where) => clusterNameLookups(env, where)),
   };
   return { deps, stdout: () => out, stderr: () => err, interrupt: () => interrupt('SIGINT') };
 }

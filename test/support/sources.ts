@@ -1,8 +1,10 @@
+import type { ServedResource } from '../../src/core/resources.ts';
 // The EventSource port's doubles for unit tests: provenance builders and an in-memory source.
 // A port double hands a verb events as an adapter would; it is never a fake API server.
 import type { Deps, SourceRequest } from '../../src/deps.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event, ObjectRef } from '../../src/core/event.ts';
+import type { Json } from '../../src/core/json.ts';
 import { objectKey } from '../../src/core/incarnation.ts';
 import type { ObjectLookup } from '../../src/core/incarnation.ts';
 import { EVENT_OBJECTS_TELL, LIVE_CLUSTER_TELLS, STABLE_TABLE_TELLS } from '../../src/core/source.ts';
@@ -10,6 +12,7 @@ import type {
   CaptureProvenance,
   ClusterProvenance,
   EventSource,
+  EventVersion,
   FollowOptions,
   FollowStep,
   Provenance,
@@ -52,12 +55,16 @@ export function memorySource(o: {
   raw?: unknown[];
   /** the events.k8s.io/v1 view, where the input has one */
   eventsK8sIo?: unknown[] | null;
+  /** every version the input holds (a record's observations); absent: one unobserved version per raw object */
+  versions?: EventVersion[];
   /** events with no raw objects behind them (a stable table) */
   events?: Event[];
   /** answers of the live cluster's objects; absent: a saved input, with nothing live to ask */
   lookups?: ReadonlyMap<string, ObjectLookup>;
   /** what following the source yields, in order, before it ends as if stopped; absent: it cannot be followed */
   steps?: FollowStep[];
+  /** what the live server serves (its discovery); absent: a saved input, no discovery */
+  served?: ServedResource[];
 }): EventSource & { looked: ObjectRef[][]; followed: FollowOptions[] } {
   const looked: ObjectRef[][] = [];
   const followed: FollowOptions[] = [];
@@ -77,10 +84,12 @@ export function memorySource(o: {
             yield* steps;
           },
         }),
+    ...(o.served === undefined ? {} : { discovery: { served: async () => o.served ?? [] } }),
     read: async (opts = {}) => {
       opts.progress?.(events.length); // one page
       return opts.raw ? { events, raw } : { events };
     },
+    versions: async () => o.versions ?? (o.raw === undefined ? null : (o.raw as Json[]).map((event) => ({ event, observedAt: null }))),
     objects:
       lookups === undefined
         ? null

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { complete, DIRECTIVE } from '../../src/commands/complete.ts';
-import type { Lookups } from '../../src/commands/complete.ts';
+import { complete, DIRECTIVE, runComplete } from '../../src/commands/complete.ts';
+import type { NameLookups, NameLookupTarget } from '../../src/core/names.ts';
+import { fakeDeps } from '../support/deps.ts';
 
-const lookups: Lookups = {
+const lookups: NameLookups = {
   namespaces: async () => ['default', 'op-events', 'kube-system'],
   events: async (namespace) => (namespace === 'op-events' ? ['build-1-started', 'build-1-done', 'hungry.1'] : ['other']),
   contexts: async () => ['evtimeline', 'prod'],
@@ -39,3 +40,16 @@ for (const [name, words, candidates, directive] of cases) {
     assert.deepEqual(await complete(words, lookups), { candidates, directive });
   });
 }
+
+test('completion asks its names through Deps, for the kubeconfig and context typed so far; a name with a control character is dropped', async () => {
+  const asked: NameLookupTarget[] = [];
+  const fake = fakeDeps({
+    nameLookups: (where) => {
+      asked.push(where);
+      return { ...lookups, events: async () => ['ok-1', 'evil\u001b]0;x\u0007', 'ok-2'] };
+    },
+  });
+  await runComplete(['--kubeconfig', '/k/config', '--context', 'prod', 'aggregate-patch', 'ok'], fake.deps);
+  assert.deepEqual(asked.map((w) => [w.kubeconfig, w.context]), [['/k/config', 'prod']]);
+  assert.equal(fake.stdout(), `ok-1\nok-2\n:${DIRECTIVE.noFileComp}\n`);
+});

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
-import { filterEvents, matchesKind, parseObjectRef, type EventFilter } from '../../src/core/filter.ts';
+import { filterEvents, matchesKind, matchesType, parseObjectRef, type EventFilter } from '../../src/core/filter.ts';
 import { NOW, ev, labEvents } from '../support/builders.ts';
 
 describe('parseObjectRef', () => {
@@ -13,7 +13,10 @@ describe('parseObjectRef', () => {
     ['two slashes as invalid', 'pod/hungry/x', null],
     ['an empty name as invalid', 'pod/', null],
     ['an empty kind as invalid', '/hungry', null],
-    ['a group-qualified resource as invalid (kubectl events --for refuses it too)', 'pipelines.ev.labhub.io/build-1', null],
+    ['a group-qualified resource (kubectl events --for takes resource.group)', 'pipelines.ev.labhub.io/build-1', { kind: 'pipelines.ev.labhub.io', name: 'build-1' }],
+    ['a version- and group-qualified resource', 'pipelines.v1.ev.labhub.io/build-1', { kind: 'pipelines.v1.ev.labhub.io', name: 'build-1' }],
+    ['a type with a path character as invalid', 'pods;rm/x', null],
+    ['resource.version. (the core group, as kubectl reads it)', 'Pod.v1./x', { kind: 'Pod.v1.', name: 'x' }],
   ];
   for (const [name, text, want] of cases) {
     it(`reads ${name}`, () => assert.deepEqual(parseObjectRef(text), want));
@@ -80,5 +83,36 @@ describe('filterEvents', () => {
     const blank = normaliseEvent(ev({ name: 'blank', type: '' }));
     assert.deepEqual(filterEvents([blank], { types: ['Normal'] }, NOW), []);
     assert.deepEqual(filterEvents([blank], { types: [''] }, NOW).map((e) => e.name), ['blank']);
+  });
+});
+
+describe('matchesType offline (no discovery)', () => {
+  const cases: [string, string, string, string, boolean][] = [
+    ['a bare type matches any group', 'pipelines', 'Pipeline', 'ci.example.org/v1', true],
+    ['resource.group matches its group', 'pipelines.ev.labhub.io', 'Pipeline', 'ev.labhub.io/v1', true],
+    ['resource.group does not match another group', 'pipelines.ev.labhub.io', 'Pipeline', 'ci.example.org/v1', false],
+    ['Kind.group matches in any case', 'PIPELINE.ev.labhub.io', 'Pipeline', 'ev.labhub.io/v1', true],
+    ['resource.version.group matches that apiVersion', 'pipelines.v1.ev.labhub.io', 'Pipeline', 'ev.labhub.io/v1', true],
+    ['resource.version.group does not match another version', 'pipelines.v2.ev.labhub.io', 'Pipeline', 'ev.labhub.io/v1', false],
+    ['a short name with a group', 'deploy.apps', 'Deployment', 'apps/v1', true],
+    ['a group-qualified core Kind never matches the core group', 'pods.apps', 'Pod', 'v1', false],
+    ['resource.version. matches the core group at that version', 'Pod.v1.', 'Pod', 'v1', true],
+  ];
+  for (const [name, token, kind, apiVersion, want] of cases) {
+    it(`${name}: ${token} vs ${kind} ${apiVersion}`, () => assert.equal(matchesType(token, kind, apiVersion), want));
+  }
+});
+
+describe('filterEvents with a resolved --for (a group from discovery)', () => {
+  const events = [
+    ev({ name: 'ev-labhub', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', objectName: 'build-1' }),
+    ev({ name: 'ci-example', apiVersion: 'ci.example.org/v1beta1', kind: 'Pipeline', objectName: 'build-1' }),
+  ].map(normaliseEvent);
+  it('keeps only the events about that group\'s Kind', () => {
+    const kept = filterEvents(events, { object: { kind: 'Pipeline', group: 'ci.example.org', name: 'build-1' } }, NOW);
+    assert.deepEqual(kept.map((e) => e.name), ['ci-example']);
+  });
+  it('compares the resolved Kind exactly', () => {
+    assert.deepEqual(filterEvents(events, { object: { kind: 'pipeline', group: 'ci.example.org', name: 'build-1' } }, NOW), []);
   });
 });

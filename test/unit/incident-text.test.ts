@@ -49,7 +49,7 @@ test('the lab reads as a golden account at the fixed clock', () => {
     '  4 events about 2 objects.',
     '  1 Warning: FailedScheduling on Pod/hungry.',
     '  1 event has a type other than Normal or Warning, which most tools never show: Critical (StageUnknown on Pipeline/build-1).',
-    '  1 event repeated: ReconcileStarted on Pipeline/build-1, 5 times in 117s (first 2m ago, last 3s ago).',
+    '  1 event repeated: ReconcileStarted on the same Pipeline, 5 times in 117s (first 2m ago, last 3s ago).',
     '',
     'What happened, object by object (oldest first)',
     '',
@@ -81,7 +81,7 @@ test('repeats are told as a span between a first and a last time, never "over"',
   const text = renderIncidentText(buildIncident(events, CLUSTER), plainPalette);
   const has = (needle: string) => assert.ok(text.includes(needle), `missing ${JSON.stringify(needle)} in\n${text}`);
   has(
-    '  3 events repeated: Synced on Pipeline/build-1, 5 times in 2m6s (first 2m6s ago, last 0s ago); Skewed on Pipeline/build-1, 3 times (first 10s ago, last 5m ago); Burst on Pipeline/build-1, 2 times within a second (7s ago).\n',
+    '  3 events repeated: Synced on Pipeline/build-1, 5 times in 2m6s (first 2m6s ago, last 0s ago); Skewed on the same Pipeline, 3 times (first 10s ago, last 5m ago); Burst on the same Pipeline, 2 times within a second (7s ago).\n',
   );
   has('  First 2m6s ago, pipeline-operator reported Synced (Normal), 5 times in 2m6s, last 0s ago:\n');
   has('  First 7s ago, pipeline-operator reported Burst (Normal), 2 times within a second, last 7s ago:\n');
@@ -241,7 +241,7 @@ test('a re-created Pipeline and a deleted Pod read as a golden account at the fi
     '  5 events about 3 objects.',
     '  1 Warning: FailedScheduling on Pod/hungry.',
     '  1 event has a type other than Normal or Warning, which most tools never show: Critical (StageUnknown on Pipeline/build-1).',
-    '  1 event repeated: ReconcileStarted on Pipeline/build-1, 5 times in 117s (first 2m ago, last 3s ago).',
+    '  1 event repeated: ReconcileStarted on the same Pipeline, 5 times in 117s (first 2m ago, last 3s ago).',
     `  Pipeline/build-1 was re-created at 2026-11-30T11:59:30Z (uid 11111111-2222-3333-4444-555555555555 -> uid ${RECREATED}); 3 events are about the previous build-1 and 1 about the current one.`,
     '  Pod/hungry (uid 99999999-8888-7777-6666-555555555555) no longer exists; 1 event is about it.',
     '',

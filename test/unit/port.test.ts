@@ -128,8 +128,8 @@ describe('a saved file beside the live cluster (--compare)', () => {
     assert.match(r.stdout.split('\n').find((line) => line.includes('StageUnknown')) ?? '', /\[not on server\]/);
     assert.equal(r.stdout.split('\n').filter((line) => line.includes('[not on server]')).length, 1);
     assert.match(r.stderr, /1 of 4 events in the record is no longer on the server \(expired after --event-ttl or deleted\), marked \[not on server\]; 1 event on the server is not in the record\.\n/);
-    // With the record's other notice, before the comparison.
-    assert.match(r.stderr, /last observation\); [^\n]*\.\nAges are counted from 2026-11-30T11:59:00Z, the record.s last observation\.\n1 of 4/);
+    // Last, right above the table: after the record's notice and the comparison.
+    assert.match(r.stderr, /last observation\); [^\n]*\.\n1 of 4 [^\n]*\nAges are counted from 2026-11-30T11:59:00Z, the record.s last observation\.\n$/);
   });
 
   test('--compare reads the one namespace the file\'s events are in, with the user\'s kubeconfig and context', async () => {

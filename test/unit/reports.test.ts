@@ -35,6 +35,17 @@ test('the count report includes series-style repeats, oldest first', () => {
   ]);
 });
 
+test('the count report names the group of a Kind two groups share', () => {
+  const events = [
+    ev({ name: 'a', reason: 'Retried', apiVersion: 'ev.labhub.io/v1', count: 2, first: 60, last: 10 }),
+    ev({ name: 'b', reason: 'Retried', apiVersion: 'ci.example.org/v1', count: 3, first: 50, last: 5 }),
+  ].map(normaliseEvent);
+  assert.deepEqual(renderCountReport(events, NOW).split('\n').slice(2, 4), [
+    '10s (x2 over 60s)  Pipeline.ev.labhub.io/build-1    Retried  op-events/a',
+    '5s (x3 over 50s)   Pipeline.ci.example.org/build-1  Retried  op-events/b',
+  ]);
+});
+
 test('the count report says so when nothing repeated', () => {
   assert.match(renderCountReport([normaliseEvent(ev())], NOW), /\nNo event repeated: every event has count 1\.\n$/);
 });

@@ -27,6 +27,7 @@ describe('reading a stable table line', () => {
     ['a sentence and a name with spaces', 'Normal Pod was started Pod/my web pod', ['Normal', 'Pod was started', 'Pod', 'my web pod']],
     ['<none> for empty fields', '<none> NoTarget <none>/<none>', ['', 'NoTarget', '', '']],
     ['a slash in a name', 'Normal Started ConfigMap/a/b', ['Normal', 'Started', 'ConfigMap', 'a/b']],
+    ['a group-qualified Kind as its Kind', 'Normal Started Pipeline.ev.labhub.io/build-1', ['Normal', 'Started', 'Pipeline', 'build-1']],
   ];
   for (const [name, line, want] of cases) it(name, () => assert.deepEqual(fields(line), want));
 
@@ -42,6 +43,19 @@ describe('reading a stable table line', () => {
         const written = renderStable([normaliseEvent(ev({ type, reason, kind, objectName }))]);
         assert.deepEqual(fields(written.trimEnd()), [type, reason, kind, objectName]);
       }),
+    );
+  });
+});
+
+describe('a stable table where two groups share a Kind', () => {
+  const written = renderStable(
+    [ev({ apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline' }), ev({ apiVersion: 'ci.example.org/v1beta1', kind: 'Pipeline', reason: 'Done' })].map(normaliseEvent),
+  );
+  it('reads back as the same two lines, each object in its group', () => {
+    assert.equal(renderStable(parseStableTable(written)), written);
+    assert.deepEqual(
+      parseStableTable(written).map((e) => `${e.object.kind} ${e.object.apiVersion}`),
+      ['Pipeline ci.example.org/', 'Pipeline ev.labhub.io/'],
     );
   });
 });

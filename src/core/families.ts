@@ -1,0 +1,130 @@
+// Objects with the same story: siblings (same kind and name template, src/core/message-template.ts)
+// whose reports have the same reasons, types and message templates. The incident tells a family
+// once; a family of one is the object's own story. Pure data; epoch ms; no English.
+
+import type { ObjectStory, Report } from './incident.ts';
+import { messageTemplate, nameTemplate } from './message-template.ts';
+import { SEVERITY_ORDER, severityOf } from './grouping.ts';
+import type { EventGroup } from './grouping.ts';
+import { compareBytes } from './timeline.ts';
+
+/** One reason of a family's story, summed over its members. */
+export interface FamilyLine {
+  reason: string;
+  type: string;
+  conventionalType: boolean;
+  messageTemplate: string | null;
+  /** reports (Event objects) behind the line */
+  events: number;
+  /** sum of counts; null when the input carries none */
+  occurrences: number | null;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  /** distinct reporters, byte order; empty when the input names none */
+  reporters: string[];
+  /** the most recent report, quoted */
+  example: Report;
+}
+
+export interface ObjectFamily {
+  kind: string;
+  nameTemplate: string;
+  /** in the order of the account's objects (time order of first report) */
+  members: ObjectStory[];
+  /** in time order of first seen */
+  lines: FamilyLine[];
+  severity: EventGroup['severity'];
+  lastSeen: number | null;
+  occurrences: number;
+}
+
+/** Each report's key (type, reason, message template), made once: a family is keyed and split by them. */
+type ReportKeys = Map<Report, string>;
+
+function reportKeys(objects: ObjectStory[]): ReportKeys {
+  const templates = new Map<string, string>();
+  const keys: ReportKeys = new Map();
+  for (const r of objects.flatMap((o) => o.reports)) {
+    let template = '\u0001';
+    if (r.message !== null) {
+      template = templates.get(r.message) ?? messageTemplate(r.message);
+      templates.set(r.message, template);
+    }
+    keys.set(r, [r.type, r.reason, template].join('\u0000'));
+  }
+  return keys;
+}
+
+function signature(o: ObjectStory, keys: ReportKeys): string {
+  return [...new Set(o.reports.map((r) => keys.get(r) as string))].sort(compareBytes).join('\u0002');
+}
+
+/** The objects in families, in the order of each family's first member. */
+export function groupStories(objects: ObjectStory[]): ObjectFamily[] {
+  const keys = reportKeys(objects);
+  const families = new Map<string, ObjectStory[]>();
+  for (const o of objects) {
+    // Incarnations of one name are not siblings: a previous and a current build-1 stay apart.
+    const key = [o.namespace, o.kind, nameTemplate(o.name), o.incarnation ?? '', signature(o, keys)].join('\u0003');
+    const members = families.get(key);
+    if (members === undefined) families.set(key, [o]);
+    else members.push(o);
+  }
+  return [...families.values()].map((members) => toFamily(members, keys));
+}
+
+function toFamily(members: ObjectStory[], keys: ReportKeys): ObjectFamily {
+  const first = members[0] as ObjectStory;
+  const lines = new Map<string, Report[]>();
+  for (const r of members.flatMap((m) => m.reports)) {
+    const key = keys.get(r) as string;
+    const found = lines.get(key);
+    if (found === undefined) lines.set(key, [r]);
+    else found.push(r);
+  }
+  const built = [...lines.values()].map(toLine).sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
+  const severities = built.map((l) => severityOf(l.type));
+  const severity = severities.includes('warning') ? 'warning' : severities.includes('unconventional') ? 'unconventional' : 'normal';
+  const lasts = built.flatMap((l) => (l.lastSeen === null ? [] : [l.lastSeen]));
+  return {
+    kind: first.kind,
+    nameTemplate: nameTemplate(first.name),
+    members,
+    lines: built,
+    severity,
+    lastSeen: lasts.reduce<number | null>((max, t) => (max === null || t > max ? t : max), null),
+    occurrences: built.reduce((sum, l) => sum + (l.occurrences ?? l.events), 0),
+  };
+}
+
+function toLine(reports: Report[]): FamilyLine {
+  const example = reports.reduce((a, b) => ((b.lastSeen ?? -Infinity) > (a.lastSeen ?? -Infinity) ? b : a));
+  let firstSeen: number | null = null;
+  let lastSeen: number | null = null;
+  for (const r of reports) {
+    if (r.firstSeen !== null && (firstSeen === null || r.firstSeen < firstSeen)) firstSeen = r.firstSeen;
+    if (r.lastSeen !== null && (lastSeen === null || r.lastSeen > lastSeen)) lastSeen = r.lastSeen;
+  }
+  const counted = reports.every((r) => r.count !== null);
+  return {
+    reason: example.reason,
+    type: example.type,
+    conventionalType: example.conventionalType,
+    messageTemplate: example.message === null ? null : messageTemplate(example.message),
+    events: reports.length,
+    occurrences: counted ? reports.reduce((sum, r) => sum + (r.count ?? 0), 0) : null,
+    firstSeen,
+    lastSeen,
+    reporters: [...new Set(reports.flatMap((r) => (r.reporter === null ? [] : [r.reporter])))].sort(compareBytes),
+    example,
+  };
+}
+
+/** Which family to tell first when not all fit: Warnings, unconventional types, most recent, most frequent. */
+export function compareFamilies(a: ObjectFamily, b: ObjectFamily): number {
+  return (
+    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+    (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity) ||
+    b.occurrences - a.occurrences
+  );
+}

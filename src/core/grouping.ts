@@ -1,0 +1,147 @@
+// Grouping before listing: events that tell the same story about siblings are one group, so a
+// namespace of 400 failing Pods reads as a few lines. Pure data; epoch ms; no English.
+//
+// A group's key is (type, reason, kind, object name template, message template, owner). The owner
+// is null until object trees are known (issue 11, item 2): siblings are then recognised by their
+// generated names alone (`web-5d4f7c9b8-x2k4q` -> `web-<hash>-<id>`). When owners are known, a caller
+// passes ownerOf and siblings of different owners that share a name template stay apart.
+
+import type { Event } from './event.ts';
+import { messageTemplate, nameTemplate } from './message-template.ts';
+import { compareBytes, formatObjectRef } from './timeline.ts';
+import { isConventionalType } from './types.ts';
+
+export interface StoryKey {
+  type: string;
+  reason: string;
+  kind: string;
+  /** the object name with its generated suffix masked (src/core/message-template.ts) */
+  nameTemplate: string;
+  /** the message with what differs between siblings masked; null when the input carries no messages */
+  messageTemplate: string | null;
+  /** `Kind/name` of the owner all members share; null while owners are unknown */
+  owner: string | null;
+}
+
+export interface GroupMember {
+  kind: string;
+  name: string;
+  namespace: string;
+}
+
+export interface EventGroup extends StoryKey {
+  /** Warning first, then unconventional types, then Normal */
+  severity: 'warning' | 'unconventional' | 'normal';
+  /** Event objects in the group */
+  events: number;
+  /** of those, how many have a count above 1; null when the input carries no counts */
+  repeated: number | null;
+  /** the sum of their counts; null when the input carries no counts */
+  occurrences: number | null;
+  /** distinct objects, most recent first */
+  objects: GroupMember[];
+  /** distinct reporters, byte order */
+  reporters: string[];
+  /** epoch ms: oldest first seen, newest last seen */
+  firstSeen: number | null;
+  lastSeen: number | null;
+  /** the most recent member event, quoted for the group */
+  example: { event: string; object: string; message: string | null; reporter: string; count: number; firstSeen: number | null; lastSeen: number | null };
+}
+
+export interface GroupingInput {
+  counts: boolean;
+  messages: boolean;
+  /** the owner (`Kind/name`) an event's object is known to have; absent: none known */
+  ownerOf?: (ev: Event) => string | null;
+}
+
+export function storyKeyOf(ev: Event, input: GroupingInput): StoryKey {
+  return {
+    type: ev.type,
+    reason: ev.reason,
+    kind: ev.object.kind,
+    nameTemplate: nameTemplate(ev.object.name),
+    messageTemplate: input.messages ? messageTemplate(ev.message) : null,
+    owner: input.ownerOf?.(ev) ?? null,
+  };
+}
+
+/** One string per key, for maps: NUL cannot appear in a Kubernetes name, reason or type. */
+export function keyText(k: StoryKey): string {
+  return [k.type, k.reason, k.kind, k.nameTemplate, k.messageTemplate ?? '\u0001', k.owner ?? '\u0001'].join('\u0000');
+}
+
+export function severityOf(type: string): EventGroup['severity'] {
+  if (type === 'Warning') return 'warning';
+  return isConventionalType(type) ? 'normal' : 'unconventional';
+}
+
+export const SEVERITY_ORDER: readonly EventGroup['severity'][] = ['warning', 'unconventional', 'normal'];
+
+/** What matters first: Warnings, then unconventional types; then the most recent; then the most frequent. */
+export function compareGroups(a: EventGroup, b: EventGroup): number {
+  return (
+    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+    (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity) ||
+    (b.occurrences ?? b.events) - (a.occurrences ?? a.events) ||
+    b.events - a.events ||
+    compareBytes(keyText(a), keyText(b))
+  );
+}
+
+
+interface Building {
+  key: StoryKey;
+  events: Event[];
+}
+
+/** The events in groups of siblings with the same story, most telling first. */
+export function groupEvents(events: Event[], input: GroupingInput): EventGroup[] {
+  const building = new Map<string, Building>();
+  for (const ev of events) {
+    const key = storyKeyOf(ev, input);
+    const text = keyText(key);
+    const found = building.get(text);
+    if (found === undefined) building.set(text, { key, events: [ev] });
+    else found.events.push(ev);
+  }
+  return [...building.values()].map((b) => toGroup(b, input)).sort(compareGroups);
+}
+
+function toGroup({ key, events }: Building, input: GroupingInput): EventGroup {
+  // Most recent first, so the example and the first-named objects are the latest news.
+  const sorted = [...events].sort((a, b) => (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity) || compareBytes(a.name, b.name));
+  const example = sorted[0] as Event;
+  const objects = new Map<string, GroupMember>();
+  for (const ev of sorted) {
+    const o = ev.object;
+    objects.set(`${o.namespace}\u0000${o.kind}\u0000${o.name}`, { kind: o.kind, name: o.name, namespace: o.namespace });
+  }
+  let firstSeen: number | null = null;
+  let lastSeen: number | null = null;
+  for (const ev of events) {
+    if (ev.firstSeen !== null && (firstSeen === null || ev.firstSeen < firstSeen)) firstSeen = ev.firstSeen;
+    if (ev.lastSeen !== null && (lastSeen === null || ev.lastSeen > lastSeen)) lastSeen = ev.lastSeen;
+  }
+  return {
+    ...key,
+    severity: severityOf(key.type),
+    events: events.length,
+    repeated: input.counts ? events.filter((e) => e.count > 1).length : null,
+    occurrences: input.counts ? events.reduce((sum, e) => sum + e.count, 0) : null,
+    objects: [...objects.values()],
+    reporters: [...new Set(events.map((e) => e.reporter))].sort(compareBytes),
+    firstSeen,
+    lastSeen,
+    example: {
+      event: example.name,
+      object: formatObjectRef(example.object),
+      message: input.messages ? example.message : null,
+      reporter: example.reporter,
+      count: example.count,
+      firstSeen: example.firstSeen,
+      lastSeen: example.lastSeen,
+    },
+  };
+}

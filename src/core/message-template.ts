@@ -1,0 +1,55 @@
+// Templates of event messages and object names: the parts that differ between siblings masked, so
+// "0/3 nodes are available: 3 Insufficient cpu" from fifty Pods compares equal, and so do the Pods
+// of one ReplicaSet (`web-5d4f7c9b8-x2k4q` -> `web-<hash>-<id>`). The placeholders are tokens, not
+// English; they appear verbatim in `-o json`.
+
+// Generated names: apimachinery's rand.String and SafeEncodeString draw from this alphabet, without
+// vowels or 0, 1, 3 (k8s.io/apimachinery/pkg/util/rand/rand.go). A generateName suffix is 5 of them
+// (names.SimpleNameGenerator); a pod-template-hash is SafeEncodeString of a uint32, up to 10 of them
+// (pkg/controller/controller_utils.go ComputeHash).
+const SAFE = '[bcdfghjklmnpqrstvwxz2456789]';
+const ID = `${SAFE}{5}`;
+const HASH = `${SAFE}{6,10}`;
+
+const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const IPV4 = /(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?![\w.])/g;
+// Two or more colon groups of hex (IPv6, also a MAC address or a clock time: all differ between siblings).
+const IPV6 = /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{1,4}(?![\w:])/gi;
+const HASH_AND_ID = new RegExp(`(?<=[a-z0-9])-${HASH}-${ID}(?![-a-z0-9])`, 'g');
+const ID_SUFFIX = new RegExp(`(?<=[a-z0-9])-${ID}(?![-a-z0-9])`, 'g');
+// A hash alone (a ReplicaSet's name) must hold a digit: a run of consonants alone is too often a word.
+const HASH_SUFFIX = new RegExp(`(?<=[a-z0-9])-(?=${SAFE}*\\d)${HASH}(?![-a-z0-9])`, 'g');
+// Go's time.Duration.String (5m0s, 1.5s, 812ms) and humanised ages (3d, 2h).
+const DURATION = /(?<![\w.])(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d))+(?![\w.])/g;
+// Image digests, container ids, event-name suffixes: hex with at least one digit and one letter.
+const HEX = /(?<![\w])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}(?![\w])/gi;
+const NUMBER = /(?<![A-Za-z0-9])\d+(?:\.\d+)?(?![A-Za-z0-9])/g;
+
+/** A message with what differs between siblings masked: uids, IPs, generated names, durations, hashes, numbers. */
+export function messageTemplate(message: string): string {
+  return message
+    .replace(UID, '<uid>')
+    .replace(IPV4, '<ip>')
+    .replace(IPV6, '<ip>')
+    .replace(HASH_AND_ID, '-<hash>-<id>')
+    .replace(HASH_SUFFIX, '-<hash>')
+    .replace(ID_SUFFIX, '-<id>')
+    .replace(DURATION, '<duration>')
+    .replace(HEX, '<hash>')
+    .replace(NUMBER, '<n>');
+}
+
+const NAME_HASH_AND_ID = new RegExp(`-${HASH}-${ID}$`);
+const NAME_ID = new RegExp(`-${ID}$`);
+const NAME_HASH = new RegExp(`-(?=${SAFE}*\\d)${HASH}$`);
+// A StatefulSet's ordinal (web-0), a CronJob's Job (scheduled time in minutes: nightly-29012345).
+const NAME_NUMBER = /-\d+$/;
+
+/** An object name with its generated suffix masked: what the siblings of one owner share. */
+export function nameTemplate(name: string): string {
+  if (NAME_HASH_AND_ID.test(name)) return name.replace(NAME_HASH_AND_ID, '-<hash>-<id>');
+  if (NAME_NUMBER.test(name)) return name.replace(NAME_NUMBER, '-<n>');
+  if (NAME_HASH.test(name)) return name.replace(NAME_HASH, '-<hash>');
+  if (NAME_ID.test(name)) return name.replace(NAME_ID, '-<id>');
+  return name;
+}

@@ -1,0 +1,145 @@
+// Events written by client-go's own recorders (`controlplane emit`), as operators write them.
+// What each case expects is what the recorders' code does (client-go v0.36.3, cited in
+// test/controlplane/emit.go): tools/record's EventCorrelator counts repeats, combines the 10th
+// distinct message of a reason and drops what its token bucket (burst 25) has no token for;
+// tools/events writes a series on the second occurrence and keeps later ones in memory.
+// The plugin must show these events as `kubectl events` does.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
+import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
+import { emitEvents } from '../harness/emit.ts';
+import { kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { evtimeline } from '../harness/plugin.ts';
+import { listEvents, type CoreEvent, type KubeObject } from '../harness/workloads.ts';
+
+const cpPromise = sharedControlPlane();
+let cp: ControlPlane;
+let ns: string;
+
+before(async () => {
+  cp = await cpPromise;
+  ns = await freshNamespace(cp.kubeconfig, 'emit');
+});
+
+/** A ConfigMap to write events about; emit reads it and hands the live object to the recorder. */
+async function target(name: string): Promise<KubeObject> {
+  await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'configmap', name]);
+  return kubectlJSON<KubeObject>(cp.kubeconfig, ['-n', ns, 'get', 'configmap', name]);
+}
+
+async function eventsAbout(name: string): Promise<CoreEvent[]> {
+  return (await listEvents(cp.kubeconfig, ns)).filter((e) => e.involvedObject.name === name);
+}
+
+/** The row about ConfigMap/<name> with the given reason, in kubectl events and in the plugin's table. */
+async function rows(name: string, reason: string): Promise<{ kubectl: string; plugin: string }> {
+  const pick = (text: string) =>
+    text.split('\n').filter((l) => l.includes(`ConfigMap/${name}`) && l.includes(reason));
+  const kubectlRows = pick(await kubectlOk(cp.kubeconfig, ['-n', ns, 'events']));
+  const r = await evtimeline(['-n', ns], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  const pluginRows = pick(r.stdout);
+  assert.equal(kubectlRows.length, 1, kubectlRows.join('\n'));
+  assert.equal(pluginRows.length, 1, pluginRows.join('\n'));
+  return { kubectl: kubectlRows[0] ?? '', plugin: pluginRows[0] ?? '' };
+}
+
+test('core/v1 recorder: 20 identical events leave one event with count 20', async () => {
+  const cm = await target('twenty');
+  const report = await emitEvents(cp, {
+    kind: 'ConfigMap', name: 'twenty', namespace: ns, type: 'Warning', reason: 'QueueFull', message: 'queue is full',
+    component: 'acme-operator', instance: 'acme-operator-0', count: 20,
+  });
+  assert.deepEqual([report.creates, report.patches, report.errors], [1, 19, 0]);
+  const [event, ...more] = await eventsAbout('twenty');
+  assert.ok(event);
+  assert.deepEqual(more, []);
+  assert.equal(event.count, 20);
+  assert.equal(event.message, 'queue is full');
+  assert.equal(event.involvedObject.uid, cm.metadata.uid);
+  assert.deepEqual(event.source, { component: 'acme-operator', host: 'acme-operator-0' });
+  assert.equal(event.reportingComponent, 'acme-operator');
+  assert.equal(event.reportingInstance, 'acme-operator-0');
+  const { kubectl, plugin } = await rows('twenty', 'QueueFull');
+  assert.match(kubectl, /\(x20 over \d+s\)/);
+  assert.match(plugin, /\(x20 over \d+s\)/);
+});
+
+test('core/v1 recorder: the spam filter lets 25 of 30 through, and the count stops at 25', async () => {
+  await target('thirty');
+  const report = await emitEvents(cp, {
+    kind: 'ConfigMap', name: 'thirty', namespace: ns, type: 'Warning', reason: 'QueueFull', message: 'queue is full',
+    component: 'acme-operator', count: 30,
+  });
+  assert.deepEqual([report.creates, report.patches, report.errors], [1, 24, 0]);
+  const events = await eventsAbout('thirty');
+  assert.deepEqual(events.map((e) => e.count), [25]);
+  const { kubectl, plugin } = await rows('thirty', 'QueueFull');
+  assert.match(kubectl, /\(x25 over \d+s\)/);
+  assert.match(plugin, /\(x25 over \d+s\)/);
+});
+
+test('core/v1 recorder: the 10th distinct message of a reason becomes "(combined from similar events)"', async () => {
+  await target('twelve');
+  const report = await emitEvents(cp, {
+    kind: 'ConfigMap', name: 'twelve', namespace: ns, type: 'Warning', reason: 'SyncFailed', message: 'attempt {n} failed',
+    component: 'acme-operator', instance: 'acme-operator-0', count: 12,
+  });
+  // Messages 1..9 are created one by one; the 10th is created as the combined event, the 11th
+  // and 12th patch it (count and message).
+  assert.deepEqual([report.creates, report.patches, report.errors], [10, 2, 0]);
+  const events = await eventsAbout('twelve');
+  const single = events.filter((e) => !e.message.startsWith('(combined')).map((e) => [e.message, e.count]);
+  assert.deepEqual(single.sort(), Array.from({ length: 9 }, (_, i) => [`attempt ${i + 1} failed`, 1]).sort());
+  const combined = events.filter((e) => e.message.startsWith('(combined'));
+  assert.equal(combined.length, 1);
+  assert.equal(combined[0]?.message, '(combined from similar events): attempt 12 failed');
+  assert.equal(combined[0]?.count, 3);
+  // The aggregator's copy keeps the source but not reportingController/Instance
+  // (events_cache.go EventAggregate): the plugin's FROM falls back to source.component.
+  assert.equal(combined[0]?.reportingComponent ?? '', '');
+  assert.deepEqual(combined[0]?.source, { component: 'acme-operator', host: 'acme-operator-0' });
+  const r = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
+  const ours = (JSON.parse(r.stdout) as { uid: string; reporter: string; count: number }[]).find((e) => e.uid === combined[0]?.metadata.uid);
+  assert.equal(ours?.reporter, 'acme-operator');
+  assert.equal(ours?.count, 3);
+});
+
+test('events.k8s.io recorder: 20 identical events leave one event whose series.count is 2', async () => {
+  await target('series');
+  const report = await emitEvents(cp, {
+    recorder: 'events', kind: 'ConfigMap', name: 'series', namespace: ns, type: 'Normal', reason: 'Reconciled',
+    action: 'Reconcile', message: 'reconciled', component: 'acme-operator', count: 20,
+  });
+  // Two writes, each in its own goroutine: usually a create then the series patch; when the patch
+  // arrives first it finds nothing and creates the event with its series, and the first create
+  // is then refused (AlreadyExists, logged, not retried). The server ends the same either way.
+  assert.equal(report.creates + report.patches + report.errors, 2);
+  assert.ok(report.creates >= 1);
+  const [event, ...more] = await eventsAbout('series');
+  assert.ok(event);
+  assert.deepEqual(more, []);
+  // The other 18 occurrences stayed in the recorder's memory: it sends them every 30 min or when
+  // the series has been quiet for 6 min, neither of which a process that exits lives to see.
+  assert.equal(event.series?.count, 2);
+  assert.equal(event.reportingComponent, 'acme-operator');
+  assert.equal(event.reportingInstance, `acme-operator-${hostname()}`);
+  assert.equal(report.reportingInstance, `acme-operator-${hostname()}`);
+  const { kubectl, plugin } = await rows('series', 'Reconciled');
+  assert.match(kubectl, /\(x2 over \d+s\)/);
+  assert.match(plugin, /\(x2 over \d+s\)/);
+});
+
+test('both recorders drop a type other than Normal or Warning before sending it', async () => {
+  await target('critical');
+  for (const recorder of ['core', 'events'] as const) {
+    const report = await emitEvents(cp, {
+      recorder, kind: 'ConfigMap', name: 'critical', namespace: ns, type: 'Critical', reason: 'Meltdown', action: 'Melt',
+      message: 'core temperature critical', component: 'acme-operator', count: 3,
+    });
+    assert.deepEqual([report.creates, report.patches, report.errors], [0, 0, 0], recorder);
+  }
+  assert.deepEqual(await eventsAbout('critical'), []);
+});

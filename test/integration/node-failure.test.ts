@@ -1,0 +1,143 @@
+// A node failure staged by stopping node-1's heartbeat, played out by the real node lifecycle,
+// taint eviction, ReplicaSet and scheduler code. It needs its own control plane: short timings
+// (FAST_NODE_FAILURE) and a second node. With one node a failure is a "full disruption": the
+// node lifecycle controller then stops evicting and removes its NoExecute taints
+// (pkg/controller/nodelifecycle handleDisruption, "Entering master disruption mode"), so node-2
+// stays healthy to keep the zone merely partially down, as in any real cluster.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { FAST_NODE_FAILURE, startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
+import { kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { listNodes, startHeartbeat, stopHeartbeat } from '../harness/nodes.ts';
+import { evtimeline } from '../harness/plugin.ts';
+import { waitFor } from '../harness/wait.ts';
+import { condition, createDeployment, listEvents, listObjects, waitForPods, type KubeObject } from '../harness/workloads.ts';
+
+let cp: ControlPlane;
+let ns: string;
+let original: KubeObject[];
+
+interface Node extends KubeObject {
+  spec?: { taints?: { key: string; effect: string }[] };
+}
+
+const readNode = (name: string) => kubectlJSON<Node>(cp.kubeconfig, ['get', 'node', name]);
+const taints = (node: Node) => (node.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort();
+
+before(async () => {
+  cp = await startControlPlane({ ...FAST_NODE_FAILURE, nodes: 2 });
+  ns = await freshNamespace(cp.kubeconfig, 'node-failure');
+  await createDeployment(cp.kubeconfig, ns, 'web', { replicas: 2, node: 'node-1' });
+  original = await waitForPods(cp.kubeconfig, ns, 'web', 2, (p) => condition(p, 'Ready') === 'True');
+});
+
+after(() => cp?.stop());
+
+test('both nodes start Ready, each with its heartbeat', async () => {
+  assert.deepEqual(cp.nodes, ['node-1', 'node-2']);
+  assert.deepEqual(await listNodes(cp), [
+    { name: 'node-1', heartbeat: true, podStatus: true },
+    { name: 'node-2', heartbeat: true, podStatus: true },
+  ]);
+  for (const name of cp.nodes) {
+    const node = await readNode(name);
+    assert.equal(condition(node, 'Ready'), 'True');
+    assert.deepEqual(taints(node), []);
+    const lease = await kubectlJSON<KubeObject>(cp.kubeconfig, ['-n', 'kube-node-lease', 'get', 'lease', name]);
+    assert.equal(lease.metadata.ownerReferences?.[0]?.kind, 'Node');
+  }
+});
+
+test('a stopped heartbeat: node-1 goes Unknown and tainted, its pods get NodeNotReady, are evicted and replaced by pods that cannot be scheduled', async () => {
+  assert.deepEqual(await stopHeartbeat(cp, 'node-1'), { name: 'node-1', heartbeat: false, podStatus: true });
+  const node = await waitFor('node-1 tainted unreachable', async () => {
+    const n = await readNode('node-1');
+    return taints(n).length === 2 ? n : undefined;
+  });
+  assert.equal(condition(node, 'Ready'), 'Unknown');
+  assert.deepEqual(taints(node), ['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']);
+
+  const events = await waitFor('evictions and a FailedScheduling replacement', async () => {
+    const all = await listEvents(cp.kubeconfig, ns);
+    const evicted = original.every((p) =>
+      all.some((e) => e.reason === 'TaintManagerEviction' && e.involvedObject.name === p.metadata.name),
+    );
+    return evicted && all.some((e) => e.reason === 'FailedScheduling') ? all : undefined;
+  });
+  for (const pod of original) {
+    const about = events.filter((e) => e.involvedObject.name === pod.metadata.name);
+    const notReady = about.find((e) => e.reason === 'NodeNotReady');
+    assert.equal(notReady?.type, 'Warning');
+    assert.equal(notReady?.message, 'Node is not ready');
+    assert.equal(notReady?.source?.component, 'node-controller');
+    const eviction = about.find((e) => e.reason === 'TaintManagerEviction');
+    assert.equal(eviction?.message, `Marking for deletion Pod ${ns}/${pod.metadata.name}`);
+    assert.equal(eviction?.source?.component, 'taint-eviction-controller');
+  }
+  const failed = events.find((e) => e.reason === 'FailedScheduling');
+  assert.ok(failed);
+  assert.equal(failed.type, 'Warning');
+  assert.match(failed.message, /0\/2 nodes are available/);
+  // v1.36's scheduler no longer names the taint (older ones said {node.kubernetes.io/unreachable: }).
+  assert.match(failed.message, /1 node\(s\) had untolerated taint\(s\)/);
+  assert.match(failed.message, /didn't match Pod's node affinity\/selector/);
+
+  // The evicted pods stay Terminating: no kubelet confirms they stopped.
+  const pods = await listObjects(cp.kubeconfig, ns, 'pods', 'app=web');
+  const terminating = pods.filter((p) => p.metadata.deletionTimestamp).map((p) => p.metadata.name).sort();
+  assert.deepEqual(terminating, original.map((p) => p.metadata.name).sort());
+
+  // The node's own story is in namespace default, written by the node lifecycle controller.
+  const nodeEvents = (await listEvents(cp.kubeconfig, 'default')).filter((e) => e.involvedObject.kind === 'Node' && e.involvedObject.name === 'node-1');
+  assert.ok(nodeEvents.some((e) => e.reason === 'NodeNotReady' && e.message === 'Node node-1 status is now: NodeNotReady'));
+
+  // The plugin shows the failure as kubectl events does: every event, once (read between two
+  // reads of kubectl's, as the controllers may still be writing), and as many rows per reason.
+  const before = (await listEvents(cp.kubeconfig, ns)).map((e) => e.metadata.uid);
+  const kubectlTable = await kubectlOk(cp.kubeconfig, ['-n', ns, 'events']);
+  const r = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
+  const table = await evtimeline(['-n', ns], cp.kubeconfig);
+  const afterwards = new Set((await listEvents(cp.kubeconfig, ns)).map((e) => e.metadata.uid));
+  assert.equal(r.code, 0, r.stderr);
+  const ours = (JSON.parse(r.stdout) as { uid: string }[]).map((e) => e.uid);
+  assert.equal(new Set(ours).size, ours.length);
+  assert.ok(before.every((uid) => ours.includes(uid)));
+  assert.ok(ours.every((uid) => afterwards.has(uid)));
+  for (const reason of ['NodeNotReady', 'TaintManagerEviction', 'FailedScheduling']) {
+    const count = (text: string) => text.split('\n').filter((l) => l.includes(` ${reason} `)).length;
+    assert.equal(count(table.stdout), count(kubectlTable), reason);
+  }
+});
+
+test('a restarted heartbeat heals node-1: Ready, untainted, the replacements scheduled and the evicted pods gone', async () => {
+  assert.deepEqual(await startHeartbeat(cp, 'node-1'), { name: 'node-1', heartbeat: true, podStatus: true });
+  await waitFor('node-1 Ready and untainted', async () => {
+    const n = await readNode('node-1');
+    return condition(n, 'Ready') === 'True' && taints(n).length === 0;
+  });
+  const pods = await waitForPods(cp.kubeconfig, ns, 'web', 2, (p) => condition(p, 'Ready') === 'True');
+  const originalNames = new Set(original.map((p) => p.metadata.name));
+  assert.ok(pods.every((p) => !originalNames.has(p.metadata.name)));
+  await waitFor('the evicted pods to finish deleting', async () => {
+    const all = await listObjects(cp.kubeconfig, ns, 'pods', 'app=web');
+    return all.every((p) => !originalNames.has(p.metadata.name));
+  });
+  const events = await listEvents(cp.kubeconfig, ns);
+  for (const pod of pods) {
+    assert.ok(events.some((e) => e.reason === 'Scheduled' && e.involvedObject.name === pod.metadata.name && /to node-1$/.test(e.message)));
+  }
+});
+
+test('`controlplane node` stops and starts a heartbeat from the command line', async () => {
+  const run = (args: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile(cp.binary, ['node', `--socket=${cp.controlSocket}`, ...args], (err, stdout, stderr) =>
+        err ? reject(new Error(stderr || err.message)) : resolve(stdout),
+      ),
+    );
+  assert.deepEqual(JSON.parse(await run(['stop', 'node-2'])), { name: 'node-2', heartbeat: false, podStatus: true });
+  assert.deepEqual(JSON.parse(await run(['start', 'node-2'])), { name: 'node-2', heartbeat: true, podStatus: true });
+  await assert.rejects(run(['stop', 'node-9']), /no node "node-9"/);
+});
