@@ -6,18 +6,18 @@
 // later record completes, and nothing temporary left beside it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
-import { PLUGIN_BINARY } from '../harness/plugin.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { api } from '../support/cluster-api.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { proxiedKubeconfig as proxiedKubeconfigFor, startRecord } from '../support/recorder.ts';
+import type { Ended, Recorder } from '../support/recorder.ts';
 import { eachLimited } from '../../src/kube/objects.ts';
 
 /** Enough events for several list pages (500 each) and a few thousand appends. */
@@ -60,34 +60,12 @@ after(async () => {
   for (const proxy of proxies) await proxy.close();
 });
 
-interface Ended {
-  code: number | null;
-  stderr: string;
-}
-
-function record(args: string[], kubeconfig: string): { child: ChildProcess; ended: Promise<Ended>; stderr(): string } {
-  const child = spawn(PLUGIN_BINARY, ['record', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: work, KUBECONFIG: kubeconfig } });
-  children.add(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ended = new Promise<Ended>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-  return { child, ended, stderr: () => stderr };
+function record(args: string[], kubeconfig: string): Recorder {
+  return startRecord(args, kubeconfig, work, children);
 }
 
 function proxiedKubeconfig(proxy: TcpProxy, name: string): string {
-  const kubeconfig = join(work, `${name}.kubeconfig`);
-  writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      'current-context': 'proxied',
-      clusters: [{ name: 'proxied', cluster: { server: proxy.url, 'certificate-authority-data': Buffer.from(cp.ca).toString('base64') } }],
-      users: [{ name: 'admin', user: { token: cp.token } }],
-      contexts: [{ name: 'proxied', context: { cluster: 'proxied', user: 'admin', namespace: ns } }],
-    }),
-  );
-  return kubeconfig;
+  return proxiedKubeconfigFor(cp, proxy, ns, join(work, `${name}.kubeconfig`));
 }
 
 /** Every line of the record parsed (each must be whole JSON): the headers, and the names of the events observed. */
