@@ -75,6 +75,10 @@ test('a stopped heartbeat: node-1 goes Unknown and tainted, its pods get NodeNot
     const eviction = about.find((e) => e.reason === 'TaintManagerEviction');
     assert.equal(eviction?.message, `Marking for deletion Pod ${ns}/${pod.metadata.name}`);
     assert.equal(eviction?.source?.component, 'taint-eviction-controller');
+    // The taint eviction controller names the pod by a reference it builds itself, without the
+    // pod's uid (pkg/controller/tainteviction emitPodDeletionEvent), unlike NodeNotReady.
+    assert.equal(eviction?.involvedObject.uid ?? '', '');
+    assert.equal(notReady?.involvedObject.uid, pod.metadata.uid);
   }
   const failed = events.find((e) => e.reason === 'FailedScheduling');
   assert.ok(failed);
