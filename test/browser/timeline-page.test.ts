@@ -271,18 +271,21 @@ test('light, dark and print', async () => {
   assert.equal(await background(), 'rgb(255, 255, 255)', 'the theme button picks light over a dark system');
   // A short window shows some rows only, so the canvas on screen covers those.
   await page.setViewportSize({ width: 1280, height: 560 });
-  const covered = () =>
-    page.evaluate(() => {
-      const canvas = (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect();
-      const rows = (document.querySelector('.rows') as HTMLElement).getBoundingClientRect();
-      return Math.abs(canvas.top - rows.top) < 1 && Math.abs(canvas.bottom - rows.bottom) < 1;
-    });
+  // Runs in the page: does the marks canvas cover exactly the rows?
+  const coversRows = () => {
+    const canvas = (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect();
+    const rows = (document.querySelector('.rows') as HTMLElement).getBoundingClientRect();
+    return Math.abs(canvas.top - rows.top) < 1 && Math.abs(canvas.bottom - rows.bottom) < 1;
+  };
+  const covered = () => page.evaluate(coversRows);
   await page.waitForFunction(() => (document.querySelector('canvas.marks') as HTMLElement).getBoundingClientRect().bottom <= innerHeight + 1);
   assert.equal(await covered(), false);
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
   assert.equal(await visibleCount(page, '.track-row'), 4);
-  // On paper the marks cover every row, not just those that were on screen.
+  // On paper the marks cover every row, not just those that were on screen. The page redraws for
+  // print on its next frame, so wait for it (this fails after the wait if it never happens).
+  await page.waitForFunction(coversRows);
   assert.equal(await covered(), true);
   const pdf = await page.pdf();
   assert.ok(pdf.length > 10_000, `a printed page of ${pdf.length} bytes`);
