@@ -62,11 +62,15 @@ export function statusWriter(deps: Deps, file: string) {
   };
 }
 
-function untilStopped(deps: Deps, durationMs: number | undefined): { signal: AbortSignal; clear(): void } {
+function untilStopped(deps: Deps, durationMs: number | undefined): { signal: AbortSignal; clear(): void; by(): string } {
   const controller = new AbortController();
-  void deps.interrupted().then(() => controller.abort());
+  let by = '';
+  void deps.interrupted().then((signal) => {
+    by ||= signal;
+    controller.abort();
+  });
   const cancel = durationMs === undefined ? () => {} : afterLongDelay(durationMs, () => controller.abort());
-  return { signal: controller.signal, clear: cancel };
+  return { signal: controller.signal, clear: cancel, by: () => by };
 }
 
 /** This session's header line: where it runs and the filters that choose what is written. */
@@ -145,8 +149,13 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   // The server never answered (a closed port, a server down for the whole --duration): not the
   // empty success "recorded 0 lines" would suggest. Exit 1; 0 means the server was reached.
   if (!writer.started) {
+    const outcome = `nothing recorded, ${opts.file} ${existing.exists ? 'unchanged' : 'not created'}`;
+    // Ctrl-C while a large list is still coming: the server was answering, so "did not answer" would be wrong.
+    if (lastFailure === '' && stop.by() !== '') {
+      throw new RuntimeError(`record was stopped by ${stop.by()} before the API server at ${source.provenance.server} had answered in full (its list of events); ${outcome}`);
+    }
     const why = lastFailure === '' ? `the API server at ${source.provenance.server} did not answer` : lastFailure;
-    throw new RuntimeError(`record never reached the server: ${why}; nothing recorded, ${opts.file} ${existing.exists ? 'unchanged' : 'not created'}`);
+    throw new RuntimeError(`record never reached the server: ${why}; ${outcome}`);
   }
   // Only a recorder stopped as asked sums up: a failure is the one line main prints.
   const total = held + counts.added + counts.modified + counts.deleted;

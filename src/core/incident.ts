@@ -8,6 +8,7 @@ import { classifyIncarnation, compareWithLive, summariseIncarnations } from './i
 import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
 import { isConventionalType } from './types.ts';
+import { objectUids } from './identity.ts';
 import { groupEvents } from './grouping.ts';
 import type { EventGroup } from './grouping.ts';
 import { groupStories } from './families.ts';
@@ -250,24 +251,24 @@ function toRepeat(ev: Event): Repeat {
   return { ...toRef(ev), count: ev.count, firstSeen: ev.firstSeen, lastSeen: ev.lastSeen, spanMs: spanOf(ev) };
 }
 
-// A uid keeps a re-created object's story apart from the old one; without it, Kind/namespace/name is all there is.
-function storyKey(ev: Event, carries: Carries): string {
-  const o = ev.object;
-  return carries.uids && o.uid !== '' ? `uid:${o.uid}` : `ref:${o.kind}\u0000${o.namespace}\u0000${o.name}`;
-}
-
+// A uid keeps a re-created object's story apart from the old one; an event naming no uid joins the
+// incarnation of its name the other events name (src/core/identity.ts); with no uids at all,
+// Kind/namespace/name is all there is.
 function groupByObject(events: Event[], carries: Carries, live: LiveFacts): ObjectStory[] {
   // sortTimeline is stable, so a stable table (no times, no names) keeps its own order.
   const sorted = sortTimeline(events);
+  const uidOf = objectUids(sorted);
   const stories = new Map<string, ObjectStory>();
   for (const ev of sorted) {
-    const key = storyKey(ev, carries);
+    const o = ev.object;
+    const resolved = carries.uids ? uidOf(ev) : '';
+    const key = resolved !== '' ? `uid:${resolved}` : `ref:${o.kind}\u0000${o.namespace}\u0000${o.name}`;
     let story = stories.get(key);
     if (story === undefined) {
-      const uid = carries.uids && ev.object.uid !== '' ? ev.object.uid : null;
-      // Every event of a story names the same uid, so the first tells the story's incarnation.
-      const incarnation = carries.uids && live.lookups !== undefined ? { incarnation: classifyIncarnation(ev, live.lookups) } : {};
-      story = { kind: ev.object.kind, name: ev.object.name, namespace: ev.object.namespace, uid, ...incarnation, reports: [] };
+      // Every event of a story is about the same uid, so the first tells the story's incarnation.
+      const named: Event = { ...ev, object: { ...o, uid: resolved } };
+      const incarnation = carries.uids && live.lookups !== undefined ? { incarnation: classifyIncarnation(named, live.lookups) } : {};
+      story = { kind: o.kind, name: o.name, namespace: o.namespace, uid: resolved !== '' ? resolved : null, ...incarnation, reports: [] };
       stories.set(key, story);
     }
     story.reports.push(toReport(ev, carries, live));

@@ -1,10 +1,12 @@
 // Swimlanes: one lane per object an event is about, grouped by namespace, each lane split into tracks
 // (one per reason and type) so that a repeated event's span never hides another event's mark.
 // An object is its uid when the event names one: a Pipeline deleted and created again under the same
-// name is another object, with a lane of its own.
+// name is another object, with a lane of its own. An event naming no uid joins the lane of the
+// incarnation of its name the other events name (src/core/identity.ts).
 
 import type { Event, ObjectRef } from './event.ts';
 import { compareBytes } from './timeline.ts';
+import { objectIdentities } from './identity.ts';
 
 interface Track {
   reason: string;
@@ -32,10 +34,6 @@ interface LaneGroup {
   lanes: Lane[];
 }
 
-function objectIdentity(ref: ObjectRef): string {
-  return ref.uid !== '' ? `uid:${ref.uid}` : ['name', ref.apiVersion, ref.kind, ref.namespace, ref.name].join('\u0000');
-}
-
 /** Where an event's lane lives: the object's namespace, else the event's (cluster-scoped objects). */
 function laneNamespace(ev: Event): string {
   return ev.object.namespace !== '' ? ev.object.namespace : ev.namespace;
@@ -58,12 +56,13 @@ function buildTracks(events: Event[]): Track[] {
  * first is on top.
  */
 export function buildLanes(events: Event[]): LaneGroup[] {
+  const identityOf = objectIdentities(events);
   const byNamespace = new Map<string, Map<string, Event[]>>();
   for (const ev of events) {
     const namespace = laneNamespace(ev);
     let lanes = byNamespace.get(namespace);
     if (lanes === undefined) byNamespace.set(namespace, (lanes = new Map()));
-    const id = objectIdentity(ev.object);
+    const id = identityOf(ev);
     const lane = lanes.get(id);
     if (lane === undefined) lanes.set(id, [ev]);
     else lane.push(ev);
@@ -73,7 +72,8 @@ export function buildLanes(events: Event[]): LaneGroup[] {
     .map(([namespace, lanes]) => ({
       namespace,
       lanes: [...lanes.values()].map((laneEvents) => ({
-        object: (laneEvents[0] as Event).object,
+        // The lane names its object by an event that carries the uid, when one does.
+        object: (laneEvents.find((e) => e.object.uid !== '') ?? (laneEvents[0] as Event)).object,
         owner: null,
         tracks: buildTracks(laneEvents),
         size: laneEvents.length,

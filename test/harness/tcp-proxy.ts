@@ -24,6 +24,13 @@ export interface TcpProxy {
    * Resolves with how many connections were cut.
    */
   cutAfterServerBytes(bytes: number): Promise<number>;
+  /**
+   * Once the server has sent `bytes` more bytes, forwards only up to that byte and holds the rest
+   * (connections stay open, the client waits mid-response) until release(). Resolves when holding.
+   */
+  holdAfterServerBytes(bytes: number): Promise<void>;
+  /** Forwards what was held, in order, and carries on as before. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -50,6 +57,9 @@ export async function startTcpProxy(server: string): Promise<TcpProxy> {
   let cut: { remaining: number; done(n: number): void } | undefined;
   /** set between the last forwarded byte of a cut and the cut itself: nothing more goes through */
   let cutting = false;
+  let hold: { remaining: number; done(): void } | undefined;
+  /** while holding: what the server sent since, per connection, in order */
+  let held: Array<{ pair: Pair; chunk: Buffer }> | undefined;
 
   const cutAll = (): number => {
     const n = pairs.size;
@@ -63,6 +73,24 @@ export async function startTcpProxy(server: string): Promise<TcpProxy> {
 
   const onServerBytes = (pair: Pair, chunk: Buffer): void => {
     if (cutting) return;
+    if (held !== undefined) {
+      held.push({ pair, chunk });
+      pair.upstream.pause();
+      return;
+    }
+    if (hold !== undefined) {
+      if (chunk.length < hold.remaining) {
+        hold.remaining -= chunk.length;
+      } else {
+        const { remaining, done } = hold;
+        hold = undefined;
+        held = [{ pair, chunk: chunk.subarray(remaining) }];
+        for (const p of pairs) p.upstream.pause();
+        forward(pair.upstream, pair.client, chunk.subarray(0, remaining));
+        done();
+        return;
+      }
+    }
     if (cut === undefined || chunk.length < cut.remaining) {
       if (cut) cut.remaining -= chunk.length;
       forward(pair.upstream, pair.client, chunk);
@@ -122,6 +150,17 @@ export async function startTcpProxy(server: string): Promise<TcpProxy> {
       return new Promise<number>((resolve) => {
         cut = { remaining: bytes, done: resolve };
       });
+    },
+    holdAfterServerBytes(bytes: number) {
+      return new Promise<void>((resolve) => {
+        hold = { remaining: bytes, done: resolve };
+      });
+    },
+    release() {
+      const queued = held ?? [];
+      held = undefined;
+      for (const { pair, chunk } of queued) if (!pair.client.destroyed) forward(pair.upstream, pair.client, chunk);
+      for (const p of pairs) p.upstream.resume();
     },
     close() {
       refusing = true;

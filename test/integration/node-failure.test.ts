@@ -113,6 +113,25 @@ test('a stopped heartbeat: node-1 goes Unknown and tainted, its pods get NodeNot
     const count = (text: string) => text.split('\n').filter((l) => l.includes(` ${reason} `)).length;
     assert.equal(count(table.stdout), count(kubectlTable), reason);
   }
+
+  // incident tells each evicted pod as one story, as kubectl events shows one object: the
+  // TaintManagerEviction event without a uid joins the story of the pod's only incarnation.
+  const incident = await evtimeline(['incident', '-n', ns, '-o', 'json'], cp.kubeconfig);
+  assert.equal(incident.code, 0, incident.stderr);
+  const stories = (JSON.parse(incident.stdout) as { objects: { kind: string; name: string; uid: string | null; reports: { reason: string }[] }[] }).objects;
+  for (const pod of original) {
+    const about = stories.filter((o) => o.kind === 'Pod' && o.name === pod.metadata.name);
+    assert.deepEqual(about.map((o) => o.uid), [pod.metadata.uid], pod.metadata.name);
+    const reasons = about[0]?.reports.map((r) => r.reason) ?? [];
+    assert.ok(reasons.includes('NodeNotReady') && reasons.includes('TaintManagerEviction'), reasons.join(' '));
+  }
+  const text = await evtimeline(['incident', '-n', ns], cp.kubeconfig);
+  assert.equal(text.code, 0, text.stderr);
+  // The two evicted pods tell the same story, so the text tells it once for both (src/core/families.ts).
+  assert.ok(!text.stdout.includes('(no uid)'), text.stdout);
+  const evicted = text.stdout.split('\n\n').filter((block) => block.includes('TaintManagerEviction'));
+  assert.equal(evicted.length, 2, text.stdout); // the pods' story and the reporters' list
+  assert.match(evicted[0] ?? '', /reported NodeNotReady[\s\S]*reported TaintManagerEviction/);
 });
 
 test('a restarted heartbeat heals node-1: Ready, untainted, the replacements scheduled and the evicted pods gone', async () => {

@@ -4,7 +4,6 @@
 // line is whole after any stop.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,8 +12,10 @@ import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
-import { kubectl, PLUGIN_BINARY } from '../harness/plugin.ts';
+import { kubectl } from '../harness/plugin.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { startRecord } from '../support/recorder.ts';
+import type { Recorder } from '../support/recorder.ts';
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;
@@ -31,18 +32,8 @@ after(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-interface Ended {
-  code: number | null;
-  stderr: string;
-}
-
-function record(args: string[], kubeconfig: string): { child: ChildProcess; ended: Promise<Ended>; stderr(): string } {
-  const child = spawn(PLUGIN_BINARY, ['record', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: work, KUBECONFIG: kubeconfig } });
-  children.add(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ended = new Promise<Ended>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-  return { child, ended, stderr: () => stderr };
+function record(args: string[], kubeconfig: string): Recorder {
+  return startRecord(args, kubeconfig, work, children);
 }
 
 /** The admin kubeconfig with its cluster entry changed. */

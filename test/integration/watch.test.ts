@@ -6,7 +6,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import https from 'node:https';
@@ -19,6 +18,7 @@ import { kubectl, pluginEnv } from '../harness/plugin.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { proxiedKubeconfig as proxiedKubeconfigFor } from '../support/recorder.ts';
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;
@@ -115,19 +115,7 @@ function rows(lines: string[]): Row[] {
 }
 
 function proxiedKubeconfig(on: ControlPlane, proxy: TcpProxy, ns: string, name: string): string {
-  const kubeconfig = join(work, `${name}.kubeconfig`);
-  writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      'current-context': 'proxied',
-      clusters: [{ name: 'proxied', cluster: { server: proxy.url, 'certificate-authority-data': Buffer.from(on.ca).toString('base64') } }],
-      users: [{ name: 'admin', user: { token: on.token } }],
-      contexts: [{ name: 'proxied', context: { cluster: 'proxied', user: 'admin', namespace: ns } }],
-    }),
-  );
-  return kubeconfig;
+  return proxiedKubeconfigFor(on, proxy, ns, join(work, `${name}.kubeconfig`));
 }
 
 test('-w -o json: the timeline, then one line per new occurrence; updates that are none, and deletions, print nothing', async () => {
