@@ -34,6 +34,8 @@ export async function kubectlOk(kubeconfig: string, args: string[], input?: stri
       if (err) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr.trim() || err.message}`));
       else resolve(stdout);
     });
+    // A kubectl that exits before reading its stdin closes the pipe: its exit code and stderr say why, not EPIPE.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(input ?? '');
   });
 }

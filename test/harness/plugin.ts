@@ -49,6 +49,8 @@ export function kubectl(args: string[], kubeconfig: string, opts: { input?: stri
         resolvePromise({ code, stdout, stderr });
       },
     );
+    // A process that exits before reading its stdin closes the pipe: its exit code and stderr say why, not EPIPE.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(opts.input ?? '');
   });
 }

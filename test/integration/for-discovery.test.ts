@@ -1,7 +1,7 @@
 // --for TYPE/NAME resolved through the real API server's discovery, beside `kubectl events --for`
 // (the server's own kubectl) on the same cluster: two CRDs in different groups sharing the Kind
 // Pipeline, a CRD with a short name, and a type nothing serves.
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -61,6 +61,13 @@ async function ok(args: string[], input?: string): Promise<string> {
   assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
+
+// The integration run shares one control plane: a second group's Pipeline left behind would make
+// other files' bare `pipeline` mean two things, so the extra CRDs go when this file is done.
+after(async () => {
+  if (!cp) return;
+  await ok(['delete', 'crd', `pipelines.${OTHER_GROUP}`, `gadgets.${SHORT_GROUP}`, '--ignore-not-found', '--wait=true', '--timeout=120s']);
+});
 
 const MESSAGES = { labhub: 'labhub pipeline started', other: 'other pipeline started', gadget: 'gadget started' };
 

@@ -93,7 +93,7 @@ describe('the lab, played with the real kubectl', () => {
     const uid = text.trim();
     assert.match(uid, UUID);
     assert.equal(uid, lab.pipelineUid);
-    assert.equal(await kubectlOk(['-n', ns, 'get', 'pipeline', 'build-1', '-o', 'jsonpath={.metadata.uid}']), uid);
+    assert.equal(await kubectlOk(['-n', ns, 'get', 'pipelines.ev.labhub.io', 'build-1', '-o', 'jsonpath={.metadata.uid}']), uid);
   });
 
   test('step 2: build-1-started is about the real build-1 (uid) and shows in kubectl events', async () => {
