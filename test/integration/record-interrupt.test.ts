@@ -82,6 +82,13 @@ function readRecord(file: string): { headers: number; names: string[] } {
   return { headers, names };
 }
 
+/** Observations written so far, counting only lines that have their newline yet. */
+function wholeObservations(file: string): number {
+  const text = readFileSync(file, 'utf8');
+  const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+  return whole.split('\n').filter((line) => line !== '' && !line.includes('"kind":"EvtimelineRecord"')).length;
+}
+
 /** Waits for the proxy to hold the answer; fails at once if the recorder ended first. */
 async function heldOrEnded(holding: Promise<void>, ended: Promise<Ended>): Promise<void> {
   const early = ended.then((end) => {
@@ -100,7 +107,8 @@ function assertAllOnce(names: string[]): void {
 /** Records until the file holds every event, then stops it with Ctrl-C: the later record that completes a stopped one. */
 async function recordToTheEnd(file: string, kubeconfig = cp.kubeconfig): Promise<Ended> {
   const run = record([file, '-n', ns], kubeconfig);
-  while (!existsSync(file) || readRecord(file).names.length < N) {
+  // The recorder may be mid-write as we look: count whole lines only, and judge the file once it has stopped.
+  while (!existsSync(file) || wholeObservations(file) < N) {
     if (run.child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
