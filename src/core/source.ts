@@ -15,6 +15,7 @@
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectLookup } from './incarnation.ts';
 import type { Json } from './json.ts';
+import type { ObjectMeta } from './ownership.ts';
 import type { ServedResource } from './resources.ts';
 import type { RetryPolicy } from './retry.ts';
 
@@ -224,6 +225,12 @@ export interface EventSource {
   versions(): Promise<EventVersion[] | null>;
   /** the live objects the events are about; null for a saved input (nothing live to ask) */
   readonly objects: ObjectDirectory | null;
+  /**
+   * The objects of a namespace and their owners (src/core/ownership.ts), for `--tree`: the live
+   * cluster lists every listable namespaced resource, metadata only, one list per resource; a capture
+   * or a record hands back what it saved. Absent, or null: the input cannot tell (tells.ownership false).
+   */
+  ownership?(namespace: string): Promise<ObjectMeta[] | null>;
   /** the live server's resources, which resolve `--for TYPE/NAME` as kubectl does; absent for a saved input */
   readonly discovery?: ResourceDiscovery;
   /**
