@@ -3,6 +3,8 @@
 // `--tree` (src/core/tree.ts builds the tree from it), the incident's owner-first story and the
 // HTML view's lane order. Pure data; epoch ms.
 
+import type { Event } from './event.ts';
+
 /** One metadata.ownerReferences entry. Matching is by uid (kubectl-tree, the garbage collector). */
 export interface OwnerRef {
   /** `apps/v1`, `v1` */
@@ -40,4 +42,16 @@ export interface TreeNode {
   uid: string;
   /** no longer exists: named by an owner's event or seen owned in a saved file, absent from the objects now */
   gone: boolean;
+}
+
+/**
+ * The tree of one object (`--for KIND/NAME --tree`), built by src/core/tree.ts from the objects, their
+ * owners and the owners' events. Verbs and renderers ask it where an event sits.
+ */
+export interface Tree {
+  root: TreeNode;
+  /** every member, the root first, then depth first (children by creation, then name) */
+  nodes: TreeNode[];
+  /** the chain of the object an event is about, root first and the object itself last; undefined: not in the tree */
+  chainOf(ev: Event): TreeNode[] | undefined;
 }
