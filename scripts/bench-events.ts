@@ -144,7 +144,11 @@ export async function populate(call: Call, namespaces: string[], n: number, obje
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: ns },
-      spec: { replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'registry.example/web:1.4' }] } } },
+      // Paused: the control plane runs kube-controller-manager, whose deployment controller would
+      // otherwise create a ReplicaSet and pods and record their events (ScalingReplicaSet,
+      // SuccessfulCreate, Scheduled) beside the N written here; paused, it creates nothing
+      // (pkg/controller/deployment sync() with createIfNotExisted=false).
+      spec: { paused: true, replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'registry.example/web:1.4' }] } } },
     });
     subjects.push(...subjectsIn(ns, perNamespace, deployment.metadata.uid, namespaces.indexOf(ns) * 10_000));
   });
