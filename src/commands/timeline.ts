@@ -11,7 +11,7 @@ import { jsonTextChunks, toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { agesFrom } from '../core/ages.ts';
-import { renderTimelineTable } from '../render/timeline-table.ts';
+import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from './timeline-html.ts';
 import { runFollow } from './follow.ts';
@@ -94,9 +94,9 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   if (opts.output.kind === 'document') {
-    const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev)));
-    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(doc)) stdout.write(piece);
-    else stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
+    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev));
+    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
+    else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
   }
   if (events.length === 0) {
@@ -108,16 +108,15 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
-  stdout.write(
-    renderTimelineTable(events, {
-      now: ages.at,
-      absoluteTimes: opts.absoluteTimes,
-      wide: format === 'wide',
-      allNamespaces: provenance.namespace === null,
-      noHeaders: opts.noHeaders,
-      palette,
-      standing,
-    }),
-  );
+  const table = timelineTableChunks(events, {
+    now: ages.at,
+    absoluteTimes: opts.absoluteTimes,
+    wide: format === 'wide',
+    allNamespaces: provenance.namespace === null,
+    noHeaders: opts.noHeaders,
+    palette,
+    standing,
+  });
+  for (const piece of table) stdout.write(piece);
   return SUCCESS;
 }

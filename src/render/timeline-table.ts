@@ -8,7 +8,7 @@ import { formatQualifiedObjectRef, kindsInSeveralGroups } from '../core/timeline
 import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
-import { alignColumns } from './table.ts';
+import { alignedTextChunks } from './table.ts';
 import { formatTime } from './time.ts';
 import { escapeOrNone } from './words.ts';
 
@@ -90,7 +90,12 @@ function columnsFor(opts: TimelineTableOptions): Column[] {
  * Returns '' for no events: "No events found" is a notice for stderr, not table output.
  */
 export function renderTimelineTable(events: Event[], opts: TimelineTableOptions): string {
-  if (events.length === 0) return '';
+  return [...timelineTableChunks(events, opts)].join('');
+}
+
+/** renderTimelineTable's text in pieces of a few hundred rows, for a writer to send one at a time (render/table.ts). */
+export function* timelineTableChunks(events: Event[], opts: TimelineTableOptions): Generator<string> {
+  if (events.length === 0) return;
   const columns = columnsFor(opts);
   const shared = kindsInSeveralGroups(events);
   const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
@@ -101,8 +106,8 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
       return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
   });
-  const lines = alignColumns(opts.noHeaders ? rows : [columns.map((c) => c.head), ...rows], GAP);
-  return `${lines.join('\n')}\n`;
+  if (!opts.noHeaders) rows.unshift(columns.map((c) => c.head));
+  yield* alignedTextChunks(rows, GAP);
 }
 
 /** Spaces between columns, as kubectl events prints them (its tabwriter's padding). */
