@@ -86,8 +86,7 @@ describe('timeline --tree', () => {
   test('-o json carries the chain of each event as data', async () => {
     const r = await run(['--for', 'deploy/web', '--tree', '-o', 'json'], openSources({ live: liveSource() }));
     assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout) as { items: { reason: string; object: { name: string }; tree: unknown[] }[] } | { reason: string; object: { name: string }; tree: unknown[] }[];
-    const items = Array.isArray(doc) ? doc : doc.items;
+    const items = JSON.parse(r.stdout) as { reason: string; object: { name: string }; tree: unknown[] }[];
     const gone = items.find((e) => e.object.name === 'web-5d4-bbbbb');
     assert.deepEqual(gone?.tree, [
       { kind: 'Deployment', apiVersion: 'apps/v1', name: 'web', uid: 'uid-d', gone: false },
