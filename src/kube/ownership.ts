@@ -5,9 +5,9 @@
 // never one request per object. Events are skipped (core and events.k8s.io: thousands of objects
 // that own nothing). A resource the reader may not list (403), or that went away between discovery
 // and the list (404, 405: an aggregated API's resource without list) is skipped and reported, not fatal.
-import type { ObjectMeta, OwnerRef } from '../core/ownership.ts';
+import { objectMetaOf } from '../core/object-meta.ts';
+import type { ObjectMeta } from '../core/ownership.ts';
 import type { ServedResource } from '../core/resources.ts';
-import { parseTime } from '../core/event.ts';
 import { InvalidNameError, pathSegment } from './api-names.ts';
 import { mapBounded } from './discovery.ts';
 import { ApiError, PAGE_SIZE } from './http.ts';
@@ -61,35 +61,12 @@ function listPath(r: ServedResource, namespace: string): string {
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-function ownersOf(metadata: Obj): OwnerRef[] {
-  const refs = Array.isArray(metadata.ownerReferences) ? metadata.ownerReferences : [];
-  return refs.flatMap((ref) => {
-    const o = obj(ref);
-    const uid = str(o.uid);
-    if (uid === '') return [];
-    return [{ apiVersion: str(o.apiVersion), kind: str(o.kind), name: str(o.name), uid, controller: o.controller === true }];
-  });
-}
 
 /** One item of a PartialObjectMetadataList (or of a full list, from a server that ignored the Accept). */
 function toObjectMeta(item: unknown, r: ServedResource, namespace: string): ObjectMeta | null {
-  const metadata = obj(obj(item).metadata);
-  const name = str(metadata.name);
-  const uid = str(metadata.uid);
-  if (name === '' || uid === '') return null;
-  return {
-    // The items of a metadata-only list are PartialObjectMetadata: the Kind is discovery's.
-    apiVersion: apiVersionOf(r),
-    kind: r.kind,
-    namespace: str(metadata.namespace) || namespace,
-    name,
-    uid,
-    owners: ownersOf(metadata),
-    created: parseTime(metadata.creationTimestamp),
-    deleting: parseTime(metadata.deletionTimestamp),
-  };
+  // The items of a metadata-only list are PartialObjectMetadata: the Kind is discovery's.
+  const meta = objectMetaOf(obj(item).metadata, { apiVersion: apiVersionOf(r), kind: r.kind });
+  return meta === null || meta.namespace !== '' ? meta : { ...meta, namespace };
 }
 
 async function listResource(get: Getter, r: ServedResource, namespace: string): Promise<ObjectMeta[]> {
