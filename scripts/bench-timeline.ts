@@ -22,21 +22,18 @@
 // Needs the Go the tests already need: it builds the control plane and scripts/maxrss.go (which
 // reads each run's rusage, which Node cannot) into ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/.
 // The control plane is stopped at the end, on an error and on Ctrl-C / SIGTERM.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
-import { Agent, request } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
+import { Api, PAGE_SIZE, capture } from './bench-api.ts';
 import { WRITE_CONCURRENCY, populate, writeRecord } from './bench-events.ts';
 import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Result, type Subject } from './bench-measure.ts';
 import { startControlPlane, type ControlPlane } from '../test/harness/controlplane.ts';
 import { uniqueNamespaceName } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 
-/** The plugin's and kubectl's list page size (src/kube/events-api.ts PAGE_SIZE, kubectl --chunk-size). */
-const PAGE_SIZE = 500;
 /** Objects the events are about, in all (the issue's figures: about 400 pods). */
 const OBJECTS = 400;
 const PARTS = ['ns', 'all', 'record'] as const;
@@ -93,84 +90,6 @@ function parseArgs(argv: string[]): Options {
   opts.plugin ??= PLUGIN_BINARY;
   for (const binary of [opts.plugin, opts.baseline]) if (binary && !existsSync(binary)) throw new Error(`${binary} is missing (npm run build makes dist/kubectl-evtimeline)`);
   return opts as Options;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The API server, straight over HTTPS with the admin token
-
-class Api {
-  private readonly agent: Agent;
-  private readonly base: URL;
-
-  constructor(private readonly cp: ControlPlane) {
-    this.agent = new Agent({ ca: cp.ca, keepAlive: true, maxSockets: WRITE_CONCURRENCY });
-    this.base = new URL(cp.server);
-  }
-
-  call(method: string, path: string, body?: unknown): Promise<any> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    return new Promise((resolvePromise, reject) => {
-      const req = request(
-        {
-          agent: this.agent,
-          hostname: this.base.hostname,
-          port: this.base.port,
-          method,
-          path,
-          headers: {
-            authorization: `Bearer ${this.cp.token}`,
-            accept: 'application/json',
-            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-          },
-          timeout: 60_000,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
-            else resolvePromise(text === '' ? null : JSON.parse(text));
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out`)));
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-
-  /** Every item of a list, in pages of PAGE_SIZE, and how many pages that took. */
-  async listAll(path: string): Promise<{ items: any[]; pages: number }> {
-    const items: any[] = [];
-    let pages = 0;
-    let next = '';
-    do {
-      const query = `limit=${PAGE_SIZE}${next ? `&continue=${encodeURIComponent(next)}` : ''}`;
-      const page = await this.call('GET', `${path}?${query}`);
-      pages += 1;
-      items.push(...(page.items ?? []));
-      next = page.metadata?.continue ?? '';
-    } while (next);
-    return { items, pages };
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
-
-
-// ---------------------------------------------------------------------------------------------
-
-function capture(command: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(command[0] as string, command.slice(1), { env, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command.join(' ')} failed: ${stderr.trim() || error.message}`));
-      else resolvePromise(stdout);
-    });
-  });
 }
 
 /** Fails loudly unless the plugin's -o json holds exactly the events written, with their types and both styles. */
