@@ -179,7 +179,7 @@ async function make(ns: string, apiVersion: string, kind: string, name: string, 
 const eventAbout = (ns: string, o: Made, reason: string) => ({
   apiVersion: 'v1',
   kind: 'Event',
-  metadata: { name: `${o.kind.toLowerCase()}-${o.name}-${reason.toLowerCase()}-${o.uid.slice(0, 8)}` },
+  metadata: { name: `${o.kind.toLowerCase()}-${o.name}-${reason.toLowerCase()}-${o.uid.slice(0, 8)}`, namespace: ns },
   involvedObject: { apiVersion: o.apiVersion, kind: o.kind, name: o.name, namespace: ns, uid: o.uid },
   reason,
   type: 'Normal',
