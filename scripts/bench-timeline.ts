@@ -23,14 +23,14 @@
 // reads each run's rusage, which Node cannot) into ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/.
 // The control plane is stopped at the end, on an error and on Ctrl-C / SIGTERM.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
-import { Api, PAGE_SIZE, capture } from './bench-api.ts';
+import { PAGE_SIZE, capture, type Api } from './bench-api.ts';
+import { Workspace, readFlags } from './bench-session.ts';
 import { WRITE_CONCURRENCY, populate, writeRecord } from './bench-events.ts';
 import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Result, type Subject } from './bench-measure.ts';
-import { startControlPlane, type ControlPlane } from '../test/harness/controlplane.ts';
 import { uniqueNamespaceName } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 
@@ -58,20 +58,7 @@ function parseArgs(argv: string[]): Options {
     runs: 5,
     parts: [...PARTS],
   };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] as string;
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const value = (): string => {
-      const v = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    const whole = (min: number): number => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be a whole number of at least ${min}`);
-      return n;
-    };
+  readFlags(argv, 'bench-timeline', (flag, value, whole) => {
     if (flag === '--events') opts.events = whole(10);
     else if (flag === '--namespaces') opts.namespaces = whole(2);
     else if (flag === '--record') opts.record = whole(100);
@@ -83,8 +70,9 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--kubectl') opts.kubectl = resolve(value());
     else if (flag === '--plugin') opts.plugin = resolve(value());
     else if (flag === '--baseline') opts.baseline = resolve(value());
-    else throw new Error(`unknown argument ${arg} (see the comment at the top of scripts/bench-timeline.ts)`);
-  }
+    else return false;
+    return true;
+  });
   opts.kubectl ??= onPath('kubectl');
   if (!opts.kubectl) throw new Error('no kubectl on PATH: pass --kubectl PATH');
   opts.plugin ??= PLUGIN_BINARY;
@@ -139,54 +127,21 @@ async function main(): Promise<void> {
   const helper = await ensureMaxRssHelper();
   const k = opts.kubectl;
 
-  let cp: ControlPlane | undefined;
-  let api: Api | undefined;
-  const work = await mkdtemp(join(tmpdir(), 'evtimeline-bench-'));
-  let cleaning: Promise<void> | undefined;
-  const cleanUp = (): Promise<void> => {
-    cleaning ??= (async () => {
-      api?.close();
-      if (cp) {
-        process.stderr.write('stopping the control plane...\n');
-        await cp.stop();
-      }
-      await rm(work, { recursive: true, force: true });
-    })();
-    return cleaning;
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    process.stderr.write(`\nbench-timeline: ${signal}\n`);
-    void cleanUp().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-
+  const ws = await Workspace.open('bench-timeline', k);
   try {
-    // PATH: the plugin (and the baseline) first, then kubectl's folder. A HOME of its own: kubectl's
-    // discovery cache lives there, filled by the warm-up runs.
-    const bin = join(work, 'bin');
-    await mkdir(bin);
-    await symlink(opts.plugin, join(bin, 'kubectl-evtimeline'));
+    // The plugin (and the baseline) first on PATH: `kubectl evtimeline`, `kubectl evtimelinebaseline`.
+    await ws.link(opts.plugin, 'evtimeline', k);
     const plugins = ['evtimeline'];
     if (opts.baseline) {
-      await symlink(opts.baseline, join(bin, 'kubectl-evtimelinebaseline'));
+      await ws.link(opts.baseline, 'evtimelinebaseline', k);
       plugins.push('evtimelinebaseline');
     }
-    const env: NodeJS.ProcessEnv = { PATH: [bin, dirname(k), '/usr/bin', '/bin'].join(delimiter), HOME: work };
+    const env = ws.env;
     const load = (): string => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
-
-    console.log(`plugin:  ${(await capture([k, 'evtimeline', '--version'], env)).trim()} (${opts.plugin})`);
-    if (opts.baseline) console.log(`baseline: ${(await capture([k, 'evtimelinebaseline', '--version'], env)).trim()} (${opts.baseline})`);
     console.log(`kubectl: ${(await capture([k, 'version', '--client'], env)).trim().split('\n')[0]} (${k})`);
     console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
 
-    if (opts.parts.includes('ns') || opts.parts.includes('all')) {
-      process.stderr.write('starting the control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager)...\n');
-      cp = await startControlPlane();
-      api = new Api(cp);
-      env.KUBECONFIG = cp.kubeconfig;
-      console.log(`server:  Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}, started in ${cp.startupSeconds.toFixed(1)} s`);
-    }
+    const api = opts.parts.includes('ns') || opts.parts.includes('all') ? (await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager')).api : undefined;
     evictFromPageCache([k, opts.plugin, ...(opts.baseline ? [opts.baseline] : [])]);
     const call = (method: string, path: string, body?: unknown): Promise<any> => (api as Api).call(method, path, body);
 
@@ -237,13 +192,8 @@ async function main(): Promise<void> {
       console.log(`\n(measured in ${elapsed(started)}; ${load()})`);
     }
 
-    // The records need no server: stop it now (cleanUp at the end removes the work folder).
-    if (cp) {
-      api?.close();
-      process.stderr.write('stopping the control plane...\n');
-      await cp.stop();
-      cp = undefined;
-    }
+    // The records need no server: stop it now (close() at the end removes the work folder).
+    await ws.stopControlPlane();
 
     if (opts.parts.includes('record')) {
       const small = Math.round(opts.record / 10);
@@ -251,7 +201,7 @@ async function main(): Promise<void> {
       process.stderr.write(`writing records of ${small} and ${opts.record} events...\n`);
       const files = new Map<number, string>();
       for (const n of [small, opts.record]) {
-        const path = join(work, `record-${n}.jsonl`);
+        const path = join(ws.dir, `record-${n}.jsonl`);
         await writeRecord(path, n);
         files.set(n, path);
       }
@@ -276,7 +226,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nthe whole benchmark took ${elapsed(scriptStarted)}`);
   } finally {
-    await cleanUp();
+    await ws.close();
   }
 }
 

@@ -17,14 +17,13 @@
 //   node --import tsx scripts/bench-tree.ts [--objects 500] [--events 2000] [--runs 5]
 //       [--kubectl PATH] [--plugin PATH]
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
-import { Api, capture } from './bench-api.ts';
+import { capture } from './bench-api.ts';
+import { Workspace, readFlags } from './bench-session.ts';
 import { NODES, buildNamespace, type BuiltNamespace } from './bench-objects.ts';
 import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Subject } from './bench-measure.ts';
-import { startControlPlane, type ControlPlane } from '../test/harness/controlplane.ts';
 import { freshNamespace } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 
@@ -38,27 +37,15 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
   const opts: Partial<Options> & { objects: number; events: number; runs: number } = { objects: 500, events: 2000, runs: 5 };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] as string;
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const value = (): string => {
-      const v = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    const whole = (min: number): number => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be a whole number of at least ${min}`);
-      return n;
-    };
+  readFlags(argv, 'bench-tree', (flag, value, whole) => {
     if (flag === '--objects') opts.objects = whole(1);
     else if (flag === '--events') opts.events = whole(0);
     else if (flag === '--runs') opts.runs = whole(1);
     else if (flag === '--kubectl') opts.kubectl = resolve(value());
     else if (flag === '--plugin') opts.plugin = resolve(value());
-    else throw new Error(`unknown argument ${arg} (see the comment at the top of scripts/bench-tree.ts)`);
-  }
+    else return false;
+    return true;
+  });
   opts.kubectl ??= onPath('kubectl');
   if (!opts.kubectl) throw new Error('no kubectl on PATH: pass --kubectl PATH');
   opts.plugin ??= PLUGIN_BINARY;
@@ -92,49 +79,17 @@ async function main(): Promise<void> {
   const helper = await ensureMaxRssHelper();
   const k = opts.kubectl;
 
-  let cp: ControlPlane | undefined;
-  let api: Api | undefined;
-  const work = await mkdtemp(join(tmpdir(), 'evtimeline-bench-tree-'));
-  let cleaning: Promise<void> | undefined;
-  const cleanUp = (): Promise<void> => {
-    cleaning ??= (async () => {
-      api?.close();
-      if (cp) {
-        process.stderr.write('stopping the control plane...\n');
-        await cp.stop();
-      }
-      await rm(work, { recursive: true, force: true });
-    })();
-    return cleaning;
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    process.stderr.write(`\nbench-tree: ${signal}\n`);
-    void cleanUp().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-
+  const ws = await Workspace.open('bench-tree', k);
   try {
-    // PATH: the plugin first, then kubectl's folder. A HOME of its own: kubectl's discovery cache
-    // lives there (`get all` reads it), filled by the warm-up runs.
-    const bin = join(work, 'bin');
-    await mkdir(bin);
-    await symlink(opts.plugin, join(bin, 'kubectl-evtimeline'));
-    const env: NodeJS.ProcessEnv = { PATH: [bin, dirname(k), '/usr/bin', '/bin'].join(delimiter), HOME: work };
-
-    console.log(`plugin:  ${(await capture([k, 'evtimeline', '--version'], env)).trim()} (${opts.plugin})`);
+    await ws.link(opts.plugin, 'evtimeline', k);
+    const env = ws.env;
     console.log(`kubectl: ${(await capture([k, 'version', '--client'], env)).trim().split('\n')[0]} (${k})`);
     console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
-
-    process.stderr.write(`starting the control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager; ${NODES} nodes)...\n`);
-    cp = await startControlPlane({ nodes: NODES });
-    api = new Api(cp);
-    env.KUBECONFIG = cp.kubeconfig;
-    console.log(`server:  Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}, started in ${cp.startupSeconds.toFixed(1)} s`);
+    const { cp, api } = await ws.startControlPlane(`etcd, kube-apiserver, kube-scheduler, kube-controller-manager; ${NODES} nodes`, { nodes: NODES });
 
     let started = performance.now();
     const ns = await freshNamespace(cp.kubeconfig, 'bench-tree');
-    const built = await buildNamespace((api as Api).call.bind(api), cp.kubeconfig, ns, opts.objects, opts.events, (line) => process.stderr.write(`${line}\n`));
+    const built = await buildNamespace(api.call.bind(api), cp.kubeconfig, ns, opts.objects, opts.events, (line) => process.stderr.write(`${line}\n`));
     const byResource = [...built.byResource].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`).join(', ');
     console.log(`\n## --tree on ${built.objects} objects (${byResource}) and ${built.events} events, built in ${elapsed(started)}\n`);
     console.log(`Deployment web: ReplicaSets ${built.webSets.join(' (old), ')} (new); ${built.webPods.length} pods, ${built.gonePods.length} gone with the old ReplicaSet.`);
@@ -156,7 +111,7 @@ async function main(): Promise<void> {
     console.log(`\n(measured in ${elapsed(started)}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
     console.log(`\nthe whole benchmark took ${elapsed(scriptStarted)}`);
   } finally {
-    await cleanUp();
+    await ws.close();
   }
 }
 

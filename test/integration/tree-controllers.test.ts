@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
+import { crdObject } from '../harness/crds.ts';
 import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
@@ -142,18 +143,6 @@ const APPS = 'apps.tree.evtimeline.test';
 const BUNDLES = 'tree.evtimeline.test';
 const CRD_NAMES = [`stacks.${INFRA}`, `stacks.${APPS}`, `bundles.${BUNDLES}`];
 
-const crd = (group: string, plural: string, kind: string, shortNames: string[] = []) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${plural}.${group}` },
-  spec: {
-    group,
-    scope: 'Namespaced',
-    names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List`, shortNames },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-});
-
 // The control plane is shared: the CRDs (and so their objects) go when this file is done.
 after(async () => {
   if (cp) await kubectlOk(cp.kubeconfig, ['delete', 'crd', ...CRD_NAMES, '--ignore-not-found', '--wait=true', '--timeout=120s']);
@@ -192,7 +181,7 @@ const eventAbout = (ns: string, o: Made, reason: string) => ({
 
 test('custom owners: the tree walks a custom resource, the custom resource it owns and their ConfigMaps, one group only; a short name roots it too', async () => {
   const ns = await freshNamespace(cp.kubeconfig, 'tree-crd');
-  await applyObjects(cp.kubeconfig, [crd(INFRA, 'stacks', 'Stack'), crd(APPS, 'stacks', 'Stack'), crd(BUNDLES, 'bundles', 'Bundle', ['bdl'])]);
+  await applyObjects(cp.kubeconfig, [crdObject(INFRA, 'stacks', 'Stack'), crdObject(APPS, 'stacks', 'Stack'), crdObject(BUNDLES, 'bundles', 'Bundle', 'v1', ['bdl'])]);
   await kubectlOk(cp.kubeconfig, ['wait', '--for=condition=Established', '--timeout=60s', ...CRD_NAMES.map((n) => `crd/${n}`)]);
   // The API server serves a new CRD's resources a moment after Established: wait until kubectl can list them.
   await waitFor('the CRDs served', async () => {
