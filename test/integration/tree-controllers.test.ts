@@ -203,11 +203,11 @@ test('custom owners: the tree walks a custom resource, the custom resource it ow
   for (const name of ['prod-settings', 'prod-direct', 'twin-settings']) assert.ok(configMaps.includes(name), name);
 
   const events = await treeJson(ns, `stacks.${INFRA}/prod`);
-  assert.deepEqual(events.map((e) => [chain(e), e.reason]).sort(), [
-    ['Stack/prod', 'Reconciled'],
-    ['Stack/prod > Bundle/prod-bundle', 'Reconciled'],
-    ['Stack/prod > Bundle/prod-bundle > ConfigMap/prod-settings', 'Rendered'],
-    ['Stack/prod > ConfigMap/prod-direct', 'Rendered'],
+  assert.deepEqual(events.map((e) => `${chain(e)}: ${e.reason}`).sort(), [
+    'Stack/prod > Bundle/prod-bundle > ConfigMap/prod-settings: Rendered',
+    'Stack/prod > Bundle/prod-bundle: Reconciled',
+    'Stack/prod > ConfigMap/prod-direct: Rendered',
+    'Stack/prod: Reconciled',
   ]);
   for (const e of events) {
     assert.deepEqual(e.tree[0], { apiVersion: `${INFRA}/v1`, kind: 'Stack', name: 'prod', uid: stack.uid, gone: false });
@@ -217,9 +217,9 @@ test('custom owners: the tree walks a custom resource, the custom resource it ow
 
   // Kind.group names the other Stack: its own ConfigMap, nothing of the first.
   const other = await treeJson(ns, `Stack.${APPS}/prod`);
-  assert.deepEqual(other.map((e) => [chain(e), e.tree[0]?.uid]).sort(), [
-    ['Stack/prod', twin.uid],
-    ['Stack/prod > ConfigMap/twin-settings', twin.uid],
+  assert.deepEqual(other.map((e) => `${chain(e)} (root ${e.tree[0]?.uid})`).sort(), [
+    `Stack/prod (root ${twin.uid})`,
+    `Stack/prod > ConfigMap/twin-settings (root ${twin.uid})`,
   ]);
 
   // A bare Kind two groups share is still refused with the qualified choices (exit 2), --tree or not.
