@@ -34,6 +34,13 @@ export interface BuiltNamespace {
   webSets: string[];
   webPods: string[];
   gonePods: string[];
+  /**
+   * the gone pods a ReplicaSet's event still names ("Created pod: X", "Deleted pod: X"): client-go's
+   * recorder lets one source write 25 events about one object, then one per 5 minutes
+   * (tools/record/events_cache.go defaultSpamBurst, defaultSpamQPS), and combines them after 10 of one
+   * reason, so a ReplicaSet of 30 names only some of its pods; the others' own events tell no owner
+   */
+  namedGone: string[];
   /** events in the namespace when built */
   events: number;
 }
@@ -139,7 +146,12 @@ export async function buildNamespace(call: Call, kubeconfig: string, ns: string,
   ];
   log(`${events} events about ${subjects.length} of them...`);
   await eachLimited(planEvents(events, subjects, Date.now()), WRITE_CONCURRENCY, (p) => call('POST', p.path, p.body));
-  const written = (await call('GET', `/api/v1/namespaces/${ns}/events`)) as { items: unknown[] };
+  const written = (await call('GET', `/api/v1/namespaces/${ns}/events`)) as { items: { reason: string; message: string; involvedObject: { kind: string } }[] };
+  const named = new Set(
+    written.items
+      .filter((e) => e.involvedObject.kind === 'ReplicaSet' && (e.reason === 'SuccessfulCreate' || e.reason === 'SuccessfulDelete'))
+      .map((e) => /^(?:\(combined from similar events\): )?(?:Created|Deleted) pod: (\S+)$/.exec(e.message)?.[1]),
+  );
 
   return {
     objects: sum(counts),
@@ -147,6 +159,7 @@ export async function buildNamespace(call: Call, kubeconfig: string, ns: string,
     webSets,
     webPods: second.map((p) => p.metadata.name).sort(),
     gonePods: first.map((p) => p.metadata.name).sort(),
+    namedGone: first.map((p) => p.metadata.name).filter((n) => named.has(n)).sort(),
     events: written.items.length,
   };
 }

@@ -65,7 +65,7 @@ export class Workspace {
   /** `kubectl <name>` runs the executable (kubectl-<name> on PATH); prints which build it is. */
   async link(binary: string, name: string, kubectl: string): Promise<void> {
     await symlink(binary, join(this.bin, `kubectl-${name}`));
-    console.log(`${`${name}:`.padEnd(9)}${(await capture([kubectl, name, '--version'], this.env)).trim()} (${binary})`);
+    console.log(`${name}: ${(await capture([kubectl, name, '--version'], this.env)).trim()} (${binary})`);
   }
 
   /** A private control plane (`what` says which parts, for the progress line), KUBECONFIG set to it. */

@@ -12,7 +12,8 @@
 //
 // and prints medians of wall time, user+sys CPU and peak RSS (scripts/maxrss.go) with ratios. A
 // benchmark, not a test: it judges nothing, except that it fails loudly when the plugin's -o json
-// does not place web's events in web's tree (both ReplicaSets, pods under them, the gone pods marked).
+// does not place web's events in web's tree (both ReplicaSets, pods under them, the gone pods that
+// the ReplicaSets' events name marked gone).
 //
 //   node --import tsx scripts/bench-tree.ts [--objects 500] [--events 2000] [--runs 5]
 //       [--kubectl PATH] [--plugin PATH]
@@ -68,7 +69,8 @@ async function checkTreeJson(command: string[], built: BuiltNamespace, env: Node
   if (chains.some((c) => !c.startsWith('Deployment/web'))) problems.push('an event is not under Deployment/web');
   for (const set of built.webSets) if (!chains.some((c) => c.startsWith(`Deployment/web > ReplicaSet/${set}`))) problems.push(`no event under ReplicaSet/${set}`);
   for (const pod of built.webPods) if (!chains.some((c) => c.endsWith(`> Pod/${pod}`))) problems.push(`no event of Pod/${pod} under its ReplicaSet`);
-  for (const pod of built.gonePods) if (!chains.some((c) => c.endsWith(`> Pod/${pod} (gone)`))) problems.push(`gone Pod/${pod} not marked gone`);
+  for (const pod of built.namedGone) if (!chains.some((c) => c.endsWith(`> Pod/${pod} (gone)`))) problems.push(`gone Pod/${pod} not marked gone`);
+  if (built.namedGone.length === 0) problems.push('no gone pod is named by its ReplicaSet\'s events: nothing gone to show');
   if (problems.length > 0) throw new Error(`${command.slice(1).join(' ')} is wrong: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`);
   return events.length;
 }
@@ -92,7 +94,10 @@ async function main(): Promise<void> {
     const built = await buildNamespace(api.call.bind(api), cp.kubeconfig, ns, opts.objects, opts.events, (line) => process.stderr.write(`${line}\n`));
     const byResource = [...built.byResource].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`).join(', ');
     console.log(`\n## --tree on ${built.objects} objects (${byResource}) and ${built.events} events, built in ${elapsed(started)}\n`);
-    console.log(`Deployment web: ReplicaSets ${built.webSets.join(' (old), ')} (new); ${built.webPods.length} pods, ${built.gonePods.length} gone with the old ReplicaSet.`);
+    console.log(
+      `Deployment web: ReplicaSets ${built.webSets.join(' (old), ')} (new); ${built.webPods.length} pods, ${built.gonePods.length} gone with the old ReplicaSet, ` +
+        `${built.namedGone.length} of them named by its events (client-go's recorder drops and combines the rest).`,
+    );
     const inTree = await checkTreeJson([k, 'evtimeline', '-n', ns, '--for', 'deploy/web', '--tree', '-o', 'json'], built, env);
     console.log(`The tree of deploy/web holds ${inTree} of the namespace's ${built.events} events.\n`);
 
