@@ -1,0 +1,67 @@
+// What a capture saves of ownership (objects.json, src/io/objects-file.ts): the objects its events
+// are about and their owners up to the top, read from the live cluster; with one namespace captured
+// and a source that lists ownership, every object of the namespace too (the siblings and children a
+// later offline `--tree` needs). From a saved input, what it saved. Null: the input cannot tell.
+import type { Event } from '../core/event.ts';
+import { objectKey } from '../core/incarnation.ts';
+import type { LiveFacts } from '../core/incarnation.ts';
+import { findOwners } from '../core/object-meta.ts';
+import type { ObjectMeta } from '../core/ownership.ts';
+import type { EventSource } from '../core/source.ts';
+import { unknownObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../io/objects-file.ts';
+
+/** The namespaces whose objects are listed whole: the one captured. With -A, listing every namespace is not cheap: chains only. */
+function namespacesToList(source: EventSource, events: Event[]): string[] {
+  const named = source.provenance.namespace;
+  if (named !== null) return [named];
+  if (source.objects !== null) return [];
+  // A saved input hands back what it saved, however many namespaces its events are in.
+  return [...new Set(events.map((ev) => ev.namespace))].sort();
+}
+
+/** The events' objects as the live lookups found them: read, gone, or not readable (and why). */
+function eventObjects(events: Event[], live: LiveFacts | undefined): { metas: ObjectMeta[]; saved: SavedObject[] } {
+  const metas: ObjectMeta[] = [];
+  const saved: SavedObject[] = [];
+  const seen = new Set<string>();
+  for (const ev of events) {
+    const ref = ev.object;
+    const found = live?.lookups?.get(objectKey(ref));
+    if (found === undefined || seen.has(`${ref.uid}\u0000${objectKey(ref)}`)) continue;
+    seen.add(`${ref.uid}\u0000${objectKey(ref)}`);
+    if (found.state === 'unknown') saved.push(unknownObject({ ref, why: found.why }));
+    else if (found.state === 'gone' || found.uid !== ref.uid) saved.push(unknownObject({ ref, why: { reason: 'gone' } }));
+    // The name's current object (the one the event named, or one created again under its name).
+    if (found.state === 'exists' && found.meta !== undefined && !metas.some((m) => m.uid === found.uid)) metas.push(found.meta);
+  }
+  return { metas, saved };
+}
+
+export async function capturedObjects(source: EventSource, events: Event[], live: LiveFacts | undefined): Promise<SavedObject[] | null> {
+  const byUid = new Map<string, ObjectMeta>();
+  const saved: SavedObject[] = [];
+  const lookUp = source.objects?.lookUp;
+  if (lookUp !== undefined) {
+    const found = eventObjects(events, live);
+    saved.push(...found.saved);
+    for (const meta of found.metas) byUid.set(meta.uid, meta);
+    const owners = await findOwners(found.metas, (refs) => lookUp(refs));
+    for (const meta of owners.owners) byUid.set(meta.uid, meta);
+    saved.push(...owners.unknown.map(unknownObject));
+  }
+  let listed = false;
+  if (source.ownership !== undefined && source.provenance.tells.ownership) {
+    for (const namespace of namespacesToList(source, events)) {
+      const objects = await source.ownership(namespace);
+      if (objects === null) continue;
+      listed = true;
+      for (const meta of objects) byUid.set(meta.uid, meta);
+    }
+  }
+  if (lookUp === undefined && !listed) return null;
+  // Known objects first, in a stable order; then those that could not be read.
+  const order = (m: ObjectMeta): string => [m.namespace, m.kind, m.name, m.uid].join('\u0000');
+  const known = [...byUid.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  return [...known.map((meta) => ({ meta })), ...saved.filter((s) => !('unknown' in s) || !byUid.has(s.unknown.ref.uid))];
+}
