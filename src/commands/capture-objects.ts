@@ -2,14 +2,13 @@
 // are about and their owners up to the top, read from the live cluster; with one namespace captured
 // and a source that lists ownership, every object of the namespace too (the siblings and children a
 // later offline `--tree` needs). From a saved input, what it saved. Null: the input cannot tell.
-import type { Event } from '../core/event.ts';
+import type { Event, ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
-import { findOwners } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
-import { unknownObject } from '../io/objects-file.ts';
 import type { SavedObject } from '../io/objects-file.ts';
+import { savedObjectsOf } from './owner-lookups.ts';
 
 /** The namespaces whose objects are listed whole: the one captured. With -A, listing every namespace is not cheap: chains only. */
 function namespacesToList(source: EventSource, events: Event[]): string[] {
@@ -20,22 +19,14 @@ function namespacesToList(source: EventSource, events: Event[]): string[] {
   return [...new Set(events.map((ev) => ev.namespace))].sort();
 }
 
-/** The events' objects as the live lookups found them: read, gone, or not readable (and why). */
-function eventObjects(events: Event[], live: LiveFacts | undefined): { metas: ObjectMeta[]; saved: SavedObject[] } {
-  const metas: ObjectMeta[] = [];
-  const saved: SavedObject[] = [];
-  const seen = new Set<string>();
+/** Each event object once (by uid and name), as the lookups were asked for them (core/incarnation.ts objectsToLookUp). */
+function distinctObjects(events: Event[], live: LiveFacts | undefined): ObjectRef[] {
+  const refs = new Map<string, ObjectRef>();
   for (const ev of events) {
-    const ref = ev.object;
-    const found = live?.lookups?.get(objectKey(ref));
-    if (found === undefined || seen.has(`${ref.uid}\u0000${objectKey(ref)}`)) continue;
-    seen.add(`${ref.uid}\u0000${objectKey(ref)}`);
-    if (found.state === 'unknown') saved.push(unknownObject({ ref, why: found.why }));
-    else if (found.state === 'gone' || found.uid !== ref.uid) saved.push(unknownObject({ ref, why: { reason: 'gone' } }));
-    // The name's current object (the one the event named, or one created again under its name).
-    if (found.state === 'exists' && found.meta !== undefined && !metas.some((m) => m.uid === found.uid)) metas.push(found.meta);
+    const key = `${ev.object.uid}\u0000${objectKey(ev.object)}`;
+    if (live?.lookups?.has(objectKey(ev.object)) && !refs.has(key)) refs.set(key, ev.object);
   }
-  return { metas, saved };
+  return [...refs.values()];
 }
 
 export async function capturedObjects(source: EventSource, events: Event[], live: LiveFacts | undefined): Promise<SavedObject[] | null> {
@@ -43,12 +34,9 @@ export async function capturedObjects(source: EventSource, events: Event[], live
   const saved: SavedObject[] = [];
   const lookUp = source.objects?.lookUp;
   if (lookUp !== undefined) {
-    const found = eventObjects(events, live);
-    saved.push(...found.saved);
-    for (const meta of found.metas) byUid.set(meta.uid, meta);
-    const owners = await findOwners(found.metas, (refs) => lookUp(refs));
-    for (const meta of owners.owners) byUid.set(meta.uid, meta);
-    saved.push(...owners.unknown.map(unknownObject));
+    const found = await savedObjectsOf(distinctObjects(events, live), live?.lookups ?? new Map(), (refs) => lookUp(refs));
+    for (const meta of found.objects) byUid.set(meta.uid, meta);
+    saved.push(...found.saved.filter((s) => 'unknown' in s));
   }
   let listed = false;
   if (source.ownership !== undefined && source.provenance.tells.ownership) {

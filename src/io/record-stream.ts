@@ -17,6 +17,8 @@ import type { EventSource, EventVersion, RecordProvenance } from '../core/source
 import { compareVersions, eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './event-file.ts';
 import { firstNonEvent } from './event-shape.ts';
+import { ownershipOf } from './objects-file.ts';
+import type { SavedObject } from './objects-file.ts';
 import { couldBeOurs, parseRecordLine, readRecordLine, recordedNamespace, salvageTornLine } from './record-file.ts';
 import { distinctServers } from '../core/server.ts';
 
@@ -54,6 +56,8 @@ interface FoldedRecord {
   notAnEvent: { position: number; what: string } | null;
   /** torn fragments skipped before the last line (see parseRecordText) */
   tornLines: number;
+  /** the object lines' objects (few: one per object, not per event); undefined when the record has none */
+  objects?: SavedObject[];
 }
 
 /** The newest version of each event in `namespace` (null: all). Null when the lines are not a record. */
@@ -75,6 +79,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let lastObserved: number | null = null;
   let tornTail = '';
   let tornLines = 0;
+  let objects: SavedObject[] | undefined;
   let index = -1;
   for await (const { line, complete } of lines) {
     index += 1;
@@ -90,6 +95,10 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     if (parsed === null) continue;
     if ('header' in parsed) {
       headers.push(parsed.header);
+      continue;
+    }
+    if ('object' in parsed) {
+      (objects ??= []).push(...(parsed.object === null ? [] : [parsed.object]));
       continue;
     }
     const { observedAt, event: raw } = parsed.observation;
@@ -114,7 +123,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   if (headers.length === 0 && observations === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
   const bad = notEvent.findIndex((what) => what !== null);
   const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent[bad] as string };
-  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines };
+  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines, ...(objects === undefined ? {} : { objects }) };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
@@ -195,12 +204,14 @@ export async function recordFileSource(path: string, namespace: string | null): 
     namespace: namespace ?? recordedNamespace(folded.headers),
     firstObserved: folded.firstObserved,
     lastObserved: folded.lastObserved,
-    tells: EVENT_OBJECTS_TELL,
+    // A record tells ownership when its recorder wrote object lines (a recorder that predates them did not).
+    tells: { ...EVENT_OBJECTS_TELL, ownership: folded.objects !== undefined },
   };
   const { events } = folded;
   return {
     provenance,
     objects: null,
+    ...(folded.objects === undefined ? {} : { ownership: ownershipOf(folded.objects) }),
     // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
     read: async (opts = {}) => (opts.raw ? { events, raw: { core: await rawAt(path, folded.lines), eventsK8sIo: null } } : { events }),
     // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).
