@@ -6,9 +6,10 @@ import { UsageError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import type { ObjectSelector } from '../core/filter.ts';
 import { isSelected } from '../core/filter.ts';
-import type { Tree } from '../core/ownership.ts';
+import type { ObjectMeta, Tree } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
 import { buildTree } from '../core/tree.ts';
+import type { TreeRoot } from '../core/tree.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { savedNoun } from '../render/notices.ts';
 import { renderNoOwnershipNotice } from '../render/tree.ts';
@@ -27,14 +28,29 @@ function treeNamespace(source: EventSource, object: ObjectSelector, events: read
   throw new UsageError(`--tree needs one namespace for ${escapeTerminal(object.kind)}/${escapeTerminal(object.name)}: ${which}; pass -n NAMESPACE`);
 }
 
+/** What a tree is built from: the root in its namespace, and the objects the source tells of (null: it cannot). */
+export interface TreeInputs {
+  root: TreeRoot;
+  objects: ObjectMeta[] | null;
+}
+
 /**
- * The tree of `object` (resolved --for) from `source`, over `events` (every event read, before any
- * --for/--types filter: the children's events and the owners' messages make the tree). A source that
- * cannot tell ownership gets its tree from the owners' messages alone, and says so on stderr.
+ * Reads what the tree of `object` (resolved --for) is built from: its namespace and the source's
+ * ownership. A source that cannot tell ownership says so on stderr: the tree is then the owners'
+ * messages alone.
  */
-export async function treeFor(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<Tree> {
+export async function readTreeInputs(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<TreeInputs> {
   const namespace = treeNamespace(source, object, events);
   const objects = (await source.ownership?.(namespace)) ?? null;
   if (objects === null) deps.stderr.write(renderNoOwnershipNotice(source.provenance.kind === 'cluster' ? 'the cluster' : savedNoun(source.provenance.kind)));
-  return buildTree({ ...object, namespace }, objects, events);
+  return { root: { ...object, namespace }, objects };
+}
+
+/**
+ * The tree of `object` (resolved --for) from `source`, over `events` (every event read, before any
+ * --for/--types filter: the children's events and the owners' messages make the tree).
+ */
+export async function treeFor(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<Tree> {
+  const { root, objects } = await readTreeInputs(source, object, events, deps);
+  return buildTree(root, objects, events);
 }

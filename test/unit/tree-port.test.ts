@@ -143,3 +143,60 @@ describe('timeline --tree', () => {
     assert.match(r.stdout, /ReplicaSet\/web-5d4 > Pod\/x\^\[\[31mred/);
   });
 });
+
+describe('timeline -w --tree', () => {
+  const d2 = meta('apps/v1', 'ReplicaSet', 'web-9f8', 'uid-rs2', deploy);
+  const newPod = meta('v1', 'Pod', 'web-9f8-ccccc', 'uid-pc', d2);
+  const quietPod = meta('v1', 'Pod', 'web-9f8-ddddd', 'uid-pd', d2);
+  const stranger = meta('v1', 'Pod', 'stranger', 'uid-s');
+  const exists = (m: ObjectMeta) => ({ state: 'exists' as const, uid: m.uid, creationTimestamp: null, meta: m });
+  const key = (m: ObjectMeta) => [m.apiVersion, m.kind, m.namespace, m.name].join('\u0000');
+  const change = (raw: Record<string, unknown>) => ({ kind: 'change' as const, type: 'ADDED' as const, object: raw });
+
+  test("a rollout's new ReplicaSet and its pods join the tree as their events arrive; a stranger is asked about once", async () => {
+    const live = memorySource({
+      provenance: fromCluster(),
+      served: SERVED,
+      ownership: OBJECTS,
+      lookups: new Map([d2, newPod, quietPod, stranger].map((m) => [key(m), exists(m)])),
+      steps: [
+        { kind: 'list', items: RAW, resourceVersion: '10', why: 'start' },
+        change(ev({ ...on(deploy), reason: 'ScalingReplicaSet', message: 'Scaled up replica set web-9f8 from 0 to 2', first: 30, component: 'deployment-controller' })),
+        change(ev({ ...on(d2), reason: 'SuccessfulCreate', message: 'Created pod: web-9f8-ccccc', first: 29, component: 'replicaset-controller' })),
+        change(ev({ ...on(newPod), type: 'Warning', reason: 'FailedScheduling', message: 'no', first: 28, component: 'default-scheduler' })),
+        // a pod whose creation event was not seen: looked up, its owner already known
+        change(ev({ ...on(quietPod), type: 'Warning', reason: 'FailedScheduling', message: 'no', first: 27, component: 'default-scheduler' })),
+        change(ev({ ...on(stranger), reason: 'Pulled', message: 'a', first: 26, component: 'kubelet' })),
+        change(ev({ ...on(stranger), reason: 'Started', message: 'b', first: 25, component: 'kubelet' })),
+      ],
+    });
+    const r = await run(['--for', 'deploy/web', '--tree', '-w', '--no-headers'], openSources({ live }));
+    assert.equal(r.code, 0, r.stderr);
+    const rows = r.stdout.trimEnd().split('\n');
+    // the 5 listed, then 4 new
+    assert.equal(rows.length, 9, r.stdout);
+    assert.match(rows[5] ?? '', /ScalingReplicaSet\s+Deployment\/web\s/);
+    assert.match(rows[6] ?? '', /SuccessfulCreate\s+Deployment\/web > ReplicaSet\/web-9f8\s/);
+    assert.match(rows[7] ?? '', /FailedScheduling\s+Deployment\/web > ReplicaSet\/web-9f8 > Pod\/web-9f8-ccccc\s/);
+    assert.match(rows[8] ?? '', /FailedScheduling\s+Deployment\/web > ReplicaSet\/web-9f8 > Pod\/web-9f8-ddddd\s/);
+    assert.doesNotMatch(r.stdout, /stranger/);
+    assert.doesNotMatch(rows.slice(5).join('\n'), /\(gone\)/, 'a child made a moment ago is not gone');
+    const asked = live.looked.flat().map((ref) => ref.name);
+    assert.deepEqual(asked.filter((n) => n === 'stranger'), ['stranger']);
+    assert.deepEqual(asked.filter((n) => n === 'web-9f8-ccccc'), ['web-9f8-ccccc']);
+  });
+
+  test('-w -o json lines carry the chain', async () => {
+    const live = memorySource({
+      provenance: fromCluster(),
+      served: SERVED,
+      ownership: OBJECTS,
+      lookups: new Map(),
+      steps: [{ kind: 'list', items: RAW, resourceVersion: '10', why: 'start' }],
+    });
+    const r = await run(['--for', 'deploy/web', '--tree', '-w', '-o', 'json'], openSources({ live }));
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { tree: { name: string }[] });
+    assert.equal(lines.length, 5);
+    assert.deepEqual(lines[3]?.tree.map((n) => n.name), ['web', 'web-5d4', 'web-5d4-aaaaa']);
+  });
+});
