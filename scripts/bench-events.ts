@@ -140,11 +140,14 @@ export async function populate(call: Call, namespaces: string[], n: number, obje
   const labels = { app: 'web' };
   await eachLimited(namespaces, WRITE_CONCURRENCY, async (ns) => {
     await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    // No replicas: the control plane runs kube-controller-manager, whose ScalingReplicaSet,
+    // SuccessfulCreate and Scheduled events would join the N written here (the bench checks that
+    // every output returns exactly N). The Deployment is there for its uid and the lookups.
     const deployment = await call('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: ns },
-      spec: { replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'registry.example/web:1.4' }] } } },
+      spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'registry.example/web:1.4' }] } } },
     });
     subjects.push(...subjectsIn(ns, perNamespace, deployment.metadata.uid, namespaces.indexOf(ns) * 10_000));
   });

@@ -10,6 +10,7 @@ import type { EventStore } from './core/event-store.ts';
 import { loadKubeTarget } from './kube/kubeconfig.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
 import type { ScopeOptions } from './commands/options.ts';
+import { renderUnlistedNotice } from './render/tree.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
 type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
@@ -39,7 +40,11 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       return fileSource(parseEventsText(text, request.path), request.namespace);
     }
     const { target, namespace } = await resolveTarget(request.scope, io);
-    return clusterSource(target, { namespace, timeoutMs: request.scope.requestTimeoutMs });
+    return clusterSource(target, {
+      namespace,
+      timeoutMs: request.scope.requestTimeoutMs,
+      onUnlisted: (unlisted) => io.stderr.write(renderUnlistedNotice(unlisted)),
+    });
   };
 }
 

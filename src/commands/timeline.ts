@@ -94,7 +94,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   if (opts.output.kind === 'document') {
-    const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev)));
+    const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev)));
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(doc)) stdout.write(piece);
     else stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
@@ -117,6 +117,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
       noHeaders: opts.noHeaders,
       palette,
       standing,
+      ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
     }),
   );
   return SUCCESS;

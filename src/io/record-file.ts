@@ -138,16 +138,54 @@ interface RecordText {
 }
 
 /**
- * One line as both record readers take it: its header or observation (`torn` when a fragment of a
+ * One line as every record reader takes it: its header or observation (`torn` when a fragment of a
  * stopped writer came before it on the line; `line` null when the fragment was all there was);
  * 'tail' for the text after the last newline that is not a whole line; null when not a record line.
  */
-export function readRecordLine(text: string, complete: boolean): { line: RecordLine | null; torn: boolean } | 'tail' | null {
+function readRecordLine(text: string, complete: boolean): { line: RecordLine | null; torn: boolean } | 'tail' | null {
   const line = parseRecordLine(text);
   if (line !== null) return { line, torn: false };
   if (!complete) return 'tail';
   const rest = salvageTornLine(text);
   return rest === undefined ? null : { line: rest, torn: true };
+}
+
+/**
+ * A record read line by line, with the rules both readers (the whole text here, the stream in
+ * record-stream.ts) share: every line but the last must be a header or an observation, blank lines
+ * are allowed, a torn fragment before a whole line is skipped and counted, and the text after the
+ * last newline may be torn. One per read.
+ */
+export class RecordLineReader {
+  /** torn fragments skipped before the last line (see RecordText.tornLines) */
+  tornLines = 0;
+  /** the text after the last newline when it is not a whole line (see RecordText.tornTail) */
+  tornTail = '';
+  private ours = 0;
+
+  /**
+   * One line (`complete`: a newline ended it): its header or observation; 'skip' for a blank line
+   * or a fragment alone; 'end' for a torn last line (nothing follows); null when it is not a
+   * record line, so the text is not a record.
+   */
+  take(text: string, complete: boolean): RecordLine | 'skip' | 'end' | null {
+    if (text.trim() === '') return 'skip';
+    const read = readRecordLine(text, complete);
+    if (read === null) return null;
+    if (read === 'tail') {
+      this.tornTail = text;
+      return 'end';
+    }
+    if (read.torn) this.tornLines += 1;
+    if (read.line === null) return 'skip';
+    this.ours += 1;
+    return read.line;
+  }
+
+  /** Whether the lines taken were a record: at least one line of ours, or a torn last line that could be. */
+  get isRecord(): boolean {
+    return this.ours > 0 || (this.tornTail !== '' && couldBeOurs(this.tornTail));
+  }
 }
 
 /**
@@ -172,26 +210,19 @@ export function salvageTornLine(line: string): RecordLine | null | undefined {
 export function parseRecordText(text: string): RecordText | null {
   const headers: RecordHeader[] = [];
   const observations: Observation[] = [];
+  const reader = new RecordLineReader();
   const lines = text.split('\n');
   const last = lines.length - 1;
-  let tornTail = '';
-  let tornLines = 0;
   for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    const read = readRecordLine(line, index !== last);
+    const read = reader.take(line, index !== last);
     if (read === null) return null;
-    if (read === 'tail') {
-      tornTail = line;
-      break;
-    }
-    tornLines += read.torn ? 1 : 0;
-    const parsed = read.line;
-    if (parsed === null) continue;
-    if ('header' in parsed) headers.push(parsed.header);
-    else observations.push(parsed.observation);
+    if (read === 'end') break;
+    if (read === 'skip') continue;
+    if ('header' in read) headers.push(read.header);
+    else observations.push(read.observation);
   }
-  if (headers.length === 0 && observations.length === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
-  return { headers, observations, tornTail, tornLines };
+  if (!reader.isRecord) return null;
+  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines };
 }
 
 /** The observations of a record; a torn last line is ignored. Null when not a record. */

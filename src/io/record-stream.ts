@@ -1,9 +1,9 @@
 // Replaying a record without holding it: a record grows for as long as its recorder runs (200,000
 // events are 250 MB of JSON Lines), so --from reads it line by line and keeps only the newest
 // version of each event, normalised and compacted: memory follows what is kept, not what was read.
-// The rules are parseRecordText's and latestVersions' (src/io/record-file.ts): every line but the
-// last must be a header or an observation, blank lines are allowed, the text after the last
-// newline may be torn; of two versions of an event the newer wins, else the later line.
+// The lines are read by RecordLineReader, as the whole-text reader reads them, and the versions
+// kept as latestVersions keeps them (src/io/record-file.ts): of two versions of an event the newer
+// wins, else the later line.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { eventCompactor } from '../core/compact.ts';
@@ -17,7 +17,7 @@ import type { EventSource, EventVersion, RecordProvenance } from '../core/source
 import { compareVersions, eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './event-file.ts';
 import { firstNonEvent } from './event-shape.ts';
-import { couldBeOurs, parseRecordLine, readRecordLine, recordedNamespace, salvageTornLine } from './record-file.ts';
+import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
 import { distinctServers } from '../core/server.ts';
 
 interface Line {
@@ -73,26 +73,19 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let observations = 0;
   let firstObserved: number | null = null;
   let lastObserved: number | null = null;
-  let tornTail = '';
-  let tornLines = 0;
+  const reader = new RecordLineReader();
   let index = -1;
   for await (const { line, complete } of lines) {
     index += 1;
-    if (line.trim() === '') continue;
-    const read = readRecordLine(line, complete);
+    const read = reader.take(line, complete);
     if (read === null) return null;
-    if (read === 'tail') {
-      tornTail = line;
-      break;
-    }
-    tornLines += read.torn ? 1 : 0;
-    const parsed = read.line;
-    if (parsed === null) continue;
-    if ('header' in parsed) {
-      headers.push(parsed.header);
+    if (read === 'end') break;
+    if (read === 'skip') continue;
+    if ('header' in read) {
+      headers.push(read.header);
       continue;
     }
-    const { observedAt, event: raw } = parsed.observation;
+    const { observedAt, event: raw } = read.observation;
     observations += 1;
     if (observations === 1) firstObserved = observedAt;
     lastObserved = observedAt;
@@ -111,10 +104,10 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
       notEvent[at] = firstNonEvent([raw])?.what ?? null;
     }
   }
-  if (headers.length === 0 && observations === 0 && !(tornTail !== '' && couldBeOurs(tornTail))) return null;
+  if (!reader.isRecord) return null;
   const bad = notEvent.findIndex((what) => what !== null);
   const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent[bad] as string };
-  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines };
+  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
@@ -125,13 +118,14 @@ const chunksOf = (path: string): AsyncIterable<string> => createReadStream(path,
 async function rawAt(path: string, wanted: number[]): Promise<Json[]> {
   const position = new Map(wanted.map((line, i) => [line, i]));
   const raw: Json[] = new Array(wanted.length);
+  const reader = new RecordLineReader();
   let index = -1;
-  for await (const { line } of readLines(chunksOf(path))) {
+  for await (const { line, complete } of readLines(chunksOf(path))) {
     index += 1;
     const at = position.get(index);
     if (at === undefined) continue;
-    const parsed = parseRecordLine(line) ?? salvageTornLine(line);
-    if (parsed && 'observation' in parsed) raw[at] = parsed.observation.event;
+    const read = reader.take(line, complete);
+    if (read !== null && typeof read === 'object' && 'observation' in read) raw[at] = read.observation.event;
   }
   return raw;
 }
@@ -139,13 +133,12 @@ async function rawAt(path: string, wanted: number[]): Promise<Json[]> {
 /** Every version the record observed in `namespace` (null: all), read line by line as foldRecord reads them. */
 async function observedVersions(path: string, namespace: string | null): Promise<EventVersion[]> {
   const versions: EventVersion[] = [];
+  const reader = new RecordLineReader();
   for await (const { line, complete } of readLines(chunksOf(path))) {
-    if (line.trim() === '') continue;
-    const read = readRecordLine(line, complete);
-    if (read === null || read === 'tail') break;
-    const parsed = read.line;
-    if (parsed === null || !('observation' in parsed)) continue;
-    const { observedAt, type, event } = parsed.observation;
+    const read = reader.take(line, complete);
+    if (read === null || read === 'end') break;
+    if (read === 'skip' || !('observation' in read)) continue;
+    const { observedAt, type, event } = read.observation;
     // A DELETED line repeats a version already written: the server no longer has it, nothing new happened.
     if (type !== 'DELETED' && inNamespace(event, namespace)) versions.push({ event, observedAt });
   }

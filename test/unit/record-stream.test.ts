@@ -80,6 +80,16 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     assert.equal(((await folded(torn)) as unknown[]).length, 3);
   });
 
+  it('skips and counts torn fragments in the middle, keeping the whole line after one, as the whole-text reader does', async () => {
+    const torn = [header('op-events'), observed('a', 10), `${observed('b', 11).slice(0, 30)}${observed('c', 12)}`, `${observed('d', 13).slice(0, 25)}\n`, observed('e', 14)].join('');
+    const fold = await foldRecord(readLines(chunksOf(torn, 11)), null);
+    assert.deepEqual(fold?.events.map((e) => e.name), ['a', 'c', 'e']);
+    assert.equal(fold?.tornLines, 2);
+    const whole = parseRecordSaved(torn)?.provenance;
+    assert.equal(whole?.kind === 'record' ? whole.tornLines : undefined, 2);
+    assert.deepEqual(fold?.events, reference(torn));
+  });
+
   it('is not a record when a complete line in the middle is not one of ours', async () => {
     const bad = `${header('op-events')}${observed('a', 1)}{"not":"a record line"}\n${observed('b', 2)}`;
     assert.equal(await folded(bad), null);
