@@ -18,7 +18,7 @@ import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
 import { timelinePage } from '../../src/commands/timeline-html.ts';
-import { handTree } from '../support/trees.ts';
+import { about, handTree, SMALL_ROLLOUT } from '../support/trees.ts';
 import { fromCluster } from '../support/sources.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
 
@@ -315,17 +315,8 @@ test('a lane about a deleted object, or an earlier one of the same name, says so
 });
 
 test('with --tree the lanes come owner first, each indented under its owner with a connector; a gone member is marked', async () => {
-  const tree = handTree({
-    kind: 'Deployment',
-    name: 'web',
-    children: [
-      { kind: 'ReplicaSet', name: 'web-5d4f7c9b8', children: [{ kind: 'Pod', name: 'web-5d4f7c9b8-x2k4q' }, { kind: 'Pod', name: 'web-5d4f7c9b8-b7fzw', uid: '', gone: true }] },
-      // An owner no event is about: its lane holds no marks, and what it owns hangs under it.
-      { kind: 'ReplicaSet', name: 'web-7c9d8f6b5', children: [{ kind: 'Pod', name: 'web-7c9d8f6b5-m4x7q' }] },
-    ],
-  });
-  const about = (kind: string, name: string, first: number, o: Parameters<typeof ev>[0] = {}) =>
-    ev({ kind, apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1', objectName: name, objectUid: `uid-${name}`, first, ...o });
+  // The second ReplicaSet is an owner no event is about: its lane holds no marks, and what it owns hangs under it.
+  const tree = handTree(SMALL_ROLLOUT);
   const raw = [
     about('Pod', 'web-7c9d8f6b5-m4x7q', 90, { type: 'Warning', reason: 'FailedScheduling', component: 'default-scheduler' }),
     about('Pod', 'web-5d4f7c9b8-b7fzw', 80, { type: 'Warning', reason: 'FailedScheduling', component: 'default-scheduler' }),

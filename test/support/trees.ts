@@ -2,6 +2,7 @@
 // contract (src/core/ownership.ts), written as a nested spec. chainOf places an event by its object's
 // uid, else (a child known only by name) by group, Kind, namespace and name, as the contract says.
 import type { Event } from '../../src/core/event.ts';
+import { ev } from './builders.ts';
 import type { Tree, TreeNode } from '../../src/core/ownership.ts';
 
 export interface TreeSpec {
@@ -46,4 +47,22 @@ export function handTree(spec: TreeSpec): Tree {
       return found === undefined ? undefined : chains.get(found);
     },
   };
+}
+
+/**
+ * Deployment/web with two ReplicaSets: two Pods under the first (the second gone, known only by
+ * name), one under the second.
+ */
+export const SMALL_ROLLOUT: TreeSpec = {
+  kind: 'Deployment',
+  name: 'web',
+  children: [
+    { kind: 'ReplicaSet', name: 'web-5d4f7c9b8', children: [{ kind: 'Pod', name: 'web-5d4f7c9b8-x2k4q' }, { kind: 'Pod', name: 'web-5d4f7c9b8-b7fzw', uid: '', gone: true }] },
+    { kind: 'ReplicaSet', name: 'web-7c9d8f6b5', children: [{ kind: 'Pod', name: 'web-7c9d8f6b5-m4x7q' }] },
+  ],
+};
+
+/** A raw event about a member of such a tree: its uid `uid-<name>`, apps/v1 unless a Pod. */
+export function about(kind: string, name: string, first: number, o: Parameters<typeof ev>[0] = {}): Record<string, unknown> {
+  return ev({ kind, apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1', objectName: name, objectUid: `uid-${name}`, first, ...o });
 }

@@ -4,7 +4,7 @@ import { normaliseEvent } from '../../src/core/event.ts';
 import { buildLanes } from '../../src/core/lanes.ts';
 import { sortTimeline } from '../../src/core/timeline.ts';
 import { ev, labEvents } from '../support/builders.ts';
-import { handTree } from '../support/trees.ts';
+import { about, handTree, SMALL_ROLLOUT } from '../support/trees.ts';
 
 const lanesOf = (raw: Record<string, unknown>[]) => buildLanes(sortTimeline(raw.map(normaliseEvent)));
 
@@ -46,16 +46,7 @@ test('namespaces come in byte order, and the same reason under two types is two 
 });
 
 // --tree: lanes owner first, each naming its owner's lane.
-const tree = handTree({
-  kind: 'Deployment',
-  name: 'web',
-  children: [
-    { kind: 'ReplicaSet', name: 'web-5d4f7c9b8', children: [{ kind: 'Pod', name: 'web-5d4f7c9b8-x2k4q' }, { kind: 'Pod', name: 'web-5d4f7c9b8-b7fzw', uid: '', gone: true }] },
-    { kind: 'ReplicaSet', name: 'web-7c9d8f6b5', children: [{ kind: 'Pod', name: 'web-7c9d8f6b5-m4x7q' }] },
-  ],
-});
-const about = (kind: string, name: string, first: number, o: Parameters<typeof ev>[0] = {}) =>
-  ev({ kind, apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1', objectName: name, objectUid: `uid-${name}`, first, ...o });
+const tree = handTree(SMALL_ROLLOUT);
 
 test('with a tree, lanes come owner first, each member after its owner and naming its lane', () => {
   // In time order the Pods spoke first; owner first puts them under their ReplicaSets.
