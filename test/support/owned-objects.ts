@@ -4,7 +4,8 @@ import type { ObjectMeta } from '../../src/core/ownership.ts';
 import type { ServedResource } from '../../src/core/resources.ts';
 import { NOW } from './builders.ts';
 
-const served = (group: string, resource: string, kind: string, shortNames: string[]): ServedResource => ({
+/** A namespaced resource of `group`'s v1 that may be listed and watched, as discovery serves it. */
+export const servedResource = (group: string, resource: string, kind: string, shortNames: string[]): ServedResource => ({
   group,
   version: 'v1',
   resource,
@@ -15,7 +16,7 @@ const served = (group: string, resource: string, kind: string, shortNames: strin
   verbs: ['get', 'list', 'watch'],
 });
 
-export const WORKLOAD_RESOURCES = [served('', 'pods', 'Pod', ['po']), served('apps', 'deployments', 'Deployment', ['deploy']), served('apps', 'replicasets', 'ReplicaSet', ['rs'])];
+export const WORKLOAD_RESOURCES = [servedResource('', 'pods', 'Pod', ['po']), servedResource('apps', 'deployments', 'Deployment', ['deploy']), servedResource('apps', 'replicasets', 'ReplicaSet', ['rs'])];
 
 /** An object in op-events, created `age` seconds before NOW, owned (as its controller) by `owner` when given. */
 export function objectMeta(apiVersion: string, kind: string, name: string, uid: string, owner?: ObjectMeta, age = 600): ObjectMeta {

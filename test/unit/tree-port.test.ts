@@ -5,13 +5,19 @@ import assert from 'node:assert/strict';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
-import { ev } from '../support/builders.ts';
+import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { fromCapture, fromCluster, memorySource, openSources } from '../support/sources.ts';
-import { objectMeta, WORKLOAD_RESOURCES } from '../support/owned-objects.ts';
+import { servedResource } from '../support/owned-objects.ts';
 
-const SERVED = WORKLOAD_RESOURCES;
-const meta = objectMeta;
+const NS = 'op-events';
+const served = servedResource;
+const SERVED = [served('', 'pods', 'Pod', ['po']), served('apps', 'deployments', 'Deployment', ['deploy']), served('apps', 'replicasets', 'ReplicaSet', ['rs'])];
+
+function meta(apiVersion: string, kind: string, name: string, uid: string, owner?: ObjectMeta): ObjectMeta {
+  const owners = owner ? [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }] : [];
+  return { apiVersion, kind, namespace: NS, name, uid, owners, created: NOW - 600_000, deleting: null };
+}
 const deploy = meta('apps/v1', 'Deployment', 'web', 'uid-d');
 const rs = meta('apps/v1', 'ReplicaSet', 'web-5d4', 'uid-rs', deploy);
 const pod = meta('v1', 'Pod', 'web-5d4-aaaaa', 'uid-pa', rs);
