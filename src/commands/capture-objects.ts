@@ -41,7 +41,8 @@ export async function capturedObjects(source: EventSource, events: Event[], live
   let listed = false;
   if (source.ownership !== undefined && source.provenance.tells.ownership) {
     for (const namespace of namespacesToList(source, events)) {
-      const objects = await source.ownership(namespace);
+      // Extra, not essential: a listing that fails (discovery refused, a server gone quiet) leaves the chains.
+      const objects = await source.ownership(namespace).catch(() => null);
       if (objects === null) continue;
       listed = true;
       for (const meta of objects) byUid.set(meta.uid, meta);

@@ -168,6 +168,22 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     assert.deepEqual(readdirSync(older), ['events.json']);
   });
 
+  it('with one namespace captured, the source\'s listing of it is saved too (a ConfigMap no event is about); a listing that fails leaves the chains', async () => {
+    const config = meta({ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config', uid: 'u-cm' });
+    for (const [name, ownership, want] of [
+      ['listed', async () => [deploy, config], true],
+      ['refused', async () => Promise.reject(new Error('discovery refused')), false],
+    ] as const) {
+      const out = join(dir, `shop-${name}`);
+      const live = { ...memorySource({ provenance: fromCluster({ namespace: 'shop' }), raw: events, lookups }), ownership };
+      const fake = fakeDeps({ openSource: openSources({ live }).open });
+      assert.equal(await runCli(['capture', out], fake.deps), 0, name);
+      const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { kind: string; metadata: { name: string } }[] };
+      assert.equal(doc.items.some((i) => i.kind === 'ConfigMap'), want, name);
+      assert.equal(doc.items.filter((i) => i.kind === 'Deployment').length, 1, `${name}: the Deployment once`);
+    }
+  });
+
   it('a list or an event array tells no ownership', async () => {
     const list = join(dir, 'list.json');
     writeFileSync(list, JSON.stringify({ kind: 'EventList', apiVersion: 'v1', items: events }));
