@@ -5,22 +5,13 @@ import assert from 'node:assert/strict';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
-import type { ServedResource } from '../../src/core/resources.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { fromCapture, fromCluster, memorySource, openSources } from '../support/sources.ts';
+import { servedResource } from '../support/owned-objects.ts';
 
 const NS = 'op-events';
-const served = (group: string, resource: string, kind: string, shortNames: string[]): ServedResource => ({
-  group,
-  version: 'v1',
-  resource,
-  singular: kind.toLowerCase(),
-  kind,
-  shortNames,
-  namespaced: true,
-  verbs: ['get', 'list', 'watch'],
-});
+const served = servedResource;
 const SERVED = [served('', 'pods', 'Pod', ['po']), served('apps', 'deployments', 'Deployment', ['deploy']), served('apps', 'replicasets', 'ReplicaSet', ['rs'])];
 
 function meta(apiVersion: string, kind: string, name: string, uid: string, owner?: ObjectMeta): ObjectMeta {
