@@ -14,6 +14,8 @@ import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from './options.ts';
 import { resolveFilter } from './for-object.ts';
+import { treeFor } from './tree.ts';
+import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice } from '../render/otlp-status.ts';
@@ -42,6 +44,8 @@ interface ReadEvents {
   filter: EventFilter;
   /** with `raw: true`: the objects as read; null for a source that holds none */
   raw?: RawEvents | null;
+  /** with --tree: the --for object's tree; `events` are then those of its members */
+  tree?: Tree;
 }
 
 export async function readEvents(
@@ -60,6 +64,13 @@ export async function readEvents(
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.
   const asOf = observedWindow(source.provenance).last ?? now;
+  if (common.tree === true && filter.object !== undefined) {
+    // Every event of the namespace makes the tree (the children's, the owners' messages naming
+    // them); the other criteria then choose among the members' events.
+    const tree = await treeFor(source, filter.object, dedupeByUid(read.events), deps);
+    const events = selectEvents(read.events, { ...filter, object: undefined }, asOf).filter((ev) => tree.chainOf(ev) !== undefined);
+    return { source, events, filter, tree, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+  }
   const events = selectEvents(read.events, filter, asOf);
   return opts.raw ? { source, events, filter, raw: read.raw ?? null } : { source, events, filter };
 }

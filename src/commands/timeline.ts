@@ -75,11 +75,12 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 
 /**
  * What -o stable needs of a big record: one event per line, unless a criterion looks at each
- * event's time (--since) or uid (--compare) (core/keep.ts).
+ * event's time (--since) or uid (--compare), or --tree builds the tree from every event's object
+ * and message (core/keep.ts).
  */
 function keepFor(opts: TimelineOptions): Keep {
   const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
-  return stable && opts.common.filter.sinceMs === undefined && !opts.compare ? 'stable' : 'all';
+  return stable && opts.common.filter.sinceMs === undefined && !opts.compare && opts.common.tree !== true ? 'stable' : 'all';
 }
 
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
@@ -99,12 +100,12 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}) }));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}), ...(read.tree ? { tree: read.tree } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
   if (opts.output.kind === 'document') {
-    const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev)));
+    const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev)));
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(doc)) stdout.write(piece);
     else stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
@@ -126,6 +127,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     noHeaders: opts.noHeaders,
     palette,
     standing,
+    ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
   });
   for (const piece of table) stdout.write(piece);
   return SUCCESS;

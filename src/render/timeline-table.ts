@@ -11,6 +11,8 @@ import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
 import { rowLayout, widenColumns } from './table.ts';
 import { formatTime } from './time.ts';
 import { escapeOrNone } from './words.ts';
+import type { TreeNode } from '../core/ownership.ts';
+import { formatChain } from './tree.ts';
 
 export interface TimelineTableOptions {
   now: number;
@@ -24,6 +26,8 @@ export interface TimelineTableOptions {
   absoluteTimes?: boolean;
   /** What the live cluster says about each event (incarnation, still on the server); none: nothing marked. */
   standing?: (ev: Event) => EventStanding;
+  /** --tree: where each event's object sits (root first); the OBJECT cell shows the chain */
+  chainOf?: (ev: Event) => readonly TreeNode[] | undefined;
 }
 
 /** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
@@ -80,8 +84,29 @@ const WIDE: Column[] = [
 // kubectl events trims the message; it goes last so a long one only widens the right edge.
 const MESSAGE: Column = { head: 'MESSAGE', cell: (ev) => ev.message.trim() };
 
+/**
+ * --tree: OBJECT shows the owner chain (`Deployment/web > ReplicaSet/web-5d4 > Pod/web-5d4-x2k`),
+ * a member that no longer exists marked (gone) by the tree; wide adds the owner's uid beside the object's.
+ */
+function treeColumns(chainOf: NonNullable<TimelineTableOptions['chainOf']>, wide: boolean): { base: Column[]; wide: Column[] } {
+  const object: Column = {
+    head: 'OBJECT',
+    cell: (ev, _now, shared) => {
+      const chain = chainOf(ev);
+      return chain === undefined ? formatQualifiedObjectRef(ev.object, shared) : formatChain(chain, shared);
+    },
+    // The tree has already said (gone) of a member it knows is gone; a lookup's marks say the rest.
+    mark: (s) => (s.incarnation === undefined || s.incarnation === 'gone' ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
+  };
+  const owner: Column = { head: 'OWNER UID', cell: (ev) => chainOf(ev)?.at(-2)?.uid ?? '' };
+  return { base: BASE.map((c) => (c.head === 'OBJECT' ? object : c)), wide: wide ? [...WIDE, owner] : [] };
+}
+
 function columnsFor(opts: TimelineTableOptions): Column[] {
-  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
+  const tree = opts.chainOf === undefined ? null : treeColumns(opts.chainOf, opts.wide);
+  const base = tree?.base ?? BASE;
+  const wide = tree?.wide ?? (opts.wide ? WIDE : []);
+  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...base, ...wide, MESSAGE];
 }
 
 /**

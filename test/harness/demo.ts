@@ -3,7 +3,8 @@
 // prints the timeline and the incident account, says where the reports are; then stages a real
 // incident that only real controllers write (test/harness/node-failure.ts: a Deployment that
 // does not fit, then a node failure), runs kubectl evtimeline incident on it beside kubectl
-// events, and stops. The control plane uses short node failure timings (FAST_NODE_FAILURE) so the
+// events, then the Deployment's tree (--for deploy/checkout --tree: its ReplicaSet and Pods) as a
+// timeline and as an incident, and stops. The control plane uses short node failure timings (FAST_NODE_FAILURE) so the
 // failure plays out in well under a minute; the lab runs with one node, as its outputs in the
 // README show ("0/1 nodes are available"), and node-2 joins only for the incident.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -60,16 +61,20 @@ async function main(): Promise<void> {
     console.log('\nstaging a real incident: node-2 joins, then a Deployment that does not fit and a node failure...');
     await addNode(cp, 'node-2');
     const shop = await freshNamespace(cp.kubeconfig, 'shop');
-    await stageNodeFailure(cp, shop, (line) => console.log(`  ${line}`));
-    const incidentShows: [string, () => ReturnType<typeof evtimeline>][] = [
+    const { deployment } = await stageNodeFailure(cp, shop, (line) => console.log(`  ${line}`));
+    // The same incident told as one object's story: the Deployment, its ReplicaSet and its Pods (--tree).
+    const tree = ['--for', `deploy/${deployment}`, '--tree'];
+    const incidentShows: [string, () => ReturnType<typeof evtimeline>, string?][] = [
       [`kubectl events -n ${shop}`, () => kubectl(['events', '-n', shop], cp.kubeconfig)],
       [`kubectl evtimeline -n ${shop}`, () => evtimeline(['-n', shop], cp.kubeconfig)],
-      [`kubectl evtimeline incident -n ${shop}`, () => evtimeline(['incident', '-n', shop], cp.kubeconfig)],
+      [`kubectl evtimeline incident -n ${shop}`, () => evtimeline(['incident', '-n', shop], cp.kubeconfig), 'node-failure-incident.txt'],
+      [`kubectl evtimeline -n ${shop} ${tree.join(' ')}`, () => evtimeline(['-n', shop, ...tree], cp.kubeconfig), 'node-failure-tree.txt'],
+      [`kubectl evtimeline incident -n ${shop} ${tree.join(' ')}`, () => evtimeline(['incident', '-n', shop, ...tree], cp.kubeconfig), 'node-failure-tree-incident.txt'],
     ];
-    for (const [title, run] of incidentShows) {
+    for (const [title, run, report] of incidentShows) {
       const result = await run();
       console.log(`\n$ ${title}   (exit ${result.code})\n${result.stdout}${result.stderr}`);
-      if (title.includes('incident')) writeFileSync(join(outDir, 'node-failure-incident.txt'), result.stdout);
+      if (report) writeFileSync(join(outDir, report), result.stdout);
     }
     writeFileSync(join(outDir, 'README.txt'), `Reports of the lab played on ${new Date().toISOString()} against Kubernetes ${cp.kubernetesVersion}.\n`);
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
