@@ -23,7 +23,7 @@ import { otlpProvenanceNotice } from '../render/otlp-status.ts';
 /** --from FILE, else the live cluster of the scope. */
 export function requestFor(common: CommonOptions, keep: Keep = 'all'): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
-  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace, keep };
+  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace, ...(keep === 'all' ? {} : { keep }) };
 }
 
 /** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */

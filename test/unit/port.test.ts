@@ -319,7 +319,7 @@ describe('what the timeline asks a saved file to keep of each event (core/keep.t
     });
     await run(['--from', 'rec.jsonl', ...argv], sources);
     const file = sources.requests.find((req) => req.kind === 'file');
-    return file?.kind === 'file' ? file.keep : undefined;
+    return file?.kind === 'file' ? (file.keep ?? 'all') : undefined;
   };
 
   for (const [argv, keep] of [
