@@ -93,10 +93,15 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
 export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
   let interrupted: Promise<string> | undefined;
   const stderr = processOutput(process.stderr, 2);
+  // process.stdin is a getter that opens the stream (a socket or a file reader) when first read:
+  // only --from - and exec credentials need it, so it is read then, not at start-up.
+  const io = { env: process.env, get stdin() { return process.stdin; }, stderr };
   return {
     stdout: processOutput(process.stdout, 1),
     stderr,
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     now: () => Date.now(),
     interrupted: () =>
@@ -104,8 +109,8 @@ export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOut
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       })),
-    openSource: systemSources({ env: process.env, stdin: process.stdin, stderr }),
-    openEventStore: systemEventStores({ env: process.env, stdin: process.stdin, stderr }),
+    openSource: systemSources(io),
+    openEventStore: systemEventStores(io),
     nameLookups: (where) => clusterNameLookups(process.env, where),
     stdoutClosed: () => new Promise<void>((resolve) => process.stdout.once('error', () => resolve())),
   };

@@ -28,6 +28,19 @@ function treeNamespace(source: EventSource, object: ObjectSelector, events: read
   throw new UsageError(`--tree needs one namespace for ${escapeTerminal(object.kind)}/${escapeTerminal(object.name)}: ${which}; pass -n NAMESPACE`);
 }
 
+/**
+ * The tree is one namespace's ownership. A namespaced owner's dependents are all in its namespace (an
+ * ownerReference names no namespace), but a cluster-scoped owner's may be in any (a Node's mirror
+ * pods in kube-system): refused rather than told from one namespace, where it would also look gone.
+ */
+async function refuseClusterScoped(source: EventSource, object: ObjectSelector): Promise<void> {
+  if (source.discovery === undefined || object.group === undefined) return;
+  const served = await source.discovery.served();
+  const resource = served.find((r) => r.kind === object.kind && r.group === object.group);
+  if (resource === undefined || resource.namespaced) return;
+  throw new UsageError(`--tree reads the ownership of one namespace: ${escapeTerminal(object.kind)} is cluster-scoped, its dependents may be in any`);
+}
+
 /** What a tree is built from: the root in its namespace, and the objects the source tells of (null: it cannot). */
 export interface TreeInputs {
   root: TreeRoot;
@@ -40,6 +53,7 @@ export interface TreeInputs {
  * messages alone.
  */
 export async function readTreeInputs(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<TreeInputs> {
+  await refuseClusterScoped(source, object);
   const namespace = treeNamespace(source, object, events);
   const objects = (await source.ownership?.(namespace)) ?? null;
   if (objects === null) deps.stderr.write(renderNoOwnershipNotice(source.provenance.kind === 'cluster' ? 'the cluster' : savedNoun(source.provenance.kind)));

@@ -17,6 +17,8 @@ import type { EventSource, EventVersion, RecordProvenance } from '../core/source
 import { compareVersions, eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './event-file.ts';
 import { firstNonEvent } from './event-shape.ts';
+import { ownershipOf } from './objects-file.ts';
+import type { SavedObject } from './objects-file.ts';
 import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
 import { distinctServers } from '../core/server.ts';
 
@@ -54,6 +56,8 @@ interface FoldedRecord {
   notAnEvent: { position: number; what: string } | null;
   /** torn fragments skipped before the last line (see parseRecordText) */
   tornLines: number;
+  /** the object lines' objects (few: one per object, not per event); undefined when the record has none */
+  objects?: SavedObject[];
 }
 
 /** The newest version of each event in `namespace` (null: all). Null when the lines are not a record. */
@@ -73,6 +77,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let observations = 0;
   let firstObserved: number | null = null;
   let lastObserved: number | null = null;
+  let objects: SavedObject[] | undefined;
   const reader = new RecordLineReader();
   let index = -1;
   for await (const { line, complete } of lines) {
@@ -83,6 +88,10 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     if (read === 'skip') continue;
     if ('header' in read) {
       headers.push(read.header);
+      continue;
+    }
+    if ('object' in read) {
+      (objects ??= []).push(...(read.object === null ? [] : [read.object]));
       continue;
     }
     const { observedAt, event: raw } = read.observation;
@@ -107,7 +116,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   if (!reader.isRecord) return null;
   const bad = notEvent.findIndex((what) => what !== null);
   const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent[bad] as string };
-  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines };
+  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
@@ -188,12 +197,14 @@ export async function recordFileSource(path: string, namespace: string | null): 
     namespace: namespace ?? recordedNamespace(folded.headers),
     firstObserved: folded.firstObserved,
     lastObserved: folded.lastObserved,
-    tells: EVENT_OBJECTS_TELL,
+    // A record tells ownership when its recorder wrote object lines (a recorder that predates them did not).
+    tells: { ...EVENT_OBJECTS_TELL, ownership: folded.objects !== undefined },
   };
   const { events } = folded;
   return {
     provenance,
     objects: null,
+    ...(folded.objects === undefined ? {} : { ownership: ownershipOf(folded.objects) }),
     // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
     read: async (opts = {}) => (opts.raw ? { events, raw: { core: await rawAt(path, folded.lines), eventsK8sIo: null } } : { events }),
     // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).

@@ -1,12 +1,13 @@
 // `--tree` on the real controllers: a Deployment whose pods cannot be scheduled (a cpu request no
 // node can hold) is a Deployment, a ReplicaSet and Pods that kube-controller-manager made and owns;
 // one pod deleted (the ReplicaSet replaces it) is a child gone that the ReplicaSet's events still name.
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { deleteNamespace, freshNamespace } from '../harness/namespace.ts';
-import { evtimeline } from '../harness/plugin.ts';
+import { evtimeline, pluginEnv } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
 import { createDeployment, listEvents, listObjects, type KubeObject } from '../harness/workloads.ts';
 
@@ -112,5 +113,44 @@ describe('--tree on a Deployment whose pods cannot be scheduled', () => {
     assert.equal(lists('events').length, 1);
     assert.ok(!urls.some((p) => p.startsWith('/apis/events.k8s.io/')));
     assert.ok(!urls.some((p) => new RegExp(`/namespaces/${ns}/pods/`).test(p)), 'no GET of one pod');
+  });
+});
+
+describe('-w --tree on a rollout', () => {
+  test("the new ReplicaSet's pods join the tree as their events arrive, with their chain", async () => {
+    const child = spawn('kubectl', ['evtimeline', '-n', ns, '--for', 'deploy/hungry-web', '--tree', '-w', '-o', 'json'], {
+      env: pluginEnv(cp.kubeconfig),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const lines = () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as JsonTreeEvent);
+    try {
+      // The list is printed once it is read: what comes after arrives through the watch.
+      await waitFor('the listed events', async () => lines().length > 0);
+      // A change of the pod template is a rollout: a new ReplicaSet, and new pods no node can hold.
+      await kubectlOk(cp.kubeconfig, ['-n', ns, 'patch', 'deployment', 'hungry-web', '-p', '{"spec":{"template":{"metadata":{"annotations":{"rollout":"2"}}}}}']);
+      const fresh = await waitFor('a FailedScheduling of a pod of the new ReplicaSet', async () =>
+        lines().find((e) => e.reason === 'FailedScheduling' && e.tree.length === 3 && e.tree[1]?.name !== rs.metadata.name),
+      );
+      const sets = await listObjects(cp.kubeconfig, ns, 'replicasets', 'app=hungry-web');
+      const newSet = sets.find((s) => s.metadata.name !== rs.metadata.name);
+      assert.ok(newSet);
+      assert.deepEqual(
+        fresh.tree.map((n) => [n.kind, n.name, n.uid, n.gone]),
+        [
+          ['Deployment', 'hungry-web', rs.metadata.ownerReferences?.[0]?.uid, false],
+          ['ReplicaSet', newSet.metadata.name, newSet.metadata.uid, false],
+          ['Pod', fresh.object.name, fresh.object.uid, false],
+        ],
+      );
+      assert.ok(!lines().some((e) => e.object.name.startsWith('bystander')));
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0, err);
   });
 });

@@ -106,7 +106,10 @@ describe('a live read through the port', () => {
     assert.match(readFileSync(join(out, 'events-list.txt'), 'utf8'), /Pod\/hungry \(gone\)/);
     assert.match(readFileSync(join(out, 'incident.txt'), 'utf8'), /Pipeline\/build-1 was re-created/);
     assert.match(readFileSync(join(out, 'both-apis.txt'), 'utf8'), /only-v1-view/);
-    assert.equal(readdirSync(out).length, 9);
+    // objects.json: neither object could be read (build-1's name holds another uid now, hungry is gone).
+    assert.equal(readdirSync(out).length, 10);
+    const objects = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { metadata: { name: string }; unknown: unknown }[] };
+    assert.deepEqual(objects.items.map((i) => [i.metadata.name, i.unknown]), [['build-1', { reason: 'gone' }], ['hungry', { reason: 'gone' }]]);
     assert.match(readFileSync(join(out, 'timeline.html'), 'utf8'), /^<!DOCTYPE html>/i);
   });
 });

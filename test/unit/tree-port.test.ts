@@ -200,3 +200,22 @@ describe('timeline -w --tree', () => {
     assert.deepEqual(lines[3]?.tree.map((n) => n.name), ['web', 'web-5d4', 'web-5d4-aaaaa']);
   });
 });
+
+describe('--tree refusals', () => {
+  test('a cluster-scoped root is a usage error', async () => {
+    const live = memorySource({ provenance: fromCluster(), raw: RAW, served: [...SERVED, { ...served('', 'nodes', 'Node', ['no']), namespaced: false }], ownership: OBJECTS });
+    const r = await run(['--for', 'node/n1', '--tree'], openSources({ live }));
+    assert.ok(r.code instanceof UsageError);
+    assert.match(r.code.message, /Node is cluster-scoped/);
+  });
+
+  test('-A: the namespace is the one the object\'s events are in; none is a usage error', async () => {
+    const live = memorySource({ provenance: fromCluster({ namespace: null }), raw: RAW, served: SERVED, ownership: OBJECTS });
+    const r = await run(['-A', '--for', 'deploy/web', '--tree', '-o', 'stable'], openSources({ live }));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.split('\n').filter((l) => l !== '').length, 4);
+    const none = await run(['-A', '--for', 'deploy/nowhere', '--tree'], openSources({ live }));
+    assert.ok(none.code instanceof UsageError);
+    assert.match(none.code.message, /--tree needs one namespace for Deployment\/nowhere: no namespace holds events about it; pass -n NAMESPACE/);
+  });
+});
