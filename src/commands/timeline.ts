@@ -89,7 +89,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}) }));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}), ...(read.tree ? { tree: read.tree } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }

@@ -5,22 +5,13 @@ import assert from 'node:assert/strict';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
-import type { ServedResource } from '../../src/core/resources.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { fromCapture, fromCluster, memorySource, openSources } from '../support/sources.ts';
+import { servedResource } from '../support/owned-objects.ts';
 
 const NS = 'op-events';
-const served = (group: string, resource: string, kind: string, shortNames: string[]): ServedResource => ({
-  group,
-  version: 'v1',
-  resource,
-  singular: kind.toLowerCase(),
-  kind,
-  shortNames,
-  namespaced: true,
-  verbs: ['get', 'list', 'watch'],
-});
+const served = servedResource;
 const SERVED = [served('', 'pods', 'Pod', ['po']), served('apps', 'deployments', 'Deployment', ['deploy']), served('apps', 'replicasets', 'ReplicaSet', ['rs'])];
 
 function meta(apiVersion: string, kind: string, name: string, uid: string, owner?: ObjectMeta): ObjectMeta {
@@ -217,5 +208,22 @@ describe('--tree refusals', () => {
     const none = await run(['-A', '--for', 'deploy/nowhere', '--tree'], openSources({ live }));
     assert.ok(none.code instanceof UsageError);
     assert.match(none.code.message, /--tree needs one namespace for Deployment\/nowhere: no namespace holds events about it; pass -n NAMESPACE/);
+  });
+});
+
+describe('--tree table width', () => {
+  test('a chain longer than a cell is cut at its start: the event\'s own object stays whole', async () => {
+    const long = 'x'.repeat(120);
+    const bigRs = meta('apps/v1', 'ReplicaSet', `web-${long}`, 'uid-big', deploy);
+    const bigPod = meta('v1', 'Pod', `web-${long}-abcde`, 'uid-bigpod', bigRs);
+    const live = memorySource({
+      provenance: fromCluster(),
+      raw: [ev({ ...on(bigPod), reason: 'Pulled', message: 'm', first: 10 })],
+      served: SERVED,
+      ownership: [deploy, bigRs, bigPod],
+    });
+    const r = await run(['--for', 'deploy/web', '--tree', '--no-headers'], openSources({ live }));
+    assert.match(r.stdout, new RegExp(`\\.\\.\\.x+ > Pod/web-${long}-abcde\\s`));
+    assert.doesNotMatch(r.stdout, /Deployment\/web/);
   });
 });
