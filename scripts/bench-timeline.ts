@@ -22,21 +22,18 @@
 // Needs the Go the tests already need: it builds the control plane and scripts/maxrss.go (which
 // reads each run's rusage, which Node cannot) into ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/.
 // The control plane is stopped at the end, on an error and on Ctrl-C / SIGTERM.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
-import { Agent, request } from 'node:https';
-import { loadavg, tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
+import { PAGE_SIZE, capture, type Api } from './bench-api.ts';
+import { Workspace, readFlags } from './bench-session.ts';
 import { WRITE_CONCURRENCY, populate, writeRecord } from './bench-events.ts';
 import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Result, type Subject } from './bench-measure.ts';
-import { startControlPlane, type ControlPlane } from '../test/harness/controlplane.ts';
 import { uniqueNamespaceName } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 
-/** The plugin's and kubectl's list page size (src/kube/events-api.ts PAGE_SIZE, kubectl --chunk-size). */
-const PAGE_SIZE = 500;
 /** Objects the events are about, in all (the issue's figures: about 400 pods). */
 const OBJECTS = 400;
 const PARTS = ['ns', 'all', 'record'] as const;
@@ -61,20 +58,7 @@ function parseArgs(argv: string[]): Options {
     runs: 5,
     parts: [...PARTS],
   };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] as string;
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const value = (): string => {
-      const v = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    const whole = (min: number): number => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be a whole number of at least ${min}`);
-      return n;
-    };
+  readFlags(argv, 'bench-timeline', (flag, value, whole) => {
     if (flag === '--events') opts.events = whole(10);
     else if (flag === '--namespaces') opts.namespaces = whole(2);
     else if (flag === '--record') opts.record = whole(100);
@@ -86,91 +70,14 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--kubectl') opts.kubectl = resolve(value());
     else if (flag === '--plugin') opts.plugin = resolve(value());
     else if (flag === '--baseline') opts.baseline = resolve(value());
-    else throw new Error(`unknown argument ${arg} (see the comment at the top of scripts/bench-timeline.ts)`);
-  }
+    else return false;
+    return true;
+  });
   opts.kubectl ??= onPath('kubectl');
   if (!opts.kubectl) throw new Error('no kubectl on PATH: pass --kubectl PATH');
   opts.plugin ??= PLUGIN_BINARY;
   for (const binary of [opts.plugin, opts.baseline]) if (binary && !existsSync(binary)) throw new Error(`${binary} is missing (npm run build makes dist/kubectl-evtimeline)`);
   return opts as Options;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The API server, straight over HTTPS with the admin token
-
-class Api {
-  private readonly agent: Agent;
-  private readonly base: URL;
-
-  constructor(private readonly cp: ControlPlane) {
-    this.agent = new Agent({ ca: cp.ca, keepAlive: true, maxSockets: WRITE_CONCURRENCY });
-    this.base = new URL(cp.server);
-  }
-
-  call(method: string, path: string, body?: unknown): Promise<any> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    return new Promise((resolvePromise, reject) => {
-      const req = request(
-        {
-          agent: this.agent,
-          hostname: this.base.hostname,
-          port: this.base.port,
-          method,
-          path,
-          headers: {
-            authorization: `Bearer ${this.cp.token}`,
-            accept: 'application/json',
-            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-          },
-          timeout: 60_000,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
-            else resolvePromise(text === '' ? null : JSON.parse(text));
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out`)));
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-
-  /** Every item of a list, in pages of PAGE_SIZE, and how many pages that took. */
-  async listAll(path: string): Promise<{ items: any[]; pages: number }> {
-    const items: any[] = [];
-    let pages = 0;
-    let next = '';
-    do {
-      const query = `limit=${PAGE_SIZE}${next ? `&continue=${encodeURIComponent(next)}` : ''}`;
-      const page = await this.call('GET', `${path}?${query}`);
-      pages += 1;
-      items.push(...(page.items ?? []));
-      next = page.metadata?.continue ?? '';
-    } while (next);
-    return { items, pages };
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
-
-
-// ---------------------------------------------------------------------------------------------
-
-function capture(command: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(command[0] as string, command.slice(1), { env, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command.join(' ')} failed: ${stderr.trim() || error.message}`));
-      else resolvePromise(stdout);
-    });
-  });
 }
 
 /**
@@ -220,54 +127,21 @@ async function main(): Promise<void> {
   const helper = await ensureMaxRssHelper();
   const k = opts.kubectl;
 
-  let cp: ControlPlane | undefined;
-  let api: Api | undefined;
-  const work = await mkdtemp(join(tmpdir(), 'evtimeline-bench-'));
-  let cleaning: Promise<void> | undefined;
-  const cleanUp = (): Promise<void> => {
-    cleaning ??= (async () => {
-      api?.close();
-      if (cp) {
-        process.stderr.write('stopping the control plane...\n');
-        await cp.stop();
-      }
-      await rm(work, { recursive: true, force: true });
-    })();
-    return cleaning;
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    process.stderr.write(`\nbench-timeline: ${signal}\n`);
-    void cleanUp().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-
+  const ws = await Workspace.open('bench-timeline', k);
   try {
-    // PATH: the plugin (and the baseline) first, then kubectl's folder. A HOME of its own: kubectl's
-    // discovery cache lives there, filled by the warm-up runs.
-    const bin = join(work, 'bin');
-    await mkdir(bin);
-    await symlink(opts.plugin, join(bin, 'kubectl-evtimeline'));
+    // The plugin (and the baseline) first on PATH: `kubectl evtimeline`, `kubectl evtimelinebaseline`.
+    await ws.link(opts.plugin, 'evtimeline', k);
     const plugins = ['evtimeline'];
     if (opts.baseline) {
-      await symlink(opts.baseline, join(bin, 'kubectl-evtimelinebaseline'));
+      await ws.link(opts.baseline, 'evtimelinebaseline', k);
       plugins.push('evtimelinebaseline');
     }
-    const env: NodeJS.ProcessEnv = { PATH: [bin, dirname(k), '/usr/bin', '/bin'].join(delimiter), HOME: work };
+    const env = ws.env;
     const load = (): string => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
-
-    console.log(`plugin:  ${(await capture([k, 'evtimeline', '--version'], env)).trim()} (${opts.plugin})`);
-    if (opts.baseline) console.log(`baseline: ${(await capture([k, 'evtimelinebaseline', '--version'], env)).trim()} (${opts.baseline})`);
     console.log(`kubectl: ${(await capture([k, 'version', '--client'], env)).trim().split('\n')[0]} (${k})`);
     console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
 
-    if (opts.parts.includes('ns') || opts.parts.includes('all')) {
-      process.stderr.write('starting the control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager)...\n');
-      cp = await startControlPlane();
-      api = new Api(cp);
-      env.KUBECONFIG = cp.kubeconfig;
-      console.log(`server:  Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}, started in ${cp.startupSeconds.toFixed(1)} s`);
-    }
+    const api = opts.parts.includes('ns') || opts.parts.includes('all') ? (await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager')).api : undefined;
     evictFromPageCache([k, opts.plugin, ...(opts.baseline ? [opts.baseline] : [])]);
     const call = (method: string, path: string, body?: unknown): Promise<any> => (api as Api).call(method, path, body);
 
@@ -318,13 +192,8 @@ async function main(): Promise<void> {
       console.log(`\n(measured in ${elapsed(started)}; ${load()})`);
     }
 
-    // The records need no server: stop it now (cleanUp at the end removes the work folder).
-    if (cp) {
-      api?.close();
-      process.stderr.write('stopping the control plane...\n');
-      await cp.stop();
-      cp = undefined;
-    }
+    // The records need no server: stop it now (close() at the end removes the work folder).
+    await ws.stopControlPlane();
 
     if (opts.parts.includes('record')) {
       const small = Math.round(opts.record / 10);
@@ -332,7 +201,7 @@ async function main(): Promise<void> {
       process.stderr.write(`writing records of ${small} and ${opts.record} events...\n`);
       const files = new Map<number, string>();
       for (const n of [small, opts.record]) {
-        const path = join(work, `record-${n}.jsonl`);
+        const path = join(ws.dir, `record-${n}.jsonl`);
         await writeRecord(path, n);
         files.set(n, path);
       }
@@ -357,7 +226,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nthe whole benchmark took ${elapsed(scriptStarted)}`);
   } finally {
-    await cleanUp();
+    await ws.close();
   }
 }
 

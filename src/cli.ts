@@ -170,6 +170,12 @@ export async function runCli(argv: string[], deps: Deps): Promise<number> {
   // kubectl completes a plugin's arguments by running kubectl_complete-evtimeline with the words
   // typed so far, which calls this. The words are not parsed as flags: they are what to complete.
   if (argv[0] === '__complete') return (await runComplete(argv.slice(1), deps)).exitCode;
+  // `--version` alone prints what commander would print, without building the program first: its
+  // seven verbs and their flags are most of what the plugin does before its first line.
+  if (argv.length === 1 && argv[0] === '--version') {
+    deps.stdout.write(`${versionText()}\n`);
+    return EXIT.ok;
+  }
   let result: Promise<CommandResult> | undefined;
   const program = buildProgram(deps, (r) => (result = r));
   try {

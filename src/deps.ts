@@ -7,6 +7,7 @@ import type { NameLookups, NameLookupTarget } from './core/names.ts';
 import { clusterNameLookups } from './kube/completion-names.ts';
 import type { EventSource } from './core/source.ts';
 import { systemEventStores, systemSources } from './sources.ts';
+import type { Keep } from './core/keep.ts';
 
 export interface Output {
   write(text: string): void;
@@ -14,7 +15,8 @@ export interface Output {
 }
 
 /** What a verb asks events from: a saved file (-n narrows it to one namespace), or the live cluster. */
-export type SourceRequest = { kind: 'file'; path: string; namespace: string | null } | { kind: 'cluster'; scope: ScopeOptions };
+/** `keep`: what the output reads of each event (core/keep.ts); a big record keeps no more. */
+export type SourceRequest = { kind: 'file'; path: string; namespace: string | null; keep?: Keep } | { kind: 'cluster'; scope: ScopeOptions };
 
 export interface Deps {
   stdout: Output;
@@ -93,10 +95,15 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
 export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
   let interrupted: Promise<string> | undefined;
   const stderr = processOutput(process.stderr, 2);
+  // process.stdin is a getter that opens the stream (a socket or a file reader) when first read:
+  // only --from - and exec credentials need it, so it is read then, not at start-up.
+  const io = { env: process.env, get stdin() { return process.stdin; }, stderr };
   return {
     stdout: processOutput(process.stdout, 1),
     stderr,
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     now: () => Date.now(),
     interrupted: () =>
@@ -104,8 +111,8 @@ export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOut
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       })),
-    openSource: systemSources({ env: process.env, stdin: process.stdin, stderr }),
-    openEventStore: systemEventStores({ env: process.env, stdin: process.stdin, stderr }),
+    openSource: systemSources(io),
+    openEventStore: systemEventStores(io),
     nameLookups: (where) => clusterNameLookups(process.env, where),
     stdoutClosed: () => new Promise<void>((resolve) => process.stdout.once('error', () => resolve())),
   };

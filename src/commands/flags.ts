@@ -95,6 +95,11 @@ const EVENT_TTL: FlagSpec = {
   description: `the API server's --event-ttl, when it is not the default ${formatTTL(DEFAULT_EVENT_TTL_MS)}`,
 };
 
+const TREE: FlagSpec = {
+  long: '--tree',
+  description: 'with --for: the object and everything it owns (ownerReferences, and children its events name though gone), each row showing its owner chain',
+};
+
 /** -o: the verb's own formats, then the documents of output.ts (json, yaml, name where the verb has names, jsonpath). */
 function output(formats: readonly string[], withName: boolean, description: string): FlagSpec {
   return { long: '--output', short: '-o', value: '<format>', description, default: formats[0], values: outputValues(formats, withName) };
@@ -120,6 +125,7 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     { long: '--watch', short: '-w', description: 'after listing the requested events, watch for more: each new occurrence once' },
     { long: '--watch-only', description: 'watch for new occurrences without listing the events there are now' },
     { long: '--compare', description: 'with --from: also read the live cluster and mark the events it no longer has' },
+    TREE,
     { ...EVENT_TTL, description: `-o html: ${EVENT_TTL.description}` },
     { long: '--output-file', value: '<file>', description: 'write the output to this file (whole or not at all) instead of stdout', values: 'files' },
   ],
@@ -127,6 +133,7 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     output(INCIDENT_OUTPUTS, false, 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
     EVENT_TTL,
     { long: '--compare', description: 'with --from: also read the live cluster and say which events it no longer has' },
+    TREE,
     { long: '--absolute-times', description: 'print RFC 3339 times instead of ages' },
     { long: '--detail', description: 'tell every object and list everything; by default siblings with the same story are told once and each section is capped' },
   ],

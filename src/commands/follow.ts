@@ -12,7 +12,7 @@ import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
 import { resolveFilter } from './for-object.ts';
 import { ShownOccurrences } from '../core/follow.ts';
-import { stableLines } from '../core/timeline.ts';
+import { dedupeByUid, stableLines } from '../core/timeline.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -20,9 +20,11 @@ import { escapeJsonUnsafe, toJsonEvent } from '../render/json.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { noEventsMessage } from '../render/notices.ts';
 import type { TimelineOptions } from './timeline.ts';
+import { followTree } from './tree-follow.ts';
+import type { FollowedTree } from './tree-follow.ts';
 
 /** Prints batches of new occurrences in the chosen format; the first batch carries the table's header. */
-function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean): (events: Event[]) => void {
+function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null): (events: Event[]) => void {
   const stdout = deps.stdout;
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   const stable = new Set<string>();
@@ -32,7 +34,7 @@ function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean): (ev
     const output = opts.output;
     if (output.kind === 'document') {
       for (const ev of events) {
-        const doc = toJsonEvent(ev);
+        const doc = toJsonEvent(ev, {}, tree?.chainOf(ev));
         // One JSON object per line, so a reader can parse each as it comes.
         if (output.printer.kind === 'json') stdout.write(`${escapeJsonUnsafe(JSON.stringify(doc))}\n`);
         else if (output.printer.kind === 'yaml') stdout.write(`---\n${renderDocument(doc, [], output.printer, stdout.isTTY)}`);
@@ -50,7 +52,15 @@ function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean): (ev
       return;
     }
     stdout.write(
-      renderTimelineTable(events, { now: deps.now(), wide: output.format === 'wide', allNamespaces, noHeaders: headerShown, palette, absoluteTimes: opts.absoluteTimes }),
+      renderTimelineTable(events, {
+        now: deps.now(),
+        wide: output.format === 'wide',
+        allNamespaces,
+        noHeaders: headerShown,
+        palette,
+        absoluteTimes: opts.absoluteTimes,
+        ...(tree === null ? {} : { chainOf: (ev: Event) => tree.chainOf(ev) }),
+      }),
     );
     headerShown = true;
   };
@@ -67,9 +77,12 @@ function stopSignal(deps: Deps): AbortSignal {
 export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps: Deps): Promise<CommandResult> {
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('--watch needs a source that can be followed');
-  const filter = await resolveFilter(source, opts.common.filter);
+  const resolved = await resolveFilter(source, opts.common.filter);
   const { namespace } = source.provenance;
-  const print = printer(opts, deps, namespace === null);
+  // --tree: the members' events; the tree grows as new objects join it (commands/tree-follow.ts).
+  const tree = opts.common.tree === true && resolved.object !== undefined ? followTree(source, resolved.object, deps) : null;
+  const filter = tree === null ? resolved : { ...resolved, object: undefined };
+  const print = printer(opts, deps, namespace === null, tree);
   const shown = new ShownOccurrences();
   let listed = false;
   const steps = source.follow({
@@ -80,9 +93,14 @@ export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps:
   for await (const step of steps) {
     let events: Event[];
     if (step.kind === 'list') {
-      events = selectEvents(step.items.map(normaliseEvent), filter, deps.now());
+      const listed = step.items.map(normaliseEvent);
+      await tree?.listed(dedupeByUid(listed));
+      events = selectEvents(listed, filter, deps.now()).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
-      events = filterEvents([normaliseEvent(step.object)], filter, deps.now());
+      const ev = normaliseEvent(step.object);
+      // Placed whatever --types says: its message may name a child whose events come next.
+      const inTree = tree === null || (await tree.place(ev)) !== undefined;
+      events = inTree ? filterEvents([ev], filter, deps.now()) : [];
     } else {
       continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
     }

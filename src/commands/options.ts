@@ -29,6 +29,8 @@ export interface CommonOptions {
   /** --from FILE ('-' for stdin), or null for the live cluster */
   from: string | null;
   color: ColorMode;
+  /** --tree: the --for object and everything it owns (src/commands/tree.ts) */
+  tree?: boolean;
 }
 
 /** What commander hands us: the program's options merged with the verb's (optsWithGlobals). */
@@ -116,6 +118,8 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
   const forText = str(raw, 'for');
   const object = forText === undefined ? undefined : parseObjectRef(forText);
   if (object === null) throw new UsageError(`--for ${JSON.stringify(forText)}: want KIND/NAME, e.g. Pod/hungry`);
+  const tree = raw.tree === true;
+  if (tree && object === undefined) throw new UsageError('--tree needs --for KIND/NAME: the object whose tree to show');
   const filter: EventFilter = {
     object,
     types: splitList(raw.types),
@@ -135,6 +139,7 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     filter,
     from: str(raw, 'from') ?? null,
     color: parseColor(str(raw, 'color')),
+    ...(tree ? { tree } : {}),
   };
 }
 

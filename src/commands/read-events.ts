@@ -5,6 +5,7 @@ import { UsageError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
+import type { Keep } from '../core/keep.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
@@ -13,14 +14,16 @@ import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from './options.ts';
 import { resolveFilter } from './for-object.ts';
+import { treeFor } from './tree.ts';
+import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice } from '../render/otlp-status.ts';
 
 /** --from FILE, else the live cluster of the scope. */
-export function requestFor(common: CommonOptions): SourceRequest {
+export function requestFor(common: CommonOptions, keep: Keep = 'all'): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
-  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace };
+  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace, ...(keep === 'all' ? {} : { keep }) };
 }
 
 /** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */
@@ -41,10 +44,17 @@ interface ReadEvents {
   filter: EventFilter;
   /** with `raw: true`: the objects as read; null for a source that holds none */
   raw?: RawEvents | null;
+  /** with --tree: the --for object's tree; `events` are then those of its members */
+  tree?: Tree;
 }
 
-export async function readEvents(common: CommonOptions, deps: Deps, now: number, opts: { raw?: boolean; eventsK8sIo?: boolean } = {}): Promise<ReadEvents> {
-  const source = await deps.openSource(requestFor(common));
+export async function readEvents(
+  common: CommonOptions,
+  deps: Deps,
+  now: number,
+  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep } = {},
+): Promise<ReadEvents> {
+  const source = await deps.openSource(requestFor(common, opts.keep));
   const { provenance } = source;
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
@@ -54,6 +64,13 @@ export async function readEvents(common: CommonOptions, deps: Deps, now: number,
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.
   const asOf = observedWindow(source.provenance).last ?? now;
+  if (common.tree === true && filter.object !== undefined) {
+    // Every event of the namespace makes the tree (the children's, the owners' messages naming
+    // them); the other criteria then choose among the members' events.
+    const tree = await treeFor(source, filter.object, dedupeByUid(read.events), deps);
+    const events = selectEvents(read.events, { ...filter, object: undefined }, asOf).filter((ev) => tree.chainOf(ev) !== undefined);
+    return { source, events, filter, tree, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+  }
   const events = selectEvents(read.events, filter, asOf);
   return opts.raw ? { source, events, filter, raw: read.raw ?? null } : { source, events, filter };
 }
@@ -127,7 +144,12 @@ export async function readLiveFacts(
     checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
     const events = dedupeByUid((await readWithProgress(live, deps)).events);
     facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
-    facts.liveEvents = filterEvents(events, await resolveFilter(live, read.filter), now);
+    const { tree } = read;
+    // --tree: the live events of the saved tree's members, as the saved ones are.
+    facts.liveEvents =
+      tree === undefined
+        ? filterEvents(events, await resolveFilter(live, read.filter), now)
+        : filterEvents(events, { ...read.filter, object: undefined }, now).filter((ev) => tree.chainOf(ev) !== undefined);
     objects = live.objects;
   }
   if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events));

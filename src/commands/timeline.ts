@@ -3,6 +3,7 @@ import type { Deps, Output } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
+import type { Keep } from '../core/keep.ts';
 import { compareWithLive, standingOf } from '../core/incarnation.ts';
 import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
@@ -72,13 +73,23 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   return result;
 }
 
+/**
+ * What -o stable needs of a big record: one event per line, unless a criterion looks at each
+ * event's time (--since) or uid (--compare), or --tree builds the tree from every event's object
+ * and message (core/keep.ts).
+ */
+function keepFor(opts: TimelineOptions): Keep {
+  const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
+  return stable && opts.common.filter.sinceMs === undefined && !opts.compare && opts.common.tree !== true ? 'stable' : 'all';
+}
+
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const read = await readEvents(opts.common, deps, now);
+  const format = opts.output.kind === 'verb' ? opts.output.format : null;
+  const read = await readEvents(opts.common, deps, now, { keep: keepFor(opts) });
   const { events } = read;
   const { provenance } = read.source;
   // -o stable prints nothing an incarnation could change: no object lookups for it.
-  const format = opts.output.kind === 'verb' ? opts.output.format : null;
   const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
@@ -89,12 +100,12 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}) }));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}), ...(read.tree ? { tree: read.tree } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
   if (opts.output.kind === 'document') {
-    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev));
+    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev));
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
@@ -116,6 +127,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     noHeaders: opts.noHeaders,
     palette,
     standing,
+    ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
   });
   for (const piece of table) stdout.write(piece);
   return SUCCESS;

@@ -9,7 +9,7 @@ import { dedupeByUid, sortTimeline } from './timeline.ts';
  * (matchesType); with `group` (resolved through discovery, core/resources.ts), `kind` is the Kind
  * itself and an event must be about that Kind of that group.
  */
-interface ObjectSelector {
+export interface ObjectSelector {
   kind: string;
   name: string;
   group?: string;
@@ -105,10 +105,11 @@ export function matchesType(token: string, kind: string, apiVersion: string): bo
   return groupOf(apiVersion) === rest.join('.');
 }
 
-function matchesObject(selector: ObjectSelector, ev: Event): boolean {
-  if (ev.object.name !== selector.name) return false;
-  if (selector.group === undefined) return matchesType(selector.kind, ev.object.kind, ev.object.apiVersion);
-  return ev.object.kind === selector.kind && groupOf(ev.object.apiVersion) === selector.group;
+/** Whether an object (an event's, or one of a namespace's objects) is the one `--for` names. */
+export function isSelected(selector: ObjectSelector, object: { kind: string; apiVersion: string; name: string }): boolean {
+  if (object.name !== selector.name) return false;
+  if (selector.group === undefined) return matchesType(selector.kind, object.kind, object.apiVersion);
+  return object.kind === selector.kind && groupOf(object.apiVersion) === selector.group;
 }
 
 function includesFolded(values: string[], value: string): boolean {
@@ -125,7 +126,7 @@ function includesFolded(values: string[], value: string): boolean {
 export function filterEvents(events: Event[], filter: EventFilter, now: number): Event[] {
   const { object, types, reasons, sinceMs } = filter;
   return events.filter((ev) => {
-    if (object && !matchesObject(object, ev)) return false;
+    if (object && !isSelected(object, ev.object)) return false;
     if (types && types.length > 0 && !includesFolded(types, ev.type)) return false;
     if (reasons && reasons.length > 0 && !includesFolded(reasons, ev.reason)) return false;
     if (sinceMs !== undefined && (ev.lastSeen === null || ev.lastSeen < now - sinceMs)) return false;

@@ -4,6 +4,7 @@
 // happen in src/kube/objects.ts; this module only reads their answers.
 
 import type { Event, ObjectRef } from './event.ts';
+import type { ObjectMeta } from './ownership.ts';
 
 /**
  * current: the live object has the uid the event names. previous: an object of that name exists,
@@ -14,7 +15,8 @@ export type Incarnation = 'current' | 'previous' | 'gone' | 'unknown';
 
 /** What a lookup of one Kind/namespace/name on the live cluster found. */
 export type ObjectLookup =
-  | { state: 'exists'; uid: string; creationTimestamp: string | null }
+  /** meta: the object's metadata and owners, where the answer carried them (a metadata-only GET or LIST) */
+  | { state: 'exists'; uid: string; creationTimestamp: string | null; meta?: ObjectMeta }
   | { state: 'gone' }
   | { state: 'unknown'; why: LookupFailure };
 

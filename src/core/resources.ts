@@ -15,6 +15,10 @@ export interface ServedResource {
   singular: string;
   kind: string;
   shortNames: string[];
+  /** served per namespace (aggregated discovery's scope "Namespaced", legacy discovery's namespaced) */
+  namespaced: boolean;
+  /** `get`, `list`, `watch`, ...: what the server lets be asked of the resource */
+  verbs: string[];
 }
 
 /** What `--for` names once resolved: every event about a `kind` object of `group` matches. */

@@ -9,15 +9,21 @@ import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects, targetGetter } from './objects.ts';
 import { followEvents } from './watch.ts';
+import { listOwnership } from './ownership.ts';
+import type { UnlistedResource } from './ownership.ts';
 
 interface ClusterScope {
   /** null = all namespaces */
   namespace: string | null;
   timeoutMs: number;
+  /** told once per ownership() the resources it had to leave out (not allowed to list, no longer served) */
+  onUnlisted?: (unlisted: UnlistedResource[]) => void;
 }
 
 export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSource {
   const { namespace, timeoutMs } = scope;
+  const discovery = serverDiscovery(targetGetter(target, timeoutMs));
+  let gaps: UnlistedResource[] = [];
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
@@ -42,7 +48,14 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       return core.items.filter(isObject).map((event) => ({ event, observedAt: null }));
     },
     objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
-    discovery: serverDiscovery(targetGetter(target, timeoutMs)),
+    discovery,
+    async ownership(ns) {
+      const { objects, unlisted } = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);
+      gaps = unlisted;
+      if (unlisted.length > 0) scope.onUnlisted?.(unlisted);
+      return objects;
+    },
+    ownershipGaps: () => gaps.map(({ group, kind }) => ({ group, kind })),
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
   };
 }

@@ -29,7 +29,18 @@ function fromAggregated(list: Obj): ServedResource[] {
         const res = obj(r);
         const kind = str(obj(res.responseKind).kind);
         if (str(res.resource) === '' || kind === '') return [];
-        return [{ group, version, resource: str(res.resource), singular: str(res.singularResource), kind, shortNames: strings(res.shortNames) }];
+        return [
+          {
+            group,
+            version,
+            resource: str(res.resource),
+            singular: str(res.singularResource),
+            kind,
+            shortNames: strings(res.shortNames),
+            namespaced: str(res.scope) === 'Namespaced',
+            verbs: strings(res.verbs),
+          },
+        ];
       });
     });
   });
@@ -41,7 +52,18 @@ function fromResourceList(group: string, version: string, list: unknown): Served
     const res = obj(r);
     const name = str(res.name);
     if (name === '' || name.includes('/') || str(res.kind) === '') return [];
-    return [{ group, version, resource: name, singular: str(res.singularName), kind: str(res.kind), shortNames: strings(res.shortNames) }];
+    return [
+      {
+        group,
+        version,
+        resource: name,
+        singular: str(res.singularName),
+        kind: str(res.kind),
+        shortNames: strings(res.shortNames),
+        namespaced: res.namespaced === true,
+        verbs: strings(res.verbs),
+      },
+    ];
   });
 }
 
@@ -58,7 +80,7 @@ function groupVersions(doc: Obj): { group: string; version: string; path: string
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping the items' order in the answer. */
-async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

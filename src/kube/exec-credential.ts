@@ -14,7 +14,6 @@
 //   with status.token or both status.clientCertificateData and status.clientKeyData.
 // - A credential is reused until status.expirationTimestamp, for the life of the process when it
 //   has none; one that has expired runs the plugin again.
-import { spawn } from 'node:child_process';
 import { dirname, isAbsolute, join } from 'node:path';
 import { RuntimeError } from '../errors.ts';
 
@@ -125,6 +124,9 @@ async function runExecPlugin(exec: ExecConfig, ctx: ExecContext): Promise<ExecCr
   const env: Record<string, string | undefined> = { ...ctx.env };
   for (const { name, value } of exec.env ?? []) env[name] = value;
   env.KUBERNETES_EXEC_INFO = execInfo(exec, ctx, isInteractive);
+  // Loaded here, not imported: node:child_process (with node:net and the streams behind it) is a
+  // fifth of what --version and --help cost at start-up, and only exec credentials spawn anything.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(exec.command, exec.args ?? [], { env, stdio: [isInteractive ? 'inherit' : 'ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderrTail = '';

@@ -7,6 +7,7 @@
 // an unreachable server) makes that object "unknown": an incarnation that cannot be told is not an error.
 import type { ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/incarnation.ts';
+import { objectMetaOf } from '../core/object-meta.ts';
 import type { LookupFailure, ObjectLookup } from '../core/incarnation.ts';
 import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathSegment } from './api-names.ts';
 import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
@@ -108,7 +109,7 @@ function resourceOf(ref: ObjectRef, discovery: Discovery): ApiResource | { state
   return resource;
 }
 
-type Metadata = { uid?: unknown; creationTimestamp?: unknown; name?: unknown; namespace?: unknown } | undefined;
+type Metadata = { uid?: unknown; creationTimestamp?: unknown; name?: unknown; namespace?: unknown; ownerReferences?: unknown } | undefined;
 
 function fromMetadata(metadata: Metadata, ref: ObjectRef): ObjectLookup {
   // Only the object asked for answers for it (a path a proxy rewrote must not lend another's uid).
@@ -118,7 +119,9 @@ function fromMetadata(metadata: Metadata, ref: ObjectRef): ObjectLookup {
   const uid = metadata?.uid;
   if (typeof uid !== 'string' || uid === '') return { state: 'unknown', why: { reason: 'no-uid', kind: ref.kind, name: ref.name } };
   const created = metadata?.creationTimestamp;
-  return { state: 'exists', uid, creationTimestamp: typeof created === 'string' && created !== '' ? created : null };
+  // The metadata-only answer carries ownerReferences too: the owners come with the lookup, free.
+  const meta = objectMetaOf(metadata, ref) ?? undefined;
+  return { state: 'exists', uid, creationTimestamp: typeof created === 'string' && created !== '' ? created : null, ...(meta ? { meta } : {}) };
 }
 
 async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Promise<ObjectLookup> {

@@ -3,8 +3,10 @@
 // HTTPS_PROXY (or https_proxy) for an https server, HTTP_PROXY for http; NO_PROXY lists hosts,
 // domains (`.example.com` or `example.com`, subdomains included), IPs and CIDRs, optionally with a
 // port, or `*`; and localhost and loopback addresses never go through a proxy from the environment.
-import { isIP } from 'node:net';
-import { BlockList } from 'node:net';
+
+// node:net on first use rather than imported: it is most of what a start-up that reaches no
+// cluster (--version, --help, --from) would otherwise load and never use.
+const isIP = (input: string): number => process.getBuiltinModule('node:net').isIP(input);
 
 function pick(env: Record<string, string | undefined>, name: string): string {
   return env[name] || env[name.toLowerCase()] || '';
@@ -25,7 +27,7 @@ function matchesNoProxy(host: string, port: string, noProxy: string): boolean {
       const [net, bits] = entry.split('/');
       const family = isIP(net ?? '');
       if (family !== 0 && isIP(host) === family) {
-        const list = new BlockList();
+        const list = new (process.getBuiltinModule('node:net').BlockList)();
         list.addSubnet(net as string, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
         if (list.check(host, family === 4 ? 'ipv4' : 'ipv6')) return true;
       }

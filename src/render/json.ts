@@ -6,6 +6,9 @@ import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { isoOrNull } from './time.ts';
 import { replaceUnsafe } from './escape.ts';
+import type { TreeNode } from '../core/ownership.ts';
+import { toJsonChain } from './tree.ts';
+import type { JsonTreeNode } from './tree.ts';
 
 /** An event as -o json prints it: the normalised Event with ISO times, then what the live cluster said. */
 type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
@@ -15,13 +18,15 @@ type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
   incarnation?: Incarnation;
   /** only with --compare: false when the server no longer has the event */
   onServer?: boolean;
+  /** only with --tree: the owner chain of the event's object, root first, the object itself last */
+  tree?: JsonTreeNode[];
 };
 
 /**
  * A fresh object with keys in a fixed order (whatever order the Event was built in) and ISO times;
  * what the live cluster said about the event, when it was asked, comes last.
  */
-export function toJsonEvent(ev: Event, standing: EventStanding = {}): JsonEvent {
+export function toJsonEvent(ev: Event, standing: EventStanding = {}, chain?: readonly TreeNode[]): JsonEvent {
   const json: JsonEvent = {
     uid: ev.uid,
     name: ev.name,
@@ -48,6 +53,7 @@ export function toJsonEvent(ev: Event, standing: EventStanding = {}): JsonEvent 
   };
   if (standing.incarnation !== undefined) json.incarnation = standing.incarnation;
   if (standing.onServer !== undefined) json.onServer = standing.onServer;
+  if (chain !== undefined) json.tree = toJsonChain(chain);
   return json;
 }
 

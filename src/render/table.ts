@@ -53,59 +53,40 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** Widens `widths` (each column's widest cell so far, in display width) to fit a row; returns the row's cell widths. */
+export function widenColumns(widths: number[], row: readonly string[]): number[] {
+  return row.map((cell, i) => {
+    const width = displayWidth(cell);
+    if (width > (widths[i] ?? 0) || widths[i] === undefined) widths[i] = width;
+    return width;
+  });
+}
+
+/**
+ * Lays a row out for columns of these widths: every cell but the last padded to its column's width
+ * plus `gap` spaces. `own`: the row's cell widths when already measured.
+ */
+export function rowLayout(widths: readonly number[], gap: number): (row: readonly string[], own?: readonly number[]) => string {
+  const pads = widths.map((w) => w + gap);
+  const spaces = ' '.repeat(Math.max(0, ...pads));
+  return (row, own) => {
+    let line = '';
+    const last = row.length - 1;
+    for (let i = 0; i < last; i += 1) {
+      const cell = row[i] as string;
+      line += cell + spaces.slice(0, (pads[i] as number) - (own?.[i] ?? displayWidth(cell)));
+    }
+    return last >= 0 ? line + (row[last] as string) : line;
+  };
+}
+
 /**
  * Rows of cells as lines (no newlines): every column but the last padded to its widest cell plus
  * `gap` spaces. Rows may be shorter than others; a missing cell is empty.
  */
 export function alignColumns(rows: readonly (readonly string[])[], gap: number): string[] {
-  const layout = measure(rows, gap);
-  return rows.map((row, r) => lineOf(row, r, layout));
-}
-
-interface Layout {
-  /** each column's width plus the gap */
-  pads: number[];
-  spaces: string;
-  /** every cell's display width, row after row, `columns` to a row */
-  widths: Int32Array;
-  columns: number;
-}
-
-function measure(rows: readonly (readonly string[])[], gap: number): Layout {
-  const columns = rows.reduce((most, row) => Math.max(most, row.length), 0);
-  const widest: number[] = [];
-  const widths = new Int32Array(rows.length * columns);
-  for (let r = 0; r < rows.length; r += 1) {
-    const row = rows[r] as readonly string[];
-    for (let i = 0; i < row.length; i += 1) {
-      const width = displayWidth(row[i] as string);
-      widths[r * columns + i] = width;
-      const most = widest[i];
-      if (most === undefined || width > most) widest[i] = width;
-    }
-  }
-  const pads = widest.map((w) => w + gap);
-  return { pads, spaces: ' '.repeat(Math.max(0, ...pads)), widths, columns };
-}
-
-function lineOf(row: readonly string[], r: number, { pads, spaces, widths, columns }: Layout): string {
-  let line = '';
-  const last = row.length - 1;
-  for (let i = 0; i < last; i += 1) line += (row[i] as string) + spaces.slice(0, (pads[i] as number) - (widths[r * columns + i] as number));
-  return last >= 0 ? line + (row[last] as string) : line;
-}
-
-/**
- * alignColumns' lines, each ending in a newline, joined `rowsPerChunk` rows at a time: a writer
- * sends one chunk after another, so a table of 20,000 rows is never one string of them all (nor
- * an array of 20,000 line strings) beside the bytes being written.
- */
-export function* alignedTextChunks(rows: readonly (readonly string[])[], gap: number, rowsPerChunk = 500): Generator<string> {
-  const layout = measure(rows, gap);
-  for (let start = 0; start < rows.length; start += rowsPerChunk) {
-    let text = '';
-    const end = Math.min(rows.length, start + rowsPerChunk);
-    for (let r = start; r < end; r += 1) text += `${lineOf(rows[r] as readonly string[], r, layout)}\n`;
-    yield text;
-  }
+  const widths: number[] = [];
+  const cellWidths = rows.map((row) => widenColumns(widths, row));
+  const layout = rowLayout(widths, gap);
+  return rows.map((row, r) => layout(row, cellWidths[r]));
 }

@@ -7,10 +7,12 @@ import { formatLastSeen } from './last-seen.ts';
 import { formatQualifiedObjectRef, kindsInSeveralGroups } from '../core/timeline.ts';
 import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
-import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
-import { alignedTextChunks } from './table.ts';
+import { DEFAULT_CELL_WIDTH, truncateCell, truncateCellStart } from './escape.ts';
+import { rowLayout, widenColumns } from './table.ts';
 import { formatTime } from './time.ts';
 import { escapeOrNone } from './words.ts';
+import type { TreeNode } from '../core/ownership.ts';
+import { formatChain } from './tree.ts';
 
 export interface TimelineTableOptions {
   now: number;
@@ -24,6 +26,8 @@ export interface TimelineTableOptions {
   absoluteTimes?: boolean;
   /** What the live cluster says about each event (incarnation, still on the server); none: nothing marked. */
   standing?: (ev: Event) => EventStanding;
+  /** --tree: where each event's object sits (root first); the OBJECT cell shows the chain */
+  chainOf?: (ev: Event) => readonly TreeNode[] | undefined;
 }
 
 /** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
@@ -44,6 +48,8 @@ interface Column {
   cell(ev: Event, now: number, shared: ReadonlySet<string>): string;
   /** text added after the escaped, cut cell, so a long value never hides it */
   mark?(standing: EventStanding): string;
+  /** a long cell is cut at its start, not its end (the chain: its end is the event's object) */
+  keepEnd?: boolean;
 }
 
 const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
@@ -80,8 +86,30 @@ const WIDE: Column[] = [
 // kubectl events trims the message; it goes last so a long one only widens the right edge.
 const MESSAGE: Column = { head: 'MESSAGE', cell: (ev) => ev.message.trim() };
 
+/**
+ * --tree: OBJECT shows the owner chain (`Deployment/web > ReplicaSet/web-5d4 > Pod/web-5d4-x2k`),
+ * a member that no longer exists marked (gone) by the tree; wide adds the owner's uid beside the object's.
+ */
+function treeColumns(chainOf: NonNullable<TimelineTableOptions['chainOf']>, wide: boolean): { base: Column[]; wide: Column[] } {
+  const object: Column = {
+    head: 'OBJECT',
+    keepEnd: true,
+    cell: (ev, _now, shared) => {
+      const chain = chainOf(ev);
+      return chain === undefined ? formatQualifiedObjectRef(ev.object, shared) : formatChain(chain, shared);
+    },
+    // The tree has already said (gone) of a member it knows is gone; a lookup's marks say the rest.
+    mark: (s) => (s.incarnation === undefined || s.incarnation === 'gone' ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
+  };
+  const owner: Column = { head: 'OWNER UID', cell: (ev) => chainOf(ev)?.at(-2)?.uid ?? '' };
+  return { base: BASE.map((c) => (c.head === 'OBJECT' ? object : c)), wide: wide ? [...WIDE, owner] : [] };
+}
+
 function columnsFor(opts: TimelineTableOptions): Column[] {
-  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...BASE, ...(opts.wide ? WIDE : []), MESSAGE];
+  const tree = opts.chainOf === undefined ? null : treeColumns(opts.chainOf, opts.wide);
+  const base = tree?.base ?? BASE;
+  const wide = tree?.wide ?? (opts.wide ? WIDE : []);
+  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...base, ...wide, MESSAGE];
 }
 
 /**
@@ -93,21 +121,40 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
   return [...timelineTableChunks(events, opts)].join('');
 }
 
-/** renderTimelineTable's text in pieces of a few hundred rows, for a writer to send one at a time (render/table.ts). */
+/** Rows written at a time: about 150 KiB of text. */
+const ROWS_PER_CHUNK = 1000;
+
+/**
+ * renderTimelineTable in pieces of ROWS_PER_CHUNK lines. The rows are made twice, once to measure
+ * the columns and once to lay them out, rather than held: a 200,000-event record's table then
+ * costs the memory of one piece, not of the whole text three times over (cells, lines, joined).
+ */
 export function* timelineTableChunks(events: Event[], opts: TimelineTableOptions): Generator<string> {
   if (events.length === 0) return;
   const columns = columnsFor(opts);
   const shared = kindsInSeveralGroups(events);
   const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
-  const rows = events.map((ev) => {
+  const rowOf = (ev: Event): string[] => {
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
-      const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
+      const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
+      const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
       return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
-  });
-  if (!opts.noHeaders) rows.unshift(columns.map((c) => c.head));
-  yield* alignedTextChunks(rows, GAP);
+  };
+  const head = columns.map((c) => c.head);
+  const widths: number[] = [];
+  if (!opts.noHeaders) widenColumns(widths, head);
+  for (const ev of events) widenColumns(widths, rowOf(ev));
+  const layout = rowLayout(widths, GAP);
+  let chunk = opts.noHeaders ? '' : `${layout(head)}\n`;
+  for (const [index, ev] of events.entries()) {
+    chunk += `${layout(rowOf(ev))}\n`;
+    if ((index + 1) % ROWS_PER_CHUNK === 0 || index === events.length - 1) {
+      yield chunk;
+      chunk = '';
+    }
+  }
 }
 
 /** Spaces between columns, as kubectl events prints them (its tabwriter's padding). */

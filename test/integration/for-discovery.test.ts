@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
+import { crdObject } from '../harness/crds.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { LAB_FIXTURES_DIR, rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
@@ -20,18 +21,6 @@ let ns: string;
 
 const OTHER_GROUP = 'ci.evtimeline.test';
 const SHORT_GROUP = 'short.evtimeline.test';
-
-const crd = (group: string, plural: string, kind: string, version: string, shortNames: string[] = []) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${plural}.${group}` },
-  spec: {
-    group,
-    scope: 'Namespaced',
-    names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List`, shortNames },
-    versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-});
 
 const event = (name: string, apiVersion: string, kind: string, objectName: string, message: string) => ({
   apiVersion: 'v1',
@@ -76,7 +65,7 @@ before(async () => {
   ns = await freshNamespace(cp.kubeconfig, 'for-discovery');
   // The lab's CRD (other tests apply it too: apply is idempotent), a second group's Pipeline, a CRD with a short name.
   await ok(['apply', '-f', join(LAB_FIXTURES_DIR, 'pipeline-crd.yaml')]);
-  const crds = [crd(OTHER_GROUP, 'pipelines', 'Pipeline', 'v1beta1'), crd(SHORT_GROUP, 'gadgets', 'Gadget', 'v1', ['gdg'])];
+  const crds = [crdObject(OTHER_GROUP, 'pipelines', 'Pipeline', 'v1beta1'), crdObject(SHORT_GROUP, 'gadgets', 'Gadget', 'v1', ['gdg'])];
   await ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds }));
   await ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd/pipelines.ev.labhub.io', `crd/pipelines.${OTHER_GROUP}`, `crd/gadgets.${SHORT_GROUP}`]);
   const events = [

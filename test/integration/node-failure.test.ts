@@ -134,6 +134,46 @@ test('a stopped heartbeat: node-1 goes Unknown and tainted, its pods get NodeNot
   assert.match(evicted[0] ?? '', /reported NodeNotReady[\s\S]*reported TaintManagerEviction/);
 });
 
+test('--for deploy/web --tree tells the failure under its owners: each pod’s NodeNotReady, eviction and FailedScheduling under its ReplicaSet', async () => {
+  interface TreeEvent {
+    uid: string;
+    reason: string;
+    object: { kind: string; name: string };
+    tree: { kind: string; name: string; uid: string; gone: boolean }[];
+  }
+  const [rs] = await listObjects(cp.kubeconfig, ns, 'replicasets', 'app=web');
+  assert.ok(rs);
+  const pods = await listObjects(cp.kubeconfig, ns, 'pods', 'app=web');
+  const server = await listEvents(cp.kubeconfig, ns);
+  const r = await evtimeline(['-n', ns, '--for', 'deploy/web', '--tree', '-o', 'json'], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  const events = JSON.parse(r.stdout) as TreeEvent[];
+  const where = (e: TreeEvent) => e.tree.map((m) => `${m.kind}/${m.name}`).join(' > ');
+  const set = `Deployment/web > ReplicaSet/${rs.metadata.name}`;
+  // Every pod event of the namespace is about one of web's pods: each is in the tree, under the set.
+  const podEvents = server.filter((e) => e.involvedObject.kind === 'Pod');
+  for (const e of podEvents) {
+    const ours = events.find((o) => o.uid === e.metadata.uid);
+    assert.equal(ours && where(ours), `${set} > Pod/${e.involvedObject.name}`, `${e.reason} about ${e.involvedObject.name}`);
+  }
+  for (const pod of original) {
+    const reasons = events.filter((e) => where(e) === `${set} > Pod/${pod.metadata.name}`).map((e) => e.reason);
+    // The eviction names its pod without a uid (see above): the tree still places it by name.
+    for (const reason of ['Scheduled', 'NodeNotReady', 'TaintManagerEviction']) assert.ok(reasons.includes(reason), `${pod.metadata.name}: ${reasons.join(' ')}`);
+  }
+  const replacements = pods.filter((p) => !original.some((o) => o.metadata.uid === p.metadata.uid));
+  assert.ok(replacements.length >= 1);
+  assert.ok(
+    replacements.some((p) => events.some((e) => e.reason === 'FailedScheduling' && where(e) === `${set} > Pod/${p.metadata.name}`)),
+    'a replacement’s FailedScheduling under the set',
+  );
+  // The evicted pods are still there (Terminating: no kubelet confirms), so none is gone.
+  assert.ok(events.every((e) => e.tree.every((m) => !m.gone)), 'no member gone');
+  // The set's SuccessfulCreate of the replacements sits on the set; the node's own events are not web's.
+  assert.ok(events.some((e) => where(e) === set && e.reason === 'SuccessfulCreate'));
+  assert.ok(events.every((e) => e.object.kind !== 'Node'));
+});
+
 test('a restarted heartbeat heals node-1: Ready, untainted, the replacements scheduled and the evicted pods gone', async () => {
   assert.deepEqual(await startHeartbeat(cp, 'node-1'), { name: 'node-1', heartbeat: true, podStatus: true });
   await waitFor('node-1 Ready and untainted', async () => {

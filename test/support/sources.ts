@@ -7,6 +7,7 @@ import type { Event, ObjectRef } from '../../src/core/event.ts';
 import type { Json } from '../../src/core/json.ts';
 import { objectKey } from '../../src/core/incarnation.ts';
 import type { ObjectLookup } from '../../src/core/incarnation.ts';
+import type { ObjectMeta } from '../../src/core/ownership.ts';
 import { EVENT_OBJECTS_TELL, LIVE_CLUSTER_TELLS, STABLE_TABLE_TELLS } from '../../src/core/source.ts';
 import type {
   CaptureProvenance,
@@ -65,6 +66,8 @@ export function memorySource(o: {
   steps?: FollowStep[];
   /** what the live server serves (its discovery); absent: a saved input, no discovery */
   served?: ServedResource[];
+  /** what ownership() answers (objects and owners); absent: the source has no ownership() */
+  ownership?: ObjectMeta[] | null;
 }): EventSource & { looked: ObjectRef[][]; followed: FollowOptions[] } {
   const looked: ObjectRef[][] = [];
   const followed: FollowOptions[] = [];
@@ -85,6 +88,7 @@ export function memorySource(o: {
           },
         }),
     ...(o.served === undefined ? {} : { discovery: { served: async () => o.served ?? [] } }),
+    ...(o.ownership === undefined ? {} : { ownership: async (namespace: string) => o.ownership?.filter((m) => m.namespace === namespace) ?? null }),
     read: async (opts = {}) => {
       opts.progress?.(events.length); // one page
       return opts.raw ? { events, raw } : { events };

@@ -19,6 +19,8 @@ const pipeline = (group: string, version: string, shortNames: string[] = []): Se
   singular: 'pipeline',
   kind: 'Pipeline',
   shortNames,
+  namespaced: true,
+  verbs: ['get', 'list', 'watch'],
 });
 const SERVED = [pipeline('ci.example.org', 'v1beta1'), pipeline('ev.labhub.io', 'v1', ['pl'])];
 const live = memorySource({ provenance: fromCluster(), served: SERVED });

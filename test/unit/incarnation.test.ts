@@ -181,6 +181,9 @@ describe('lookUpObjects', () => {
   }
 
   const ref = (o: Parameters<typeof ev>[0]) => pipeline(o).object;
+  // What a lookup hands back beside the uid: the metadata as read (no namespace here: the answers name none).
+  const meta = (apiVersion: string, kind: string, namespace: string, name: string, uid: string, created: number | null) =>
+    ({ apiVersion, kind, namespace, name, uid, owners: [], created, deleting: null });
 
   it('asks discovery once per group/version and GETs each object once, from the resource (not a subresource)', async () => {
     const { get, asked } = server({
@@ -200,10 +203,10 @@ describe('lookUpObjects', () => {
     assert.deepEqual(
       refs.map((r) => found.get(objectKey(r))),
       [
-        { state: 'exists', uid: NEW, creationTimestamp: '2026-11-30T11:59:30Z' },
-        { state: 'exists', uid: 'b2', creationTimestamp: null },
+        { state: 'exists', uid: NEW, creationTimestamp: '2026-11-30T11:59:30Z', meta: meta('ev.labhub.io/v1', 'Pipeline', '', 'build-1', NEW, Date.parse('2026-11-30T11:59:30Z')) },
+        { state: 'exists', uid: 'b2', creationTimestamp: null, meta: meta('ev.labhub.io/v1', 'Pipeline', '', 'build-2', 'b2', null) },
         { state: 'gone' },
-        { state: 'exists', uid: 'n1', creationTimestamp: '2026-11-29T00:00:00Z' },
+        { state: 'exists', uid: 'n1', creationTimestamp: '2026-11-29T00:00:00Z', meta: meta('v1', 'Node', '', 'node-1', 'n1', Date.parse('2026-11-29T00:00:00Z')) },
       ],
     );
     assert.deepEqual([...asked].sort(), [
@@ -273,7 +276,12 @@ describe('lookUpObjects', () => {
     assert.deepEqual(asked, ['/api/v1', '/api/v1/namespaces/op-events/pods?limit=500']);
     assert.equal(accepts[1], 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json');
     assert.deepEqual(found.get(objectKey(refs[0] as ObjectRef)), { state: 'gone' });
-    assert.deepEqual(found.get(objectKey(refs[7] as ObjectRef)), { state: 'exists', uid: 'uid-pod-7', creationTimestamp: '2026-11-30T00:00:00Z' });
+    assert.deepEqual(found.get(objectKey(refs[7] as ObjectRef)), {
+      state: 'exists',
+      uid: 'uid-pod-7',
+      creationTimestamp: '2026-11-30T00:00:00Z',
+      meta: meta('v1', 'Pod', '', 'pod-7', 'uid-pod-7', Date.parse('2026-11-30T00:00:00Z')),
+    });
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 49);
   });
 
@@ -330,7 +338,12 @@ describe('lookUpObjects', () => {
     const found = await lookUpObjects(get, refs);
     assert.deepEqual(asked, ['/api/v1', '/api/v1/pods?limit=500']);
     assert.deepEqual(found.get(objectKey(missing)), { state: 'gone' });
-    assert.deepEqual(found.get(objectKey(refs[9] as ObjectRef)), { state: 'exists', uid: 'uid-ns-2-pod-1', creationTimestamp: '2026-11-30T00:00:00Z' });
+    assert.deepEqual(found.get(objectKey(refs[9] as ObjectRef)), {
+      state: 'exists',
+      uid: 'uid-ns-2-pod-1',
+      creationTimestamp: '2026-11-30T00:00:00Z',
+      meta: meta('v1', 'Pod', 'ns-2', 'pod-1', 'uid-ns-2-pod-1', Date.parse('2026-11-30T00:00:00Z')),
+    });
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 199);
   });
 

@@ -134,7 +134,7 @@ describe('jsonTextChunks', () => {
     it(`prints each element of ${n} as \`each\` turns it, chunk by chunk, to toJsonText's text of them all`, () => {
       const ids = Array.from({ length: n }, (_, i) => i);
       let made = 0;
-      const chunks = jsonTextChunks(ids, (i) => (made += 1, event(i)));
+      const chunks = jsonTextChunks(ids, (i: number) => (made += 1, event(i)));
       const first = chunks.next();
       assert.equal(made, n > 500 ? 0 : n, 'nothing is made before a chunk of it is written');
       const text = [first.value, ...chunks].join('');

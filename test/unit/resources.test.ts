@@ -11,6 +11,8 @@ const served = (group: string, version: string, resource: string, kind: string, 
   singular,
   kind,
   shortNames,
+  namespaced: true,
+  verbs: ['get', 'list', 'watch'],
 });
 
 // Two CRDs share the Kind Pipeline; Event is served by the core group and by events.k8s.io.

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignColumns, alignedTextChunks, displayWidth } from '../../src/render/table.ts';
+import { alignColumns, displayWidth } from '../../src/render/table.ts';
 
 describe('displayWidth counts terminal columns', () => {
   const cases: [string, string, number][] = [
@@ -52,26 +52,5 @@ describe('alignColumns lays rows out as kubectl tabwriter does', () => {
 
   it('returns no lines for no rows', () => {
     assert.deepEqual(alignColumns([], 3), []);
-  });
-});
-
-describe('alignedTextChunks writes the same table a few rows at a time', () => {
-  const rows = [['OBJECT', 'REASON', 'MESSAGE'], ['Pod/漢字', 'BackOff', 'x'], ['Pod/a', 'Pulled', 'y'], ['Pod/😀', 'A much longer reason', 'z'], ['Pod/e\u0301', 'B'], ['Pod/b', 'C', 'last']];
-
-  it('pads each chunk by the widest cell of the whole table, not of the chunk', () => {
-    const chunks = [...alignedTextChunks(rows, 3, 2)];
-    assert.deepEqual(chunks, [
-      'OBJECT     REASON                 MESSAGE\nPod/漢字   BackOff                x\n',
-      'Pod/a      Pulled                 y\nPod/😀     A much longer reason   z\n',
-      'Pod/e\u0301      B\nPod/b      C                      last\n',
-    ]);
-  });
-
-  it('joins to alignColumns\' lines, each ending in a newline, whatever the chunk size', () => {
-    for (const size of [1, 2, 5, 6, 500]) assert.equal([...alignedTextChunks(rows, 3, size)].join(''), `${alignColumns(rows, 3).join('\n')}\n`);
-  });
-
-  it('yields nothing for no rows', () => {
-    assert.deepEqual([...alignedTextChunks([], 3)], []);
   });
 });

@@ -1,0 +1,72 @@
+// `--tree`: the tree of the --for object, from what the source can tell of ownership (a live
+// cluster's metadata-only lists, a saved file's objects) and the namespace's events. Verbs get it
+// through readEvents (read.tree); `treeFor` is the one place that reads ownership and builds it.
+import type { Deps } from '../deps.ts';
+import { UsageError } from '../errors.ts';
+import type { Event } from '../core/event.ts';
+import type { ObjectSelector } from '../core/filter.ts';
+import { isSelected } from '../core/filter.ts';
+import type { ObjectMeta, Tree } from '../core/ownership.ts';
+import type { EventSource } from '../core/source.ts';
+import { buildTree } from '../core/tree.ts';
+import type { TreeRoot } from '../core/tree.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { savedNoun } from '../render/notices.ts';
+import { renderNoOwnershipNotice } from '../render/tree.ts';
+
+/**
+ * The namespace the tree lives in: the one read, else (-A, or a file of several namespaces) the one
+ * the object's events are in. Owners and their children share a namespace (ownerReferences cannot
+ * cross one), so one namespace holds the whole tree.
+ */
+function treeNamespace(source: EventSource, object: ObjectSelector, events: readonly Event[]): string {
+  if (source.provenance.namespace !== null) return source.provenance.namespace;
+  const namespaces = [...new Set(events.filter((ev) => isSelected(object, ev.object)).map((ev) => ev.object.namespace || ev.namespace))];
+  const [only] = namespaces;
+  if (namespaces.length === 1 && only !== undefined) return only;
+  const which = namespaces.length === 0 ? 'no namespace holds events about it' : `it is in ${namespaces.length} namespaces`;
+  throw new UsageError(`--tree needs one namespace for ${escapeTerminal(object.kind)}/${escapeTerminal(object.name)}: ${which}; pass -n NAMESPACE`);
+}
+
+/**
+ * The tree is one namespace's ownership. A namespaced owner's dependents are all in its namespace (an
+ * ownerReference names no namespace), but a cluster-scoped owner's may be in any (a Node's mirror
+ * pods in kube-system): refused rather than told from one namespace, where it would also look gone.
+ */
+async function refuseClusterScoped(source: EventSource, object: ObjectSelector): Promise<void> {
+  if (source.discovery === undefined || object.group === undefined) return;
+  const served = await source.discovery.served();
+  const resource = served.find((r) => r.kind === object.kind && r.group === object.group);
+  if (resource === undefined || resource.namespaced) return;
+  throw new UsageError(`--tree reads the ownership of one namespace: ${escapeTerminal(object.kind)} is cluster-scoped, its dependents may be in any`);
+}
+
+/** What a tree is built from: the root in its namespace, and the objects the source tells of (null: it cannot). */
+export interface TreeInputs {
+  root: TreeRoot;
+  objects: ObjectMeta[] | null;
+  /** the Kinds the objects leave out (src/core/source.ts ownershipGaps) */
+  untold: { group: string; kind: string }[];
+}
+
+/**
+ * Reads what the tree of `object` (resolved --for) is built from: its namespace and the source's
+ * ownership. A source that cannot tell ownership says so on stderr: the tree is then the owners'
+ * messages alone.
+ */
+export async function readTreeInputs(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<TreeInputs> {
+  await refuseClusterScoped(source, object);
+  const namespace = treeNamespace(source, object, events);
+  const objects = (await source.ownership?.(namespace)) ?? null;
+  if (objects === null) deps.stderr.write(renderNoOwnershipNotice(source.provenance.kind === 'cluster' ? 'the cluster' : savedNoun(source.provenance.kind)));
+  return { root: { ...object, namespace }, objects, untold: source.ownershipGaps?.() ?? [] };
+}
+
+/**
+ * The tree of `object` (resolved --for) from `source`, over `events` (every event read, before any
+ * --for/--types filter: the children's events and the owners' messages make the tree).
+ */
+export async function treeFor(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<Tree> {
+  const { root, objects, untold } = await readTreeInputs(source, object, events, deps);
+  return buildTree(root, objects, events, { untold });
+}

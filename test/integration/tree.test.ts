@@ -1,0 +1,156 @@
+// `--tree` on the real controllers: a Deployment whose pods cannot be scheduled (a cpu request no
+// node can hold) is a Deployment, a ReplicaSet and Pods that kube-controller-manager made and owns;
+// one pod deleted (the ReplicaSet replaces it) is a child gone that the ReplicaSet's events still name.
+import { spawn } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
+import { kubectlOk } from '../harness/kubectl.ts';
+import { deleteNamespace, freshNamespace } from '../harness/namespace.ts';
+import { evtimeline, pluginEnv } from '../harness/plugin.ts';
+import { waitFor } from '../harness/wait.ts';
+import { createDeployment, listEvents, listObjects, type KubeObject } from '../harness/workloads.ts';
+
+const cpPromise = sharedControlPlane();
+let cp: ControlPlane;
+let ns: string;
+let rs: KubeObject;
+let pods: KubeObject[];
+/** the pod deleted: gone, named by the ReplicaSet's "Deleted pod"/"Created pod" and its own events */
+let gone: KubeObject;
+
+interface JsonTreeEvent {
+  reason: string;
+  object: { kind: string; name: string; uid: string };
+  tree: { kind: string; apiVersion: string; name: string; uid: string; gone: boolean }[];
+}
+
+/** waits until every pod in `names` has its FailedScheduling event */
+async function waitForUnschedulable(names: string[]): Promise<void> {
+  await waitFor(`FailedScheduling for ${names.join(', ')}`, async () => {
+    const events = await listEvents(cp.kubeconfig, ns);
+    return names.every((name) => events.some((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === name));
+  });
+}
+
+before(async () => {
+  cp = await cpPromise;
+  ns = await freshNamespace(cp.kubeconfig, 'tree');
+  await createDeployment(cp.kubeconfig, ns, 'hungry-web', { replicas: 2, cpu: '64' });
+  // Another workload in the namespace: not in the tree.
+  await createDeployment(cp.kubeconfig, ns, 'bystander', { replicas: 1, cpu: '64' });
+  const first = await waitFor('2 pods of hungry-web', async () => {
+    const found = await listObjects(cp.kubeconfig, ns, 'pods', 'app=hungry-web');
+    return found.length === 2 ? found : undefined;
+  });
+  await waitForUnschedulable(first.map((p) => p.metadata.name));
+  gone = first[0] as KubeObject;
+  await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'pod', gone.metadata.name, '--wait=true']);
+  pods = await waitFor('the replacement pod', async () => {
+    const found = await listObjects(cp.kubeconfig, ns, 'pods', 'app=hungry-web');
+    return found.length === 2 && !found.some((p) => p.metadata.uid === gone.metadata.uid) ? found : undefined;
+  });
+  await waitForUnschedulable(pods.map((p) => p.metadata.name));
+  const [set] = await listObjects(cp.kubeconfig, ns, 'replicasets', 'app=hungry-web');
+  assert.ok(set);
+  rs = set;
+});
+
+after(async () => {
+  if (ns) await deleteNamespace(cp.kubeconfig, ns);
+});
+
+describe('--tree on a Deployment whose pods cannot be scheduled', () => {
+  test('the table shows the Deployment, its ReplicaSet and its Pods, each row with its owner chain; a deleted pod marked gone', async () => {
+    const r = await evtimeline(['-n', ns, '--for', 'deploy/hungry-web', '--tree'], cp.kubeconfig);
+    assert.equal(r.code, 0, r.stderr);
+    const [head = '', ...rows] = r.stdout.trimEnd().split('\n');
+    assert.match(head, /\bOBJECT\b/);
+    const chainOf = (reason: string, name: string) => rows.find((row) => row.includes(` ${reason} `) && row.includes(name));
+    const root = 'Deployment/hungry-web';
+    const set = `${root} > ReplicaSet/${rs.metadata.name}`;
+    assert.match(chainOf('ScalingReplicaSet', root) ?? '', new RegExp(`ScalingReplicaSet\\s+${root}\\s`));
+    for (const pod of pods) {
+      assert.match(chainOf('SuccessfulCreate', pod.metadata.name) ?? '', new RegExp(`SuccessfulCreate\\s+${set}\\s`));
+      assert.match(chainOf('FailedScheduling', pod.metadata.name) ?? '', new RegExp(`FailedScheduling\\s+${set} > Pod/${pod.metadata.name}\\s`));
+    }
+    assert.match(chainOf('FailedScheduling', gone.metadata.name) ?? '', new RegExp(`FailedScheduling\\s+${set} > Pod/${gone.metadata.name} \\(gone\\)\\s`));
+    assert.doesNotMatch(r.stdout, /bystander/);
+  });
+
+  test('-o json carries each event\'s chain as data, uids from the live objects', async () => {
+    const r = await evtimeline(['-n', ns, '--for', 'deployments.apps/hungry-web', '--tree', '-o', 'json'], cp.kubeconfig);
+    assert.equal(r.code, 0, r.stderr);
+    const items = JSON.parse(r.stdout) as JsonTreeEvent[];
+    assert.ok(items.length > 0);
+    for (const e of items) {
+      assert.equal(e.tree[0]?.name, 'hungry-web');
+      assert.equal(e.tree.at(-1)?.name, e.object.name);
+    }
+    const pod = pods[0] as KubeObject;
+    const scheduled = items.find((e) => e.reason === 'FailedScheduling' && e.object.uid === pod.metadata.uid);
+    assert.deepEqual(
+      scheduled?.tree.map((n) => [n.kind, n.apiVersion, n.name, n.uid, n.gone]),
+      [
+        ['Deployment', 'apps/v1', 'hungry-web', rs.metadata.ownerReferences?.[0]?.uid, false],
+        ['ReplicaSet', 'apps/v1', rs.metadata.name, rs.metadata.uid, false],
+        ['Pod', 'v1', pod.metadata.name, pod.metadata.uid, false],
+      ],
+    );
+    const lost = items.find((e) => e.reason === 'FailedScheduling' && e.object.uid === gone.metadata.uid);
+    assert.deepEqual(lost?.tree.at(-1), { kind: 'Pod', apiVersion: 'v1', name: gone.metadata.name, uid: gone.metadata.uid, gone: true });
+  });
+
+  test('ownership is one metadata-only LIST per resource (-v=6), never a request per object, events not among them', async () => {
+    const r = await evtimeline(['-n', ns, '--for', 'deploy/hungry-web', '--tree', '-o', 'stable', '-v=6'], cp.kubeconfig);
+    assert.equal(r.code, 0, r.stderr);
+    const urls = [...r.stderr.matchAll(/verb="GET" url="([^"]+)"/g)].map((m) => new URL(m[1] as string).pathname);
+    const lists = (resource: string) => urls.filter((p) => p.endsWith(`/namespaces/${ns}/${resource}`));
+    assert.equal(lists('pods').length, 1, urls.join('\n'));
+    assert.equal(lists('replicasets').length, 1);
+    assert.equal(lists('deployments').length, 1);
+    // the one events LIST is the timeline's own read (core/v1); events.k8s.io is not listed for ownership
+    assert.equal(lists('events').length, 1);
+    assert.ok(!urls.some((p) => p.startsWith('/apis/events.k8s.io/')));
+    assert.ok(!urls.some((p) => new RegExp(`/namespaces/${ns}/pods/`).test(p)), 'no GET of one pod');
+  });
+});
+
+describe('-w --tree on a rollout', () => {
+  test("the new ReplicaSet's pods join the tree as their events arrive, with their chain", async () => {
+    const child = spawn('kubectl', ['evtimeline', '-n', ns, '--for', 'deploy/hungry-web', '--tree', '-w', '-o', 'json'], {
+      env: pluginEnv(cp.kubeconfig),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const lines = () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as JsonTreeEvent);
+    try {
+      // The list is printed once it is read: what comes after arrives through the watch.
+      await waitFor('the listed events', async () => lines().length > 0);
+      // A change of the pod template is a rollout: a new ReplicaSet, and new pods no node can hold.
+      await kubectlOk(cp.kubeconfig, ['-n', ns, 'patch', 'deployment', 'hungry-web', '-p', '{"spec":{"template":{"metadata":{"annotations":{"rollout":"2"}}}}}']);
+      const fresh = await waitFor('a FailedScheduling of a pod of the new ReplicaSet', async () =>
+        lines().find((e) => e.reason === 'FailedScheduling' && e.tree.length === 3 && e.tree[1]?.name !== rs.metadata.name),
+      );
+      const sets = await listObjects(cp.kubeconfig, ns, 'replicasets', 'app=hungry-web');
+      const newSet = sets.find((s) => s.metadata.name !== rs.metadata.name);
+      assert.ok(newSet);
+      assert.deepEqual(
+        fresh.tree.map((n) => [n.kind, n.name, n.uid, n.gone]),
+        [
+          ['Deployment', 'hungry-web', rs.metadata.ownerReferences?.[0]?.uid, false],
+          ['ReplicaSet', newSet.metadata.name, newSet.metadata.uid, false],
+          ['Pod', fresh.object.name, fresh.object.uid, false],
+        ],
+      );
+      assert.ok(!lines().some((e) => e.object.name.startsWith('bystander')));
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0, err);
+  });
+});
