@@ -152,6 +152,13 @@ describe('after the Deployment is deleted', () => {
     }
   });
 
+  test('incident --from the capture --tree tells the story of the tree offline, owner first', async () => {
+    const r = await evtimeline(['incident', '--from', capture, '--for', 'deploy/shop-web', '--tree'], offline);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /holds no ownership/);
+    assert.match(r.stdout, /The tree of Deployment\/shop-web: 1 ReplicaSet, 2 Pods\./);
+  });
+
   test('the live cluster marks the children gone: the ReplicaSet and Pods its events and the owners\' messages name', async () => {
     const r = await evtimeline(['-n', ns, '--for', 'deploy/shop-web', '--tree'], cp.kubeconfig);
     assert.equal(r.code, 0, r.stderr);
