@@ -10,7 +10,7 @@ import { kubectlOk } from '../harness/kubectl.ts';
 import { deleteNamespace, freshNamespace } from '../harness/namespace.ts';
 import { evtimeline } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
-import { createDeployment, listEvents, listObjects, type KubeObject } from '../harness/workloads.ts';
+import { createDeployment, listEvents, listObjects, waitForUnschedulable as unschedulable, type KubeObject } from '../harness/workloads.ts';
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;
@@ -22,12 +22,7 @@ let gone: KubeObject;
 
 const podsOf = async (rs: KubeObject) => (await listObjects(cp.kubeconfig, ns, 'pods', 'app=web')).filter((p) => p.metadata.ownerReferences?.some((o) => o.uid === rs.metadata.uid));
 
-async function waitForUnschedulable(names: string[]): Promise<void> {
-  await waitFor(`FailedScheduling for ${names.join(', ')}`, async () => {
-    const events = await listEvents(cp.kubeconfig, ns);
-    return names.every((name) => events.some((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === name));
-  });
-}
+const waitForUnschedulable = (names: string[]): Promise<void> => unschedulable(cp.kubeconfig, ns, names);
 
 before(async () => {
   cp = await cpPromise;
