@@ -3,6 +3,7 @@
 import type { EventSource } from './core/source.ts';
 import type { Deps, Output, SourceRequest } from './deps.ts';
 import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
+import { captureEventsPath, withCaptureObjects } from './io/capture-folder.ts';
 import { recordFileSource } from './io/record-stream.ts';
 import { clusterSource } from './kube/cluster-source.ts';
 import { clusterEventStore } from './kube/event-store.ts';
@@ -34,10 +35,11 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
   return async (request) => {
     if (request.kind === 'file') {
       // A record is read line by line (it can be hundreds of MB); anything else, and stdin, whole.
-      const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace);
+      const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace, request.keep ?? 'all');
       if (record !== null) return record;
-      const text = await readEventsFile(request.path, io.stdin);
-      return fileSource(parseEventsText(text, request.path), request.namespace);
+      const path = await captureEventsPath(request.path);
+      const text = await readEventsFile(path, io.stdin);
+      return fileSource(await withCaptureObjects(parseEventsText(text, path), path), request.namespace);
     }
     const { target, namespace } = await resolveTarget(request.scope, io);
     return clusterSource(target, {

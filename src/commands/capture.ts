@@ -17,6 +17,9 @@ import { renderStable } from '../render/stable.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFolderAtomic } from '../io/atomic.ts';
 import type { CaptureFile } from '../io/event-file.ts';
+import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
+import type { SavedObject } from '../io/objects-file.ts';
+import { capturedObjects } from './capture-objects.ts';
 import { parseCommonOptions, parseEventTTL } from './options.ts';
 import type { CommonOptions, RawOptions } from './options.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
@@ -45,7 +48,10 @@ function eventNames(raw: unknown[]): string[] {
     .filter((name): name is string => typeof name === 'string');
 }
 
-/** The report files, pure text; events.json keeps the raw objects of both API views for --from. */
+/**
+ * The report files, pure text; events.json keeps the raw objects of both API views for --from, and
+ * objects.json (where the input can tell) who owned what, for an offline --tree.
+ */
 function captureFiles(input: {
   provenance: Provenance;
   raw: RawEvents;
@@ -54,6 +60,8 @@ function captureFiles(input: {
   eventTTLms: number;
   /** which incarnation of its object each event is about, for a live capture */
   live?: LiveFacts;
+  /** the events' objects and their owners; null: the input cannot tell */
+  objects: SavedObject[] | null;
 }): Record<string, string> {
   const { provenance, raw, events, now } = input;
   const capture: CaptureFile = {
@@ -77,6 +85,7 @@ function captureFiles(input: {
   const table = { now, wide: false, allNamespaces: provenance.namespace === null, noHeaders: false, palette: plainPalette, standing };
   return {
     'events.json': toJsonText(capture),
+    ...(input.objects === null ? {} : { [OBJECTS_FILE]: formatObjectsFile(capture.capturedAt, input.objects) }),
     'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
     'count-report.txt': renderCountReport(events, now),
     'type-report.txt': renderTypeReport(auditEvents(events)),
@@ -118,7 +127,8 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
   }
   // A live capture also asks which incarnation of its object each event is about, as incident does.
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: false, lookups: true });
-  const files = captureFiles({ provenance: source.provenance, raw, events, now, eventTTLms: opts.eventTTLms, ...(live === undefined ? {} : { live }) });
+  const objects = await capturedObjects(source, events, live);
+  const files = captureFiles({ provenance: source.provenance, raw, events, now, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }) });
   await writeFolder(opts, files, deps);
   const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);

@@ -53,6 +53,8 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     provenance: read.source.provenance,
     eventTTLms: opts.eventTTLms,
     ...(live === undefined ? {} : { live }),
+    // --for X --tree: told owner first, siblings grouped by owner
+    ...(read.tree === undefined ? {} : { tree: read.tree }),
   });
   if (opts.output.kind === 'document') {
     deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));

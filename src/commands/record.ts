@@ -14,7 +14,9 @@ import { sameServer } from '../core/server.ts';
 import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
 import type { RetryPolicy } from '../core/retry.ts';
-import type { Provenance } from '../core/source.ts';
+import type { EventSource, Provenance } from '../core/source.ts';
+import type { SavedObject } from '../io/objects-file.ts';
+import { OwnerRecorder } from './record-owners.ts';
 import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
 import { DEFAULT_RETRY } from '../kube/watch.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -79,6 +81,16 @@ function sessionHeader(p: Provenance, filter: EventFilter, now: number): RecordH
   return { kind: RECORD_KIND, version: 1, context, server, namespace, filter: describeFilter(filter), startedAt: now };
 }
 
+/** How long a stopping recorder waits for the owner lookups under way before it closes the file. */
+const OWNERS_GRACE_MS = 3_000;
+
+/** Who writes the owner chains of new objects: a live source's lookups; none without them. */
+function ownerRecorder(source: EventSource, held: SavedObject[], writer: SessionWriter, deps: Deps, notice: (text: string) => void): OwnerRecorder | undefined {
+  const objects = source.objects;
+  if (objects === null) return undefined;
+  return new OwnerRecorder({ lookUp: (refs) => objects.lookUp(refs), write: (saved) => writer.writeObjects(deps.now(), saved), held, notice });
+}
+
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
@@ -106,6 +118,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const filter = await resolveFilter(source, opts.common.filter);
   const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], filter, deps.now()).length > 0;
   const writer = new SessionWriter(existing, header);
+  const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   let shipping: Shipping | undefined;
   let lastFailure = '';
   try {
@@ -136,12 +149,14 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       }
       const planned = planStep(step, { index, namespace, keep, observedAt: deps.now() });
       await writer.write(planned);
+      owners?.saw(planned.map((observation) => observation.event));
       for (const observation of planned) countObservation(counts, observation);
       if (planned.length > 0) shipping?.wake();
       status.update(counts);
     }
   } finally {
     stop.clear();
+    await owners?.finish(OWNERS_GRACE_MS);
     await writer.close();
     status.done();
   }

@@ -5,6 +5,7 @@ import { standingOf } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
 import type { Provenance } from '../core/source.ts';
+import type { Tree } from '../core/ownership.ts';
 import { renderTimelinePage } from '../render/timeline-page.ts';
 
 interface PageInput {
@@ -13,17 +14,20 @@ interface PageInput {
   now: number;
   eventTTLms: number;
   live?: LiveFacts;
+  /** --for X --tree: the headline tells the tree, lanes come owner first */
+  tree?: Tree;
 }
 
 /** The page, with the incident account's headline; a saved file is shown as of when it was taken. */
 export function timelinePage(input: PageInput): string {
-  const { provenance, events, now, eventTTLms, live } = input;
-  const incident = buildIncident(events, { now, provenance, eventTTLms, ...(live === undefined ? {} : { live }) });
+  const { provenance, events, now, eventTTLms, live, tree } = input;
+  const incident = buildIncident(events, { now, provenance, eventTTLms, ...(live === undefined ? {} : { live }), ...(tree === undefined ? {} : { tree }) });
   const { first, last } = observedWindow(provenance);
   return renderTimelinePage(events, incident, {
     capturedAt: last ?? now,
     eventTTLms,
     ...(live === undefined ? {} : { standing: (ev: Event) => standingOf(ev, live) }),
+    ...(tree === undefined ? {} : { tree }),
     // A record and a collector's file were observed over a while; a capture at one moment.
     ...((provenance.kind === 'record' || provenance.kind === 'otlp') && first !== null && last !== null ? { observed: [first, last] as [number, number] } : {}),
   });

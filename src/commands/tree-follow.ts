@@ -28,6 +28,7 @@ export function followTree(source: EventSource, object: ObjectSelector, deps: Pi
   let root: TreeRoot | undefined;
   /** null: the source cannot tell ownership (then nothing is looked up either) */
   let objects: Map<string, ObjectMeta> | null = null;
+  let untold: { group: string; kind: string }[] = [];
   // Each event's latest version by uid (a relist hands them all back); one naming no uid is kept as is.
   const events = new Map<string, Event>();
   let serial = 0;
@@ -36,7 +37,7 @@ export function followTree(source: EventSource, object: ObjectSelector, deps: Pi
   let tree: Tree | undefined;
 
   const rebuild = () => {
-    if (root !== undefined) tree = buildTree(root, objects === null ? null : [...objects.values()], [...events.values()]);
+    if (root !== undefined) tree = buildTree(root, objects === null ? null : [...objects.values()], [...events.values()], { untold });
   };
   const members = () => new Set((tree?.nodes ?? []).flatMap((n) => (n.uid === '' ? [] : [n.uid])));
 
@@ -74,6 +75,7 @@ export function followTree(source: EventSource, object: ObjectSelector, deps: Pi
       if (root === undefined) {
         const inputs = await readTreeInputs(source, object, list, deps);
         root = inputs.root;
+        untold = inputs.untold;
         objects = inputs.objects === null ? null : new Map(inputs.objects.map((o) => [o.uid, o]));
       }
       rebuild();

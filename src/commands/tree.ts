@@ -45,6 +45,8 @@ async function refuseClusterScoped(source: EventSource, object: ObjectSelector):
 export interface TreeInputs {
   root: TreeRoot;
   objects: ObjectMeta[] | null;
+  /** the Kinds the objects leave out (src/core/source.ts ownershipGaps) */
+  untold: { group: string; kind: string }[];
 }
 
 /**
@@ -57,7 +59,7 @@ export async function readTreeInputs(source: EventSource, object: ObjectSelector
   const namespace = treeNamespace(source, object, events);
   const objects = (await source.ownership?.(namespace)) ?? null;
   if (objects === null) deps.stderr.write(renderNoOwnershipNotice(source.provenance.kind === 'cluster' ? 'the cluster' : savedNoun(source.provenance.kind)));
-  return { root: { ...object, namespace }, objects };
+  return { root: { ...object, namespace }, objects, untold: source.ownershipGaps?.() ?? [] };
 }
 
 /**
@@ -65,6 +67,6 @@ export async function readTreeInputs(source: EventSource, object: ObjectSelector
  * --for/--types filter: the children's events and the owners' messages make the tree).
  */
 export async function treeFor(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<Tree> {
-  const { root, objects } = await readTreeInputs(source, object, events, deps);
-  return buildTree(root, objects, events);
+  const { root, objects, untold } = await readTreeInputs(source, object, events, deps);
+  return buildTree(root, objects, events, { untold });
 }

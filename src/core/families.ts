@@ -16,6 +16,8 @@ export interface FamilyLine {
   messageTemplate: string | null;
   /** reports (Event objects) behind the line */
   events: number;
+  /** the distinct messages among them, in time order of first report; empty when the input carries none */
+  messages: string[];
   /** sum of counts; null when the input carries none */
   occurrences: number | null;
   firstSeen: number | null;
@@ -29,6 +31,8 @@ export interface FamilyLine {
 export interface ObjectFamily {
   kind: string;
   nameTemplate: string;
+  /** the owner (`Kind/name`) all members share, when a tree is known; null otherwise */
+  owner: string | null;
   /** in the order of the account's objects (time order of first report) */
   members: ObjectStory[];
   /** in time order of first seen */
@@ -59,21 +63,24 @@ function signature(o: ObjectStory, keys: ReportKeys): string {
   return [...new Set(o.reports.map((r) => keys.get(r) as string))].sort(compareBytes).join('\u0002');
 }
 
-/** The objects in families, in the order of each family's first member. */
-export function groupStories(objects: ObjectStory[]): ObjectFamily[] {
+/**
+ * The objects in families, in the order of each family's first member. With ownerOf (a tree is known),
+ * siblings of different owners are never one family, whatever their names.
+ */
+export function groupStories(objects: ObjectStory[], ownerOf: (o: ObjectStory) => string | null = () => null): ObjectFamily[] {
   const keys = reportKeys(objects);
   const families = new Map<string, ObjectStory[]>();
   for (const o of objects) {
     // Incarnations of one name are not siblings: a previous and a current build-1 stay apart.
-    const key = [o.namespace, o.kind, nameTemplate(o.name), o.incarnation ?? '', signature(o, keys)].join('\u0003');
+    const key = [o.namespace, o.kind, nameTemplate(o.name), o.incarnation ?? '', ownerOf(o) ?? '\u0001', signature(o, keys)].join('\u0003');
     const members = families.get(key);
     if (members === undefined) families.set(key, [o]);
     else members.push(o);
   }
-  return [...families.values()].map((members) => toFamily(members, keys));
+  return [...families.values()].map((members) => toFamily(members, keys, ownerOf(members[0] as ObjectStory)));
 }
 
-function toFamily(members: ObjectStory[], keys: ReportKeys): ObjectFamily {
+function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null): ObjectFamily {
   const first = members[0] as ObjectStory;
   const lines = new Map<string, Report[]>();
   for (const r of members.flatMap((m) => m.reports)) {
@@ -89,6 +96,7 @@ function toFamily(members: ObjectStory[], keys: ReportKeys): ObjectFamily {
   return {
     kind: first.kind,
     nameTemplate: nameTemplate(first.name),
+    owner,
     members,
     lines: built,
     severity,
@@ -112,12 +120,18 @@ function toLine(reports: Report[]): FamilyLine {
     conventionalType: example.conventionalType,
     messageTemplate: example.message === null ? null : messageTemplate(example.message),
     events: reports.length,
+    messages: distinctMessages(reports),
     occurrences: counted ? reports.reduce((sum, r) => sum + (r.count ?? 0), 0) : null,
     firstSeen,
     lastSeen,
     reporters: [...new Set(reports.flatMap((r) => (r.reporter === null ? [] : [r.reporter])))].sort(compareBytes),
     example,
   };
+}
+
+function distinctMessages(reports: Report[]): string[] {
+  const inOrder = [...reports].sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
+  return [...new Set(inOrder.flatMap((r) => (r.message === null ? [] : [r.message])))];
 }
 
 /** Which family to tell first when not all fit: Warnings, unconventional types, most recent, most frequent. */

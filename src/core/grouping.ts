@@ -1,10 +1,11 @@
 // Grouping before listing: events that tell the same story about siblings are one group, so a
 // namespace of 400 failing Pods reads as a few lines. Pure data; epoch ms; no English.
 //
-// A group's key is (type, reason, kind, object name template, message template, owner). The owner
-// is null until object trees are known (issue 11, item 2): siblings are then recognised by their
-// generated names alone (`web-5d4f7c9b8-x2k4q` -> `web-<hash>-<id>`). When owners are known, a caller
-// passes ownerOf and siblings of different owners that share a name template stay apart.
+// A group's key is (type, reason, kind, object name template, message template, owner). Without a
+// tree the owner is null: siblings are recognised by their generated names alone
+// (`web-5d4f7c9b8-x2k4q` -> `web-<hash>-<id>`). With `--tree` the incident passes ownerOf (the owner
+// in the tree's chain, src/core/story-tree.ts) and siblings of different owners that share a name
+// template stay apart.
 
 import type { Event } from './event.ts';
 import { messageTemplate, nameTemplate } from './message-template.ts';

@@ -14,6 +14,9 @@ import type { EventGroup } from './grouping.ts';
 import { groupStories } from './families.ts';
 import type { ObjectFamily } from './families.ts';
 import type { Provenance, Tells } from './source.ts';
+import type { Tree, TreeNode } from './ownership.ts';
+import { buildStoryTree, ownerInTree, ownerLabel } from './story-tree.ts';
+import type { IncidentTree } from './story-tree.ts';
 
 /** kube-apiserver's --event-ttl default. */
 export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
@@ -27,6 +30,8 @@ export interface IncidentContext {
   eventTTLms: number;
   /** what the live cluster said beside the events: object lookups (live reads, --compare) and the events it still holds (--compare) */
   live?: LiveFacts;
+  /** `--for X --tree`: the tree of X; the account is then told owner first and siblings are grouped by owner */
+  tree?: Tree;
 }
 
 /** What the input can tell at all; a stable table carries types, reasons and objects only. */
@@ -78,6 +83,8 @@ export interface ObjectStory {
   incarnation?: Incarnation;
   /** in time order: first seen, then last seen */
   reports: Report[];
+  /** with a tree: where the object sits in it, root first and the object last; absent outside the tree or without one */
+  chain?: TreeNode[];
 }
 
 export interface ReporterReasons {
@@ -164,6 +171,8 @@ export interface Incident {
   recreatedObjects?: Recreation[];
   goneObjects?: Disappearance[];
   uncheckedObjects?: Unchecked[];
+  /** with a tree (`--for X --tree`): the stories placed owner first */
+  tree?: IncidentTree;
 }
 
 /** Expects the events of one look; each event counts once even when both APIs listed it. */
@@ -171,7 +180,9 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   const events = dedupeByUid(input);
   const { provenance } = ctx;
   const carries = carriesOf(provenance.tells);
-  const objects = groupByObject(events, carries, ctx.live ?? {});
+  const { tree } = ctx;
+  const objects = groupByObject(events, carries, ctx.live ?? {}, tree);
+  const ownerOf = tree === undefined ? {} : { ownerOf: ownerInTree(tree) };
   const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
   const incident: Incident = {
     at: ctx.now,
@@ -186,14 +197,15 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
       occurrences: carries.counts ? events.reduce((sum, e) => sum + e.count, 0) : null,
     },
     objects,
-    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages }),
-    families: groupStories(objects),
+    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages, ...ownerOf }),
+    families: groupStories(objects, storyOwner),
     reporters: carries.reporters ? collectReporters(events) : [],
     unconventionalTypes: collectUnconventional(events),
     repeats: sortRepeats(repeats),
     limits: limitsFor(events, ctx, carries),
   };
   if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
+  if (tree !== undefined) incident.tree = buildStoryTree(tree, objects, (story) => story.chain);
   return incident;
 }
 
@@ -254,7 +266,7 @@ function toRepeat(ev: Event): Repeat {
 // A uid keeps a re-created object's story apart from the old one; an event naming no uid joins the
 // incarnation of its name the other events name (src/core/identity.ts); with no uids at all,
 // Kind/namespace/name is all there is.
-function groupByObject(events: Event[], carries: Carries, live: LiveFacts): ObjectStory[] {
+function groupByObject(events: Event[], carries: Carries, live: LiveFacts, tree: Tree | undefined): ObjectStory[] {
   // sortTimeline is stable, so a stable table (no times, no names) keeps its own order.
   const sorted = sortTimeline(events);
   const uidOf = objectUids(sorted);
@@ -272,6 +284,11 @@ function groupByObject(events: Event[], carries: Carries, live: LiveFacts): Obje
       stories.set(key, story);
     }
     story.reports.push(toReport(ev, carries, live));
+    // An event that names no uid may be the one the tree cannot place: any event of the story may tell its chain.
+    if (tree !== undefined && story.chain === undefined) {
+      const chain = tree.chainOf(ev);
+      if (chain !== undefined) story.chain = chain;
+    }
   }
   return [...stories.values()];
 }
@@ -326,4 +343,10 @@ function limitsFor(events: Event[], ctx: IncidentContext, carries: Carries): Lim
     eventTTLms: ctx.eventTTLms,
     ttlHorizon: ctx.now - ctx.eventTTLms,
   };
+}
+
+/** The owner of a story's object in the tree (`Kind/name`); null for the root, outside the tree or without one. */
+function storyOwner(story: ObjectStory): string | null {
+  const owner = story.chain === undefined || story.chain.length < 2 ? undefined : story.chain[story.chain.length - 2];
+  return owner === undefined ? null : ownerLabel(owner);
 }

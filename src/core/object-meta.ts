@@ -52,8 +52,8 @@ export function objectMetaOf(metadata: unknown, type: ObjectType): ObjectMeta | 
 
 // -- Owners, transitively ------------------------------------------------------------------------
 
-/** An owner that could not be read: gone (or its name now holds another object), or the lookup failed. */
-export interface UnknownOwner {
+/** An object (an owner, an event's object) that could not be read: gone (or its name now holds another object), or the lookup failed. */
+export interface UnknownObject {
   ref: ObjectRef;
   why: { reason: 'gone' } | LookupFailure;
 }
@@ -61,7 +61,7 @@ export interface UnknownOwner {
 interface OwnersFound {
   /** the owners found, each once, nearest first */
   owners: ObjectMeta[];
-  unknown: UnknownOwner[];
+  unknown: UnknownObject[];
 }
 
 /** Looks up objects by ref and answers by objectKey (the live source's ObjectDirectory.lookUp). */

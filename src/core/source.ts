@@ -231,6 +231,11 @@ export interface EventSource {
    * or a record hands back what it saved. Absent, or null: the input cannot tell (tells.ownership false).
    */
   ownership?(namespace: string): Promise<ObjectMeta[] | null>;
+  /**
+   * The Kinds the last ownership() left out (the reader may not list them, or they were no longer
+   * served): an object of one of them, absent from its answer, is not known to be gone. Absent: none.
+   */
+  ownershipGaps?(): { group: string; kind: string }[];
   /** the live server's resources, which resolve `--for TYPE/NAME` as kubectl does; absent for a saved input */
   readonly discovery?: ResourceDiscovery;
   /**

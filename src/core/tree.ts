@@ -28,6 +28,14 @@ interface Member {
   children: Member[];
 }
 
+/** What else tells who exists, beyond the objects. */
+export interface TreeEvidence {
+  /** objects a saved file saw (capture, record) that are absent from the objects: members when a member owned them */
+  seen?: readonly ObjectMeta[];
+  /** Kinds the objects leave out (the reader may not list them): a child of one, absent, is not known to be gone */
+  untold?: readonly { group: string; kind: string }[];
+}
+
 /** A known object: live now, or seen in a saved file and absent now. */
 interface Known {
   meta: ObjectMeta;
@@ -70,18 +78,21 @@ function byCreation(a: Member, b: Member): number {
  *   null when the input cannot tell who owns what: the tree is then only what owners' events name, and
  *   nothing is marked gone (absence from nothing proves nothing).
  * - `events`: every event of the namespace (not only the root's: its children's events name theirs).
- * - `seen`: objects a saved file saw (capture, record) that are absent from `objects`: members when a
- *   member owned them, marked gone.
+ * - `evidence.seen`: objects a saved file saw (capture, record) that are absent from `objects`: members
+ *   when a member owned them, marked gone; `evidence.untold`: Kinds `objects` cannot speak for.
  * An event belongs to a member by uid when both have one (the incarnation: core/identity.ts settles
  * the uid of an event that names none), else by group, Kind and name.
  */
-export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null, events: readonly Event[], seen: readonly ObjectMeta[] = []): Tree {
+export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null, events: readonly Event[], evidence: TreeEvidence = {}): Tree {
   const ns = root.namespace;
-  const tells = objects !== null;
+  const seen = evidence.seen ?? [];
+  const untold = new Set((evidence.untold ?? []).map((u) => `${u.group}\u0000${u.kind}`));
+  /** absent from the objects, and the objects would hold it: gone */
+  const absentIsGone = (o: { apiVersion: string; kind: string }) => objects !== null && !untold.has(`${groupOf(o.apiVersion)}\u0000${o.kind}`);
   const inNs = (o: { namespace: string }) => o.namespace === ns;
   const live = (objects ?? []).filter(inNs);
   const liveUids = new Set(live.map((o) => o.uid));
-  const known: Known[] = [...live.map((meta) => ({ meta, gone: false })), ...seen.filter((o) => inNs(o) && !liveUids.has(o.uid)).map((meta) => ({ meta, gone: true }))];
+  const known: Known[] = [...live.map((meta) => ({ meta, gone: false })), ...seen.filter((o) => inNs(o) && !liveUids.has(o.uid)).map((meta) => ({ meta, gone: absentIsGone(meta) }))];
   const knownByUid = new Map(known.map((k) => [k.meta.uid, k]));
   const byOwnerUid = new Map<string, Known[]>();
   const byOwnerName = new Map<string, Known[]>();
@@ -149,12 +160,12 @@ export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null,
       // A known object is this member's only when its owners say so (then it is already in by uid).
       if (k !== undefined) continue;
       const own = childEvents.filter((ev) => uidOf(ev) === uid);
-      add({ ...child, namespace: ns, uid, gone: tells }, m, earliest(own) ?? timeOf(naming));
+      add({ ...child, namespace: ns, uid, gone: absentIsGone(child) }, m, earliest(own) ?? timeOf(naming));
     }
     if ((membersByName.get(key) ?? []).length > 0) return;
     // A live object of that name that is not a member is another owner's (or nobody's): not ours.
     if ((liveByName.get(key) ?? []).length > 0) return;
-    add({ ...child, namespace: ns, uid: '', gone: tells }, m, earliest(childEvents) ?? timeOf(naming));
+    add({ ...child, namespace: ns, uid: '', gone: absentIsGone(child) }, m, earliest(childEvents) ?? timeOf(naming));
   }
 
   // The root: the live object, else the one a saved file saw, else what its events tell.
@@ -165,8 +176,8 @@ export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null,
     const newest = told.reduce<Event | undefined>((a, ev) => (a === undefined || (timeOf(ev) ?? -Infinity) >= (timeOf(a) ?? -Infinity) ? ev : a), undefined);
     const node: TreeNode =
       newest === undefined
-        ? { apiVersion: '', kind: root.kind, name: root.name, namespace: ns, uid: '', gone: tells }
-        : { apiVersion: newest.object.apiVersion, kind: newest.object.kind, name: root.name, namespace: ns, uid: uidOf(newest), gone: tells };
+        ? { apiVersion: '', kind: root.kind, name: root.name, namespace: ns, uid: '', gone: objects !== null && !untold.has(`${root.group ?? ''}\u0000${root.kind}`) }
+        : { apiVersion: newest.object.apiVersion, kind: newest.object.kind, name: root.name, namespace: ns, uid: uidOf(newest), gone: absentIsGone(newest.object) };
     add(node, null, earliest(told));
   }
 

@@ -12,6 +12,8 @@ import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
 import type { CaptureProvenance, EventSource, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
+import { ownershipOf } from './objects-file.ts';
+import type { SavedObject } from './objects-file.ts';
 import { parseOtlpEventLines } from './otlp-file.ts';
 import { parseRecordSaved } from './record-file.ts';
 
@@ -48,6 +50,8 @@ export type SavedEvents =
       raw: RawEvents;
       /** every version the file holds, where it holds more than one each (a record, a collector's file); absent: raw.core, unobserved */
       versions?: EventVersion[];
+      /** who owned what, where the file says (a capture's objects.json, a record's object lines); absent: it cannot tell */
+      objects?: SavedObject[];
     }
   | { provenance: StableTableProvenance; events: Event[] };
 
@@ -183,9 +187,11 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
   const events = core.map(normaliseEvent);
   const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
+  const owned = saved.objects;
   return {
-    provenance,
+    provenance: { ...provenance, tells: { ...provenance.tells, ownership: owned !== undefined } },
     objects: null,
+    ...(owned === undefined ? {} : { ownership: ownershipOf(owned) }),
     read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
     versions: async () => versions,
   };

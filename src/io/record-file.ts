@@ -9,6 +9,13 @@
 // skip headers for events and use them for where the record came from; a restarted recorder
 // compares the last one with its own scope.
 //
+// The first time a recorder sees an event's object, it looks the object up with its owners, up to
+// the top, and writes one line per object (src/io/objects-file.ts has the item's shape):
+//   {"observedAt":"...","kind":"EvtimelineObject","object":{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{...}}}
+// An object that could not be read is written once all the same, its item saying "unknown" and why.
+// The line begins as an observation does, so a reader that predates object lines skips it as a
+// torn fragment instead of refusing the record; readers that know them take the ownership from them.
+//
 // Replay keeps the latest version of each event by uid, including events the server has since
 // expired or deleted: outliving the TTL is the point of a record. A DELETED line never removes
 // anything; it says the server no longer has the event. A DELETED line with "inferred": true was
@@ -20,6 +27,8 @@ import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SavedEvents } from './event-file.ts';
+import { formatSavedObject, parseSavedObject } from './objects-file.ts';
+import type { SavedObject } from './objects-file.ts';
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND } from '../core/record.ts';
@@ -46,7 +55,10 @@ export class RecordFileError extends Error {
   }
 }
 
-type RecordLine = { header: RecordHeader } | { observation: Observation };
+/** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be). */
+type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null };
+
+export const OBJECT_LINE_KIND = 'EvtimelineObject';
 
 // -- Writing ------------------------------------------------------------------------------------
 
@@ -55,6 +67,11 @@ export function formatObservation(observation: Observation): string {
   const { type, event, inferred } = observation;
   const observedAt = isoOrEmpty(observation.observedAt);
   return `${JSON.stringify(inferred ? { observedAt, type, event, inferred } : { observedAt, type, event })}\n`;
+}
+
+/** One object as one line, observedAt first (see the top of this file). */
+export function formatObjectLine(observedAt: number, object: SavedObject): string {
+  return `${JSON.stringify({ observedAt: isoOrEmpty(observedAt), kind: OBJECT_LINE_KIND, object: formatSavedObject(object) })}\n`;
 }
 
 export function formatHeader(header: RecordHeader): string {
@@ -107,6 +124,7 @@ export function parseRecordLine(line: string): RecordLine | null {
       },
     };
   }
+  if (value.kind === OBJECT_LINE_KIND) return { object: parseSavedObject(value.object) };
   if (!isObject(value.event) || typeof value.type !== 'string') return null;
   const observation: Observation = { observedAt: timeOf(value.observedAt), type: value.type, event: value.event };
   if (value.inferred === true) observation.inferred = true;
@@ -124,6 +142,8 @@ export function couldBeOurs(fragment: string): boolean {
 interface RecordText {
   headers: RecordHeader[];
   observations: Observation[];
+  /** the object lines' objects, in the order written; undefined: the record has no object lines (a recorder that predates them) */
+  objects?: SavedObject[];
   /**
    * The text after the last newline, when it is not a complete line: a recorder killed in the
    * middle of a write. Readers ignore it; a recorder cuts it off before appending.
@@ -210,6 +230,7 @@ export function salvageTornLine(line: string): RecordLine | null | undefined {
 export function parseRecordText(text: string): RecordText | null {
   const headers: RecordHeader[] = [];
   const observations: Observation[] = [];
+  let objects: SavedObject[] | undefined;
   const reader = new RecordLineReader();
   const lines = text.split('\n');
   const last = lines.length - 1;
@@ -219,10 +240,11 @@ export function parseRecordText(text: string): RecordText | null {
     if (read === 'end') break;
     if (read === 'skip') continue;
     if ('header' in read) headers.push(read.header);
-    else observations.push(read.observation);
+    else if ('observation' in read) observations.push(read.observation);
+    else (objects ??= []).push(...(read.object === null ? [] : [read.object]));
   }
   if (!reader.isRecord) return null;
-  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines };
+  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
 }
 
 /** The observations of a record; a torn last line is ignored. Null when not a record. */
@@ -279,6 +301,7 @@ export function parseRecordSaved(text: string): SavedEvents | null {
     },
     raw: { core: latestVersions(observations), eventsK8sIo: null },
     versions: observedVersions(observations),
+    ...(record.objects === undefined ? {} : { objects: record.objects }),
   };
 }
 
@@ -418,10 +441,29 @@ export class SessionWriter {
   /** One write per observation: a killed recorder leaves whole lines. */
   async write(observations: Observation[]): Promise<void> {
     await this.begin();
-    for (const observation of observations) await (this.appender as RecordAppender).append(formatObservation(observation));
+    await this.serially(async () => {
+      for (const observation of observations) await (this.appender as RecordAppender).append(formatObservation(observation));
+    });
+  }
+
+  /** Object lines, written between the observations (the owner lookups run beside them), never inside one. */
+  async writeObjects(observedAt: number, objects: SavedObject[]): Promise<void> {
+    await this.begin();
+    await this.serially(async () => {
+      for (const object of objects) await (this.appender as RecordAppender).append(formatObjectLine(observedAt, object));
+    });
   }
 
   async close(): Promise<void> {
+    await this.queue;
     await this.appender?.close();
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => {});
+    return run;
   }
 }

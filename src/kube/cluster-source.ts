@@ -23,6 +23,7 @@ interface ClusterScope {
 export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSource {
   const { namespace, timeoutMs } = scope;
   const discovery = serverDiscovery(targetGetter(target, timeoutMs));
+  let gaps: UnlistedResource[] = [];
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
@@ -50,9 +51,11 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
     discovery,
     async ownership(ns) {
       const { objects, unlisted } = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);
+      gaps = unlisted;
       if (unlisted.length > 0) scope.onUnlisted?.(unlisted);
       return objects;
     },
+    ownershipGaps: () => gaps.map(({ group, kind }) => ({ group, kind })),
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
   };
 }

@@ -27,6 +27,7 @@ const LIST_CONCURRENCY = 8;
 export interface UnlistedResource {
   group: string;
   resource: string;
+  kind: string;
   /** 403 forbidden, 404 not found, 405 method not allowed */
   code: number;
 }
@@ -97,7 +98,7 @@ export async function listOwnership(get: Getter, served: ServedResource[], names
       // A name discovery handed over that no path may hold (a hostile aggregated API): nothing to list.
       if (error instanceof InvalidNameError) return [];
       if (error instanceof ApiError && SKIPPED_CODES.has(error.code)) {
-        unlisted.push({ group: r.group, resource: r.resource, code: error.code });
+        unlisted.push({ group: r.group, resource: r.resource, kind: r.kind, code: error.code });
         return [];
       }
       throw error;

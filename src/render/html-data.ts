@@ -6,6 +6,7 @@
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { buildLanes } from '../core/lanes.ts';
+import type { Tree } from '../core/ownership.ts';
 
 type TypeKind = 'normal' | 'warning' | 'unconventional';
 
@@ -22,8 +23,10 @@ interface PageLane {
   kind: string;
   name: string;
   uid: string;
-  /** the owner's lane index; null until ownership is read (--tree) */
+  /** with --tree: the owner's lane index (lanes come owner first, each after its owner); null for the root, outside the tree or without one */
   owner: number | null;
+  /** with --tree: the tree marks the object gone (named by its owner's events, no longer there) */
+  gone: boolean;
   /** which incarnation of Kind/name the lane's uid is, when the live object was looked up; else null */
   incarnation: Incarnation | null;
 }
@@ -71,6 +74,8 @@ interface PageContext {
   observed?: [number, number];
   /** what the live cluster says about each event (absent: nothing was looked up) */
   standing?: (ev: Event) => EventStanding;
+  /** --for X --tree: lanes owner first, each naming its owner's */
+  tree?: Tree;
 }
 
 /** kubectl events --types compares with strings.EqualFold: `warning` passes there, nowhere else. */
@@ -129,7 +134,7 @@ export function buildPageData(events: Event[], ctx: PageContext): PageData {
   const tracks: PageData['tracks'] = [];
   const rows: PageEvent[] = [];
   const offset = (ms: number | null): number | null => (ms === null ? null : ms - t0);
-  for (const group of buildLanes(events)) {
+  for (const group of buildLanes(events, ctx.tree)) {
     const first = lanes.length;
     groups.push({ namespace: group.namespace, lanes: group.lanes.map((_, i) => first + i) });
     for (const lane of group.lanes) {
@@ -138,7 +143,7 @@ export function buildPageData(events: Event[], ctx: PageContext): PageData {
       const firstEvent = lane.tracks[0]?.events[0];
       const incarnation = (firstEvent === undefined ? undefined : ctx.standing?.(firstEvent).incarnation) ?? null;
       const owner = lane.owner === null ? null : first + lane.owner;
-      const laneIndex = lanes.push({ namespace: group.namespace, apiVersion, kind, name, uid, owner, incarnation }) - 1;
+      const laneIndex = lanes.push({ namespace: group.namespace, apiVersion, kind, name, uid, owner, gone: lane.gone, incarnation }) - 1;
       for (const track of lane.tracks) {
         const trackIndex = tracks.push([laneIndex, strings.add(track.reason), typeOf(track.type)]) - 1;
         for (const ev of track.events) {

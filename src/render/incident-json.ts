@@ -11,6 +11,9 @@ import { toKubectlTypesJson } from './audit-json.ts';
 import { missedBy, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
 import type { KubectlTypesJson } from './audit-json.ts';
 import { isoOrNull, toIso } from './time.ts';
+import type { TreeNode } from '../core/ownership.ts';
+import { memberKey } from '../core/story-tree.ts';
+import type { IncidentTree, StoryBranch } from '../core/story-tree.ts';
 
 type Iso = string | null;
 
@@ -27,6 +30,34 @@ interface ObjectStoryJson {
   uid: string | null;
   incarnation?: Incarnation;
   reports: ReportJson[];
+  /** with --tree: where the object sits, root first and the object last (as each event's `tree` in the timeline's -o json) */
+  tree?: ChainLinkJson[];
+}
+
+interface ChainLinkJson {
+  kind: string;
+  apiVersion: string;
+  name: string;
+  uid: string;
+  gone: boolean;
+}
+
+/** A member of the tree told: the stories about it (indices into `objects`) and what it owns that events reach. */
+interface TreeMemberJson extends ChainLinkJson {
+  namespace: string;
+  objects: number[];
+  children: TreeMemberJson[];
+}
+
+interface TreeJson {
+  root: TreeMemberJson;
+  /** every member of the tree, the root included, with or without events (members no event reaches are counted, not listed) */
+  members: number;
+  gone: number;
+  /** members by kind, the root left out */
+  owned: { kind: string; members: number; gone: number }[];
+  /** indices into `objects` of stories about objects outside the tree */
+  outside: number[];
 }
 
 interface UnconventionalTypeJson {
@@ -74,6 +105,8 @@ interface IncidentJson {
   recreatedObjects?: Recreation[];
   goneObjects?: Disappearance[];
   uncheckedObjects?: (Omit<Unchecked, 'why'> & { why: string })[];
+  /** with --tree: the stories owner first */
+  tree?: TreeJson;
 }
 
 function sourceOf(p: Provenance): IncidentJson['source'] {
@@ -100,7 +133,38 @@ function reportJson(r: Report): ReportJson {
 
 function storyJson(o: ObjectStory): ObjectStoryJson {
   const incarnation = o.incarnation === undefined ? {} : { incarnation: o.incarnation };
-  return { kind: o.kind, name: o.name, namespace: o.namespace, uid: o.uid, ...incarnation, reports: o.reports.map(reportJson) };
+  const chain = o.chain === undefined ? {} : { tree: o.chain.map(linkJson) };
+  return { kind: o.kind, name: o.name, namespace: o.namespace, uid: o.uid, ...incarnation, reports: o.reports.map(reportJson), ...chain };
+}
+
+function linkJson(n: TreeNode): ChainLinkJson {
+  return { kind: n.kind, apiVersion: n.apiVersion, name: n.name, uid: n.uid, gone: n.gone };
+}
+
+function memberOfStory(s: ObjectStory): string | undefined {
+  const last = s.chain?.[s.chain.length - 1];
+  return last === undefined ? undefined : memberKey(last);
+}
+
+function treeJson(tree: IncidentTree, objects: ObjectStory[]): TreeJson {
+  const index = new Map(objects.map((o, i) => [o, i]));
+  const member = (n: TreeNode, stories: ObjectStory[], children: TreeMemberJson[]): TreeMemberJson => ({
+    ...linkJson(n),
+    namespace: n.namespace,
+    objects: stories.map((s) => index.get(s) as number),
+    children,
+  });
+  const branch = (b: StoryBranch): TreeMemberJson =>
+    member(
+      b.member,
+      b.stories,
+      b.children.flatMap((c) => {
+        if (c.kind === 'branch') return [branch(c.branch)];
+        // A family's members, each its own child: the grouping is the text's, the tree is the data.
+        return c.members.map((m) => member(m, c.family.members.filter((s) => memberOfStory(s) === memberKey(m)), []));
+      }),
+    );
+  return { root: branch(tree.root), members: tree.members, gone: tree.gone, owned: tree.owned, outside: tree.outside.map((s) => index.get(s) as number) };
 }
 
 function repeatJson(r: Repeat): RepeatJson {
@@ -166,6 +230,7 @@ export function toIncidentJson(incident: Incident): IncidentJson {
   }
   if (incident.recreatedObjects !== undefined) json.recreatedObjects = incident.recreatedObjects;
   if (incident.goneObjects !== undefined) json.goneObjects = incident.goneObjects;
+  if (incident.tree !== undefined) json.tree = treeJson(incident.tree, incident.objects);
   if (incident.uncheckedObjects !== undefined) json.uncheckedObjects = incident.uncheckedObjects.map((u) => ({ ...u, why: lookupFailureText(u.why) }));
   return json;
 }

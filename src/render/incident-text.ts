@@ -4,21 +4,22 @@
 
 import { lookupFailureText } from './lookup-failure.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
-import type { Incident, ObjectStory, Report } from '../core/incident.ts';
+import type { Incident } from '../core/incident.ts';
 import type { EventGroup, GroupMember } from '../core/grouping.ts';
-import { SEVERITY_ORDER, severityOf } from '../core/grouping.ts';
 import { compareFamilies } from '../core/families.ts';
-import type { FamilyLine, ObjectFamily } from '../core/families.ts';
+import type { ObjectFamily } from '../core/families.ts';
 import type { Disappearance, Recreation } from '../core/incarnation.ts';
 import { humanDuration } from './duration.ts';
-import { isConventionalType } from '../core/types.ts';
-import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { escapeTerminal } from './escape.ts';
 import { formatTime, formatTimeAndAge, formatTTL } from './time.ts';
 import { escapeOrNone, plural } from './words.ts';
 import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
 import { savedNoun } from './notices.ts';
+import { ageOf, familyBlock, inSpan, objectBlock, paintEventType } from './incident-stories.ts';
+import type { IncidentView } from './incident-stories.ts';
+import { memberLabel, treeSection } from './incident-tree-text.ts';
+import type { IncidentTree } from '../core/story-tree.ts';
 import { observedWindow } from '../core/source.ts';
 
 // The bound of the default account (--detail lifts it): a headline of at most 5 items a line, a
@@ -26,30 +27,18 @@ import { observedWindow } from '../core/source.ts';
 // only in a saved file; each cut says "and N more like this". A namespace of any size fits a screen or two.
 const HEADLINE_ITEMS = 5;
 const OBJECT_SECTION_LINES = 30;
-const FAMILY_LINES = 6;
 const SECTION_ITEMS = 10;
-
-/** --absolute-times: RFC 3339 times where the account would say how long ago. */
-type IncidentView = Incident & { absoluteTimes?: boolean; detail?: boolean };
 
 export function renderIncidentText(incident: IncidentView, palette: Palette): string {
   const sections = [renderIncidentHeadline(incident, palette)];
   if (incident.headline.events > 0) {
-    sections.push(objectsSection(incident, palette), reportersSection(incident, palette));
+    const stories = incident.tree === undefined ? objectsSection(incident, palette) : treeSection(incident, incident.tree, palette, OBJECT_SECTION_LINES);
+    sections.push(stories, reportersSection(incident, palette));
     if (incident.unconventionalTypes.length > 0) sections.push(unconventionalSection(incident, palette));
     if ((incident.onlyInRecord ?? []).length > 0) sections.push(onlyInRecordSection(incident, palette));
   }
   sections.push(limitsSection(incident, palette));
   return `${sections.join('\n\n')}\n`;
-}
-
-function paintEventType(type: string, palette: Palette): string {
-  return paintType(type, escapeOrNone(type), palette);
-}
-
-function ageOf(ms: number, incident: IncidentView): string {
-  if (incident.absoluteTimes) return `at ${formatTime(ms)}`;
-  return `${humanDuration(incident.at - ms)} ago`;
 }
 
 /** `2026-11-30T11:58:00Z (2m ago)` */
@@ -92,6 +81,7 @@ export function renderIncidentHeadline(incident: IncidentView, palette: Palette)
   // Siblings with the same story are told once; said so when it folded anything.
   const folded = groups.length < h.events ? ` They tell ${plural(groups.length, 'story', 'stories')}: siblings with the same reason and message are told once.` : '';
   const lines = [`${title}\n  ${plural(h.events, 'event')} about ${plural(h.objects, 'object')}.${folded}`];
+  if (incident.tree !== undefined) lines.push(`  ${treeLine(incident.tree)}`);
   // Each object is named at most once in the headline: later mentions point back to it.
   const named = new Set<string>();
   const warnings = groups.filter((g) => g.severity === 'warning');
@@ -123,6 +113,20 @@ export function renderIncidentHeadline(incident: IncidentView, palette: Palette)
   return lines.join('\n');
 }
 
+/** `The tree of Deployment/web: 1 ReplicaSet, 3 Pods (2 gone).` */
+function treeLine(tree: IncidentTree): string {
+  const owned = tree.owned.map((k) => `${plural(k.members, escapeOrNone(k.kind), escapeOrNone(kindPlural(k.kind)))}${k.gone === 0 ? '' : ` (${k.gone} gone)`}`);
+  const what = owned.length === 0 ? 'it owns nothing that could be found' : listSome(owned);
+  return `The tree of ${memberLabel(tree.root.member)}: ${what}.`;
+}
+
+/** English plural of a Kind: `Ingresses`, `NetworkPolicies`, `Pods`. */
+function kindPlural(kind: string): string {
+  if (/(?:s|x|z|ch|sh)$/.test(kind)) return `${kind}es`;
+  if (/[^aeiouAEIOU]y$/.test(kind)) return `${kind.slice(0, -1)}ies`;
+  return `${kind}s`;
+}
+
 /** The first few groups in words (all with --detail), then how many more; items are made only for what is shown. */
 function listGroups(groups: EventGroup[], item: (g: EventGroup) => string, incident: IncidentView, separator = ', '): string {
   const limit = incident.detail ? groups.length : HEADLINE_ITEMS;
@@ -141,7 +145,8 @@ function memberKey(o: GroupMember): string {
 function groupObjects(g: EventGroup, named: Set<string>, withEvents: boolean): string {
   const fresh = g.objects.find((o) => !named.has(memberKey(o)));
   if (fresh !== undefined) named.add(memberKey(fresh));
-  const family = `${escapeOrNone(g.kind)}/${escapeOrNone(g.nameTemplate)}`;
+  // With a tree, siblings are grouped by owner, and the owner is named.
+  const family = `${escapeOrNone(g.kind)}/${escapeOrNone(g.nameTemplate)}${g.owner === null ? '' : ` of ${escapeTerminal(g.owner)}`}`;
   const events = withEvents && g.events > 1 ? ` (${plural(g.events, 'event')})` : '';
   if (g.objects.length === 1) {
     return fresh === undefined ? `the same ${escapeOrNone(g.kind)}${events}` : `${escapeOrNone(fresh.kind)}/${escapeOrNone(fresh.name)}${events}`;
@@ -219,21 +224,6 @@ function firstAndLast(r: { firstSeen: number | null; lastSeen: number | null }, 
   return first === last ? ` (${first})` : ` (first ${first}, last ${last})`;
 }
 
-/**
- * The time the repeats took, first seen to last seen: ` in 117s`. Never "over": in kubectl's
- * `(x5 over 2m)` that word introduces the age of the first occurrence, and readers know it so.
- * '' when unknown, or when last seen is before first seen (the ages then show it).
- */
-function inSpan(spanMs: number | null): string {
-  if (spanMs === null) return '';
-  const span = humanDuration(spanMs);
-  if (span === '<invalid>') return '';
-  return span === '0s' ? ' within a second' : ` in ${span}`;
-}
-
-function objectLabel(o: ObjectStory): string {
-  return `${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}`;
-}
 
 function objectsSection(incident: IncidentView, palette: Palette): string {
   const order = incident.carries.times ? 'oldest first' : 'in table order: the table carries no times';
@@ -258,101 +248,6 @@ function objectsSection(incident: IncidentView, palette: Palette): string {
   return [title, ...blocks].join('\n\n');
 }
 
-/** One object's own story, report by report, as it happened. */
-function objectBlock(o: ObjectStory, incident: Incident, palette: Palette): string {
-  return [objectHeader(o, incident, palette), ...o.reports.map((r) => reportLines(r, incident, palette))].join('\n');
-}
-
-function objectHeader(o: ObjectStory, incident: Incident, palette: Palette): string {
-  const uid = o.uid !== null ? palette.dim(` (uid ${escapeOrNone(o.uid)}${incarnationNote(o, incident)})`) : incident.carries.uids ? palette.dim(' (no uid)') : '';
-  return `${palette.bold(objectLabel(o))}${uid}`;
-}
-
-/**
- * A family told once: an object alone with a short story as it happened; siblings with the same story
- * (or one object with a long one) as one line per reason and message, with counts and an example.
- */
-function familyBlock(f: ObjectFamily, incident: Incident, palette: Palette): string {
-  const first = f.members[0] as ObjectStory;
-  if (f.members.length === 1 && first.reports.length <= FAMILY_LINES) return objectBlock(first, incident, palette);
-  const header =
-    f.members.length === 1
-      ? objectHeader(first, incident, palette)
-      : `${palette.bold(objectLabel(first))} and ${f.members.length - 1} more ${escapeOrNone(f.kind)}/${escapeOrNone(f.nameTemplate)} with the same story`;
-  const shown = new Set(
-    [...f.lines]
-      .sort((a, b) => SEVERITY_ORDER.indexOf(severityOf(a.type)) - SEVERITY_ORDER.indexOf(severityOf(b.type)) || (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity))
-      .slice(0, FAMILY_LINES),
-  );
-  const lines = f.lines.filter((l) => shown.has(l)).map((l) => familyLine(l, f, incident, palette));
-  if (f.lines.length > shown.size) lines.push(`  and ${plural(f.lines.length - shown.size, 'more reason')} like this.`);
-  return [header, ...lines].join('\n');
-}
-
-function familyLine(l: FamilyLine, f: ObjectFamily, incident: Incident, palette: Palette): string {
-  const what = `${escapeOrNone(l.reason)} (${typeNote(l, palette)})`;
-  const on = f.members.length > 1 ? ` on ${plural(f.members.length, 'object')}` : '';
-  if (!incident.carries.messages) return `  ${what}, ${plural(l.events, 'event')}${on}`;
-  const when = l.firstSeen === null ? 'At an unknown time' : `First ${ageOf(l.firstSeen, incident)}`;
-  const who = l.reporters.length === 0 ? 'a reporter the input does not name' : l.reporters.map((r) => (r === '' ? 'an unnamed reporter' : escapeOrNone(r))).join(' and ');
-  const times = l.occurrences === null ? '' : `, ${plural(l.occurrences, 'time')}`;
-  const span = l.firstSeen === null || l.lastSeen === null ? null : l.lastSeen - l.firstSeen;
-  const last = l.lastSeen === null ? '' : `, last ${ageOf(l.lastSeen, incident)}`;
-  const m = l.example.message;
-  const message = m === null || m === '' ? '(no message)' : `"${escapeTerminal(m)}"`;
-  return `  ${when}, ${who} reported ${what}, ${plural(l.events, 'event')}${on}${times}${inSpan(span)}${last}; for example:\n    ${message}`;
-}
-
-/** Which incarnation a story is about, where that is worth saying: its name was re-used, or it is gone. */
-function incarnationNote(o: ObjectStory, incident: Incident): string {
-  if (o.incarnation === 'previous') return ', a previous incarnation';
-  if (o.incarnation === 'gone') return ', no longer exists';
-  const recreated = (incident.recreatedObjects ?? []).some((r) => r.currentUid === o.uid && r.kind === o.kind && r.name === o.name);
-  return o.incarnation === 'current' && recreated ? ', the current incarnation' : '';
-}
-
-function typeNote(r: { type: string; conventionalType: boolean }, palette: Palette): string {
-  return r.conventionalType ? paintEventType(r.type, palette) : `type ${paintEventType(r.type, palette)}, unconventional`;
-}
-
-function reportLines(r: Report, incident: Incident, palette: Palette): string {
-  const what = `${escapeOrNone(r.reason)} (${typeNote(r, palette)})`;
-  // A stable table says nothing but type, reason and object; a collector's file from the k8s_events
-  // receiver lacks only the reporter.
-  if (!incident.carries.messages) return `  ${what}`;
-  const repeated = r.count !== null && r.count > 1;
-  // A repeat's leading time is its first: said so, as the line goes on to its last.
-  const when = r.firstSeen === null ? 'At an unknown time' : `${repeated ? 'First ' : ''}${ageOf(r.firstSeen, incident)}`;
-  const who = r.reporter === null ? 'a reporter the input does not name' : r.reporter === '' ? 'an unnamed reporter' : escapeOrNone(r.reporter);
-  const gone = r.onServer === false ? ', no longer on the server' : '';
-  const line = `  ${capitalise(when)}, ${who} reported ${what}, ${howOften(r, incident)}${gone}:`;
-  const message = r.message === null || r.message === '' ? '(no message)' : quoteMessage(r.message);
-  return `${line}\n    ${message}`;
-}
-
-/**
- * The account quotes a message whole, unlike the table (a 10 kB stack trace is what a reader needs),
- * but a core/v1 message has no limit at all: an account that quotes 1 MB is no account.
- */
-const MAX_QUOTED_CHARACTERS = 16 * 1024;
-
-/** The message in quotes, cut (by code points, before escaping) past MAX_QUOTED_CHARACTERS, saying so. */
-function quoteMessage(message: string): string {
-  const chars = Array.from(message);
-  if (chars.length <= MAX_QUOTED_CHARACTERS) return `"${escapeTerminal(message)}"`;
-  const kept = escapeTerminal(chars.slice(0, MAX_QUOTED_CHARACTERS).join(''));
-  return `"${kept}..." (the first ${MAX_QUOTED_CHARACTERS} of ${chars.length} characters; -o json holds them all)`;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function howOften(r: Report, incident: Incident): string {
-  if (r.count === null || r.count <= 1) return 'once';
-  const last = r.lastSeen === null ? '' : `, last ${ageOf(r.lastSeen, incident)}`;
-  return `${r.count} times${inSpan(r.spanMs)}${last}`;
-}
 
 /** At most SECTION_ITEMS lines (all with --detail), then how many more. */
 function capLines(lines: string[], incident: IncidentView): string[] {

@@ -3,6 +3,7 @@
 import type { Event } from '../core/event.ts';
 import type { EventStanding } from '../core/incarnation.ts';
 import type { Incident } from '../core/incident.ts';
+import type { Tree } from '../core/ownership.ts';
 import { plainPalette } from './color.ts';
 import { buildPageData } from './html-data.ts';
 import { renderTimelineHtml } from './html.ts';
@@ -16,6 +17,8 @@ interface TimelinePageOptions {
   observed?: [number, number];
   /** what the live cluster says about each event (absent: nothing was looked up) */
   standing?: (ev: Event) => EventStanding;
+  /** --for X --tree: lanes owner first */
+  tree?: Tree;
 }
 
 /** Expects the events each once, in timeline order, and the incident account made of them. */

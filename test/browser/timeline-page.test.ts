@@ -17,6 +17,9 @@ import { fakeDeps } from '../support/deps.ts';
 import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
+import { timelinePage } from '../../src/commands/timeline-html.ts';
+import { about, handTree, SMALL_ROLLOUT } from '../support/trees.ts';
+import { fromCluster } from '../support/sources.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
 
 const dir = scratchDir('html');
@@ -307,6 +310,74 @@ test('a lane about a deleted object, or an earlier one of the same name, says so
   await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
   await page.keyboard.press('ArrowRight');
   assert.equal((await tooltip(page)).Object, 'Pod/hungry in op-events (gone: no such object now)');
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('with --tree the lanes come owner first, each indented under its owner with a connector; a gone member is marked', async () => {
+  // The second ReplicaSet is an owner no event is about: its lane holds no marks, and what it owns hangs under it.
+  const tree = handTree(SMALL_ROLLOUT);
+  const raw = [
+    about('Pod', 'web-7c9d8f6b5-m4x7q', 90, { type: 'Warning', reason: 'FailedScheduling', component: 'default-scheduler' }),
+    about('Pod', 'web-5d4f7c9b8-b7fzw', 80, { type: 'Warning', reason: 'FailedScheduling', component: 'default-scheduler' }),
+    about('Pod', 'web-5d4f7c9b8-x2k4q', 70, { reason: 'Scheduled', component: 'default-scheduler' }),
+    about('Deployment', 'web', 60, { reason: 'ScalingReplicaSet', component: 'deployment-controller' }),
+    about('ReplicaSet', 'web-5d4f7c9b8', 50, { reason: 'SuccessfulCreate', component: 'replicaset-controller' }),
+  ];
+  const html = timelinePage({ provenance: fromCluster(), events: sortTimeline(raw.map(normaliseEvent)), now: NOW, eventTTLms: 3_600_000, tree });
+  const opened = await openPage(browser, 'tree.html', html);
+  const { page } = opened;
+  const lanes = await page.locator('.lane').evaluateAll((els) =>
+    els.map((e) => {
+      const toggle = e.querySelector('.lane-row .toggle') as HTMLElement;
+      const connector = e.querySelector('.lane-row .connector') as HTMLElement | null;
+      return {
+        name: toggle.firstChild?.textContent,
+        x: Math.round(toggle.getBoundingClientRect().left),
+        y: Math.round(toggle.getBoundingClientRect().top),
+        connector: connector === null ? null : { text: connector.textContent, shown: connector.getBoundingClientRect().width > 0 },
+        label: e.getAttribute('aria-label'),
+        gone: (() => {
+          const badge = e.querySelector('.lane-row .badge.incarnation');
+          // shown in full, not cut off at the label's edge
+          return badge !== null && badge.getBoundingClientRect().right <= toggle.getBoundingClientRect().right ? badge.textContent : null;
+        })(),
+        // the name is not cut short by the indentation (the counts after it may be)
+        whole: (() => {
+          const range = document.createRange();
+          range.selectNodeContents(toggle.firstChild as Node);
+          return range.getBoundingClientRect().right <= toggle.getBoundingClientRect().right;
+        })(),
+      };
+    }),
+  );
+  assert.deepEqual(
+    lanes.map((l) => l.name),
+    ['Deployment/web', 'ReplicaSet/web-5d4f7c9b8', 'Pod/web-5d4f7c9b8-x2k4q', 'Pod/web-5d4f7c9b8-b7fzw', 'ReplicaSet/web-7c9d8f6b5', 'Pod/web-7c9d8f6b5-m4x7q'],
+  );
+  // Top to bottom in that order, each member further right than its owner, siblings level.
+  assert.ok(lanes.every((l, i) => i === 0 || l.y > (lanes[i - 1]?.y ?? Infinity)), JSON.stringify(lanes));
+  const [deploy, rs1, pod1, pod2, rs2, pod3] = lanes.map((l) => l.x) as [number, number, number, number, number, number];
+  assert.ok(deploy < rs1 && rs1 < pod1 && pod1 === pod2 && rs1 === rs2 && pod3 === pod1, JSON.stringify(lanes));
+  assert.deepEqual(lanes.map((l) => l.connector?.shown ?? false), [false, true, true, true, true, true]);
+  assert.ok(lanes.every((l) => l.whole), JSON.stringify(lanes));
+  assert.equal(lanes[1]?.connector?.text, '\u2514\u2500 ');
+  assert.equal(lanes[3]?.label, 'Pod/web-5d4f7c9b8-b7fzw, owned by ReplicaSet/web-5d4f7c9b8');
+  assert.deepEqual(lanes.map((l) => l.gone), [null, null, null, 'gone', null, null]);
+  // The track rows of a member are indented with it.
+  const trackX = async (reason: string, lane: string) =>
+    (await page.locator('.lane', { has: page.locator('.lane-row', { hasText: lane }) }).locator('.track-row .reason', { hasText: reason }).boundingBox())?.x ?? NaN;
+  assert.ok((await trackX('ScalingReplicaSet', 'Deployment/web')) < (await trackX('SuccessfulCreate', 'ReplicaSet/web-5d4f7c9b8')));
+  assert.ok((await trackX('SuccessfulCreate', 'ReplicaSet/web-5d4f7c9b8')) < (await trackX('Scheduled', 'Pod/web-5d4f7c9b8-x2k4q')));
+  assert.match((await page.locator('.headline').textContent()) ?? '', /The tree of Deployment\/web: 2 ReplicaSets, 3 Pods \(1 gone\)\./);
+  await screenshot(page, 'tree.png', true);
+  // Warnings only: the owner with no events stays while its Pod shows; the Normal-only Pod and owners go.
+  const normal = page.locator('.type-choice').filter({ has: page.locator('.type-name', { hasText: /^Normal$/ }) }).locator('input');
+  await normal.uncheck();
+  const shown = async () => page.locator('.lane:visible .lane-row .toggle').evaluateAll((els) => els.map((e) => e.firstChild?.textContent));
+  assert.deepEqual(await shown(), ['Deployment/web', 'ReplicaSet/web-5d4f7c9b8', 'Pod/web-5d4f7c9b8-b7fzw', 'ReplicaSet/web-7c9d8f6b5', 'Pod/web-7c9d8f6b5-m4x7q']);
+  await page.locator('#reason-filter').fill('nothing-matches');
+  assert.deepEqual(await shown(), []);
   assertQuiet(opened);
   await page.close();
 });

@@ -77,7 +77,8 @@ function readRecord(file: string): { headers: number; names: string[] } {
   for (const line of text.slice(0, -1).split('\n')) {
     const parsed = JSON.parse(line) as { kind?: string; event?: { metadata?: { name?: string } } };
     if (parsed.kind === 'EvtimelineRecord') headers += 1;
-    else names.push(parsed.event?.metadata?.name ?? '');
+    // An object line (who owns an event's object) is not an observation.
+    else if (parsed.kind !== 'EvtimelineObject') names.push(parsed.event?.metadata?.name ?? '');
   }
   return { headers, names };
 }
@@ -86,7 +87,7 @@ function readRecord(file: string): { headers: number; names: string[] } {
 function wholeObservations(file: string): number {
   const text = readFileSync(file, 'utf8');
   const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-  return whole.split('\n').filter((line) => line !== '' && !line.includes('"kind":"EvtimelineRecord"')).length;
+  return whole.split('\n').filter((line) => line !== '' && !line.includes('"kind":"EvtimelineRecord"') && !line.includes('"kind":"EvtimelineObject"')).length;
 }
 
 /** Waits for the proxy to hold the answer; fails at once if the recorder ended first. */

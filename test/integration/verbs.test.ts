@@ -196,7 +196,7 @@ test('capture writes the reports atomically and they replay through --from to th
   const r = await evtimeline(['capture', '-n', lab, dir], cp.kubeconfig);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(readdirSync(dir).sort(), [
-    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'scheduler-event.txt', 'timeline.html', 'timeline.txt', 'type-report.txt',
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'objects.json', 'scheduler-event.txt', 'timeline.html', 'timeline.txt', 'type-report.txt',
   ]);
   assert.equal(readFileSync(join(dir, 'timeline.txt'), 'utf8'), LAB_STABLE);
   const replay = await evtimeline(['--from', join(dir, 'events.json'), '-o', 'stable'], cp.kubeconfig);

@@ -42,8 +42,8 @@ test('the lab page embeds its lanes, tracks and events as golden data at the fix
       'default-scheduler',
     ],
     lanes: [
-      { namespace: 'op-events', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', uid: '11111111-2222-3333-4444-555555555555', owner: null, incarnation: null },
-      { namespace: 'op-events', apiVersion: 'v1', kind: 'Pod', name: 'hungry', uid: '99999999-8888-7777-6666-555555555555', owner: null, incarnation: null },
+      { namespace: 'op-events', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', uid: '11111111-2222-3333-4444-555555555555', owner: null, gone: false, incarnation: null },
+      { namespace: 'op-events', apiVersion: 'v1', kind: 'Pod', name: 'hungry', uid: '99999999-8888-7777-6666-555555555555', owner: null, gone: false, incarnation: null },
     ],
     groups: [{ namespace: 'op-events', lanes: [0, 1] }],
     tracks: [[0, 0, 0], [0, 4, 1], [0, 7, 0], [1, 10, 2]],

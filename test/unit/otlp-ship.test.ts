@@ -11,7 +11,7 @@ import { retryAfterMs } from '../../src/otlp/http.ts';
 import { RecordShipper } from '../../src/otlp/record-ship.ts';
 import { RECORD_KIND } from '../../src/core/record.ts';
 import type { RecordHeader } from '../../src/core/record.ts';
-import { formatHeader, formatObservation } from '../../src/io/record-file.ts';
+import { formatHeader, formatObjectLine, formatObservation } from '../../src/io/record-file.ts';
 import { eventToLog, hrTimeFromMs } from '../../src/render/otlp-logs.ts';
 import { NOW, ev } from '../support/builders.ts';
 import { scratchDir } from '../support/tmp.ts';
@@ -188,6 +188,20 @@ describe('record --otlp: the ledger beside the record', () => {
     const second = await shipOnce(path);
     assert.equal(second.totals.accepted, 1, 'only the new line');
     assert.equal((JSON.parse(await readFile(`${path}.otlp.json`, 'utf8'))).endpoints[endpoint.url.href].logRecords, 4);
+  });
+
+  test('object lines (who owns what) are not events: never shipped, never counted as unconfirmed', async () => {
+    const path = join(dir, 'owners.jsonl');
+    const pod = { apiVersion: 'v1', kind: 'Pod', namespace: 'op-events', name: 'p', uid: 'u-p', owners: [], created: null, deleting: null };
+    const object = formatObjectLine(NOW, { meta: pod });
+    await writeFile(path, formatHeader(header) + line(1) + object + line(2) + object);
+    const shipped = await shipOnce(path);
+    assert.equal(shipped.totals.accepted, 2);
+    assert.equal(shipped.unconfirmed, 0);
+    // The ledger moves past the ones before a shipped line; one after the last is read again next time, and skipped again.
+    assert.equal(JSON.parse(await readFile(`${path}.otlp.json`, 'utf8')).endpoints[endpoint.url.href].bytes, (await readFile(path)).length - object.length);
+    const again = await shipOnce(path);
+    assert.deepEqual([again.totals.accepted, again.unconfirmed, again.requests], [0, 0, 0]);
   });
 
   test('a ledger of another record (the file was replaced) is not trusted', async () => {

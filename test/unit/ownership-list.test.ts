@@ -84,7 +84,7 @@ describe('listOwnership', () => {
       },
       { apiVersion: 'v1', kind: 'Pod', namespace: 'ns1', name: 'web-2', uid: 'p2', owners: [], created: null, deleting: Date.parse('2026-11-30T11:30:00Z') },
     ]);
-    assert.deepEqual(unlisted, [{ group: 'secret.example', resource: 'vaults', code: 403 }]);
+    assert.deepEqual(unlisted, [{ group: 'secret.example', resource: 'vaults', kind: 'Vault', code: 403 }]);
     assert.deepEqual(
       asked.map((a) => a.path).sort(),
       [

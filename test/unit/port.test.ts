@@ -106,7 +106,10 @@ describe('a live read through the port', () => {
     assert.match(readFileSync(join(out, 'events-list.txt'), 'utf8'), /Pod\/hungry \(gone\)/);
     assert.match(readFileSync(join(out, 'incident.txt'), 'utf8'), /Pipeline\/build-1 was re-created/);
     assert.match(readFileSync(join(out, 'both-apis.txt'), 'utf8'), /only-v1-view/);
-    assert.equal(readdirSync(out).length, 9);
+    // objects.json: neither object could be read (build-1's name holds another uid now, hungry is gone).
+    assert.equal(readdirSync(out).length, 10);
+    const objects = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { metadata: { name: string }; unknown: unknown }[] };
+    assert.deepEqual(objects.items.map((i) => [i.metadata.name, i.unknown]), [['build-1', { reason: 'gone' }], ['hungry', { reason: 'gone' }]]);
     assert.match(readFileSync(join(out, 'timeline.html'), 'utf8'), /^<!DOCTYPE html>/i);
   });
 });
@@ -306,4 +309,28 @@ describe('timeline -w through the port', () => {
     const shown = JSON.parse(lines[0] ?? '') as { reason: string; count: number };
     assert.deepEqual([shown.reason, shown.count], ['ReconcileStarted', 6]);
   });
+});
+
+describe('what the timeline asks a saved file to keep of each event (core/keep.ts)', () => {
+  const keepAsked = async (argv: string[]) => {
+    const sources = openSources({
+      saved: memorySource({ provenance: fromRecord({ namespace: null, firstObserved: NOW - 60_000, lastObserved: NOW }), raw: labEvents() }),
+      live: memorySource({ provenance: fromCluster(), raw: labEvents() }),
+    });
+    await run(['--from', 'rec.jsonl', ...argv], sources);
+    const file = sources.requests.find((req) => req.kind === 'file');
+    return file?.kind === 'file' ? (file.keep ?? 'all') : undefined;
+  };
+
+  for (const [argv, keep] of [
+    [['-o', 'stable'], 'stable'],
+    [['-o', 'stable', '--types', 'Warning', '--for', 'pod/hungry'], 'stable'],
+    [['-o', 'stable', '--since', '1h'], 'all'],
+    [['-o', 'stable', '--compare'], 'all'],
+    [['-o', 'stable', '--for', 'pod/hungry', '--tree'], 'all'],
+    [[], 'all'],
+    [['-o', 'json'], 'all'],
+  ] as [string[], string][]) {
+    test(`${argv.join(' ') || 'the table'}: ${keep}`, async () => assert.equal(await keepAsked(argv), keep));
+  }
 });

@@ -5,22 +5,13 @@ import assert from 'node:assert/strict';
 import { runCli } from '../../src/cli.ts';
 import { UsageError } from '../../src/errors.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
-import type { ServedResource } from '../../src/core/resources.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { fromCapture, fromCluster, memorySource, openSources } from '../support/sources.ts';
+import { servedResource } from '../support/owned-objects.ts';
 
 const NS = 'op-events';
-const served = (group: string, resource: string, kind: string, shortNames: string[]): ServedResource => ({
-  group,
-  version: 'v1',
-  resource,
-  singular: kind.toLowerCase(),
-  kind,
-  shortNames,
-  namespaced: true,
-  verbs: ['get', 'list', 'watch'],
-});
+const served = servedResource;
 const SERVED = [served('', 'pods', 'Pod', ['po']), served('apps', 'deployments', 'Deployment', ['deploy']), served('apps', 'replicasets', 'ReplicaSet', ['rs'])];
 
 function meta(apiVersion: string, kind: string, name: string, uid: string, owner?: ObjectMeta): ObjectMeta {
@@ -217,5 +208,39 @@ describe('--tree refusals', () => {
     const none = await run(['-A', '--for', 'deploy/nowhere', '--tree'], openSources({ live }));
     assert.ok(none.code instanceof UsageError);
     assert.match(none.code.message, /--tree needs one namespace for Deployment\/nowhere: no namespace holds events about it; pass -n NAMESPACE/);
+  });
+});
+
+describe('--tree table width', () => {
+  test('a chain longer than a cell is cut at its start: the event\'s own object stays whole', async () => {
+    const long = 'x'.repeat(120);
+    const bigRs = meta('apps/v1', 'ReplicaSet', `web-${long}`, 'uid-big', deploy);
+    const bigPod = meta('v1', 'Pod', `web-${long}-abcde`, 'uid-bigpod', bigRs);
+    const live = memorySource({
+      provenance: fromCluster(),
+      raw: [ev({ ...on(bigPod), reason: 'Pulled', message: 'm', first: 10 })],
+      served: SERVED,
+      ownership: [deploy, bigRs, bigPod],
+    });
+    const r = await run(['--for', 'deploy/web', '--tree', '--no-headers'], openSources({ live }));
+    assert.match(r.stdout, new RegExp(`\\.\\.\\.x+ > Pod/web-${long}-abcde\\s`));
+    assert.doesNotMatch(r.stdout, /Deployment\/web/);
+  });
+});
+
+describe('--tree --compare', () => {
+  test("compares the saved tree's events with the live events of the same members", async () => {
+    const saved = memorySource({ provenance: fromCapture(), raw: RAW, ownership: OBJECTS });
+    // the live cluster lost the gone pod's event and has a new one about the pod, and one about a stranger
+    const held = RAW.filter((e) => (e.involvedObject as { name: string }).name !== 'web-5d4-bbbbb');
+    const live = memorySource({
+      provenance: fromCluster(),
+      raw: [...held, ev({ ...on(pod), reason: 'Pulled', message: 'later', first: 5 }), ev({ ...on(other), reason: 'Later', message: 'x', first: 4 })],
+      served: SERVED,
+      lookups: new Map(),
+    });
+    const r = await run(['--from', 'cap', '--for', 'deploy/web', '--tree', '--compare', '--no-headers'], openSources({ saved, live }));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /1 of 5 events in the capture is no longer on the server .*; 1 event on the server is not in the capture\.\n/);
   });
 });

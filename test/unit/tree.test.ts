@@ -136,8 +136,14 @@ describe('buildTree', () => {
 
   it('keeps objects a saved file saw owned by a member, absent now, as gone members', () => {
     const savedPod = meta('v1', 'Pod', 'web-5d4-eeeee', 'p-e', rs, 680);
-    const tree = buildTree(ROOT, OBJECTS, [], [savedPod, podA]);
+    const tree = buildTree(ROOT, OBJECTS, [], { seen: [savedPod, podA] });
     assert.deepEqual(outline(tree), ['Deployment/web', 'ReplicaSet/web-5d4', 'Pod/web-5d4-aaaaa', 'Pod/web-5d4-eeeee (gone)', 'Pod/web-5d4-bbbbb']);
+  });
+
+  it('a child of a Kind the objects leave out (not allowed to list) is not known to be gone', () => {
+    const created = about(rs, 'SuccessfulCreate', 'Created pod: web-5d4-ccccc', 400);
+    const tree = buildTree(ROOT, [deploy, rs], [created], { untold: [{ group: '', kind: 'Pod' }] });
+    assert.deepEqual(outline(tree), ['Deployment/web', 'ReplicaSet/web-5d4', 'Pod/web-5d4-ccccc']);
   });
 
   it('a root that no longer exists is told from its events, marked gone', () => {

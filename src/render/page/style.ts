@@ -64,13 +64,15 @@ legend { color: var(--muted); padding: 0 4px; }
 .row > .label { width: var(--label-w); flex: none; padding: 2px 8px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; position: relative; z-index: 2; background: var(--bg); border-right: 1px solid var(--line); }
 .row > .plot { flex: 1; }
 .lane-row { min-height: var(--lane-h); }
-.lane-row > .label { font-weight: 600; }
+.lane-row > .label { font-weight: 600; display: flex; align-items: center; }
+.lane-row > .label > .toggle { flex: 0 1 auto; min-width: 0; white-space: nowrap; }
 .track-row > .label { padding-left: 28px; }
 .track-row:focus { outline: 2px solid var(--focus); outline-offset: -2px; }
 .toggle { font: inherit; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; text-align: left; max-width: 100%; overflow: hidden; text-overflow: ellipsis; }
 .toggle::before { content: "\\25BE "; display: inline-block; width: 1.1em; }
 .toggle[aria-expanded="false"]::before { content: "\\25B8 "; }
 .meta { color: var(--muted); font-weight: normal; margin-left: 6px; }
+.connector { color: var(--muted); font-weight: normal; white-space: pre; flex: none; }
 .badge { display: inline-block; font-size: 11px; padding: 0 5px; border-radius: 8px; margin-left: 6px; border: 1px solid var(--line); color: var(--muted); font-weight: normal; }
 .badge.warning { color: var(--warning); border-color: var(--warning); }
 .badge.incarnation { color: var(--warning); border-style: dashed; }

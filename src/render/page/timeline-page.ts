@@ -286,7 +286,11 @@ export function timelinePage(): void {
     box.setAttribute('role', 'group');
     const laneRowEl = el('div', 'row lane-row');
     const label = el('div', 'label');
-    label.style.paddingLeft = `${8 + ownerDepth(lane) * 16}px`;
+    // --tree: each member under its owner, indented by its depth, with a connector to the owner above.
+    const depth = ownerDepth(lane);
+    label.style.paddingLeft = `${8 + depth * 16}px`;
+    box.dataset.depth = String(depth);
+    if (depth > 0) label.append(el('span', 'connector', '\u2514\u2500 '));
     const toggle = el('button', 'toggle');
     toggle.type = 'button';
     toggle.setAttribute('aria-expanded', 'true');
@@ -300,11 +304,13 @@ export function timelinePage(): void {
       const type = data.types[t];
       if (type !== undefined) toggle.append(el('span', 'badge odd', typeName(type)));
     }
-    toggle.append(el('span', 'meta', `${plural(count, 'event')}${info?.uid ? ` \u00B7 uid ${visible(info.uid.slice(0, 8))}` : ''}`));
-    // What the live cluster said of the object: its name now belongs to another object, or is gone.
-    const incarnation = info?.incarnation === 'previous' ? 'previous incarnation' : info?.incarnation === 'gone' ? 'gone' : '';
+    // What the live cluster said of the object (its name now belongs to another object, or it is
+    // gone), before the counts, where a narrow label still shows it. The tree marks a member gone when only its owner's events, or a saved file, still name it.
+    const incarnation = info?.incarnation === 'previous' ? 'previous incarnation' : info?.incarnation === 'gone' || info?.gone === true ? 'gone' : '';
     if (incarnation !== '') toggle.append(el('span', 'badge incarnation', incarnation));
-    box.setAttribute('aria-label', name);
+    toggle.append(el('span', 'meta', `${plural(count, 'event')}${info?.uid ? ` \u00B7 uid ${visible(info.uid.slice(0, 8))}` : ''}`));
+    const owner = info?.owner === null || info?.owner === undefined ? undefined : data.lanes[info.owner];
+    box.setAttribute('aria-label', owner === undefined ? name : `${name}, owned by ${visible(owner.kind || '<none>')}/${visible(owner.name || '<none>')}`);
     label.append(toggle);
     laneRowEl.append(label, el('div', 'plot'));
     box.append(laneRowEl);
@@ -335,6 +341,8 @@ export function timelinePage(): void {
     const reason = visible(str(tr[1])) || '(no reason)';
     rowEl.setAttribute('aria-label', `${reason}, type ${typeName(type)}, ${plural(events.length, 'event')}`);
     const label = el('div', 'label');
+    const depth = ownerDepth(lane);
+    if (depth > 0) label.style.paddingLeft = `${28 + depth * 16}px`;
     label.append(el('span', 'reason', reason));
     label.append(el('span', `badge ${type.kind === 'unconventional' ? 'odd' : type.kind === 'warning' ? 'warning' : ''}`, typeName(type)));
     const total = events.reduce((n, i) => n + (rowsOf[i]?.[6] ?? 1), 0);
@@ -369,13 +377,19 @@ export function timelinePage(): void {
       row.el.hidden = !shown;
       if (shown) events += row.events.length;
     }
+    // A lane shows while any of its tracks does, or (an owner) while anything it owns shows. Owned
+    // lanes come after their owner's, so walking back settles every member before its owner.
+    const laneShown = data.lanes.map((_, l) => (laneTracks[l] ?? []).some(trackShown));
+    for (let l = data.lanes.length - 1; l >= 0; l -= 1) {
+      const owner = data.lanes[l]?.owner ?? null;
+      if (laneShown[l] && owner !== null) laneShown[owner] = true;
+    }
     laneRows.forEach((row, i) => {
-      const any = (laneTracks[row.lane] ?? []).some(trackShown);
       const box = laneEls[i];
-      if (box) box.hidden = !any;
+      if (box) box.hidden = !laneShown[row.lane];
     });
     groupEls.forEach((section, i) => {
-      section.hidden = !(data.groups[i]?.lanes ?? []).some((l) => (laneTracks[l] ?? []).some(trackShown));
+      section.hidden = !(data.groups[i]?.lanes ?? []).some((l) => laneShown[l]);
     });
     shownText.textContent = `${plural(events, 'event')} of ${thousands(rowsOf.length)} shown`;
     relayout();

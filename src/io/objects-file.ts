@@ -1,0 +1,107 @@
+// Who owned what, as saved files keep it: a capture's objects.json and a record's object lines
+// (src/io/record-file.ts) hold the same item per object, shaped as the API server's
+// PartialObjectMetadata (so `jq .items[].metadata.ownerReferences` reads as it does on a live list):
+//
+//   {"apiVersion":"apps/v1","kind":"ReplicaSet",
+//    "metadata":{"namespace":"shop","name":"web-5d4","uid":"...","creationTimestamp":"2026-11-30T12:00:00Z",
+//                "ownerReferences":[{"apiVersion":"apps/v1","kind":"Deployment","name":"web","uid":"...","controller":true}]}}
+//
+// deletionTimestamp is there when the object was being deleted. An object that was looked up but
+// could not be read carries "unknown" instead of owners: {"reason":"gone"} (the server no longer had
+// it, or its name held another object), or why the lookup failed ({"reason":"forbidden",...}, the
+// LookupFailure of src/core/incarnation.ts). Nothing about its owners is known then.
+//
+// objects.json: {"kind":"EvtimelineObjects","version":1,"capturedAt":...,"items":[item...]}; its
+// capturedAt is events.json's, so a file from another capture is not taken for this one's.
+import type { ObjectRef } from '../core/event.ts';
+import { asObject, asString, isObject } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
+import { objectMetaOf } from '../core/object-meta.ts';
+import type { UnknownObject } from '../core/object-meta.ts';
+import type { ObjectMeta } from '../core/ownership.ts';
+
+export const OBJECTS_KIND = 'EvtimelineObjects';
+export const OBJECTS_FILE = 'objects.json';
+
+/** One object a saved file holds: its metadata, or why it could not be read (as written: readers only skip it). */
+export type SavedObject = { meta: ObjectMeta } | { unknown: { ref: ObjectRef; why: Json } };
+
+/** An object a lookup could not read, as saved. */
+export function unknownObject(u: UnknownObject): SavedObject {
+  return { unknown: { ref: u.ref, why: { ...u.why } } };
+}
+
+/** Kubernetes writes metadata times to the second (metav1.Time, RFC 3339); milliseconds only when there are some. */
+function timeText(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+/** The saved item of one object (see the top of this file). */
+export function formatSavedObject(saved: SavedObject): Json {
+  if ('unknown' in saved) {
+    const { ref, why } = saved.unknown;
+    return { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { namespace: ref.namespace, name: ref.name, uid: ref.uid }, unknown: why };
+  }
+  const m = saved.meta;
+  const metadata: Json = { namespace: m.namespace, name: m.name, uid: m.uid };
+  if (m.created !== null) metadata.creationTimestamp = timeText(m.created);
+  if (m.deleting !== null) metadata.deletionTimestamp = timeText(m.deleting);
+  metadata.ownerReferences = m.owners.map((o) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: o.controller }));
+  return { apiVersion: m.apiVersion, kind: m.kind, metadata };
+}
+
+/** A saved item back as what it says; null when it is not one (no kind, or no name and uid). */
+export function parseSavedObject(item: unknown): SavedObject | null {
+  if (!isObject(item)) return null;
+  const type = { apiVersion: asString(item.apiVersion), kind: asString(item.kind) };
+  if (type.kind === '') return null;
+  if (isObject(item.unknown)) {
+    const m = asObject(item.metadata);
+    const ref: ObjectRef = { ...type, namespace: asString(m.namespace), name: asString(m.name), uid: asString(m.uid), fieldPath: '' };
+    if (ref.name === '') return null;
+    return { unknown: { ref, why: item.unknown } };
+  }
+  const meta = objectMetaOf(item.metadata, type);
+  return meta === null ? null : { meta };
+}
+
+/** The objects whose owners a saved file knows (its unknown ones left out), one per uid, the last one saved winning. */
+export function knownObjects(saved: Iterable<SavedObject>): ObjectMeta[] {
+  const byUid = new Map<string, ObjectMeta>();
+  for (const s of saved) if ('meta' in s) byUid.set(s.meta.uid, s.meta);
+  return [...byUid.values()];
+}
+
+/**
+ * A saved input's EventSource.ownership: the objects it knows in a namespace, with the
+ * cluster-scoped ones (namespace '') that may own them.
+ */
+export function ownershipOf(saved: SavedObject[]): (namespace: string) => Promise<ObjectMeta[]> {
+  const known = knownObjects(saved);
+  return async (namespace) => known.filter((m) => m.namespace === namespace || m.namespace === '');
+}
+
+/** objects.json of a capture taken at `capturedAt` (ISO, as events.json says it). */
+export function formatObjectsFile(capturedAt: string, saved: SavedObject[]): string {
+  return `${JSON.stringify({ kind: OBJECTS_KIND, version: 1, capturedAt, items: saved.map(formatSavedObject) }, null, 2)}\n`;
+}
+
+/**
+ * objects.json's objects, when it is one of the capture taken at `capturedAt` (epoch ms, as
+ * events.json says it); null when it is not (not JSON, another kind, another capture): the capture
+ * then tells no ownership. Items that are not objects are skipped, one by one.
+ */
+export function parseObjectsFile(text: string, capturedAt: number | null): SavedObject[] | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isObject(doc) || doc.kind !== OBJECTS_KIND || !Array.isArray(doc.items)) return null;
+  if (capturedAt === null || Date.parse(asString(doc.capturedAt)) !== capturedAt) return null;
+  return doc.items.flatMap((item) => {
+    const saved = parseSavedObject(item);
+    return saved === null ? [] : [saved];
+  });
+}
