@@ -134,7 +134,7 @@ test('a stopped heartbeat: node-1 goes Unknown and tainted, its pods get NodeNot
   assert.match(evicted[0] ?? '', /reported NodeNotReady[\s\S]*reported TaintManagerEviction/);
 });
 
-test('--for deploy/web --tree tells the failure under its owners: each pod’s NodeNotReady, eviction and FailedScheduling under its ReplicaSet', async () => {
+test('--for deploy/web --tree tells the failure under its owners: each pod’s NodeNotReady, eviction and FailedScheduling under its ReplicaSet, and the incident tells it owner first', async () => {
   interface TreeEvent {
     uid: string;
     reason: string;
