@@ -71,3 +71,12 @@ export function truncateCell(text: string, max: number): string {
   const keep = Math.max(0, Math.floor(max) - 3);
   return `${chars.slice(0, keep).join('')}...`;
 }
+
+/** truncateCell keeping the end: `...` then the last characters (an owner chain's object is its end). */
+export function truncateCellStart(text: string, max: number): string {
+  if (!(max > 0) || !Number.isFinite(max) || text.length <= max) return text;
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const keep = Math.max(0, Math.floor(max) - 3);
+  return `...${chars.slice(chars.length - keep).join('')}`;
+}

@@ -7,7 +7,7 @@ import { formatLastSeen } from './last-seen.ts';
 import { formatQualifiedObjectRef, kindsInSeveralGroups } from '../core/timeline.ts';
 import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
-import { DEFAULT_CELL_WIDTH, truncateCell } from './escape.ts';
+import { DEFAULT_CELL_WIDTH, truncateCell, truncateCellStart } from './escape.ts';
 import { alignColumns } from './table.ts';
 import { formatTime } from './time.ts';
 import { escapeOrNone } from './words.ts';
@@ -48,6 +48,8 @@ interface Column {
   cell(ev: Event, now: number, shared: ReadonlySet<string>): string;
   /** text added after the escaped, cut cell, so a long value never hides it */
   mark?(standing: EventStanding): string;
+  /** a long cell is cut at its start, not its end (the chain: its end is the event's object) */
+  keepEnd?: boolean;
 }
 
 const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
@@ -91,6 +93,7 @@ const MESSAGE: Column = { head: 'MESSAGE', cell: (ev) => ev.message.trim() };
 function treeColumns(chainOf: NonNullable<TimelineTableOptions['chainOf']>, wide: boolean): { base: Column[]; wide: Column[] } {
   const object: Column = {
     head: 'OBJECT',
+    keepEnd: true,
     cell: (ev, _now, shared) => {
       const chain = chainOf(ev);
       return chain === undefined ? formatQualifiedObjectRef(ev.object, shared) : formatChain(chain, shared);
@@ -122,7 +125,8 @@ export function renderTimelineTable(events: Event[], opts: TimelineTableOptions)
   const rows = events.map((ev) => {
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
-      const cell = truncateCell(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
+      const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
+      const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
       return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
   });

@@ -3,15 +3,16 @@
 // prints the timeline and the incident account, says where the reports are; then stages a real
 // incident that only real controllers write (test/harness/node-failure.ts: a Deployment that
 // does not fit, then a node failure), runs kubectl evtimeline incident on it beside kubectl
-// events, then the Deployment's tree (--for deploy/checkout --tree: its ReplicaSet and Pods) as a
+// events; then the node recovers (the evicted pods are deleted) and it tells the Deployment's story
+// as one tree (--for deploy/checkout --tree: its ReplicaSet, its Pods, the gone ones marked) as a
 // timeline and as an incident, and stops. The control plane uses short node failure timings (FAST_NODE_FAILURE) so the
 // failure plays out in well under a minute; the lab runs with one node, as its outputs in the
 // README show ("0/1 nodes are available"), and node-2 joins only for the incident.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAST_NODE_FAILURE, startControlPlane } from './controlplane.ts';
-import { freshNamespace } from './namespace.ts';
-import { stageNodeFailure } from './node-failure.ts';
+import { createNamespace } from './namespace.ts';
+import { healNodeFailure, stageNodeFailure } from './node-failure.ts';
 import { addNode } from './nodes.ts';
 import { playLab } from './lab.ts';
 import { evtimeline, kubectl, ROOT } from './plugin.ts';
@@ -60,22 +61,30 @@ async function main(): Promise<void> {
     console.log(`\n$ kubectl evtimeline -n op-events -o html --output-file ${page}   (exit ${html.code})\n${html.stderr}open it in a browser: file://${page}`);
     console.log('\nstaging a real incident: node-2 joins, then a Deployment that does not fit and a node failure...');
     await addNode(cp, 'node-2');
-    const shop = await freshNamespace(cp.kubeconfig, 'shop');
-    const { deployment } = await stageNodeFailure(cp, shop, (line) => console.log(`  ${line}`));
-    // The same incident told as one object's story: the Deployment, its ReplicaSet and its Pods (--tree).
-    const tree = ['--for', `deploy/${deployment}`, '--tree'];
-    const incidentShows: [string, () => ReturnType<typeof evtimeline>, string?][] = [
+    // A private control plane: the namespace can have a plain name, as in the README.
+    const shop = await createNamespace(cp.kubeconfig, 'shop');
+    const incident = await stageNodeFailure(cp, shop, (line) => console.log(`  ${line}`));
+    const show = async (shows: [string, () => ReturnType<typeof evtimeline>, string?][]): Promise<void> => {
+      for (const [title, run, report] of shows) {
+        const result = await run();
+        console.log(`\n$ ${title}   (exit ${result.code})\n${result.stdout}${result.stderr}`);
+        if (report) writeFileSync(join(outDir, report), result.stdout);
+      }
+    };
+    await show([
       [`kubectl events -n ${shop}`, () => kubectl(['events', '-n', shop], cp.kubeconfig)],
       [`kubectl evtimeline -n ${shop}`, () => evtimeline(['-n', shop], cp.kubeconfig)],
       [`kubectl evtimeline incident -n ${shop}`, () => evtimeline(['incident', '-n', shop], cp.kubeconfig), 'node-failure-incident.txt'],
+    ]);
+    // The node comes back and the evicted pods go: the Deployment's story, told as one tree (--tree),
+    // still holds them, marked gone, from the ReplicaSet's "Created pod: X" and their own events.
+    console.log('\nthe node recovers...');
+    await healNodeFailure(cp, incident, (line) => console.log(`  ${line}`));
+    const tree = ['--for', `deploy/${incident.deployment}`, '--tree'];
+    await show([
       [`kubectl evtimeline -n ${shop} ${tree.join(' ')}`, () => evtimeline(['-n', shop, ...tree], cp.kubeconfig), 'node-failure-tree.txt'],
       [`kubectl evtimeline incident -n ${shop} ${tree.join(' ')}`, () => evtimeline(['incident', '-n', shop, ...tree], cp.kubeconfig), 'node-failure-tree-incident.txt'],
-    ];
-    for (const [title, run, report] of incidentShows) {
-      const result = await run();
-      console.log(`\n$ ${title}   (exit ${result.code})\n${result.stdout}${result.stderr}`);
-      if (report) writeFileSync(join(outDir, report), result.stdout);
-    }
+    ]);
     writeFileSync(join(outDir, 'README.txt'), `Reports of the lab played on ${new Date().toISOString()} against Kubernetes ${cp.kubernetesVersion}.\n`);
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
   } finally {

@@ -22,8 +22,12 @@ export function uniqueNamespaceName(prefix: string): string {
 }
 
 /** Creates a uniquely named namespace, waits for its `default` ServiceAccount and returns its name. */
-export async function freshNamespace(kubeconfig: string, prefix: string): Promise<string> {
-  const name = uniqueNamespaceName(prefix);
+export function freshNamespace(kubeconfig: string, prefix: string): Promise<string> {
+  return createNamespace(kubeconfig, uniqueNamespaceName(prefix));
+}
+
+/** Creates the namespace (on a private control plane, where its name is free), waits for its `default` ServiceAccount. */
+export async function createNamespace(kubeconfig: string, name: string): Promise<string> {
   await kubectlOk(kubeconfig, ['create', 'namespace', name]);
   await waitFor(`ServiceAccount ${name}/default`, async () =>
     (await kubectlOk(kubeconfig, ['-n', name, 'get', 'serviceaccounts', '-o', 'name'])).includes('serviceaccount/default'),

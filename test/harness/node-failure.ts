@@ -7,9 +7,9 @@
 // is a "full disruption" and nothing is evicted) and short node failure timings
 // (FAST_NODE_FAILURE) unless the caller is prepared to wait five minutes.
 import type { ControlPlane } from './controlplane.ts';
-import { stopHeartbeat } from './nodes.ts';
+import { startHeartbeat, stopHeartbeat } from './nodes.ts';
 import { waitFor } from './wait.ts';
-import { createDeployment, listEvents, waitForEvent, type CoreEvent } from './workloads.ts';
+import { createDeployment, listEvents, listObjects, waitForEvent, type CoreEvent } from './workloads.ts';
 
 export interface StagedIncident {
   namespace: string;
@@ -42,4 +42,24 @@ export async function stageNodeFailure(
   });
   log(`node-1 is Unknown and tainted; ${events.filter((e) => e.reason === 'TaintManagerEviction').length} pods evicted, replacements unschedulable`);
   return { namespace, deployment, node: 'node-1', events };
+}
+
+/**
+ * The failed node's kubelet comes back: it posts Ready, the node lifecycle controller lifts its
+ * taints, the evicted pods finish deleting (they are gone: only events name them now) and as many
+ * replacements as fit are scheduled on it (two of the three: the third still does not fit).
+ */
+export async function healNodeFailure(cp: ControlPlane, incident: StagedIncident, log: (line: string) => void = () => {}): Promise<CoreEvent[]> {
+  const evicted = new Set(incident.events.filter((e) => e.reason === 'TaintManagerEviction').map((e) => e.involvedObject.name));
+  log(`${incident.node}'s heartbeat is back: its kubelet returns`);
+  await startHeartbeat(cp, incident.node);
+  const events = await waitFor('the evicted pods gone and their replacements scheduled', async () => {
+    const pods = await listObjects(cp.kubeconfig, incident.namespace, 'pods', `app=${incident.deployment}`);
+    if (pods.some((p) => evicted.has(p.metadata.name))) return undefined;
+    const all = await listEvents(cp.kubeconfig, incident.namespace);
+    const replaced = pods.filter((p) => all.some((e) => e.reason === 'Scheduled' && e.involvedObject.name === p.metadata.name && e.message.endsWith(`to ${incident.node}`)));
+    return replaced.length >= evicted.size ? all : undefined;
+  });
+  log(`${evicted.size} evicted pods gone, ${evicted.size} replacements scheduled on ${incident.node}`);
+  return events;
 }

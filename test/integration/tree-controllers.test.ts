@@ -32,6 +32,7 @@ interface Member {
 
 interface TreeEvent {
   uid: string;
+  type: string;
   reason: string;
   message: string;
   object: { kind: string; name: string; uid: string };
@@ -125,6 +126,11 @@ test('a rollout to a second ReplicaSet: both sets under the Deployment, the old 
     assert.equal(e.tree.at(-1)?.name, e.object.name, 'the chain ends at the event’s object');
   }
   await assertTableMatches(ns, 'deploy/web', events);
+  // -o stable keeps the lab's lines (no chain), the members' events only.
+  const stable = await evtimeline(['-n', ns, '--for', 'deploy/web', '--tree', '-o', 'stable'], cp.kubeconfig);
+  assert.equal(stable.code, 0, stable.stderr);
+  const lines = [...new Set(events.map((e) => `${e.type} ${e.reason} ${e.object.kind}/${e.object.name}`))].sort();
+  assert.equal(stable.stdout, `${lines.join('\n')}\n`);
 
   // Without --tree, --for is the Deployment's own events, as `kubectl events --for` shows them.
   const own = await evtimeline(['-n', ns, '--for', 'deploy/web', '-o', 'json'], cp.kubeconfig);

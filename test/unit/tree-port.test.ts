@@ -210,3 +210,20 @@ describe('--tree refusals', () => {
     assert.match(none.code.message, /--tree needs one namespace for Deployment\/nowhere: no namespace holds events about it; pass -n NAMESPACE/);
   });
 });
+
+describe('--tree table width', () => {
+  test('a chain longer than a cell is cut at its start: the event\'s own object stays whole', async () => {
+    const long = 'x'.repeat(120);
+    const bigRs = meta('apps/v1', 'ReplicaSet', `web-${long}`, 'uid-big', deploy);
+    const bigPod = meta('v1', 'Pod', `web-${long}-abcde`, 'uid-bigpod', bigRs);
+    const live = memorySource({
+      provenance: fromCluster(),
+      raw: [ev({ ...on(bigPod), reason: 'Pulled', message: 'm', first: 10 })],
+      served: SERVED,
+      ownership: [deploy, bigRs, bigPod],
+    });
+    const r = await run(['--for', 'deploy/web', '--tree', '--no-headers'], openSources({ live }));
+    assert.match(r.stdout, new RegExp(`\\.\\.\\.x+ > Pod/web-${long}-abcde\\s`));
+    assert.doesNotMatch(r.stdout, /Deployment\/web/);
+  });
+});
