@@ -7,6 +7,7 @@ import type { NameLookups, NameLookupTarget } from './core/names.ts';
 import { clusterNameLookups } from './kube/completion-names.ts';
 import type { EventSource } from './core/source.ts';
 import { systemEventStores, systemSources } from './sources.ts';
+import type { Keep } from './core/keep.ts';
 
 export interface Output {
   write(text: string): void;
@@ -14,7 +15,8 @@ export interface Output {
 }
 
 /** What a verb asks events from: a saved file (-n narrows it to one namespace), or the live cluster. */
-export type SourceRequest = { kind: 'file'; path: string; namespace: string | null } | { kind: 'cluster'; scope: ScopeOptions };
+/** `keep`: what the output reads of each event (core/keep.ts); a big record keeps no more. */
+export type SourceRequest = { kind: 'file'; path: string; namespace: string | null; keep?: Keep } | { kind: 'cluster'; scope: ScopeOptions };
 
 export interface Deps {
   stdout: Output;

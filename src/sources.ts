@@ -35,7 +35,7 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
   return async (request) => {
     if (request.kind === 'file') {
       // A record is read line by line (it can be hundreds of MB); anything else, and stdin, whole.
-      const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace);
+      const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace, request.keep ?? 'all');
       if (record !== null) return record;
       const path = await captureEventsPath(request.path);
       const text = await readEventsFile(path, io.stdin);

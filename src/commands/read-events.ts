@@ -5,6 +5,7 @@ import { UsageError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
+import type { Keep } from '../core/keep.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
@@ -20,9 +21,9 @@ import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice } from '../render/otlp-status.ts';
 
 /** --from FILE, else the live cluster of the scope. */
-export function requestFor(common: CommonOptions): SourceRequest {
+export function requestFor(common: CommonOptions, keep: Keep = 'all'): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
-  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace };
+  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace, ...(keep === 'all' ? {} : { keep }) };
 }
 
 /** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */
@@ -47,8 +48,13 @@ interface ReadEvents {
   tree?: Tree;
 }
 
-export async function readEvents(common: CommonOptions, deps: Deps, now: number, opts: { raw?: boolean; eventsK8sIo?: boolean } = {}): Promise<ReadEvents> {
-  const source = await deps.openSource(requestFor(common));
+export async function readEvents(
+  common: CommonOptions,
+  deps: Deps,
+  now: number,
+  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep } = {},
+): Promise<ReadEvents> {
+  const source = await deps.openSource(requestFor(common, opts.keep));
   const { provenance } = source;
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
@@ -138,7 +144,12 @@ export async function readLiveFacts(
     checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
     const events = dedupeByUid((await readWithProgress(live, deps)).events);
     facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
-    facts.liveEvents = filterEvents(events, await resolveFilter(live, read.filter), now);
+    const { tree } = read;
+    // --tree: the live events of the saved tree's members, as the saved ones are.
+    facts.liveEvents =
+      tree === undefined
+        ? filterEvents(events, await resolveFilter(live, read.filter), now)
+        : filterEvents(events, { ...read.filter, object: undefined }, now).filter((ev) => tree.chainOf(ev) !== undefined);
     objects = live.objects;
   }
   if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events));

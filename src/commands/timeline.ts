@@ -3,6 +3,7 @@ import type { Deps, Output } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
+import type { Keep } from '../core/keep.ts';
 import { compareWithLive, standingOf } from '../core/incarnation.ts';
 import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
@@ -11,7 +12,7 @@ import { jsonTextChunks, toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { agesFrom } from '../core/ages.ts';
-import { renderTimelineTable } from '../render/timeline-table.ts';
+import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from './timeline-html.ts';
 import { runFollow } from './follow.ts';
@@ -72,13 +73,23 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   return result;
 }
 
+/**
+ * What -o stable needs of a big record: one event per line, unless a criterion looks at each
+ * event's time (--since) or uid (--compare), or --tree builds the tree from every event's object
+ * and message (core/keep.ts).
+ */
+function keepFor(opts: TimelineOptions): Keep {
+  const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
+  return stable && opts.common.filter.sinceMs === undefined && !opts.compare && opts.common.tree !== true ? 'stable' : 'all';
+}
+
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
-  const read = await readEvents(opts.common, deps, now);
+  const format = opts.output.kind === 'verb' ? opts.output.format : null;
+  const read = await readEvents(opts.common, deps, now, { keep: keepFor(opts) });
   const { events } = read;
   const { provenance } = read.source;
   // -o stable prints nothing an incarnation could change: no object lookups for it.
-  const format = opts.output.kind === 'verb' ? opts.output.format : null;
   const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
@@ -108,17 +119,16 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
-  stdout.write(
-    renderTimelineTable(events, {
-      now: ages.at,
-      absoluteTimes: opts.absoluteTimes,
-      wide: format === 'wide',
-      allNamespaces: provenance.namespace === null,
-      noHeaders: opts.noHeaders,
-      palette,
-      standing,
-      ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
-    }),
-  );
+  const table = timelineTableChunks(events, {
+    now: ages.at,
+    absoluteTimes: opts.absoluteTimes,
+    wide: format === 'wide',
+    allNamespaces: provenance.namespace === null,
+    noHeaders: opts.noHeaders,
+    palette,
+    standing,
+    ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
+  });
+  for (const piece of table) stdout.write(piece);
   return SUCCESS;
 }

@@ -1,7 +1,7 @@
 // A saved `-o stable` table (the lab's timeline.txt): `<type> <reason> <Kind>/<name>` a line. How a
 // file is recognised as one, and how it is read back into minimal Events.
 
-import type { Event } from './event.ts';
+import type { Event, ObjectRef } from './event.ts';
 import { NONE } from './timeline.ts';
 
 // A reason may be a sentence (the very thing type-audit flags), and an empty part prints as <none>.
@@ -56,6 +56,11 @@ function unNone(field: string): string {
 }
 
 function tableEvent(type: string, reason: string, kind: string, name: string, apiVersion = ''): Event {
+  return stableLineEvent(type, reason, { apiVersion, kind, name, namespace: '', uid: '', fieldPath: '' }, null, null);
+}
+
+/** An event of which only what a stable line says is known (and, kept from a record, the span of its times: core/keep.ts). */
+export function stableLineEvent(type: string, reason: string, object: ObjectRef, firstSeen: number | null, lastSeen: number | null): Event {
   return {
     uid: '',
     name: '',
@@ -65,12 +70,12 @@ function tableEvent(type: string, reason: string, kind: string, name: string, ap
     reason,
     message: '',
     action: '',
-    object: { apiVersion, kind, name, namespace: '', uid: '', fieldPath: '' },
+    object,
     reporter: '',
     instance: '',
     count: 1,
-    firstSeen: null,
-    lastSeen: null,
+    firstSeen,
+    lastSeen,
     seriesStyle: false,
   };
 }

@@ -16,12 +16,15 @@ export function rawIdentity(object: unknown): string {
   return eventIdentity({ uid: asString(meta.uid), namespace: asString(meta.namespace), name: asString(meta.name) });
 }
 
+/** What tells two versions of an event apart. */
+type VersionStamp = Pick<Event, 'resourceVersion' | 'lastSeen' | 'count'>;
+
 /**
  * Positive when `a` is a newer version of the event than `b`, negative when older, 0 when they cannot
  * be told apart: the higher resourceVersion (when both are numbers), else the later lastSeen, else the
  * higher count.
  */
-export function compareVersions(a: Event, b: Event): number {
+export function compareVersions(a: VersionStamp, b: VersionStamp): number {
   const rv = compareResourceVersions(a.resourceVersion, b.resourceVersion) ?? 0;
   if (rv !== 0) return rv;
   const last = (a.lastSeen ?? -Infinity) - (b.lastSeen ?? -Infinity);

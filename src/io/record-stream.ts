@@ -4,17 +4,19 @@
 // The lines are read by RecordLineReader, as the whole-text reader reads them, and the versions
 // kept as latestVersions keeps them (src/io/record-file.ts): of two versions of an event the newer
 // wins, else the later line.
-import { createReadStream } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { eventCompactor } from '../core/compact.ts';
+import { StringDecoder } from 'node:string_decoder';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { inNamespace } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
+import { keptVersions } from '../core/keep.ts';
+import type { Keep } from '../core/keep.ts';
 import type { RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, RecordProvenance } from '../core/source.ts';
-import { compareVersions, eventIdentity } from '../core/versions.ts';
+import { eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './event-file.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf } from './objects-file.ts';
@@ -29,7 +31,7 @@ interface Line {
 }
 
 /** Lines of a text stream as they arrive. */
-export async function* readLines(chunks: AsyncIterable<string>): AsyncGenerator<Line> {
+export async function* readLines(chunks: AsyncIterable<string> | Iterable<string>): AsyncGenerator<Line> {
   let carry = '';
   for await (const chunk of chunks) {
     const text = carry + chunk;
@@ -45,9 +47,9 @@ export async function* readLines(chunks: AsyncIterable<string>): AsyncGenerator<
 
 interface FoldedRecord {
   headers: RecordHeader[];
-  /** the newest version of each event in scope, normalised, in the order each first appeared */
+  /** the newest version of each event in scope, normalised, in the order each first appeared; as `keep` promises (core/keep.ts) */
   events: Event[];
-  /** the line (0-based) each kept version was read from, for a second pass that wants the raw objects */
+  /** keep 'all': the line (0-based) each kept version was read from, for a second pass that wants the raw objects */
   lines: number[];
   /** epoch ms of the first and last observation (in scope or not); null when there is none or it does not parse */
   firstObserved: number | null;
@@ -60,20 +62,30 @@ interface FoldedRecord {
   objects?: SavedObject[];
 }
 
-/** The newest version of each event in `namespace` (null: all). Null when the lines are not a record. */
-export async function foldRecord(lines: AsyncIterable<Line>, namespace: string | null): Promise<FoldedRecord | null> {
+/**
+ * The newest version of each event in `namespace` (null: all), as `keep` needs it (core/keep.ts).
+ * Null when the lines are not a record.
+ */
+export async function foldRecord(lines: AsyncIterable<Line>, namespace: string | null, keep: Keep = 'all'): Promise<FoldedRecord | null> {
   const headers: RecordHeader[] = [];
   // The newest version of each event in the order each first appeared. Keyed by the uid itself
   // (no "uid:" key string per event: a 200,000-event record would keep 200,000 more), and by
   // eventIdentity for the few without one.
-  const events: Event[] = [];
+  const kept = keptVersions(keep);
+  let slots = 0;
   const lineOf: number[] = [];
-  // What each kept version is instead of an Event, when it is not one (event-shape.ts), as the
-  // whole-file reader checks the versions it keeps.
-  const notEvent: (string | null)[] = [];
+  // What a kept version is instead of an Event, by slot, for the few that are not one
+  // (event-shape.ts), as the whole-file reader checks the versions it keeps.
+  const notEvent = new Map<number, string>();
   const byUid = new Map<string, number>();
   const byOther = new Map<string, number>();
-  const compact = eventCompactor();
+  const keepVersion = (slot: number, event: Event, raw: Json, index: number): void => {
+    kept.keep(slot, event);
+    lineOf[slot] = index;
+    const what = firstNonEvent([raw])?.what;
+    if (what === undefined) notEvent.delete(slot);
+    else notEvent.set(slot, what);
+  };
   let observations = 0;
   let firstObserved: number | null = null;
   let lastObserved: number | null = null;
@@ -103,25 +115,38 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     const [map, key] = event.uid !== '' ? [byUid, event.uid] : [byOther, eventIdentity(event)];
     const at = map.get(key);
     if (at === undefined) {
-      map.set(key, events.length);
-      events.push(compact(event));
-      lineOf.push(index);
-      notEvent.push(firstNonEvent([raw])?.what ?? null);
-    } else if (compareVersions(event, events[at] as Event) >= 0) {
-      events[at] = compact(event);
-      lineOf[at] = index;
-      notEvent[at] = firstNonEvent([raw])?.what ?? null;
-    }
+      map.set(key, slots);
+      keepVersion(slots, event, raw, index);
+      slots += 1;
+    } else if (kept.compare(event, at) >= 0) keepVersion(at, event, raw, index);
   }
   if (!reader.isRecord) return null;
-  const bad = notEvent.findIndex((what) => what !== null);
-  const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent[bad] as string };
-  return { headers, events, lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
+  let bad = -1;
+  for (const at of notEvent.keys()) if (bad < 0 || at < bad) bad = at;
+  const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent.get(bad) as string };
+  return { headers, events: kept.events(), lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
-// went to V8's large-object space, and a 200,000-event record peaked 100 MiB higher.
-const chunksOf = (path: string): AsyncIterable<string> => createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+// went to V8's large-object space, and a 200,000-event record peaked 100 MiB higher. Read with
+// readSync into one buffer: a read stream allocates a buffer per chunk and reads on libuv's thread
+// pool, which costs a 200,000-event record several MiB of memory outside the heap and a tenth of
+// a second of CPU, and --from has nothing to do while it waits.
+const CHUNK_BYTES = 64 * 1024;
+
+/** A file's text in chunks, read as it is iterated. */
+function* chunksOf(path: string): Generator<string> {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const decoder = new StringDecoder('utf8');
+    for (let bytes = readSync(fd, buffer); bytes > 0; bytes = readSync(fd, buffer)) yield decoder.write(buffer.subarray(0, bytes));
+    const rest = decoder.end();
+    if (rest !== '') yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** The raw objects on the given lines of a record file, in the order given. */
 async function rawAt(path: string, wanted: number[]): Promise<Json[]> {
@@ -179,11 +204,11 @@ async function startsLikeRecord(path: string): Promise<boolean> {
 /**
  * A record file as an EventSource, read line by line; null when the file does not start like a
  * record, or turns out not to be one (the caller then reads it whole, as any other saved file).
- * -n narrows it to one namespace as it is read.
+ * -n narrows it to one namespace as it is read; each event is kept as `keep` needs it.
  */
-export async function recordFileSource(path: string, namespace: string | null): Promise<EventSource | null> {
+export async function recordFileSource(path: string, namespace: string | null, keep: Keep = 'all'): Promise<EventSource | null> {
   if (!(await startsLikeRecord(path))) return null;
-  const folded = await foldRecord(readLines(chunksOf(path)), namespace);
+  const folded = await foldRecord(readLines(chunksOf(path)), namespace, keep);
   if (folded === null) return null;
   if (folded.notAnEvent !== null) throw notAnEventError(path, folded.notAnEvent);
   const first = folded.headers[0];

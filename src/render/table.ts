@@ -53,26 +53,40 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** Widens `widths` (each column's widest cell so far, in display width) to fit a row; returns the row's cell widths. */
+export function widenColumns(widths: number[], row: readonly string[]): number[] {
+  return row.map((cell, i) => {
+    const width = displayWidth(cell);
+    if (width > (widths[i] ?? 0) || widths[i] === undefined) widths[i] = width;
+    return width;
+  });
+}
+
+/**
+ * Lays a row out for columns of these widths: every cell but the last padded to its column's width
+ * plus `gap` spaces. `own`: the row's cell widths when already measured.
+ */
+export function rowLayout(widths: readonly number[], gap: number): (row: readonly string[], own?: readonly number[]) => string {
+  const pads = widths.map((w) => w + gap);
+  const spaces = ' '.repeat(Math.max(0, ...pads));
+  return (row, own) => {
+    let line = '';
+    const last = row.length - 1;
+    for (let i = 0; i < last; i += 1) {
+      const cell = row[i] as string;
+      line += cell + spaces.slice(0, (pads[i] as number) - (own?.[i] ?? displayWidth(cell)));
+    }
+    return last >= 0 ? line + (row[last] as string) : line;
+  };
+}
+
 /**
  * Rows of cells as lines (no newlines): every column but the last padded to its widest cell plus
  * `gap` spaces. Rows may be shorter than others; a missing cell is empty.
  */
 export function alignColumns(rows: readonly (readonly string[])[], gap: number): string[] {
   const widths: number[] = [];
-  const cellWidths = rows.map((row) =>
-    row.map((cell, i) => {
-      const width = displayWidth(cell);
-      if (width > (widths[i] ?? 0) || widths[i] === undefined) widths[i] = width;
-      return width;
-    }),
-  );
-  const pads = widths.map((w) => w + gap);
-  const spaces = ' '.repeat(Math.max(0, ...pads));
-  return rows.map((row, r) => {
-    const own = cellWidths[r] as number[];
-    let line = '';
-    const last = row.length - 1;
-    for (let i = 0; i < last; i += 1) line += (row[i] as string) + spaces.slice(0, (pads[i] as number) - (own[i] as number));
-    return last >= 0 ? line + (row[last] as string) : line;
-  });
+  const cellWidths = rows.map((row) => widenColumns(widths, row));
+  const layout = rowLayout(widths, gap);
+  return rows.map((row, r) => layout(row, cellWidths[r]));
 }

@@ -8,7 +8,7 @@ import { formatQualifiedObjectRef, kindsInSeveralGroups } from '../core/timeline
 import { paintType } from './color.ts';
 import type { Palette } from './color.ts';
 import { DEFAULT_CELL_WIDTH, truncateCell, truncateCellStart } from './escape.ts';
-import { alignColumns } from './table.ts';
+import { rowLayout, widenColumns } from './table.ts';
 import { formatTime } from './time.ts';
 import { escapeOrNone } from './words.ts';
 import type { TreeNode } from '../core/ownership.ts';
@@ -118,20 +118,43 @@ function columnsFor(opts: TimelineTableOptions): Column[] {
  * Returns '' for no events: "No events found" is a notice for stderr, not table output.
  */
 export function renderTimelineTable(events: Event[], opts: TimelineTableOptions): string {
-  if (events.length === 0) return '';
+  return [...timelineTableChunks(events, opts)].join('');
+}
+
+/** Rows written at a time: about 150 KiB of text. */
+const ROWS_PER_CHUNK = 1000;
+
+/**
+ * renderTimelineTable in pieces of ROWS_PER_CHUNK lines. The rows are made twice, once to measure
+ * the columns and once to lay them out, rather than held: a 200,000-event record's table then
+ * costs the memory of one piece, not of the whole text three times over (cells, lines, joined).
+ */
+export function* timelineTableChunks(events: Event[], opts: TimelineTableOptions): Generator<string> {
+  if (events.length === 0) return;
   const columns = columnsFor(opts);
   const shared = kindsInSeveralGroups(events);
   const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
-  const rows = events.map((ev) => {
+  const rowOf = (ev: Event): string[] => {
     const standing = opts.standing?.(ev) ?? {};
     return columns.map((column) => {
       const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
       const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
       return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
     });
-  });
-  const lines = alignColumns(opts.noHeaders ? rows : [columns.map((c) => c.head), ...rows], GAP);
-  return `${lines.join('\n')}\n`;
+  };
+  const head = columns.map((c) => c.head);
+  const widths: number[] = [];
+  if (!opts.noHeaders) widenColumns(widths, head);
+  for (const ev of events) widenColumns(widths, rowOf(ev));
+  const layout = rowLayout(widths, GAP);
+  let chunk = opts.noHeaders ? '' : `${layout(head)}\n`;
+  for (const [index, ev] of events.entries()) {
+    chunk += `${layout(rowOf(ev))}\n`;
+    if ((index + 1) % ROWS_PER_CHUNK === 0 || index === events.length - 1) {
+      yield chunk;
+      chunk = '';
+    }
+  }
 }
 
 /** Spaces between columns, as kubectl events prints them (its tabwriter's padding). */

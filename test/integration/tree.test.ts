@@ -9,7 +9,7 @@ import { kubectlOk } from '../harness/kubectl.ts';
 import { deleteNamespace, freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, pluginEnv } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
-import { createDeployment, listEvents, listObjects, type KubeObject } from '../harness/workloads.ts';
+import { createDeployment, listObjects, waitForUnschedulable as unschedulable, type KubeObject } from '../harness/workloads.ts';
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;
@@ -25,13 +25,7 @@ interface JsonTreeEvent {
   tree: { kind: string; apiVersion: string; name: string; uid: string; gone: boolean }[];
 }
 
-/** waits until every pod in `names` has its FailedScheduling event */
-async function waitForUnschedulable(names: string[]): Promise<void> {
-  await waitFor(`FailedScheduling for ${names.join(', ')}`, async () => {
-    const events = await listEvents(cp.kubeconfig, ns);
-    return names.every((name) => events.some((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === name));
-  });
-}
+const waitForUnschedulable = (names: string[]): Promise<void> => unschedulable(cp.kubeconfig, ns, names);
 
 before(async () => {
   cp = await cpPromise;

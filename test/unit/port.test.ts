@@ -310,3 +310,27 @@ describe('timeline -w through the port', () => {
     assert.deepEqual([shown.reason, shown.count], ['ReconcileStarted', 6]);
   });
 });
+
+describe('what the timeline asks a saved file to keep of each event (core/keep.ts)', () => {
+  const keepAsked = async (argv: string[]) => {
+    const sources = openSources({
+      saved: memorySource({ provenance: fromRecord({ namespace: null, firstObserved: NOW - 60_000, lastObserved: NOW }), raw: labEvents() }),
+      live: memorySource({ provenance: fromCluster(), raw: labEvents() }),
+    });
+    await run(['--from', 'rec.jsonl', ...argv], sources);
+    const file = sources.requests.find((req) => req.kind === 'file');
+    return file?.kind === 'file' ? (file.keep ?? 'all') : undefined;
+  };
+
+  for (const [argv, keep] of [
+    [['-o', 'stable'], 'stable'],
+    [['-o', 'stable', '--types', 'Warning', '--for', 'pod/hungry'], 'stable'],
+    [['-o', 'stable', '--since', '1h'], 'all'],
+    [['-o', 'stable', '--compare'], 'all'],
+    [['-o', 'stable', '--for', 'pod/hungry', '--tree'], 'all'],
+    [[], 'all'],
+    [['-o', 'json'], 'all'],
+  ] as [string[], string][]) {
+    test(`${argv.join(' ') || 'the table'}: ${keep}`, async () => assert.equal(await keepAsked(argv), keep));
+  }
+});

@@ -4,6 +4,13 @@ import { normaliseEvent } from '../../src/core/event.ts';
 import { formatHeader, formatObservation, parseRecordSaved } from '../../src/io/record-file.ts';
 import { foldRecord, readLines } from '../../src/io/record-stream.ts';
 import { ev } from '../support/builders.ts';
+import { selectEvents } from '../../src/core/filter.ts';
+import type { EventFilter } from '../../src/core/filter.ts';
+import { eventWindow } from '../../src/core/incident.ts';
+import type { Keep } from '../../src/core/keep.ts';
+import { renderStable } from '../../src/render/stable.ts';
+
+const NOW = Date.parse('2026-11-30T12:00:00Z');
 
 async function* chunksOf(text: string, size: number): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
@@ -117,5 +124,67 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     for (let i = 0; i < 300; i += 1) lines.push(observed(`e${rnd(40)}`, 1 + rnd(500), { count: 1 + rnd(5), type: rnd(3) === 0 ? 'MODIFIED' : 'ADDED' }));
     const text = lines.join('');
     assert.deepEqual(await folded(text, 61), reference(text));
+  });
+});
+
+describe("foldRecord keeping 'stable' (core/keep.ts): what -o stable prints, and the span its notice gives", () => {
+  function version(name: string, rv: number, opts: { type?: string; reason?: string; kind?: string; apiVersion?: string; object?: string; last?: string | null; namespace?: string } = {}): string {
+    const raw = ev({ name, type: opts.type ?? 'Normal', reason: opts.reason ?? 'Pulled', kind: opts.kind ?? 'Pod', apiVersion: opts.apiVersion ?? 'v1', objectName: opts.object ?? 'web' }) as Record<string, any>;
+    raw.metadata.resourceVersion = String(rv);
+    raw.metadata.uid = `uid-${name}`;
+    if (opts.namespace) raw.metadata.namespace = opts.namespace;
+    if (opts.last !== undefined) raw.lastTimestamp = opts.last;
+    // no time at all: the span leaves it out
+    if (opts.last === null) [raw.firstTimestamp, raw.metadata.creationTimestamp] = [null, null];
+    return formatObservation({ observedAt: Date.parse('2026-11-30T12:00:00Z'), type: 'ADDED', event: raw } as never);
+  }
+
+  async function both(text: string, filter: EventFilter = {}): Promise<{ all: unknown; stable: unknown }> {
+    const view = async (keep: Keep) => {
+      const fold = await foldRecord(readLines(chunksOf(text, 13)), null, keep);
+      const events = selectEvents(fold?.events ?? [], filter, NOW);
+      return { lines: renderStable(events), window: eventWindow(events), none: events.length === 0 };
+    };
+    return { all: await view('all'), stable: await view('stable') };
+  }
+
+  const record = [
+    header(null),
+    version('a', 1, { last: '2026-11-30T11:00:00Z' }),
+    version('b', 2, { last: '2026-11-30T11:30:00Z' }),
+    version('c', 3, { type: 'Warning', reason: 'BackOff', last: '2026-11-30T10:00:00Z' }),
+    // a newer version of c changes its reason: only the newest counts
+    version('c', 9, { type: 'Warning', reason: 'Failed', last: '2026-11-30T11:45:00Z' }),
+    // an older version seen later changes nothing
+    version('a', 0, { type: 'Warning', reason: 'Old', last: '2026-11-30T11:59:00Z' }),
+    version('d', 4, { kind: 'Pipeline', apiVersion: 'ev.labhub.io/v1', object: 'p' }),
+    version('e', 5, { kind: 'Pipeline', apiVersion: 'ci.example.com/v1', object: 'p', last: null }),
+    version('f', 6, { object: 'db', namespace: 'other', last: '2026-11-30T09:00:00Z' }),
+  ].join('');
+
+  it('prints the same lines with the same span as the whole events', async () => {
+    const { all, stable } = await both(record);
+    assert.deepEqual(stable, all);
+    assert.match((all as { lines: string }).lines, /Warning Failed Pod\/web/);
+    assert.doesNotMatch((all as { lines: string }).lines, /BackOff|Old/);
+  });
+
+  for (const [name, filter] of [
+    ['--types', { types: ['warning'] }],
+    ['--reasons', { reasons: ['Pulled'] }],
+    ['--for', { object: { kind: 'pod', name: 'db' } }],
+    ['--for that matches nothing', { object: { kind: 'pod', name: 'nothing' } }],
+  ] as [string, EventFilter][]) {
+    it(`prints the same lines with the same span under ${name}`, async () => {
+      const { all, stable } = await both(record, filter);
+      assert.deepEqual(stable, all);
+    });
+  }
+
+  it('keeps one event per line, however many events the record holds', async () => {
+    const many = [header(null), ...Array.from({ length: 50 }, (_, i) => version(`e${i}`, i + 1, { last: `2026-11-30T11:${String(i).padStart(2, '0')}:00Z` }))].join('');
+    const fold = await foldRecord(readLines(chunksOf(many, 101)), null, 'stable');
+    assert.equal(fold?.events.length, 1);
+    assert.deepEqual(eventWindow(fold?.events ?? []).end, Date.parse('2026-11-30T11:49:00Z'));
   });
 });

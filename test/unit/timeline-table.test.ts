@@ -5,7 +5,7 @@ import type { Event } from '../../src/core/event.ts';
 import type { EventStanding } from '../../src/core/incarnation.ts';
 import { sortTimeline } from '../../src/core/timeline.ts';
 import { ansiPalette, choosePalette, plainPalette, type ColorChoice } from '../../src/render/color.ts';
-import { renderTimelineTable, type TimelineTableOptions } from '../../src/render/timeline-table.ts';
+import { renderTimelineTable, timelineTableChunks, type TimelineTableOptions } from '../../src/render/timeline-table.ts';
 import { NOW, ev, labEvents } from '../support/builders.ts';
 
 const plain: TimelineTableOptions = { now: NOW, wide: false, allNamespaces: false, noHeaders: false, palette: plainPalette };
@@ -174,5 +174,30 @@ describe('renderTimelineTable marks what the live cluster says', () => {
     const long = [normaliseEvent(ev({ objectName: 'x'.repeat(50) }))];
     const row = renderTimelineTable(long, { ...plain, noHeaders: true, maxCellWidth: 20, standing: () => ({ incarnation: 'gone' }) });
     assert.match(row, / Pipeline\/xxxxxxxx\.\.\. \(gone\) /);
+  });
+});
+
+describe('timelineTableChunks: the table in pieces, for tables too big to hold', () => {
+  // 2,500 rows: three pieces. The widest REASON is on the last row, after the first pieces are
+  // made: every piece must still be laid out for it.
+  const many = (): Event[] =>
+    Array.from({ length: 2500 }, (_, i) => normaliseEvent(ev({ name: `e${i}`, reason: i === 2499 ? 'AReasonWiderThanEveryOther' : 'Pulled', first: 2500 - i })));
+
+  it('is the whole table, piece after piece, each piece whole lines', () => {
+    const pieces = [...timelineTableChunks(many(), plain)];
+    assert.equal(pieces.length, 3);
+    for (const piece of pieces) assert.ok(piece.endsWith('\n'));
+    assert.equal(pieces.join('').split('\n').length, 1 + 2500 + 1);
+  });
+
+  it('lays every piece out for the widest cell of any row', () => {
+    const lines = [...timelineTableChunks(many(), plain)].join('').trimEnd().split('\n');
+    const message = (lines[0] as string).indexOf('MESSAGE');
+    assert.ok(message > (lines[0] as string).indexOf('REASON') + 'AReasonWiderThanEveryOther'.length);
+    for (const line of lines.slice(1)) assert.equal(line.indexOf('Started reconciling'), message, line);
+  });
+
+  it('is nothing for no events', () => {
+    assert.deepEqual([...timelineTableChunks([], plain)], []);
   });
 });
