@@ -52,17 +52,31 @@ export const fetch = () => { throw new Error('undici fetch is not part of kubect
   },
 };
 
-// commander imports node:child_process (and through it node:net and the streams) for stand-alone
-// executable subcommands, which this program has none of; loaded at start-up, it was a fifth of
-// what --version and --help cost. Its import becomes an object that loads the module on first use.
-const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
+// Built-in modules that cost start-up time and that --version, --help, --from and completion never
+// use: node:fs/promises (which loads readline's interface and the REPL history with it),
+// node:os, node:child_process and node:net (with the streams). An import of one becomes an object
+// that loads the module on first use (process.getBuiltinModule), so a run pays for what it uses.
+// esbuild hands such a CommonJS module to an ESM import through __toESM, which copies every
+// property name it lists: the object lists the module's names (read here, from the Node that
+// builds, the pinned one) and reads a property from the module only when it is used.
+const LAZY_BUILTINS = ['node:fs/promises', 'node:os', 'node:child_process', 'node:net'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined);
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+    const filter = new RegExp(`^(${LAZY_BUILTINS.join('|')})$`);
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       loader: 'js',
-      contents: `export default { spawn: (...args) => process.getBuiltinModule('node:child_process').spawn(...args) };`,
+      contents: `let loaded;
+const load = () => (loaded ??= process.getBuiltinModule(${JSON.stringify(args.path)}));
+const names = ${JSON.stringify(Object.keys(process.getBuiltinModule(args.path)))};
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => [...names],
+  getOwnPropertyDescriptor: (_, key) =>
+    names.includes(key) ? { value: undefined, writable: true, enumerable: true, configurable: true } : undefined,
+});`,
     }));
   },
 };
@@ -120,7 +134,7 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
-  plugins: [stubOptionalModules, lazyChildProcessForCommander],
+  plugins: [stubOptionalModules, lazyBuiltins],
 };
 // Libraries only some runs need, each a script of its own compiled on first use (src/chunk.ts):
 // the constant names the file for the bundle (esbuild define).

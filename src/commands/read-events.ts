@@ -144,7 +144,12 @@ export async function readLiveFacts(
     checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
     const events = dedupeByUid((await readWithProgress(live, deps)).events);
     facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
-    facts.liveEvents = filterEvents(events, await resolveFilter(live, read.filter), now);
+    const { tree } = read;
+    // --tree: the live events of the saved tree's members, as the saved ones are.
+    facts.liveEvents =
+      tree === undefined
+        ? filterEvents(events, await resolveFilter(live, read.filter), now)
+        : filterEvents(events, { ...read.filter, object: undefined }, now).filter((ev) => tree.chainOf(ev) !== undefined);
     objects = live.objects;
   }
   if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events));

@@ -227,3 +227,20 @@ describe('--tree table width', () => {
     assert.doesNotMatch(r.stdout, /Deployment\/web/);
   });
 });
+
+describe('--tree --compare', () => {
+  test("compares the saved tree's events with the live events of the same members", async () => {
+    const saved = memorySource({ provenance: fromCapture(), raw: RAW, ownership: OBJECTS });
+    // the live cluster lost the gone pod's event and has a new one about the pod, and one about a stranger
+    const held = RAW.filter((e) => (e.involvedObject as { name: string }).name !== 'web-5d4-bbbbb');
+    const live = memorySource({
+      provenance: fromCluster(),
+      raw: [...held, ev({ ...on(pod), reason: 'Pulled', message: 'later', first: 5 }), ev({ ...on(other), reason: 'Later', message: 'x', first: 4 })],
+      served: SERVED,
+      lookups: new Map(),
+    });
+    const r = await run(['--from', 'cap', '--for', 'deploy/web', '--tree', '--compare', '--no-headers'], openSources({ saved, live }));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /1 of 5 events in the capture is no longer on the server .*; 1 event on the server is not in the capture\.\n/);
+  });
+});
