@@ -51,10 +51,12 @@ export function objectBlock(o: ObjectStory, incident: Incident, palette: Palette
 }
 
 function objectHeader(o: ObjectStory, incident: Incident, palette: Palette): string {
-  const gone = isGone(o) && o.incarnation !== 'gone' ? 'gone' : '';
-  const uid = o.uid !== null ? `uid ${escapeOrNone(o.uid)}${incarnationNote(o, incident)}` : incident.carries.uids ? 'no uid' : '';
-  const note = [gone, uid].filter((part) => part !== '').join('; ');
-  return `${palette.bold(objectLabel(o))}${note === '' ? '' : palette.dim(` (${note})`)}`;
+  // The tree's mark first; a live lookup saying the same ("no longer exists") would say it twice.
+  const gone = isGone(o) ? 'gone' : '';
+  const note = gone === '' ? incarnationNote(o, incident) : '';
+  const uid = o.uid !== null ? `uid ${escapeOrNone(o.uid)}${note}` : incident.carries.uids ? 'no uid' : '';
+  const parts = [gone, uid].filter((part) => part !== '').join('; ');
+  return `${palette.bold(objectLabel(o))}${parts === '' ? '' : palette.dim(` (${parts})`)}`;
 }
 
 /**

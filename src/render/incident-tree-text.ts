@@ -71,23 +71,26 @@ export function treeSection(incident: IncidentView, tree: IncidentTree, palette:
   const all: Told[] = [];
   collect(tree.root, [], incident, palette, all);
   const chosen = new Set<Told>();
+  // Members named so far: by their own story, or by the one line an owner gets above what it owns.
   const named = new Set<StoryBranch>();
+  /** What telling `t` adds: its lines and a blank, a line and a blank for each owner not yet named, less the line it replaces. */
+  const cost = (t: Told): number => {
+    const headers = t.owners.filter((o) => !named.has(o)).length * 2;
+    const replaces = t.own !== undefined && named.has(t.own) && ![...chosen].some((c) => c.own === t.own) ? 2 : 0;
+    return t.lines.length + 1 + headers - replaces;
+  };
   let used = 0;
   const choose = (t: Told): void => {
+    used += cost(t);
     chosen.add(t);
-    used += t.lines.length + 1;
     if (t.own !== undefined) named.add(t.own);
-    for (const o of t.owners) {
-      if (!named.has(o)) used += 2;
-      named.add(o);
-    }
+    for (const o of t.owners) named.add(o);
   };
   // Owner first: the root's own story is always told; then the most telling until the budget is spent.
   for (const t of all) if (incident.detail || t.depth === 0) choose(t);
   for (const t of [...all].sort((a, b) => compareFamilies(a.family, b.family))) {
     if (chosen.has(t)) continue;
-    const headers = t.owners.filter((o) => !named.has(o)).length * 2;
-    if (chosen.size > 0 && used + t.lines.length + 1 + headers > budget) continue;
+    if (chosen.size > 0 && used + cost(t) > budget) continue;
     choose(t);
   }
   const blocks: string[] = [];

@@ -91,6 +91,14 @@ export function waitForEvent(kubeconfig: string, ns: string, what: string, match
   return waitFor(`event ${what} in ${ns}`, async () => (await listEvents(kubeconfig, ns)).find(match));
 }
 
+/** Waits until every pod in `names` has its FailedScheduling event. */
+export async function waitForUnschedulable(kubeconfig: string, ns: string, names: string[]): Promise<void> {
+  await waitFor(`FailedScheduling for ${names.join(', ')} in ${ns}`, async () => {
+    const events = await listEvents(kubeconfig, ns);
+    return names.every((name) => events.some((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === name));
+  });
+}
+
 /** The pods a Deployment's ReplicaSets own, once there are `count` of them not being deleted. */
 export function waitForPods(kubeconfig: string, ns: string, app: string, count: number, ready?: (pod: KubeObject) => boolean): Promise<KubeObject[]> {
   return waitFor(`${count} pods of ${app} in ${ns}`, async () => {

@@ -134,7 +134,7 @@ test('a stopped heartbeat: node-1 goes Unknown and tainted, its pods get NodeNot
   assert.match(evicted[0] ?? '', /reported NodeNotReady[\s\S]*reported TaintManagerEviction/);
 });
 
-test('--for deploy/web --tree tells the failure under its owners: each pod’s NodeNotReady, eviction and FailedScheduling under its ReplicaSet', async () => {
+test('--for deploy/web --tree tells the failure under its owners: each pod’s NodeNotReady, eviction and FailedScheduling under its ReplicaSet, and the incident tells it owner first', async () => {
   interface TreeEvent {
     uid: string;
     reason: string;
@@ -172,6 +172,39 @@ test('--for deploy/web --tree tells the failure under its owners: each pod’s N
   // The set's SuccessfulCreate of the replacements sits on the set; the node's own events are not web's.
   assert.ok(events.some((e) => where(e) === set && e.reason === 'SuccessfulCreate'));
   assert.ok(events.every((e) => e.object.kind !== 'Node'));
+
+  // The incident tells it owner first: the tree's members as data, each pod's story under the set.
+  interface Member {
+    kind: string;
+    name: string;
+    gone: boolean;
+    objects: number[];
+    children: Member[];
+  }
+  const incident = await evtimeline(['incident', '-n', ns, '--for', 'deploy/web', '--tree', '-o', 'json'], cp.kubeconfig);
+  assert.equal(incident.code, 0, incident.stderr);
+  const account = JSON.parse(incident.stdout) as {
+    objects: { kind: string; name: string; reports: { reason: string }[]; tree?: { kind: string; name: string }[] }[];
+    tree: { root: Member; members: number; gone: number };
+  };
+  assert.equal(account.tree.members, 2 + pods.length, 'the Deployment, its ReplicaSet and every pod');
+  assert.equal(account.tree.gone, 0);
+  assert.deepEqual([account.tree.root.kind, account.tree.root.name], ['Deployment', 'web']);
+  const [setMember, ...otherSets] = account.tree.root.children;
+  assert.deepEqual(otherSets, []);
+  assert.equal(setMember?.name, rs.metadata.name);
+  const toldUnderSet = new Set(setMember?.children.flatMap((m) => m.objects.map((i) => account.objects[i]?.name)));
+  for (const pod of original) {
+    assert.ok(toldUnderSet.has(pod.metadata.name), `${pod.metadata.name} under the set`);
+    const story = account.objects.find((o) => o.name === pod.metadata.name);
+    assert.equal(story?.tree?.map((m) => `${m.kind}/${m.name}`).join(' > '), `${set} > Pod/${pod.metadata.name}`);
+    const reasons = story?.reports.map((r) => r.reason) ?? [];
+    assert.ok(reasons.includes('NodeNotReady') && reasons.includes('TaintManagerEviction'), reasons.join(' '));
+  }
+  const text = await evtimeline(['incident', '-n', ns, '--for', 'deploy/web', '--tree'], cp.kubeconfig);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, new RegExp(`The tree of Deployment/web: 1 ReplicaSet, ${pods.length} Pods\\.`));
+  assert.match(text.stdout, /What happened, owner first \(Deployment\/web and what it owns\)/);
 });
 
 test('a restarted heartbeat heals node-1: Ready, untainted, the replacements scheduled and the evicted pods gone', async () => {

@@ -9,7 +9,7 @@ import { kubectlOk } from '../harness/kubectl.ts';
 import { deleteNamespace, freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, pluginEnv } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
-import { createDeployment, listEvents, listObjects, type KubeObject } from '../harness/workloads.ts';
+import { createDeployment, listObjects, waitForUnschedulable as unschedulable, type KubeObject } from '../harness/workloads.ts';
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;
@@ -25,13 +25,7 @@ interface JsonTreeEvent {
   tree: { kind: string; apiVersion: string; name: string; uid: string; gone: boolean }[];
 }
 
-/** waits until every pod in `names` has its FailedScheduling event */
-async function waitForUnschedulable(names: string[]): Promise<void> {
-  await waitFor(`FailedScheduling for ${names.join(', ')}`, async () => {
-    const events = await listEvents(cp.kubeconfig, ns);
-    return names.every((name) => events.some((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === name));
-  });
-}
+const waitForUnschedulable = (names: string[]): Promise<void> => unschedulable(cp.kubeconfig, ns, names);
 
 before(async () => {
   cp = await cpPromise;
@@ -113,6 +107,26 @@ describe('--tree on a Deployment whose pods cannot be scheduled', () => {
     assert.equal(lists('events').length, 1);
     assert.ok(!urls.some((p) => p.startsWith('/apis/events.k8s.io/')));
     assert.ok(!urls.some((p) => new RegExp(`/namespaces/${ns}/pods/`).test(p)), 'no GET of one pod');
+  });
+});
+
+describe('--tree as a reader RBAC lets list only some resources', () => {
+  test('the resources it may not list are left out, said once on stderr; pods it may not list are not called gone', async () => {
+    // viewer may list the Deployment, its ReplicaSets and the events, not the pods
+    await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'role', 'tree-no-pods', '--verb=get,list,watch', '--resource=deployments,replicasets,events']);
+    await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'rolebinding', 'tree-no-pods', '--role=tree-no-pods', '--user=viewer']);
+    const r = await waitFor('the role to apply', async () => {
+      const run = await evtimeline(['-n', ns, '--for', 'deploy/hungry-web', '--tree', '--no-headers'], cp.viewerKubeconfig);
+      return run.code === 0 ? run : undefined;
+    });
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: --tree left out'));
+    assert.equal(warnings.length, 1, r.stderr);
+    assert.match(warnings[0] ?? '', /not allowed to list: [^;)]*\bpods\b/);
+    assert.doesNotMatch(warnings[0] ?? '', /replicasets|deployments/);
+    const set = `Deployment/hungry-web > ReplicaSet/${rs.metadata.name}`;
+    // The pods' events are still there, placed by the ReplicaSet's messages; none is called gone.
+    assert.match(r.stdout, new RegExp(`${set} > Pod/${gone.metadata.name}\\s`));
+    assert.doesNotMatch(r.stdout, /\(gone\)/);
   });
 });
 

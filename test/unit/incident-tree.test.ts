@@ -9,6 +9,7 @@ import type { IncidentContext } from '../../src/core/incident.ts';
 import { plainPalette } from '../../src/render/color.ts';
 import { toIncidentJson } from '../../src/render/incident-json.ts';
 import { renderIncidentHeadline, renderIncidentText } from '../../src/render/incident-text.ts';
+import { treeSection } from '../../src/render/incident-tree-text.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { ownedNamespace } from '../support/owned-events.ts';
 import { fromCluster } from '../support/sources.ts';
@@ -69,7 +70,9 @@ test('a rollout that does not fit, told owner first: a golden account at the fix
     '    "Scaled up replica set web-5d4f7c9b8 from 0 to 5"',
     '    "Scaled up replica set web-7c9d8f6b5 from 0 to 2"',
     '',
-    '  ReplicaSet/web-5d4f7c9b8 (uid uid-web-5d4f7c9b8; 5 events of its own, not told here)',
+    '  ReplicaSet/web-5d4f7c9b8 (uid uid-web-5d4f7c9b8)',
+    '    First 9m59s ago, replicaset-controller reported SuccessfulCreate (Normal), 5 events, 5 times in 4s, last 9m55s ago; for example:',
+    '      "Created pod: web-5d4f7c9b8-zt2rn"',
     '',
     '    Pod/web-5d4f7c9b8-x2k4q and 4 more Pod/web-<hash>-<id> with the same story, 1 of them gone',
     '      First 9m50s ago, default-scheduler reported FailedScheduling (Warning), 5 events on 5 objects, 20 times in 8m10s, last 100s ago; for example:',
@@ -89,8 +92,6 @@ test('a rollout that does not fit, told owner first: a golden account at the fix
     '    Pod/web-7c9d8f6b5-p2k9z (uid uid-web-7c9d8f6b5-p2k9z)',
     '      First 4m48s ago, default-scheduler reported FailedScheduling (Warning), 4 times in 4m18s, last 30s ago:',
     '        "0/3 nodes are available: 3 Insufficient cpu."',
-    '',
-    'and 1 more object like this (1 more story): --detail or -o json tells them all.',
     '',
     'Who reported what',
   ];
@@ -222,4 +223,23 @@ test('a 20,000-event namespace of 8 ReplicaSets and 400 Pods told owner first st
   assert.equal(told.reduce((a, b) => a + b, 0) + more, 409);
   const detail = renderIncidentText({ ...incident, detail: true }, plainPalette);
   assert.equal(detail.split('\n').filter((l) => /^ {4}Pod\//.test(l)).length, 400);
+});
+
+test('an owner whose own story does not fit is named on one line above what it owns, and what is left out is counted', () => {
+  const incident = withTree();
+  const text = treeSection(incident, incident.tree as NonNullable<typeof incident.tree>, plainPalette, 17);
+  const lines = text.split('\n');
+  assert.equal(lines[2], 'Deployment/web (uid uid-web)');
+  // The most recent Warnings win the budget (the second ReplicaSet's two Pods); their owner's Normal
+  // story does not fit, so it is named on a line of its own above them.
+  assert.deepEqual(
+    lines.filter((l) => /^ +(ReplicaSet|Pod)\//.test(l)),
+    ['  ReplicaSet/web-7c9d8f6b5 (uid uid-web-7c9d8f6b5; 2 events of its own, not told here)', '    Pod/web-7c9d8f6b5-m4x7q (uid uid-web-7c9d8f6b5-m4x7q)', '    Pod/web-7c9d8f6b5-p2k9z (uid uid-web-7c9d8f6b5-p2k9z)'],
+  );
+  assert.ok(lines.length - 2 <= 17 + 2, text);
+  assert.match(text, /\nand (\d+) more objects? like this \((\d+) more stor(?:y|ies)\): --detail or -o json tells them all\.$/);
+  const [, objects, stories] = /and (\d+) more objects? like this \((\d+) more/.exec(text) ?? [];
+  const told = lines.filter((l) => /^ *(Deployment|ReplicaSet|Pod)\//.test(l) && !l.includes('not told here')).map((l) => Number(/and (\d+) more/.exec(l)?.[1] ?? 0) + 1);
+  assert.equal(told.reduce((a, b) => a + b, 0) + Number(objects), 10);
+  assert.equal(Number(stories), 3);
 });
