@@ -11,11 +11,76 @@
 // - besides the controllers' own events (ScalingReplicaSet, SuccessfulCreate/Delete, Scheduled, ...),
 //   N events about the Deployments, ReplicaSets and Pods (the gone ones too), written as a busy
 //   namespace's kubelets would have written them (bench-events.ts planEvents).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { WRITE_CONCURRENCY, planEvents, type Call, type Subject } from './bench-events.ts';
+import { Api, capture } from './bench-api.ts';
+import { onPath } from './bench-measure.ts';
+import { Workspace, readFlags } from './bench-session.ts';
+import { ensureMaxRssHelper } from './maxrss.mjs';
+import type { ControlPlane } from '../test/harness/controlplane.ts';
+import { freshNamespace } from '../test/harness/namespace.ts';
 import { eachLimited } from '../src/kube/objects.ts';
 import { kubectlOk } from '../test/harness/kubectl.ts';
 import { waitFor } from '../test/harness/wait.ts';
 import { deploymentObject, listObjects, type KubeObject } from '../test/harness/workloads.ts';
+import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
+
+/** The flags of a benchmark on this namespace (bench:tree, bench:saved). */
+export interface NamespaceBenchOptions {
+  objects: number;
+  events: number;
+  runs: number;
+  kubectl: string;
+  plugin: string;
+}
+
+/** `[--objects 500] [--events 2000] [--runs 5] [--kubectl PATH] [--plugin PATH]`, as scripts/<script>.ts reads them. */
+export function parseNamespaceBenchArgs(argv: string[], script: string): NamespaceBenchOptions {
+  const opts: Partial<NamespaceBenchOptions> & { objects: number; events: number; runs: number } = { objects: 500, events: 2000, runs: 5 };
+  readFlags(argv, script, (flag, value, whole) => {
+    if (flag === '--objects') opts.objects = whole(1);
+    else if (flag === '--events') opts.events = whole(0);
+    else if (flag === '--runs') opts.runs = whole(1);
+    else if (flag === '--kubectl') opts.kubectl = resolve(value());
+    else if (flag === '--plugin') opts.plugin = resolve(value());
+    else return false;
+    return true;
+  });
+  opts.kubectl ??= onPath('kubectl');
+  if (!opts.kubectl) throw new Error('no kubectl on PATH: pass --kubectl PATH');
+  opts.plugin ??= PLUGIN_BINARY;
+  if (!existsSync(opts.plugin)) throw new Error(`${opts.plugin} is missing (npm run build makes dist/kubectl-evtimeline)`);
+  return opts as NamespaceBenchOptions;
+}
+
+/** What a namespace benchmark runs in: its flags, the maxrss helper, the work folder (close it), the control plane and a fresh namespace. */
+export interface NamespaceBench {
+  opts: NamespaceBenchOptions;
+  helper: string;
+  ws: Workspace;
+  cp: ControlPlane;
+  api: Api;
+  ns: string;
+}
+
+/** The start bench:tree and bench:saved share: the work folder with the plugin linked, a control plane of NODES nodes, a namespace named after the script. */
+export async function startNamespaceBench(script: string, argv: string[]): Promise<NamespaceBench> {
+  const opts = parseNamespaceBenchArgs(argv, script);
+  const helper = await ensureMaxRssHelper();
+  const k = opts.kubectl;
+  const ws = await Workspace.open(script, k);
+  try {
+    await ws.link(opts.plugin, 'evtimeline', k);
+    console.log(`kubectl: ${(await capture([k, 'version', '--client'], ws.env)).trim().split('\n')[0]} (${k})`);
+    console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
+    const { cp, api } = await ws.startControlPlane(`etcd, kube-apiserver, kube-scheduler, kube-controller-manager; ${NODES} nodes`, { nodes: NODES });
+    return { opts, helper, ws, cp, api, ns: await freshNamespace(cp.kubeconfig, script) };
+  } catch (error) {
+    await ws.close();
+    throw error;
+  }
+}
 
 const WEB_REPLICAS = 30;
 const OTHER_DEPLOYMENTS = 9;

@@ -18,42 +18,10 @@
 //
 //   node --import tsx scripts/bench-tree.ts [--objects 500] [--events 2000] [--runs 5]
 //       [--kubectl PATH] [--plugin PATH]
-import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
-import { ensureMaxRssHelper } from './maxrss.mjs';
 import { capture } from './bench-api.ts';
-import { Workspace, readFlags } from './bench-session.ts';
-import { NODES, buildNamespace, type BuiltNamespace } from './bench-objects.ts';
-import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Subject } from './bench-measure.ts';
-import { freshNamespace } from '../test/harness/namespace.ts';
-import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
-
-interface Options {
-  objects: number;
-  events: number;
-  runs: number;
-  kubectl: string;
-  plugin: string;
-}
-
-function parseArgs(argv: string[]): Options {
-  const opts: Partial<Options> & { objects: number; events: number; runs: number } = { objects: 500, events: 2000, runs: 5 };
-  readFlags(argv, 'bench-tree', (flag, value, whole) => {
-    if (flag === '--objects') opts.objects = whole(1);
-    else if (flag === '--events') opts.events = whole(0);
-    else if (flag === '--runs') opts.runs = whole(1);
-    else if (flag === '--kubectl') opts.kubectl = resolve(value());
-    else if (flag === '--plugin') opts.plugin = resolve(value());
-    else return false;
-    return true;
-  });
-  opts.kubectl ??= onPath('kubectl');
-  if (!opts.kubectl) throw new Error('no kubectl on PATH: pass --kubectl PATH');
-  opts.plugin ??= PLUGIN_BINARY;
-  if (!existsSync(opts.plugin)) throw new Error(`${opts.plugin} is missing (npm run build makes dist/kubectl-evtimeline)`);
-  return opts as Options;
-}
+import { buildNamespace, startNamespaceBench, type BuiltNamespace } from './bench-objects.ts';
+import { elapsed, evictFromPageCache, interleave, markdownTable, type Subject } from './bench-measure.ts';
 
 interface TreeMember {
   kind: string;
@@ -78,20 +46,11 @@ async function checkTreeJson(command: string[], built: BuiltNamespace, env: Node
 
 async function main(): Promise<void> {
   const scriptStarted = performance.now();
-  const opts = parseArgs(process.argv.slice(2));
-  const helper = await ensureMaxRssHelper();
+  const { opts, helper, ws, cp, api, ns } = await startNamespaceBench('bench-tree', process.argv.slice(2));
   const k = opts.kubectl;
-
-  const ws = await Workspace.open('bench-tree', k);
   try {
-    await ws.link(opts.plugin, 'evtimeline', k);
     const env = ws.env;
-    console.log(`kubectl: ${(await capture([k, 'version', '--client'], env)).trim().split('\n')[0]} (${k})`);
-    console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
-    const { cp, api } = await ws.startControlPlane(`etcd, kube-apiserver, kube-scheduler, kube-controller-manager; ${NODES} nodes`, { nodes: NODES });
-
     let started = performance.now();
-    const ns = await freshNamespace(cp.kubeconfig, 'bench-tree');
     const built = await buildNamespace(api.call.bind(api), cp.kubeconfig, ns, opts.objects, opts.events, (line) => process.stderr.write(`${line}\n`));
     const byResource = [...built.byResource].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`).join(', ');
     console.log(`\n## --tree on ${built.objects} objects (${byResource}) and ${built.events} events, built in ${elapsed(started)}\n`);

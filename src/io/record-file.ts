@@ -172,7 +172,7 @@ function readRecordLine(text: string, complete: boolean): { line: RecordLine | n
 
 /**
  * A record read line by line, with the rules both readers (the whole text here, the stream in
- * record-stream.ts) share: every line but the last must be a header or an observation, blank lines
+ * record-stream.ts) share: every line but the last must be a header, an observation or an object line, blank lines
  * are allowed, a torn fragment before a whole line is skipped and counted, and the text after the
  * last newline may be torn. One per read.
  */
@@ -184,7 +184,7 @@ export class RecordLineReader {
   private ours = 0;
 
   /**
-   * One line (`complete`: a newline ended it): its header or observation; 'skip' for a blank line
+   * One line (`complete`: a newline ended it): its header, observation or object; 'skip' for a blank line
    * or a fragment alone; 'end' for a torn last line (nothing follows); null when it is not a
    * record line, so the text is not a record.
    */

@@ -110,6 +110,26 @@ describe('--tree on a Deployment whose pods cannot be scheduled', () => {
   });
 });
 
+describe('--tree as a reader RBAC lets list only some resources', () => {
+  test('the resources it may not list are left out, said once on stderr; pods it may not list are not called gone', async () => {
+    // viewer may list the Deployment, its ReplicaSets and the events, not the pods
+    await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'role', 'tree-no-pods', '--verb=get,list,watch', '--resource=deployments,replicasets,events']);
+    await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'rolebinding', 'tree-no-pods', '--role=tree-no-pods', '--user=viewer']);
+    const r = await waitFor('the role to apply', async () => {
+      const run = await evtimeline(['-n', ns, '--for', 'deploy/hungry-web', '--tree', '--no-headers'], cp.viewerKubeconfig);
+      return run.code === 0 ? run : undefined;
+    });
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: --tree left out'));
+    assert.equal(warnings.length, 1, r.stderr);
+    assert.match(warnings[0] ?? '', /not allowed to list: [^;)]*\bpods\b/);
+    assert.doesNotMatch(warnings[0] ?? '', /replicasets|deployments/);
+    const set = `Deployment/hungry-web > ReplicaSet/${rs.metadata.name}`;
+    // The pods' events are still there, placed by the ReplicaSet's messages; none is called gone.
+    assert.match(r.stdout, new RegExp(`${set} > Pod/${gone.metadata.name}\\s`));
+    assert.doesNotMatch(r.stdout, /\(gone\)/);
+  });
+});
+
 describe('-w --tree on a rollout', () => {
   test("the new ReplicaSet's pods join the tree as their events arrive, with their chain", async () => {
     const child = spawn('kubectl', ['evtimeline', '-n', ns, '--for', 'deploy/hungry-web', '--tree', '-w', '-o', 'json'], {
