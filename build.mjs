@@ -52,19 +52,22 @@ export const fetch = () => { throw new Error('undici fetch is not part of kubect
   },
 };
 
-// Built-in modules that cost start-up time and that --version, --help, --from and completion never
-// use: node:fs/promises (which loads readline's interface and the REPL history with it),
-// node:os, node:child_process and node:net (with the streams). An import of one becomes an object
-// that loads the module on first use (process.getBuiltinModule), so a run pays for what it uses.
-// esbuild hands such a CommonJS module to an ESM import through __toESM, which copies every
-// property name it lists: the object lists the module's names (read here, from the Node that
-// builds, the pinned one) and reads a property from the module only when it is used.
-const LAZY_BUILTINS = ['node:fs/promises', 'node:os', 'node:child_process', 'node:net'];
+// Built-in modules load when first used, not when the bundle starts: node:fs/promises alone
+// loaded readline's interface and the REPL history, and commander's node:child_process brought
+// node:net and more, for --version, --help, --from and completion, which use none of them. Every
+// node: import but those Node has loaded before any script runs (EAGER_BUILTINS) becomes an
+// object that loads the module on first use (process.getBuiltinModule), so a run pays for what it
+// uses, and a new import cannot slow every start-up down. esbuild hands a CommonJS module to an
+// ESM import through __toESM, which copies every property name it lists: the object lists the
+// module's names (read here, from the Node that builds, the pinned one) and reads a property from
+// the module only when the property is used. (Named imports are read where they are used.)
+const EAGER_BUILTINS = new Set(['node:buffer', 'node:events', 'node:fs', 'node:path', 'node:process', 'node:stream', 'node:string_decoder',
+  'node:timers', 'node:url', 'node:util']);
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
-    const filter = new RegExp(`^(${LAZY_BUILTINS.join('|')})$`);
-    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-builtin' }));
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      EAGER_BUILTINS.has(args.path) || args.kind === 'require-call' || !process.getBuiltinModule(args.path) ? undefined : { path: args.path, namespace: 'lazy-builtin' });
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       loader: 'js',
       contents: `let loaded;

@@ -105,9 +105,9 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     return SUCCESS;
   }
   if (opts.output.kind === 'document') {
-    const doc = events.map((ev) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev)));
-    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(doc)) stdout.write(piece);
-    else stdout.write(renderDocument(doc, events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
+    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev));
+    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
+    else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
   }
   if (events.length === 0) {

@@ -94,14 +94,16 @@ export function buildStoryTree(tree: Tree, stories: ObjectStory[], chainOfStory:
 
 /** Time of a member's first report, for members the tree's own order does not place. */
 function firstReport(b: Building): number {
-  const times = b.stories.flatMap((s) => s.reports.flatMap((r) => (r.firstSeen === null ? [] : [r.firstSeen])));
-  return times.length === 0 ? Infinity : Math.min(...times);
+  let first = Infinity;
+  for (const s of b.stories) for (const r of s.reports) if (r.firstSeen !== null && r.firstSeen < first) first = r.firstSeen;
+  return first;
 }
 
 function toBranch(b: Building, depth: number, position: ReadonlyMap<string, number>): StoryBranch {
-  const ordered = [...b.children.values()].sort(
-    (x, y) => (position.get(memberKey(x.member)) ?? Infinity) - (position.get(memberKey(y.member)) ?? Infinity) || firstReport(x) - firstReport(y),
-  );
+  const first = new Map([...b.children.values()].map((c) => [c, firstReport(c)]));
+  const at = (c: Building): number => position.get(memberKey(c.member)) ?? Infinity;
+  // By the tree's order; members it does not place (never, from src/core/tree.ts) by their first report.
+  const ordered = [...b.children.values()].sort((x, y) => at(x) - at(y) || (first.get(x) as number) - (first.get(y) as number));
   // Members that own nothing told are the many (the Pods of a ReplicaSet): siblings with the same
   // story are told once, at the place of the first of them. Owners are told each on their own.
   const leaves = ordered.filter((c) => c.children.size === 0);

@@ -1,7 +1,8 @@
 // Looks up the live objects events are about, once per distinct object: discovery of the Kind's
 // resource (once per group/version), then one metadata-only LIST per collection (a resource in one
 // namespace, or a cluster-scoped resource) that holds more than a few of them, else a GET each: with
-// -A on a busy cluster, thousands of GETs would come before the first row. Whatever stops a lookup
+// -A on a busy cluster, thousands of GETs would come before the first row. A resource asked about
+// in several namespaces is first tried as one LIST across all of them (see listAcrossNamespaces). Whatever stops a lookup
 // (a Kind the reader may not get, a group/version no longer served, a Kind discovery does not list,
 // an unreachable server) makes that object "unknown": an incarnation that cannot be told is not an error.
 import type { ObjectRef } from '../core/event.ts';
@@ -81,6 +82,8 @@ interface Collection {
   resource: ApiResource;
   /** `/api/v1/namespaces/NS/pods`, `/api/v1/nodes` */
   path: string;
+  /** the resource in all namespaces: `/api/v1/pods` */
+  everywhere: string;
   refs: ObjectRef[];
 }
 
@@ -134,21 +137,33 @@ async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Prom
   }
 }
 
-/** Pages through the collection; the metadata of each object by name. Throws what the Getter throws. */
-async function listAll(get: Getter, collection: Collection): Promise<Map<string, Metadata>> {
-  const byName = new Map<string, Metadata>();
+/** Whether to read on after the first page, given how many items the list holds in all (null: it did not say). */
+type AfterFirstPage = (total: number | null) => boolean;
+
+/**
+ * Pages through a list; the metadata of each object by `keyOf`. Throws what the Getter throws;
+ * null when `goOn` stops it after the first page.
+ */
+async function listAll(get: Getter, path: string, keyOf: (metadata: Metadata) => string, goOn?: AfterFirstPage): Promise<Map<string, Metadata> | null> {
+  const byKey = new Map<string, Metadata>();
   let token: string | undefined = '';
-  const tokens = continueTokens(collection.path);
+  const tokens = continueTokens(path);
+  let pages = 0;
   do {
-    const page = (await get(`${collection.path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
+    const page = (await get(`${path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
       items?: unknown;
-      metadata?: { continue?: unknown };
+      metadata?: { continue?: unknown; remainingItemCount?: unknown };
     } | null;
     const items = Array.isArray(page?.items) ? (page.items as { metadata?: Metadata }[]) : [];
-    for (const item of items) if (typeof item?.metadata?.name === 'string') byName.set(item.metadata.name, item.metadata);
+    for (const item of items) if (typeof item?.metadata?.name === 'string') byKey.set(keyOf(item.metadata), item.metadata);
     token = tokens.next(page?.metadata?.continue);
+    pages += 1;
+    if (goOn !== undefined && pages === 1 && token !== undefined) {
+      const remaining = page?.metadata?.remainingItemCount;
+      if (!goOn(typeof remaining === 'number' ? items.length + remaining : null)) return null;
+    }
   } while (token !== undefined);
-  return byName;
+  return byKey;
 }
 
 /**
@@ -158,7 +173,7 @@ async function listAll(get: Getter, collection: Collection): Promise<Map<string,
 async function listCollection(get: Getter, collection: Collection, found: Map<string, ObjectLookup>): Promise<boolean> {
   let byName: Map<string, Metadata>;
   try {
-    byName = await listAll(get, collection);
+    byName = (await listAll(get, collection.path, (metadata) => metadata?.name as string)) as Map<string, Metadata>;
   } catch (error) {
     if (error instanceof ApiError && error.code === 403) return false;
     const unknown: ObjectLookup = { state: 'unknown', why: whyFailed(error, 'list', collection.resource.name) };
@@ -187,9 +202,10 @@ export async function eachLimited<T>(items: T[], limit: number, work: (item: T) 
 
 /**
  * How many requests may be in flight at once: enough to be quick, few enough not to stampede a
- * server (kube-apiserver's --max-requests-inflight is 400). 400 objects in 50 namespaces take 152
- * requests (discovery, a metadata-only LIST of each namespace's Pods, a GET each for the rest):
- * about 0.3 s at 32 in flight, 0.5 to 1.1 s at 8, on a loaded 2-core machine, 0.1 s CPU either way.
+ * server (kube-apiserver's --max-requests-inflight is 400). 400 objects in 50 namespaces took 152
+ * requests one namespace at a time (a LIST of each namespace's Pods, a GET each for the rest):
+ * about 0.3 s at 32 in flight, 0.5 to 1.1 s at 8, on a loaded 2-core machine, 0.1 s CPU either way;
+ * listed across namespaces, they take 5.
  */
 const LOOKUP_CONCURRENCY = 16;
 /** A collection holding more objects to look up than this is LISTed rather than read with a GET each. */
@@ -205,11 +221,83 @@ function collect(refs: ObjectRef[], discoveries: Map<string, Discovery>, found: 
       continue;
     }
     const path = collectionPath(ref.apiVersion, resource, ref.namespace);
-    const collection = collections.get(path) ?? { resource, path, refs: [] };
+    const everywhere = collectionPath(ref.apiVersion, { ...resource, namespaced: false }, '');
+    const collection = collections.get(path) ?? { resource, path, everywhere, refs: [] };
     collection.refs.push(ref);
     collections.set(path, collection);
   }
   return [...collections.values()];
+}
+
+/**
+ * One resource's collections in several namespaces (a read of all namespaces: pods in fifty of
+ * them), which one LIST across all namespaces may answer in fewer requests than a LIST or GETs in
+ * each namespace would take.
+ */
+interface Spread {
+  /** `/api/v1/pods`, `/apis/apps/v1/replicasets` */
+  path: string;
+  collections: Collection[];
+  /** the requests the collections would take one namespace at a time */
+  requests: number;
+}
+
+const listable = (collection: Collection): boolean => collection.refs.length > LIST_ABOVE && collection.resource.verbs.includes('list');
+
+/** The collections of a namespaced resource in more namespaces than one, when going one by one would take more than two requests. */
+function spreads(collections: Collection[]): { spread: Spread[]; alone: Collection[] } {
+  const byResource = new Map<string, Spread>();
+  const alone: Collection[] = [];
+  for (const c of collections) {
+    if (!c.resource.namespaced || !c.resource.verbs.includes('list')) {
+      alone.push(c);
+      continue;
+    }
+    const spread = byResource.get(c.everywhere) ?? { path: c.everywhere, collections: [], requests: 0 };
+    spread.collections.push(c);
+    spread.requests += listable(c) ? 1 : c.refs.length;
+    byResource.set(c.everywhere, spread);
+  }
+  const spread: Spread[] = [];
+  for (const s of byResource.values()) {
+    if (s.collections.length > 1 && s.requests > 2) spread.push(s);
+    else alone.push(...s.collections);
+  }
+  return { spread, alone };
+}
+
+/** Items of the whole list per object asked, past one page, above which a list across namespaces reads too much it was not asked. */
+const ITEMS_PER_REF = 4;
+
+/**
+ * Answers a spread's refs from one LIST across all namespaces, when the list's first page shows it
+ * takes fewer requests than the namespaces one by one and holds at most one page or ITEMS_PER_REF
+ * items per ref (remainingItemCount, an estimate: a list that runs past the requests it was
+ * allowed stops). False when it was not worth it, not allowed (RBAC may grant list in some
+ * namespaces only) or failed: the namespaces are then read one by one, as without it.
+ */
+async function listAcrossNamespaces(get: Getter, spread: Spread, found: Map<string, ObjectLookup>): Promise<boolean> {
+  const refs = spread.collections.flatMap((c) => c.refs);
+  const keyOf = (namespace: unknown, name: unknown): string => `${String(namespace)}/${String(name)}`;
+  const pagesFor = (items: number): number => Math.max(1, Math.ceil(items / PAGE_SIZE));
+  let pagesAllowed = spread.requests - 1;
+  const worthIt: AfterFirstPage = (total) => {
+    if (total === null || pagesFor(total) > pagesAllowed || total > Math.max(PAGE_SIZE, ITEMS_PER_REF * refs.length)) return false;
+    pagesAllowed = pagesFor(total);
+    return true;
+  };
+  let byKey: Map<string, Metadata> | null;
+  try {
+    byKey = await listAll(get, spread.path, (metadata) => keyOf(metadata?.namespace, metadata?.name), worthIt);
+  } catch {
+    return false;
+  }
+  if (byKey === null) return false;
+  for (const ref of refs) {
+    const metadata = byKey.get(keyOf(ref.namespace, ref.name));
+    found.set(objectKey(ref), metadata === undefined ? { state: 'gone' } : fromMetadata(metadata, ref));
+  }
+  return true;
 }
 
 type Lookup = { list: Collection } | { get: ObjectRef; from: Collection };
@@ -239,9 +327,11 @@ export async function lookUpObjects(get: Getter, refs: ObjectRef[], concurrency 
     discoveries.set(apiVersion, fresh);
   });
 
-  const lookups = collect(refs, discoveries, found).flatMap((c): Lookup[] =>
-    c.refs.length > LIST_ABOVE && c.resource.verbs.includes('list') ? [{ list: c }] : getsOf(c),
-  );
+  const { spread, alone } = spreads(collect(refs, discoveries, found));
+  await eachLimited(spread, concurrency, async (s) => {
+    if (!(await listAcrossNamespaces(get, s, found))) alone.push(...s.collections);
+  });
+  const lookups = alone.flatMap((c): Lookup[] => (listable(c) ? [{ list: c }] : getsOf(c)));
   const unlisted: Lookup[] = [];
   const run = async (lookup: Lookup): Promise<void> => {
     if (!('list' in lookup)) found.set(objectKey(lookup.get), await getOne(get, lookup.from, lookup.get));

@@ -73,17 +73,22 @@ export function treeSection(incident: IncidentView, tree: IncidentTree, palette:
   const chosen = new Set<Told>();
   // Members named so far: by their own story, or by the one line an owner gets above what it owns.
   const named = new Set<StoryBranch>();
+  /** members one of whose own stories is told */
+  const toldOwn = new Set<StoryBranch>();
   /** What telling `t` adds: its lines and a blank, a line and a blank for each owner not yet named, less the line it replaces. */
   const cost = (t: Told): number => {
     const headers = t.owners.filter((o) => !named.has(o)).length * 2;
-    const replaces = t.own !== undefined && named.has(t.own) && ![...chosen].some((c) => c.own === t.own) ? 2 : 0;
+    const replaces = t.own !== undefined && named.has(t.own) && !toldOwn.has(t.own) ? 2 : 0;
     return t.lines.length + 1 + headers - replaces;
   };
   let used = 0;
   const choose = (t: Told): void => {
     used += cost(t);
     chosen.add(t);
-    if (t.own !== undefined) named.add(t.own);
+    if (t.own !== undefined) {
+      named.add(t.own);
+      toldOwn.add(t.own);
+    }
     for (const o of t.owners) named.add(o);
   };
   // Owner first: the root's own story is always told; then the most telling until the budget is spent.

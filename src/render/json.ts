@@ -85,15 +85,17 @@ const ELEMENTS_PER_CHUNK = 500;
  * toJsonText's text in pieces, for a writer to send one at a time: an array of 20,000 events is
  * 15 MB of JSON, held twice over (the string, then the bytes written) if made whole. The pieces
  * join to exactly toJsonText(value): an array's elements sit at the same depth in a slice of it.
+ * `each` turns an array's elements into what is printed as each slice is written (toJsonEvent),
+ * so the printed objects of 20,000 events are never all held at once.
  */
-export function* jsonTextChunks(value: unknown): Generator<string> {
+export function* jsonTextChunks<T>(value: T[] | unknown, each: (element: T) => unknown = (element) => element): Generator<string> {
   if (!Array.isArray(value) || value.length <= ELEMENTS_PER_CHUNK) {
-    yield toJsonText(value);
+    yield toJsonText(Array.isArray(value) ? (value as T[]).map((element) => each(element)) : value);
     return;
   }
   yield '[\n';
   for (let start = 0; start < value.length; start += ELEMENTS_PER_CHUNK) {
-    const slice = JSON.stringify(value.slice(start, start + ELEMENTS_PER_CHUNK), null, 2);
+    const slice = JSON.stringify((value as T[]).slice(start, start + ELEMENTS_PER_CHUNK).map((element) => each(element)), null, 2);
     // Between `[\n` and `\n]`: the elements, two-space indented as in the whole array.
     const elements = escapeJsonUnsafe(slice.slice(2, -2));
     yield start + ELEMENTS_PER_CHUNK < value.length ? `${elements},\n` : `${elements}\n]\n`;

@@ -120,3 +120,22 @@ test('a reader who may get pods but not list them gets the same answers from one
   assert.equal(podGets.length, PODS.length + 1);
   assert.ok(asked.includes(`/api/v1/namespaces/${ns}/pods?limit=500`), 'the LIST was tried first');
 });
+
+test('pods in two namespaces: one metadata-only LIST across namespaces answers both, matching namespace and name', async () => {
+  const other = await freshNamespace(cp.kubeconfig, 'lookups-other');
+  await new Promise<void>((resolve, reject) =>
+    execFile('kubectl', [`--kubeconfig=${cp.kubeconfig}`, '-n', other, 'create', '-f', '-'], (err, _out, stderr) => (err ? reject(new Error(stderr)) : resolve()))
+      .stdin?.end(list(['web-a', 'web-b'].map(pod))),
+  );
+  const podRef = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'Pod', name, namespace: other, uid: '', fieldPath: '' });
+  // web-0 exists in the first namespace only: in this one it is gone.
+  const spread = [...refs.filter((r) => r.kind === 'Pod'), podRef('web-a'), podRef('web-b'), podRef('web-0')];
+  const { get, asked, kinds } = counting(targetGetter(await loadKubeTarget({ kubeconfig: cp.kubeconfig, env: {} }), 0));
+  const found = await lookUpObjects(get, spread);
+  assert.deepEqual(
+    spread.map((r) => `${r.namespace === ns ? 'first' : 'other'} ${r.name} ${found.get(objectKey(r))?.state}`).sort(),
+    [...podsWant.map((p) => `first ${p.slice('Pod/'.length)}`), 'other web-0 gone', 'other web-a exists', 'other web-b exists'].sort(),
+  );
+  assert.deepEqual(asked, ['/api/v1', '/api/v1/pods?limit=500']);
+  assert.deepEqual(kinds.slice(1), ['/api/v1/pods PartialObjectMetadataList']);
+});

@@ -320,7 +320,13 @@ describe('lookUpObjects', () => {
   const buildGets = (n: number) => Array.from({ length: n }, (_, i) => `/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-${i}`);
   const counts: [string, ObjectRef[], Record<string, unknown>, string[]][] = [
     ['2 pods are read with 2 GETs, not a list', pods(2), { '/api/v1': core }, ['/api/v1', ...podGets('op-events', 2)]],
-    ['3 pods in each of 2 namespaces are 6 GETs: a list is per namespace', [...pods(3, 'a'), ...pods(3, 'b')], { '/api/v1': core }, ['/api/v1', ...podGets('a', 3), ...podGets('b', 3)]],
+    [
+      '3 pods in each of 2 namespaces: one list across namespaces is tried, then 6 GETs when it cannot be read',
+      [...pods(3, 'a'), ...pods(3, 'b')],
+      { '/api/v1': core },
+      ['/api/v1', '/api/v1/pods?limit=500', ...podGets('a', 3), ...podGets('b', 3)],
+    ],
+    ['a pod in each of 2 namespaces is 2 GETs: a list across namespaces could save none', [...pods(1, 'a'), ...pods(1, 'b')], { '/api/v1': core }, ['/api/v1', ...podGets('a', 1), ...podGets('b', 1)]],
     ['4 Nodes, cluster-scoped, are one list without a namespace', nodes(4), { '/api/v1': core }, ['/api/v1', '/api/v1/nodes?limit=500']],
     ['4 Pipelines of a resource without list are 4 GETs', builds(4), getOnly, ['/apis/ev.labhub.io/v1', ...buildGets(4)]],
   ];
@@ -329,6 +335,62 @@ describe('lookUpObjects', () => {
       const { get, asked } = server(answers);
       await lookUpObjects(get, refs);
       assert.deepEqual([...asked].sort(), [...want].sort());
+    });
+  }
+
+  // A read of all namespaces: events about pods in many namespaces, as `-A` reads them.
+  const spread = (namespaces: number, perNamespace: number) =>
+    Array.from({ length: namespaces }, (_, n) => pods(perNamespace, `ns-${n}`)).flat();
+  const allPods = (refs: ObjectRef[], o: { next?: string; remaining?: number } = {}) => ({
+    kind: 'PartialObjectMetadataList',
+    metadata: { ...(o.next ? { continue: o.next } : {}), ...(o.remaining !== undefined ? { remainingItemCount: o.remaining } : {}) },
+    items: refs.map((r) => ({ metadata: { name: r.name, namespace: r.namespace, uid: `uid-${r.namespace}-${r.name}`, creationTimestamp: '2026-11-30T00:00:00Z' } })),
+  });
+
+  it('answers pods in 50 namespaces from one list across namespaces; a pod it lacks is gone, a same-named pod elsewhere is not it', async () => {
+    const refs = spread(50, 4);
+    const missing = refs[5] as ObjectRef;
+    // ns-1/pod-1 is not on the server, though pod-1 of every other namespace is.
+    const { get, asked } = server({ '/api/v1': core, '/api/v1/pods?limit=500': allPods(refs.filter((r) => r !== missing)) });
+    const found = await lookUpObjects(get, refs);
+    assert.deepEqual(asked, ['/api/v1', '/api/v1/pods?limit=500']);
+    assert.deepEqual(found.get(objectKey(missing)), { state: 'gone' });
+    assert.deepEqual(found.get(objectKey(refs[9] as ObjectRef)), {
+      state: 'exists',
+      uid: 'uid-ns-2-pod-1',
+      creationTimestamp: '2026-11-30T00:00:00Z',
+      meta: meta('v1', 'Pod', 'ns-2', 'pod-1', 'uid-ns-2-pod-1', Date.parse('2026-11-30T00:00:00Z')),
+    });
+    assert.equal(states(found, refs).filter((s) => s === 'exists').length, 199);
+  });
+
+  it('reads on while the whole list takes fewer requests than the namespaces one by one', async () => {
+    const refs = spread(50, 4);
+    const { get, asked } = server({
+      '/api/v1': core,
+      '/api/v1/pods?limit=500': allPods(refs.slice(0, 100), { next: 'p2', remaining: 100 }),
+      '/api/v1/pods?limit=500&continue=p2': allPods(refs.slice(100)),
+    });
+    assert.equal(states(await lookUpObjects(get, refs), refs).filter((s) => s === 'exists').length, 200);
+    assert.equal(asked.length, 3);
+  });
+
+  const perNamespace = (refs: ObjectRef[]) => [...new Set(refs.map((r) => r.namespace))].map((ns) => `/api/v1/namespaces/${ns}/pods?limit=500`);
+  const fallbacks: [string, unknown][] = [
+    ['a cluster holding far more pods than asked about (remainingItemCount)', allPods([], { next: 'p2', remaining: 100_000 })],
+    ['a list that does not say how long it is', allPods([], { next: 'p2' })],
+    ['a reader who may list pods in some namespaces only (403)', new ApiError('pods is forbidden at the cluster scope', 403, 'Forbidden')],
+    ['a list that fails', new ApiError('etcd is down', 500, 'InternalError')],
+  ];
+  for (const [name, answer] of fallbacks) {
+    it(`${name}: the namespaces are listed one by one, as without it`, async () => {
+      const refs = spread(5, 4);
+      const answers: Record<string, unknown> = { '/api/v1': core, '/api/v1/pods?limit=500': answer };
+      for (const [i, path] of perNamespace(refs).entries()) answers[path] = podList(refs.slice(i * 4, i * 4 + 3).map((r) => r.name));
+      const { get, asked } = server(answers);
+      const found = await lookUpObjects(get, refs);
+      assert.deepEqual([...asked].sort(), ['/api/v1', '/api/v1/pods?limit=500', ...perNamespace(refs)].sort());
+      assert.deepEqual(states(found, refs), refs.map((_, i) => (i % 4 === 3 ? 'gone' : 'exists')));
     });
   }
 

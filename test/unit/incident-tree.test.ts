@@ -2,6 +2,8 @@
 // (test/support/trees.ts) at the fixed clock: goldens of the text, the -o json tree, and the bound on a
 // 20,000-event namespace.
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
 import { buildIncident } from '../../src/core/incident.ts';
@@ -16,6 +18,7 @@ import { fromCluster } from '../support/sources.ts';
 import { handTree } from '../support/trees.ts';
 import type { TreeSpec } from '../support/trees.ts';
 
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'incident');
 const CLUSTER: IncidentContext = { now: NOW, provenance: fromCluster(), eventTTLms: 3_600_000 };
 
 const RS1 = 'web-5d4f7c9b8';
@@ -203,6 +206,8 @@ test('a 20,000-event namespace of 8 ReplicaSets and 400 Pods told owner first st
   const ns = ownedNamespace({ events: 20_000, replicaSets: 8, pods: 50 });
   const incident = buildIncident(ns.items.map(normaliseEvent), { ...CLUSTER, tree: handTree(ns.tree) });
   const text = renderIncidentText(incident, plainPalette);
+  // The whole account, a golden at the fixed clock.
+  assert.equal(text, readFileSync(join(FIXTURES, 'tree-20000.txt'), 'utf8'));
   const lines = text.split('\n');
   assert.ok(lines.length <= 80, `${lines.length} lines:\n${text}`);
   const headline = renderIncidentHeadline(incident, plainPalette);

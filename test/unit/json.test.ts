@@ -129,4 +129,17 @@ describe('jsonTextChunks', () => {
   it('gives a value that is not an array whole', () => {
     assert.deepEqual([...jsonTextChunks({ a: 1 })], [toJsonText({ a: 1 })]);
   });
+
+  for (const n of [3, 1234]) {
+    it(`prints each element of ${n} as \`each\` turns it, chunk by chunk, to toJsonText's text of them all`, () => {
+      const ids = Array.from({ length: n }, (_, i) => i);
+      let made = 0;
+      const chunks = jsonTextChunks(ids, (i: number) => (made += 1, event(i)));
+      const first = chunks.next();
+      assert.equal(made, n > 500 ? 0 : n, 'nothing is made before a chunk of it is written');
+      const text = [first.value, ...chunks].join('');
+      assert.equal(text, toJsonText(ids.map(event)));
+      assert.equal(made, n);
+    });
+  }
 });
