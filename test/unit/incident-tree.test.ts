@@ -248,3 +248,13 @@ test('an owner whose own story does not fit is named on one line above what it o
   assert.equal(told.reduce((a, b) => a + b, 0) + Number(objects), 10);
   assert.equal(Number(stories), 3);
 });
+
+test('a tree of the root alone, and a root that is gone, are said so', () => {
+  const events = [owner('Deployment', 'web', { component: 'deployment-controller', reason: 'ScalingReplicaSet', message: 'Scaled up replica set web-5d4f7c9b8 from 0 to 1', first: 60 })].map(normaliseEvent);
+  const alone = renderIncidentText(buildIncident(events, { ...CLUSTER, tree: handTree({ kind: 'Deployment', name: 'web' }) }), plainPalette);
+  assert.match(alone, /\n {2}The tree of Deployment\/web: it owns nothing that could be found\.\n/);
+  assert.match(alone, /\nWhat happened, owner first \(Deployment\/web and what it owns\)\n\nDeployment\/web \(uid uid-web\)\n {2}60s ago, deployment-controller reported ScalingReplicaSet/);
+  const gone = renderIncidentText(buildIncident(events, { ...CLUSTER, tree: handTree({ kind: 'Deployment', name: 'web', gone: true }) }), plainPalette);
+  assert.match(gone, /\n {2}The tree of Deployment\/web \(gone\): it owns nothing that could be found\.\n/);
+  assert.match(gone, /\nDeployment\/web \(gone; uid uid-web\)\n/);
+});
