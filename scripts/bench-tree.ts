@@ -7,6 +7,7 @@
 //   kubectl evtimeline -n NS --for deploy/web --tree            (the table)
 //   kubectl evtimeline -n NS --for deploy/web --tree -o json
 //   kubectl evtimeline -n NS --for deploy/web                   (the same object without its tree)
+//   kubectl evtimeline incident -n NS --for deploy/web --tree   (the story told owner first)
 //   kubectl get all -n NS                                       (the reference of the ratios)
 //   kubectl get all -n NS -o json
 //
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
       plugin(['--for', 'deploy/web', '--tree']),
       plugin(['--for', 'deploy/web', '--tree', '-o', 'json']),
       plugin(['--for', 'deploy/web']),
+      { name: 'kubectl evtimeline incident -n NS --for deploy/web --tree', command: [k, 'evtimeline', 'incident', '-n', ns, '--for', 'deploy/web', '--tree'] },
       { name: 'kubectl get all -n NS', command: [k, 'get', 'all', '-n', ns] },
       { name: 'kubectl get all -n NS -o json', command: [k, 'get', 'all', '-n', ns, '-o', 'json'] },
     ];

@@ -71,7 +71,7 @@ export async function readEvents(
     const events = selectEvents(read.events, { ...filter, object: undefined }, asOf).filter((ev) => tree.chainOf(ev) !== undefined);
     return { source, events, filter, tree, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
-  const events = selectEvents(read.events, filter, asOf);
+  const events = selectEvents(read.events, filter, asOf, read.distinct === true);
   return opts.raw ? { source, events, filter, raw: read.raw ?? null } : { source, events, filter };
 }
 

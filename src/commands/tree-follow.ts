@@ -85,11 +85,12 @@ export function followTree(source: EventSource, object: ObjectSelector, deps: Pi
       const chain = tree?.chainOf(ev);
       const owner = chain?.at(-1);
       const child = owner === undefined ? null : childNamedBy(ev.reason, ev.message, owner);
-      const refs = chain === undefined ? [ev.object] : child === null ? [] : [refOf(ev, child)];
+      // A member taken for gone may have been made since (`-w --for pod/x --tree` before x exists): asked once.
+      const refs = [...(chain === undefined || owner?.gone === true ? [ev.object] : []), ...(child === null ? [] : [refOf(ev, child)])];
       // A member's event naming no child changes no member; a stranger already asked about stays one.
-      if (chain !== undefined && child === null) return chain;
+      if (chain !== undefined && refs.length === 0) return chain;
       const learnt = await learn(refs.filter((r) => r.name !== '' && r.kind !== ''));
-      if (chain === undefined && !learnt) return undefined;
+      if (!learnt && child === null) return chain;
       rebuild();
       return tree?.chainOf(ev);
     },

@@ -42,7 +42,7 @@ async function refuseClusterScoped(source: EventSource, object: ObjectSelector):
 }
 
 /** What a tree is built from: the root in its namespace, and the objects the source tells of (null: it cannot). */
-export interface TreeInputs {
+interface TreeInputs {
   root: TreeRoot;
   objects: ObjectMeta[] | null;
   /** the Kinds the objects leave out (src/core/source.ts ownershipGaps) */

@@ -134,6 +134,41 @@ function distinctMessages(reports: Report[]): string[] {
   return [...new Set(inOrder.flatMap((r) => (r.message === null ? [] : [r.message])))];
 }
 
+/**
+ * One object's lines with the same type and reason folded into one, whatever their messages: to the
+ * reader one Pod failing to be scheduled, first for cpu and then for a taint, is one story told in
+ * two messages (kept, in the order of each line's first report). In the order of first report.
+ */
+export function foldByReason(lines: FamilyLine[]): FamilyLine[] {
+  const byReason = new Map<string, FamilyLine[]>();
+  for (const l of lines) {
+    const key = `${l.type}\u0000${l.reason}`;
+    const found = byReason.get(key);
+    if (found === undefined) byReason.set(key, [l]);
+    else found.push(l);
+  }
+  return [...byReason.values()].map(mergeLines).sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
+}
+
+function mergeLines(lines: FamilyLine[]): FamilyLine {
+  if (lines.length === 1) return lines[0] as FamilyLine;
+  const inOrder = [...lines].sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
+  const firsts = lines.flatMap((l) => (l.firstSeen === null ? [] : [l.firstSeen]));
+  const lasts = lines.flatMap((l) => (l.lastSeen === null ? [] : [l.lastSeen]));
+  const latest = lines.reduce((a, b) => ((b.example.lastSeen ?? -Infinity) > (a.example.lastSeen ?? -Infinity) ? b : a));
+  return {
+    ...latest,
+    // the templates differ: the line is the reason's, not one template's
+    messageTemplate: null,
+    events: lines.reduce((sum, l) => sum + l.events, 0),
+    messages: [...new Set(inOrder.flatMap((l) => l.messages))],
+    occurrences: lines.every((l) => l.occurrences !== null) ? lines.reduce((sum, l) => sum + (l.occurrences ?? 0), 0) : null,
+    firstSeen: firsts.length === 0 ? null : Math.min(...firsts),
+    lastSeen: lasts.length === 0 ? null : Math.max(...lasts),
+    reporters: [...new Set(lines.flatMap((l) => l.reporters))].sort(compareBytes),
+  };
+}
+
 /** Which family to tell first when not all fit: Warnings, unconventional types, most recent, most frequent. */
 export function compareFamilies(a: ObjectFamily, b: ObjectFamily): number {
   return (

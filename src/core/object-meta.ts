@@ -8,7 +8,7 @@ import { asObject, asString } from './json.ts';
 import type { ObjectMeta, OwnerRef } from './ownership.ts';
 
 /** What a metadata-only item does not carry itself: its items say `meta.k8s.io/v1 PartialObjectMetadata`. */
-export interface ObjectType {
+interface ObjectType {
   apiVersion: string;
   kind: string;
 }

@@ -135,6 +135,8 @@ export interface SourceRead {
   events: Event[];
   /** with `raw: true`: the objects as read; null when the input holds no event objects (a stable table) */
   raw?: RawEvents | null;
+  /** true when `events` already hold one version of each event (a record's): de-duplicating them would find nothing */
+  distinct?: boolean;
 }
 
 /** One version of an event as the input observed it. */

@@ -29,7 +29,7 @@ interface Member {
 }
 
 /** What else tells who exists, beyond the objects. */
-export interface TreeEvidence {
+interface TreeEvidence {
   /** objects a saved file saw (capture, record) that are absent from the objects: members when a member owned them */
   seen?: readonly ObjectMeta[];
   /** Kinds the objects leave out (the reader may not list them): a child of one, absent, is not known to be gone */

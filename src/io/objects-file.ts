@@ -20,7 +20,7 @@ import { objectMetaOf } from '../core/object-meta.ts';
 import type { UnknownObject } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 
-export const OBJECTS_KIND = 'EvtimelineObjects';
+const OBJECTS_KIND = 'EvtimelineObjects';
 export const OBJECTS_FILE = 'objects.json';
 
 /** One object a saved file holds: its metadata, or why it could not be read (as written: readers only skip it). */

@@ -58,7 +58,7 @@ export class RecordFileError extends Error {
 /** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be). */
 type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null };
 
-export const OBJECT_LINE_KIND = 'EvtimelineObject';
+const OBJECT_LINE_KIND = 'EvtimelineObject';
 
 // -- Writing ------------------------------------------------------------------------------------
 

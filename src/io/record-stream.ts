@@ -231,7 +231,8 @@ export async function recordFileSource(path: string, namespace: string | null, k
     objects: null,
     ...(folded.objects === undefined ? {} : { ownership: ownershipOf(folded.objects) }),
     // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
-    read: async (opts = {}) => (opts.raw ? { events, raw: { core: await rawAt(path, folded.lines), eventsK8sIo: null } } : { events }),
+    // One version of each event already (the fold's, by the identity dedupeByUid uses).
+    read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines), eventsK8sIo: null } } : {}) }),
     // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).
     versions: () => observedVersions(path, namespace),
   };

@@ -8,6 +8,7 @@ import { listEvents } from './events-api.ts';
 import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects, targetGetter } from './objects.ts';
+import type { DiscoveryCache } from './objects.ts';
 import { followEvents } from './watch.ts';
 import { listOwnership } from './ownership.ts';
 import type { UnlistedResource } from './ownership.ts';
@@ -23,6 +24,8 @@ interface ClusterScope {
 export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSource {
   const { namespace, timeoutMs } = scope;
   const discovery = serverDiscovery(targetGetter(target, timeoutMs));
+  // Lookups in batches (a recorder's owners, -w --tree) discover each group/version once per run.
+  const served: DiscoveryCache = new Map();
   let gaps: UnlistedResource[] = [];
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
@@ -47,7 +50,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       const core = await listEvents(target, 'core', namespace, { timeoutMs });
       return core.items.filter(isObject).map((event) => ({ event, observedAt: null }));
     },
-    objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs) },
+    objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, served) },
     discovery,
     async ownership(ns) {
       const { objects, unlisted } = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);

@@ -35,6 +35,9 @@ interface ApiResource {
 
 type Discovery = { served: true; resources: ApiResource[] } | { served: false; why: LookupFailure };
 
+/** The resources of each group/version already discovered, by apiVersion: one per source, shared by its lookups. */
+export type DiscoveryCache = Map<string, Discovery>;
+
 /**
  * `/api/v1` for the core group, `/apis/<group>/<version>` for the others; null for an apiVersion that
  * names no group and version a server could serve (a group is a DNS subdomain, a version a DNS label:
@@ -305,15 +308,23 @@ function getsOf(collection: Collection): Lookup[] {
 
 /**
  * Looks up each ref (callers pass distinct objects: see objectsToLookUp) and answers by objectKey.
- * Discovery is asked once per group/version, each collection is LISTed once when it holds more than
- * LIST_ABOVE of the refs (and its resource can be listed), every other ref is read with a GET; at most
- * `concurrency` requests are in flight. Never throws.
+ * Discovery is asked once per group/version (not at all when `served` already holds every Kind
+ * asked of it; it learns what is served), each collection is LISTed once when it holds more than
+ * LIST_ABOVE of the refs (and its resource can be listed), every other ref is read with a GET; at
+ * most `concurrency` requests are in flight. Never throws.
  */
-export async function lookUpObjects(get: Getter, refs: ObjectRef[], concurrency = LOOKUP_CONCURRENCY): Promise<Map<string, ObjectLookup>> {
+export async function lookUpObjects(get: Getter, refs: ObjectRef[], concurrency = LOOKUP_CONCURRENCY, served: DiscoveryCache = new Map()): Promise<Map<string, ObjectLookup>> {
   const found = new Map<string, ObjectLookup>();
   const discoveries = new Map<string, Discovery>();
   await eachLimited([...new Set(refs.map((r) => r.apiVersion))], concurrency, async (apiVersion) => {
-    discoveries.set(apiVersion, await discover(get, apiVersion));
+    // What a group/version serves is kept for the next lookups (a recorder's, batch after batch),
+    // and asked again for a Kind it did not serve then (a CRD's version changed since); a failure
+    // is not kept: the group may be served, or allowed, by the next batch.
+    const kept = served.get(apiVersion);
+    const kinds = refs.filter((r) => r.apiVersion === apiVersion).map((r) => r.kind);
+    const fresh = kept?.served && kinds.every((kind) => kept.resources.some((r) => r.kind === kind)) ? kept : await discover(get, apiVersion);
+    if (fresh.served) served.set(apiVersion, fresh);
+    discoveries.set(apiVersion, fresh);
   });
 
   const { spread, alone } = spreads(collect(refs, discoveries, found));

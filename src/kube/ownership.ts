@@ -32,7 +32,7 @@ export interface UnlistedResource {
   code: number;
 }
 
-export interface NamespaceOwnership {
+interface NamespaceOwnership {
   objects: ObjectMeta[];
   unlisted: UnlistedResource[];
 }

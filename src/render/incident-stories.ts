@@ -4,6 +4,7 @@
 
 import type { Incident, ObjectStory, Report } from '../core/incident.ts';
 import { SEVERITY_ORDER, severityOf } from '../core/grouping.ts';
+import { foldByReason } from '../core/families.ts';
 import type { FamilyLine, ObjectFamily } from '../core/families.ts';
 import { humanDuration } from './duration.ts';
 import { paintType } from './color.ts';
@@ -61,8 +62,8 @@ function objectHeader(o: ObjectStory, incident: Incident, palette: Palette): str
 
 /**
  * A family told once: siblings with the same story as one line per reason and message, with counts
- * and an example; an object alone report by report, except that its reports with the same story fold
- * into one line too. They are separate Event objects only because the recorder's key changed: the
+ * and an example; an object alone report by report, except that its reports with the same reason fold
+ * into one line too, each message quoted. They are often separate Event objects only because the recorder's key changed: the
  * events.k8s.io recorder keys on the whole `regarding` reference, resourceVersion included
  * (client-go tools/events/event_broadcaster.go getKey), so the scheduler writes a new FailedScheduling
  * each time the Pod changes, not a series.
@@ -74,15 +75,17 @@ export function familyBlock(f: ObjectFamily, incident: Incident, palette: Palett
     f.members.length === 1
       ? objectHeader(first, incident, palette)
       : `${palette.bold(objectLabel(first))} and ${f.members.length - 1} more ${escapeOrNone(f.kind)}/${escapeOrNone(f.nameTemplate)} with the same story${gone === 0 ? '' : `, ${gone} of them gone`}`;
+  // One object's story: its reports with the same reason fold into one line (see foldByReason).
+  const told = f.members.length === 1 ? foldByReason(f.lines) : f.lines;
   const shown = new Set(
-    [...f.lines]
+    [...told]
       .sort((a, b) => SEVERITY_ORDER.indexOf(severityOf(a.type)) - SEVERITY_ORDER.indexOf(severityOf(b.type)) || (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity))
       .slice(0, FAMILY_LINES),
   );
-  const lines = f.lines
+  const lines = told
     .filter((l) => shown.has(l))
     .map((l) => (f.members.length === 1 && l.events === 1 ? reportLines(l.example, incident, palette) : familyLine(l, f, incident, palette)));
-  if (f.lines.length > shown.size) lines.push(`  and ${plural(f.lines.length - shown.size, 'more reason')} like this.`);
+  if (told.length > shown.size) lines.push(`  and ${plural(told.length - shown.size, 'more reason')} like this.`);
   return [header, ...lines].join('\n');
 }
 
@@ -107,7 +110,8 @@ function familyLine(l: FamilyLine, f: ObjectFamily, incident: Incident, palette:
     return [`${head}:`, ...l.messages.map((m) => `    ${m === '' ? '(no message)' : quoteMessage(m)}`)].join('\n');
   }
   const m = l.example.message;
-  return `${head}; for example:\n    ${m === null || m === '' ? '(no message)' : quoteMessage(m)}`;
+  const which = f.members.length === 1 ? `; the most recent of ${l.messages.length} messages:` : '; for example:';
+  return `${head}${which}\n    ${m === null || m === '' ? '(no message)' : quoteMessage(m)}`;
 }
 
 /** Which incarnation a story is about, where that is worth saying: its name was re-used, or it is gone. */

@@ -8,7 +8,7 @@ import { escapeTerminal } from './escape.ts';
 import { plural } from './words.ts';
 
 /** After a member that no longer exists (named by an owner's event, or seen in a saved file). */
-export const GONE_MARK = ' (gone)';
+const GONE_MARK = ' (gone)';
 
 const SEPARATOR = ' > ';
 

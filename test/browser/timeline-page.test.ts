@@ -361,7 +361,8 @@ test('with --tree the lanes come owner first, each indented under its owner with
   assert.ok(deploy < rs1 && rs1 < pod1 && pod1 === pod2 && rs1 === rs2 && pod3 === pod1, JSON.stringify(lanes));
   assert.deepEqual(lanes.map((l) => l.connector?.shown ?? false), [false, true, true, true, true, true]);
   assert.ok(lanes.every((l) => l.whole), JSON.stringify(lanes));
-  assert.equal(lanes[1]?.connector?.text, '\u2514\u2500 ');
+  // ├─ while the owner has more below, └─ for its last.
+  assert.deepEqual(lanes.map((l) => l.connector?.text ?? null), [null, '\u251C\u2500 ', '\u251C\u2500 ', '\u2514\u2500 ', '\u2514\u2500 ', '\u2514\u2500 ']);
   assert.equal(lanes[3]?.label, 'Pod/web-5d4f7c9b8-b7fzw, owned by ReplicaSet/web-5d4f7c9b8');
   assert.deepEqual(lanes.map((l) => l.gone), [null, null, null, 'gone', null, null]);
   // The track rows of a member are indented with it.

@@ -85,6 +85,9 @@ async function main(): Promise<void> {
       [`kubectl evtimeline -n ${shop} ${tree.join(' ')}`, () => evtimeline(['-n', shop, ...tree], cp.kubeconfig), 'node-failure-tree.txt'],
       [`kubectl evtimeline incident -n ${shop} ${tree.join(' ')}`, () => evtimeline(['incident', '-n', shop, ...tree], cp.kubeconfig), 'node-failure-tree-incident.txt'],
     ]);
+    const treePage = join(outDir, 'node-failure-tree.html');
+    const treeHtml = await evtimeline(['-n', shop, ...tree, '-o', 'html', '--output-file', treePage], cp.kubeconfig);
+    console.log(`\n$ kubectl evtimeline -n ${shop} ${tree.join(' ')} -o html --output-file ${treePage}   (exit ${treeHtml.code})\n${treeHtml.stderr}open it in a browser (lanes owner first): file://${treePage}`);
     writeFileSync(join(outDir, 'README.txt'), `Reports of the lab played on ${new Date().toISOString()} against Kubernetes ${cp.kubernetesVersion}.\n`);
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
   } finally {

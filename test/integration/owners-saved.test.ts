@@ -159,6 +159,22 @@ describe('after the Deployment is deleted', () => {
     assert.match(r.stdout, /The tree of Deployment\/shop-web: 1 ReplicaSet, 2 Pods\./);
   });
 
+  test('a recorder that may read events but no objects records every event, writes each object once as not known (forbidden), and exits 0', async () => {
+    await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'role', 'events-only', '--verb=list,watch', '--resource=events']);
+    await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'rolebinding', 'viewer-events-only', '--role=events-only', '--user=viewer']);
+    const file = join(work, 'viewer.jsonl');
+    const run = startRecord([file, '-n', ns, '--duration', '10s'], cp.viewerKubeconfig, work, children);
+    const end = await run.ended;
+    assert.equal(end.code, 0, end.stderr);
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type?: string; kind?: string; object?: SavedItem });
+    const events = await listEvents(cp.kubeconfig, ns);
+    assert.equal(lines.filter((l) => l.type === 'ADDED').length, events.length);
+    const objects = lines.filter((l) => l.kind === 'EvtimelineObject').map((l) => l.object as SavedItem);
+    assert.ok(objects.length > 0, 'the recorder looked its objects up');
+    assert.deepEqual([...new Set(objects.map((o) => (o.unknown as { reason: string }).reason))], ['forbidden']);
+    assert.equal(new Set(objects.map((o) => o.metadata.uid)).size, objects.length, 'each object once');
+  });
+
   test('the live cluster marks the children gone: the ReplicaSet and Pods its events and the owners\' messages name', async () => {
     const r = await evtimeline(['-n', ns, '--for', 'deploy/shop-web', '--tree'], cp.kubeconfig);
     assert.equal(r.code, 0, r.stderr);

@@ -141,6 +141,65 @@ test('a rollout to a second ReplicaSet: both sets under the Deployment, the old 
   );
 });
 
+const podTemplate = (labels: Record<string, string>, restartPolicy?: string) => ({
+  metadata: { labels },
+  spec: {
+    ...(restartPolicy ? { restartPolicy } : {}),
+    containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m' } } }],
+  },
+});
+
+test('a StatefulSet, a DaemonSet and a Job: each controller names its pods; a StatefulSet pod deleted and made again is two members, the old one gone', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'tree-kinds');
+  await applyObjects(cp.kubeconfig, [
+    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: ns }, spec: { serviceName: 'db', replicas: 2, selector: { matchLabels: { app: 'db' } }, template: podTemplate({ app: 'db' }) } },
+    { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: ns }, spec: { selector: { matchLabels: { app: 'agent' } }, template: podTemplate({ app: 'agent' }) } },
+    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'batch', namespace: ns }, spec: { backoffLimit: 0, template: podTemplate({ app: 'batch' }, 'Never') } },
+  ]);
+  const [db0, db1] = (await waitForPods(cp.kubeconfig, ns, 'db', 2, (p) => condition(p, 'Ready') === 'True')).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  // A DaemonSet runs a pod on every node (one, unless another file has added some).
+  const nodes = (await kubectlJSON<{ items: unknown[] }>(cp.kubeconfig, ['get', 'nodes'])).items.length;
+  const agents = await waitForPods(cp.kubeconfig, ns, 'agent', nodes);
+  const [batch] = await waitForPods(cp.kubeconfig, ns, 'batch', 1);
+  assert.ok(db0 && db1 && batch);
+  // The StatefulSet controller makes db-1 again, under the same name and a new uid.
+  await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'pod', 'db-1', '--wait=true']);
+  const again = await waitFor('db-1 made again', async () => {
+    const pods = await listObjects(cp.kubeconfig, ns, 'pods', 'app=db');
+    return pods.find((p) => p.metadata.name === 'db-1' && p.metadata.uid !== db1.metadata.uid);
+  });
+  await waitFor('the new db-1 scheduled', async () => (await listEvents(cp.kubeconfig, ns)).some((e) => e.reason === 'Scheduled' && e.involvedObject.uid === again.metadata.uid));
+  const server = await listEvents(cp.kubeconfig, ns);
+  // The controllers' own words (pkg/controller/statefulset/stateful_pod_control.go, controller_utils.go).
+  const messages = server.filter((e) => e.reason === 'SuccessfulCreate').map((e) => `${e.involvedObject.kind}: ${e.message}`).sort();
+  assert.deepEqual(messages, [
+    ...agents.map((a) => `DaemonSet: Created pod: ${a.metadata.name}`).sort(),
+    `Job: Created pod: ${batch.metadata.name}`,
+    'StatefulSet: Create Pod db-0 in StatefulSet db successful',
+    'StatefulSet: Create Pod db-1 in StatefulSet db successful',
+  ]);
+
+  const where = (e: TreeEvent) => e.tree.map((m) => `${m.kind}/${m.name}${m.gone ? ' (gone)' : ''}@${m.uid}`).join(' > ');
+  const db = await treeJson(ns, 'sts/db');
+  const sts = db[0]?.tree[0];
+  assert.ok(sts);
+  const root = `StatefulSet/db@${sts.uid}`;
+  const scheduled = db.filter((e) => e.reason === 'Scheduled').map(where).sort();
+  assert.deepEqual(scheduled, [
+    `${root} > Pod/db-0@${db0.metadata.uid}`,
+    `${root} > Pod/db-1 (gone)@${db1.metadata.uid}`,
+    `${root} > Pod/db-1@${again.metadata.uid}`,
+  ].sort());
+  assert.ok(db.filter((e) => e.reason === 'SuccessfulCreate').every((e) => where(e) === root));
+  await assertTableMatches(ns, 'sts/db', db);
+
+  for (const [target, kind, name, pods] of [['ds/agent', 'DaemonSet', 'agent', agents], ['job/batch', 'Job', 'batch', [batch]]] as const) {
+    const events = await treeJson(ns, target);
+    const expected = pods.flatMap((p) => [`${kind}/${name} > Pod/${p.metadata.name}: Scheduled`, `${kind}/${name}: SuccessfulCreate`]);
+    assert.deepEqual(events.map((e) => `${chain(e)}: ${e.reason}`).sort(), expected.sort(), target);
+  }
+});
+
 // Two CRDs in different groups share the Kind Stack; a third, Bundle, has the short name `bdl`.
 // A Stack owns a Bundle, which owns a ConfigMap; the other group's Stack of the same name owns a
 // ConfigMap of its own. Names of our own so that other files' CRDs (Pipeline, Gadget) are untouched.

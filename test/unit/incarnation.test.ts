@@ -14,7 +14,7 @@ import {
 import type { Incarnation, ObjectLookup } from '../../src/core/incarnation.ts';
 import { ApiError } from '../../src/kube/http.ts';
 import { groupVersionPath, lookUpObjects } from '../../src/kube/objects.ts';
-import type { Getter } from '../../src/kube/objects.ts';
+import type { DiscoveryCache, Getter } from '../../src/kube/objects.ts';
 import { ago, ev, newEv } from '../support/builders.ts';
 
 const OLD = '11111111-2222-3333-4444-555555555555'; // ev()'s default object uid
@@ -283,6 +283,23 @@ describe('lookUpObjects', () => {
       meta: meta('v1', 'Pod', '', 'pod-7', 'uid-pod-7', Date.parse('2026-11-30T00:00:00Z')),
     });
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 49);
+  });
+
+  it('with a cache shared by its lookups, a group/version is discovered once; again for a Kind it did not serve; a failure is not kept', async () => {
+    const { get, asked } = server({
+      '/api/v1': core,
+      '/api/v1/namespaces/op-events/pods/a': { metadata: { name: 'a', uid: 'ua' } },
+      '/api/v1/namespaces/op-events/pods/b': { metadata: { name: 'b', uid: 'ub' } },
+      '/apis/ev.labhub.io/v1': new ApiError('forbidden', 403, 'Forbidden'),
+    });
+    const served: DiscoveryCache = new Map();
+    const pod = (name: string) => ref({ kind: 'Pod', apiVersion: 'v1', objectName: name });
+    await lookUpObjects(get, [pod('a')], 4, served);
+    await lookUpObjects(get, [pod('b')], 4, served);
+    await lookUpObjects(get, [ref({ kind: 'Secretish', apiVersion: 'v1', objectName: 's' })], 4, served);
+    await lookUpObjects(get, [ref({}), ref({})], 4, served);
+    await lookUpObjects(get, [ref({})], 4, served);
+    assert.deepEqual(asked.filter((p) => !p.includes('/namespaces/')), ['/api/v1', '/api/v1', '/apis/ev.labhub.io/v1', '/apis/ev.labhub.io/v1']);
   });
 
   it('follows the continue token page by page', async () => {

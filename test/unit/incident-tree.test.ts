@@ -74,7 +74,7 @@ test('a rollout that does not fit, told owner first: a golden account at the fix
     '    "Scaled up replica set web-7c9d8f6b5 from 0 to 2"',
     '',
     '  ReplicaSet/web-5d4f7c9b8 (uid uid-web-5d4f7c9b8)',
-    '    First 9m59s ago, replicaset-controller reported SuccessfulCreate (Normal), 5 events, 5 times in 4s, last 9m55s ago; for example:',
+    '    First 9m59s ago, replicaset-controller reported SuccessfulCreate (Normal), 5 events, 5 times in 4s, last 9m55s ago; the most recent of 5 messages:',
     '      "Created pod: web-5d4f7c9b8-zt2rn"',
     '',
     '    Pod/web-5d4f7c9b8-x2k4q and 4 more Pod/web-<hash>-<id> with the same story, 1 of them gone',
@@ -87,9 +87,8 @@ test('a rollout that does not fit, told owner first: a golden account at the fix
     '      "Created pod: web-7c9d8f6b5-p2k9z"',
     '',
     '    Pod/web-7c9d8f6b5-m4x7q (uid uid-web-7c9d8f6b5-m4x7q)',
-    '      4m50s ago, default-scheduler reported FailedScheduling (Warning), once:',
+    '      First 4m50s ago, default-scheduler reported FailedScheduling (Warning), 3 events, 3 times in 3m52s, last 58s ago:',
     '        "0/3 nodes are available: 3 Insufficient cpu."',
-    '      First 60s ago, default-scheduler reported FailedScheduling (Warning), 2 events, 2 times in 2s, last 58s ago:',
     `        "${TAINT}"`,
     '',
     '    Pod/web-7c9d8f6b5-p2k9z (uid uid-web-7c9d8f6b5-p2k9z)',
@@ -165,19 +164,27 @@ test('without a tree the account carries no tree and groups by name as before', 
   assert.ok(!renderIncidentText(buildIncident(rollout(), CLUSTER), plainPalette).includes('owner first'));
 });
 
-test("one object's reports with the same story fold into one line; a different message stays its own line", () => {
+test("one object's reports with the same reason fold into one line, each of its messages quoted in time order", () => {
   const text = renderIncidentText(buildIncident(rollout(), CLUSTER), plainPalette);
   const block = text.slice(text.indexOf(`\nPod/${PODS2[0]} (uid`));
   assert.equal(
-    block.split('\n').slice(1, 6).join('\n'),
+    block.split('\n').slice(1, 5).join('\n'),
     [
       `Pod/${PODS2[0]} (uid uid-${PODS2[0]})`,
-      '  4m50s ago, default-scheduler reported FailedScheduling (Warning), once:',
+      '  First 4m50s ago, default-scheduler reported FailedScheduling (Warning), 3 events, 3 times in 3m52s, last 58s ago:',
       '    "0/3 nodes are available: 3 Insufficient cpu."',
-      '  First 60s ago, default-scheduler reported FailedScheduling (Warning), 2 events, 2 times in 2s, last 58s ago:',
       `    "${TAINT}"`,
     ].join('\n'),
   );
+  // Its three reports stay three in -o json, and the groups still part them by message template.
+  const json = toIncidentJson(buildIncident(rollout(), CLUSTER));
+  assert.equal(json.objects.find((o) => o.name === PODS2[0])?.reports.length, 3);
+});
+
+test('one object with more messages for one reason than are quoted: the most recent, saying of how many', () => {
+  const events = [1, 2, 3, 4].map((i) => pod(PODS2[0] as string, { message: `0/${i} nodes are available: node-${i} had untolerated taint {team-${i}}.`, first: 100 - i })).map(normaliseEvent);
+  const text = renderIncidentText(buildIncident(events, CLUSTER), plainPalette);
+  assert.match(text, /\n {2}First 99s ago, default-scheduler reported FailedScheduling \(Warning\), 4 events, 4 times in 3s, last 96s ago; the most recent of 4 messages:\n {4}"0\/4 nodes are available: node-4 had untolerated taint \{team-4\}\."\n/);
 });
 
 test('events the tree cannot place are said, not lost', () => {
@@ -247,4 +254,14 @@ test('an owner whose own story does not fit is named on one line above what it o
   const told = lines.filter((l) => /^ *(Deployment|ReplicaSet|Pod)\//.test(l) && !l.includes('not told here')).map((l) => Number(/and (\d+) more/.exec(l)?.[1] ?? 0) + 1);
   assert.equal(told.reduce((a, b) => a + b, 0) + Number(objects), 10);
   assert.equal(Number(stories), 3);
+});
+
+test('a tree of the root alone, and a root that is gone, are said so', () => {
+  const events = [owner('Deployment', 'web', { component: 'deployment-controller', reason: 'ScalingReplicaSet', message: 'Scaled up replica set web-5d4f7c9b8 from 0 to 1', first: 60 })].map(normaliseEvent);
+  const alone = renderIncidentText(buildIncident(events, { ...CLUSTER, tree: handTree({ kind: 'Deployment', name: 'web' }) }), plainPalette);
+  assert.match(alone, /\n {2}The tree of Deployment\/web: it owns nothing that could be found\.\n/);
+  assert.match(alone, /\nWhat happened, owner first \(Deployment\/web and what it owns\)\n\nDeployment\/web \(uid uid-web\)\n {2}60s ago, deployment-controller reported ScalingReplicaSet/);
+  const gone = renderIncidentText(buildIncident(events, { ...CLUSTER, tree: handTree({ kind: 'Deployment', name: 'web', gone: true }) }), plainPalette);
+  assert.match(gone, /\n {2}The tree of Deployment\/web \(gone\): it owns nothing that could be found\.\n/);
+  assert.match(gone, /\nDeployment\/web \(gone; uid uid-web\)\n/);
 });

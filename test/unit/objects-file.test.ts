@@ -184,6 +184,16 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     }
   });
 
+  it('with -A only the chains are saved: listing every namespace is not asked for', async () => {
+    const out = join(dir, 'all-namespaces');
+    const asked: string[] = [];
+    const live = { ...memorySource({ provenance: fromCluster({ namespace: null }), raw: events, lookups }), ownership: async (ns: string) => (asked.push(ns), []) };
+    assert.equal(await runCli(['capture', '-A', out], fakeDeps({ openSource: openSources({ live }).open }).deps), 0);
+    assert.deepEqual(asked, []);
+    const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { kind: string }[] };
+    assert.deepEqual(doc.items.map((i) => i.kind), ['Deployment', 'Pod', 'Pod', 'ReplicaSet', 'Pod']);
+  });
+
   it('a list or an event array tells no ownership', async () => {
     const list = join(dir, 'list.json');
     writeFileSync(list, JSON.stringify({ kind: 'EventList', apiVersion: 'v1', items: events }));

@@ -103,6 +103,16 @@ describe('record writes the owner chain of each object the first time it sees it
     assert.equal(whole.raw.core.length, 4);
   });
 
+  test('capture --from the record carries its ownership into objects.json', async () => {
+    const out = join(dir, 'captured-from-record');
+    const fake = fakeDeps();
+    assert.equal(await runCli(['capture', '--from', join(dir, 'first.jsonl'), out], fake.deps), 0, fake.stderr());
+    const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { kind: string; metadata: { name: string } }[] };
+    assert.deepEqual(doc.items.map((i) => `${i.kind}/${i.metadata.name}`), ['Deployment/web', 'Pod/web-5d4-a', 'Pod/web-5d4-b', 'ReplicaSet/web-5d4']);
+    const source = await open({ kind: 'file', path: out, namespace: null });
+    assert.equal((await source.ownership?.('shop'))?.length, 4);
+  });
+
   test('a recorder continuing the record writes only objects it has not written: a new pod, not its known ReplicaSet', async () => {
     const file = join(dir, 'again.jsonl');
     await record(file, [{ kind: 'list', items: [about(podA, 'Scheduled', '10')], resourceVersion: '10', why: 'start' }], cluster);

@@ -5,6 +5,7 @@ import { formatHeader, formatObservation, parseRecordSaved } from '../../src/io/
 import { foldRecord, readLines } from '../../src/io/record-stream.ts';
 import { ev } from '../support/builders.ts';
 import { selectEvents } from '../../src/core/filter.ts';
+import { dedupeByUid } from '../../src/core/timeline.ts';
 import type { EventFilter } from '../../src/core/filter.ts';
 import { eventWindow } from '../../src/core/incident.ts';
 import type { Keep } from '../../src/core/keep.ts';
@@ -115,6 +116,14 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     const two = [header(null), observed('a', 1, { namespace: 'one' }), observed('b', 2, { namespace: 'two' })].join('');
     const events = (await folded(two, 5, 'two')) as { name: string }[];
     assert.deepEqual(events.map((e) => e.name), ['b']);
+  });
+
+  it('keeps one version of each event, so there is nothing to de-duplicate (SourceRead.distinct)', async () => {
+    const lines = [header('op-events')];
+    for (let i = 0; i < 200; i += 1) lines.push(observed(`e${i % 30}`, 1 + ((i * 37) % 400), { uid: i % 7 === 0 ? '' : undefined }));
+    const fold = await foldRecord(readLines(chunksOf(lines.join(''), 97)), null);
+    assert.ok(fold !== null && fold.events.length >= 30);
+    assert.deepEqual(dedupeByUid(fold.events), fold.events);
   });
 
   it('matches the whole-text reader on shuffled versions of many events', async () => {

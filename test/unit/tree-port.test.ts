@@ -177,6 +177,27 @@ describe('timeline -w --tree', () => {
     assert.deepEqual(asked.filter((n) => n === 'web-9f8-ccccc'), ['web-9f8-ccccc']);
   });
 
+  test('a root made after the follow began is not taken for gone once its events come', async () => {
+    const late = meta('v1', 'Pod', 'late', 'uid-late');
+    const live = memorySource({
+      provenance: fromCluster(),
+      served: SERVED,
+      ownership: OBJECTS,
+      lookups: new Map([[key(late), exists(late)]]),
+      steps: [
+        { kind: 'list', items: RAW, resourceVersion: '10', why: 'start' },
+        change(ev({ ...on(late), reason: 'Scheduled', message: 'assigned', first: 3, component: 'default-scheduler' })),
+        change(ev({ ...on(late), reason: 'Pulled', message: 'pulled', first: 2, component: 'kubelet' })),
+      ],
+    });
+    const r = await run(['--for', 'pod/late', '--tree', '-w', '--no-headers'], openSources({ live }));
+    assert.equal(r.code, 0, r.stderr);
+    const rows = r.stdout.trimEnd().split('\n');
+    assert.equal(rows.length, 2, r.stdout);
+    for (const row of rows) assert.match(row, /\sPod\/late\s/);
+    assert.deepEqual(live.looked.flat().map((ref) => ref.name), ['late'], 'asked once');
+  });
+
   test('-w -o json lines carry the chain', async () => {
     const live = memorySource({
       provenance: fromCluster(),

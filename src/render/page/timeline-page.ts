@@ -264,6 +264,11 @@ export function timelinePage(): void {
   const laneEls: HTMLElement[] = [];
   const groupEls: HTMLElement[] = [];
 
+  // The last lane each owner owns: its connector closes the branch (└─), the others continue it (├─).
+  const lastOwned = new Map<number, number>();
+  data.lanes.forEach((l, i) => {
+    if (l.owner !== null) lastOwned.set(l.owner, i);
+  });
   function ownerDepth(lane: number): number {
     let depth = 0;
     for (let o = data.lanes[lane]?.owner ?? null; o !== null && depth < 20; o = data.lanes[o]?.owner ?? null) depth += 1;
@@ -290,7 +295,8 @@ export function timelinePage(): void {
     const depth = ownerDepth(lane);
     label.style.paddingLeft = `${8 + depth * 16}px`;
     box.dataset.depth = String(depth);
-    if (depth > 0) label.append(el('span', 'connector', '\u2514\u2500 '));
+    const ownedBy = info?.owner ?? null;
+    if (depth > 0 && ownedBy !== null) label.append(el('span', 'connector', lastOwned.get(ownedBy) === lane ? '\u2514\u2500 ' : '\u251C\u2500 '));
     const toggle = el('button', 'toggle');
     toggle.type = 'button';
     toggle.setAttribute('aria-expanded', 'true');
