@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
+import { lazyBuiltins } from './scripts/lazy-builtins.mjs';
 import { CLIENT_NODE_CHUNK, OTLP_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
@@ -48,38 +49,6 @@ const stubUndici = {
 export const Agent = unused('Agent');
 export const ProxyAgent = unused('ProxyAgent');
 export const fetch = () => { throw new Error('undici fetch is not part of kubectl-evtimeline'); };`,
-    }));
-  },
-};
-
-// Built-in modules load when first used, not when the bundle starts: node:fs/promises alone
-// loaded readline's interface and the REPL history, and commander's node:child_process brought
-// node:net and more, for --version, --help, --from and completion, which use none of them. Every
-// node: import but those Node has loaded before any script runs (EAGER_BUILTINS) becomes an
-// object that loads the module on first use (process.getBuiltinModule), so a run pays for what it
-// uses, and a new import cannot slow every start-up down. esbuild hands a CommonJS module to an
-// ESM import through __toESM, which copies every property name it lists: the object lists the
-// module's names (read here, from the Node that builds, the pinned one) and reads a property from
-// the module only when the property is used. (Named imports are read where they are used.)
-const EAGER_BUILTINS = new Set(['node:buffer', 'node:events', 'node:fs', 'node:path', 'node:process', 'node:stream', 'node:string_decoder',
-  'node:timers', 'node:url', 'node:util']);
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) =>
-      EAGER_BUILTINS.has(args.path) || args.kind === 'require-call' || !process.getBuiltinModule(args.path) ? undefined : { path: args.path, namespace: 'lazy-builtin' });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      loader: 'js',
-      contents: `let loaded;
-const load = () => (loaded ??= process.getBuiltinModule(${JSON.stringify(args.path)}));
-const names = ${JSON.stringify(Object.keys(process.getBuiltinModule(args.path)))};
-module.exports = new Proxy({}, {
-  get: (_, key) => load()[key],
-  has: (_, key) => key in load(),
-  ownKeys: () => [...names],
-  getOwnPropertyDescriptor: (_, key) =>
-    names.includes(key) ? { value: undefined, writable: true, enumerable: true, configurable: true } : undefined,
-});`,
     }));
   },
 };

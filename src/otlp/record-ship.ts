@@ -141,16 +141,21 @@ export class RecordShipper {
     try {
       let carry = Buffer.alloc(0);
       let batch: OtlpLog[] = [];
+      /** the end of the last batch handed over */
+      let handed = this.offset;
       const flush = async (end: number) => {
         const logs = batch;
         batch = [];
+        handed = end;
         await this.shipper.push({ logs, mark: { bytes: end, logs: logs.length } });
       };
       for (;;) {
         const buffer = Buffer.alloc(CHUNK);
         const { bytesRead } = await handle.read(buffer, 0, CHUNK, this.offset + carry.length);
         if (bytesRead === 0) {
-          if (batch.length > 0) await flush(this.offset);
+          // Lines that ship nothing after the last batch (object lines, DELETED) still move the
+          // ledger on, as an empty batch: the ledger then covers the whole record.
+          if (batch.length > 0 || this.offset > handed) await flush(this.offset);
           if (this.stopping || this.shipper.stopped) return;
           await new Promise<void>((resolve) => {
             this.wakeReader = resolve;

@@ -134,18 +134,21 @@ export function* timelineTableChunks(events: Event[], opts: TimelineTableOptions
   const columns = columnsFor(opts);
   const shared = kindsInSeveralGroups(events);
   const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
-  const rowOf = (ev: Event): string[] => {
-    const standing = opts.standing?.(ev) ?? {};
-    return columns.map((column) => {
-      const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
-      const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
-      return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
-    });
+  const cellOf = (column: Column, ev: Event, standing: EventStanding): string => {
+    const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
+    const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
+    return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
   };
+  const rowOf = (ev: Event, which: readonly Column[] = columns): string[] => {
+    const standing = opts.standing?.(ev) ?? {};
+    return which.map((column) => cellOf(column, ev, standing));
+  };
+  // The last column is not padded: its width is never needed, and MESSAGE is the costliest cell.
+  const measured = columns.slice(0, -1);
   const head = columns.map((c) => c.head);
   const widths: number[] = [];
-  if (!opts.noHeaders) widenColumns(widths, head);
-  for (const ev of events) widenColumns(widths, rowOf(ev));
+  if (!opts.noHeaders) widenColumns(widths, head.slice(0, -1));
+  for (const ev of events) widenColumns(widths, rowOf(ev, measured));
   const layout = rowLayout(widths, GAP);
   let chunk = opts.noHeaders ? '' : `${layout(head)}\n`;
   for (const [index, ev] of events.entries()) {

@@ -190,7 +190,7 @@ describe('record --otlp: the ledger beside the record', () => {
     assert.equal((JSON.parse(await readFile(`${path}.otlp.json`, 'utf8'))).endpoints[endpoint.url.href].logRecords, 4);
   });
 
-  test('object lines (who owns what) are not events: never shipped, never counted as unconfirmed', async () => {
+  test('object lines (who owns what) are not events: never shipped, never counted as unconfirmed, and the ledger moves past them', async () => {
     const path = join(dir, 'owners.jsonl');
     const pod = { apiVersion: 'v1', kind: 'Pod', namespace: 'op-events', name: 'p', uid: 'u-p', owners: [], created: null, deleting: null };
     const object = formatObjectLine(NOW, { meta: pod });
@@ -198,10 +198,14 @@ describe('record --otlp: the ledger beside the record', () => {
     const shipped = await shipOnce(path);
     assert.equal(shipped.totals.accepted, 2);
     assert.equal(shipped.unconfirmed, 0);
-    // The ledger moves past the ones before a shipped line; one after the last is read again next time, and skipped again.
-    assert.equal(JSON.parse(await readFile(`${path}.otlp.json`, 'utf8')).endpoints[endpoint.url.href].bytes, (await readFile(path)).length - object.length);
+    assert.equal(JSON.parse(await readFile(`${path}.otlp.json`, 'utf8')).endpoints[endpoint.url.href].bytes, (await readFile(path)).length, 'the ledger covers the whole record, its last line an object line');
     const again = await shipOnce(path);
     assert.deepEqual([again.totals.accepted, again.unconfirmed, again.requests], [0, 0, 0]);
+    // The same after a full batch: a DELETED line last.
+    const deleted = join(dir, 'deleted-last.jsonl');
+    await writeFile(deleted, formatHeader(header) + line(1) + line(2) + line(2, 'DELETED'));
+    await shipOnce(deleted);
+    assert.equal(JSON.parse(await readFile(`${deleted}.otlp.json`, 'utf8')).endpoints[endpoint.url.href].bytes, (await readFile(deleted)).length);
   });
 
   test('a ledger of another record (the file was replaced) is not trusted', async () => {
