@@ -162,8 +162,10 @@ test('a StatefulSet, a DaemonSet and a Job: each controller names its pods; a St
   const agents = await waitForPods(cp.kubeconfig, ns, 'agent', nodes);
   const [batch] = await waitForPods(cp.kubeconfig, ns, 'batch', 1);
   assert.ok(db0 && db1 && batch);
-  // The StatefulSet controller makes db-1 again, under the same name and a new uid.
-  await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'pod', 'db-1', '--wait=true']);
+  // The StatefulSet controller makes db-1 again, under the same name and a new uid, once the node
+  // agent has finished deleting the old one (as a kubelet does). Not `--wait=true`: kubectl before
+  // the fix of kubernetes/kubernetes#135563 (kubectl#1803) can watch the new db-1 and hang.
+  await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'pod', 'db-1', '--wait=false']);
   const again = await waitFor('db-1 made again', async () => {
     const pods = await listObjects(cp.kubeconfig, ns, 'pods', 'app=db');
     return pods.find((p) => p.metadata.name === 'db-1' && p.metadata.uid !== db1.metadata.uid);
