@@ -326,11 +326,14 @@ function sortRepeats(repeats: Repeat[]): Repeat[] {
 
 /** Oldest first seen and newest last seen, epoch ms; null when no event carries a time. */
 export function eventWindow(events: Event[]): { start: number | null; end: number | null } {
-  const firsts = events.flatMap((e) => (e.firstSeen === null ? [] : [e.firstSeen]));
-  const lasts = events.flatMap((e) => (e.lastSeen === null ? [] : [e.lastSeen]));
-  // reduce, not Math.min(...xs): a namespace can hold more events than a call has arguments.
-  const start = firsts.reduce<number | null>((min, t) => (min === null || t < min ? t : min), null);
-  const end = lasts.reduce<number | null>((max, t) => (max === null || t > max ? t : max), null);
+  // One pass, no array of times: two arrays of 200,000 times (a record's) grow in V8's
+  // large-object space, which only a full collection frees, and the table's peak carried them.
+  let start: number | null = null;
+  let end: number | null = null;
+  for (const { firstSeen, lastSeen } of events) {
+    if (firstSeen !== null && (start === null || firstSeen < start)) start = firstSeen;
+    if (lastSeen !== null && (end === null || lastSeen > end)) end = lastSeen;
+  }
   return { start, end };
 }
 
