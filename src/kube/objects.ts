@@ -13,6 +13,7 @@ import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathS
 import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
+import type { ServedResource } from '../core/resources.ts';
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
 export type Getter = (path: string, accept?: string) => Promise<unknown>;
@@ -37,6 +38,18 @@ type Discovery = { served: true; resources: ApiResource[] } | { served: false; w
 
 /** The resources of each group/version already discovered, by apiVersion: one per source, shared by its lookups. */
 export type DiscoveryCache = Map<string, Discovery>;
+
+/** The server's whole discovery (src/kube/discovery.ts, every group/version) as lookups keep it. */
+export function discoveryCacheOf(served: readonly ServedResource[]): DiscoveryCache {
+  const cache: DiscoveryCache = new Map();
+  for (const r of served) {
+    const apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
+    const found = cache.get(apiVersion) ?? { served: true, resources: [] };
+    if (found.served) found.resources.push({ name: r.resource, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs });
+    cache.set(apiVersion, found);
+  }
+  return cache;
+}
 
 /**
  * `/api/v1` for the core group, `/apis/<group>/<version>` for the others; null for an apiVersion that
