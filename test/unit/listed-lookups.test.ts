@@ -8,22 +8,13 @@ import assert from 'node:assert/strict';
 import type { ObjectRef } from '../../src/core/event.ts';
 import { objectKey } from '../../src/core/incarnation.ts';
 import type { ServedResource } from '../../src/core/resources.ts';
+import { servedResource } from '../support/served.ts';
 import { ApiError } from '../../src/kube/http.ts';
 import { answerFromListing } from '../../src/kube/listed-lookups.ts';
 import { discoveryCacheOf, lookUpObjects } from '../../src/kube/objects.ts';
 import { listOwnership } from '../../src/kube/ownership.ts';
 
-const r = (group: string, version: string, resource: string, kind: string, o: Partial<ServedResource> = {}): ServedResource => ({
-  group,
-  version,
-  resource,
-  kind,
-  singular: '',
-  shortNames: [],
-  namespaced: true,
-  verbs: ['get', 'list', 'watch'],
-  ...o,
-});
+const r = servedResource;
 
 const SERVED = [
   r('', 'v1', 'pods', 'Pod'),
