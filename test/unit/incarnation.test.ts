@@ -266,6 +266,13 @@ describe('lookUpObjects', () => {
     metadata: next ? { continue: next } : {},
     items: names.map((name) => ({ metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-11-30T00:00:00Z' } })),
   });
+  /** A pod as a metadata-only list made 2026-11-30T00:00:00Z shows it (podList, allPods). */
+  const listedPod = (namespace: string, name: string, uid: string): ObjectLookup => ({
+    state: 'exists',
+    uid,
+    creationTimestamp: '2026-11-30T00:00:00Z',
+    meta: meta('v1', 'Pod', namespace, name, uid, Date.parse('2026-11-30T00:00:00Z')),
+  });
   const states = (found: Map<string, ObjectLookup>, refs: ReturnType<typeof ref>[]) => refs.map((r) => found.get(objectKey(r))?.state);
 
   it('LISTs a namespace once for 50 of its pods: one discovery and one metadata-only list; a pod the list lacks is gone', async () => {
@@ -276,12 +283,7 @@ describe('lookUpObjects', () => {
     assert.deepEqual(asked, ['/api/v1', '/api/v1/namespaces/op-events/pods?limit=500']);
     assert.equal(accepts[1], 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json');
     assert.deepEqual(found.get(objectKey(refs[0] as ObjectRef)), { state: 'gone' });
-    assert.deepEqual(found.get(objectKey(refs[7] as ObjectRef)), {
-      state: 'exists',
-      uid: 'uid-pod-7',
-      creationTimestamp: '2026-11-30T00:00:00Z',
-      meta: meta('v1', 'Pod', '', 'pod-7', 'uid-pod-7', Date.parse('2026-11-30T00:00:00Z')),
-    });
+    assert.deepEqual(found.get(objectKey(refs[7] as ObjectRef)), listedPod('', 'pod-7', 'uid-pod-7'));
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 49);
   });
 
@@ -355,12 +357,7 @@ describe('lookUpObjects', () => {
     const found = await lookUpObjects(get, refs);
     assert.deepEqual(asked, ['/api/v1', '/api/v1/pods?limit=500']);
     assert.deepEqual(found.get(objectKey(missing)), { state: 'gone' });
-    assert.deepEqual(found.get(objectKey(refs[9] as ObjectRef)), {
-      state: 'exists',
-      uid: 'uid-ns-2-pod-1',
-      creationTimestamp: '2026-11-30T00:00:00Z',
-      meta: meta('v1', 'Pod', 'ns-2', 'pod-1', 'uid-ns-2-pod-1', Date.parse('2026-11-30T00:00:00Z')),
-    });
+    assert.deepEqual(found.get(objectKey(refs[9] as ObjectRef)), listedPod('ns-2', 'pod-1', 'uid-ns-2-pod-1'));
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 199);
   });
 
