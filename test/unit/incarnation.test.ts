@@ -372,6 +372,22 @@ describe('lookUpObjects', () => {
     assert.equal(asked.length, 3);
   });
 
+  it('stops a list across namespaces that runs on past the requests it would save, and lists the namespaces one by one', async () => {
+    // 3 namespaces of 4 pods: 3 LISTs one by one, so the list across them may take 2 pages.
+    const refs = spread(3, 4);
+    const answers: Record<string, unknown> = {
+      '/api/v1': core,
+      '/api/v1/pods?limit=500': allPods(refs.slice(0, 2), { next: 'p2', remaining: 10 }),
+      '/api/v1/pods?limit=500&continue=p2': allPods(refs.slice(2, 4), { next: 'p3', remaining: 8 }),
+    };
+    for (const ns of ['ns-0', 'ns-1', 'ns-2']) answers[`/api/v1/namespaces/${ns}/pods?limit=500`] = podList(['pod-0']);
+    const { get, asked } = server(answers);
+    const found = await lookUpObjects(get, refs);
+    assert.equal(asked.filter((p) => p.startsWith('/api/v1/pods')).length, 2);
+    assert.equal(asked.filter((p) => p.startsWith('/api/v1/namespaces/')).length, 3);
+    assert.deepEqual(states(found, refs), refs.map((_, i) => (i % 4 === 0 ? 'exists' : 'gone')));
+  });
+
   const perNamespace = (refs: ObjectRef[]) => [...new Set(refs.map((r) => r.namespace))].map((ns) => `/api/v1/namespaces/${ns}/pods?limit=500`);
   const fallbacks: [string, unknown][] = [
     ['a cluster holding far more pods than asked about (remainingItemCount)', allPods([], { next: 'p2', remaining: 100_000 })],
