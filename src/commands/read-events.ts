@@ -152,6 +152,7 @@ export async function readLiveFacts(
         : filterEvents(events, { ...read.filter, object: undefined }, now).filter((ev) => tree.chainOf(ev) !== undefined);
     objects = live.objects;
   }
-  if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events));
+  // --tree has just listed every object of its namespace: the lookups its lists cover are answered from them.
+  if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events), { fromOwnership: read.tree !== undefined });
   return facts;
 }

@@ -157,8 +157,12 @@ export interface ReadOptions {
 
 /** The live cluster's objects: whether each still exists, and under which uid. */
 interface ObjectDirectory {
-  /** answers by objectKey (core/incarnation.ts); never throws: an object that cannot be looked up is 'unknown' */
-  lookUp(refs: ObjectRef[]): Promise<ReadonlyMap<string, ObjectLookup>>;
+  /**
+   * Answers by objectKey (core/incarnation.ts); never throws: an object that cannot be looked up is
+   * 'unknown'. `fromOwnership`: the objects the last ownership() lists cover are answered from them
+   * (read moments ago, in the same run: --tree), not asked again; a follower, later, must not.
+   */
+  lookUp(refs: ObjectRef[], opts?: { fromOwnership?: boolean }): Promise<ReadonlyMap<string, ObjectLookup>>;
 }
 
 /** What the live server serves (its discovery documents), read at most once per run. */

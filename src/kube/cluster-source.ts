@@ -4,11 +4,14 @@ import { normaliseEvent } from '../core/event.ts';
 import { isObject } from '../core/json.ts';
 import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
+import type { ObjectRef } from '../core/event.ts';
 import { listEvents } from './events-api.ts';
 import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
-import { lookUpObjects, targetGetter } from './objects.ts';
+import { discoveryCacheOf, lookUpObjects, targetGetter } from './objects.ts';
 import type { DiscoveryCache } from './objects.ts';
+import { answerFromListing } from './listed-lookups.ts';
+import type { OwnershipListing } from './listed-lookups.ts';
 import { followEvents } from './watch.ts';
 import { listOwnership } from './ownership.ts';
 import type { UnlistedResource } from './ownership.ts';
@@ -27,6 +30,13 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
   // Lookups in batches (a recorder's owners, -w --tree) discover each group/version once per run.
   const served: DiscoveryCache = new Map();
   let gaps: UnlistedResource[] = [];
+  let listing: OwnershipListing | undefined;
+  /** Lookups of group/versions the server's discovery (read for --for, --tree) already holds ask it no more. */
+  const lookUp = async (refs: ObjectRef[]) => {
+    const known = await discovery.known();
+    if (known !== undefined) for (const [apiVersion, found] of discoveryCacheOf(known)) if (!served.has(apiVersion)) served.set(apiVersion, found);
+    return lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, served);
+  };
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
@@ -50,10 +60,19 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       const core = await listEvents(target, 'core', namespace, { timeoutMs });
       return core.items.filter(isObject).map((event) => ({ event, observedAt: null }));
     },
-    objects: { lookUp: (refs) => lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, served) },
+    objects: {
+      async lookUp(refs, opts = {}) {
+        if (!opts.fromOwnership || listing === undefined) return lookUp(refs);
+        const { found, rest } = answerFromListing(refs, listing, await discovery.served());
+        if (rest.length > 0) for (const [key, answer] of await lookUp(rest)) found.set(key, answer);
+        return found;
+      },
+    },
     discovery,
     async ownership(ns) {
-      const { objects, unlisted } = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);
+      const read = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);
+      const { objects, unlisted } = read;
+      listing = { ...read, namespace: ns };
       gaps = unlisted;
       if (unlisted.length > 0) scope.onUnlisted?.(unlisted);
       return objects;

@@ -107,7 +107,11 @@ async function discoverResources(get: Getter): Promise<ServedResource[]> {
 }
 
 /** The ResourceDiscovery port over one server, read at most once. */
-export function serverDiscovery(get: Getter): ResourceDiscovery {
+export function serverDiscovery(get: Getter): ResourceDiscovery & { known(): Promise<ServedResource[] | undefined> } {
   let served: Promise<ServedResource[]> | undefined;
-  return { served: () => (served ??= discoverResources(get)) };
+  return {
+    served: () => (served ??= discoverResources(get)),
+    /** what discovery found, if it was read (never reads it, never throws): object lookups reuse it */
+    known: async () => (served === undefined ? undefined : served.catch(() => undefined)),
+  };
 }

@@ -13,6 +13,7 @@ import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathS
 import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
 import type { KubeTarget } from './kubeconfig.ts';
+import type { ServedResource } from '../core/resources.ts';
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
 export type Getter = (path: string, accept?: string) => Promise<unknown>;
@@ -37,6 +38,18 @@ type Discovery = { served: true; resources: ApiResource[] } | { served: false; w
 
 /** The resources of each group/version already discovered, by apiVersion: one per source, shared by its lookups. */
 export type DiscoveryCache = Map<string, Discovery>;
+
+/** The server's whole discovery (src/kube/discovery.ts, every group/version) as lookups keep it. */
+export function discoveryCacheOf(served: readonly ServedResource[]): DiscoveryCache {
+  const cache: DiscoveryCache = new Map();
+  for (const r of served) {
+    const apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
+    const found = cache.get(apiVersion) ?? { served: true, resources: [] };
+    if (found.served) found.resources.push({ name: r.resource, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs });
+    cache.set(apiVersion, found);
+  }
+  return cache;
+}
 
 /**
  * `/api/v1` for the core group, `/apis/<group>/<version>` for the others; null for an apiVersion that
@@ -137,18 +150,22 @@ async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Prom
   }
 }
 
-/** Whether to read on after the first page, given how many items the list holds in all (null: it did not say). */
-type AfterFirstPage = (total: number | null) => boolean;
+/**
+ * Whether to read another page, after `pages` of them, given how many items the list holds in all
+ * by its first page (null: it did not say).
+ */
+type ReadOn = (pages: number, total: number | null) => boolean;
 
 /**
  * Pages through a list; the metadata of each object by `keyOf`. Throws what the Getter throws;
- * null when `goOn` stops it after the first page.
+ * null when `goOn` stops it before its last page.
  */
-async function listAll(get: Getter, path: string, keyOf: (metadata: Metadata) => string, goOn?: AfterFirstPage): Promise<Map<string, Metadata> | null> {
+async function listAll(get: Getter, path: string, keyOf: (metadata: Metadata) => string, goOn?: ReadOn): Promise<Map<string, Metadata> | null> {
   const byKey = new Map<string, Metadata>();
   let token: string | undefined = '';
   const tokens = continueTokens(path);
   let pages = 0;
+  let total: number | null = null;
   do {
     const page = (await get(`${path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST)) as {
       items?: unknown;
@@ -158,10 +175,11 @@ async function listAll(get: Getter, path: string, keyOf: (metadata: Metadata) =>
     for (const item of items) if (typeof item?.metadata?.name === 'string') byKey.set(keyOf(item.metadata), item.metadata);
     token = tokens.next(page?.metadata?.continue);
     pages += 1;
-    if (goOn !== undefined && pages === 1 && token !== undefined) {
+    if (pages === 1) {
       const remaining = page?.metadata?.remainingItemCount;
-      if (!goOn(typeof remaining === 'number' ? items.length + remaining : null)) return null;
+      total = typeof remaining === 'number' ? items.length + remaining : null;
     }
+    if (goOn !== undefined && token !== undefined && !goOn(pages, total)) return null;
   } while (token !== undefined);
   return byKey;
 }
@@ -280,12 +298,10 @@ async function listAcrossNamespaces(get: Getter, spread: Spread, found: Map<stri
   const refs = spread.collections.flatMap((c) => c.refs);
   const keyOf = (namespace: unknown, name: unknown): string => `${String(namespace)}/${String(name)}`;
   const pagesFor = (items: number): number => Math.max(1, Math.ceil(items / PAGE_SIZE));
-  let pagesAllowed = spread.requests - 1;
-  const worthIt: AfterFirstPage = (total) => {
-    if (total === null || pagesFor(total) > pagesAllowed || total > Math.max(PAGE_SIZE, ITEMS_PER_REF * refs.length)) return false;
-    pagesAllowed = pagesFor(total);
-    return true;
-  };
+  const tooMuch = (total: number | null): boolean =>
+    total === null || pagesFor(total) >= spread.requests || total > Math.max(PAGE_SIZE, ITEMS_PER_REF * refs.length);
+  // The estimate decides after the first page; a list that runs on past the requests saved stops.
+  const worthIt: ReadOn = (pages, total) => !tooMuch(total) && pages < spread.requests - 1;
   let byKey: Map<string, Metadata> | null;
   try {
     byKey = await listAll(get, spread.path, (metadata) => keyOf(metadata?.namespace, metadata?.name), worthIt);

@@ -32,9 +32,13 @@ export interface UnlistedResource {
   code: number;
 }
 
-interface NamespaceOwnership {
+export interface NamespaceOwnership {
   objects: ObjectMeta[];
   unlisted: UnlistedResource[];
+  /** the resources listed in full: an object of one, absent from `objects`, did not exist when it was listed */
+  listed: ServedResource[];
+  /** each object's metadata.creationTimestamp as the server sent it (lookups answered from the lists pass it on unchanged) */
+  createdText: ReadonlyMap<ObjectMeta, string>;
 }
 
 /** Events own nothing and are by far the most numerous objects of a busy namespace. */
@@ -64,13 +68,16 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 
 /** One item of a PartialObjectMetadataList (or of a full list, from a server that ignored the Accept). */
-function toObjectMeta(item: unknown, r: ServedResource, namespace: string): ObjectMeta | null {
+function toObjectMeta(item: unknown, r: ServedResource, namespace: string, createdText: Map<ObjectMeta, string>): ObjectMeta | null {
   // The items of a metadata-only list are PartialObjectMetadata: the Kind is discovery's.
-  const meta = objectMetaOf(obj(item).metadata, { apiVersion: apiVersionOf(r), kind: r.kind });
-  return meta === null || meta.namespace !== '' ? meta : { ...meta, namespace };
+  const metadata = obj(obj(item).metadata);
+  const found = objectMetaOf(metadata, { apiVersion: apiVersionOf(r), kind: r.kind });
+  const meta = found === null || found.namespace !== '' ? found : { ...found, namespace };
+  if (meta !== null && typeof metadata.creationTimestamp === 'string' && metadata.creationTimestamp !== '') createdText.set(meta, metadata.creationTimestamp);
+  return meta;
 }
 
-async function listResource(get: Getter, r: ServedResource, namespace: string): Promise<ObjectMeta[]> {
+async function listResource(get: Getter, r: ServedResource, namespace: string, createdText: Map<ObjectMeta, string>): Promise<ObjectMeta[]> {
   const path = listPath(r, namespace);
   const tokens = continueTokens(path);
   const out: ObjectMeta[] = [];
@@ -78,7 +85,7 @@ async function listResource(get: Getter, r: ServedResource, namespace: string): 
   do {
     const page = obj(await get(`${path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST));
     for (const item of Array.isArray(page.items) ? page.items : []) {
-      const meta = toObjectMeta(item, r, namespace);
+      const meta = toObjectMeta(item, r, namespace, createdText);
       if (meta !== null) out.push(meta);
     }
     token = tokens.next(obj(page.metadata).continue);
@@ -91,9 +98,13 @@ const SKIPPED_CODES = new Set([403, 404, 405]);
 /** The metadata and owners of every listable object of `namespace`. Throws what the Getter throws but 403/404/405. */
 export async function listOwnership(get: Getter, served: ServedResource[], namespace: string, concurrency = LIST_CONCURRENCY): Promise<NamespaceOwnership> {
   const unlisted: UnlistedResource[] = [];
+  const listed: ServedResource[] = [];
+  const createdText = new Map<ObjectMeta, string>();
   const lists = await mapBounded(listableResources(served), concurrency, async (r) => {
     try {
-      return await listResource(get, r, namespace);
+      const objects = await listResource(get, r, namespace, createdText);
+      listed.push(r);
+      return objects;
     } catch (error) {
       // A name discovery handed over that no path may hold (a hostile aggregated API): nothing to list.
       if (error instanceof InvalidNameError) return [];
@@ -104,5 +115,5 @@ export async function listOwnership(get: Getter, served: ServedResource[], names
       throw error;
     }
   });
-  return { objects: lists.flat(), unlisted };
+  return { objects: lists.flat(), unlisted, listed, createdText };
 }

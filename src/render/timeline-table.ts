@@ -45,7 +45,7 @@ export const NOT_ON_SERVER_MARK = ' [not on server]';
 interface Column {
   head: string;
   /** `shared`: the Kinds two groups share among the rows (core/timeline.ts kindsInSeveralGroups) */
-  cell(ev: Event, now: number, shared: ReadonlySet<string>): string;
+  cell(ev: Event, now: number, shared: ReadonlySet<string>, standing: EventStanding): string;
   /** text added after the escaped, cut cell, so a long value never hides it */
   mark?(standing: EventStanding): string;
   /** a long cell is cut at its start, not its end (the chain: its end is the event's object) */
@@ -94,15 +94,25 @@ function treeColumns(chainOf: NonNullable<TimelineTableOptions['chainOf']>, wide
   const object: Column = {
     head: 'OBJECT',
     keepEnd: true,
-    cell: (ev, _now, shared) => {
+    cell: (ev, _now, shared, standing) => {
       const chain = chainOf(ev);
-      return chain === undefined ? formatQualifiedObjectRef(ev.object, shared) : formatChain(chain, shared);
+      if (chain === undefined) return formatQualifiedObjectRef(ev.object, shared);
+      // One mark for the event's own object: an earlier incarnation (a StatefulSet's db-1 deleted and
+      // made again) is gone too, but `(previous)` says more (its name holds a newer object now, the
+      // rows of `Pod/db-1` unmarked) and is what the table without --tree says of it.
+      return formatChain(standing.incarnation === 'previous' ? withoutLastGone(chain) : chain, shared);
     },
     // The tree has already said (gone) of a member it knows is gone; a lookup's marks say the rest.
     mark: (s) => (s.incarnation === undefined || s.incarnation === 'gone' ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
   };
   const owner: Column = { head: 'OWNER UID', cell: (ev) => chainOf(ev)?.at(-2)?.uid ?? '' };
   return { base: BASE.map((c) => (c.head === 'OBJECT' ? object : c)), wide: wide ? [...WIDE, owner] : [] };
+}
+
+/** The chain with its last member (the event's own object) not marked gone. */
+function withoutLastGone(chain: readonly TreeNode[]): readonly TreeNode[] {
+  const last = chain.at(-1);
+  return last === undefined || !last.gone ? chain : [...chain.slice(0, -1), { ...last, gone: false }];
 }
 
 function columnsFor(opts: TimelineTableOptions): Column[] {
@@ -140,7 +150,7 @@ export function* timelineTableChunks(events: Event[], opts: TimelineTableOptions
   const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
   const cellOf = (column: Column, ev: Event, standing: EventStanding): string => {
     const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
-    const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared)), max) + (column.mark?.(standing) ?? '');
+    const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared, standing)), max) + (column.mark?.(standing) ?? '');
     return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
   };
   const rowOf = (ev: Event, which: readonly Column[] = columns): string[] => {

@@ -37,10 +37,19 @@ interface TreeEvent {
   message: string;
   object: { kind: string; name: string; uid: string };
   tree: Member[];
+  /** what the live lookup says of the event's object (README: -o json) */
+  incarnation?: string;
 }
 
-/** The chain as the table's OBJECT column writes it: `Deployment/web > ReplicaSet/web-5d4 > Pod/web-5d4-x2k (gone)`. */
+/** The chain with the tree's gone marks: `Deployment/web > ReplicaSet/web-5d4 > Pod/web-5d4-x2k (gone)`. */
 const chain = (e: TreeEvent): string => e.tree.map((m) => `${m.kind}/${m.name}${m.gone ? ' (gone)' : ''}`).join(' > ');
+
+/**
+ * The chain as the table's OBJECT cell writes it, one mark per member: the event's own object, an
+ * earlier incarnation of a name that holds a newer object now, is `(previous)` rather than `(gone)`.
+ */
+const tableChain = (e: TreeEvent): string =>
+  e.tree.map((m, i) => `${m.kind}/${m.name}${i === e.tree.length - 1 && e.incarnation === 'previous' ? ' (previous)' : m.gone ? ' (gone)' : ''}`).join(' > ');
 
 async function treeJson(ns: string, target: string): Promise<TreeEvent[]> {
   const r = await evtimeline(['-n', ns, '--for', target, '--tree', '-o', 'json'], cp.kubeconfig);
@@ -56,7 +65,8 @@ async function assertTableMatches(ns: string, target: string, events: TreeEvent[
   assert.match(header ?? '', /\bOBJECT\b/);
   assert.equal(rows.length, events.length, r.stdout);
   for (const e of events) {
-    assert.ok(rows.some((row) => row.includes(` ${chain(e)} `) && row.includes(` ${e.reason} `)), `no row ${e.reason} ${chain(e)} in\n${r.stdout}`);
+    // the cell and then the gap before FROM: no second mark after it
+    assert.ok(rows.some((row) => row.includes(` ${tableChain(e)}   `) && row.includes(` ${e.reason} `)), `no row ${e.reason} ${tableChain(e)} in\n${r.stdout}`);
   }
 }
 
@@ -193,6 +203,11 @@ test('a StatefulSet, a DaemonSet and a Job: each controller names its pods; a St
     `${root} > Pod/db-1@${again.metadata.uid}`,
   ].sort());
   assert.ok(db.filter((e) => e.reason === 'SuccessfulCreate').every((e) => where(e) === root));
+  // The old db-1 is the previous incarnation of a name that holds a pod again: the table marks it
+  // once, `Pod/db-1 (previous)`, never `Pod/db-1 (gone) (previous)`.
+  const old = db.filter((e) => e.object.uid === db1.metadata.uid);
+  assert.ok(old.length > 0);
+  assert.ok(old.every((e) => e.incarnation === 'previous' && tableChain(e) === 'StatefulSet/db > Pod/db-1 (previous)'));
   await assertTableMatches(ns, 'sts/db', db);
 
   for (const [target, kind, name, pods] of [['ds/agent', 'DaemonSet', 'agent', agents], ['job/batch', 'Job', 'batch', [batch]]] as const) {

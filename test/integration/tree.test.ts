@@ -108,6 +108,37 @@ describe('--tree on a Deployment whose pods cannot be scheduled', () => {
     assert.ok(!urls.some((p) => p.startsWith('/apis/events.k8s.io/')));
     assert.ok(!urls.some((p) => new RegExp(`/namespaces/${ns}/pods/`).test(p)), 'no GET of one pod');
   });
+
+  test('the table, -o json and the incident look nothing up again (-v=6): the lists answer whether each object exists, discovery is read once', async () => {
+    const runs = {
+      table: ['-n', ns, '--for', 'deploy/hungry-web', '--tree'],
+      json: ['-n', ns, '--for', 'deploy/hungry-web', '--tree', '-o', 'json'],
+      incident: ['incident', '-n', ns, '--for', 'deploy/hungry-web', '--tree'],
+    };
+    for (const [name, args] of Object.entries(runs)) {
+      const r = await evtimeline([...args, '-v=6'], cp.kubeconfig);
+      assert.equal(r.code, 0, r.stderr);
+      const paths = [...r.stderr.matchAll(/verb="GET" url="([^"]+)"/g)].map((m) => new URL(m[1] as string).pathname);
+      const count = (p: string) => paths.filter((x) => x === p).length;
+      // discovery: the two aggregated documents, once; no group/version document (a lookup's discovery)
+      assert.equal(count('/api'), 1, `${name}:\n${paths.join('\n')}`);
+      assert.equal(count('/apis'), 1, name);
+      assert.deepEqual(paths.filter((p) => /^\/apis?\/[^/]+(\/[^/]+)?$/.test(p) && p !== '/api' && p !== '/apis'), [], name);
+      // one LIST per resource of the namespace (the events' own read among them), no GET of one object
+      const lists = paths.filter((p) => p.startsWith('/api'));
+      assert.equal(new Set(lists.slice(2)).size, lists.length - 2, `${name}: a resource listed twice:\n${paths.join('\n')}`);
+      assert.deepEqual(paths.filter((p) => new RegExp(`/namespaces/${ns}/[^/]+/[^/]+$`).test(p)), [], `${name}: a GET of one object`);
+      if (name === 'json') {
+        // the answers are the lookups': the deleted pod's events are about a gone object, the others' current
+        const items = JSON.parse(r.stdout) as (JsonTreeEvent & { incarnation?: string })[];
+        const of = (uid: string) => new Set(items.filter((e) => e.object.uid === uid).map((e) => e.incarnation));
+        assert.deepEqual(of(gone.metadata.uid), new Set(['gone']));
+        for (const pod of pods) assert.deepEqual(of(pod.metadata.uid), new Set(['current']));
+        assert.deepEqual(of(rs.metadata.uid), new Set(['current']));
+      }
+      if (name === 'incident') assert.match(r.stdout, new RegExp(`Pod/${gone.metadata.name} \\(uid ${gone.metadata.uid}\\) no longer exists`));
+    }
+  });
 });
 
 describe('--tree as a reader RBAC lets list only some resources', () => {
@@ -127,6 +158,14 @@ describe('--tree as a reader RBAC lets list only some resources', () => {
     // The pods' events are still there, placed by the ReplicaSet's messages; none is called gone.
     assert.match(r.stdout, new RegExp(`${set} > Pod/${gone.metadata.name}\\s`));
     assert.doesNotMatch(r.stdout, /\(gone\)/);
+    // The lookups of a Kind the lists left out are not answered from them: the pods, which viewer
+    // may neither list nor get, are of an unknown incarnation, not gone.
+    const json = await evtimeline(['-n', ns, '--for', 'deploy/hungry-web', '--tree', '-o', 'json'], cp.viewerKubeconfig);
+    assert.equal(json.code, 0, json.stderr);
+    const items = JSON.parse(json.stdout) as (JsonTreeEvent & { incarnation?: string })[];
+    const podIncarnations = new Set(items.filter((e) => e.object.kind === 'Pod').map((e) => e.incarnation));
+    assert.deepEqual(podIncarnations, new Set(['unknown']));
+    assert.ok(items.some((e) => e.object.kind === 'ReplicaSet' && e.incarnation === 'current'));
   });
 });
 

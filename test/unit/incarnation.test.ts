@@ -266,6 +266,13 @@ describe('lookUpObjects', () => {
     metadata: next ? { continue: next } : {},
     items: names.map((name) => ({ metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-11-30T00:00:00Z' } })),
   });
+  /** A pod as a metadata-only list made 2026-11-30T00:00:00Z shows it (podList, allPods). */
+  const listedPod = (namespace: string, name: string, uid: string): ObjectLookup => ({
+    state: 'exists',
+    uid,
+    creationTimestamp: '2026-11-30T00:00:00Z',
+    meta: meta('v1', 'Pod', namespace, name, uid, Date.parse('2026-11-30T00:00:00Z')),
+  });
   const states = (found: Map<string, ObjectLookup>, refs: ReturnType<typeof ref>[]) => refs.map((r) => found.get(objectKey(r))?.state);
 
   it('LISTs a namespace once for 50 of its pods: one discovery and one metadata-only list; a pod the list lacks is gone', async () => {
@@ -276,12 +283,7 @@ describe('lookUpObjects', () => {
     assert.deepEqual(asked, ['/api/v1', '/api/v1/namespaces/op-events/pods?limit=500']);
     assert.equal(accepts[1], 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json');
     assert.deepEqual(found.get(objectKey(refs[0] as ObjectRef)), { state: 'gone' });
-    assert.deepEqual(found.get(objectKey(refs[7] as ObjectRef)), {
-      state: 'exists',
-      uid: 'uid-pod-7',
-      creationTimestamp: '2026-11-30T00:00:00Z',
-      meta: meta('v1', 'Pod', '', 'pod-7', 'uid-pod-7', Date.parse('2026-11-30T00:00:00Z')),
-    });
+    assert.deepEqual(found.get(objectKey(refs[7] as ObjectRef)), listedPod('', 'pod-7', 'uid-pod-7'));
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 49);
   });
 
@@ -355,12 +357,7 @@ describe('lookUpObjects', () => {
     const found = await lookUpObjects(get, refs);
     assert.deepEqual(asked, ['/api/v1', '/api/v1/pods?limit=500']);
     assert.deepEqual(found.get(objectKey(missing)), { state: 'gone' });
-    assert.deepEqual(found.get(objectKey(refs[9] as ObjectRef)), {
-      state: 'exists',
-      uid: 'uid-ns-2-pod-1',
-      creationTimestamp: '2026-11-30T00:00:00Z',
-      meta: meta('v1', 'Pod', 'ns-2', 'pod-1', 'uid-ns-2-pod-1', Date.parse('2026-11-30T00:00:00Z')),
-    });
+    assert.deepEqual(found.get(objectKey(refs[9] as ObjectRef)), listedPod('ns-2', 'pod-1', 'uid-ns-2-pod-1'));
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 199);
   });
 
@@ -373,6 +370,22 @@ describe('lookUpObjects', () => {
     });
     assert.equal(states(await lookUpObjects(get, refs), refs).filter((s) => s === 'exists').length, 200);
     assert.equal(asked.length, 3);
+  });
+
+  it('stops a list across namespaces that runs on past the requests it would save, and lists the namespaces one by one', async () => {
+    // 3 namespaces of 4 pods: 3 LISTs one by one, so the list across them may take 2 pages.
+    const refs = spread(3, 4);
+    const answers: Record<string, unknown> = {
+      '/api/v1': core,
+      '/api/v1/pods?limit=500': allPods(refs.slice(0, 2), { next: 'p2', remaining: 10 }),
+      '/api/v1/pods?limit=500&continue=p2': allPods(refs.slice(2, 4), { next: 'p3', remaining: 8 }),
+    };
+    for (const ns of ['ns-0', 'ns-1', 'ns-2']) answers[`/api/v1/namespaces/${ns}/pods?limit=500`] = podList(['pod-0']);
+    const { get, asked } = server(answers);
+    const found = await lookUpObjects(get, refs);
+    assert.equal(asked.filter((p) => p.startsWith('/api/v1/pods')).length, 2);
+    assert.equal(asked.filter((p) => p.startsWith('/api/v1/namespaces/')).length, 3);
+    assert.deepEqual(states(found, refs), refs.map((_, i) => (i % 4 === 0 ? 'exists' : 'gone')));
   });
 
   const perNamespace = (refs: ObjectRef[]) => [...new Set(refs.map((r) => r.namespace))].map((ns) => `/api/v1/namespaces/${ns}/pods?limit=500`);

@@ -4,21 +4,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServedResource } from '../../src/core/resources.ts';
+import { servedResource } from '../support/served.ts';
 import { ApiError } from '../../src/kube/http.ts';
 import { listableResources, listOwnership } from '../../src/kube/ownership.ts';
 import { serverDiscovery } from '../../src/kube/discovery.ts';
 
-const r = (group: string, version: string, resource: string, kind: string, o: Partial<ServedResource> = {}): ServedResource => ({
-  group,
-  version,
-  resource,
-  kind,
-  singular: '',
-  shortNames: [],
-  namespaced: true,
-  verbs: ['get', 'list', 'watch'],
-  ...o,
-});
+const r = servedResource;
 
 const SERVED = [
   r('', 'v1', 'pods', 'Pod'),

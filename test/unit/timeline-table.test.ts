@@ -7,6 +7,7 @@ import { sortTimeline } from '../../src/core/timeline.ts';
 import { ansiPalette, choosePalette, plainPalette, type ColorChoice } from '../../src/render/color.ts';
 import { renderTimelineTable, timelineTableChunks, type TimelineTableOptions } from '../../src/render/timeline-table.ts';
 import { NOW, ev, labEvents } from '../support/builders.ts';
+import type { TreeNode } from '../../src/core/ownership.ts';
 
 const plain: TimelineTableOptions = { now: NOW, wide: false, allNamespaces: false, noHeaders: false, palette: plainPalette };
 const lab = () => sortTimeline(labEvents().map(normaliseEvent));
@@ -174,6 +175,38 @@ describe('renderTimelineTable marks what the live cluster says', () => {
     const long = [normaliseEvent(ev({ objectName: 'x'.repeat(50) }))];
     const row = renderTimelineTable(long, { ...plain, noHeaders: true, maxCellWidth: 20, standing: () => ({ incarnation: 'gone' }) });
     assert.match(row, / Pipeline\/xxxxxxxx\.\.\. \(gone\) /);
+  });
+});
+
+describe('renderTimelineTable with --tree: one mark per object', () => {
+  // A StatefulSet's db-1 deleted and made again: the old incarnation is gone (the tree says so) and a
+  // previous one (the lookup says so); db-2 is gone with no successor; the ReplicaSet is gone too.
+  const node = (kind: string, name: string, uid: string, gone: boolean): TreeNode => ({ apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1', kind, name, namespace: 'shop', uid, gone });
+  const sts = node('StatefulSet', 'db', 'sts', false);
+  const rows = [
+    { uid: 'old-1', name: 'db-1', first: 50, chain: [sts, node('Pod', 'db-1', 'old-1', true)], incarnation: 'previous' },
+    { uid: 'new-1', name: 'db-1', first: 40, chain: [sts, node('Pod', 'db-1', 'new-1', false)], incarnation: 'current' },
+    { uid: 'gone-2', name: 'db-2', first: 30, chain: [sts, node('Pod', 'db-2', 'gone-2', true)], incarnation: 'gone' },
+    { uid: 'p-x', name: 'web-x', first: 20, chain: [node('ReplicaSet', 'web', 'rs', true), node('Pod', 'web-x', 'p-x', true)], incarnation: 'previous' },
+  ] as const;
+  const events = rows.map((r) => normaliseEvent(ev({ name: r.uid, first: r.first, apiVersion: 'v1', kind: 'Pod', objectName: r.name, namespace: 'shop', reason: 'Scheduled', message: 'assigned' })));
+  const byEvent = new Map(events.map((e, i) => [e.name, rows[i] as (typeof rows)[number]]));
+
+  it('marks an earlier incarnation (previous) only, a gone object (gone) only, an owner gone as the tree says (golden)', () => {
+    const table = renderTimelineTable(events, {
+      ...plain,
+      chainOf: (e) => byEvent.get(e.name)?.chain,
+      standing: (e) => ({ incarnation: byEvent.get(e.name)?.incarnation }),
+    });
+    assert.equal(
+      table,
+      `FIRST SEEN   LAST SEEN   TYPE     REASON      OBJECT                                         FROM                MESSAGE
+50s          50s         Normal   Scheduled   StatefulSet/db > Pod/db-1 (previous)           pipeline-operator   assigned
+40s          40s         Normal   Scheduled   StatefulSet/db > Pod/db-1                      pipeline-operator   assigned
+30s          30s         Normal   Scheduled   StatefulSet/db > Pod/db-2 (gone)               pipeline-operator   assigned
+20s          20s         Normal   Scheduled   ReplicaSet/web (gone) > Pod/web-x (previous)   pipeline-operator   assigned
+`,
+    );
   });
 });
 
