@@ -60,3 +60,8 @@ export function renderNoOwnershipNotice(noun: string): string {
 export function renderTooDeepNotice(): string {
   return `warning: --tree stops ${MAX_TREE_DEPTH} owners deep: what is owned below that is not in the tree (no controller makes a chain that long)\n`;
 }
+
+/** A capture's objects.json that is there but not taken (`why`: "is not JSON", "belongs to another capture", ...). */
+export function renderRefusedObjectsNotice(file: string, why: string): string {
+  return `warning: ${escapeTerminal(file)} ${why}: the capture's ownership is not read\n`;
+}
