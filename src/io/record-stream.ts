@@ -22,6 +22,7 @@ import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf } from './objects-file.ts';
 import type { SavedObject } from './objects-file.ts';
 import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
+import { SlotIndex } from './slot-index.ts';
 import { distinctServers } from '../core/server.ts';
 
 interface Line {
@@ -70,15 +71,15 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   const headers: RecordHeader[] = [];
   // The newest version of each event in the order each first appeared. Keyed by the uid itself
   // (no "uid:" key string per event: a 200,000-event record would keep 200,000 more), and by
-  // eventIdentity for the few without one.
+  // eventIdentity for the few without one; in SlotIndexes, not Maps (slot-index.ts says why).
   const kept = keptVersions(keep);
   let slots = 0;
   const lineOf: number[] = [];
   // What a kept version is instead of an Event, by slot, for the few that are not one
   // (event-shape.ts), as the whole-file reader checks the versions it keeps.
   const notEvent = new Map<number, string>();
-  const byUid = new Map<string, number>();
-  const byOther = new Map<string, number>();
+  const byUid = new SlotIndex();
+  const byOther = new SlotIndex();
   const keepVersion = (slot: number, event: Event, raw: Json, index: number): void => {
     kept.keep(slot, event);
     lineOf[slot] = index;
