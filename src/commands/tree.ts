@@ -12,7 +12,7 @@ import { buildTree } from '../core/tree.ts';
 import type { TreeRoot } from '../core/tree.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { savedNoun } from '../render/notices.ts';
-import { renderNoOwnershipNotice } from '../render/tree.ts';
+import { renderNoOwnershipNotice, renderTooDeepNotice } from '../render/tree.ts';
 
 /**
  * The namespace the tree lives in: the one read, else (-A, or a file of several namespaces) the one
@@ -68,5 +68,7 @@ export async function readTreeInputs(source: EventSource, object: ObjectSelector
  */
 export async function treeFor(source: EventSource, object: ObjectSelector, events: readonly Event[], deps: Pick<Deps, 'stderr'>): Promise<Tree> {
   const { root, objects, untold } = await readTreeInputs(source, object, events, deps);
-  return buildTree(root, objects, events, { untold });
+  const tree = buildTree(root, objects, events, { untold });
+  if (tree.tooDeep === true) deps.stderr.write(renderTooDeepNotice());
+  return tree;
 }

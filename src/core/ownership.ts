@@ -52,6 +52,8 @@ export interface Tree {
   root: TreeNode;
   /** every member, the root first, then depth first (children by creation, then name) */
   nodes: TreeNode[];
+  /** true: a member at core/tree.ts MAX_TREE_DEPTH owns or names objects, left out (a hostile chain) */
+  tooDeep?: boolean;
   /** the chain of the object an event is about, root first and the object itself last; undefined: not in the tree */
   chainOf(ev: Event): TreeNode[] | undefined;
 }

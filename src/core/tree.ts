@@ -23,6 +23,8 @@ export interface TreeRoot extends ObjectSelector {
 interface Member {
   node: TreeNode;
   parent: Member | null;
+  /** 0 for the root */
+  depth: number;
   /** creation time (epoch ms), else when the events first tell of it; null: unknown */
   created: number | null;
   children: Member[];
@@ -46,6 +48,14 @@ interface Known {
 function nameKey(o: { apiVersion: string; kind: string; name: string }): string {
   return [groupOf(o.apiVersion), o.kind, o.name].join('\u0000');
 }
+
+/**
+ * How deep the tree goes. Real ownership is a few levels (Pod < ReplicaSet < Deployment < an operator's
+ * resource or two); a chain far longer is a hostile cluster or file, and every output carries the whole
+ * chain (the table's OBJECT cell, json's `tree`, the incident's indentation): members below this are
+ * left out, counted, and said so, rather than writing megabytes of chain per row.
+ */
+export const MAX_TREE_DEPTH = 64;
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -115,7 +125,7 @@ export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null,
   const membersByName = new Map<string, Member[]>();
 
   function add(node: TreeNode, parent: Member | null, created: number | null): Member {
-    const m: Member = { node, parent, created, children: [] };
+    const m: Member = { node, parent, depth: parent === null ? 0 : parent.depth + 1, created, children: [] };
     members.push(m);
     parent?.children.push(m);
     if (node.uid !== '') memberByUid.set(node.uid, m);
@@ -181,8 +191,14 @@ export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null,
     add(node, null, earliest(told));
   }
 
+  let tooDeep = false;
   for (let i = 0; i < members.length; i += 1) {
     const m = members[i] as Member;
+    if (m.depth >= MAX_TREE_DEPTH) {
+      // Owned objects, or children its events name (a chain of "Created pod: X" events is as long as its writer wants).
+      tooDeep ||= ownedBy(m).some((k) => !memberByUid.has(k.meta.uid)) || eventsOf(m).some((ev) => childNamedBy(ev.reason, ev.message, m.node) !== null);
+      continue;
+    }
     for (const k of ownedBy(m)) if (!memberByUid.has(k.meta.uid)) add(fromMeta(k), m, k.meta.created);
     for (const ev of eventsOf(m)) {
       const child = childNamedBy(ev.reason, ev.message, m.node);
@@ -192,11 +208,14 @@ export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null,
 
   const top = members[0] as Member;
   const nodes: TreeNode[] = [];
-  const walk = (m: Member): void => {
+  // Depth first without recursion (the depth is bounded, but a stack of frames is not needed for it).
+  const stack: Member[] = [top];
+  for (let m = stack.pop(); m !== undefined; m = stack.pop()) {
     nodes.push(m.node);
-    for (const c of [...m.children].sort(byCreation)) walk(c);
-  };
-  walk(top);
+    const children = [...m.children].sort(byCreation);
+    // One by one: a spread of 200,000 siblings would pass the engine's argument limit.
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i] as Member);
+  }
 
   const chains = new Map<Member, TreeNode[]>();
   const chainOfMember = (m: Member): TreeNode[] => {
@@ -210,6 +229,7 @@ export function buildTree(root: TreeRoot, objects: readonly ObjectMeta[] | null,
   return {
     root: top.node,
     nodes,
+    tooDeep,
     chainOf(ev) {
       const m = memberOf(ev);
       return m === undefined ? undefined : chainOfMember(m);

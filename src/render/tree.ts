@@ -4,6 +4,7 @@
 // and `Deployment/web > ReplicaSet/web-5d4 > Pod/web-5d4-x2k` reads alone (and greps).
 import type { TreeNode } from '../core/ownership.ts';
 import { formatQualifiedObjectRef } from '../core/timeline.ts';
+import { MAX_TREE_DEPTH } from '../core/tree.ts';
 import { escapeTerminal } from './escape.ts';
 import { plural } from './words.ts';
 
@@ -53,4 +54,9 @@ export function renderUnlistedNotice(unlisted: readonly { group: string; resourc
 /** A saved input that cannot tell who owns what. */
 export function renderNoOwnershipNotice(noun: string): string {
   return `warning: ${noun} holds no ownership: the tree is only what the owners' events name (Created pod, Scaled up replica set, ...)\n`;
+}
+
+/** Objects below the tree's depth limit (core/tree.ts MAX_TREE_DEPTH): an ownership chain no controller makes. */
+export function renderTooDeepNotice(): string {
+  return `warning: --tree stops ${MAX_TREE_DEPTH} owners deep: what is owned below that is not in the tree (no controller makes a chain that long)\n`;
 }
