@@ -8,6 +8,7 @@
 // the earliest first seen and the latest last seen of the events it stands for, and nothing else
 // (no uid, name, message, count). While reading, it keeps per event only the identity, what tells
 // versions apart and its triple: a third of what a whole Event costs.
+import { ChunkedList } from './chunked-list.ts';
 import { eventCompactor } from './compact.ts';
 import type { Event, ObjectRef } from './event.ts';
 import { stableLineEvent } from './stable-table.ts';
@@ -31,12 +32,13 @@ export function keptVersions(keep: Keep): KeptVersions {
 
 /** Every field, repeated strings shared (core/compact.ts). */
 function wholeEvents(): KeptVersions {
-  const events: Event[] = [];
+  // In chunks, made one array at the end (core/chunked-list.ts says why).
+  const events = new ChunkedList<Event>();
   const compact = eventCompactor();
   return {
-    compare: (event, slot) => compareVersions(event, events[slot] as Event),
-    keep: (slot, event) => void (events[slot] = compact(event)),
-    events: () => events,
+    compare: (event, slot) => compareVersions(event, events.get(slot)),
+    keep: (slot, event) => events.set(slot, compact(event)),
+    events: () => events.toArray(),
   };
 }
 

@@ -11,6 +11,7 @@ import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { inNamespace } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
+import { ChunkedList } from '../core/chunked-list.ts';
 import { keptVersions } from '../core/keep.ts';
 import type { Keep } from '../core/keep.ts';
 import type { RecordHeader } from '../core/record.ts';
@@ -22,6 +23,7 @@ import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf } from './objects-file.ts';
 import type { SavedObject } from './objects-file.ts';
 import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
+import { SlotIndex } from './slot-index.ts';
 import { distinctServers } from '../core/server.ts';
 
 interface Line {
@@ -50,7 +52,7 @@ interface FoldedRecord {
   /** the newest version of each event in scope, normalised, in the order each first appeared; as `keep` promises (core/keep.ts) */
   events: Event[];
   /** keep 'all': the line (0-based) each kept version was read from, for a second pass that wants the raw objects */
-  lines: number[];
+  lines: ChunkedList<number>;
   /** epoch ms of the first and last observation (in scope or not); null when there is none or it does not parse */
   firstObserved: number | null;
   lastObserved: number | null;
@@ -70,18 +72,18 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   const headers: RecordHeader[] = [];
   // The newest version of each event in the order each first appeared. Keyed by the uid itself
   // (no "uid:" key string per event: a 200,000-event record would keep 200,000 more), and by
-  // eventIdentity for the few without one.
+  // eventIdentity for the few without one; in SlotIndexes, not Maps (slot-index.ts says why).
   const kept = keptVersions(keep);
   let slots = 0;
-  const lineOf: number[] = [];
+  const lineOf = new ChunkedList<number>();
   // What a kept version is instead of an Event, by slot, for the few that are not one
   // (event-shape.ts), as the whole-file reader checks the versions it keeps.
   const notEvent = new Map<number, string>();
-  const byUid = new Map<string, number>();
-  const byOther = new Map<string, number>();
+  const byUid = new SlotIndex();
+  const byOther = new SlotIndex();
   const keepVersion = (slot: number, event: Event, raw: Json, index: number): void => {
     kept.keep(slot, event);
-    lineOf[slot] = index;
+    lineOf.set(slot, index);
     const what = firstNonEvent([raw])?.what;
     if (what === undefined) notEvent.delete(slot);
     else notEvent.set(slot, what);
@@ -149,7 +151,7 @@ function* chunksOf(path: string): Generator<string> {
 }
 
 /** The raw objects on the given lines of a record file, in the order given. */
-async function rawAt(path: string, wanted: number[]): Promise<Json[]> {
+async function rawAt(path: string, wanted: readonly number[]): Promise<Json[]> {
   const position = new Map(wanted.map((line, i) => [line, i]));
   const raw: Json[] = new Array(wanted.length);
   const reader = new RecordLineReader();
@@ -232,7 +234,7 @@ export async function recordFileSource(path: string, namespace: string | null, k
     ...(folded.objects === undefined ? {} : { ownership: ownershipOf(folded.objects) }),
     // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
     // One version of each event already (the fold's, by the identity dedupeByUid uses).
-    read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines), eventsK8sIo: null } } : {}) }),
+    read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines.toArray()), eventsK8sIo: null } } : {}) }),
     // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).
     versions: () => observedVersions(path, namespace),
   };
