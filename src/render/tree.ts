@@ -51,8 +51,9 @@ export function renderUnlistedNotice(unlisted: readonly { group: string; resourc
   return `warning: --tree left out ${plural(unlisted.length, 'resource')} (${parts.join('; ')}): their objects are not in the tree\n`;
 }
 
-/** A saved input that cannot tell who owns what. */
-export function renderNoOwnershipNotice(noun: string): string {
+/** A saved input that cannot tell who owns what; `messages` false: nor what the owners' events say (a stable table). */
+export function renderNoOwnershipNotice(noun: string, messages = true): string {
+  if (!messages) return `warning: ${noun} holds no ownership and no messages: the tree is the object alone (its children cannot be found)\n`;
   return `warning: ${noun} holds no ownership: the tree is only what the owners' events name (Created pod, Scaled up replica set, ...)\n`;
 }
 

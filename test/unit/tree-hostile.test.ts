@@ -8,7 +8,8 @@ import { buildTree, MAX_TREE_DEPTH } from '../../src/core/tree.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
-import { fromCluster, memorySource, openSources } from '../support/sources.ts';
+import { fromCluster, fromStableTable, memorySource, openSources } from '../support/sources.ts';
+import { parseStableTable } from '../../src/core/stable-table.ts';
 import { servedResource } from '../support/owned-objects.ts';
 
 const NS = 'op-events';
@@ -114,5 +115,18 @@ describe('--tree with a chain thousands deep', () => {
     assert.equal(tree.tooDeep, true);
     assert.equal(tree.chainOf(events[MAX_TREE_DEPTH] as never)?.length, MAX_TREE_DEPTH + 1);
     assert.equal(tree.chainOf(events[MAX_TREE_DEPTH + 1] as never), undefined);
+  });
+});
+
+describe('--tree from an input that cannot tell', () => {
+  test('a stable table (no ownership, no messages): the warning says the tree is the object alone', async () => {
+    const events = parseStableTable('Normal ScalingReplicaSet Deployment/web\nNormal SuccessfulCreate ReplicaSet/web-5d4\n');
+    const sources = openSources({ saved: memorySource({ provenance: fromStableTable(), events }) });
+    const fake = fakeDeps({ openSource: sources.open });
+    const code = await runCli(['--from', 'table.txt', '--for', 'deploy/web', '--tree', '--no-headers'], fake.deps);
+    assert.equal(code, 0);
+    assert.equal(fake.stderr(), 'warning: a stable table holds no ownership and no messages: the tree is the object alone (its children cannot be found)\n');
+    assert.match(fake.stdout(), /ScalingReplicaSet\s+Deployment\/web\s/);
+    assert.doesNotMatch(fake.stdout(), /ReplicaSet\/web-5d4/);
   });
 });
