@@ -59,7 +59,12 @@ describe('--tree with hostile object text', () => {
     assert.doesNotMatch(r.stdout, /<script>alert/);
     assert.doesNotMatch(r.stdout, RAW_CONTROLS);
   });
-  test('-o json keeps the text as data, JSON-escaped', async () => {
+  for (const out of ['json', 'yaml']) test(`-o ${out} keeps the text as data, escaped`, async () => {
+    const r = await run(['-o', out, '--for', 'deploy/web', '--tree'], objects, raw);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, RAW_CONTROLS);
+  });
+  test('-o json: the chain names the hostile member exactly', async () => {
     const r = await run(['-o', 'json', '--for', 'deploy/web', '--tree'], objects, raw);
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stdout, RAW_CONTROLS);
