@@ -6,6 +6,7 @@ import { runCli } from '../../src/cli.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
 import { buildTree, MAX_TREE_DEPTH } from '../../src/core/tree.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
+import type { Json } from '../../src/core/json.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { fromCluster, fromStableTable, memorySource, openSources } from '../support/sources.ts';
@@ -109,6 +110,16 @@ describe('--tree with a chain thousands deep', () => {
       assert.doesNotMatch(r.stdout, /rs-9999\b/);
     });
   }
+
+  test('-w: said once, the followed tree as deep as the listed one', async () => {
+    const live = memorySource({ provenance: fromCluster(), served: SERVED, ownership: objects, steps: [{ kind: 'list', items: raw as Json[], resourceVersion: '10', why: 'start' }] });
+    const fake = fakeDeps({ openSource: openSources({ live }).open });
+    const code = await runCli(['--for', 'deploy/web', '--tree', '-w', '--no-headers'], fake.deps);
+    assert.equal(code, 0, fake.stderr());
+    assert.equal(fake.stderr().match(/--tree stops 64 owners deep/g)?.length, 1, fake.stderr());
+    assert.match(fake.stdout(), /rs-10\b/);
+    assert.doesNotMatch(fake.stdout(), /rs-9999\b/);
+  });
 
   test('a chain of owners\' messages ("Created pod: X" on a Pod, naming the next) stops there too', () => {
     const events = [];
