@@ -13,18 +13,11 @@ export type DocumentPrinter =
   | { kind: 'name' }
   | { kind: 'jsonpath'; template: string; compiled: JsonPathTemplate };
 
-/** Keeps line breaks and tabs a template asked for; makes every other control character visible. */
-function escapeKeepingLayout(text: string): string {
-  return text
-    .split(/(\n|\t)/)
-    .map((part) => (part === '\n' || part === '\t' ? part : escapeTerminal(part)))
-    .join('');
-}
-
 /**
  * The document as the printer writes it. `names` are the event names for -o name. `terminal`: the
- * text goes to a terminal, where the raw text a template picks out of events is escaped (kubectl
- * prints it raw; in a pipe, so do we, so scripts get exact values).
+ * text goes to a terminal (Deps.stdout.isTTY), where each name and each value a template picks out
+ * of the document is escaped, but not the template's own text (kubectl prints it all raw; to a pipe
+ * or file, so do we, so scripts get exact values).
  */
 export function renderDocument(doc: unknown, names: string[], printer: DocumentPrinter, terminal: boolean): string {
   switch (printer.kind) {
@@ -33,18 +26,16 @@ export function renderDocument(doc: unknown, names: string[], printer: DocumentP
     case 'yaml':
       return toYamlText(doc);
     case 'name': {
-      const text = names.map((name) => `event/${name}\n`).join('');
-      return terminal ? escapeKeepingLayout(text) : text;
+      // A name read from a saved file (--from) is whatever the file says: escaped like any event text.
+      return names.map((name) => `event/${terminal ? escapeTerminal(name) : name}\n`).join('');
     }
     case 'jsonpath': {
-      let text: string;
       try {
-        text = printer.compiled.execute(doc);
+        return printer.compiled.execute(doc, terminal);
       } catch (error) {
         if (error instanceof JsonPathError) throw new RuntimeError(`error executing jsonpath ${JSON.stringify(printer.template)}: ${error.message}`);
         throw error;
       }
-      return terminal ? escapeKeepingLayout(text) : text;
     }
   }
 }

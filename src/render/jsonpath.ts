@@ -10,6 +10,9 @@
 // number without a fraction is an int64, any other a float64, which decides how it prints and
 // compares. Go iterates maps in random order; here they go in document order.
 
+import { escapeTerminal } from './escape.ts';
+import { escapeJsonUnsafe } from './json.ts';
+
 interface Param {
   value: number;
   known: boolean;
@@ -587,15 +590,45 @@ interface JsonPathOptions {
 }
 
 export interface JsonPathTemplate {
-  /** The template's output for one document; throws JsonPathError when kubectl's would fail. */
-  execute(data: unknown): string;
+  /**
+   * The template's output for one document; throws JsonPathError when kubectl's would fail.
+   * `terminal`: the text goes to a terminal, so every value taken from the document is escaped
+   * (escapeTerminal; JSON text with escapeJsonUnsafe) while the template's own text (`{"\n"}`, a
+   * tab) is printed as written. Otherwise the output is exactly client-go's, byte for byte.
+   */
+  execute(data: unknown, terminal?: boolean): string;
+}
+
+/** One action's results, and whether they come from the template's text alone rather than the document. */
+interface ActionResults {
+  values: Value[];
+  literal: boolean;
+}
+
+/**
+ * Whether a node's results come from the template alone: a quoted string or plain text (which
+ * ignore their input, so whatever follows in the same action walks template text only), a number
+ * or bool. Anything else (a field, a filter, a bracket union of paths) is document text: escaped.
+ */
+function fromTemplate(node: Node): boolean {
+  switch (node.kind) {
+    case 'text':
+    case 'int':
+    case 'bool':
+    case 'float':
+      return true;
+    case 'list':
+      return node.nodes.some(fromTemplate);
+    default:
+      return false;
+  }
 }
 
 /** Parses a template; throws JsonPathError on a syntax error, as kubectl's Parse does. */
 export function parseJsonPath(template: string, opts: JsonPathOptions): JsonPathTemplate {
   const parser = new Parser();
   parser.parse(template);
-  return { execute: (data) => new Executor(parser.root.nodes, opts).execute(data) };
+  return { execute: (data, terminal = false) => new Executor(parser.root.nodes, opts).execute(data, terminal) };
 }
 
 class Executor {
@@ -610,14 +643,18 @@ class Executor {
     private readonly opts: JsonPathOptions,
   ) {}
 
-  execute(data: unknown): string {
+  execute(data: unknown, terminal: boolean): string {
     return this.findResults(data, 0)
-      .map((results) => this.printResults(results))
+      .map(({ values, literal }) => {
+        const text = this.printResults(values);
+        if (!terminal || literal) return text;
+        return this.opts.outputJson ? escapeJsonUnsafe(text) : escapeTerminal(text);
+      })
       .join('');
   }
 
-  private findResults(data: Value, start: number): Value[][] {
-    const full: Value[][] = [];
+  private findResults(data: Value, start: number): ActionResults[] {
+    const full: ActionResults[] = [];
     for (let i = start; i < this.nodes.length; i++) {
       const results = this.walk([data], this.nodes[i] as Node);
       if (this.endRange > 0 && this.endRange <= this.inRange) {
@@ -643,7 +680,7 @@ class Executor {
         }
         continue;
       }
-      full.push(results);
+      full.push({ values: results, literal: fromTemplate(this.nodes[i] as Node) });
     }
     return full;
   }
