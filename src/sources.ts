@@ -11,7 +11,7 @@ import type { EventStore } from './core/event-store.ts';
 import { loadKubeTarget } from './kube/kubeconfig.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
 import type { ScopeOptions } from './commands/options.ts';
-import { renderUnlistedNotice } from './render/tree.ts';
+import { renderRefusedObjectsNotice, renderUnlistedNotice } from './render/tree.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
 type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
@@ -39,7 +39,8 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       if (record !== null) return record;
       const path = await captureEventsPath(request.path);
       const text = await readEventsFile(path, io.stdin);
-      return fileSource(await withCaptureObjects(parseEventsText(text, path), path), request.namespace);
+      const refused = (file: string, why: string) => io.stderr.write(renderRefusedObjectsNotice(file, why));
+      return fileSource(await withCaptureObjects(parseEventsText(text, path), path, refused), request.namespace);
     }
     const { target, namespace } = await resolveTarget(request.scope, io);
     return clusterSource(target, {

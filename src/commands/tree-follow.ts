@@ -14,6 +14,7 @@ import type { ObjectMeta, Tree, TreeNode } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
 import { buildTree } from '../core/tree.ts';
 import type { TreeRoot } from '../core/tree.ts';
+import { renderTooDeepNotice } from '../render/tree.ts';
 import { readTreeInputs } from './tree.ts';
 
 export interface FollowedTree {
@@ -36,8 +37,14 @@ export function followTree(source: EventSource, object: ObjectSelector, deps: Pi
   const asked = new Set<string>();
   let tree: Tree | undefined;
 
+  let saidTooDeep = false;
   const rebuild = () => {
     if (root !== undefined) tree = buildTree(root, objects === null ? null : [...objects.values()], [...events.values()], { untold });
+    // Said once, when the tree first reaches the limit (it is rebuilt as it grows).
+    if (tree?.tooDeep === true && !saidTooDeep) {
+      saidTooDeep = true;
+      deps.stderr.write(renderTooDeepNotice());
+    }
   };
   const members = () => new Set((tree?.nodes ?? []).flatMap((n) => (n.uid === '' ? [] : [n.uid])));
 

@@ -58,7 +58,8 @@ export async function readTreeInputs(source: EventSource, object: ObjectSelector
   await refuseClusterScoped(source, object);
   const namespace = treeNamespace(source, object, events);
   const objects = (await source.ownership?.(namespace)) ?? null;
-  if (objects === null) deps.stderr.write(renderNoOwnershipNotice(source.provenance.kind === 'cluster' ? 'the cluster' : savedNoun(source.provenance.kind)));
+  const noun = source.provenance.kind === 'cluster' ? 'the cluster' : source.provenance.kind === 'stable-table' ? 'a stable table' : savedNoun(source.provenance.kind);
+  if (objects === null) deps.stderr.write(renderNoOwnershipNotice(noun, source.provenance.tells.messages));
   return { root: { ...object, namespace }, objects, untold: source.ownershipGaps?.() ?? [] };
 }
 

@@ -4,7 +4,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SavedEvents } from './event-file.ts';
-import { OBJECTS_FILE, parseObjectsFile } from './objects-file.ts';
+import { errnoText } from './errno.ts';
+import { OBJECTS_FILE, readObjectsFile } from './objects-file.ts';
 
 const EVENTS_FILE = 'events.json';
 
@@ -16,10 +17,24 @@ export async function captureEventsPath(path: string): Promise<string> {
   return isFolder && (await stat(inside).then((s) => s.isFile(), () => false)) ? inside : path;
 }
 
-/** A capture read from `path`, with the objects of the objects.json beside it when that belongs to it. */
-export async function withCaptureObjects(saved: SavedEvents, path: string): Promise<SavedEvents> {
+/**
+ * A capture read from `path`, with the objects of the objects.json beside it when that belongs to it.
+ * One that is there but not taken (torn, not JSON, of another capture, unreadable) is told to
+ * `refused` (its path and why): the capture then reads as one without ownership, but not silently.
+ */
+export async function withCaptureObjects(saved: SavedEvents, path: string, refused: (file: string, why: string) => void = () => {}): Promise<SavedEvents> {
   if (path === '-' || !('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
-  const text = await readFile(join(dirname(path), OBJECTS_FILE), 'utf8').catch(() => null);
-  const objects = text === null ? null : parseObjectsFile(text, saved.provenance.capturedAt);
-  return objects === null ? saved : { ...saved, objects };
+  const file = join(dirname(path), OBJECTS_FILE);
+  const text = await readFile(file, 'utf8').catch((error: unknown) => {
+    // None at all: a capture taken before objects.json existed, as before.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, `cannot be read (${errnoText(error)})`);
+    return null;
+  });
+  if (text === null) return saved;
+  const read = readObjectsFile(text, saved.provenance.capturedAt);
+  if ('refused' in read) {
+    refused(file, read.refused);
+    return saved;
+  }
+  return { ...saved, objects: read.objects };
 }

@@ -86,22 +86,33 @@ export function formatObjectsFile(capturedAt: string, saved: SavedObject[]): str
   return `${JSON.stringify({ kind: OBJECTS_KIND, version: 1, capturedAt, items: saved.map(formatSavedObject) }, null, 2)}\n`;
 }
 
+/** Why an objects.json is not taken: the words after `objects.json ` in a warning. */
+export type ObjectsFileRefusal = 'is not JSON' | 'is not an objects.json' | 'belongs to another capture';
+
 /**
  * objects.json's objects, when it is one of the capture taken at `capturedAt` (epoch ms, as
- * events.json says it); null when it is not (not JSON, another kind, another capture): the capture
+ * events.json says it); else why not (not JSON, another kind, another capture): the capture
  * then tells no ownership. Items that are not objects are skipped, one by one.
  */
-export function parseObjectsFile(text: string, capturedAt: number | null): SavedObject[] | null {
+export function readObjectsFile(text: string, capturedAt: number | null): { objects: SavedObject[] } | { refused: ObjectsFileRefusal } {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch {
-    return null;
+    return { refused: 'is not JSON' };
   }
-  if (!isObject(doc) || doc.kind !== OBJECTS_KIND || !Array.isArray(doc.items)) return null;
-  if (capturedAt === null || Date.parse(asString(doc.capturedAt)) !== capturedAt) return null;
-  return doc.items.flatMap((item) => {
-    const saved = parseSavedObject(item);
-    return saved === null ? [] : [saved];
-  });
+  if (!isObject(doc) || doc.kind !== OBJECTS_KIND || !Array.isArray(doc.items)) return { refused: 'is not an objects.json' };
+  if (capturedAt === null || Date.parse(asString(doc.capturedAt)) !== capturedAt) return { refused: 'belongs to another capture' };
+  return {
+    objects: doc.items.flatMap((item) => {
+      const saved = parseSavedObject(item);
+      return saved === null ? [] : [saved];
+    }),
+  };
+}
+
+/** readObjectsFile's objects, null when refused. */
+export function parseObjectsFile(text: string, capturedAt: number | null): SavedObject[] | null {
+  const read = readObjectsFile(text, capturedAt);
+  return 'objects' in read ? read.objects : null;
 }

@@ -51,12 +51,18 @@ export function renderUnlistedNotice(unlisted: readonly { group: string; resourc
   return `warning: --tree left out ${plural(unlisted.length, 'resource')} (${parts.join('; ')}): their objects are not in the tree\n`;
 }
 
-/** A saved input that cannot tell who owns what. */
-export function renderNoOwnershipNotice(noun: string): string {
+/** A saved input that cannot tell who owns what; `messages` false: nor what the owners' events say (a stable table). */
+export function renderNoOwnershipNotice(noun: string, messages = true): string {
+  if (!messages) return `warning: ${noun} holds no ownership and no messages: the tree is the object alone (its children cannot be found)\n`;
   return `warning: ${noun} holds no ownership: the tree is only what the owners' events name (Created pod, Scaled up replica set, ...)\n`;
 }
 
 /** Objects below the tree's depth limit (core/tree.ts MAX_TREE_DEPTH): an ownership chain no controller makes. */
 export function renderTooDeepNotice(): string {
   return `warning: --tree stops ${MAX_TREE_DEPTH} owners deep: what is owned below that is not in the tree (no controller makes a chain that long)\n`;
+}
+
+/** A capture's objects.json that is there but not taken (`why`: "is not JSON", "belongs to another capture", ...). */
+export function renderRefusedObjectsNotice(file: string, why: string): string {
+  return `warning: ${escapeTerminal(file)} ${why}: the capture's ownership is not read\n`;
 }

@@ -168,6 +168,30 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     assert.deepEqual(readdirSync(older), ['events.json']);
   });
 
+  it('an objects.json that is there but not taken (torn, not JSON, another kind, another capture, a folder) is one stderr line naming it and why, never silence or a stack', async () => {
+    const out = join(dir, 'shop-bad');
+    await capture(out);
+    const good = readFileSync(join(out, 'objects.json'), 'utf8');
+    const cases: [string, (file: string) => void, string][] = [
+      ['torn', (file) => writeFileSync(file, good.slice(0, good.length / 2)), 'is not JSON'],
+      ['text', (file) => writeFileSync(file, 'hello\n'), 'is not JSON'],
+      ['list', (file) => writeFileSync(file, '[]'), 'is not an objects.json'],
+      ['other', (file) => writeFileSync(file, formatObjectsFile('2026-11-29T00:00:00Z', [{ meta: deploy }])), 'belongs to another capture'],
+      ['folder', (file) => mkdirSync(file), 'cannot be read (illegal operation on a directory)'],
+    ];
+    for (const [name, make, why] of cases) {
+      const folder = join(dir, `bad-${name}`);
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'events.json'), readFileSync(join(out, 'events.json')));
+      make(join(folder, 'objects.json'));
+      let stderr = '';
+      const source = await systemSources({ env: {}, stdin: Readable.from([]), stderr: { write: (text: string) => (stderr += text) } })({ kind: 'file', path: folder, namespace: null });
+      assert.equal(stderr, `warning: ${join(folder, 'objects.json')} ${why}: the capture's ownership is not read\n`, name);
+      assert.equal(source.ownership, undefined, name);
+      assert.equal((await source.read()).events.length, 3, name);
+    }
+  });
+
   it('with one namespace captured, the source\'s listing of it is saved too (a ConfigMap no event is about); a listing that fails leaves the chains', async () => {
     const config = meta({ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config', uid: 'u-cm' });
     for (const [name, ownership, want] of [

@@ -6,9 +6,11 @@ import { runCli } from '../../src/cli.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
 import { buildTree, MAX_TREE_DEPTH } from '../../src/core/tree.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
+import type { Json } from '../../src/core/json.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
-import { fromCluster, memorySource, openSources } from '../support/sources.ts';
+import { fromCluster, fromStableTable, memorySource, openSources } from '../support/sources.ts';
+import { parseStableTable } from '../../src/core/stable-table.ts';
 import { servedResource } from '../support/owned-objects.ts';
 
 const NS = 'op-events';
@@ -58,7 +60,12 @@ describe('--tree with hostile object text', () => {
     assert.doesNotMatch(r.stdout, /<script>alert/);
     assert.doesNotMatch(r.stdout, RAW_CONTROLS);
   });
-  test('-o json keeps the text as data, JSON-escaped', async () => {
+  for (const out of ['json', 'yaml']) test(`-o ${out} keeps the text as data, escaped`, async () => {
+    const r = await run(['-o', out, '--for', 'deploy/web', '--tree'], objects, raw);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, RAW_CONTROLS);
+  });
+  test('-o json: the chain names the hostile member exactly', async () => {
     const r = await run(['-o', 'json', '--for', 'deploy/web', '--tree'], objects, raw);
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stdout, RAW_CONTROLS);
@@ -104,6 +111,16 @@ describe('--tree with a chain thousands deep', () => {
     });
   }
 
+  test('-w: said once, the followed tree as deep as the listed one', async () => {
+    const live = memorySource({ provenance: fromCluster(), served: SERVED, ownership: objects, steps: [{ kind: 'list', items: raw as Json[], resourceVersion: '10', why: 'start' }] });
+    const fake = fakeDeps({ openSource: openSources({ live }).open });
+    const code = await runCli(['--for', 'deploy/web', '--tree', '-w', '--no-headers'], fake.deps);
+    assert.equal(code, 0, fake.stderr());
+    assert.equal(fake.stderr().match(/--tree stops 64 owners deep/g)?.length, 1, fake.stderr());
+    assert.match(fake.stdout(), /rs-10\b/);
+    assert.doesNotMatch(fake.stdout(), /rs-9999\b/);
+  });
+
   test('a chain of owners\' messages ("Created pod: X" on a Pod, naming the next) stops there too', () => {
     const events = [];
     for (let i = 0; i < 5_000; i += 1) {
@@ -114,5 +131,18 @@ describe('--tree with a chain thousands deep', () => {
     assert.equal(tree.tooDeep, true);
     assert.equal(tree.chainOf(events[MAX_TREE_DEPTH] as never)?.length, MAX_TREE_DEPTH + 1);
     assert.equal(tree.chainOf(events[MAX_TREE_DEPTH + 1] as never), undefined);
+  });
+});
+
+describe('--tree from an input that cannot tell', () => {
+  test('a stable table (no ownership, no messages): the warning says the tree is the object alone', async () => {
+    const events = parseStableTable('Normal ScalingReplicaSet Deployment/web\nNormal SuccessfulCreate ReplicaSet/web-5d4\n');
+    const sources = openSources({ saved: memorySource({ provenance: fromStableTable(), events }) });
+    const fake = fakeDeps({ openSource: sources.open });
+    const code = await runCli(['--from', 'table.txt', '--for', 'deploy/web', '--tree', '--no-headers'], fake.deps);
+    assert.equal(code, 0);
+    assert.equal(fake.stderr(), 'warning: a stable table holds no ownership and no messages: the tree is the object alone (its children cannot be found)\n');
+    assert.match(fake.stdout(), /ScalingReplicaSet\s+Deployment\/web\s/);
+    assert.doesNotMatch(fake.stdout(), /ReplicaSet\/web-5d4/);
   });
 });
