@@ -37,9 +37,20 @@ function wholeEvents(): KeptVersions {
   const compact = eventCompactor();
   return {
     compare: (event, slot) => compareVersions(event, events.get(slot)),
-    keep: (slot, event) => events.set(slot, compact(event)),
+    keep: (slot, event) => (slot < events.length ? overwrite(events.get(slot), compact(event)) : events.set(slot, compact(event))),
     events: () => events.toArray(),
   };
+}
+
+/**
+ * A newer version written over the one kept, which nothing outside the fold has seen yet. A kept
+ * event has usually outlived V8's young generation: a new object in its place would be promoted
+ * too, and garbage promoted after a read's last full collection is part of its peak. The kept
+ * values equal to the new ones (uid, name, most fields) stay; the new copies die young.
+ */
+function overwrite(kept: Event, next: Event): void {
+  const target = kept as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(next)) if (target[key] !== value) target[key] = value;
 }
 
 /** One type, reason and object: what a stable line says. */

@@ -82,6 +82,22 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     assert.deepEqual(events, reference(record));
   });
 
+  it('a newer version that changes every field replaces the kept one whole, and an older one after it changes nothing', async () => {
+    const version = (rv: number, o: Parameters<typeof ev>[0]): string => {
+      const raw = ev({ name: 'x.17a', uid: 'uid-x', ...o }) as Record<string, any>;
+      raw.metadata.resourceVersion = String(rv);
+      return formatObservation({ observedAt: Date.parse('2026-11-30T12:00:00Z'), type: 'MODIFIED', event: raw } as never);
+    };
+    const first = { type: 'Normal', reason: 'Pulling', message: 'Pulling image', component: 'kubelet', host: 'node-1', kind: 'Pod', objectName: 'web-1', first: 300, last: 200, count: 2 };
+    const newer = { type: 'Warning', reason: 'BackOff', message: 'Back-off restarting', component: 'kubelet-2', host: 'node-2', kind: 'Job', objectName: 'job-1', first: 100, last: 5, count: 9 };
+    const text = [header('op-events'), version(20, first), observed('y', 21), version(30, newer), version(25, first)].join('');
+    const events = (await folded(text)) as ReturnType<typeof normaliseEvent>[];
+    assert.deepEqual(events, reference(text));
+    const x = events[0] as ReturnType<typeof normaliseEvent>;
+    assert.deepEqual([x.resourceVersion, x.type, x.reason, x.message, x.reporter, x.instance, x.object.kind, x.object.name, x.count], ['30', 'Warning', 'BackOff', 'Back-off restarting', 'kubelet-2', 'node-2', 'Job', 'job-1', 9]);
+    assert.equal(x.lastSeen! - x.firstSeen!, 95_000);
+  });
+
   it('ignores a torn last line, as a recorder killed mid-write leaves it', async () => {
     const torn = `${record}${observed('d', 20).slice(0, 40)}`;
     assert.deepEqual(await folded(torn, 3), reference(torn));
