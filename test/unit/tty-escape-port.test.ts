@@ -15,8 +15,10 @@ const NAME_SHOWN = 'pod.evil^[[31m\\n';
 /** What a terminal would act on; LF and tab are the template's own layout. */
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u202e]/;
 
+const evil = () => ev({ name: NAME, reason: REASON, type: 'Warning', first: 120 });
+
 function hostile(): Record<string, unknown>[] {
-  return [ev({ name: NAME, reason: REASON, type: 'Warning', first: 120 }), ev({ name: 'quiet', reason: 'Pulled', first: 60 })];
+  return [evil(), ev({ name: 'quiet', reason: 'Pulled', first: 60 })];
 }
 
 async function run(argv: string[], tty: boolean, sources = openSources({ saved: memorySource({ provenance: fromRecord({ namespace: null }), raw: hostile() }) })) {
@@ -61,7 +63,7 @@ describe('timeline -w', () => {
         provenance: fromCluster(),
         steps: [
           { kind: 'list', items: [], resourceVersion: '100', why: 'start' },
-          { kind: 'change', type: 'ADDED', object: hostile()[0] },
+          { kind: 'change', type: 'ADDED', object: evil() },
         ],
       }),
     });
