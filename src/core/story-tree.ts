@@ -35,7 +35,7 @@ export function ownerInTree(tree: Tree): (ev: Event) => string | null {
 }
 
 /** What a member owns that the story tells: a member with owned members of its own, or siblings with the same story told once. */
-export type StoryChild = { kind: 'branch'; branch: StoryBranch } | { kind: 'family'; family: ObjectFamily; members: TreeNode[] };
+type StoryChild = { kind: 'branch'; branch: StoryBranch } | { kind: 'family'; family: ObjectFamily; members: TreeNode[] };
 
 export interface StoryBranch {
   member: TreeNode;
@@ -66,7 +66,7 @@ interface Building {
 }
 
 /** Each story's chain (root first, the object last), as the incident found it; undefined: outside the tree. */
-export type ChainOfStory = (story: ObjectStory) => TreeNode[] | undefined;
+type ChainOfStory = (story: ObjectStory) => TreeNode[] | undefined;
 
 export function buildStoryTree(tree: Tree, stories: ObjectStory[], chainOfStory: ChainOfStory): IncidentTree {
   const position = new Map(tree.nodes.map((n, i) => [memberKey(n), i]));

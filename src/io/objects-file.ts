@@ -87,7 +87,7 @@ export function formatObjectsFile(capturedAt: string, saved: SavedObject[]): str
 }
 
 /** Why an objects.json is not taken: the words after `objects.json ` in a warning. */
-export type ObjectsFileRefusal = 'is not JSON' | 'is not an objects.json' | 'belongs to another capture';
+type ObjectsFileRefusal = 'is not JSON' | 'is not an objects.json' | 'belongs to another capture';
 
 /**
  * objects.json's objects, when it is one of the capture taken at `capturedAt` (epoch ms, as

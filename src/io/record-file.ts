@@ -212,7 +212,7 @@ export class RecordLineReader {
  * A line that is not a record line but begins as ours: the whole line that follows a torn
  * fragment on it, null when there is none (the fragment alone). Undefined when the line is not ours.
  */
-export function salvageTornLine(line: string): RecordLine | null | undefined {
+function salvageTornLine(line: string): RecordLine | null | undefined {
   if (!couldBeOurs(line.slice(0, 40))) return undefined;
   let best: RecordLine | null = null;
   for (const start of LINE_STARTS) {

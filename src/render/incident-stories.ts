@@ -122,7 +122,7 @@ function incarnationNote(o: ObjectStory, incident: Incident): string {
   return o.incarnation === 'current' && recreated ? ', the current incarnation' : '';
 }
 
-export function typeNote(r: { type: string; conventionalType: boolean }, palette: Palette): string {
+function typeNote(r: { type: string; conventionalType: boolean }, palette: Palette): string {
   return r.conventionalType ? paintEventType(r.type, palette) : `type ${paintEventType(r.type, palette)}, unconventional`;
 }
 
