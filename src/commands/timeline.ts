@@ -80,7 +80,9 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
  */
 function keepFor(opts: TimelineOptions): Keep {
   const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
-  return stable && opts.common.filter.sinceMs === undefined && !opts.compare && opts.common.tree !== true ? 'stable' : 'all';
+  const table = opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide');
+  if (opts.common.filter.sinceMs !== undefined || opts.compare || opts.common.tree === true) return 'all';
+  return stable ? 'stable' : table ? 'table' : 'all';
 }
 
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {

@@ -14,7 +14,7 @@ import type { Event, ObjectRef } from './event.ts';
 import { stableLineEvent } from './stable-table.ts';
 import { compareVersions } from './versions.ts';
 
-export type Keep = 'all' | 'stable';
+export type Keep = 'all' | 'table' | 'stable';
 
 /** The newest version of each event, in slots a reader numbers (0, 1, 2, ... as each event first appears). */
 interface KeptVersions {
@@ -27,6 +27,7 @@ interface KeptVersions {
 }
 
 export function keptVersions(keep: Keep): KeptVersions {
+  if (keep === 'table') return columnEvents();
   return keep === 'all' ? wholeEvents() : stableTriples();
 }
 
@@ -52,6 +53,114 @@ function overwrite(kept: Event, next: Event): void {
   const target = kept as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(next)) if (target[key] !== value) target[key] = value;
 }
+
+/**
+ * Every field, but the numbers in columns (Float64Array chunks, off V8's heap) read through getters
+ * on one prototype. For the table from a record (200,000 events): V8 here has no pointer compression
+ * nor unboxed double fields, so a plain Event's firstSeen and lastSeen are each a 16-byte HeapNumber
+ * besides its 144 bytes; this object is 72 and no HeapNumber: the fields the events about one object
+ * say alike (namespace, type, reason, reporter...) are one shared object per distinct set. The getters are on the prototype:
+ * a spread or Object.entries of it sees no times, which is why only the table asks for it
+ * (commands/timeline.ts keepFor), whose path reads each field by name.
+ */
+function columnEvents(): KeptVersions {
+  const events = new ChunkedList<ColumnEvent>();
+  const compact = eventCompactor();
+  // Per slot: firstSeen, lastSeen (null as NaN), count, seriesStyle (0/1).
+  const WIDTH = 4;
+  const chunks: Float64Array[] = [];
+  const cell = (slot: number, field: number): number => (chunks[Math.floor(slot / COLUMN_CHUNK)] as Float64Array)[(slot % COLUMN_CHUNK) * WIDTH + field] as number;
+  const time = (value: number): number | null => (Number.isNaN(value) ? null : value);
+  // The fields events about one object repeat (its reason, who reports it...), one Said per
+  // distinct set, found by the object (compact shares one ObjectRef per object) and ===.
+  const saids = new Map<ObjectRef, Said[]>();
+  const saidOf = (ev: Event): Said => {
+    const known = saids.get(ev.object) ?? [];
+    saids.set(ev.object, known);
+    const same = known.find((said) => SAID_FIELDS.every((key) => said[key] === ev[key]));
+    if (same !== undefined) return same;
+    const said: Said = { namespace: ev.namespace, type: ev.type, reason: ev.reason, action: ev.action, object: ev.object, reporter: ev.reporter, instance: ev.instance };
+    known.push(said);
+    return said;
+  };
+  class ColumnEvent {
+    constructor(
+      public uid: string,
+      public name: string,
+      public resourceVersion: string,
+      public message: string,
+      public said: Said,
+      readonly slot: number,
+    ) {}
+    get namespace(): string {
+      return this.said.namespace;
+    }
+    get type(): string {
+      return this.said.type;
+    }
+    get reason(): string {
+      return this.said.reason;
+    }
+    get action(): string {
+      return this.said.action;
+    }
+    get object(): ObjectRef {
+      return this.said.object;
+    }
+    get reporter(): string {
+      return this.said.reporter;
+    }
+    get instance(): string {
+      return this.said.instance;
+    }
+    get firstSeen(): number | null {
+      return time(cell(this.slot, 0));
+    }
+    get lastSeen(): number | null {
+      return time(cell(this.slot, 1));
+    }
+    get count(): number {
+      return cell(this.slot, 2);
+    }
+    get seriesStyle(): boolean {
+      return cell(this.slot, 3) === 1;
+    }
+  }
+  const keep = (slot: number, event: Event): void => {
+    const ev = compact(event);
+    const chunk = (chunks[Math.floor(slot / COLUMN_CHUNK)] ??= new Float64Array(COLUMN_CHUNK * WIDTH));
+    const at = (slot % COLUMN_CHUNK) * WIDTH;
+    chunk[at] = ev.firstSeen ?? Number.NaN;
+    chunk[at + 1] = ev.lastSeen ?? Number.NaN;
+    chunk[at + 2] = ev.count;
+    chunk[at + 3] = ev.seriesStyle ? 1 : 0;
+    const said = saidOf(ev);
+    if (slot === events.length) {
+      events.set(slot, new ColumnEvent(ev.uid, ev.name, ev.resourceVersion, ev.message, said, slot));
+      return;
+    }
+    // Written over, as wholeEvents' overwrite says why; a value equal to the kept one stays.
+    const kept = events.get(slot);
+    for (const key of OWN_FIELDS) if (kept[key] !== ev[key]) kept[key] = ev[key];
+    if (kept.said !== said) kept.said = said;
+  };
+  return {
+    compare: (event, slot) => compareVersions(event, events.get(slot)),
+    keep,
+    // Typed as Event: every field is there to read, through the getters for the shared and the numbers.
+    events: () => events.toArray() as unknown as Event[],
+  };
+}
+
+/** What the events about one object mostly say alike. */
+type Said = Pick<Event, (typeof SAID_FIELDS)[number] | 'object'>;
+
+const SAID_FIELDS = ['namespace', 'type', 'reason', 'action', 'reporter', 'instance'] as const;
+
+const OWN_FIELDS = ['uid', 'name', 'resourceVersion', 'message'] as const;
+
+/** Slots per column chunk: 4 numbers of 8 bytes each, 128 KiB a chunk (off V8's heap). */
+const COLUMN_CHUNK = 4096;
 
 /** One type, reason and object: what a stable line says. */
 interface Triple {

@@ -5,7 +5,10 @@ import { formatHeader, formatObservation, parseRecordSaved } from '../../src/io/
 import { foldRecord, readLines } from '../../src/io/record-stream.ts';
 import { ev } from '../support/builders.ts';
 import { selectEvents } from '../../src/core/filter.ts';
-import { dedupeByUid } from '../../src/core/timeline.ts';
+import { dedupeByUid, sortTimeline } from '../../src/core/timeline.ts';
+import type { Event } from '../../src/core/event.ts';
+import { renderTimelineTable } from '../../src/render/timeline-table.ts';
+import { plainPalette } from '../../src/render/color.ts';
 import type { EventFilter } from '../../src/core/filter.ts';
 import { eventWindow } from '../../src/core/incident.ts';
 import type { Keep } from '../../src/core/keep.ts';
@@ -211,5 +214,54 @@ describe("foldRecord keeping 'stable' (core/keep.ts): what -o stable prints, and
     const fold = await foldRecord(readLines(chunksOf(many, 101)), null, 'stable');
     assert.equal(fold?.events.length, 1);
     assert.deepEqual(eventWindow(fold?.events ?? []).end, Date.parse('2026-11-30T11:49:00Z'));
+  });
+});
+
+describe("foldRecord keeping 'table' (core/keep.ts): every field, the numbers in columns", () => {
+  function version(name: string, rv: number, opts: { count?: number; series?: boolean; message?: string; last?: number; noTime?: boolean } = {}): string {
+    const raw = ev({ name, count: opts.count ?? 1, message: opts.message ?? `about ${name}`, first: 600, last: opts.last ?? 600, host: `node-${rv % 3}` }) as Record<string, any>;
+    raw.metadata.resourceVersion = String(rv);
+    raw.metadata.uid = `uid-${name}`;
+    raw.action = rv % 2 === 0 ? 'Binding' : '';
+    if (opts.series) [raw.eventTime, raw.series] = ['2026-11-30T11:50:00.000000Z', { count: opts.count ?? 2, lastObservedTime: '2026-11-30T11:58:00.000000Z' }];
+    if (opts.noTime) [raw.firstTimestamp, raw.lastTimestamp, raw.metadata.creationTimestamp] = [null, null, null];
+    return formatObservation({ observedAt: Date.parse('2026-11-30T12:00:00Z'), type: 'ADDED', event: raw } as never);
+  }
+
+  /** Each Event field read by name, as the table reads them: a field the kept form drops reads undefined. */
+  const fields = (events: readonly Event[]) =>
+    events.map((e) => Object.fromEntries(Object.keys(normaliseEvent({})).map((key) => [key, structuredClone(e[key as keyof Event])])));
+
+  async function both(text: string): Promise<{ all: Event[]; table: Event[] }> {
+    const view = async (keep: Keep) => (await foldRecord(readLines(chunksOf(text, 97)), null, keep))?.events ?? [];
+    return { all: await view('all'), table: await view('table') };
+  }
+
+  // Past a column chunk (4,096 slots), with newer versions written over kept ones in both chunks.
+  const record = [
+    header(null),
+    ...Array.from({ length: 4200 }, (_, i) => version(`e${i}`, 10 * i + 1, { count: 1 + (i % 4), series: i % 5 === 0, last: 600 - (i % 50), noTime: i % 97 === 0 })),
+    version('e3', 100_000, { count: 9, message: 'later', last: 10 }),
+    version('e4100', 100_001, { count: 7, series: true }),
+    // older: changes nothing
+    version('e7', 1, { count: 30, message: 'stale' }),
+  ].join('');
+
+  it('keeps every field of every event, the newest version of each', async () => {
+    const { all, table } = await both(record);
+    assert.equal(table.length, 4200);
+    assert.deepEqual(fields(table), fields(all));
+    const e3 = table[3] as Event;
+    assert.deepEqual([e3.count, e3.message, e3.resourceVersion], [9, 'later', '100000']);
+    assert.equal((table[4100] as Event).seriesStyle, true);
+    assert.equal((table[97] as Event).firstSeen, null);
+  });
+
+  it('prints the same table, plain and wide, as the whole events', async () => {
+    const { all, table } = await both(record);
+    for (const wide of [false, true]) {
+      const opts = { now: NOW, wide, allNamespaces: true, noHeaders: false, palette: plainPalette };
+      assert.equal(renderTimelineTable(sortTimeline(table), opts), renderTimelineTable(sortTimeline(all), opts));
+    }
   });
 });
