@@ -74,7 +74,8 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 }
 
 /**
- * What -o stable needs of a big record: one event per line, unless a criterion looks at each
+ * What -o stable needs of a big record: one event per line; the table (plain or wide): every field
+ * in a smaller form whose times are read through getters. Neither when a criterion looks at each
  * event's time (--since) or uid (--compare), or --tree builds the tree from every event's object
  * and message (core/keep.ts).
  */

@@ -328,8 +328,14 @@ describe('what the timeline asks a saved file to keep of each event (core/keep.t
     [['-o', 'stable', '--since', '1h'], 'all'],
     [['-o', 'stable', '--compare'], 'all'],
     [['-o', 'stable', '--for', 'pod/hungry', '--tree'], 'all'],
-    [[], 'all'],
+    [[], 'table'],
+    [['-o', 'wide', '--types', 'Warning'], 'table'],
+    [['--absolute-times'], 'table'],
+    [['--since', '1h'], 'all'],
+    [['--compare'], 'all'],
+    [['--for', 'pod/hungry', '--tree'], 'all'],
     [['-o', 'json'], 'all'],
+    [['-o', 'html'], 'all'],
   ] as [string[], string][]) {
     test(`${argv.join(' ') || 'the table'}: ${keep}`, async () => assert.equal(await keepAsked(argv), keep));
   }
