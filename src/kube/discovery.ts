@@ -6,6 +6,7 @@
 import type { ServedResource } from '../core/resources.ts';
 import type { ResourceDiscovery } from '../core/source.ts';
 import type { Getter } from './objects.ts';
+import { mapBounded } from './bounded.ts';
 
 const AGGREGATED =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -77,20 +78,6 @@ function groupVersions(doc: Obj): { group: string; version: string; path: string
     versions.sort((a, b) => Number(b === preferred) - Number(a === preferred));
     return versions.map((version) => ({ group, version, path: `/apis/${group}/${version}` }));
   });
-}
-
-/** Runs `work` over `items`, at most `limit` at a time, keeping the items' order in the answer. */
-export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      out[at] = await work(items[at] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 async function readRoot(get: Getter, path: '/api' | '/apis'): Promise<ServedResource[]> {

@@ -12,6 +12,7 @@ import type { LookupFailure, ObjectLookup } from '../core/incarnation.ts';
 import { InvalidNameError, dns1123LabelProblems, dns1123SubdomainProblems, pathSegment } from './api-names.ts';
 import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
+import { eachLimited } from './bounded.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import type { ServedResource } from '../core/resources.ts';
 
@@ -203,19 +204,6 @@ async function listCollection(get: Getter, collection: Collection, found: Map<st
     found.set(objectKey(ref), metadata === undefined ? { state: 'gone' } : fromMetadata(metadata, ref));
   }
   return true;
-}
-
-/** Runs `work` on every item with at most `limit` at a time. */
-export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**

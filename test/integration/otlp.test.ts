@@ -27,7 +27,7 @@ import { api, sleep, waitFor } from '../support/cluster-api.ts';
 import { parseOtlpLines } from '../../src/io/otlp-file.ts';
 import { parseRecordText } from '../../src/io/record-file.ts';
 import { planEvents, subjectsIn } from '../../scripts/bench-events.ts';
-import { eachLimited } from '../../src/kube/objects.ts';
+import { eachLimited } from '../../src/kube/bounded.ts';
 
 type Json = Record<string, any>;
 

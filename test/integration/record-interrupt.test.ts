@@ -18,7 +18,7 @@ import { api } from '../support/cluster-api.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { proxiedKubeconfig as proxiedKubeconfigFor, startRecord } from '../support/recorder.ts';
 import type { Ended, Recorder } from '../support/recorder.ts';
-import { eachLimited } from '../../src/kube/objects.ts';
+import { eachLimited } from '../../src/kube/bounded.ts';
 
 /** Enough events for several list pages (500 each) and a few thousand appends. */
 const N = 3000;
