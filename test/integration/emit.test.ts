@@ -22,6 +22,7 @@ import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.t
 import { emitEvents } from '../harness/emit.ts';
 import { kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
+import { readBoth } from '../harness/kubectl-events.ts';
 import { evtimeline } from '../harness/plugin.ts';
 import { listEvents, type CoreEvent, type KubeObject } from '../harness/workloads.ts';
 
@@ -171,4 +172,18 @@ test('both recorders drop a type other than Normal or Warning before sending it'
     assert.deepEqual([report.creates, report.patches, report.errors], [0, 0, 0], recorder);
   }
   assert.deepEqual(await eventsAbout('critical'), []);
+});
+
+test('the table says what kubectl events says of every recorder\'s output, row for row, ages included', async () => {
+  // An event repeated 4 s apart: its last and first occurrence ages differ, and both must match.
+  await target('paced');
+  await emitEvents(cp, {
+    kind: 'ConfigMap', name: 'paced', namespace: ns, type: 'Warning', reason: 'BackOff', message: 'back-off restarting',
+    component: 'acme-operator', count: 3, interval: '4s',
+  });
+  const both = await readBoth(cp.kubeconfig, ['-n', ns]);
+  assert.deepEqual(both.plugin, both.kubectl);
+  assert.deepEqual(both.ages, []);
+  assert.ok(both.kubectl.some((row) => row.startsWith('AGE (x3 over AGE) | Warning | BackOff | ConfigMap/paced')), both.kubectl.join('\n'));
+  assert.ok(both.kubectl.some((row) => row.includes('(combined from similar events): attempt 12 failed')), both.kubectl.join('\n'));
 });
