@@ -427,6 +427,48 @@ test('a lane about a deleted object, or an earlier one of the same name, says so
   await page.close();
 });
 
+test('a long name or reason is cut short, never the badges after it: the type, gone, previous incarnation', async () => {
+  // Names as long as the API allows: a Pod of a long Deployment's ReplicaSet, a reason of 128 characters.
+  const longName = `checkout-${'payments-'.repeat(5)}5694fc8c57-qcr4s`;
+  const longReason = `Failed${'AndRetried'.repeat(12)}`.slice(0, 128);
+  const raw = [
+    ev({ kind: 'Pod', apiVersion: 'v1', objectName: longName, objectUid: 'uid-long', reason: longReason, type: 'Critical', first: 50 }),
+    ev({ kind: 'Pod', apiVersion: 'v1', objectName: `${longName}x`, objectUid: 'uid-long-2', reason: 'BackOff', type: 'Warning', first: 40 }),
+  ];
+  const data = buildPageData(sortTimeline(raw.map(normaliseEvent)), {
+    scope: 'namespace op-events',
+    headline: [],
+    capturedAt: NOW,
+    eventTTLms: 3_600_000,
+    standing: (e) => ({ incarnation: e.object.uid === 'uid-long' ? 'gone' : 'previous' }),
+  });
+  const opened = await openPage(browser, 'long-names.html', renderTimelineHtml(data));
+  const { page } = opened;
+  // Each badge lies wholly inside its label's visible box; the name or reason before it is the one cut (ellipsis).
+  const seen = await page.locator('.row > .label').evaluateAll((labels) =>
+    labels.map((label) => {
+      const box = label.getBoundingClientRect();
+      const cut = label.querySelector('.name, .reason') as HTMLElement;
+      return {
+        badges: Array.from(label.querySelectorAll('.badge'), (b) => {
+          const r = b.getBoundingClientRect();
+          return `${b.textContent}${r.width > 0 && r.left >= box.left && r.right <= box.right ? '' : ' (hidden)'}`;
+        }),
+        cut: cut.scrollWidth > cut.clientWidth,
+        whole: cut.title === cut.textContent,
+      };
+    }),
+  );
+  assert.deepEqual(seen, [
+    { badges: ['Critical', 'gone'], cut: true, whole: true },
+    { badges: ['Critical'], cut: true, whole: true },
+    { badges: ['previous incarnation'], cut: true, whole: true },
+    { badges: ['Warning'], cut: false, whole: true },
+  ]);
+  assertQuiet(opened);
+  await page.close();
+});
+
 test('with --tree the lanes come owner first, each indented under its owner with a connector; a gone member is marked', async () => {
   // The second ReplicaSet is an owner no event is about: its lane holds no marks, and what it owns hangs under it.
   const tree = handTree(SMALL_ROLLOUT);
