@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/cli.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
+import type { Event } from '../../src/core/event.ts';
 import { sortTimeline } from '../../src/core/timeline.ts';
 import { buildPageData } from '../../src/render/html-data.ts';
 import { renderTimelineHtml } from '../../src/render/html.ts';
@@ -146,43 +147,31 @@ test('the lab page: one lane per object under its namespace, a row per reason, o
   await page.close();
 });
 
-test('a repeated event is one span from its first to its last occurrence, with its count', async () => {
-  const opened = await open('repeat', labEvents());
-  const { page } = opened;
-  assert.equal(await page.locator('.track-row', { hasText: 'ReconcileStarted' }).locator('.count').textContent(), '\u00D75');
-  const g = await geometry(page);
-  const y = await rowCentre(page, 'ReconcileStarted');
-  const first = xAt(g, ago(120));
-  const last = xAt(g, ago(3));
-  assertSpan(await blueRun(page, g, y), first, last);
-  await page.mouse.move((first + last) / 2, y);
-  const tip = await tooltip(page);
-  assert.deepEqual(
-    [tip.Reason, tip.Count, tip['First seen'], tip['Last seen'], tip['Repeated over']],
-    ['ReconcileStarted', '5', '2026-11-30T11:58:00Z (2m00s before capture)', '2026-11-30T11:59:57Z (3s before capture)', '1m57s'],
-  );
-  assertQuiet(opened);
-  await page.close();
-});
-
-test('a series (events.k8s.io) is a span too, from its first to its last observation, with its count', async () => {
-  const opened = await open('series', [...labEvents(), newEv({ name: 'series-1', reason: 'Retried', seriesCount: 4, first: 100, seriesLast: 10 })]);
-  const { page } = opened;
-  assert.equal(await page.locator('.track-row', { hasText: 'Retried' }).locator('.count').textContent(), '\u00D74');
-  const g = await geometry(page);
-  const y = await rowCentre(page, 'Retried');
-  const first = xAt(g, ago(100));
-  const last = xAt(g, ago(10));
-  assertSpan(await blueRun(page, g, y), first, last);
-  await page.mouse.move((first + last) / 2, y);
-  const tip = await tooltip(page);
-  assert.deepEqual(
-    [tip.Reason, tip.Count, tip['First seen'], tip['Last seen'], tip['Repeated over']],
-    ['Retried', '4', '2026-11-30T11:58:20Z (1m40s before capture)', '2026-11-30T11:59:50Z (10s before capture)', '1m30s'],
-  );
-  assertQuiet(opened);
-  await page.close();
-});
+// A count bumped by the legacy recorder, and an events.k8s.io series: each one span with its count.
+const repeats: [string, () => Record<string, unknown>[], string, number, number, string[]][] = [
+  ['a repeated event (count) is one span from its first to its last occurrence, with its count', labEvents, 'ReconcileStarted', 120, 3,
+    ['5', '2026-11-30T11:58:00Z (2m00s before capture)', '2026-11-30T11:59:57Z (3s before capture)', '1m57s']],
+  ['a series (events.k8s.io) is a span too, from its first to its last observation, with its count',
+    () => [...labEvents(), newEv({ name: 'series-1', reason: 'Retried', seriesCount: 4, first: 100, seriesLast: 10 })], 'Retried', 100, 10,
+    ['4', '2026-11-30T11:58:20Z (1m40s before capture)', '2026-11-30T11:59:50Z (10s before capture)', '1m30s']],
+];
+for (const [name, items, reason, firstAgo, lastAgo, told] of repeats) {
+  test(name, async () => {
+    const opened = await open(reason, items());
+    const { page } = opened;
+    assert.equal(await page.locator('.track-row', { hasText: reason }).locator('.count').textContent(), `\u00D7${told[0]}`);
+    const g = await geometry(page);
+    const y = await rowCentre(page, reason);
+    const first = xAt(g, ago(firstAgo));
+    const last = xAt(g, ago(lastAgo));
+    assertSpan(await blueRun(page, g, y), first, last);
+    await page.mouse.move((first + last) / 2, y);
+    const tip = await tooltip(page);
+    assert.deepEqual([tip.Reason, tip.Count, tip['First seen'], tip['Last seen'], tip['Repeated over']], [reason, ...told]);
+    assertQuiet(opened);
+    await page.close();
+  });
+}
 
 test('unconventional types (Critical, empty, lower-case warning) are named on their lane, their row, beside each mark and in the type list, in a colour of their own', async () => {
   const items = [
@@ -409,15 +398,20 @@ test('light, dark and print', async () => {
   await page.close();
 });
 
-test('a lane about a deleted object, or an earlier one of the same name, says so (a live lookup)', async () => {
-  const data = buildPageData(sortTimeline(labEvents().map(normaliseEvent)), {
+/** The page of these events as a live read with object lookups would make it: each event's object gone or a previous incarnation. */
+function openWithStanding(name: string, raw: Record<string, unknown>[], incarnation: (ev: Event) => 'gone' | 'previous'): Promise<OpenedPage> {
+  const data = buildPageData(sortTimeline(raw.map(normaliseEvent)), {
     scope: 'namespace op-events',
     headline: [],
     capturedAt: NOW,
     eventTTLms: 3_600_000,
-    standing: (ev) => ({ incarnation: ev.object.kind === 'Pod' ? 'gone' : 'previous' }),
+    standing: (ev) => ({ incarnation: incarnation(ev) }),
   });
-  const opened = await openPage(browser, 'incarnations.html', renderTimelineHtml(data));
+  return openPage(browser, `${name}.html`, renderTimelineHtml(data));
+}
+
+test('a lane about a deleted object, or an earlier one of the same name, says so (a live lookup)', async () => {
+  const opened = await openWithStanding('incarnations', labEvents(), (ev) => (ev.object.kind === 'Pod' ? 'gone' : 'previous'));
   const { page } = opened;
   assert.deepEqual(await page.locator('.lane-row .badge.incarnation').allTextContents(), ['previous incarnation', 'gone']);
   await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
@@ -435,14 +429,7 @@ test('a long name or reason is cut short, never the badges after it: the type, g
     ev({ kind: 'Pod', apiVersion: 'v1', objectName: longName, objectUid: 'uid-long', reason: longReason, type: 'Critical', first: 50 }),
     ev({ kind: 'Pod', apiVersion: 'v1', objectName: `${longName}x`, objectUid: 'uid-long-2', reason: 'BackOff', type: 'Warning', first: 40 }),
   ];
-  const data = buildPageData(sortTimeline(raw.map(normaliseEvent)), {
-    scope: 'namespace op-events',
-    headline: [],
-    capturedAt: NOW,
-    eventTTLms: 3_600_000,
-    standing: (e) => ({ incarnation: e.object.uid === 'uid-long' ? 'gone' : 'previous' }),
-  });
-  const opened = await openPage(browser, 'long-names.html', renderTimelineHtml(data));
+  const opened = await openWithStanding('long-names', raw, (e) => (e.object.uid === 'uid-long' ? 'gone' : 'previous'));
   const { page } = opened;
   // Each badge lies wholly inside its label's visible box; the name or reason before it is the one cut (ellipsis).
   const seen = await page.locator('.row > .label').evaluateAll((labels) =>
