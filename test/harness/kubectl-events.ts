@@ -14,7 +14,7 @@ import { evtimeline } from './plugin.ts';
 const COLUMNS = ['NAMESPACE', 'LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'];
 
 /** Cuts each row of an aligned table at the header's column starts; keys are the header's names. */
-export function parseAlignedTable(text: string): Record<string, string>[] {
+function parseAlignedTable(text: string): Record<string, string>[] {
   const [header, ...rows] = text.split('\n').filter((l) => l.trim() !== '');
   if (header === undefined) return [];
   const starts: [string, number][] = [];
@@ -30,7 +30,7 @@ export function parseAlignedTable(text: string): Record<string, string>[] {
 }
 
 /** `5m3s (x4 over 2h)` -> `AGE (x4 over AGE)`: HumanDuration ages (apimachinery pkg/util/duration) masked. */
-export function maskAges(lastSeen: string): string {
+function maskAges(lastSeen: string): string {
   return lastSeen.replace(/\b\d+[smhdy](?:\d+[smhdy])?\b/g, 'AGE');
 }
 
@@ -41,7 +41,7 @@ function cell(column: string, text: string): string {
 }
 
 /** The rows of a table on kubectl's columns, ages masked, sorted: comparable across the two tools. */
-export function comparableRows(table: string): string[] {
+function comparableRows(table: string): string[] {
   return rowsOf(table)
     .map((r) => r.key)
     .sort();
@@ -53,7 +53,7 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, y
  * The seconds an age may stand for, [low, high): `79s` is [79, 80), `5m` [300, 360), `2h3m`
  * [7380, 7440) (HumanDuration drops what is below its last unit).
  */
-export function ageRange(age: string): [number, number] | undefined {
+function ageRange(age: string): [number, number] | undefined {
   const parts = [...age.matchAll(/(\d+)([smhdy])/g)];
   if (parts.length === 0 || parts.map((m) => m[0]).join('') !== age) return undefined;
   const low = parts.reduce((sum, m) => sum + Number(m[1]) * (UNIT_SECONDS[m[2] ?? 's'] ?? 1), 0);
