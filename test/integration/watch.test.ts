@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import { kubectl, pluginEnv } from '../harness/plugin.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { scratchDir } from '../support/tmp.ts';
-import { proxiedKubeconfig as proxiedKubeconfigFor } from '../support/recorder.ts';
+import { adminKubeconfigAt, proxiedKubeconfig as proxiedKubeconfigFor } from '../support/recorder.ts';
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;
@@ -215,6 +215,15 @@ test('-w -o stable prints each new unique line once; a repeat of a line already 
   assert.equal(f.lines.length, 2);
 });
 
+/** `before` and `first` as listed and watched, then what came while the follower was cut off (in either order), each once. */
+function assertCaughtUp(lines: Row[], meanwhile: Row[]): void {
+  assert.deepEqual(lines.slice(0, 2), [
+    { name: 'before', count: 1, type: 'Normal' },
+    { name: 'first', count: 1, type: 'Normal' },
+  ]);
+  assert.deepEqual(lines.slice(2).sort((p, q) => p.name.localeCompare(q.name)), meanwhile);
+}
+
 test('-w through a connection that drops: it resumes and prints what came meanwhile, with no repeats', async () => {
   const ns = await freshNamespace(cp.kubeconfig, 'watch-drop');
   const proxy = await startTcpProxy(cp.server);
@@ -228,12 +237,7 @@ test('-w through a connection that drops: it resumes and prints what came meanwh
   assert.ok(proxy.cutAll() > 0);
   await createEvent(ns, 'during');
   await patchEvent(ns, 'first', { count: 3, lastTimestamp: now() });
-  const lines = rows(await f.waitLines(4));
-  assert.deepEqual(lines.slice(0, 2), [
-    { name: 'before', count: 1, type: 'Normal' },
-    { name: 'first', count: 1, type: 'Normal' },
-  ]);
-  assert.deepEqual(lines.slice(2).sort((p, q) => p.name.localeCompare(q.name)), [
+  assertCaughtUp(rows(await f.waitLines(4)), [
     { name: 'during', count: 1, type: 'Normal' },
     { name: 'first', count: 3, type: 'Normal' },
   ]);
@@ -528,18 +532,7 @@ describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
     const ns = await freshNamespace(gone.kubeconfig, 'watch-restart');
     const second = await secondApiserver(gone, join(work, 'second-apiserver.log'));
     try {
-      const kubeconfig = join(work, 'restart.kubeconfig');
-      writeFileSync(
-        kubeconfig,
-        JSON.stringify({
-          apiVersion: 'v1',
-          kind: 'Config',
-          'current-context': 'second',
-          clusters: [{ name: 'second', cluster: { server: second.server, 'certificate-authority-data': Buffer.from(gone.ca).toString('base64') } }],
-          users: [{ name: 'admin', user: { token: gone.token } }],
-          contexts: [{ name: 'second', context: { cluster: 'second', user: 'admin', namespace: ns } }],
-        }),
-      );
+      const kubeconfig = adminKubeconfigAt(gone, second.server, ns, join(work, 'restart.kubeconfig'));
       await createEvent(ns, 'before', {}, gone);
       const f = follow(['-w', '-o', 'json'], kubeconfig);
       await f.waitLines(1);
@@ -555,11 +548,7 @@ describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
       await f.waitLines(5);
       f.child.kill('SIGINT');
       assert.equal(await f.exited, 0, f.stderr());
-      assert.deepEqual(lines.slice(0, 2), [
-        { name: 'before', count: 1, type: 'Normal' },
-        { name: 'first', count: 1, type: 'Normal' },
-      ]);
-      assert.deepEqual(lines.slice(2).sort((p, q) => p.name.localeCompare(q.name)), [
+      assertCaughtUp(lines, [
         { name: 'during', count: 1, type: 'Warning' },
         { name: 'first', count: 2, type: 'Normal' },
       ]);
