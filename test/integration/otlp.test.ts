@@ -94,9 +94,10 @@ describe('export --otlp to a real collector, read back with --from', () => {
     assert.equal((await run(cp, ['--from', file, '-o', 'stable'])).stdout, liveStable);
     assert.match(liveStable, /^Critical StageUnknown Pipeline\/build-1$/m);
     assert.deepEqual(comparable((await run(cp, ['--from', file, '-o', 'json'])).stdout), comparable((await run(cp, ['-n', ns, '-o', 'json'])).stdout));
-    // The unconventional type is WARN with its name as severity text, and its raw type is kept.
+    // The unconventional type has the severity the receiver's newer releases give Critical (FATAL)
+    // with its name as severity text, and its raw type is kept.
     const text = await readFile(file, 'utf8');
-    assert.match(text, /"severityNumber":13,"severityText":"Critical"/);
+    assert.match(text, /"severityNumber":21,"severityText":"Critical"/);
     assert.match(text, /\{"key":"evtimeline\.event\.type","value":\{"stringValue":"Critical"\}\}/);
     assert.match(text, /\{"key":"k8s\.event\.count","value":\{"intValue":"5"\}\}/);
   });

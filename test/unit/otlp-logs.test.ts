@@ -69,7 +69,13 @@ describe('one event version as one log record, named as the k8s_events receiver 
     ['Normal', SEVERITY.INFO, 'Normal', undefined],
     ['Warning', SEVERITY.WARN, 'Warning', undefined],
     ['warning', SEVERITY.WARN, 'warning', 'warning'],
-    ['Critical', SEVERITY.WARN, 'Critical', 'Critical'],
+    // The receiver's newer releases (contrib PR #43402): the same severity as theirs.
+    ['Error', SEVERITY.ERROR, 'Error', 'Error'],
+    ['Critical', SEVERITY.FATAL, 'Critical', 'Critical'],
+    ['CRITICAL', SEVERITY.FATAL, 'CRITICAL', 'CRITICAL'],
+    // Types no receiver has a severity for: WARN, so a `severity >= WARN` filter finds them.
+    ['Degraded', SEVERITY.WARN, 'Degraded', 'Degraded'],
+    ['constructor', SEVERITY.WARN, 'constructor', 'constructor'],
     ['', SEVERITY.WARN, 'Unknown', ''],
   ];
   for (const [type, number, text, raw] of severities) {
@@ -141,8 +147,12 @@ describe('--from a collector file: our export read back', () => {
 });
 
 describe('--from a collector file: what the receivers wrote', () => {
+  /** The receiver's severity map: v0.111.0 (k8s_event_to_logdata.go:26-29), and newer releases (contrib PR #43402). */
+  const V0_111_SEVERITY: Record<string, number> = { normal: 9, warning: 13 };
+  const NEWER_SEVERITY: Record<string, number> = { normal: 9, warning: 13, error: 17, critical: 21 };
+
   /** A log record as the k8s_events receiver v0.111.0 writes it (k8s_event_to_logdata.go), as OTLP JSON. */
-  function receiverLine(type: string, count?: number): string {
+  function receiverLine(type: string, count?: number, severities = V0_111_SEVERITY): string {
     const attrs = [
       { key: 'k8s.event.reason', value: { stringValue: 'FailedScheduling' } },
       { key: 'k8s.event.action', value: { stringValue: 'Scheduling' } },
@@ -161,7 +171,8 @@ describe('--from a collector file: what the receivers wrote', () => {
       { key: 'k8s.object.api_version', value: { stringValue: 'v1' } },
       { key: 'k8s.object.resource_version', value: { stringValue: '12' } },
     ];
-    const severity = type.toLowerCase() === 'normal' ? { severityNumber: 9, severityText: type } : type.toLowerCase() === 'warning' ? { severityNumber: 13, severityText: type } : {};
+    const number = Object.hasOwn(severities, type.toLowerCase()) ? severities[type.toLowerCase()] : undefined;
+    const severity = number === undefined ? {} : { severityNumber: number, severityText: type };
     const record = { timeUnixNano: '1796040000000000000', observedTimeUnixNano: '1796040001000000000', ...severity, body: { stringValue: '0/1 nodes are available' }, attributes: attrs };
     return `${JSON.stringify({ resourceLogs: [{ resource: { attributes: resource }, scopeLogs: [{ scope: {}, logRecords: [record] }] }] })}\n`;
   }
@@ -191,6 +202,12 @@ describe('--from a collector file: what the receivers wrote', () => {
 
   test('k8s_events: a type other than Normal or Warning was not stored, so it reads as none', () => {
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Critical'))?.versions[0]?.event).type, '');
+  });
+
+  test('k8s_events, a newer release: Error and Critical have a severity, so their type is read back; other types still are not', () => {
+    assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Critical', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Critical');
+    assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Error', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Error');
+    assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Degraded', 1, NEWER_SEVERITY))?.versions[0]?.event).type, '');
   });
 
   test('k8sobjects (watch mode): the body holds {type, object}: the event itself', () => {
@@ -224,7 +241,7 @@ describe("--from a collector file: the provenance says what its writers left out
   test('the k8s_events receiver: every field it does not keep is named', () => {
     assert.equal(
       otlpProvenanceNotice('c.jsonl', { writers: ['k8s_events'], skipped: 0 }),
-      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, types other than Normal and Warning; those fields read as empty\n',
+      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, types other than Normal and Warning (newer releases also keep Error and Critical); those fields read as empty\n',
     );
   });
   test('our export and k8sobjects keep everything: nothing to say', () => {
