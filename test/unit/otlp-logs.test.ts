@@ -6,6 +6,13 @@ import { encodeLogs } from '../../src/otlp/encode.ts';
 import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../src/io/otlp-file.ts';
 import { otlpProvenanceNotice } from '../../src/render/otlp-status.ts';
 import { NOW, ev, labEvents, newEv } from '../support/builders.ts';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { runCli } from '../../src/cli.ts';
+import { systemSources } from '../../src/sources.ts';
+import { fakeDeps } from '../support/deps.ts';
+import { scratchDir } from '../support/tmp.ts';
 
 const observed = hrTimeFromMs(NOW);
 
@@ -249,5 +256,33 @@ describe("--from a collector file: the provenance says what its writers left out
   });
   test('log records that are not events are counted', () => {
     assert.equal(otlpProvenanceNotice('c.jsonl', { writers: [], skipped: 2 }), 'c.jsonl: skipped 2 log records that are not about a Kubernetes event\n');
+  });
+});
+
+describe('--from a collector file: where ages count from', () => {
+  const dir = scratchDir('otlp-ages');
+
+  /** The lab's events, exported and observed `afterMs` after NOW (the events happened before NOW). */
+  async function collectorFile(afterMs: number): Promise<string> {
+    const file = join(dir, `collector-${afterMs}.jsonl`);
+    const body = await encodeLogs(labEvents().map((e) => eventToLog(e, hrTimeFromMs(NOW + afterMs))), 'json');
+    await writeFile(file, `${new TextDecoder().decode(body)}\n`);
+    return file;
+  }
+
+  async function incident(file: string) {
+    const open = systemSources({ env: {}, stdin: Readable.from([]), stderr: { write: () => {} } });
+    // A clock a day later: a saved file's ages never count from now.
+    const fake = fakeDeps({ openSource: open, now: NOW + 86_400_000 });
+    const code = await runCli(['incident', '--from', file], fake.deps);
+    return { code, stdout: fake.stdout(), stderr: fake.stderr() };
+  }
+
+  test("from the file's last observed time, not its newest event: an observation after the events is no negative age", async () => {
+    const r = await incident(await collectorFile(600_000));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^Ages are counted from 2026-11-30T12:10:00Z, the last observed time in the collector's file\.\n/m);
+    assert.doesNotMatch(r.stdout, /<invalid>/);
+    assert.match(r.stdout, /observed these events from 2026-11-30T12:10:00Z \(0s ago\) to 2026-11-30T12:10:00Z \(0s ago\)/);
   });
 });
