@@ -301,7 +301,10 @@ export function timelinePage(): void {
     toggle.type = 'button';
     toggle.setAttribute('aria-expanded', 'true');
     const name = `${visible(info?.kind || '<none>')}/${visible(info?.name || '<none>')}`;
-    toggle.append(doc.createTextNode(name));
+    // The name gives way (an ellipsis, the whole name on hover) before the badges after it do.
+    const nameEl = el('span', 'name', name);
+    nameEl.title = name;
+    toggle.append(nameEl);
     const tracks = laneTracks[lane] ?? [];
     const count = tracks.reduce((n, t) => n + (trackEvents[t]?.length ?? 0), 0);
     // Unconventional types right after the name, where a narrow label still shows them.
@@ -349,7 +352,9 @@ export function timelinePage(): void {
     const label = el('div', 'label');
     const depth = ownerDepth(lane);
     if (depth > 0) label.style.paddingLeft = `${28 + depth * 16}px`;
-    label.append(el('span', 'reason', reason));
+    const reasonEl = el('span', 'reason', reason);
+    reasonEl.title = reason;
+    label.append(reasonEl);
     label.append(el('span', `badge ${type.kind === 'unconventional' ? 'odd' : type.kind === 'warning' ? 'warning' : ''}`, typeName(type)));
     const total = events.reduce((n, i) => n + (rowsOf[i]?.[6] ?? 1), 0);
     if (total > events.length) label.append(el('span', 'count', `\u00D7${thousands(total)}`));
