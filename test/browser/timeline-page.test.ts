@@ -253,7 +253,21 @@ test('hovering a mark shows its type, reason, message, reporter, count and times
   });
   await page.mouse.move(5, 5);
   await page.locator('#tooltip').waitFor({ state: 'hidden' });
-  // The keyboard tells the same: focus the row, step to its mark.
+  // The keyboard tells the same: Tab to a reason row and its first event shows at once; Tab on to the next row.
+  await page.getByRole('button', { name: 'Expand all' }).focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('.lane-row')?.querySelector('.name')?.textContent), 'Pipeline/build-1');
+  await page.keyboard.press('Tab');
+  assert.deepEqual([(await tooltip(page)).Reason, (await tooltip(page)).Count], ['ReconcileStarted', '5']);
+  await page.keyboard.press('Tab');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('Tab');
+  assert.deepEqual(await tooltip(page), hovered);
+  // A click on a row's label focuses it too, but shows nothing: the pointer shows what it points at.
+  await page.locator('.track-row', { hasText: 'ReconcileSucceeded' }).locator('.label').click();
+  await page.locator('#tooltip').waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement?.querySelector('.reason')?.textContent), 'ReconcileSucceeded');
+  // Left/Right step to a row's marks from there.
   await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
   await page.keyboard.press('ArrowRight');
   assert.deepEqual(await tooltip(page), hovered);
