@@ -145,6 +145,30 @@ describe('output that cannot be written', () => {
     }
   });
 
+  it('a full device that is never written to is no failure: no events on stdout, or no notice on stderr, exit 0', async () => {
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    /** Runs the plugin with one of its outputs on /dev/full and the other piped: exit code and the piped text. */
+    const withFull = (args: string[], full: 'stdout' | 'stderr'): Promise<Run> =>
+      new Promise((resolve) => {
+        const fd = openSync('/dev/full', 'w');
+        const child = spawn(PLUGIN_BINARY, args, { stdio: ['ignore', full === 'stdout' ? fd : 'pipe', full === 'stderr' ? fd : 'pipe'] });
+        let piped = '';
+        (full === 'stdout' ? child.stderr : child.stdout)?.on('data', (chunk: Buffer) => (piped += chunk.toString()));
+        child.on('close', (code) => {
+          closeSync(fd);
+          resolve({ code: code ?? -1, stdout: full === 'stdout' ? '' : piped, stderr: full === 'stderr' ? '' : piped });
+        });
+      });
+    // Nothing to print: kubectl events > /dev/full exits 0 too. Finding out by writing '' failed with ENOSPC.
+    const none = await withFull(['--from', empty], 'stdout');
+    assert.deepEqual([none.code, none.stderr], [0, 'No events found.\n']);
+    const json = await withFull(['--from', events, '-o', 'json'], 'stderr');
+    assert.equal(json.code, 0);
+    assert.equal((JSON.parse(json.stdout) as unknown[]).length, labEvents().length);
+    assert.equal((await withFull(['--version'], 'stderr')).code, 0);
+  });
+
   it('a reader that leaves early (| head -1): quiet, the verb\'s own exit code', async () => {
     const many = join(dir, 'many.json');
     writeFileSync(many, JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => ev({ name: `e-${i}`, message: 'm'.repeat(200) })) }));
