@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMisbehavingServer } from '../harness/misbehaving-server.ts';
 import type { Fault, MisbehavingServer } from '../harness/misbehaving-server.ts';
@@ -213,6 +213,17 @@ describe('output that cannot be written', () => {
       assert.equal(run.code, 1);
       assert.equal(errorLine(run), 'error: write /dev/stdout: no space left on device');
       assert.throws(() => JSON.parse(readFileSync(target, 'utf8')), SyntaxError);
+      // The files the plugin writes itself: the error names the file (not `write: no space left on
+      // device`), and neither a capture's temp folder nor a temp file is left beside them.
+      for (const [args, file] of [
+        [['capture', '--from', big, join(mnt, 'cap')], join(mnt, 'cap', 'events.json')],
+        [['--from', big, '-o', 'html', '--output-file', join(mnt, 'page.html')], join(mnt, 'page.html')],
+      ] as const) {
+        const wrote = await plugin([...args]);
+        assert.equal(wrote.code, 1, wrote.stderr);
+        assert.equal(errorLine(wrote), `error: write ${file}: no space left on device`);
+        assert.deepEqual(readdirSync(mnt), ['out.json']);
+      }
     } finally {
       await new Promise((resolve) => execFile('umount', [mnt], resolve));
     }
