@@ -87,7 +87,9 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
     isTTY: stream.isTTY === true,
     flush: () =>
       new Promise((resolve) => {
-        if (failure !== undefined || stream.destroyed) return resolve(failure);
+        // A file or device was written synchronously: nothing is pending. Writing '' to learn of an
+        // error would itself fail on /dev/full, making a verb that wrote nothing there exit 1.
+        if (file || failure !== undefined || stream.destroyed) return resolve(failure);
         stream.write('', (error) => resolve(failure ?? (error as NodeJS.ErrnoException | null | undefined) ?? undefined));
       }),
   };
