@@ -15,6 +15,8 @@ import { startConnectProxy } from '../harness/connect-proxy.ts';
 import type { ConnectProxy } from '../harness/connect-proxy.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl, pluginEnv } from '../harness/plugin.ts';
+import { startTcpProxy } from '../harness/tcp-proxy.ts';
+import { waitFor } from '../harness/wait.ts';
 import { scratchDir } from '../support/tmp.ts';
 
 const cpPromise = sharedControlPlane();
@@ -396,3 +398,70 @@ async function waitForListed(run: () => Promise<{ code: number; stdout: string; 
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+test('-w with an exec plugin whose token the server stops accepting: the plugin runs again once and the follow goes on', { timeout: 180_000 }, async () => {
+  // A service account's token, revoked mid-follow by deleting the account; the plugin's second run gives the admin's.
+  const sa = await kubectl(['-n', ns, 'create', 'serviceaccount', 'watcher'], cp.kubeconfig);
+  assert.equal(sa.code, 0, sa.stderr);
+  const bound = await kubectl(['-n', ns, 'create', 'rolebinding', 'watcher-view', '--clusterrole=view', `--serviceaccount=${ns}:watcher`], cp.kubeconfig);
+  assert.equal(bound.code, 0, bound.stderr);
+  const issued = await kubectl(['-n', ns, 'create', 'token', 'watcher'], cp.kubeconfig);
+  assert.equal(issued.code, 0, issued.stderr);
+  const saToken = issued.stdout.trim();
+  const dir = join(work, 'exec-rotating');
+  const script = `${dir}.sh`;
+  writeFileSync(
+    script,
+    `#!/bin/sh\necho run >> '${dir}.runs'\nif [ "$(wc -l < '${dir}.runs')" -eq 1 ]; then token='${saToken}'; else token='${cp.token}'; fi\n` +
+      `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}' "$token"\n`,
+  );
+  chmodSync(script, 0o755);
+  const runs = () => readFileSync(`${dir}.runs`, 'utf8').split('\n').filter(Boolean).length;
+  const tcp = await startTcpProxy(cp.server);
+  try {
+    const config = kubeconfig({ server: tcp.url, user: exec(script, 'Never') });
+    const child = spawn('kubectl', ['evtimeline', '-w', '-o', 'name'], { env: pluginEnv(config), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await waitFor('the listed event', async () => out === LISTED);
+      assert.equal(runs(), 1);
+      const deleted = await kubectl(['-n', ns, 'delete', 'serviceaccount', 'watcher'], cp.kubeconfig);
+      assert.equal(deleted.code, 0, deleted.stderr);
+      await waitFor('the server to refuse the revoked token', async () => (await names(kubeconfig({ user: { token: saToken } }))).code === 1);
+      // The watch's connection drops; resuming, the follower meets the 401.
+      assert.ok(tcp.cutAll() > 0);
+      const created = await kubectl(['-n', ns, 'create', 'configmap', 'renewed'], cp.kubeconfig);
+      assert.equal(created.code, 0, created.stderr);
+      const event = await kubectl(['create', '-f', '-'], cp.kubeconfig, {
+        input: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { name: 'after-renewal', namespace: ns },
+          involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'renewed', namespace: ns },
+          reason: 'Renewed',
+          type: 'Normal',
+          message: 'seen with the renewed credential',
+          firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          count: 1,
+        }),
+      });
+      assert.equal(event.code, 0, event.stderr);
+      await waitFor('the event after the renewal', async () => out === `${LISTED}event/after-renewal\n` || child.exitCode !== null);
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0, err);
+    assert.equal(out, `${LISTED}event/after-renewal\n`);
+    assert.equal(runs(), 2);
+    assert.match(err, /^watch refused the exec credential plugin's token \(401 Unauthorized\): running the plugin again$/m);
+    assert.ok(!err.includes(saToken) && !err.includes(cp.token));
+  } finally {
+    await tcp.close();
+    await kubectl(['-n', ns, 'delete', 'rolebinding', 'watcher-view', '--ignore-not-found'], cp.kubeconfig);
+  }
+});
