@@ -278,9 +278,11 @@ test('completion through kubectl: namespaces from the cluster, users and cluster
   assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '--as', 'viewer', '-n', ns.slice(0, 8)], cp.kubeconfig)), []);
   const events = await kubectl(['__complete', 'evtimeline', '--token', cp.token, 'aggregate-patch', '-n', ns, ''], cp.viewerKubeconfig);
   assert.ok(candidates(events).includes(EVENT), events.stdout);
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '--context', ''], cp.kubeconfig)), ['evtimeline']);
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', 'type-audit', '-o', ''], cp.kubeconfig)), ['text', 'json', 'yaml', 'name', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json=']);
 });
 
-test('on a terminal, an IfAvailable plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
+test('on a terminal, an IfAvailable or Always plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
   // script(1) (util-linux) runs the command on a pseudo-terminal: stdin is a terminal there.
   const onTerminal = (config: string) =>
     new Promise<number | null>((resolve) => {
@@ -292,6 +294,11 @@ test('on a terminal, an IfAvailable plugin is told it may talk to the user and g
   assert.equal(await onTerminal(kubeconfig({ user: exec(asks.command, 'IfAvailable') })), 0);
   assert.deepEqual(asks.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: true } });
   assert.equal(readFileSync(join(work, 'exec-tty.stdin'), 'utf8'), 'stdin-is-a-terminal\n');
+
+  const always = execPlugin('exec-always-tty', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-always-tty.stdin')}'`);
+  assert.equal(await onTerminal(kubeconfig({ user: exec(always.command, 'Always') })), 0);
+  assert.deepEqual(always.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: true } });
+  assert.equal(readFileSync(join(work, 'exec-always-tty.stdin'), 'utf8'), 'stdin-is-a-terminal\n');
 
   const never = execPlugin('exec-never', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-never.stdin')}'`);
   assert.equal(await onTerminal(kubeconfig({ user: exec(never.command, 'Never') })), 0);
