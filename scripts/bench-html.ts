@@ -1,11 +1,11 @@
-// `npm run bench:html`: what the -o html page of N events (--events, default 20,000, about 400
-// objects in 4 namespaces) costs: the page's size, the single executable's time to write it from a
+// `npm run bench:html`: what the -o html page of N events (--events, default 20,000, about --objects
+// objects, default 400, in 4 namespaces) costs: the page's size, the single executable's time to write it from a
 // saved list (`--from FILE -o html`), and in Debian's headless Chromium the time from opening the
 // file to the first drawn frame, the time a zoom takes to redraw, and the JavaScript heap after
 // drawing. Medians of --runs (default 5), each in a fresh page. A benchmark, not a test: it prints
 // figures and judges nothing, except that it fails loudly when the page does not draw.
 //
-//   node --import tsx scripts/bench-html.ts [--events 20000] [--runs 5] [--plugin PATH]
+//   node --import tsx scripts/bench-html.ts [--events 20000] [--objects 400] [--runs 5] [--plugin PATH]
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,14 +16,15 @@ import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 import { launchBrowser, openPage } from '../test/support/browser.ts';
 import { manyEvents } from '../test/support/many-events.ts';
 
-function parseArgs(argv: string[]): { events: number; runs: number; plugin: string } {
-  const opts = { events: 20_000, runs: 5, plugin: PLUGIN_BINARY };
+function parseArgs(argv: string[]): { events: number; objects: number; runs: number; plugin: string } {
+  const opts = { events: 20_000, objects: 400, runs: 5, plugin: PLUGIN_BINARY };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1] ?? ''];
     if (flag === '--events') opts.events = Number(value);
+    else if (flag === '--objects') opts.objects = Number(value);
     else if (flag === '--runs') opts.runs = Number(value);
     else if (flag === '--plugin') opts.plugin = value;
-    else throw new Error(`unknown flag ${flag}: want --events N, --runs N or --plugin PATH`);
+    else throw new Error(`unknown flag ${flag}: want --events N, --objects N, --runs N or --plugin PATH`);
   }
   return opts;
 }
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     const list = join(dir, 'events.json');
-    await writeFile(list, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manyEvents(opts.events) }));
+    await writeFile(list, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manyEvents(opts.events, opts.objects) }));
     const page = join(dir, 'timeline.html');
     const writes: number[] = [];
     for (let run = 0; run < opts.runs; run += 1) {
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
     }
     const size = (await stat(page)).size;
     const load = loadavg()[0]?.toFixed(1);
-    console.log(`-o html with ${opts.events.toLocaleString('en-US')} events, ${opts.runs} runs, medians (Chromium ${browser.context.browser()?.version() ?? 'unknown'}; load average ${load}):\n`);
+    console.log(`-o html with ${opts.events.toLocaleString('en-US')} events about ${opts.objects.toLocaleString('en-US')} objects, ${opts.runs} runs, medians (Chromium ${browser.context.browser()?.version() ?? 'unknown'}; load average ${load}):\n`);
     console.log('| figure | value |\n| --- | ---: |');
     console.log(`| page size | ${(size / 1024 / 1024).toFixed(2)} MiB |`);
     console.log(`| \`kubectl-evtimeline --from FILE -o html\` (wall) | ${ms(median(writes))} |`);

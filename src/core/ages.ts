@@ -1,10 +1,11 @@
 // Where ages in text outputs count from. Live: now. A saved file: when it was taken (a capture's
-// time, a record's last observation), else the newest event in it (a plain list or a stable table
-// carries no time of its own), so a dump from years ago reads `2m` and not `6y3d`.
+// time, a record's last observation, the last observed time in a collector's file), else the
+// newest event in it (a plain list or a stable table carries no time of its own), so a dump from
+// years ago reads `2m` and not `6y3d`.
 import type { Event } from './event.ts';
 import type { Provenance } from './source.ts';
 
-type AgeBasis = 'now' | 'capture' | 'record' | 'newest-event';
+type AgeBasis = 'now' | 'capture' | 'record' | 'collector' | 'newest-event';
 
 export interface AgesFrom {
   at: number;
@@ -19,6 +20,11 @@ export function agesFrom(provenance: Provenance, events: Event[], now: number, f
   for (const ev of events) {
     const t = ev.lastSeen ?? ev.firstSeen;
     if (t !== null && (newest === null || t > newest)) newest = t;
+  }
+  // Our export and the k8sobjects receiver stamp each log record's observed time; the k8s_events
+  // receiver stamps none, so a file mixing writers can hold events newer than its last observation.
+  if (provenance.kind === 'otlp' && provenance.lastObserved !== null && (newest === null || provenance.lastObserved >= newest)) {
+    return { at: provenance.lastObserved, basis: 'collector' };
   }
   return newest === null ? { at: now, basis: 'now' } : { at: newest, basis: 'newest-event' };
 }

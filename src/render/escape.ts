@@ -54,8 +54,14 @@ export function replaceUnsafe(text: string, replace: (ch: string) => string): st
   return text.replace(UNSAFE, replace);
 }
 
-/** Default cell width in the table; a 10 kB message must not turn the table into a wall. */
-export const DEFAULT_CELL_WIDTH = 200;
+/**
+ * Default cell width in the table: a 10 kB message must not turn the table into a wall, but
+ * nothing a real writer sends may be cut where `kubectl events` shows it whole. 1024 is the most
+ * an event with an eventTime may carry (k8s.io/kubernetes pkg/apis/core/validation/events.go
+ * NoteLengthLimit), where kube-scheduler cuts its own messages (pkg/scheduler/schedule_one.go
+ * truncateMessage); its FailedScheduling on two nodes is already over 200 characters.
+ */
+export const DEFAULT_CELL_WIDTH = 1024;
 
 /**
  * Cuts (already escaped) text to at most `max` characters, ending in `...` when cut. `max <= 0` or

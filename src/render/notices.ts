@@ -60,6 +60,7 @@ export function renderAgesNotice(from: AgesFrom): string {
   const when = formatTime(from.at);
   if (from.basis === 'capture') return `Ages are counted from ${when}, when the capture was taken.\n`;
   if (from.basis === 'record') return `Ages are counted from ${when}, the record's last observation.\n`;
+  if (from.basis === 'collector') return `Ages are counted from ${when}, the last observed time in the collector's file.\n`;
   if (from.basis === 'newest-event') return `Ages are counted from ${when}, the newest event in the file (it does not say when it was taken).\n`;
   return '';
 }

@@ -6,12 +6,13 @@
 //
 // The receiver's shape: resource k8s.node.name (source.host) and k8s.object.* (involvedObject);
 // Timestamp = eventTime, else lastTimestamp, else firstTimestamp; Body = message; severity from
-// the lower-cased type, normal INFO and warning WARN, any other type none at all; attributes
+// the lower-cased type (normal INFO, warning WARN; newer releases also error ERROR and critical
+// FATAL, contrib PR #43402), any other type none at all; attributes
 // k8s.event.reason/action/start_time (creationTimestamp in Go's time.String form)/name/uid,
 // k8s.namespace.name (involvedObject.namespace), k8s.event.count (count, when not 0).
 // It drops series, reportingController/Instance, source.component, the event's own
-// resourceVersion and the other timestamps. An unconventional type (Critical) gets no severity
-// from it, so no severity filter finds it: here it gets WARN with the type as severity text, and
+// resourceVersion and the other timestamps. A type it has no severity for gets none, so no
+// severity filter finds it: here it gets WARN with the type as severity text, and
 // evtimeline.event.type says the raw type.
 //
 // Pure: raw core/v1 event JSON in, plain data out. The wire encoding (protobuf or JSON) is
@@ -39,7 +40,7 @@ export interface OtlpLog {
 }
 
 /** OpenTelemetry's SeverityNumber values used here (logs data model). */
-export const SEVERITY = { INFO: 9, WARN: 13 } as const;
+export const SEVERITY = { INFO: 9, WARN: 13, ERROR: 17, FATAL: 21 } as const;
 
 /** The instrumentation scope our log records carry: `--from` tells our exports by it. */
 export const SCOPE_NAME = 'kubectl-evtimeline';
@@ -123,11 +124,23 @@ export function goTimeString(text: string): string {
   );
 }
 
-/** Severity as the receiver sets it for normal and warning (any case); WARN naming the type for any other. */
+/**
+ * The receiver's severity map, keyed by the lower-cased type: normal and warning in every release
+ * (v0.111.0, k8s_event_to_logdata.go:26-29), error and critical in newer ones (contrib PR #43402),
+ * so the same event has the same severity whichever of the two shipped it. A Map: a type is
+ * untrusted text, and `constructor` must not find Object.prototype's.
+ */
+const RECEIVER_SEVERITY = new Map<string, number>([
+  ['normal', SEVERITY.INFO],
+  ['warning', SEVERITY.WARN],
+  ['error', SEVERITY.ERROR],
+  ['critical', SEVERITY.FATAL],
+]);
+
+/** Severity as the receiver sets it (the type as text); WARN naming the type for any type it has none for. */
 function severity(type: string): { severityNumber: number; severityText: string } {
-  const lower = type.toLowerCase();
-  if (lower === 'normal') return { severityNumber: SEVERITY.INFO, severityText: type };
-  if (lower === 'warning') return { severityNumber: SEVERITY.WARN, severityText: type };
+  const known = RECEIVER_SEVERITY.get(type.toLowerCase());
+  if (known !== undefined) return { severityNumber: known, severityText: type };
   // An unconventional type is a finding, not noise: it must reach a `severity >= WARN` filter.
   return { severityNumber: SEVERITY.WARN, severityText: type === '' ? 'Unknown' : type };
 }
@@ -201,6 +214,6 @@ export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
     'source.component',
     'firstTimestamp',
     'metadata.resourceVersion',
-    'types other than Normal and Warning',
+    'types other than Normal and Warning (newer releases also keep Error and Critical)',
   ],
 };

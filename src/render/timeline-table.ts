@@ -20,7 +20,7 @@ export interface TimelineTableOptions {
   allNamespaces: boolean;
   noHeaders: boolean;
   palette: Palette;
-  /** Longest cell in characters; default 200, and no limit with wide (0 = no limit). */
+  /** Longest cell in characters; default DEFAULT_CELL_WIDTH (1024), and no limit with wide (0 = no limit). */
   maxCellWidth?: number;
   /** --absolute-times: RFC 3339 times instead of ages */
   absoluteTimes?: boolean;

@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/cli.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
+import type { Event } from '../../src/core/event.ts';
 import { sortTimeline } from '../../src/core/timeline.ts';
 import { buildPageData } from '../../src/render/html-data.ts';
 import { renderTimelineHtml } from '../../src/render/html.ts';
-import { ev, LAB_STABLE, labEvents, NOW } from '../support/builders.ts';
+import { ev, LAB_STABLE, labEvents, newEv, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
@@ -95,6 +96,20 @@ const span = async (page: Page): Promise<number> => {
 
 const ago = (seconds: number): number => NOW - seconds * 1000;
 
+/** The first run of blue ink (the Normal colour and its translucent bar, not the pale window shade) along row y of the plot. */
+async function blueRun(page: Page, g: Geometry, y: number): Promise<number[]> {
+  const row = await pixelRow(browser, await page.screenshot(), y);
+  const blue = row.map(([r, , b], x) => (b - r > 40 ? x : -1)).filter((x) => x >= g.left);
+  const runEnd = blue.findIndex((x, i) => i > 0 && x !== (blue[i - 1] ?? 0) + 1);
+  return runEnd === -1 ? blue : blue.slice(0, runEnd);
+}
+
+/** The run of ink goes from the first occurrence's mark to the last's (each mark 4 px either side of its time). */
+function assertSpan(run: number[], first: number, last: number): void {
+  assert.ok(Math.abs((run[0] ?? 0) - (first - 4)) <= 2, `span starts at ${run[0]}, first seen at ${first}`);
+  assert.ok(Math.abs((run.at(-1) ?? 0) - (last + 4)) <= 2, `span ends at ${run.at(-1)}, last seen at ${last}`);
+}
+
 test('the lab page: one lane per object under its namespace, a row per reason, one mark in each', async () => {
   const opened = await open('lab', labEvents(), ['-n', 'op-events']);
   const { page } = opened;
@@ -107,6 +122,24 @@ test('the lab page: one lane per object under its namespace, a row per reason, o
   // The unconventional type is named on its lane, on its row and in the legend.
   assert.equal(await page.locator('.lane-row', { hasText: 'Pipeline/build-1' }).locator('.badge.odd').textContent(), 'Critical');
   assert.match((await page.locator('.type-choice.odd').textContent()) ?? '', /Critical\(unconventional type: neither Normal nor Warning\)1/);
+  // The legend names every mark and shade the chart uses, each with its swatch.
+  const legend = await page.locator('.legend > span').evaluateAll((els) =>
+    els.map((e) => ({ text: e.textContent, swatch: (e.firstElementChild as Element).getBoundingClientRect().width > 0 })),
+  );
+  assert.deepEqual(legend, [
+    { text: 'repeated event: first to last seen, \u00D7count', swatch: true },
+    { text: 'the window the events cover', swatch: true },
+    { text: 'before the TTL horizon: events last written then were already deleted', swatch: true },
+    { text: 'capture time', swatch: true },
+  ]);
+  // The window the events cover (first seen of the oldest to last seen of the newest) is shaded, and the capture time drawn.
+  const g = await geometry(page);
+  const shade = await page.locator('.shade.window').boundingBox();
+  assert.ok(shade, 'the window is shaded');
+  assert.ok(Math.abs(shade.x - xAt(g, ago(120))) <= 1.5 && Math.abs(shade.x + shade.width - xAt(g, ago(3))) <= 1.5, `window shade ${shade.x}..${shade.x + shade.width}`);
+  const capture = await page.locator('.vline.capture').boundingBox();
+  assert.ok(capture && Math.abs(capture.x - xAt(g, NOW)) <= 2, `capture line at ${capture?.x}, capture time at ${xAt(g, NOW)}`);
+  assert.match((await page.locator('header').textContent()) ?? '', /The events cover 2026-11-30T11:58:00Z to 2026-11-30T11:59:57Z \(1m57s\)\./);
   const png = await screenshot(page, 'lab-fixture.png', true);
   const stats = await pixelStats(browser, png);
   assert.ok(stats.variance > 100 && stats.colours > 50, JSON.stringify(stats));
@@ -114,27 +147,89 @@ test('the lab page: one lane per object under its namespace, a row per reason, o
   await page.close();
 });
 
-test('a repeated event is one span from its first to its last occurrence, with its count', async () => {
-  const opened = await open('repeat', labEvents());
+// A count bumped by the legacy recorder, and an events.k8s.io series: each one span with its count.
+const repeats: [string, () => Record<string, unknown>[], string, number, number, string[]][] = [
+  ['a repeated event (count) is one span from its first to its last occurrence, with its count', labEvents, 'ReconcileStarted', 120, 3,
+    ['5', '2026-11-30T11:58:00Z (2m00s before capture)', '2026-11-30T11:59:57Z (3s before capture)', '1m57s']],
+  ['a series (events.k8s.io) is a span too, from its first to its last observation, with its count',
+    () => [...labEvents(), newEv({ name: 'series-1', reason: 'Retried', seriesCount: 4, first: 100, seriesLast: 10 })], 'Retried', 100, 10,
+    ['4', '2026-11-30T11:58:20Z (1m40s before capture)', '2026-11-30T11:59:50Z (10s before capture)', '1m30s']],
+];
+for (const [name, items, reason, firstAgo, lastAgo, told] of repeats) {
+  test(name, async () => {
+    const opened = await open(reason, items());
+    const { page } = opened;
+    assert.equal(await page.locator('.track-row', { hasText: reason }).locator('.count').textContent(), `\u00D7${told[0]}`);
+    const g = await geometry(page);
+    const y = await rowCentre(page, reason);
+    const first = xAt(g, ago(firstAgo));
+    const last = xAt(g, ago(lastAgo));
+    assertSpan(await blueRun(page, g, y), first, last);
+    await page.mouse.move((first + last) / 2, y);
+    const tip = await tooltip(page);
+    assert.deepEqual([tip.Reason, tip.Count, tip['First seen'], tip['Last seen'], tip['Repeated over']], [reason, ...told]);
+    assertQuiet(opened);
+    await page.close();
+  });
+}
+
+test('unconventional types (Critical, empty, lower-case warning) are named on their lane, their row, beside each mark and in the type list, in a colour of their own', async () => {
+  const items = [
+    ev({ reason: 'Started', kind: 'Pod', apiVersion: 'v1', objectName: 'a', objectUid: 'uid-a', first: 100 }),
+    ev({ reason: 'Slow', type: 'Warning', kind: 'Pod', apiVersion: 'v1', objectName: 'b', objectUid: 'uid-b', first: 80 }),
+    ev({ reason: 'Exploded', type: 'Critical', kind: 'Pod', apiVersion: 'v1', objectName: 'c', objectUid: 'uid-c', first: 60 }),
+    ev({ reason: 'Untyped', type: '', kind: 'Pod', apiVersion: 'v1', objectName: 'd', objectUid: 'uid-d', first: 40 }),
+    ev({ reason: 'Quiet', type: 'warning', kind: 'Pod', apiVersion: 'v1', objectName: 'e', objectUid: 'uid-e', first: 20 }),
+  ];
+  const opened = await open('unconventional', items);
   const { page } = opened;
-  assert.equal(await page.locator('.track-row', { hasText: 'ReconcileStarted' }).locator('.count').textContent(), '\u00D75');
+  const laneBadges = await page.locator('.lane-row').evaluateAll((els) => els.map((e) => [e.querySelector('.toggle')?.firstChild?.textContent, e.querySelector('.badge.odd')?.textContent ?? null]));
+  assert.deepEqual(laneBadges, [['Pod/a', null], ['Pod/b', null], ['Pod/c', 'Critical'], ['Pod/d', '(empty)'], ['Pod/e', 'warning']]);
+  const rowBadges = await page.locator('.track-row').evaluateAll((els) => els.map((e) => `${e.querySelector('.reason')?.textContent}:${e.querySelector('.badge')?.className}:${e.querySelector('.badge')?.textContent}`));
+  assert.deepEqual(rowBadges, ['Started:badge :Normal', 'Slow:badge warning:Warning', 'Exploded:badge odd:Critical', 'Untyped:badge odd:(empty)', 'Quiet:badge odd:warning']);
+  assert.deepEqual(await page.locator('.type-choice.odd').allTextContents(), [
+    'Critical(unconventional type: neither Normal nor Warning)1',
+    '(empty)(empty type: most tools show nothing)1',
+    'warning(wrong case: not Warning, so exact filters miss it)1',
+  ]);
+  assert.match((await page.locator('.headline').textContent()) ?? '', /3 events have a type other than Normal or Warning/);
+  // On the chart: the mark of an unconventional type is magenta, which no other type uses, and its type is written beside it.
   const g = await geometry(page);
-  const y = await rowCentre(page, 'ReconcileStarted');
-  const row = await pixelRow(browser, await page.screenshot(), y);
-  // Blue ink (the Normal colour and its translucent bar), as opposed to the pale window shade.
-  const blue = row.map(([r, , b], x) => (b - r > 40 ? x : -1)).filter((x) => x >= g.left);
-  const first = xAt(g, ago(120));
-  const last = xAt(g, ago(3));
-  const runEnd = blue.findIndex((x, i) => i > 0 && x !== (blue[i - 1] ?? 0) + 1);
-  const run = runEnd === -1 ? blue : blue.slice(0, runEnd);
-  assert.ok(Math.abs((run[0] ?? 0) - (first - 4)) <= 2, `span starts at ${run[0]}, first seen at ${first}`);
-  assert.ok(Math.abs((run.at(-1) ?? 0) - (last + 4)) <= 2, `span ends at ${run.at(-1)}, last seen at ${last}`);
-  await page.mouse.move((first + last) / 2, y);
-  const tip = await tooltip(page);
-  assert.deepEqual(
-    [tip.Reason, tip.Count, tip['First seen'], tip['Last seen'], tip['Repeated over']],
-    ['ReconcileStarted', '5', '2026-11-30T11:58:00Z (2m00s before capture)', '2026-11-30T11:59:57Z (3s before capture)', '1m57s'],
+  const png = await page.screenshot();
+  const magenta = ([r, gr, b]: [number, number, number]) => r > 150 && gr < 80 && b > 80 && b < 180;
+  for (const [reason, seconds, odd] of [['Started', 100, false], ['Slow', 80, false], ['Exploded', 60, true], ['Untyped', 40, true], ['Quiet', 20, true]] as const) {
+    const row = await pixelRow(browser, png, await rowCentre(page, reason));
+    const x = Math.round(xAt(g, ago(seconds)));
+    const mark = row.slice(x - 6, x + 7);
+    const beside = row.slice(x + 8, x + 60);
+    assert.equal(mark.some(magenta), odd, `${reason}: mark ${odd ? '' : 'not '}magenta`);
+    assert.equal(beside.some(magenta), odd, `${reason}: ${odd ? 'its type written' : 'nothing written'} beside the mark`);
+  }
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('with -A each namespace is a group of its own lanes, in order', async () => {
+  const items = [
+    ...labEvents(),
+    ev({ namespace: 'shop', kind: 'Deployment', apiVersion: 'apps/v1', objectName: 'web', objectUid: 'uid-web', reason: 'ScalingReplicaSet', first: 600 }),
+    ev({ namespace: 'shop', kind: 'Pod', apiVersion: 'v1', objectName: 'web-1', objectUid: 'uid-web-1', reason: 'BackOff', type: 'Warning', first: 20 }),
+    ev({ namespace: 'kube-system', kind: 'Pod', apiVersion: 'v1', objectName: 'dns', objectUid: 'uid-dns', reason: 'Pulled', first: 50 }),
+  ];
+  const opened = await open('namespaces', items, ['-A']);
+  const { page } = opened;
+  const groups = await page.locator('section.group').evaluateAll((els) =>
+    els.map((e) => [e.querySelector('.group-title')?.textContent, Array.from(e.querySelectorAll('.lane-row .toggle'), (t) => t.firstChild?.textContent)]),
   );
+  assert.deepEqual(groups, [
+    ['namespace kube-system \u00B7 1 object', ['Pod/dns']],
+    ['namespace op-events \u00B7 2 objects', ['Pipeline/build-1', 'Pod/hungry']],
+    ['namespace shop \u00B7 2 objects', ['Deployment/web', 'Pod/web-1']],
+  ]);
+  assert.equal(await page.locator('h1').textContent(), 'Event timeline: all namespaces');
+  // Filtering away every lane of a namespace hides its group too.
+  await page.locator('#reason-filter').fill('BackOff');
+  assert.deepEqual(await page.locator('section.group:visible .group-title').allTextContents(), ['namespace shop \u00B7 2 objects']);
   assertQuiet(opened);
   await page.close();
 });
@@ -144,7 +239,8 @@ test('hovering a mark shows its type, reason, message, reporter, count and times
   const { page } = opened;
   const g = await geometry(page);
   await page.mouse.move(xAt(g, ago(45)), await rowCentre(page, 'FailedScheduling'));
-  assert.deepEqual(await tooltip(page), {
+  const hovered = await tooltip(page);
+  assert.deepEqual(hovered, {
     heading: 'Warning',
     Reason: 'FailedScheduling',
     Object: 'Pod/hungry in op-events',
@@ -156,6 +252,26 @@ test('hovering a mark shows its type, reason, message, reporter, count and times
     Event: 'hungry.18a1b2c3d4e5f607',
   });
   await page.mouse.move(5, 5);
+  await page.locator('#tooltip').waitFor({ state: 'hidden' });
+  // The keyboard tells the same: Tab to a reason row and its first event shows at once; Tab on to the next row.
+  await page.getByRole('button', { name: 'Expand all' }).focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('.lane-row')?.querySelector('.name')?.textContent), 'Pipeline/build-1');
+  await page.keyboard.press('Tab');
+  assert.deepEqual([(await tooltip(page)).Reason, (await tooltip(page)).Count], ['ReconcileStarted', '5']);
+  await page.keyboard.press('Tab');
+  assert.equal((await tooltip(page)).Reason, 'StageUnknown');
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('Tab');
+  assert.deepEqual(await tooltip(page), hovered);
+  // A click on a row's label focuses it too, but shows nothing: the pointer shows what it points at.
+  await page.locator('.track-row', { hasText: 'ReconcileSucceeded' }).locator('.label').click();
+  await page.locator('#tooltip').waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement?.querySelector('.reason')?.textContent), 'ReconcileSucceeded');
+  // Left/Right step to a row's marks from there.
+  await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await tooltip(page), hovered);
+  await page.keyboard.press('Escape');
   await page.locator('#tooltip').waitFor({ state: 'hidden' });
   await page.locator('.track-row', { hasText: 'StageUnknown' }).focus();
   await page.keyboard.press('ArrowRight');
@@ -296,20 +412,60 @@ test('light, dark and print', async () => {
   await page.close();
 });
 
-test('a lane about a deleted object, or an earlier one of the same name, says so (a live lookup)', async () => {
-  const data = buildPageData(sortTimeline(labEvents().map(normaliseEvent)), {
+/** The page of these events as a live read with object lookups would make it: each event's object gone or a previous incarnation. */
+function openWithStanding(name: string, raw: Record<string, unknown>[], incarnation: (ev: Event) => 'gone' | 'previous'): Promise<OpenedPage> {
+  const data = buildPageData(sortTimeline(raw.map(normaliseEvent)), {
     scope: 'namespace op-events',
     headline: [],
     capturedAt: NOW,
     eventTTLms: 3_600_000,
-    standing: (ev) => ({ incarnation: ev.object.kind === 'Pod' ? 'gone' : 'previous' }),
+    standing: (ev) => ({ incarnation: incarnation(ev) }),
   });
-  const opened = await openPage(browser, 'incarnations.html', renderTimelineHtml(data));
+  return openPage(browser, `${name}.html`, renderTimelineHtml(data));
+}
+
+test('a lane about a deleted object, or an earlier one of the same name, says so (a live lookup)', async () => {
+  const opened = await openWithStanding('incarnations', labEvents(), (ev) => (ev.object.kind === 'Pod' ? 'gone' : 'previous'));
   const { page } = opened;
   assert.deepEqual(await page.locator('.lane-row .badge.incarnation').allTextContents(), ['previous incarnation', 'gone']);
   await page.locator('.track-row', { hasText: 'FailedScheduling' }).focus();
   await page.keyboard.press('ArrowRight');
   assert.equal((await tooltip(page)).Object, 'Pod/hungry in op-events (gone: no such object now)');
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a long name or reason is cut short, never the badges after it: the type, gone, previous incarnation', async () => {
+  // Names as long as the API allows: a Pod of a long Deployment's ReplicaSet, a reason of 128 characters.
+  const longName = `checkout-${'payments-'.repeat(5)}5694fc8c57-qcr4s`;
+  const longReason = `Failed${'AndRetried'.repeat(12)}`.slice(0, 128);
+  const raw = [
+    ev({ kind: 'Pod', apiVersion: 'v1', objectName: longName, objectUid: 'uid-long', reason: longReason, type: 'Critical', first: 50 }),
+    ev({ kind: 'Pod', apiVersion: 'v1', objectName: `${longName}x`, objectUid: 'uid-long-2', reason: 'BackOff', type: 'Warning', first: 40 }),
+  ];
+  const opened = await openWithStanding('long-names', raw, (e) => (e.object.uid === 'uid-long' ? 'gone' : 'previous'));
+  const { page } = opened;
+  // Each badge lies wholly inside its label's visible box; the name or reason before it is the one cut (ellipsis).
+  const seen = await page.locator('.row > .label').evaluateAll((labels) =>
+    labels.map((label) => {
+      const box = label.getBoundingClientRect();
+      const cut = label.querySelector('.name, .reason') as HTMLElement;
+      return {
+        badges: Array.from(label.querySelectorAll('.badge'), (b) => {
+          const r = b.getBoundingClientRect();
+          return `${b.textContent}${r.width > 0 && r.left >= box.left && r.right <= box.right ? '' : ' (hidden)'}`;
+        }),
+        cut: cut.scrollWidth > cut.clientWidth,
+        whole: cut.title === cut.textContent,
+      };
+    }),
+  );
+  assert.deepEqual(seen, [
+    { badges: ['Critical', 'gone'], cut: true, whole: true },
+    { badges: ['Critical'], cut: true, whole: true },
+    { badges: ['previous incarnation'], cut: true, whole: true },
+    { badges: ['Warning'], cut: false, whole: true },
+  ]);
   assertQuiet(opened);
   await page.close();
 });

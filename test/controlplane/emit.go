@@ -63,6 +63,29 @@ import (
 //	                   refreshExistingEventSeries runs (every 30 min) or finishSeries closes the
 //	                   series after 6 min of quiet. A process that exits earlier never sends it:
 //	                   on the server series.count stays 2, as with a short-lived operator.
+//	                   Both loops also run once at once when recording starts (wait.UntilWithContext
+//	                   calls f before its first period); emit lets that pass go by before the first
+//	                   occurrence, as in an operator whose broadcaster started at boot (below).
+//
+// Where the code says so (k8s.io/client-go@v0.36.3):
+//   - tools/record/events_cache.go:40-48 the constants (10 messages, 600 s, burst 25, 1/300 qps);
+//     :52-67 getEventKey (counting); :70-82 getSpamKey (no reason, no message); :161-176
+//     EventAggregatorByReasonFunc; :183 the "(combined from similar events): " prefix; :238-293
+//     EventAggregate (the 10th distinct message makes the combined event, named
+//     <object>.<hex nanos>, without reportingController/Instance); :323-366 eventObserve (the
+//     cache counts before the spam filter runs); :506-516 EventCorrelate (aggregate, observe,
+//     then filter).
+//   - tools/record/event.go:288-324 recordToSink (a skipped event is never sent); :330-370
+//     recordEvent (patch when count > 1, create when the patch finds nothing; AlreadyExists is
+//     not retried); :449 ValidateEventType.
+//   - tools/events/event_broadcaster.go:50-51 finishTime 6 min, refreshTime 30 min; :127-140
+//     refreshExistingEventSeries; :145-161 finishSeries; :165-166 the instance
+//     <component>-<hostname>; :170-206 recordToSink (a goroutine per event; series {count: 2} on
+//     the second, then memory only); :230-281 recordEvent (AlreadyExists on a series' create is
+//     retried); :297-310 getKey (no note); :391-395 StartRecordingToSinkWithContext starts both
+//     loops with wait.UntilWithContext (k8s.io/apimachinery@v0.36.3 pkg/util/wait/backoff.go:171,
+//     240-270: f runs first, then every period).
+//   - tools/events/event_recorder.go:80 ValidateEventType.
 //
 // Both recorders drop types other than Normal and Warning before sending (record/util
 // ValidateEventType); emit passes them on, so a test can see that too.
@@ -104,6 +127,10 @@ type emitReport struct {
 }
 
 const barrierAnnotation = "emit.evtimeline.test/barrier"
+
+// settleRecording is how long emit lets a new events.k8s.io broadcaster run before the first
+// occurrence (emitEvents says why).
+const settleRecording = 200 * time.Millisecond
 
 func runEmit(args []string) int {
 	fs := flag.NewFlagSet("emit", flag.ContinueOnError)
@@ -360,6 +387,18 @@ func emitEvents(ctx context.Context, o emitOptions, client kubernetes.Interface,
 	defer stopRecording()
 	if err := broadcaster.StartRecordingToSinkWithContext(recordCtx); err != nil {
 		return nil, err
+	}
+	// StartRecordingToSinkWithContext runs refreshExistingEventSeries and finishSeries once at
+	// once, each in a goroutine of its own. An operator starts its broadcaster at boot, long
+	// before its first event, so that first pass finds an empty cache. Here the occurrences
+	// follow within microseconds: a pass scheduled after them (seen on a loaded 2-core machine)
+	// patched the series with the count then in memory (series.count 20 instead of 2, a third
+	// write that the process may not live to finish). This pause lets the goroutines run first:
+	// this one sleeps, so the scheduler runs the ones that are ready.
+	select {
+	case <-time.After(settleRecording):
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	recorder := broadcaster.NewRecorder(scheme.Scheme, o.component)
 	action := o.action

@@ -1,12 +1,42 @@
 // `npm run cluster [-- --event-ttl 5m --etcd-compaction-interval 1m --kubeconfig-out PATH --nodes 2
-//                     --node-monitor-grace-period 50s --default-unreachable-toleration-seconds 300]`
+//                     --fast-node-failure | --heartbeat-interval 10s --node-monitor-period 5s
+//                     --node-monitor-grace-period 50s --default-not-ready-toleration-seconds 300
+//                     --default-unreachable-toleration-seconds 300]`
 //
 // Starts the test control plane in the foreground for a person: prints `export KUBECONFIG=...`,
-// how long start-up took and how to stop and restart a node's heartbeat, then stays up until
-// Ctrl-C (or SIGTERM) and stops cleanly. Node failure timings are a real cluster's unless given.
+// how long start-up took, the node failure timings in effect and how to stop and restart a
+// node's heartbeat, then stays up until Ctrl-C (or SIGTERM) and stops cleanly. Node failure
+// timings are a real cluster's unless given: the kubelet renews its Lease every 10 s,
+// kube-controller-manager checks every 5 s with a 50 s grace period
+// (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go), the DefaultTolerationSeconds
+// admission plugin gives pods 300 s. --fast-node-failure takes the tests' timings
+// (FAST_NODE_FAILURE). A grace period must stay well above the heartbeat interval, or a healthy
+// node flaps to Unknown between two renewals: a shorter grace period alone is refused.
 
 import { parseArgs } from 'node:util';
-import { controlPlaneEnv, startControlPlane, type ControlPlaneOptions } from './controlplane.ts';
+import { controlPlaneEnv, FAST_NODE_FAILURE, startControlPlane, type ControlPlaneOptions } from './controlplane.ts';
+
+/** Seconds in a Go duration as `up` takes them (`1m30s`, `500ms`, `10s`); NaN when it is not one. */
+function goSeconds(duration: string): number {
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001, us: 1e-6, µs: 1e-6, ns: 1e-9 };
+  const parts = [...duration.matchAll(/(\d+(?:\.\d+)?)(h|ms|us|µs|ns|m|s)/g)];
+  if (parts.length === 0 || parts.map((m) => m[0]).join('') !== duration) return Number.NaN;
+  return parts.reduce((sum, m) => sum + Number(m[1]) * (units[m[2] ?? 's'] ?? 1), 0);
+}
+
+/** The timings `up` will run with: what was given, else its defaults (a real cluster's, test/controlplane/up.go). */
+function nodeFailureTimings(opts: ControlPlaneOptions) {
+  const heartbeat = opts.heartbeatInterval ?? '10s';
+  const gracePeriod = opts.nodeMonitorGracePeriod ?? '50s';
+  return {
+    heartbeat,
+    heartbeatSeconds: goSeconds(heartbeat),
+    monitorPeriod: opts.nodeMonitorPeriod ?? '5s',
+    gracePeriod,
+    gracePeriodSeconds: goSeconds(gracePeriod),
+    unreachableSeconds: opts.unreachableTolerationSeconds ?? 300,
+  };
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -15,6 +45,9 @@ async function main(): Promise<number> {
       'etcd-compaction-interval': { type: 'string' },
       'kubeconfig-out': { type: 'string' },
       nodes: { type: 'string' },
+      'fast-node-failure': { type: 'boolean' },
+      'heartbeat-interval': { type: 'string' },
+      'node-monitor-period': { type: 'string' },
       'node-monitor-grace-period': { type: 'string' },
       'default-not-ready-toleration-seconds': { type: 'string' },
       'default-unreachable-toleration-seconds': { type: 'string' },
@@ -25,13 +58,18 @@ async function main(): Promise<number> {
   if (values.help) {
     process.stdout.write(
       'usage: npm run cluster [-- --event-ttl 1h] [--etcd-compaction-interval 5m] [--kubeconfig-out PATH] [--nodes 1]\n' +
+        '                       [--fast-node-failure] [--heartbeat-interval 10s] [--node-monitor-period 5s]\n' +
         '                       [--node-monitor-grace-period 50s] [--default-not-ready-toleration-seconds 300]\n' +
-        '                       [--default-unreachable-toleration-seconds 300]\n',
+        '                       [--default-unreachable-toleration-seconds 300]\n' +
+        'Node failure timings are a real cluster\'s unless given; --fast-node-failure takes the tests\' (heartbeat 1s,\n' +
+        'checks every 1s, grace period 10s, tolerations 5 s): a node is Unknown about 10 s after its heartbeat stops.\n',
     );
     return 0;
   }
-  const opts: ControlPlaneOptions = {};
+  const opts: ControlPlaneOptions = values['fast-node-failure'] ? { ...FAST_NODE_FAILURE } : {};
   if (values['event-ttl'] !== undefined) opts.eventTTL = values['event-ttl'];
+  if (values['heartbeat-interval'] !== undefined) opts.heartbeatInterval = values['heartbeat-interval'];
+  if (values['node-monitor-period'] !== undefined) opts.nodeMonitorPeriod = values['node-monitor-period'];
   if (values['etcd-compaction-interval'] !== undefined) opts.compactionInterval = values['etcd-compaction-interval'];
   if (values['kubeconfig-out'] !== undefined) opts.kubeconfigOut = values['kubeconfig-out'];
   if (values['node-monitor-grace-period'] !== undefined) opts.nodeMonitorGracePeriod = values['node-monitor-grace-period'];
@@ -47,6 +85,14 @@ async function main(): Promise<number> {
       return 2;
     }
     set(Number(raw));
+  }
+  const timings = nodeFailureTimings(opts);
+  if (timings.gracePeriodSeconds < 2 * timings.heartbeatSeconds) {
+    process.stderr.write(
+      `--node-monitor-grace-period ${timings.gracePeriod} is less than twice the heartbeat interval ${timings.heartbeat}: ` +
+        'a healthy node would turn Unknown between two Lease renewals. Give a shorter --heartbeat-interval too, or --fast-node-failure.\n',
+    );
+    return 2;
   }
 
   const t0 = performance.now();
@@ -66,6 +112,8 @@ async function main(): Promise<number> {
       `export KUBECONFIG=${cp.viewerKubeconfig}`,
       '',
       `Nodes ${cp.nodes.join(', ')} have no kubelet: the supervisor keeps their heartbeat (Lease and Ready).`,
+      `Node failure timings: heartbeat every ${timings.heartbeat}, checked every ${timings.monitorPeriod}, Unknown after ${timings.gracePeriod} without one, ` +
+        `pods evicted ${timings.unreachableSeconds} s later${values['fast-node-failure'] ? ' (--fast-node-failure)' : " (a real cluster's; --fast-node-failure for the tests')"}.`,
       'Stop node-1\'s heartbeat (its kubelet "dies": NotReady after the grace period, taints, evictions), and restart it:',
       `  ${cp.binary} node --dir ${cp.dir} stop node-1`,
       `  ${cp.binary} node --dir ${cp.dir} start node-1`,

@@ -1,8 +1,19 @@
 // Events written by client-go's own recorders (`controlplane emit`), as operators write them.
-// What each case expects is what the recorders' code does (client-go v0.36.3, cited in
-// test/controlplane/emit.go): tools/record's EventCorrelator counts repeats, combines the 10th
-// distinct message of a reason and drops what its token bucket (burst 25) has no token for;
-// tools/events writes a series on the second occurrence and keeps later ones in memory.
+// What each case expects is what the recorders' code does (k8s.io/client-go@v0.36.3 in the Go
+// module cache; test/controlplane/emit.go cites every function):
+//   - tools/record/events_cache.go:323-366 eventObserve: a repeat of the same source, object,
+//     type, reason and message is a patch of count/lastTimestamp/message of the first event;
+//   - :40-48 and :127-150 the spam filter: a token bucket per source + object + type, burst 25,
+//     refilled once per 300 s; :506-516 EventCorrelate filters after counting, so the cache
+//     counts the dropped ones and the server's count stops at 25;
+//   - :238-293 EventAggregate: the 10th distinct message of a key (source, object, type, reason,
+//     reportingController/Instance) within 600 s becomes one "(combined from similar events): "
+//     event (:183) with only a source, which later messages patch;
+//   - tools/events/event_broadcaster.go:170-206 recordToSink: the first occurrence is created,
+//     the second patched in as series {count: 2}, later ones only counted in memory, sent every
+//     30 min (:50-51, :127-140) or when the series ends after 6 min of quiet (:145-161);
+//   - tools/record/event.go:449 and tools/events/event_recorder.go:80: any type other than
+//     Normal or Warning is dropped before it is sent.
 // The plugin must show these events as `kubectl events` does.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +22,7 @@ import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.t
 import { emitEvents } from '../harness/emit.ts';
 import { kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
+import { readBoth } from '../harness/kubectl-events.ts';
 import { evtimeline } from '../harness/plugin.ts';
 import { listEvents, type CoreEvent, type KubeObject } from '../harness/workloads.ts';
 
@@ -132,6 +144,24 @@ test('events.k8s.io recorder: 20 identical events leave one event whose series.c
   assert.match(plugin, /\(x2 over \d+s\)/);
 });
 
+test('events.k8s.io recorder: 150 occurrences about an object that does not exist still leave series.count 2 on the server', async () => {
+  // With --uid the recorder is handed a reference, not a live object: here a Node that was never
+  // registered (cluster-scoped, so the event goes to namespace default). However many occurrences
+  // follow, only the first two are written before the 30-minute refresh.
+  const name = `ghost-${ns}`;
+  const report = await emitEvents(cp, {
+    recorder: 'events', kind: 'Node', name, uid: `uid-${ns}`, type: 'Warning', reason: 'NodeGone',
+    action: 'Probe', message: 'node does not answer', component: 'acme-node-prober', count: 150,
+  });
+  assert.equal(report.creates + report.patches + report.errors, 2);
+  const events = (await listEvents(cp.kubeconfig, 'default')).filter((e) => e.involvedObject.name === name);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]?.series?.count, 2);
+  assert.equal(events[0]?.involvedObject.kind, 'Node');
+  assert.equal(events[0]?.involvedObject.uid, `uid-${ns}`);
+  assert.equal(events[0]?.reportingInstance, `acme-node-prober-${hostname()}`);
+});
+
 test('both recorders drop a type other than Normal or Warning before sending it', async () => {
   await target('critical');
   for (const recorder of ['core', 'events'] as const) {
@@ -142,4 +172,18 @@ test('both recorders drop a type other than Normal or Warning before sending it'
     assert.deepEqual([report.creates, report.patches, report.errors], [0, 0, 0], recorder);
   }
   assert.deepEqual(await eventsAbout('critical'), []);
+});
+
+test('the table says what kubectl events says of every recorder\'s output, row for row, ages included', async () => {
+  // An event repeated 4 s apart: its last and first occurrence ages differ, and both must match.
+  await target('paced');
+  await emitEvents(cp, {
+    kind: 'ConfigMap', name: 'paced', namespace: ns, type: 'Warning', reason: 'BackOff', message: 'back-off restarting',
+    component: 'acme-operator', count: 3, interval: '4s',
+  });
+  const both = await readBoth(cp.kubeconfig, ['-n', ns]);
+  assert.deepEqual(both.plugin, both.kubectl);
+  assert.deepEqual(both.ages, []);
+  assert.ok(both.kubectl.some((row) => row.startsWith('AGE (x3 over AGE) | Warning | BackOff | ConfigMap/paced')), both.kubectl.join('\n'));
+  assert.ok(both.kubectl.some((row) => row.includes('(combined from similar events): attempt 12 failed')), both.kubectl.join('\n'));
 });

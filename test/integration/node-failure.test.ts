@@ -11,6 +11,7 @@ import { FAST_NODE_FAILURE, startControlPlane, type ControlPlane } from '../harn
 import { kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { listNodes, startHeartbeat, stopHeartbeat } from '../harness/nodes.ts';
+import { readBoth } from '../harness/kubectl-events.ts';
 import { evtimeline } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
 import { condition, createDeployment, listEvents, listObjects, waitForPods, type KubeObject } from '../harness/workloads.ts';
@@ -112,6 +113,13 @@ test('a stopped heartbeat: node-1 goes Unknown and tainted, its pods get NodeNot
   for (const reason of ['NodeNotReady', 'TaintManagerEviction', 'FailedScheduling']) {
     const count = (text: string) => text.split('\n').filter((l) => l.includes(` ${reason} `)).length;
     assert.equal(count(table.stdout), count(kubectlTable), reason);
+  }
+  // Row for row, what kubectl events says of the failure: the pods' namespace, the node's own
+  // events in default, and every namespace at once (-A adds NAMESPACE).
+  for (const scope of [['-n', ns], ['-n', 'default'], ['-A']]) {
+    const both = await readBoth(cp.kubeconfig, scope);
+    assert.deepEqual(both.plugin, both.kubectl, scope.join(' '));
+    assert.deepEqual(both.ages, [], scope.join(' '));
   }
 
   // incident tells each evicted pod as one story, as kubectl events shows one object: the

@@ -1,15 +1,15 @@
-// A namespace-sized pile of events for the HTML page at scale: `n` events about 400 objects in 4
-// namespaces, five reasons, every type the page tells apart (Normal, Warning, Critical, a lower-case
+// A namespace-sized pile of events for the HTML page at scale: `n` events about `objects` objects
+// (400 unless said) in 4 namespaces, five reasons, every type the page tells apart (Normal, Warning, Critical, a lower-case
 // warning, an empty type), one in eleven repeated 7 times over a minute, spread over the hour before NOW.
 import { ev } from './builders.ts';
 
 const TYPES = ['Normal', 'Normal', 'Normal', 'Warning', 'Critical', 'warning', ''];
 const REASONS = ['Scheduled', 'Pulled', 'BackOff', 'Reconciled', 'Probe'];
 
-export function manyEvents(n: number): Record<string, unknown>[] {
+export function manyEvents(n: number, objects = 400): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   for (let i = 0; i < n; i += 1) {
-    const object = i % 400;
+    const object = i % objects;
     const first = 3500 - (i % 3400);
     items.push(
       ev({

@@ -6,6 +6,13 @@ import { encodeLogs } from '../../src/otlp/encode.ts';
 import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../src/io/otlp-file.ts';
 import { otlpProvenanceNotice } from '../../src/render/otlp-status.ts';
 import { NOW, ev, labEvents, newEv } from '../support/builders.ts';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { runCli } from '../../src/cli.ts';
+import { systemSources } from '../../src/sources.ts';
+import { fakeDeps } from '../support/deps.ts';
+import { scratchDir } from '../support/tmp.ts';
 
 const observed = hrTimeFromMs(NOW);
 
@@ -69,7 +76,13 @@ describe('one event version as one log record, named as the k8s_events receiver 
     ['Normal', SEVERITY.INFO, 'Normal', undefined],
     ['Warning', SEVERITY.WARN, 'Warning', undefined],
     ['warning', SEVERITY.WARN, 'warning', 'warning'],
-    ['Critical', SEVERITY.WARN, 'Critical', 'Critical'],
+    // The receiver's newer releases (contrib PR #43402): the same severity as theirs.
+    ['Error', SEVERITY.ERROR, 'Error', 'Error'],
+    ['Critical', SEVERITY.FATAL, 'Critical', 'Critical'],
+    ['CRITICAL', SEVERITY.FATAL, 'CRITICAL', 'CRITICAL'],
+    // Types no receiver has a severity for: WARN, so a `severity >= WARN` filter finds them.
+    ['Degraded', SEVERITY.WARN, 'Degraded', 'Degraded'],
+    ['constructor', SEVERITY.WARN, 'constructor', 'constructor'],
     ['', SEVERITY.WARN, 'Unknown', ''],
   ];
   for (const [type, number, text, raw] of severities) {
@@ -141,8 +154,12 @@ describe('--from a collector file: our export read back', () => {
 });
 
 describe('--from a collector file: what the receivers wrote', () => {
+  /** The receiver's severity map: v0.111.0 (k8s_event_to_logdata.go:26-29), and newer releases (contrib PR #43402). */
+  const V0_111_SEVERITY: Record<string, number> = { normal: 9, warning: 13 };
+  const NEWER_SEVERITY: Record<string, number> = { normal: 9, warning: 13, error: 17, critical: 21 };
+
   /** A log record as the k8s_events receiver v0.111.0 writes it (k8s_event_to_logdata.go), as OTLP JSON. */
-  function receiverLine(type: string, count?: number): string {
+  function receiverLine(type: string, count?: number, severities = V0_111_SEVERITY): string {
     const attrs = [
       { key: 'k8s.event.reason', value: { stringValue: 'FailedScheduling' } },
       { key: 'k8s.event.action', value: { stringValue: 'Scheduling' } },
@@ -161,7 +178,8 @@ describe('--from a collector file: what the receivers wrote', () => {
       { key: 'k8s.object.api_version', value: { stringValue: 'v1' } },
       { key: 'k8s.object.resource_version', value: { stringValue: '12' } },
     ];
-    const severity = type.toLowerCase() === 'normal' ? { severityNumber: 9, severityText: type } : type.toLowerCase() === 'warning' ? { severityNumber: 13, severityText: type } : {};
+    const number = Object.hasOwn(severities, type.toLowerCase()) ? severities[type.toLowerCase()] : undefined;
+    const severity = number === undefined ? {} : { severityNumber: number, severityText: type };
     const record = { timeUnixNano: '1796040000000000000', observedTimeUnixNano: '1796040001000000000', ...severity, body: { stringValue: '0/1 nodes are available' }, attributes: attrs };
     return `${JSON.stringify({ resourceLogs: [{ resource: { attributes: resource }, scopeLogs: [{ scope: {}, logRecords: [record] }] }] })}\n`;
   }
@@ -191,6 +209,12 @@ describe('--from a collector file: what the receivers wrote', () => {
 
   test('k8s_events: a type other than Normal or Warning was not stored, so it reads as none', () => {
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Critical'))?.versions[0]?.event).type, '');
+  });
+
+  test('k8s_events, a newer release: Error and Critical have a severity, so their type is read back; other types still are not', () => {
+    assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Critical', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Critical');
+    assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Error', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Error');
+    assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Degraded', 1, NEWER_SEVERITY))?.versions[0]?.event).type, '');
   });
 
   test('k8sobjects (watch mode): the body holds {type, object}: the event itself', () => {
@@ -224,7 +248,7 @@ describe("--from a collector file: the provenance says what its writers left out
   test('the k8s_events receiver: every field it does not keep is named', () => {
     assert.equal(
       otlpProvenanceNotice('c.jsonl', { writers: ['k8s_events'], skipped: 0 }),
-      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, types other than Normal and Warning; those fields read as empty\n',
+      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, types other than Normal and Warning (newer releases also keep Error and Critical); those fields read as empty\n',
     );
   });
   test('our export and k8sobjects keep everything: nothing to say', () => {
@@ -232,5 +256,33 @@ describe("--from a collector file: the provenance says what its writers left out
   });
   test('log records that are not events are counted', () => {
     assert.equal(otlpProvenanceNotice('c.jsonl', { writers: [], skipped: 2 }), 'c.jsonl: skipped 2 log records that are not about a Kubernetes event\n');
+  });
+});
+
+describe('--from a collector file: where ages count from', () => {
+  const dir = scratchDir('otlp-ages');
+
+  /** The lab's events, exported and observed `afterMs` after NOW (the events happened before NOW). */
+  async function collectorFile(afterMs: number): Promise<string> {
+    const file = join(dir, `collector-${afterMs}.jsonl`);
+    const body = await encodeLogs(labEvents().map((e) => eventToLog(e, hrTimeFromMs(NOW + afterMs))), 'json');
+    await writeFile(file, `${new TextDecoder().decode(body)}\n`);
+    return file;
+  }
+
+  async function incident(file: string) {
+    const open = systemSources({ env: {}, stdin: Readable.from([]), stderr: { write: () => {} } });
+    // A clock a day later: a saved file's ages never count from now.
+    const fake = fakeDeps({ openSource: open, now: NOW + 86_400_000 });
+    const code = await runCli(['incident', '--from', file], fake.deps);
+    return { code, stdout: fake.stdout(), stderr: fake.stderr() };
+  }
+
+  test("from the file's last observed time, not its newest event: an observation after the events is no negative age", async () => {
+    const r = await incident(await collectorFile(600_000));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^Ages are counted from 2026-11-30T12:10:00Z, the last observed time in the collector's file\.\n/m);
+    assert.doesNotMatch(r.stdout, /<invalid>/);
+    assert.match(r.stdout, /observed these events from 2026-11-30T12:10:00Z \(0s ago\) to 2026-11-30T12:10:00Z \(0s ago\)/);
   });
 });

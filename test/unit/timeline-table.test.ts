@@ -80,11 +80,22 @@ op-events   45s          45s               Warning     FailedScheduling     Pod/
 describe('renderTimelineTable safety and shape', () => {
   const huge = () => [normaliseEvent(ev({ name: 'huge', message: `${'m'.repeat(10_237)}END` }))];
 
-  it('cuts a 10 kB message to 200 characters in the default table', () => {
+  it('cuts a 10 kB message to 1024 characters in the default table', () => {
     const row = renderTimelineTable(huge(), { ...plain, noHeaders: true }).trimEnd();
     const message = row.slice(row.lastIndexOf('   ') + 3);
-    assert.equal(message.length, 200);
+    assert.equal(message.length, 1024);
     assert.ok(message.endsWith('mmm...'));
+  });
+
+  it('keeps whole what kubectl events shows whole: kube-scheduler\'s FailedScheduling on two nodes, and a 1024-character note', () => {
+    const scheduler =
+      "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). " +
+      'no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.';
+    const longest = `${'n'.repeat(1020)}LAST`;
+    for (const message of [scheduler, longest]) {
+      const row = renderTimelineTable([normaliseEvent(ev({ name: 'fs', message }))], { ...plain, noHeaders: true }).trimEnd();
+      assert.ok(row.endsWith(`   ${message}`), row);
+    }
   });
 
   it('keeps the whole message with -o wide', () => {

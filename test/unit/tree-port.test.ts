@@ -234,7 +234,9 @@ describe('--tree refusals', () => {
 
 describe('--tree table width', () => {
   test('a chain longer than a cell is cut at its start: the event\'s own object stays whole', async () => {
-    const long = 'x'.repeat(120);
+    // Two names of 600 characters (longer than the API allows, as hostile input may be): a chain
+    // past the table's 1024-character cell (DEFAULT_CELL_WIDTH).
+    const long = 'x'.repeat(600);
     const bigRs = meta('apps/v1', 'ReplicaSet', `web-${long}`, 'uid-big', deploy);
     const bigPod = meta('v1', 'Pod', `web-${long}-abcde`, 'uid-bigpod', bigRs);
     const live = memorySource({

@@ -65,8 +65,12 @@ legend { color: var(--muted); padding: 0 4px; }
 .row > .plot { flex: 1; }
 .lane-row { min-height: var(--lane-h); }
 .lane-row > .label { font-weight: 600; display: flex; align-items: center; }
-.lane-row > .label > .toggle { flex: 0 1 auto; min-width: 0; white-space: nowrap; }
-.track-row > .label { padding-left: 28px; }
+.lane-row > .label > .toggle { flex: 0 1 auto; min-width: 0; white-space: nowrap; display: inline-flex; align-items: center; }
+.track-row > .label { padding-left: 28px; display: flex; align-items: center; }
+/* A long name or reason is what gives way, never the type, gone or count after it; the counts (from a basis of 0) only take the room left. */
+.toggle > .name, .track-row .reason { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.toggle > .meta { flex: 1 1 0; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.row > .label .badge, .row > .label .count, .toggle::before { flex: none; }
 .track-row:focus { outline: 2px solid var(--focus); outline-offset: -2px; }
 .toggle { font: inherit; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; text-align: left; max-width: 100%; overflow: hidden; text-overflow: ellipsis; }
 .toggle::before { content: "\\25BE "; display: inline-block; width: 1.1em; }

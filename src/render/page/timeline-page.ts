@@ -250,7 +250,7 @@ export function timelinePage(): void {
   layer.append(windowShade, ttlShade, captureLine, canvas);
   rowsEl.append(layer);
   app.append(chart);
-  const hint = el('p', 'hint', 'Hover or focus a reason row and press Left/Right for each event. Zoom: + / - or Ctrl+wheel; pan: Shift+Left/Right or drag; 0 fits.');
+  const hint = el('p', 'hint', 'Hover a mark, or focus a reason row (Tab) for its first event and press Left/Right for the others. Zoom: + / - or Ctrl+wheel; pan: Shift+Left/Right or drag; 0 fits.');
   app.append(hint);
   const tooltip = el('div', 'tooltip');
   tooltip.id = 'tooltip';
@@ -301,7 +301,10 @@ export function timelinePage(): void {
     toggle.type = 'button';
     toggle.setAttribute('aria-expanded', 'true');
     const name = `${visible(info?.kind || '<none>')}/${visible(info?.name || '<none>')}`;
-    toggle.append(doc.createTextNode(name));
+    // The name gives way (an ellipsis, the whole name on hover) before the badges after it do.
+    const nameEl = el('span', 'name', name);
+    nameEl.title = name;
+    toggle.append(nameEl);
     const tracks = laneTracks[lane] ?? [];
     const count = tracks.reduce((n, t) => n + (trackEvents[t]?.length ?? 0), 0);
     // Unconventional types right after the name, where a narrow label still shows them.
@@ -331,6 +334,9 @@ export function timelinePage(): void {
     toggle.addEventListener('keydown', (e) => {
       if (collapsed.has(lane)) stepSelection(laneRow, e);
     });
+    toggle.addEventListener('focus', () => {
+      if (collapsed.has(lane)) selectFirstOnFocus(laneRow);
+    });
     toggle.addEventListener('blur', () => {
       if (selected?.row === laneRow) select(null);
     });
@@ -349,7 +355,9 @@ export function timelinePage(): void {
     const label = el('div', 'label');
     const depth = ownerDepth(lane);
     if (depth > 0) label.style.paddingLeft = `${28 + depth * 16}px`;
-    label.append(el('span', 'reason', reason));
+    const reasonEl = el('span', 'reason', reason);
+    reasonEl.title = reason;
+    label.append(reasonEl);
     label.append(el('span', `badge ${type.kind === 'unconventional' ? 'odd' : type.kind === 'warning' ? 'warning' : ''}`, typeName(type)));
     const total = events.reduce((n, i) => n + (rowsOf[i]?.[6] ?? 1), 0);
     if (total > events.length) label.append(el('span', 'count', `\u00D7${thousands(total)}`));
@@ -358,6 +366,7 @@ export function timelinePage(): void {
     trackRows.push(row);
     allRows.push(row);
     rowEl.addEventListener('keydown', (e) => stepSelection(row, e));
+    rowEl.addEventListener('focus', () => selectFirstOnFocus(row));
     rowEl.addEventListener('blur', () => {
       if (selected?.row === row) select(null);
     });
@@ -709,6 +718,15 @@ export function timelinePage(): void {
       next.row.el.setAttribute('aria-describedby', 'tooltip');
     }
     scheduleDraw(false);
+  }
+  // Focus from the keyboard (Tab) shows the row's first event at once, as hover would; a click on a
+  // label focuses the row too, but there the pointer shows what it points at.
+  let pointerFocus = false;
+  doc.addEventListener('mousedown', () => (pointerFocus = true), true);
+  doc.addEventListener('keydown', () => (pointerFocus = false), true);
+  function selectFirstOnFocus(row: Row): void {
+    const first = pointerFocus ? undefined : shownEvents(row)[0];
+    if (first !== undefined) select({ row, event: first });
   }
   function stepSelection(row: Row, e: KeyboardEvent): void {
     if (e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
