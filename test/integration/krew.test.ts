@@ -236,8 +236,12 @@ test('krew for linux/arm64, under qemu, installs the arm64 archive, and kubectl 
   const arm64 = await ensureKrew({ goarch: 'arm64' });
   const root = join(work, 'krew-arm64');
   // krew picks the archive of the platform it runs on: run as an arm64 program, it takes linux/arm64.
-  const env = { ...userEnv(root), QEMU_LD_PREFIX };
-  const installed = await run(arm64.krew, ['install', `--manifest=${FILLED_MANIFEST}`, `--archive=${ARM64_ARCHIVE}`], { env });
+  // As a user runs it: `kubectl krew`, kubectl finding the arm64 kubectl-krew on PATH and exec'ing it.
+  const krewBin = join(work, 'krew-arm64-bin');
+  await mkdir(krewBin);
+  await symlink(arm64.krew, join(krewBin, 'kubectl-krew'));
+  const env = { ...userEnv(root, `${root}/bin:${krewBin}:${tools}:/usr/bin:/bin`), QEMU_LD_PREFIX };
+  const installed = await kubectl(['krew', 'install', `--manifest=${FILLED_MANIFEST}`, `--archive=${ARM64_ARCHIVE}`], env);
   assert.equal(installed.code, 0, installed.stderr);
   assert.match(installed.stderr, /Installed plugin: evtimeline/);
   const plugin = await readFile(join(root, 'store', 'evtimeline', `v${version}`, 'kubectl-evtimeline'));
