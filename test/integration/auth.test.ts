@@ -81,25 +81,20 @@ async function names(config: string, args: string[] = [], env: NodeJS.ProcessEnv
 
 const EVENT = 'auth-check';
 
+/** A core/v1 event in the test namespace about `object`, happening now. */
+async function createEvent(name: string, object: Record<string, string>, message: string): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const event = { apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: object, reason: 'Checked', type: 'Normal', message, firstTimestamp: now, lastTimestamp: now, count: 1 };
+  const r = await kubectl(['apply', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(event) });
+  assert.equal(r.code, 0, r.stderr);
+}
+
 before(async () => {
   cp = await cpPromise;
   work = scratchDir('auth');
   ns = await freshNamespace(cp.kubeconfig, 'auth');
-  const event = {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: EVENT, namespace: ns },
-    // A uid, so the timeline also looks the Pod up: a second request.
-    involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' },
-    reason: 'Checked',
-    type: 'Normal',
-    message: 'an event only an authenticated reader sees',
-    firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    count: 1,
-  };
-  const r = await kubectl(['apply', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(event) });
-  assert.equal(r.code, 0, r.stderr);
+  // A uid, so the timeline also looks the Pod up: a second request.
+  await createEvent(EVENT, { apiVersion: 'v1', kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' }, 'an event only an authenticated reader sees');
   proxy = await startConnectProxy({ 'kubernetes.default.svc': '127.0.0.1' });
 });
 
@@ -443,21 +438,7 @@ test('-w with an exec plugin whose token the server stops accepting: the plugin 
       assert.ok(tcp.cutAll() > 0);
       const created = await kubectl(['-n', ns, 'create', 'configmap', 'renewed'], cp.kubeconfig);
       assert.equal(created.code, 0, created.stderr);
-      const event = await kubectl(['create', '-f', '-'], cp.kubeconfig, {
-        input: JSON.stringify({
-          apiVersion: 'v1',
-          kind: 'Event',
-          metadata: { name: 'after-renewal', namespace: ns },
-          involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'renewed', namespace: ns },
-          reason: 'Renewed',
-          type: 'Normal',
-          message: 'seen with the renewed credential',
-          firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-          lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-          count: 1,
-        }),
-      });
-      assert.equal(event.code, 0, event.stderr);
+      await createEvent('after-renewal', { apiVersion: 'v1', kind: 'ConfigMap', name: 'renewed', namespace: ns }, 'seen with the renewed credential');
       await waitFor('the event after the renewal', async () => out === `${LISTED}event/after-renewal\n` || child.exitCode !== null);
     } finally {
       child.kill('SIGINT');
