@@ -267,6 +267,15 @@ test('completion through kubectl: namespaces from the cluster, users and cluster
   assert.ok(users.stdout.split('\n').includes('viewer'), users.stdout);
   const flags = await kubectl(['__complete', 'evtimeline', '--watch'], cp.kubeconfig);
   assert.deepEqual(flags.stdout.split('\n').filter((l) => l.startsWith('--')), ['--watch', '--watch-only']);
+  // The lookups are made as the command will be: viewer may not list namespaces, --token or
+  // --as change who asks, as in kubectl's own completion.
+  const candidates = (r: { stdout: string }) => r.stdout.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '-n', ns.slice(0, 8)], cp.viewerKubeconfig)), []);
+  const withToken = await kubectl(['__complete', 'evtimeline', '--token', cp.token, '-n', ns.slice(0, 8)], cp.viewerKubeconfig);
+  assert.ok(candidates(withToken).includes(ns), withToken.stdout);
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '--as', 'viewer', '-n', ns.slice(0, 8)], cp.kubeconfig)), []);
+  const events = await kubectl(['__complete', 'evtimeline', '--token', cp.token, 'aggregate-patch', '-n', ns, ''], cp.viewerKubeconfig);
+  assert.ok(candidates(events).includes(EVENT), events.stdout);
 });
 
 test('on a terminal, an IfAvailable plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
