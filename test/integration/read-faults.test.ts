@@ -15,10 +15,9 @@ import { freshNamespace } from '../harness/namespace.ts';
 import { PLUGIN_BINARY } from '../harness/plugin.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
-import { api } from '../support/cluster-api.ts';
 import { proxiedKubeconfig } from '../support/recorder.ts';
+import { postEvents } from '../support/posted-events.ts';
 import { scratchDir } from '../support/tmp.ts';
-import { eachLimited } from '../../src/kube/bounded.ts';
 
 /** Three pages of 500: the cut lands inside the second. */
 const N = 1200;
@@ -35,23 +34,7 @@ before(async () => {
   cp = await cpPromise;
   work = scratchDir('read-faults');
   ns = await freshNamespace(cp.kubeconfig, 'read-faults');
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const names = Array.from({ length: N }, (_, i) => `e-${String(i).padStart(5, '0')}`);
-  await eachLimited(names, 32, async (name) => {
-    await api(cp, 'POST', `/api/v1/namespaces/${ns}/events`, {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: ns },
-      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: `pod-${name}`, namespace: ns },
-      reason: 'Listed',
-      type: 'Normal',
-      message: `${name} ${'padding '.repeat(100)}`,
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-      source: { component: 'read-faults' },
-    });
-  });
+  await postEvents(cp, ns, N, { component: 'read-faults', reason: 'Listed', padding: 100 });
 });
 after(async () => {
   for (const proxy of proxies) await proxy.close();
