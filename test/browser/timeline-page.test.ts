@@ -402,6 +402,8 @@ test('light, dark and print', async () => {
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
   assert.equal(await visibleCount(page, '.track-row'), 4);
+  // On screen a lane out of view is not laid out; on paper every lane is.
+  assert.deepEqual(await page.locator('.lane').evaluateAll((els) => els.map((e) => getComputedStyle(e).contentVisibility)), ['visible', 'visible']);
   // On paper the marks cover every row, not just those that were on screen. The page redraws for
   // print on its next frame, so wait for it (this fails after the wait if it never happens).
   await page.waitForFunction(coversRows);

@@ -106,5 +106,6 @@ canvas.marks { position: absolute; left: 0; }
   .controls button, .controls input[type="search"], .hint, .tooltip, .theme { display: none; }
   .axis-row { position: static; }
   .row, .group-title { break-inside: avoid; }
+  .lane { content-visibility: visible; }
 }
 `;
