@@ -119,6 +119,35 @@ test('core/v1 recorder: the 10th distinct message of a reason becomes "(combined
   assert.equal(ours?.count, 3);
 });
 
+test('core/v1 recorder: 9 distinct messages stay 9 events; the 10th distinct one is already the combined event', async () => {
+  for (const [name, count] of [['nine', 9], ['ten', 10]] as const) {
+    await target(name);
+    const report = await emitEvents(cp, {
+      kind: 'ConfigMap', name, namespace: ns, type: 'Normal', reason: 'Retried', message: 'try {n}', component: 'acme-operator', count,
+    });
+    assert.deepEqual([report.creates, report.patches, report.errors], [count, 0, 0], name);
+    const messages = (await eventsAbout(name)).map((e) => `${e.message} x${e.count}`).sort();
+    const singles = Array.from({ length: 9 }, (_, i) => `try ${i + 1} x1`);
+    assert.deepEqual(messages, count === 9 ? singles.sort() : ['(combined from similar events): try 10 x1', ...singles].sort(), name);
+  }
+});
+
+test('core/v1 recorder: 30 distinct messages, aggregated and then spam-filtered: 25 writes, the combined event counts 16', async () => {
+  // The spam key has no reason and no message (events_cache.go:70-82), so the combined event
+  // spends the same bucket: 9 singles + the combined create + 15 patches = 25 tokens; the 26th to
+  // 30th occurrences are counted in the cache (eventObserve runs before the filter) but never sent.
+  await target('thirtyfold');
+  const report = await emitEvents(cp, {
+    kind: 'ConfigMap', name: 'thirtyfold', namespace: ns, type: 'Warning', reason: 'SyncFailed', message: 'attempt {n} failed',
+    component: 'acme-operator', count: 30,
+  });
+  assert.deepEqual([report.creates, report.patches, report.errors], [10, 15, 0]);
+  const events = await eventsAbout('thirtyfold');
+  assert.equal(events.length, 10);
+  const combined = events.filter((e) => e.message.startsWith('(combined from similar events): '));
+  assert.deepEqual(combined.map((e) => [e.message, e.count]), [['(combined from similar events): attempt 25 failed', 16]]);
+});
+
 test('events.k8s.io recorder: 20 identical events leave one event whose series.count is 2', async () => {
   await target('series');
   const report = await emitEvents(cp, {
