@@ -107,6 +107,13 @@ export function verifySignature(bytes) {
   const signature = commands.find((c) => c.cmd === LC_CODE_SIGNATURE);
   if (!signature) throw new Error('no LC_CODE_SIGNATURE: the file is not signed');
   if (signature.dataoff + signature.datasize > bytes.length) throw new Error('the signature runs past the end of the file');
+  // Bytes after the signature are covered by no page hash: a file changed after signing, which is
+  // what this check is for (codesign places the signature last, at the end of __LINKEDIT).
+  const linkedit = commands.find((c) => c.segname === '__LINKEDIT');
+  if (!linkedit) throw new Error('no __LINKEDIT segment');
+  if (signature.dataoff + signature.datasize !== bytes.length || linkedit.fileoff + linkedit.filesize !== bytes.length) {
+    throw new Error(`${bytes.length - signature.dataoff - signature.datasize} bytes after the signature: it and __LINKEDIT must end the file`);
+  }
   const blob = bytes.subarray(signature.dataoff, signature.dataoff + signature.datasize);
   if (blob.readUInt32BE(0) !== CSMAGIC_EMBEDDED_SIGNATURE) throw new Error('the signature is not an embedded signature SuperBlob');
   const count = blob.readUInt32BE(8);

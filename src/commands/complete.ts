@@ -5,8 +5,11 @@ import type { Deps } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { NameLookups } from '../core/names.ts';
+import type { NameLookupTarget } from '../kube/completion-names.ts';
 import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from './flags.ts';
 import type { FlagSpec } from './flags.ts';
+import { parseConnectionOverrides } from './options.ts';
+import type { RawOptions } from './options.ts';
 import { VERBS } from './verbs.ts';
 import type { Verb } from './verbs.ts';
 
@@ -34,10 +37,17 @@ export interface Completion {
 interface Parsed {
   verb: Verb;
   namespace: string | null;
-  /** --kubeconfig and --context typed so far: lookups use the cluster the command will use */
-  kubeconfig?: string;
-  context?: string;
+  /** --kubeconfig, --context and the connection flags typed so far: lookups use the cluster the command will use */
+  target: NameLookupTarget;
   positionals: string[];
+}
+
+/** kubectl's connection flags, which completion's lookups honour as the command itself will. */
+const CONNECTION_FLAGS = new Set(['--server', '--token', '--user', '--cluster', '--certificate-authority', '--client-certificate', '--client-key', '--insecure-skip-tls-verify', '--tls-server-name', '--as', '--as-group', '--as-uid']);
+
+/** commander's option key for a long flag: `--as-group` -> `asGroup`. */
+function optionKey(long: string): string {
+  return long.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 function parseWords(words: string[]): Parsed {
@@ -45,6 +55,7 @@ function parseWords(words: string[]): Parsed {
   let namespace: string | null = null;
   let kubeconfig: string | undefined;
   let context: string | undefined;
+  const connection: RawOptions = {};
   const positionals: string[] = [];
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i] ?? '';
@@ -53,6 +64,13 @@ function parseWords(words: string[]): Parsed {
     if (flag === '-n' || flag === '--namespace') namespace = value ?? null;
     if (flag === '--kubeconfig') kubeconfig = value;
     if (flag === '--context') context = value;
+    const spec = word.startsWith('-') ? findFlag(flag, 'timeline') : undefined;
+    if (spec !== undefined && CONNECTION_FLAGS.has(spec.long)) {
+      const key = optionKey(spec.long);
+      if (spec.bool) connection[key] = inline === undefined ? true : inline === 'true';
+      else if (value !== undefined && spec.repeatable) connection[key] = [...((connection[key] as string[] | undefined) ?? []), value];
+      else if (value !== undefined) connection[key] = value;
+    }
     if (word.startsWith('-')) {
       if (VALUE_FLAGS.has(flag) && inline === undefined) i += 1;
       continue;
@@ -60,7 +78,9 @@ function parseWords(words: string[]): Parsed {
     if (verb === '' && isVerb(word)) verb = word;
     else positionals.push(word);
   }
-  return { verb: verb || 'timeline', namespace, kubeconfig, context, positionals };
+  const overrides = parseConnectionOverrides(connection);
+  const target: NameLookupTarget = { kubeconfig, context, ...(Object.keys(overrides).length > 0 ? { overrides } : {}) };
+  return { verb: verb || 'timeline', namespace, target, positionals };
 }
 
 function withPrefix(prefix: string, values: readonly string[], directive: number = DIRECTIVE.noFileComp): Completion {
@@ -105,7 +125,7 @@ export async function complete(words: string[], lookups: NameLookups): Promise<C
 }
 
 export async function runComplete(words: string[], deps: Deps): Promise<CommandResult> {
-  const { candidates, directive } = await complete(words.length === 0 ? [''] : words, deps.nameLookups(parseWords(words)));
+  const { candidates, directive } = await complete(words.length === 0 ? [''] : words, deps.nameLookups(parseWords(words).target));
   // A candidate goes to the shell as typed input: one with a control character is dropped, not escaped.
   const safe = candidates.filter((c) => !/[\u0000-\u001f\u007f-\u009f]/.test(c));
   deps.stdout.write(safe.map((c) => `${c}\n`).join('') + `:${directive}\n`);

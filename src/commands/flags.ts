@@ -112,6 +112,8 @@ function otlpFlags(urlHelp: string): FlagSpec[] {
     { long: '--otlp-json', description: 'send OTLP JSON instead of protobuf' },
     { long: '--otlp-header', value: '<name=value>', description: 'an HTTP header for every request, e.g. Authorization=Bearer... (repeatable)', repeatable: true },
     { long: '--otlp-ca', value: '<file>', description: 'PEM file of the CAs to trust for an https endpoint', values: 'files' },
+    { long: '--otlp-client-cert', value: '<file>', description: 'PEM client certificate for an https endpoint that asks for one (mutual TLS, with --otlp-client-key)', values: 'files' },
+    { long: '--otlp-client-key', value: '<file>', description: 'PEM private key of --otlp-client-cert', values: 'files' },
     { long: '--otlp-timeout', value: '<duration>', description: 'give up on one request after this long (default 30s)' },
     { long: '--otlp-batch', value: '<n>', description: 'log records per request (default 1000)' },
   ];

@@ -12,6 +12,8 @@ export interface OtlpOptions {
   headers: Record<string, string>;
   /** --otlp-ca: a PEM file of CAs to trust (read when the verb runs) */
   caFile?: string;
+  /** --otlp-client-cert and --otlp-client-key: PEM files for mutual TLS (read when the verb runs) */
+  clientCert?: { certFile: string; keyFile: string };
   timeoutMs: number;
   batchSize: number;
   /** no flag: tests shorten it */
@@ -71,10 +73,21 @@ function parseBatchSize(value: unknown): number {
   return Number(text);
 }
 
+/** --otlp-client-cert with --otlp-client-key (a collector's confighttp `client_ca_file` asks for both), https only. */
+function parseClientCert(raw: RawOptions, url: URL): { certFile: string; keyFile: string } | undefined {
+  const certFile = typeof raw.otlpClientCert === 'string' ? raw.otlpClientCert : undefined;
+  const keyFile = typeof raw.otlpClientKey === 'string' ? raw.otlpClientKey : undefined;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined) throw new UsageError('--otlp-client-key needs --otlp-client-cert');
+  if (keyFile === undefined) throw new UsageError('--otlp-client-cert needs --otlp-client-key');
+  if (url.protocol !== 'https:') throw new UsageError('--otlp-client-cert applies to an https URL');
+  return { certFile, keyFile };
+}
+
 /** The OTLP target, or null without --otlp (then no other --otlp-* flag may be given). */
 export function parseOtlpOptions(raw: RawOptions): OtlpOptions | null {
   if (typeof raw.otlp !== 'string') {
-    const stray = ['otlpJson', 'otlpHeader', 'otlpCa', 'otlpTimeout', 'otlpBatch'].find((key) => raw[key] !== undefined);
+    const stray = ['otlpJson', 'otlpHeader', 'otlpCa', 'otlpClientCert', 'otlpClientKey', 'otlpTimeout', 'otlpBatch'].find((key) => raw[key] !== undefined);
     if (stray !== undefined) {
       const flag = `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
       throw new UsageError(`${flag} needs --otlp URL`);
@@ -84,11 +97,13 @@ export function parseOtlpOptions(raw: RawOptions): OtlpOptions | null {
   const caFile = typeof raw.otlpCa === 'string' ? raw.otlpCa : undefined;
   const url = parseOtlpUrl(raw.otlp);
   if (caFile !== undefined && url.protocol !== 'https:') throw new UsageError('--otlp-ca applies to an https URL');
+  const clientCert = parseClientCert(raw, url);
   return {
     url,
     encoding: raw.otlpJson === true ? 'json' : 'protobuf',
     headers: parseOtlpHeaders(raw.otlpHeader),
     ...(caFile !== undefined ? { caFile } : {}),
+    ...(clientCert !== undefined ? { clientCert } : {}),
     timeoutMs: parseDurationFlag('--otlp-timeout', typeof raw.otlpTimeout === 'string' ? raw.otlpTimeout : undefined) ?? DEFAULT_TIMEOUT_MS,
     batchSize: parseBatchSize(raw.otlpBatch),
     retry: DEFAULT_OTLP_RETRY,

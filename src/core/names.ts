@@ -12,8 +12,3 @@ export interface NameLookups {
   users(): Promise<string[]>;
 }
 
-/** Which kubeconfig and context the command being completed will use (--kubeconfig, --context typed so far). */
-export interface NameLookupTarget {
-  kubeconfig?: string;
-  context?: string;
-}

@@ -1,6 +1,7 @@
 // A capture folder appears whole or not at all: written under a temporary name, then renamed.
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { namingPath } from './errno.ts';
 
 /** Why a folder cannot be written: it is a file, it holds files (and replacing was not asked for), or its parent is missing. */
 export class FolderError extends Error {
@@ -20,13 +21,18 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Writes and fsyncs one file, so the folder rename never publishes a file still in the page cache only. */
-async function writeDurably(path: string, text: string, signal?: AbortSignal): Promise<void> {
+/**
+ * Writes and fsyncs one file, so the folder rename never publishes a file still in the page cache
+ * only. An error names `shownAs`: the path the file was to have once renamed into place.
+ */
+async function writeDurably(path: string, text: string, shownAs: string, signal?: AbortSignal): Promise<void> {
   signal?.throwIfAborted();
   const handle = await open(path, 'w');
   try {
-    await handle.writeFile(text, { signal });
-    await handle.sync();
+    await namingPath(shownAs, async () => {
+      await handle.writeFile(text, { signal });
+      await handle.sync();
+    });
   } finally {
     await handle.close();
   }
@@ -92,7 +98,7 @@ export async function writeFolderAtomic(dir: string, files: Record<string, strin
   const old = `${temp}.old`;
   let moved = false;
   try {
-    for (const [name, text] of Object.entries(files)) await writeDurably(join(temp, name), text, signal);
+    for (const [name, text] of Object.entries(files)) await writeDurably(join(temp, name), text, join(dir, name), signal);
     // The last moment to stop: after the rename the capture is whole and stays.
     signal?.throwIfAborted();
     if (present) {
@@ -116,7 +122,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   if (!(await exists(parent))) throw new FolderError(path, 'no-parent', `cannot write ${path}: ${parent} does not exist`);
   const temp = join(parent, `.${basename(path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   try {
-    await writeDurably(temp, text);
+    await writeDurably(temp, text, path);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });

@@ -7,3 +7,15 @@ export function errnoText(error: unknown): string {
   if (typeof errno === 'number') return getSystemErrorMessage(errno);
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A write through a file handle fails without a path (`write: no space left on device`): names the
+ * file it was for, as Go's *PathError does, so main can say `write /out/events.json: ...`.
+ */
+export function namingPath<T>(path: string, work: () => Promise<T>): Promise<T> {
+  return work().catch((error: unknown) => {
+    const errno = error as NodeJS.ErrnoException;
+    if (error instanceof Error && typeof errno.syscall === 'string' && errno.path === undefined) errno.path = path;
+    throw error;
+  });
+}

@@ -22,7 +22,7 @@
 // not sent by the server: a re-list no longer held an event the record knew, so the recorder wrote
 // the last version it had seen.
 import { distinctServers } from '../core/server.ts';
-import { errnoText } from './errno.ts';
+import { errnoText, namingPath } from './errno.ts';
 import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -365,6 +365,7 @@ export class RecordAppender {
   private lastSync = 0;
 
   private constructor(
+    private readonly path: string,
     private readonly handle: FileHandle,
     private pending: string,
   ) {}
@@ -383,23 +384,25 @@ export class RecordAppender {
       await handle.close();
       throw error;
     }
-    return new RecordAppender(handle, existing.needsNewline ? '\n' : '');
+    return new RecordAppender(existing.path, handle, existing.needsNewline ? '\n' : '');
   }
 
-  async append(text: string): Promise<void> {
-    const buffer = Buffer.from(this.pending + text, 'utf8');
-    this.pending = '';
-    for (let offset = 0; offset < buffer.length; ) {
-      const { bytesWritten } = await this.handle.write(buffer, offset);
-      offset += bytesWritten;
-    }
-    // Each line is in the kernel once write returns, which is what survives a killed process;
-    // a sync now and then bounds what a crash of the whole machine could take.
-    const now = Date.now();
-    if (now - this.lastSync >= 1000) {
-      this.lastSync = now;
-      await this.handle.datasync();
-    }
+  append(text: string): Promise<void> {
+    return namingPath(this.path, async () => {
+      const buffer = Buffer.from(this.pending + text, 'utf8');
+      this.pending = '';
+      for (let offset = 0; offset < buffer.length; ) {
+        const { bytesWritten } = await this.handle.write(buffer, offset);
+        offset += bytesWritten;
+      }
+      // Each line is in the kernel once write returns, which is what survives a killed process;
+      // a sync now and then bounds what a crash of the whole machine could take.
+      const now = Date.now();
+      if (now - this.lastSync >= 1000) {
+        this.lastSync = now;
+        await this.handle.datasync();
+      }
+    });
   }
 
   async close(): Promise<void> {

@@ -1,14 +1,26 @@
 // Names for shell completion from the kubeconfig and the live cluster (src/core/names.ts).
-import type { NameLookups, NameLookupTarget } from '../core/names.ts';
+import type { NameLookups } from '../core/names.ts';
 import { loadKubeTarget } from './kubeconfig.ts';
 import { eventNames, namespaceNames } from './names.ts';
+import type { ConnectionOverrides } from './overrides.ts';
+
+/**
+ * The cluster the command being completed will talk to: --kubeconfig, --context and kubectl's
+ * connection flags typed so far (--server, --token, --user, --as, ...), as kubectl's own completion
+ * of namespaces reads them (its completion functions use the command's client config).
+ */
+export interface NameLookupTarget {
+  kubeconfig?: string;
+  context?: string;
+  overrides?: ConnectionOverrides;
+}
 
 /** A lookup must answer while the user waits at TAB. */
 const LOOKUP_TIMEOUT_MS = 5000;
 
 /** Cluster lookups that never fail: completion offers nothing rather than an error. */
 export function clusterNameLookups(env: Record<string, string | undefined>, where: NameLookupTarget): NameLookups {
-  const target = () => loadKubeTarget({ env, kubeconfig: where.kubeconfig, context: where.context });
+  const target = () => loadKubeTarget({ env, kubeconfig: where.kubeconfig, context: where.context, overrides: where.overrides });
   const quietly = async (fn: () => Promise<string[]>) => fn().catch(() => []);
   return {
     namespaces: () => quietly(async () => namespaceNames(await target(), LOOKUP_TIMEOUT_MS)),

@@ -13,6 +13,8 @@ export interface OtlpEndpoint {
   headers: Record<string, string>;
   /** PEM of the CAs to trust for https (--otlp-ca); default: the system's */
   ca?: string;
+  /** PEM client certificate and key for mutual TLS (--otlp-client-cert, --otlp-client-key) */
+  clientCert?: { cert: string; key: string };
   /** whole-request deadline */
   timeoutMs: number;
 }
@@ -59,6 +61,7 @@ export function postOtlp(endpoint: OtlpEndpoint, contentType: string, body: Uint
         method: 'POST',
         agent,
         ...(secure && endpoint.ca !== undefined ? { ca: endpoint.ca } : {}),
+        ...(secure && endpoint.clientCert !== undefined ? endpoint.clientCert : {}),
         headers: {
           ...endpoint.headers,
           'Content-Type': contentType,
@@ -95,15 +98,35 @@ export function postOtlp(endpoint: OtlpEndpoint, contentType: string, body: Uint
   });
 }
 
-/** The endpoint for a parsed --otlp, reading --otlp-ca. */
-export async function openEndpoint(opts: { url: URL; headers: Record<string, string>; caFile?: string; timeoutMs: number }): Promise<OtlpEndpoint> {
-  let ca: string | undefined;
-  if (opts.caFile !== undefined) {
-    ca = await readFile(opts.caFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new RuntimeError(`--otlp-ca ${opts.caFile}: ${error.code === 'ENOENT' ? 'no such file' : String(error.code ?? error.message)}`);
-    });
-    if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--otlp-ca ${opts.caFile}: not a PEM certificate file`);
-  }
+/** A PEM file a flag names: a one-line error when it cannot be read or holds no `marker` block. */
+async function readPem(flag: string, file: string, marker: RegExp, what: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new RuntimeError(`${flag} ${file}: ${error.code === 'ENOENT' ? 'no such file' : String(error.code ?? error.message)}`);
+  });
+  if (!marker.test(text)) throw new UsageError(`${flag} ${file}: not a PEM ${what} file`);
+  return text;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
+// PKCS#8 (`PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`), PKCS#1 (`RSA PRIVATE KEY`) and SEC 1 (`EC PRIVATE KEY`).
+const PEM_PRIVATE_KEY = /-----BEGIN ([A-Z]+ )?PRIVATE KEY-----/;
+
+/** The endpoint for a parsed --otlp, reading --otlp-ca and the client certificate. */
+export async function openEndpoint(opts: {
+  url: URL;
+  headers: Record<string, string>;
+  caFile?: string;
+  clientCert?: { certFile: string; keyFile: string };
+  timeoutMs: number;
+}): Promise<OtlpEndpoint> {
+  const ca = opts.caFile === undefined ? undefined : await readPem('--otlp-ca', opts.caFile, PEM_CERTIFICATE, 'certificate');
+  const clientCert =
+    opts.clientCert === undefined
+      ? undefined
+      : {
+          cert: await readPem('--otlp-client-cert', opts.clientCert.certFile, PEM_CERTIFICATE, 'certificate'),
+          key: await readPem('--otlp-client-key', opts.clientCert.keyFile, PEM_PRIVATE_KEY, 'private key'),
+        };
   const headers = { 'User-Agent': `kubectl-evtimeline/${VERSION}`, ...opts.headers };
-  return { url: opts.url, headers, ...(ca !== undefined ? { ca } : {}), timeoutMs: opts.timeoutMs };
+  return { url: opts.url, headers, ...(ca !== undefined ? { ca } : {}), ...(clientCert !== undefined ? { clientCert } : {}), timeoutMs: opts.timeoutMs };
 }

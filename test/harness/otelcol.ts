@@ -17,8 +17,8 @@ import { dirname, join } from 'node:path';
 import { ensureOtelcol } from './build-otelcol.mjs';
 
 export interface CollectorOptions {
-  /** serve OTLP/HTTP over TLS with this certificate and key (PEM files) */
-  tls?: { certFile: string; keyFile: string };
+  /** serve OTLP/HTTP over TLS with this certificate and key (PEM files); with clientCaFile, ask for a client certificate signed by it */
+  tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   /**
    * Also run the contrib k8s_events and k8sobjects receivers (the otelcol-k8s build, v0.111.0)
    * against this cluster and namespace, each into its own file (`receiverOutputs`).
@@ -79,7 +79,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function collectorConfig(port: number, output: string, opts: CollectorOptions = {}, outputs = receiverFiles(output)): object {
   const http: Record<string, unknown> = { endpoint: `127.0.0.1:${port}` };
-  if (opts.tls) http.tls = { cert_file: opts.tls.certFile, key_file: opts.tls.keyFile };
+  if (opts.tls) {
+    http.tls = { cert_file: opts.tls.certFile, key_file: opts.tls.keyFile, ...(opts.tls.clientCaFile ? { client_ca_file: opts.tls.clientCaFile } : {}) };
+  }
   // append: a restarted collector keeps what it wrote before; a short flush interval so a test
   // that reads while it runs waits little (a SIGTERM flushes everything anyway).
   const file = (path: string) => ({ path, append: true, flush_interval: '100ms' });

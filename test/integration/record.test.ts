@@ -29,6 +29,7 @@ import type { FollowStep } from '../../src/core/source.ts';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
+import { pluginEnv } from '../harness/plugin.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
@@ -214,6 +215,30 @@ describe('record and replay past the TTL (--event-ttl 20s)', () => {
     process.stderr.write(
       `record past the TTL: lab ${((played - t0) / 1000).toFixed(1)} s, expiry after ${((expired - played) / 1000).toFixed(1)} s, ${observations.length} observations\n`,
     );
+  });
+
+  // -w (the timeline's follow) here too, for this control plane's short TTL: the deletion a watch
+  // gets when the server expires an event, not one a client asked for, prints nothing.
+  test('-w through kubectl: an event the TTL deletes prints nothing; the follow goes on', { timeout: 180_000 }, async () => {
+    const ns = await freshNamespace(cp.kubeconfig, 'watch-ttl');
+    await createEvent(cp, ns, 'expires');
+    const child = spawn('kubectl', ['evtimeline', '-n', ns, '-w', '-o', 'json'], { env: pluginEnv(cp.kubeconfig), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolvePromise) => child.on('exit', resolvePromise));
+    const names = () => out.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { name: string }).name);
+    try {
+      await waitFor('the listed event', async () => names().length === 1);
+      await waitFor('the server to expire it', async () => (await kubectl(cp.kubeconfig, ['-n', ns, 'get', 'events', '-o', 'name'])).trim() === '', { everyMs: 1000 });
+      await createEvent(cp, ns, 'sentinel');
+      await waitFor('the sentinel', async () => names().length >= 2);
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0, err);
+    assert.deepEqual(names(), ['expires', 'sentinel']);
   });
 });
 

@@ -5,7 +5,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
+import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import https from 'node:https';
@@ -18,7 +21,7 @@ import { kubectl, pluginEnv } from '../harness/plugin.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { scratchDir } from '../support/tmp.ts';
-import { proxiedKubeconfig as proxiedKubeconfigFor } from '../support/recorder.ts';
+import { adminKubeconfigAt, proxiedKubeconfig as proxiedKubeconfigFor } from '../support/recorder.ts';
 
 const cpPromise = sharedControlPlane();
 let cp: ControlPlane;
@@ -37,7 +40,7 @@ function now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
-async function createEvent(ns: string, name: string, o: { type?: string; reason?: string; count?: number; message?: string } = {}, on: ControlPlane = cp): Promise<void> {
+async function createEvent(ns: string, name: string, o: { type?: string; reason?: string; count?: number; message?: string; first?: string; last?: string } = {}, on: ControlPlane = cp): Promise<void> {
   const event = {
     apiVersion: 'v1',
     kind: 'Event',
@@ -46,8 +49,8 @@ async function createEvent(ns: string, name: string, o: { type?: string; reason?
     reason: o.reason ?? 'Happened',
     type: o.type ?? 'Normal',
     message: o.message ?? `${name} happened`,
-    firstTimestamp: now(),
-    lastTimestamp: now(),
+    firstTimestamp: o.first ?? now(),
+    lastTimestamp: o.last ?? o.first ?? now(),
     count: o.count ?? 1,
     source: { component: 'watch-test' },
   };
@@ -212,6 +215,15 @@ test('-w -o stable prints each new unique line once; a repeat of a line already 
   assert.equal(f.lines.length, 2);
 });
 
+/** `before` and `first` as listed and watched, then what came while the follower was cut off (in either order), each once. */
+function assertCaughtUp(lines: Row[], meanwhile: Row[]): void {
+  assert.deepEqual(lines.slice(0, 2), [
+    { name: 'before', count: 1, type: 'Normal' },
+    { name: 'first', count: 1, type: 'Normal' },
+  ]);
+  assert.deepEqual(lines.slice(2).sort((p, q) => p.name.localeCompare(q.name)), meanwhile);
+}
+
 test('-w through a connection that drops: it resumes and prints what came meanwhile, with no repeats', async () => {
   const ns = await freshNamespace(cp.kubeconfig, 'watch-drop');
   const proxy = await startTcpProxy(cp.server);
@@ -225,12 +237,7 @@ test('-w through a connection that drops: it resumes and prints what came meanwh
   assert.ok(proxy.cutAll() > 0);
   await createEvent(ns, 'during');
   await patchEvent(ns, 'first', { count: 3, lastTimestamp: now() });
-  const lines = rows(await f.waitLines(4));
-  assert.deepEqual(lines.slice(0, 2), [
-    { name: 'before', count: 1, type: 'Normal' },
-    { name: 'first', count: 1, type: 'Normal' },
-  ]);
-  assert.deepEqual(lines.slice(2).sort((p, q) => p.name.localeCompare(q.name)), [
+  assertCaughtUp(rows(await f.waitLines(4)), [
     { name: 'during', count: 1, type: 'Normal' },
     { name: 'first', count: 3, type: 'Normal' },
   ]);
@@ -256,6 +263,146 @@ test('a reader that leaves (| head) ends the follow quietly', async () => {
   assert.doesNotMatch(f.stderr(), /error/);
 });
 
+test('-w: an event written through events.k8s.io/v1 arrives on the core/v1 watch, and its series bump is one new row with x2', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'watch-series');
+  await createEvent(ns, 'legacy');
+  const f = follow(['-n', ns, '-w']);
+  await f.waitLines(2);
+  // As client-go's events.k8s.io recorder writes it: eventTime, a reporter and instance, no count.
+  const micro = new Date().toISOString().replace(/Z$/, '000Z');
+  const created = await kubectl(['create', '-f', '-'], cp.kubeconfig, {
+    input: JSON.stringify({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'modern', namespace: ns },
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm-modern', namespace: ns },
+      reason: 'Synced',
+      note: 'written through events.k8s.io/v1',
+      type: 'Normal',
+      eventTime: micro,
+      reportingController: 'example.com/syncer',
+      reportingInstance: 'syncer-0',
+      action: 'Sync',
+    }),
+  });
+  assert.equal(created.code, 0, created.stderr);
+  const modern = cells((await f.waitLines(3))[2] ?? '');
+  assert.deepEqual(modern.slice(2), ['Normal', 'Synced', 'ConfigMap/cm-modern', 'example.com/syncer', 'written through events.k8s.io/v1']);
+  assert.doesNotMatch(modern[1] ?? '', /\(x/);
+  // The recorder's second occurrence: series through events.k8s.io/v1 (the only field it may update).
+  const bumped = await kubectl(['-n', ns, 'patch', 'events.v1.events.k8s.io', 'modern', '--type=merge', '-p', JSON.stringify({ series: { count: 2, lastObservedTime: new Date().toISOString().replace(/Z$/, '000Z') } })], cp.kubeconfig);
+  assert.equal(bumped.code, 0, bumped.stderr);
+  const row = cells((await f.waitLines(4))[3] ?? '');
+  assert.match(row[1] ?? '', /^\d+[smhd]\S* \(x2 over \d+[smhd]\S*\)$/);
+  assert.deepEqual(row.slice(2), modern.slice(2));
+  // Nothing more came of it: the next row is the sentinel.
+  await createEvent(ns, 'sentinel');
+  assert.deepEqual(cells((await f.waitLines(5))[4] ?? '').slice(2, 5), ['Normal', 'Happened', 'Pod/pod-sentinel']);
+  f.child.kill('SIGINT');
+  assert.equal(await f.exited, 0, f.stderr());
+  assert.equal(f.lines.length, 5, f.lines.join('\n'));
+});
+
+test('-w -A with --reason and --since: the filters choose among the listed events and among the new ones, in every namespace', async () => {
+  const one = await freshNamespace(cp.kubeconfig, 'watch-all-1');
+  const two = await freshNamespace(cp.kubeconfig, 'watch-all-2');
+  // A reason no other test writes, so -A sees only these.
+  const reason = `Probe${Date.now().toString(36)}`;
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  await createEvent(one, 'recent', { reason });
+  await createEvent(one, 'other-reason', { reason: `${reason}X` });
+  await createEvent(one, 'stale', { reason, first: hoursAgo(3), last: hoursAgo(2) });
+  const f = follow(['-A', '-w', '--reason', reason, '--since', '1h', '-o', 'json']);
+  const ns = (l: string) => (JSON.parse(l) as { namespace: string; name: string }).namespace + '/' + (JSON.parse(l) as { name: string }).name;
+  assert.deepEqual((await f.waitLines(1)).map(ns), [`${one}/recent`]);
+  // In another namespace: a new one that passes, one of another reason, one last seen too long ago.
+  await createEvent(two, 'other-reason', { reason: `${reason}X` });
+  await createEvent(two, 'old', { reason, first: hoursAgo(5), last: hoursAgo(4) });
+  await createEvent(two, 'fresh', { reason, type: 'Warning' });
+  assert.deepEqual((await f.waitLines(2)).map(ns), [`${one}/recent`, `${two}/fresh`]);
+  // The stale one happens again now: a new occurrence within --since.
+  await patchEvent(one, 'stale', { count: 2, lastTimestamp: now() });
+  assert.deepEqual((await f.waitLines(3)).map(ns), [`${one}/recent`, `${two}/fresh`, `${one}/stale`]);
+  f.child.kill('SIGINT');
+  assert.equal(await f.exited, 0, f.stderr());
+  assert.equal(f.lines.length, 3, f.lines.join('\n'));
+  assert.equal(f.stderr(), '');
+});
+
+test('-w --absolute-times: the listed rows and the new ones carry RFC 3339 times, the bump its count', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'watch-absolute');
+  await createEvent(ns, 'a', { first: '2026-01-02T03:04:05Z' });
+  const f = follow(['-n', ns, '-w', '--absolute-times', '-o', 'wide']);
+  const [, first] = await f.waitLines(2);
+  assert.deepEqual(cells(first ?? '').slice(0, 4), ['2026-01-02T03:04:05Z', '2026-01-02T03:04:05Z', 'Normal', 'Happened']);
+  await patchEvent(ns, 'a', { count: 4, lastTimestamp: '2026-01-02T04:00:00Z' });
+  const bumped = cells((await f.waitLines(3))[2] ?? '');
+  assert.deepEqual(bumped.slice(0, 4), ['2026-01-02T03:04:05Z', '2026-01-02T04:00:00Z (x4)', 'Normal', 'Happened']);
+  f.child.kill('SIGINT');
+  assert.equal(await f.exited, 0, f.stderr());
+});
+
+test('Ctrl-C while stdout is full: what was printed reaches the reader whole, then exit 0', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'watch-flush');
+  // Far more than a pipe holds (64 KiB): the listed timeline is still being written when Ctrl-C comes.
+  const items = Array.from({ length: 300 }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `e-${String(i).padStart(3, '0')}`, namespace: ns },
+    involvedObject: { kind: 'Pod', name: `pod-${i}`, namespace: ns },
+    reason: 'Filled',
+    type: 'Normal',
+    message: `${i} `.padEnd(1000, 'x'),
+    firstTimestamp: now(),
+    lastTimestamp: now(),
+    count: 1,
+  }));
+  const created = await kubectl(['create', '-f', '-'], cp.kubeconfig, { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
+  assert.equal(created.code, 0, created.stderr);
+  // -v=6 logs the watch request once the list is printed (the watch is asked for only then): stdout
+  // is not read until Ctrl-C has been sent.
+  const child = spawn('kubectl', ['evtimeline', '-n', ns, '-w', '-o', 'json', '-v=6'], { env: pluginEnv(cp.kubeconfig), stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pause();
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  await new Promise<void>((resolve) => {
+    child.stderr.on('data', (chunk: string) => {
+      err += chunk;
+      if (/"Response" verb="GET" url="[^"]*watch=1/.test(err)) resolve();
+    });
+  });
+  child.kill('SIGINT');
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.equal(code, 0, err);
+  const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+  assert.equal(lines.pop(), '', 'the last line is whole');
+  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { name: string }).name), items.map((i) => i.metadata.name));
+});
+
+test('| head in a shell: the follow ends at its next write, exit 0, nothing on stderr', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'watch-pipe');
+  await createEvent(ns, 'one');
+  await createEvent(ns, 'two');
+  const child = spawn('bash', ['-c', `kubectl evtimeline -n ${ns} -w -o name | head -n 1; echo "plugin exit \${PIPESTATUS[0]}" >&2`], {
+    env: pluginEnv(cp.kubeconfig),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await waitFor('head to print its line', async () => out === 'event/one\n');
+  // head has gone; the plugin learns it at its next write.
+  await createEvent(ns, 'three');
+  assert.equal(await closed, 0);
+  assert.equal(out, 'event/one\n');
+  assert.equal(err, 'plugin exit 0\n');
+});
+
 test('-w refuses --from', async () => {
   const r = await kubectl(['evtimeline', '-w', '--from', '-'], cp.kubeconfig, { input: '[]' });
   assert.equal(r.code, 2);
@@ -278,6 +425,68 @@ function watchIsGone(on: ControlPlane, ns: string, resourceVersion: string): Pro
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A free loopback port (closed again: the caller binds it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Apiserver {
+  server: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/**
+ * A second kube-apiserver of `on`'s cluster: the same binary, flags, certificates and etcd, on a
+ * port of its own, that the test stops (SIGTERM: kube-apiserver's graceful shutdown ends its
+ * watches) and starts again. The control plane cannot restart its own kube-apiserver: its
+ * supervisor takes that process's exit as fatal and stops the cluster (test/controlplane/up.go
+ * startChild). Two kube-apiservers over one etcd is what an HA control plane runs.
+ */
+async function secondApiserver(on: ControlPlane, logFile: string): Promise<Apiserver> {
+  const argv = readFileSync(`/proc/${on.pids.apiserver}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+  const port = await freePort();
+  const args = argv.slice(1).map((a) => (a.startsWith('--secure-port=') ? `--secure-port=${port}` : a));
+  const server = `https://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  const ready = () =>
+    new Promise<boolean>((resolve) => {
+      const req = https.request(new URL('/readyz', server), { ca: on.ca, headers: { Authorization: `Bearer ${on.token}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      });
+      req.on('error', () => resolve(false));
+      req.end();
+    });
+  const api: Apiserver = {
+    server,
+    async start() {
+      const log = openSync(logFile, 'a');
+      const env = { ...process.env };
+      delete env.CONTROLPLANE_SUPERVISED;
+      child = spawn(argv[0]!, args, { stdio: ['ignore', log, log], env });
+      closeSync(log);
+      await waitFor(`the second kube-apiserver on ${server} to be ready`, ready, { everyMs: 500 });
+    },
+    async stop() {
+      const running = child;
+      if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      await exited;
+    },
+  };
+  await api.start();
+  return api;
 }
 
 describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
@@ -317,5 +526,40 @@ describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
     assert.equal(f.lines.length, 5);
     assert.deepEqual(rows(f.lines.slice(4)), [{ name: 'after', count: 1, type: 'Normal' }]);
     assert.match(f.stderr(), /^watch expired \(410 Gone\): listing again$/m);
+  });
+
+  test('across an apiserver restart: it waits for the server, then prints what came meanwhile once, and goes on', { timeout: 300_000 }, async () => {
+    const ns = await freshNamespace(gone.kubeconfig, 'watch-restart');
+    const second = await secondApiserver(gone, join(work, 'second-apiserver.log'));
+    try {
+      const kubeconfig = adminKubeconfigAt(gone, second.server, ns, join(work, 'restart.kubeconfig'));
+      await createEvent(ns, 'before', {}, gone);
+      const f = follow(['-w', '-o', 'json'], kubeconfig);
+      await f.waitLines(1);
+      await createEvent(ns, 'first', {}, gone);
+      await f.waitLines(2);
+      await second.stop();
+      // While it is down (written through the cluster's other kube-apiserver): a new event and a repeat.
+      await createEvent(ns, 'during', { type: 'Warning' }, gone);
+      await patchEvent(ns, 'first', { count: 2, lastTimestamp: now() }, gone);
+      await second.start();
+      const lines = rows(await f.waitLines(4));
+      await createEvent(ns, 'after', {}, gone);
+      await f.waitLines(5);
+      f.child.kill('SIGINT');
+      assert.equal(await f.exited, 0, f.stderr());
+      assertCaughtUp(lines, [
+        { name: 'during', count: 1, type: 'Warning' },
+        { name: 'first', count: 2, type: 'Normal' },
+      ]);
+      assert.deepEqual(rows(f.lines.slice(4)), [{ name: 'after', count: 1, type: 'Normal' }]);
+      assert.equal(f.lines.length, 5);
+      // The one notice of each kind a restart may cause, no error.
+      for (const line of f.stderr().split('\n').filter((l) => l !== '')) {
+        assert.match(line, /^(watch|list) (failed \(.*\): retrying in [\d.]+ m?s|expired \(410 Gone\): listing again)$/);
+      }
+    } finally {
+      await second.stop();
+    }
   });
 });

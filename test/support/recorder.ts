@@ -29,18 +29,23 @@ export function startRecord(args: string[], kubeconfig: string, home: string, ch
   return { child, ended, stderr: () => stderr };
 }
 
-/** Writes (to `path`) an admin kubeconfig for `on` whose server is the proxy, context namespace `ns`. */
-export function proxiedKubeconfig(on: ControlPlane, proxy: TcpProxy, ns: string, path: string): string {
+/** Writes (to `path`) an admin kubeconfig for `on` that reaches it at `server`, context namespace `ns`. */
+export function adminKubeconfigAt(on: ControlPlane, server: string, ns: string, path: string): string {
   writeFileSync(
     path,
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
       'current-context': 'proxied',
-      clusters: [{ name: 'proxied', cluster: { server: proxy.url, 'certificate-authority-data': Buffer.from(on.ca).toString('base64') } }],
+      clusters: [{ name: 'proxied', cluster: { server, 'certificate-authority-data': Buffer.from(on.ca).toString('base64') } }],
       users: [{ name: 'admin', user: { token: on.token } }],
       contexts: [{ name: 'proxied', context: { cluster: 'proxied', user: 'admin', namespace: ns } }],
     }),
   );
   return path;
+}
+
+/** Writes (to `path`) an admin kubeconfig for `on` whose server is the proxy, context namespace `ns`. */
+export function proxiedKubeconfig(on: ControlPlane, proxy: TcpProxy, ns: string, path: string): string {
+  return adminKubeconfigAt(on, proxy.url, ns, path);
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { complete, DIRECTIVE, runComplete } from '../../src/commands/complete.ts';
-import type { NameLookups, NameLookupTarget } from '../../src/core/names.ts';
+import type { NameLookups } from '../../src/core/names.ts';
+import type { NameLookupTarget } from '../../src/kube/completion-names.ts';
 import { fakeDeps } from '../support/deps.ts';
 
 const lookups: NameLookups = {
@@ -52,4 +53,29 @@ test('completion asks its names through Deps, for the kubeconfig and context typ
   await runComplete(['--kubeconfig', '/k/config', '--context', 'prod', 'aggregate-patch', 'ok'], fake.deps);
   assert.deepEqual(asked.map((w) => [w.kubeconfig, w.context]), [['/k/config', 'prod']]);
   assert.equal(fake.stdout(), `ok-1\nok-2\n:${DIRECTIVE.noFileComp}\n`);
+});
+
+test("completion's lookups use kubectl's connection flags typed anywhere on the line, as kubectl's own completion does", async () => {
+  const asked: NameLookupTarget[] = [];
+  const fake = fakeDeps({
+    nameLookups: (where) => {
+      asked.push(where);
+      return lookups;
+    },
+  });
+  await runComplete(
+    ['-s', '127.0.0.1:6443', '--token=t0k', '--user', 'u', '--cluster=c', '--as', 'someone', '--as-group', 'g1', '--as-group=g2', '--as-uid', '42', '--insecure-skip-tls-verify', '--tls-server-name', 'kubernetes', '-n', 'op'],
+    fake.deps,
+  );
+  assert.deepEqual(asked, [
+    {
+      kubeconfig: undefined,
+      context: undefined,
+      overrides: { server: 'https://127.0.0.1:6443', token: 't0k', user: 'u', cluster: 'c', as: 'someone', asGroups: ['g1', 'g2'], asUid: '42', insecureSkipTlsVerify: true, tlsServerName: 'kubernetes' },
+    },
+  ]);
+  assert.equal(fake.stdout(), `op-events\n:${DIRECTIVE.noFileComp}\n`);
+  asked.length = 0;
+  await runComplete(['--insecure-skip-tls-verify=false', '--certificate-authority', '/ca.crt', '--client-certificate', '/c.crt', '--client-key', '/c.key', '-n', ''], fake.deps);
+  assert.deepEqual(asked[0]?.overrides, { certificateAuthority: '/ca.crt', clientCertificate: '/c.crt', clientKey: '/c.key' });
 });

@@ -2,12 +2,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../../src/errors.ts';
+import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { parseOtlpHeaders, parseOtlpOptions, parseOtlpUrl } from '../../src/commands/otlp-options.ts';
 import { Shipper } from '../../src/otlp/ship.ts';
 import type { RetryPolicy } from '../../src/otlp/ship.ts';
 import type { OtlpEndpoint, SendOutcome } from '../../src/otlp/http.ts';
-import { retryAfterMs } from '../../src/otlp/http.ts';
+import { openEndpoint, retryAfterMs } from '../../src/otlp/http.ts';
 import { RecordShipper } from '../../src/otlp/record-ship.ts';
 import { RECORD_KIND } from '../../src/core/record.ts';
 import type { RecordHeader } from '../../src/core/record.ts';
@@ -68,6 +68,31 @@ describe('--otlp flags', () => {
     assert.equal(parseOtlpOptions({ otlp: 'http://c:4318', otlpJson: true, otlpBatch: '50' })?.batchSize, 50);
     assert.throws(() => parseOtlpOptions({ otlp: 'http://c:4318', otlpBatch: '0' }), UsageError);
     assert.throws(() => parseOtlpOptions({ otlp: 'http://c:4318', otlpCa: 'ca.pem' }), /applies to an https URL/);
+  });
+
+  test('mutual TLS: --otlp-client-cert and --otlp-client-key together, for https only', () => {
+    const https = { otlp: 'https://c:4318' };
+    assert.deepEqual(parseOtlpOptions({ ...https, otlpClientCert: 'me.pem', otlpClientKey: 'me.key' })?.clientCert, { certFile: 'me.pem', keyFile: 'me.key' });
+    assert.equal(parseOtlpOptions(https)?.clientCert, undefined);
+    assert.throws(() => parseOtlpOptions({ ...https, otlpClientCert: 'me.pem' }), /^UsageError: --otlp-client-cert needs --otlp-client-key$/);
+    assert.throws(() => parseOtlpOptions({ ...https, otlpClientKey: 'me.key' }), /^UsageError: --otlp-client-key needs --otlp-client-cert$/);
+    assert.throws(() => parseOtlpOptions({ otlp: 'http://c:4318', otlpClientCert: 'me.pem', otlpClientKey: 'me.key' }), /applies to an https URL/);
+    assert.throws(() => parseOtlpOptions({ otlpClientCert: 'me.pem' }), /--otlp-client-cert needs --otlp URL/);
+  });
+
+  test('PEM files: a missing one is a runtime error, one without the PEM block a usage error, each naming its flag', async () => {
+    const dir = scratchDir('otlp-pem');
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    await writeFile(cert, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    await writeFile(key, '-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----\n');
+    const url = new URL('https://c:4318/v1/logs');
+    const opened = await openEndpoint({ url, headers: {}, timeoutMs: 1000, caFile: cert, clientCert: { certFile: cert, keyFile: key } });
+    assert.match(opened.clientCert?.key ?? '', /BEGIN EC PRIVATE KEY/);
+    assert.match(opened.ca ?? '', /BEGIN CERTIFICATE/);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: cert, keyFile: cert } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-key ${cert}: not a PEM private key file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: key, keyFile: key } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-cert ${key}: not a PEM certificate file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: join(dir, 'gone.pem'), keyFile: key } }), (e: Error) => e instanceof RuntimeError && /^--otlp-client-cert .*gone\.pem: no such file$/.test(e.message));
   });
 
   test('Retry-After in seconds or as an HTTP date', () => {
