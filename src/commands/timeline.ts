@@ -61,6 +61,8 @@ function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['wa
   if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
   if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
   if (raw.outputFile !== undefined) throw new UsageError(`--output-file does not apply to --${watch}`);
+  // A page is written whole once: there is no row to add to it as events come (it printed the table instead).
+  if (raw.output === 'html') throw new UsageError(`-o html is one self-contained page: it does not apply to --${watch}`);
   return watch;
 }
 

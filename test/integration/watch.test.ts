@@ -403,10 +403,14 @@ test('| head in a shell: the follow ends at its next write, exit 0, nothing on s
   assert.equal(err, 'plugin exit 0\n');
 });
 
-test('-w refuses --from', async () => {
+test('-w refuses --from and -o html', async () => {
   const r = await kubectl(['evtimeline', '-w', '--from', '-'], cp.kubeconfig, { input: '[]' });
   assert.equal(r.code, 2);
   assert.equal(r.stderr, 'error: --watch follows the live cluster: it does not apply to --from\n');
+  const html = await kubectl(['evtimeline', '-w', '-o', 'html'], cp.kubeconfig);
+  assert.equal(html.code, 2);
+  assert.equal(html.stdout, '');
+  assert.equal(html.stderr, 'error: -o html is one self-contained page: it does not apply to --watch\n');
 });
 
 /** Whether a watch from `resourceVersion` gets 410 Gone (etcd compacted past it). */

@@ -114,6 +114,8 @@ const usageErrors: [string, string[], RegExp][] = [
   ['-o jsonpath with no template', ['-o', 'jsonpath', '--from', labFile], /template format specified but no template given/],
   ['-o name for an incident', ['incident', '-o', 'name', '--from', labFile], /-o "name": want one of text, json, yaml, jsonpath=/],
   ['a bad --since', ['--since', 'soon', '--from', labFile], /--since "soon"/],
+  ['-o html with -w, which printed the table instead', ['-w', '-o', 'html'], /-o html is one self-contained page: it does not apply to --watch/],
+  ['-o html with --watch-only', ['--watch-only', '-o', 'html'], /-o html is one self-contained page: it does not apply to --watch-only/],
   ['aggregate-patch with --from', ['aggregate-patch', 'x', '--from', labFile], /--from does not apply/],
   ['aggregate-patch with both --add and --count', ['aggregate-patch', 'x', '--add', '1', '--count', '2'], /exclude each other/],
 ];
