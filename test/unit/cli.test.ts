@@ -107,6 +107,7 @@ test('hostile event text is escaped in the table and kept exact in JSON', async 
 
 const usageErrors: [string, string[], RegExp][] = [
   ['an unknown verb', ['bogus'], /unknown verb "bogus"/],
+  ['a verb after one of its flags, not called unknown', ['--event-ttl', '2h', 'incident', '--from', labFile], /^"incident" is a verb: put it before its flags \(kubectl evtimeline incident \[flags\]\)$/],
   ['an unknown flag', ['--bogus'], /unknown option '--bogus'/],
   ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, html, json, yaml, name, jsonpath=/],
   ['a Go template, refused rather than half done', ['-o', 'go-template={{.name}}', '--from', labFile], /-o go-template is not supported: Go templates are not implemented/],
