@@ -5,13 +5,14 @@ import { readFile } from 'node:fs/promises';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
 import type { KubeTarget, TargetAuth } from './kubeconfig.ts';
+import { errnoText } from '../io/errno.ts';
 
 async function readTokenFile(path: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new RuntimeError(`tokenFile ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new RuntimeError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
   }
   // client-go's cachingTokenSource trims the file and refuses an empty one.
   const token = text.trim();
