@@ -223,6 +223,15 @@ export function parseOtlpLines(text: string): OtlpFile | null {
   return seen === 0 ? null : { versions, writers: [...writers].sort(), skipped };
 }
 
+/**
+ * The versions with the k8s_events receiver's first, each writer's in file order. The receiver keeps
+ * no resourceVersion, so its copy of a version our export or k8sobjects also wrote ties with it
+ * (same count, same time), and on a tie the later one is kept: this way the copy with every field.
+ */
+function receiverFirst(versions: OtlpVersion[]): OtlpVersion[] {
+  return [...versions.filter((v) => v.writer === 'k8s_events'), ...versions.filter((v) => v.writer !== 'k8s_events')];
+}
+
 /** A collector's file as --from reads it: the latest version of each event (by uid, then resourceVersion, then file order). */
 export function parseOtlpEventLines(text: string): SavedEvents | null {
   const file = parseOtlpLines(text);
@@ -246,7 +255,7 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
       writers: file.writers,
       skipped: file.skipped,
     },
-    raw: { core: latestVersions(file.versions.map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
+    raw: { core: latestVersions(receiverFirst(file.versions).map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
     versions: file.versions.map(({ event, observedAt }) => ({ event, observedAt })),
   };
 }
