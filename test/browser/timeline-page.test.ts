@@ -402,6 +402,8 @@ test('light, dark and print', async () => {
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
   assert.equal(await visibleCount(page, '.track-row'), 4);
+  // On screen a lane out of view is not laid out; on paper every lane is.
+  assert.deepEqual(await page.locator('.lane').evaluateAll((els) => els.map((e) => getComputedStyle(e).contentVisibility)), ['visible', 'visible']);
   // On paper the marks cover every row, not just those that were on screen. The page redraws for
   // print on its next frame, so wait for it (this fails after the wait if it never happens).
   await page.waitForFunction(coversRows);
@@ -612,6 +614,40 @@ test('a page of 20,000 events loads, draws and still answers zoom and hover', as
   await page.locator('.track-row').first().focus();
   await page.keyboard.press('ArrowRight');
   assert.match((await tooltip(page)).Message ?? '', /^Message \d+ about obj-\d+/);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a page of 20,000 events about as many objects: every lane, and the last one drawn where it lies once scrolled to', async () => {
+  const opened = await openPage(browser, 'many-lanes.html', await pageFor('many-lanes', manyEvents(20_000, 20_000)));
+  const { page } = opened;
+  assert.equal(await page.locator('.lane').count(), 20_000);
+  assert.equal(await page.locator('#shown').textContent(), '20,000 events of 20,000 shown');
+  // Lanes off screen are not laid out; each keeps its exact height, so the page is as tall as all of them.
+  const tall = await page.evaluate(() => (document.querySelector('.rows') as HTMLElement).offsetHeight);
+  const [lanes, tracks] = await page.evaluate(() => [document.querySelectorAll('.lane-row').length, document.querySelectorAll('.track-row').length] as const);
+  assert.ok(tall >= lanes * 26 + tracks * 22, `.rows is ${tall} px`);
+  const last = page.locator('.track-row').last();
+  await last.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('.track-row')).at(-1)?.getAttribute('data-marks') === '1');
+  // Its mark is painted in its row, at its time: Tab onto the row shows the event, the pixels show the mark.
+  await page.locator('.lane-row .toggle').last().focus();
+  await page.keyboard.press('Tab');
+  const tip = await tooltip(page);
+  const lane = await page.locator('.lane').last().locator('.name').textContent();
+  assert.equal(tip.Object?.startsWith(`${lane} in team-`), true, `${tip.Object} is about ${lane}`);
+  const g = await geometry(page);
+  const x = Math.round(xAt(g, Date.parse((tip['First seen'] ?? '').split(' ')[0] ?? '')));
+  const box = await last.boundingBox();
+  assert.ok(box);
+  const row = await pixelRow(browser, await page.screenshot(), box.y + box.height / 2);
+  const ink = ([r, gr, b]: [number, number, number]) => r + gr + b < 600;
+  assert.equal(row.slice(x - 4, x + 5).some(ink), true, `a mark at x=${x} in the last row`);
+  // Collapse all: one row per lane, drawn in place too.
+  // (by its text: asking for a role makes Playwright name each of the 20,000 lane buttons)
+  await page.locator('.controls button:text-is("Collapse all")').click();
+  await page.locator('.lane-row').last().scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('.lane-row')).at(-1)?.getAttribute('data-marks') === '1');
   assertQuiet(opened);
   await page.close();
 });
