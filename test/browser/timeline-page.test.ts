@@ -357,25 +357,31 @@ test('the filter hides a type and a reason; a lane collapses into one row of its
   await page.close();
 });
 
-test('the TTL horizon and everything before it is shaded where the story may have been cut', async () => {
-  // Events from 70 to 50 minutes before the capture, TTL 1h: the horizon lies among them.
-  const opened = await open('ttl', [ev({ reason: 'Old', first: 4200, last: 3000, count: 9 }), ev({ reason: 'Late', first: 600 })]);
-  const { page } = opened;
-  const g = await geometry(page);
-  const shade = await page.locator('.shade.ttl').boundingBox();
-  assert.ok(shade, 'the TTL shade is shown');
-  const horizon = xAt(g, NOW - 3_600_000);
-  assert.ok(Math.abs(shade.x + shade.width - horizon) <= 1.5, `shade ends at ${shade.x + shade.width}, horizon at ${horizon}`);
-  assert.ok(shade.x <= g.left + 1);
-  assert.equal(await page.locator('.axis-note.ttl').textContent(), 'TTL horizon 2026-11-30T11:00:00Z');
-  // What a person sees: hatching left of the horizon, none right of it, in an empty stretch of a row.
-  const row = await pixelRow(browser, await page.screenshot(), await rowCentre(page, 'Late'));
-  const differs = (a: number, b: number) => row.slice(Math.round(a), Math.round(b)).some((p, i, all) => i > 0 && p.join() !== all[i - 1]?.join());
-  assert.equal(differs(g.left + 4, horizon - 4), true, 'hatched before the horizon');
-  assert.equal(differs(horizon + 4, horizon + 60), false, 'plain after it');
-  assertQuiet(opened);
-  await page.close();
-});
+// Events from 70 to 50 minutes before the capture, and one 10 minutes before: the horizon of the
+// default TTL (1h) lies among the first, that of --event-ttl 30m between them and the last.
+for (const [args, ttlMs, note] of [
+  [[], 3_600_000, 'TTL horizon 2026-11-30T11:00:00Z'],
+  [['--event-ttl', '30m'], 1_800_000, 'TTL horizon 2026-11-30T11:30:00Z'],
+] as [string[], number, string][]) {
+  test(`the TTL horizon (${note}${args.length === 0 ? ', the default 1h' : `, ${args.join(' ')}`}) and everything before it is shaded where the story may have been cut`, async () => {
+    const opened = await open('ttl', [ev({ reason: 'Old', first: 4200, last: 3000, count: 9 }), ev({ reason: 'Late', first: 600 })], args);
+    const { page } = opened;
+    const g = await geometry(page);
+    const shade = await page.locator('.shade.ttl').boundingBox();
+    assert.ok(shade, 'the TTL shade is shown');
+    const horizon = xAt(g, NOW - ttlMs);
+    assert.ok(Math.abs(shade.x + shade.width - horizon) <= 1.5, `shade ends at ${shade.x + shade.width}, horizon at ${horizon}`);
+    assert.ok(shade.x <= g.left + 1);
+    assert.equal(await page.locator('.axis-note.ttl').textContent(), note);
+    // What a person sees: hatching left of the horizon, none right of it, in an empty stretch of a row.
+    const row = await pixelRow(browser, await page.screenshot(), await rowCentre(page, 'Late'));
+    const differs = (a: number, b: number) => row.slice(Math.round(a), Math.round(b)).some((p, i, all) => i > 0 && p.join() !== all[i - 1]?.join());
+    assert.equal(differs(g.left + 4, horizon - 4), true, 'hatched before the horizon');
+    assert.equal(differs(horizon + 4, horizon + 60), false, 'plain after it');
+    assertQuiet(opened);
+    await page.close();
+  });
+}
 
 test('light, dark and print', async () => {
   const opened = await open('themes', labEvents());
@@ -402,6 +408,8 @@ test('light, dark and print', async () => {
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.getByRole('button', { name: 'Zoom in' }).isVisible(), false);
   assert.equal(await visibleCount(page, '.track-row'), 4);
+  // On screen a lane out of view is not laid out; on paper every lane is.
+  assert.deepEqual(await page.locator('.lane').evaluateAll((els) => els.map((e) => getComputedStyle(e).contentVisibility)), ['visible', 'visible']);
   // On paper the marks cover every row, not just those that were on screen. The page redraws for
   // print on its next frame, so wait for it (this fails after the wait if it never happens).
   await page.waitForFunction(coversRows);
@@ -612,6 +620,40 @@ test('a page of 20,000 events loads, draws and still answers zoom and hover', as
   await page.locator('.track-row').first().focus();
   await page.keyboard.press('ArrowRight');
   assert.match((await tooltip(page)).Message ?? '', /^Message \d+ about obj-\d+/);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('a page of 20,000 events about as many objects: every lane, and the last one drawn where it lies once scrolled to', async () => {
+  const opened = await openPage(browser, 'many-lanes.html', await pageFor('many-lanes', manyEvents(20_000, 20_000)));
+  const { page } = opened;
+  assert.equal(await page.locator('.lane').count(), 20_000);
+  assert.equal(await page.locator('#shown').textContent(), '20,000 events of 20,000 shown');
+  // Lanes off screen are not laid out; each keeps its exact height, so the page is as tall as all of them.
+  const tall = await page.evaluate(() => (document.querySelector('.rows') as HTMLElement).offsetHeight);
+  const [lanes, tracks] = await page.evaluate(() => [document.querySelectorAll('.lane-row').length, document.querySelectorAll('.track-row').length] as const);
+  assert.ok(tall >= lanes * 26 + tracks * 22, `.rows is ${tall} px`);
+  const last = page.locator('.track-row').last();
+  await last.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('.track-row')).at(-1)?.getAttribute('data-marks') === '1');
+  // Its mark is painted in its row, at its time: Tab onto the row shows the event, the pixels show the mark.
+  await page.locator('.lane-row .toggle').last().focus();
+  await page.keyboard.press('Tab');
+  const tip = await tooltip(page);
+  const lane = await page.locator('.lane').last().locator('.name').textContent();
+  assert.equal(tip.Object?.startsWith(`${lane} in team-`), true, `${tip.Object} is about ${lane}`);
+  const g = await geometry(page);
+  const x = Math.round(xAt(g, Date.parse((tip['First seen'] ?? '').split(' ')[0] ?? '')));
+  const box = await last.boundingBox();
+  assert.ok(box);
+  const row = await pixelRow(browser, await page.screenshot(), box.y + box.height / 2);
+  const ink = ([r, gr, b]: [number, number, number]) => r + gr + b < 600;
+  assert.equal(row.slice(x - 4, x + 5).some(ink), true, `a mark at x=${x} in the last row`);
+  // Collapse all: one row per lane, drawn in place too.
+  // (by its text: asking for a role makes Playwright name each of the 20,000 lane buttons)
+  await page.locator('.controls button:text-is("Collapse all")').click();
+  await page.locator('.lane-row').last().scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('.lane-row')).at(-1)?.getAttribute('data-marks') === '1');
   assertQuiet(opened);
   await page.close();
 });

@@ -19,7 +19,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
 import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
-import { emitEvents } from '../harness/emit.ts';
+import { emitEvents, type EmitOptions, type EmitReport } from '../harness/emit.ts';
 import { kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { readBoth } from '../harness/kubectl-events.ts';
@@ -39,6 +39,12 @@ before(async () => {
 async function target(name: string): Promise<KubeObject> {
   await kubectlOk(cp.kubeconfig, ['-n', ns, 'create', 'configmap', name]);
   return kubectlJSON<KubeObject>(cp.kubeconfig, ['-n', ns, 'get', 'configmap', name]);
+}
+
+/** A new ConfigMap `name` and `opts` emitted about it by acme-operator (the live object, uid included). */
+async function emitAbout(name: string, opts: Omit<EmitOptions, 'kind' | 'name' | 'namespace'>): Promise<EmitReport> {
+  await target(name);
+  return emitEvents(cp, { kind: 'ConfigMap', name, namespace: ns, component: 'acme-operator', ...opts });
 }
 
 async function eventsAbout(name: string): Promise<CoreEvent[]> {
@@ -80,11 +86,7 @@ test('core/v1 recorder: 20 identical events leave one event with count 20', asyn
 });
 
 test('core/v1 recorder: the spam filter lets 25 of 30 through, and the count stops at 25', async () => {
-  await target('thirty');
-  const report = await emitEvents(cp, {
-    kind: 'ConfigMap', name: 'thirty', namespace: ns, type: 'Warning', reason: 'QueueFull', message: 'queue is full',
-    component: 'acme-operator', count: 30,
-  });
+  const report = await emitAbout('thirty', { type: 'Warning', reason: 'QueueFull', message: 'queue is full', count: 30 });
   assert.deepEqual([report.creates, report.patches, report.errors], [1, 24, 0]);
   const events = await eventsAbout('thirty');
   assert.deepEqual(events.map((e) => e.count), [25]);
@@ -94,11 +96,7 @@ test('core/v1 recorder: the spam filter lets 25 of 30 through, and the count sto
 });
 
 test('core/v1 recorder: the 10th distinct message of a reason becomes "(combined from similar events)"', async () => {
-  await target('twelve');
-  const report = await emitEvents(cp, {
-    kind: 'ConfigMap', name: 'twelve', namespace: ns, type: 'Warning', reason: 'SyncFailed', message: 'attempt {n} failed',
-    component: 'acme-operator', instance: 'acme-operator-0', count: 12,
-  });
+  const report = await emitAbout('twelve', { type: 'Warning', reason: 'SyncFailed', message: 'attempt {n} failed', instance: 'acme-operator-0', count: 12 });
   // Messages 1..9 are created one by one; the 10th is created as the combined event, the 11th
   // and 12th patch it (count and message).
   assert.deepEqual([report.creates, report.patches, report.errors], [10, 2, 0]);
@@ -117,6 +115,28 @@ test('core/v1 recorder: the 10th distinct message of a reason becomes "(combined
   const ours = (JSON.parse(r.stdout) as { uid: string; reporter: string; count: number }[]).find((e) => e.uid === combined[0]?.metadata.uid);
   assert.equal(ours?.reporter, 'acme-operator');
   assert.equal(ours?.count, 3);
+});
+
+test('core/v1 recorder: 9 distinct messages stay 9 events; the 10th distinct one is already the combined event', async () => {
+  for (const [name, count] of [['nine', 9], ['ten', 10]] as const) {
+    const report = await emitAbout(name, { type: 'Normal', reason: 'Retried', message: 'try {n}', count });
+    assert.deepEqual([report.creates, report.patches, report.errors], [count, 0, 0], name);
+    const messages = (await eventsAbout(name)).map((e) => `${e.message} x${e.count}`).sort();
+    const singles = Array.from({ length: 9 }, (_, i) => `try ${i + 1} x1`);
+    assert.deepEqual(messages, count === 9 ? singles.sort() : ['(combined from similar events): try 10 x1', ...singles].sort(), name);
+  }
+});
+
+test('core/v1 recorder: 30 distinct messages, aggregated and then spam-filtered: 25 writes, the combined event counts 16', async () => {
+  // The spam key has no reason and no message (events_cache.go:70-82), so the combined event
+  // spends the same bucket: 9 singles + the combined create + 15 patches = 25 tokens; the 26th to
+  // 30th occurrences are counted in the cache (eventObserve runs before the filter) but never sent.
+  const report = await emitAbout('thirtyfold', { type: 'Warning', reason: 'SyncFailed', message: 'attempt {n} failed', count: 30 });
+  assert.deepEqual([report.creates, report.patches, report.errors], [10, 15, 0]);
+  const events = await eventsAbout('thirtyfold');
+  assert.equal(events.length, 10);
+  const combined = events.filter((e) => e.message.startsWith('(combined from similar events): '));
+  assert.deepEqual(combined.map((e) => [e.message, e.count]), [['(combined from similar events): attempt 25 failed', 16]]);
 });
 
 test('events.k8s.io recorder: 20 identical events leave one event whose series.count is 2', async () => {
@@ -176,11 +196,7 @@ test('both recorders drop a type other than Normal or Warning before sending it'
 
 test('the table says what kubectl events says of every recorder\'s output, row for row, ages included', async () => {
   // An event repeated 4 s apart: its last and first occurrence ages differ, and both must match.
-  await target('paced');
-  await emitEvents(cp, {
-    kind: 'ConfigMap', name: 'paced', namespace: ns, type: 'Warning', reason: 'BackOff', message: 'back-off restarting',
-    component: 'acme-operator', count: 3, interval: '4s',
-  });
+  await emitAbout('paced', { type: 'Warning', reason: 'BackOff', message: 'back-off restarting', count: 3, interval: '4s' });
   const both = await readBoth(cp.kubeconfig, ['-n', ns]);
   assert.deepEqual(both.plugin, both.kubectl);
   assert.deepEqual(both.ages, []);

@@ -254,6 +254,43 @@ async function selfSigned(name: string, extra: string[]): Promise<{ cert: string
   return { cert, key };
 }
 
+describe('record --otlp while the collector is down', () => {
+  test('the record keeps growing and is shipped once the collector is back: every version once, the retries said on stderr', { timeout: 300_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'otlp-down');
+    const col = await collector();
+    await col.stop('SIGKILL');
+    const file = join(scratch, 'down.jsonl');
+    const child = spawn(PLUGIN_BINARY, ['record', '-n', ns, file, '--otlp', col.url, '--otlp-batch', '20'], { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
+    children.add(child);
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    await waitFor('the recorder to start', async () => existsSync(file));
+    await populate(cp, ns, 100);
+    const observations = async () => parseRecordText(await readFile(file, 'utf8'))?.observations.length ?? 0;
+    await waitFor('the record to hold every event', async () => (await observations()) >= 100);
+    await waitFor('a failed attempt said on stderr', async () => /ECONNREFUSED.*retrying in/.test(stderr));
+    assert.equal(existsSync(`${file}.otlp.json`), false, 'nothing confirmed while the collector is down');
+
+    await col.restart();
+    const ledgerCovers = async () => {
+      const ledger = JSON.parse(await readFile(`${file}.otlp.json`, 'utf8').catch(() => '{"endpoints":{}}')) as Json;
+      return ledger.endpoints[col.url]?.bytes === Buffer.byteLength(await readFile(file, 'utf8'));
+    };
+    await waitFor('the ledger to cover the whole record', ledgerCovers, { everyMs: 100 });
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, stderr);
+    assert.match(stderr, /shipped 100 log records to http:\/\/127\.0\.0\.1:\d+\/v1\/logs \(\d+ requests?, \d+ retr(y|ies)\)\n/);
+    await col.stop();
+    const counts = versionCounts(await col.readOutput());
+    assert.equal(counts.size, 100);
+    assert.ok([...counts.values()].every((n) => n === 1), 'each version once');
+  });
+});
+
 describe('reaching a real collector: TLS, headers, retryable answers', () => {
   let cp: ControlPlane;
   let ns = '';

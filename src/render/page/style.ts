@@ -60,10 +60,12 @@ legend { color: var(--muted); padding: 0 4px; }
 .axis-note.capture { color: var(--capture); }
 .rows { position: relative; }
 .group-title { margin: 0; padding: 6px 8px; font-size: 13px; background: var(--row); border-bottom: 1px solid var(--line); position: relative; z-index: 2; }
-.row { display: flex; min-height: var(--row-h); border-bottom: 1px solid var(--grid); }
+/* Rows of a fixed height, so that a lane off screen, which is not laid out (content-visibility), is given its height exactly. */
+.lane { content-visibility: auto; }
+.row { display: flex; height: var(--row-h); border-bottom: 1px solid var(--grid); }
 .row > .label { width: var(--label-w); flex: none; padding: 2px 8px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; position: relative; z-index: 2; background: var(--bg); border-right: 1px solid var(--line); }
 .row > .plot { flex: 1; }
-.lane-row { min-height: var(--lane-h); }
+.lane-row { height: var(--lane-h); }
 .lane-row > .label { font-weight: 600; display: flex; align-items: center; }
 .lane-row > .label > .toggle { flex: 0 1 auto; min-width: 0; white-space: nowrap; display: inline-flex; align-items: center; }
 .track-row > .label { padding-left: 28px; display: flex; align-items: center; }
@@ -104,5 +106,6 @@ canvas.marks { position: absolute; left: 0; }
   .controls button, .controls input[type="search"], .hint, .tooltip, .theme { display: none; }
   .axis-row { position: static; }
   .row, .group-title { break-inside: avoid; }
+  .lane { content-visibility: visible; }
 }
 `;

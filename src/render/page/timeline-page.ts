@@ -261,7 +261,10 @@ export function timelinePage(): void {
   const allRows: Row[] = [];
   const laneRows: Row[] = [];
   const trackRows: Row[] = [];
+  /** by lane index (lanes are built in index order) */
   const laneEls: HTMLElement[] = [];
+  /** each lane's reason rows, by lane index */
+  const laneTrackRows: Row[][] = data.lanes.map(() => []);
   const groupEls: HTMLElement[] = [];
 
   // The last lane each owner owns: its connector closes the branch (└─), the others continue it (├─).
@@ -364,6 +367,7 @@ export function timelinePage(): void {
     rowEl.append(label, el('div', 'plot'));
     const row: Row = { el: rowEl, lane, track, events, y: 0, h: 0 };
     trackRows.push(row);
+    laneTrackRows[lane]?.push(row);
     allRows.push(row);
     rowEl.addEventListener('keydown', (e) => stepSelection(row, e));
     rowEl.addEventListener('focus', () => selectFirstOnFocus(row));
@@ -373,17 +377,33 @@ export function timelinePage(): void {
     return rowEl;
   }
 
-  function setCollapsed(lane: number, value: boolean): void {
+  function setCollapsed(lane: number, value: boolean, now = true): void {
     if (value) collapsed.add(lane);
     else collapsed.delete(lane);
-    const box = laneEls[laneRows.findIndex((r) => r.lane === lane)];
+    const box = laneEls[lane];
     box?.querySelector('.toggle')?.setAttribute('aria-expanded', String(!value));
     const tracks = box?.querySelector('.tracks') as HTMLElement | null;
     if (tracks) tracks.hidden = value;
-    relayout();
+    sizeLane(lane);
+    if (now) relayout();
   }
-  collapseAll.addEventListener('click', () => laneRows.forEach((r) => setCollapsed(r.lane, true)));
-  expandAll.addEventListener('click', () => laneRows.forEach((r) => setCollapsed(r.lane, false)));
+  // Every lane, then one layout: a layout per lane is quadratic on a page of thousands of lanes.
+  const setAll = (value: boolean): void => {
+    laneRows.forEach((r) => setCollapsed(r.lane, value, false));
+    relayout();
+  };
+  collapseAll.addEventListener('click', () => setAll(true));
+  expandAll.addEventListener('click', () => setAll(false));
+
+  // A lane off screen is not laid out at all (content-visibility: auto in the stylesheet): it keeps
+  // the height it will have, from the rows' fixed heights, so that the lanes below stay where they are.
+  const px = (name: string): number => parseFloat(getComputedStyle(doc.documentElement).getPropertyValue(name)) || 0;
+  const laneHeight = px('--lane-h');
+  const rowHeight = px('--row-h');
+  function sizeLane(lane: number): void {
+    const shown = collapsed.has(lane) ? 0 : (laneTrackRows[lane] ?? []).filter((r) => !r.el.hidden).length;
+    laneEls[lane]?.style.setProperty('contain-intrinsic-height', `${laneHeight + shown * rowHeight}px`);
+  }
 
   function applyFilter(): void {
     let events = 0;
@@ -399,9 +419,10 @@ export function timelinePage(): void {
       const owner = data.lanes[l]?.owner ?? null;
       if (laneShown[l] && owner !== null) laneShown[owner] = true;
     }
-    laneRows.forEach((row, i) => {
-      const box = laneEls[i];
+    laneRows.forEach((row) => {
+      const box = laneEls[row.lane];
       if (box) box.hidden = !laneShown[row.lane];
+      sizeLane(row.lane);
     });
     groupEls.forEach((section, i) => {
       section.hidden = !(data.groups[i]?.lanes ?? []).some((l) => laneShown[l]);
@@ -419,17 +440,42 @@ export function timelinePage(): void {
   }
   const colourOf = (type: PageType): string => colours[type.kind === 'unconventional' ? 'odd' : type.kind] ?? '#888';
 
+  /** Where each shown lane lies (in .rows), top to bottom; its rows are measured when they come into view. */
+  let laneBoxes: { lane: number; y: number; h: number }[] = [];
+  /** The rows that draw marks in the part of .rows last drawn, top to bottom, measured then. */
   let visibleRows: Row[] = [];
   function relayout(): void {
-    visibleRows = allRows.filter((row) => {
-      if (row.el.offsetParent === null) return false;
-      return row.track === null ? collapsed.has(row.lane) : !collapsed.has(row.lane);
+    laneBoxes = [];
+    laneEls.forEach((box, lane) => {
+      if (box.hidden || (box.parentElement as HTMLElement).hidden) return;
+      laneBoxes.push({ lane, y: offsetWithin(box), h: box.offsetHeight });
     });
-    for (const row of visibleRows) {
-      row.y = offsetWithin(row.el);
-      row.h = row.el.offsetHeight;
-    }
     scheduleDraw(false);
+  }
+  // A lane whose height turns out other than it was given (laid out when it came into view) moves those below.
+  const resized = new ResizeObserver(() => relayout());
+  /** The rows that draw marks between top and bottom: a collapsed lane's own row, else its shown reason rows. */
+  function rowsBetween(top: number, bottom: number): Row[] {
+    let lo = 0;
+    let hi = laneBoxes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const b = laneBoxes[mid] as { y: number; h: number };
+      if (b.y + b.h <= top) lo = mid + 1;
+      else hi = mid;
+    }
+    const rows: Row[] = [];
+    for (let i = lo; i < laneBoxes.length; i += 1) {
+      const b = laneBoxes[i] as { lane: number; y: number };
+      if (b.y >= bottom) break;
+      const lane = collapsed.has(b.lane) ? [laneRows[b.lane] as Row] : (laneTrackRows[b.lane] ?? []).filter((r) => !r.el.hidden);
+      for (const row of lane) {
+        row.y = offsetWithin(row.el);
+        row.h = row.el.offsetHeight;
+        rows.push(row);
+      }
+    }
+    return rows;
   }
   function offsetWithin(node: HTMLElement): number {
     let y = 0;
@@ -531,12 +577,13 @@ export function timelinePage(): void {
     ctx.clearRect(0, 0, w, h);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
+    visibleRows = rowsBetween(top, top + h);
     for (const row of visibleRows) {
       const y = row.y - top;
       if (y + row.h < 0 || y > h) continue;
       row.el.dataset.marks = String(drawRow(ctx, row, y + row.h / 2, w));
     }
-    if (selected !== null) {
+    if (selected !== null && visibleRows.includes(selected.row)) {
       const m = markBox(selected.row, selected.event);
       if (m !== null) {
         ctx.strokeStyle = colours.focus ?? '#06f';
@@ -886,5 +933,6 @@ export function timelinePage(): void {
   readColours();
   showRange();
   applyFilter();
+  for (const box of laneEls) resized.observe(box);
   scheduleDraw(true);
 }
