@@ -8,7 +8,9 @@
 //   k8s_events  the contrib k8s_events receiver (k8s_event_to_logdata.go): no series, no
 //               reportingController/Instance or source.component, one timestamp (eventTime, else
 //               lastTimestamp, else firstTimestamp) so the first occurrence is read as the event's
-//               creation, no resourceVersion of the event, and no type but Normal or Warning
+//               creation, no resourceVersion of the event, no namespace of its own (k8s.namespace.name
+//               is the involved object's: none for a Node's), and no type but Normal or Warning
+//               (newer releases: also Error and Critical, as severity text)
 //
 // Log records of anything else (an application's logs in the same file) are skipped and counted.
 // OTLP JSON (the protobuf JSON mapping): camelCase keys, int64 as decimal strings, enums as numbers.

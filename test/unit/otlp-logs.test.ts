@@ -265,7 +265,7 @@ describe("--from a collector file: the provenance says what its writers left out
   test('the k8s_events receiver: every field it does not keep is named', () => {
     assert.equal(
       otlpProvenanceNotice('c.jsonl', { writers: ['k8s_events'], skipped: 0 }),
-      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, types other than Normal and Warning (newer releases also keep Error and Critical); those fields read as empty\n',
+      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, the namespace of events about cluster-scoped objects, types other than Normal and Warning (newer releases also keep Error and Critical); those fields read as empty\n',
     );
   });
   test('our export and k8sobjects keep everything: nothing to say', () => {
