@@ -4,7 +4,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
-import { applyAuth, unauthorizedMessage } from './auth.ts';
+import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { errnoText, pathErrorText } from '../io/errno.ts';
 
@@ -35,6 +35,11 @@ export class ApiError extends RuntimeError {
   ) {
     super(message);
   }
+}
+
+/** A 401 to a request whose token an exec plugin gave: the plugin runs again for the next request, which may be accepted. */
+export class ExecCredentialRefused extends ApiError {
+  override name = 'ExecCredentialRefused';
 }
 
 /** The largest answer read into memory: a page of 500 events is a few MiB; a body past this is refused, not read whole. */
@@ -169,7 +174,8 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       if (code >= 200 && code < 300) return resolve(response);
       if (code === 401 && target.auth) {
         response.resume();
-        return reject(new ApiError(unauthorizedMessage(target.server, target.auth.description), code, 'Unauthorized'));
+        const message = unauthorizedMessage(target.server, target.auth.description);
+        return reject(refusedExecCredential(base, target.auth) ? new ExecCredentialRefused(message, code, 'Unauthorized') : new ApiError(message, code, 'Unauthorized'));
       }
       let text = '';
       response.setEncoding('utf8');
