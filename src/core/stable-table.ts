@@ -5,9 +5,23 @@ import type { Event, ObjectRef } from './event.ts';
 import { NONE } from './timeline.ts';
 
 // A reason may be a sentence (the very thing type-audit flags), and an empty part prints as <none>.
-// An object's name may hold spaces (core/v1 accepts any involvedObject.name): the object is the last
-// word holding a slash and everything after it (a Kind never holds a space).
+// An object's name may hold spaces and slashes (core/v1 accepts any involvedObject.name): the object
+// starts at the last word that begins with a Kind and a slash (`Pod/`, `Pipeline.ev.labhub.io/`,
+// `<none>/`), else at the last word holding a slash. A Kind never holds a space and begins with a
+// capital letter by convention; a name's later words rarely do (`ConfigMap/a b/c` is ConfigMap "a b/c").
 const STABLE_LINE = /^(\S*)[ \t]+(.+)[ \t]+(\S*\/.*)$/;
+const BEFORE_KIND = /[ \t]+(?=(?:<none>|[A-Z][A-Za-z0-9]*(?:\.[A-Za-z0-9-]+)*)\/)/g;
+
+/** type, reason and object of a line whose object begins with a Kind; null when no word does. */
+function splitAtKind(line: string): [string, string, string] | null {
+  const type = /^(\S*)[ \t]+/.exec(line);
+  if (type === null) return null;
+  const rest = line.slice(type[0].length);
+  let last: RegExpExecArray | undefined;
+  for (const gap of rest.matchAll(BEFORE_KIND)) last = gap;
+  if (last === undefined || last.index === 0) return null;
+  return [type[1] ?? '', rest.slice(0, last.index), rest.slice(last.index + last[0].length)];
+}
 
 /** A line as `-o stable` prints it; a file is taken for a stable table when every non-blank line (trimmed) is one. */
 export function isStableLine(line: string): boolean {
@@ -28,13 +42,13 @@ export function parseStableTable(text: string): Event[] {
 }
 
 function parseStableLine(line: string): Event {
-  const match = STABLE_LINE.exec(line);
-  if (match === null) {
+  const match = splitAtKind(line) ?? STABLE_LINE.exec(line)?.slice(1);
+  if (match === undefined) {
     // No object: keep what can be read (a reason with spaces keeps its words).
     const [type = '', ...reason] = line.split(/[ \t]+/);
     return tableEvent(unNone(type), unNone(reason.join(' ')), '', '');
   }
-  const [, type = '', reason = '', objectField = ''] = match;
+  const [type = '', reason = '', objectField = ''] = match;
   const slash = objectField.indexOf('/');
   const { kind, apiVersion } = splitQualifiedKind(unNone(objectField.slice(0, slash)));
   return tableEvent(unNone(type), unNone(reason), kind, unNone(objectField.slice(slash + 1)), apiVersion);

@@ -4,14 +4,27 @@
 import { readFile } from 'node:fs/promises';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
+import type { ExecCredential } from './exec-credential.ts';
 import type { KubeTarget, TargetAuth } from './kubeconfig.ts';
+import { errnoText } from '../io/errno.ts';
+
+/** The exec plugin's credential each request's options carry, for a 401 to hand back (refusedExecCredential). */
+const execCredentials = new WeakMap<https.RequestOptions, ExecCredential>();
+
+/** A request carrying `options` got 401: its exec credential, if it had one, is not used again (true). */
+export function refusedExecCredential(options: https.RequestOptions, auth: TargetAuth): boolean {
+  const credential = execCredentials.get(options);
+  if (credential === undefined) return false;
+  auth.execCache.refused(credential);
+  return true;
+}
 
 async function readTokenFile(path: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new RuntimeError(`tokenFile ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new RuntimeError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
   }
   // client-go's cachingTokenSource trims the file and refuses an empty one.
   const token = text.trim();
@@ -37,6 +50,7 @@ export async function applyAuth(options: https.RequestOptions, auth: TargetAuth,
         now: () => Date.now(),
         stderr: (text) => (target.log ?? ((t: string) => process.stderr.write(t)))(text),
       });
+      execCredentials.set(options, credential);
       if (credential.token) headers.Authorization = `Bearer ${credential.token}`;
       if (credential.clientCertificateData && credential.clientKeyData) {
         if (cluster?.proxyUrl) throw new RuntimeError(`exec credential plugin ${JSON.stringify(auth.exec.command)}: a client certificate through a proxy is not supported`);

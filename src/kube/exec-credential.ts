@@ -13,7 +13,8 @@
 // - The plugin's stderr goes to ours (its last line also ends our error when it fails); stdout must be one ExecCredential of the configured apiVersion,
 //   with status.token or both status.clientCertificateData and status.clientKeyData.
 // - A credential is reused until status.expirationTimestamp, for the life of the process when it
-//   has none; one that has expired runs the plugin again.
+//   has none; one that has expired runs the plugin again, and so does one the server refused (401:
+//   roundTripper.RoundTrip calls maybeRefreshCreds), for the next request.
 import { dirname, isAbsolute, join } from 'node:path';
 import { RuntimeError } from '../errors.ts';
 
@@ -154,20 +155,30 @@ async function runExecPlugin(exec: ExecConfig, ctx: ExecContext): Promise<ExecCr
   return parseCredential(stdout, exec, ctx);
 }
 
-/** Credentials of one process, per plugin configuration: reused until they expire. */
+/**
+ * Credentials of one process, per plugin configuration: reused until they expire, or until the
+ * server refuses them (401), after which the next request runs the plugin again: client-go's
+ * roundTripper calls maybeRefreshCreds on a 401, unless the credential was already rotated.
+ */
 export class ExecCredentialCache {
-  private readonly entries = new Map<string, Promise<ExecCredential>>();
+  private readonly entries = new Map<string, { running: Promise<ExecCredential>; credential?: ExecCredential }>();
 
   async get(exec: ExecConfig, ctx: ExecContext): Promise<ExecCredential> {
     const key = JSON.stringify([exec, ctx.server, ctx.user]);
     const cached = this.entries.get(key);
     if (cached !== undefined) {
-      const credential = await cached.catch(() => undefined);
-      if (credential !== undefined && (credential.expiresAt === undefined || credential.expiresAt > ctx.now())) return credential;
+      const credential = await cached.running.catch(() => undefined);
+      if (credential !== undefined && (credential.expiresAt === undefined || credential.expiresAt > ctx.now()) && this.entries.get(key) === cached) return credential;
     }
     // Concurrent requests share one run of the plugin.
-    const running = runExecPlugin(exec, ctx);
-    this.entries.set(key, running);
-    return running;
+    const entry: { running: Promise<ExecCredential>; credential?: ExecCredential } = { running: runExecPlugin(exec, ctx) };
+    entry.running.then((credential) => (entry.credential = credential), () => {});
+    this.entries.set(key, entry);
+    return entry.running;
+  }
+
+  /** The server refused `credential`: the next request runs its plugin again (unless it has already). */
+  refused(credential: ExecCredential): void {
+    for (const [key, entry] of this.entries) if (entry.credential === credential) this.entries.delete(key);
   }
 }

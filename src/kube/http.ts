@@ -4,8 +4,9 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
-import { applyAuth, unauthorizedMessage } from './auth.ts';
+import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
+import { errnoText, pathErrorText } from '../io/errno.ts';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
@@ -36,6 +37,11 @@ export class ApiError extends RuntimeError {
   }
 }
 
+/** A 401 to a request whose token an exec plugin gave: the plugin runs again for the next request, which may be accepted. */
+export class ExecCredentialRefused extends ApiError {
+  override name = 'ExecCredentialRefused';
+}
+
 /** The largest answer read into memory: a page of 500 events is a few MiB; a body past this is refused, not read whole. */
 const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
 
@@ -52,9 +58,25 @@ export function buildUrl(server: string, path: string, query: ApiRequest['query'
   return url;
 }
 
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.trim().split('\n')[0] ?? '';
+/**
+ * Why client-node could not prepare a request, in words with the file's path: a CA or client
+ * certificate that is missing says its path (`open /x: no such file or directory`), but one that is
+ * a folder fails in a read that names none, so the target's files are tried to find it.
+ */
+function prepareFailure(error: unknown, target: KubeTarget): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== undefined && (error as NodeJS.ErrnoException).path === undefined) {
+    const files = [target.config.getCurrentCluster()?.caFile, target.config.getCurrentUser()?.certFile, target.config.getCurrentUser()?.keyFile];
+    for (const file of files) {
+      if (!file) continue;
+      try {
+        process.getBuiltinModule('node:fs').readFileSync(file);
+      } catch (failure) {
+        if ((failure as NodeJS.ErrnoException).code === code) return `read ${file}: ${errnoText(failure)}`;
+      }
+    }
+  }
+  return pathErrorText(error).trim().split('\n')[0] ?? '';
 }
 
 /**
@@ -66,7 +88,7 @@ export async function requestOptions(target: KubeTarget): Promise<https.RequestO
   try {
     await target.config.applyToHTTPSOptions(options);
   } catch (error) {
-    throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${firstLine(error)}`);
+    throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${prepareFailure(error, target)}`);
   }
   // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
   // request then opened its own connection and TLS handshake (47 for a 20,000-event read with its
@@ -98,15 +120,27 @@ export class TlsVerificationError extends RuntimeError {
   override name = 'TlsVerificationError';
 }
 
+/**
+ * The connection was reset or closed before any answer came (a load balancer dropping it, a server
+ * closing an idle keep-alive connection as we reused it). client-go asks a GET again after a second
+ * (rest/request.go isErrRetryableFunc: IsConnectionReset, IsProbableEOF); a write is not idempotent.
+ */
+export class ConnectionResetError extends RuntimeError {
+  override name = 'ConnectionResetError';
+}
+
 // OpenSSL's verification codes as Node reports them, its hostname check, and TLS alerts about our certificate.
 const TLS_VERIFICATION = /CERT|SELF_SIGNED|ISSUER|LEAF_SIGNATURE|HOSTNAME_MISMATCH|INVALID_CA|ALTNAME/;
 
 function networkError(error: NodeJS.ErrnoException, target: KubeTarget): RuntimeError {
   const where = `the API server at ${target.server} (context "${target.context}")`;
   if (error.code !== undefined && TLS_VERIFICATION.test(error.code)) {
-    return new TlsVerificationError(`cannot trust ${where}: TLS verification failed (${error.code}: ${error.message.split('\n')[0]})`);
+    // Node adds advice for its own command line (`try running Node.js with --use-system-ca`), which a plugin user cannot act on.
+    const why = (error.message.split('\n')[0] ?? '').replace(/; if the root CA is installed locally.*$/, '');
+    return new TlsVerificationError(`cannot trust ${where}: TLS verification failed (${error.code}: ${why})`);
   }
   const what = error.code ? `${error.code}` : error.message;
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return new ConnectionResetError(`cannot reach ${where}: ${what}`);
   return new RuntimeError(`cannot reach ${where}: ${what}`);
 }
 
@@ -140,7 +174,8 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       if (code >= 200 && code < 300) return resolve(response);
       if (code === 401 && target.auth) {
         response.resume();
-        return reject(new ApiError(unauthorizedMessage(target.server, target.auth.description), code, 'Unauthorized'));
+        const message = unauthorizedMessage(target.server, target.auth.description);
+        return reject(refusedExecCredential(base, target.auth) ? new ExecCredentialRefused(message, code, 'Unauthorized') : new ApiError(message, code, 'Unauthorized'));
       }
       let text = '';
       response.setEncoding('utf8');
@@ -169,14 +204,17 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /**
  * One request, its JSON answer parsed. A 429 or 5xx that carries Retry-After (API Priority and
  * Fairness throttling, a server starting up) is tried again after that many seconds, as client-go's
- * checkWait does (rest/with_retry.go); without the header it is an error at once, as there.
+ * checkWait does (rest/with_retry.go); without the header it is an error at once, as there. A GET
+ * whose connection was reset before any answer is tried again after a second, as there; one cut off
+ * mid-answer is not (client-go reads the body after its retry loop).
  */
 export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<unknown> {
   for (let retries = 0; ; retries += 1) {
     try {
       return await apiRequestOnce(target, req);
     } catch (error) {
-      const wait = error instanceof ApiError && (error.code === 429 || error.code >= 500) ? error.retryAfterSeconds : undefined;
+      const reset = error instanceof ConnectionResetError && req.method === 'GET' ? 1 : undefined;
+      const wait = error instanceof ApiError && (error.code === 429 || error.code >= 500) ? error.retryAfterSeconds : reset;
       if (wait === undefined || retries >= MAX_RETRIES) throw error;
       await sleep(Math.min(wait, MAX_RETRY_AFTER_SECONDS) * 1000);
     }

@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RuntimeError } from '../errors.ts';
 import { eventsPath, listEvents } from './events-api.ts';
-import { ApiError, TlsVerificationError, apiRequest, openStream } from './http.ts';
+import { ApiError, ExecCredentialRefused, TlsVerificationError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
@@ -216,6 +216,10 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
   let phase = firstPhase(opts.resourceVersion ?? '');
   let failures = 0;
   let expiredInARow = 0;
+  // A token from an exec plugin that the server stops accepting (rotated, revoked, expired without
+  // saying when) is asked for again once, as client-go's exec round tripper does after a 401; a
+  // fresh one refused too is final.
+  let credentialRenewed = false;
 
   while (!signal.aborted) {
     let response: IncomingMessage | undefined;
@@ -228,6 +232,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         case 'check-resume': {
           const current = await abortable(currentResourceVersion(target, namespace, opts.requestTimeoutMs), signal);
           failures = 0;
+          credentialRenewed = false;
           const verdict = judgeResume(phase.from, current);
           const step: FollowStep = { kind: 'resume', from: phase.from, current, verdict };
           phase = verdict === 'resume' ? { name: 'watch', from: phase.from } : { name: 'list', why: 'start' };
@@ -237,6 +242,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         case 'list': {
           const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs }), signal);
           failures = 0;
+          credentialRenewed = false;
           const step: FollowStep = { kind: 'list', items: list.items.filter(isObject), resourceVersion: list.resourceVersion, why: phase.why };
           phase = { name: 'watch', from: list.resourceVersion };
           yield step;
@@ -245,6 +251,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         case 'watch': {
           const opened = Date.now();
           response = await openWatch(target, namespace, phase.from, watchSeconds, signal);
+          credentialRenewed = false; // the server took the credential
           let delivered = false;
           for await (const message of readWatchLines(response)) {
             const { type, object } = message;
@@ -272,8 +279,13 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
       }
     } catch (caught) {
       if (signal.aborted) return;
-      const error = classify(caught);
       const what = phase.name === 'watch' ? 'watch' : 'list';
+      if (caught instanceof ExecCredentialRefused && !credentialRenewed) {
+        credentialRenewed = true;
+        notice(`${what} refused the exec credential plugin's token (401 Unauthorized): running the plugin again`);
+        continue;
+      }
+      const error = classify(caught);
       if (error instanceof Expired) {
         // A quiet namespace gets this after every long watch (no bookmarks come from etcd, so the
         // version to resume from grows old); only one that follows a fresh list again and again is wrong.

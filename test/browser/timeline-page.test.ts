@@ -357,25 +357,31 @@ test('the filter hides a type and a reason; a lane collapses into one row of its
   await page.close();
 });
 
-test('the TTL horizon and everything before it is shaded where the story may have been cut', async () => {
-  // Events from 70 to 50 minutes before the capture, TTL 1h: the horizon lies among them.
-  const opened = await open('ttl', [ev({ reason: 'Old', first: 4200, last: 3000, count: 9 }), ev({ reason: 'Late', first: 600 })]);
-  const { page } = opened;
-  const g = await geometry(page);
-  const shade = await page.locator('.shade.ttl').boundingBox();
-  assert.ok(shade, 'the TTL shade is shown');
-  const horizon = xAt(g, NOW - 3_600_000);
-  assert.ok(Math.abs(shade.x + shade.width - horizon) <= 1.5, `shade ends at ${shade.x + shade.width}, horizon at ${horizon}`);
-  assert.ok(shade.x <= g.left + 1);
-  assert.equal(await page.locator('.axis-note.ttl').textContent(), 'TTL horizon 2026-11-30T11:00:00Z');
-  // What a person sees: hatching left of the horizon, none right of it, in an empty stretch of a row.
-  const row = await pixelRow(browser, await page.screenshot(), await rowCentre(page, 'Late'));
-  const differs = (a: number, b: number) => row.slice(Math.round(a), Math.round(b)).some((p, i, all) => i > 0 && p.join() !== all[i - 1]?.join());
-  assert.equal(differs(g.left + 4, horizon - 4), true, 'hatched before the horizon');
-  assert.equal(differs(horizon + 4, horizon + 60), false, 'plain after it');
-  assertQuiet(opened);
-  await page.close();
-});
+// Events from 70 to 50 minutes before the capture, and one 10 minutes before: the horizon of the
+// default TTL (1h) lies among the first, that of --event-ttl 30m between them and the last.
+for (const [args, ttlMs, note] of [
+  [[], 3_600_000, 'TTL horizon 2026-11-30T11:00:00Z'],
+  [['--event-ttl', '30m'], 1_800_000, 'TTL horizon 2026-11-30T11:30:00Z'],
+] as [string[], number, string][]) {
+  test(`the TTL horizon (${note}${args.length === 0 ? ', the default 1h' : `, ${args.join(' ')}`}) and everything before it is shaded where the story may have been cut`, async () => {
+    const opened = await open('ttl', [ev({ reason: 'Old', first: 4200, last: 3000, count: 9 }), ev({ reason: 'Late', first: 600 })], args);
+    const { page } = opened;
+    const g = await geometry(page);
+    const shade = await page.locator('.shade.ttl').boundingBox();
+    assert.ok(shade, 'the TTL shade is shown');
+    const horizon = xAt(g, NOW - ttlMs);
+    assert.ok(Math.abs(shade.x + shade.width - horizon) <= 1.5, `shade ends at ${shade.x + shade.width}, horizon at ${horizon}`);
+    assert.ok(shade.x <= g.left + 1);
+    assert.equal(await page.locator('.axis-note.ttl').textContent(), note);
+    // What a person sees: hatching left of the horizon, none right of it, in an empty stretch of a row.
+    const row = await pixelRow(browser, await page.screenshot(), await rowCentre(page, 'Late'));
+    const differs = (a: number, b: number) => row.slice(Math.round(a), Math.round(b)).some((p, i, all) => i > 0 && p.join() !== all[i - 1]?.join());
+    assert.equal(differs(g.left + 4, horizon - 4), true, 'hatched before the horizon');
+    assert.equal(differs(horizon + 4, horizon + 60), false, 'plain after it');
+    assertQuiet(opened);
+    await page.close();
+  });
+}
 
 test('light, dark and print', async () => {
   const opened = await open('themes', labEvents());

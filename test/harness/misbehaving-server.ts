@@ -1,7 +1,7 @@
 // A deliberately broken HTTP server on loopback, for the faults a healthy kube-apiserver never
 // produces but a broken server, proxy or load balancer does: a continue token handed out again, a
 // body shorter than its Content-Length, a body of hundreds of MiB, an answer that drips a byte at a
-// time, 429 with Retry-After, 503, a GET answered with another object. It is no API server: it
+// time, 429 with Retry-After, 503, a GET answered with another object, a connection reset before any answer. It is no API server: it
 // answers the few paths a test points the plugin at with fixed JSON and the fault, and nothing more.
 // Network faults against a correct server go through tcp-proxy.ts in front of the real one instead.
 import http from 'node:http';
@@ -23,7 +23,9 @@ export type Fault =
   /** 503 with a Status, every time */
   | { kind: 'unavailable' }
   /** a GET of one event answered with a Namespace object */
-  | { kind: 'wrong-object' };
+  | { kind: 'wrong-object' }
+  /** `times` connections reset (RST) as the request arrives, before any answer, then the list */
+  | { kind: 'reset-before-answer'; times: number };
 
 export interface MisbehavingServer {
   /** http://127.0.0.1:PORT */
@@ -67,6 +69,7 @@ function streamHuge(res: http.ServerResponse, event: unknown, bytes: number): vo
 export async function startMisbehavingServer(fault: Fault, events: unknown[], dir: string): Promise<MisbehavingServer> {
   const requests: string[] = [];
   let tooMany = fault.kind === 'too-many-requests' ? fault.times : 0;
+  let resets = fault.kind === 'reset-before-answer' ? fault.times : 0;
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -104,6 +107,12 @@ export async function startMisbehavingServer(fault: Fault, events: unknown[], di
         if (tooMany > 0) {
           tooMany -= 1;
           return send(res, 429, status(429, 'TooManyRequests', 'too many requests, please try again later'), { 'Retry-After': String(fault.seconds) });
+        }
+        return send(res, 200, eventsList(events));
+      case 'reset-before-answer':
+        if (resets > 0) {
+          resets -= 1;
+          return void req.socket.resetAndDestroy();
         }
         return send(res, 200, eventsList(events));
       case 'unavailable':

@@ -15,6 +15,8 @@ import { startConnectProxy } from '../harness/connect-proxy.ts';
 import type { ConnectProxy } from '../harness/connect-proxy.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl, pluginEnv } from '../harness/plugin.ts';
+import { startTcpProxy } from '../harness/tcp-proxy.ts';
+import { waitFor } from '../harness/wait.ts';
 import { scratchDir } from '../support/tmp.ts';
 
 const cpPromise = sharedControlPlane();
@@ -79,25 +81,20 @@ async function names(config: string, args: string[] = [], env: NodeJS.ProcessEnv
 
 const EVENT = 'auth-check';
 
+/** A core/v1 event in the test namespace about `object`, happening now. */
+async function createEvent(name: string, object: Record<string, string>, message: string): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const event = { apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: object, reason: 'Checked', type: 'Normal', message, firstTimestamp: now, lastTimestamp: now, count: 1 };
+  const r = await kubectl(['apply', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(event) });
+  assert.equal(r.code, 0, r.stderr);
+}
+
 before(async () => {
   cp = await cpPromise;
   work = scratchDir('auth');
   ns = await freshNamespace(cp.kubeconfig, 'auth');
-  const event = {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: EVENT, namespace: ns },
-    // A uid, so the timeline also looks the Pod up: a second request.
-    involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' },
-    reason: 'Checked',
-    type: 'Normal',
-    message: 'an event only an authenticated reader sees',
-    firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    count: 1,
-  };
-  const r = await kubectl(['apply', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(event) });
-  assert.equal(r.code, 0, r.stderr);
+  // A uid, so the timeline also looks the Pod up: a second request.
+  await createEvent(EVENT, { apiVersion: 'v1', kind: 'Pod', name: 'p', namespace: ns, uid: '0b7c6a9e-4d0f-4c55-9f3b-6d2f5e1a0c11' }, 'an event only an authenticated reader sees');
   proxy = await startConnectProxy({ 'kubernetes.default.svc': '127.0.0.1' });
 });
 
@@ -276,9 +273,11 @@ test('completion through kubectl: namespaces from the cluster, users and cluster
   assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '--as', 'viewer', '-n', ns.slice(0, 8)], cp.kubeconfig)), []);
   const events = await kubectl(['__complete', 'evtimeline', '--token', cp.token, 'aggregate-patch', '-n', ns, ''], cp.viewerKubeconfig);
   assert.ok(candidates(events).includes(EVENT), events.stdout);
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', '--context', ''], cp.kubeconfig)), ['evtimeline']);
+  assert.deepEqual(candidates(await kubectl(['__complete', 'evtimeline', 'type-audit', '-o', ''], cp.kubeconfig)), ['text', 'json', 'yaml', 'name', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json=']);
 });
 
-test('on a terminal, an IfAvailable plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
+test('on a terminal, an IfAvailable or Always plugin is told it may talk to the user and gets stdin; Never gets neither', async () => {
   // script(1) (util-linux) runs the command on a pseudo-terminal: stdin is a terminal there.
   const onTerminal = (config: string) =>
     new Promise<number | null>((resolve) => {
@@ -290,6 +289,11 @@ test('on a terminal, an IfAvailable plugin is told it may talk to the user and g
   assert.equal(await onTerminal(kubeconfig({ user: exec(asks.command, 'IfAvailable') })), 0);
   assert.deepEqual(asks.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: true } });
   assert.equal(readFileSync(join(work, 'exec-tty.stdin'), 'utf8'), 'stdin-is-a-terminal\n');
+
+  const always = execPlugin('exec-always-tty', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-always-tty.stdin')}'`);
+  assert.equal(await onTerminal(kubeconfig({ user: exec(always.command, 'Always') })), 0);
+  assert.deepEqual(always.execInfo(), { kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: true } });
+  assert.equal(readFileSync(join(work, 'exec-always-tty.stdin'), 'utf8'), 'stdin-is-a-terminal\n');
 
   const never = execPlugin('exec-never', credential(cp.token), `[ -t 0 ] && echo stdin-is-a-terminal >> '${join(work, 'exec-never.stdin')}'`);
   assert.equal(await onTerminal(kubeconfig({ user: exec(never.command, 'Never') })), 0);
@@ -396,3 +400,56 @@ async function waitForListed(run: () => Promise<{ code: number; stdout: string; 
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+test('-w with an exec plugin whose token the server stops accepting: the plugin runs again once and the follow goes on', { timeout: 180_000 }, async () => {
+  // A service account's token, revoked mid-follow by deleting the account; the plugin's second run gives the admin's.
+  const sa = await kubectl(['-n', ns, 'create', 'serviceaccount', 'watcher'], cp.kubeconfig);
+  assert.equal(sa.code, 0, sa.stderr);
+  const bound = await kubectl(['-n', ns, 'create', 'rolebinding', 'watcher-view', '--clusterrole=view', `--serviceaccount=${ns}:watcher`], cp.kubeconfig);
+  assert.equal(bound.code, 0, bound.stderr);
+  const issued = await kubectl(['-n', ns, 'create', 'token', 'watcher'], cp.kubeconfig);
+  assert.equal(issued.code, 0, issued.stderr);
+  const saToken = issued.stdout.trim();
+  const dir = join(work, 'exec-rotating');
+  const script = `${dir}.sh`;
+  writeFileSync(
+    script,
+    `#!/bin/sh\necho run >> '${dir}.runs'\nif [ "$(wc -l < '${dir}.runs')" -eq 1 ]; then token='${saToken}'; else token='${cp.token}'; fi\n` +
+      `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}' "$token"\n`,
+  );
+  chmodSync(script, 0o755);
+  const runs = () => readFileSync(`${dir}.runs`, 'utf8').split('\n').filter(Boolean).length;
+  const tcp = await startTcpProxy(cp.server);
+  try {
+    const config = kubeconfig({ server: tcp.url, user: exec(script, 'Never') });
+    const child = spawn('kubectl', ['evtimeline', '-w', '-o', 'name'], { env: pluginEnv(config), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await waitFor('the listed event', async () => out === LISTED);
+      assert.equal(runs(), 1);
+      const deleted = await kubectl(['-n', ns, 'delete', 'serviceaccount', 'watcher'], cp.kubeconfig);
+      assert.equal(deleted.code, 0, deleted.stderr);
+      await waitFor('the server to refuse the revoked token', async () => (await names(kubeconfig({ user: { token: saToken } }))).code === 1);
+      // The watch's connection drops; resuming, the follower meets the 401.
+      assert.ok(tcp.cutAll() > 0);
+      const created = await kubectl(['-n', ns, 'create', 'configmap', 'renewed'], cp.kubeconfig);
+      assert.equal(created.code, 0, created.stderr);
+      await createEvent('after-renewal', { apiVersion: 'v1', kind: 'ConfigMap', name: 'renewed', namespace: ns }, 'seen with the renewed credential');
+      await waitFor('the event after the renewal', async () => out === `${LISTED}event/after-renewal\n` || child.exitCode !== null);
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0, err);
+    assert.equal(out, `${LISTED}event/after-renewal\n`);
+    assert.equal(runs(), 2);
+    assert.match(err, /^watch refused the exec credential plugin's token \(401 Unauthorized\): running the plugin again$/m);
+    assert.ok(!err.includes(saToken) && !err.includes(cp.token));
+  } finally {
+    await tcp.close();
+    await kubectl(['-n', ns, 'delete', 'rolebinding', 'watcher-view', '--ignore-not-found'], cp.kubeconfig);
+  }
+});

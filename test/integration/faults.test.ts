@@ -106,6 +106,14 @@ describe('a misbehaving server', () => {
     assert.match(run.stdout, /^Warning FailedScheduling Pod\/hungry$/m);
   });
 
+  it('a connection reset before any answer: the GET asked again after a second, as client-go does, and the list arrives', async () => {
+    const server = await serve({ kind: 'reset-before-answer', times: 2 });
+    const run = await plugin(['--kubeconfig', server.kubeconfig, '-o', 'stable']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(server.requests.length, 3);
+    assert.match(run.stdout, /^Warning FailedScheduling Pod\/hungry$/m);
+  });
+
   it('503: exit 1 with the server\'s words', async () => {
     const server = await serve({ kind: 'unavailable' });
     const run = await plugin(['--kubeconfig', server.kubeconfig]);

@@ -14,11 +14,10 @@ import type { ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
-import { api } from '../support/cluster-api.ts';
+import { postEvents } from '../support/posted-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { proxiedKubeconfig as proxiedKubeconfigFor, startRecord } from '../support/recorder.ts';
 import type { Ended, Recorder } from '../support/recorder.ts';
-import { eachLimited } from '../../src/kube/bounded.ts';
 
 /** Enough events for several list pages (500 each) and a few thousand appends. */
 const N = 3000;
@@ -36,24 +35,7 @@ before(async () => {
   cp = await cpPromise;
   work = scratchDir('record-interrupt');
   ns = await freshNamespace(cp.kubeconfig, 'record-interrupt');
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const names = Array.from({ length: N }, (_, i) => `e-${String(i).padStart(5, '0')}`);
-  // Parallel, bounded: thousands of POSTs one by one would take minutes.
-  await eachLimited(names, 32, async (name) => {
-    await api(cp, 'POST', `/api/v1/namespaces/${ns}/events`, {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: ns },
-      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: `pod-${name}`, namespace: ns },
-      reason: 'Listed',
-      type: 'Normal',
-      message: `${name} ${'padding '.repeat(40)}`,
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-      source: { component: 'record-interrupt' },
-    });
-  });
+  await postEvents(cp, ns, N, { component: 'record-interrupt', reason: 'Listed', padding: 40 });
 });
 after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,4 +1,4 @@
-// Property tests of what --from reads (captures, lists, records, stable tables) and of record
+// Property tests of what --from reads (captures, lists, records, stable tables, collector files) and of record
 // lines: whatever a file holds, a read verb shows its events or refuses it with one usage error,
 // never a crash and never an event invented from something that is not one.
 import { describe, it } from 'node:test';
@@ -10,6 +10,8 @@ import { runCli } from '../../src/cli.ts';
 import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { RECORD_KIND } from '../../src/core/record.ts';
 import { formatHeader, formatObservation, parseRecordLine } from '../../src/io/record-file.ts';
+import { encodeLogs } from '../../src/otlp/encode.ts';
+import { eventToLog, hrTimeFromMs } from '../../src/render/otlp-logs.ts';
 import { ev, labEvents } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { scratchDir } from '../support/tmp.ts';
@@ -69,6 +71,42 @@ describe('--from, for any file', () => {
         let end = header.length;
         const whole_ = lines.filter((line) => (end += line.length) - 1 <= cut).length;
         assert.equal((JSON.parse(r.stdout) as unknown[]).length, whole_);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('--from a collector file (OTLP JSON lines), for any cut or stray line', () => {
+  const observed = hrTimeFromMs(Date.parse('2026-11-30T12:00:00.000Z'));
+  const lab = labEvents();
+  /** Our export as the collector's file exporter stores it: one OTLP JSON request a line, here one event a line. */
+  const linesOf = async (): Promise<string[]> =>
+    Promise.all(lab.map(async (event) => `${new TextDecoder().decode(await encodeLogs([eventToLog(event, observed)], 'json'))}\n`));
+
+  it('cut at any byte after its first line, reads back the events whose lines are whole', async () => {
+    const lines = await linesOf();
+    const whole = lines.join('');
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: (lines[0] ?? '').length - 1, max: whole.length }), async (cut) => {
+        const r = await readBack(whole.slice(0, cut));
+        assert.equal(r.error, undefined, String(r.error));
+        let end = 0;
+        const wholeLines = lines.filter((line) => (end += line.length) - 1 <= cut).length;
+        assert.equal((JSON.parse(r.stdout) as unknown[]).length, wholeLines);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('with any line in the middle replaced by other text: its events, or a usage error, never a crash', async () => {
+    const lines = await linesOf();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 80 }), jsonValue.map((v) => JSON.stringify(v))), async (stray) => {
+        const text = [lines[0], `${stray.replace(/\n/g, ' ')}\n`, ...lines.slice(1)].join('');
+        const r = await readBack(text);
+        if (r.error !== undefined) assert.ok(r.error instanceof UsageError, String(r.error));
+        else assert.ok((JSON.parse(r.stdout) as unknown[]).length <= lab.length);
       }),
       { numRuns: 60 },
     );

@@ -28,6 +28,9 @@ describe('reading a stable table line', () => {
     ['<none> for empty fields', '<none> NoTarget <none>/<none>', ['', 'NoTarget', '', '']],
     ['a slash in a name', 'Normal Started ConfigMap/a/b', ['Normal', 'Started', 'ConfigMap', 'a/b']],
     ['a group-qualified Kind as its Kind', 'Normal Started Pipeline.ev.labhub.io/build-1', ['Normal', 'Started', 'Pipeline', 'build-1']],
+    ['a name with a space and then a slash', 'Normal Changed ConfigMap/a b/c', ['Normal', 'Changed', 'ConfigMap', 'a b/c']],
+    ['a name whose later words hold slashes, after a sentence holding one', 'Warning Moved from a/b ConfigMap/x y/z w/', ['Warning', 'Moved from a/b', 'ConfigMap', 'x y/z w/']],
+    ['a lower-case Kind still read at the last word with a slash', 'Normal Started pod/x', ['Normal', 'Started', 'pod', 'x']],
   ];
   for (const [name, line, want] of cases) it(name, () => assert.deepEqual(fields(line), want));
 
@@ -37,9 +40,11 @@ describe('reading a stable table line', () => {
     const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9]{0,11}$/);
     // A reason may be a sentence; a name may hold spaces (but is not read apart from a later word with a slash).
     const sentence = fc.array(fc.stringMatching(/^[A-Za-z0-9.:-]{1,8}$/), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
-    const name = fc.array(fc.stringMatching(/^[a-z0-9.-]{1,8}$/), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
+    // Kinds are capitalised; names may hold spaces and slashes (ConfigMap "a b/c").
+    const kind = fc.stringMatching(/^[A-Z][A-Za-z0-9]{0,11}$/);
+    const name = fc.array(fc.stringMatching(/^[a-z0-9./-]{1,8}$/), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
     fc.assert(
-      fc.property(word, sentence, word, name, (type, reason, kind, objectName) => {
+      fc.property(word, sentence, kind, name, (type, reason, kind, objectName) => {
         const written = renderStable([normaliseEvent(ev({ type, reason, kind, objectName }))]);
         assert.deepEqual(fields(written.trimEnd()), [type, reason, kind, objectName]);
       }),
@@ -63,7 +68,16 @@ describe('a stable table where two groups share a Kind', () => {
 describe('D9: capture, then incident --from its own timeline.txt', () => {
   it('reads back a capture whose object names hold spaces', async () => {
     const list = join(dir, 'spaced.json');
-    writeFileSync(list, JSON.stringify({ items: [ev({ reason: 'Started', kind: 'Pod', objectName: 'my pod' }), ev({ reason: 'BackOff', type: 'Warning', objectName: 'a b c' })] }));
+    writeFileSync(
+      list,
+      JSON.stringify({
+        items: [
+          ev({ reason: 'Started', kind: 'Pod', objectName: 'my pod' }),
+          ev({ reason: 'BackOff', type: 'Warning', objectName: 'a b c' }),
+          ev({ reason: 'Changed', kind: 'ConfigMap', objectName: 'a b/c' }),
+        ],
+      }),
+    );
     const capture = join(dir, 'cap');
     assert.equal(await runCli(['capture', '--from', list, capture], fakeDeps().deps), 0);
     const fake = fakeDeps();
@@ -72,5 +86,6 @@ describe('D9: capture, then incident --from its own timeline.txt', () => {
     const incident = fakeDeps();
     assert.equal(await runCli(['incident', '--from', join(capture, 'timeline.txt')], incident.deps), 0);
     assert.match(incident.stdout(), /my pod/);
+    assert.match(incident.stdout(), /^ConfigMap\/a b\/c$/m);
   });
 });
