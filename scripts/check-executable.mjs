@@ -48,6 +48,9 @@ export async function checkExecutable(platform, path, scripts) {
   if (platform.startsWith('darwin/')) {
     const directories = verifySignature(bytes);
     if (!directories.every((cd) => cd.adhoc)) throw new Error(`${path}: the signature is not ad-hoc`);
+    // Under the hardened runtime macOS maps no JIT memory without the allow-jit entitlement (Node's
+    // release signature carries it for V8), and this signature carries no entitlements.
+    if (directories.some((cd) => cd.runtime)) throw new Error(`${path}: the signature asks for the hardened runtime, under which V8 could not JIT without entitlements`);
     facts.push(`ad-hoc signature valid (${directories.map((cd) => `${cd.algorithm}, ${cd.pages} pages`).join('; ')})`);
   }
   return facts.join(', ');

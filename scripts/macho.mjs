@@ -16,6 +16,7 @@ const CSMAGIC_CODEDIRECTORY = 0xfade0c02;
 const CSSLOT_CODEDIRECTORY = 0;
 const CSSLOT_ALTERNATE_CODEDIRECTORIES = 0x1000;
 const CS_ADHOC = 0x2;
+const CS_RUNTIME = 0x10000;
 const HASHES = { 1: 'sha1', 2: 'sha256' };
 
 /** The 64-bit Mach-O header and load commands of `bytes`, or throws if it is not one (fat files included). */
@@ -152,7 +153,7 @@ export function verifySignature(bytes) {
       if (!named && expected.some((b) => b !== 0)) throw new Error(`code directory ${entry.type}: special slot ${slot} names a blob the signature lacks`);
     }
     const identifier = cd.toString('latin1', identOffset, cd.indexOf(0, identOffset));
-    found.push({ algorithm, pages: nCodeSlots, pageSize, adhoc: (flags & CS_ADHOC) !== 0, identifier });
+    found.push({ algorithm, pages: nCodeSlots, pageSize, adhoc: (flags & CS_ADHOC) !== 0, runtime: (flags & CS_RUNTIME) !== 0, identifier });
   }
   return found;
 }

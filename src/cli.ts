@@ -85,9 +85,12 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
       'kubectl evtimeline -A --types=Critical,Warning --since 30m -o wide',
     ]))
     .action((_o, cmd: Command) => {
-      if (cmd.args.length > 0) {
-        throw new UsageError(`unknown verb "${cmd.args[0]}": want one of ${VERBS.join(', ')} (see --help)`);
+      const [word] = cmd.args;
+      if (word !== undefined && (VERBS as readonly string[]).includes(word)) {
+        // `--event-ttl 2h incident`: a verb's flag before the verb made the default verb take the words.
+        throw new UsageError(`"${word}" is a verb: put it before its flags (kubectl evtimeline ${word} [flags])`);
       }
+      if (word !== undefined) throw new UsageError(`unknown verb "${word}": want one of ${VERBS.join(', ')} (see --help)`);
       done(runTimeline(parseTimelineOptions(cmd.optsWithGlobals()), deps));
     });
 

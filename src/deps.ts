@@ -37,7 +37,7 @@ export interface Deps {
   openEventStore(scope: ScopeOptions): Promise<EventStore>;
   /** Names shell completion offers (namespaces, events, kubeconfig entries); lookups that fail answer nothing. */
   nameLookups(where: NameLookupTarget): NameLookups;
-  /** Resolves when stdout can take no more (its reader left: `| head`); long-running verbs stop then. */
+  /** Resolves when stdout can take no more (its reader left: `| head`; a full disk); long-running verbs stop then. */
   stdoutClosed?(): Promise<void>;
 }
 
@@ -45,6 +45,8 @@ export interface Deps {
 interface ProcessOutput extends Output {
   /** Resolves once everything written has gone out, with the first write error if there was one. */
   flush(): Promise<NodeJS.ErrnoException | undefined>;
+  /** Resolves at the first write error (a reader that left, a full disk): nothing more can go out. */
+  readonly failed: Promise<void>;
 }
 
 // A write error (ENOSPC on a full disk, EIO, EPIPE when the reader left) arrives after write() has
@@ -69,9 +71,13 @@ function writeAll(fd: number, text: string): void {
 
 function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
   let failure: NodeJS.ErrnoException | undefined;
-  stream.on('error', (error: NodeJS.ErrnoException) => {
+  let fail = (): void => {};
+  const failed = new Promise<void>((resolve) => (fail = resolve));
+  const remember = (error: NodeJS.ErrnoException): void => {
     failure ??= error;
-  });
+    fail();
+  };
+  stream.on('error', remember);
   const file = !stream.isTTY && isFile(fd);
   return {
     write: (text: string) => {
@@ -81,10 +87,11 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
       try {
         writeAll(fd, text);
       } catch (error) {
-        failure = error as NodeJS.ErrnoException;
+        remember(error as NodeJS.ErrnoException);
       }
     },
     isTTY: stream.isTTY === true,
+    failed,
     flush: () =>
       new Promise((resolve) => {
         // A file or device was written synchronously: nothing is pending. Writing '' to learn of an
@@ -98,11 +105,12 @@ function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
 export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
   let interrupted: Promise<string> | undefined;
   const stderr = processOutput(process.stderr, 2);
+  const stdout = processOutput(process.stdout, 1);
   // process.stdin is a getter that opens the stream (a socket or a file reader) when first read:
   // only --from - and exec credentials need it, so it is read then, not at start-up.
   const io = { env: process.env, get stdin() { return process.stdin; }, stderr };
   return {
-    stdout: processOutput(process.stdout, 1),
+    stdout,
     stderr,
     get stdin() {
       return process.stdin;
@@ -117,6 +125,7 @@ export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOut
     openSource: systemSources(io),
     openEventStore: systemEventStores(io),
     nameLookups: (where) => clusterNameLookups(process.env, where),
-    stdoutClosed: () => new Promise<void>((resolve) => process.stdout.once('error', () => resolve())),
+    // -w > /dev/full kept watching (kubectl's does too) with nothing able to reach the file.
+    stdoutClosed: () => stdout.failed,
   };
 }

@@ -66,7 +66,7 @@ function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean, tree
   };
 }
 
-/** Stops on Ctrl-C, SIGTERM, or once stdout's reader has gone (`| head`). */
+/** Stops on Ctrl-C, SIGTERM, or once stdout can take no more (`| head`, a full disk). */
 function stopSignal(deps: Deps): AbortSignal {
   const controller = new AbortController();
   void deps.interrupted().then(() => controller.abort());

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.ts';
 import { JsonPathError, parseJsonPath } from '../render/jsonpath.ts';
 import type { DocumentPrinter } from '../render/document.ts';
 import type { RawOptions } from './options.ts';
+import { errnoText } from '../io/errno.ts';
 
 export type OutputChoice<T extends string> = { kind: 'verb'; format: T } | { kind: 'document'; printer: DocumentPrinter };
 
@@ -29,8 +30,7 @@ function readTemplateFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UsageError(`error reading --template ${path}: ${code}`);
+    throw new UsageError(`error reading --template ${path}: ${errnoText(error)}`);
   }
 }
 

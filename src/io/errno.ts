@@ -19,3 +19,9 @@ export function namingPath<T>(path: string, work: () => Promise<T>): Promise<T> 
     throw error;
   });
 }
+
+/** A system error as Go's *PathError says it when it has a path (`open /x/ca.crt: no such file or directory`), else errnoText. */
+export function pathErrorText(error: unknown): string {
+  const { path, syscall } = (error as NodeJS.ErrnoException | null) ?? {};
+  return typeof path === 'string' && typeof syscall === 'string' ? `${syscall} ${path}: ${errnoText(error)}` : errnoText(error);
+}

@@ -8,7 +8,9 @@
 //   k8s_events  the contrib k8s_events receiver (k8s_event_to_logdata.go): no series, no
 //               reportingController/Instance or source.component, one timestamp (eventTime, else
 //               lastTimestamp, else firstTimestamp) so the first occurrence is read as the event's
-//               creation, no resourceVersion of the event, and no type but Normal or Warning
+//               creation, no resourceVersion of the event, no namespace of its own (k8s.namespace.name
+//               is the involved object's: none for a Node's), and no type but Normal or Warning
+//               (newer releases: also Error and Critical, as severity text)
 //
 // Log records of anything else (an application's logs in the same file) are skipped and counted.
 // OTLP JSON (the protobuf JSON mapping): camelCase keys, int64 as decimal strings, enums as numbers.
@@ -223,6 +225,15 @@ export function parseOtlpLines(text: string): OtlpFile | null {
   return seen === 0 ? null : { versions, writers: [...writers].sort(), skipped };
 }
 
+/**
+ * The versions with the k8s_events receiver's first, each writer's in file order. The receiver keeps
+ * no resourceVersion, so its copy of a version our export or k8sobjects also wrote ties with it
+ * (same count, same time), and on a tie the later one is kept: this way the copy with every field.
+ */
+function receiverFirst(versions: OtlpVersion[]): OtlpVersion[] {
+  return [...versions.filter((v) => v.writer === 'k8s_events'), ...versions.filter((v) => v.writer !== 'k8s_events')];
+}
+
 /** A collector's file as --from reads it: the latest version of each event (by uid, then resourceVersion, then file order). */
 export function parseOtlpEventLines(text: string): SavedEvents | null {
   const file = parseOtlpLines(text);
@@ -246,7 +257,7 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
       writers: file.writers,
       skipped: file.skipped,
     },
-    raw: { core: latestVersions(file.versions.map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
+    raw: { core: latestVersions(receiverFirst(file.versions).map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
     versions: file.versions.map(({ event, observedAt }) => ({ event, observedAt })),
   };
 }

@@ -6,6 +6,7 @@ import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
 import type { ExecCredential } from './exec-credential.ts';
 import type { KubeTarget, TargetAuth } from './kubeconfig.ts';
+import { errnoText } from '../io/errno.ts';
 
 /** The exec plugin's credential each request's options carry, for a 401 to hand back (refusedExecCredential). */
 const execCredentials = new WeakMap<https.RequestOptions, ExecCredential>();
@@ -23,7 +24,7 @@ async function readTokenFile(path: string): Promise<string> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new RuntimeError(`tokenFile ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new RuntimeError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
   }
   // client-go's cachingTokenSource trims the file and refuses an empty one.
   const token = text.trim();

@@ -6,6 +6,7 @@ import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
 import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
+import { errnoText, pathErrorText } from '../io/errno.ts';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
@@ -57,9 +58,25 @@ export function buildUrl(server: string, path: string, query: ApiRequest['query'
   return url;
 }
 
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.trim().split('\n')[0] ?? '';
+/**
+ * Why client-node could not prepare a request, in words with the file's path: a CA or client
+ * certificate that is missing says its path (`open /x: no such file or directory`), but one that is
+ * a folder fails in a read that names none, so the target's files are tried to find it.
+ */
+function prepareFailure(error: unknown, target: KubeTarget): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== undefined && (error as NodeJS.ErrnoException).path === undefined) {
+    const files = [target.config.getCurrentCluster()?.caFile, target.config.getCurrentUser()?.certFile, target.config.getCurrentUser()?.keyFile];
+    for (const file of files) {
+      if (!file) continue;
+      try {
+        process.getBuiltinModule('node:fs').readFileSync(file);
+      } catch (failure) {
+        if ((failure as NodeJS.ErrnoException).code === code) return `read ${file}: ${errnoText(failure)}`;
+      }
+    }
+  }
+  return pathErrorText(error).trim().split('\n')[0] ?? '';
 }
 
 /**
@@ -71,7 +88,7 @@ export async function requestOptions(target: KubeTarget): Promise<https.RequestO
   try {
     await target.config.applyToHTTPSOptions(options);
   } catch (error) {
-    throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${firstLine(error)}`);
+    throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${prepareFailure(error, target)}`);
   }
   // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
   // request then opened its own connection and TLS handshake (47 for a 20,000-event read with its

@@ -14,6 +14,7 @@ import { ExecCredentialCache } from './exec-credential.ts';
 import { describeCredentials, overrideCluster, overrideUser, readRawUsers, userExtras } from './overrides.ts';
 import type { ConnectionOverrides, UserExtras } from './overrides.ts';
 import { proxyFromEnvironment } from './proxy.ts';
+import { errnoText } from '../io/errno.ts';
 
 interface KubeconfigRequest {
   kubeconfig?: string;
@@ -106,7 +107,7 @@ function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): Kube
     }
     config.loadFromFile(path);
   } catch (error) {
-    throw new RuntimeError(`cannot load kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RuntimeError(`cannot load kubeconfig ${path}: ${errnoText(error)}`);
   }
   return config;
 }

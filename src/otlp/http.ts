@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Agent } from 'node:http';
 import { RuntimeError, UsageError } from '../errors.ts';
 import { VERSION } from '../version.ts';
+import { errnoText } from '../io/errno.ts';
 
 export interface OtlpEndpoint {
   url: URL;
@@ -101,7 +102,7 @@ export function postOtlp(endpoint: OtlpEndpoint, contentType: string, body: Uint
 /** A PEM file a flag names: a one-line error when it cannot be read or holds no `marker` block. */
 async function readPem(flag: string, file: string, marker: RegExp, what: string): Promise<string> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new RuntimeError(`${flag} ${file}: ${error.code === 'ENOENT' ? 'no such file' : String(error.code ?? error.message)}`);
+    throw new RuntimeError(`${flag} ${file}: ${error.code === 'ENOENT' ? 'no such file' : errnoText(error)}`);
   });
   if (!marker.test(text)) throw new UsageError(`${flag} ${file}: not a PEM ${what} file`);
   return text;

@@ -214,6 +214,8 @@ export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
     'source.component',
     'firstTimestamp',
     'metadata.resourceVersion',
+    // k8s.namespace.name is the involved object's: '' for a Node, whose events live in default or kube-system (validation/events.go).
+    'the namespace of events about cluster-scoped objects',
     'types other than Normal and Warning (newer releases also keep Error and Critical)',
   ],
 };

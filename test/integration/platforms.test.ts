@@ -157,10 +157,15 @@ async function spoilt(platform: string, name: string, spoil: (bytes: Buffer) => 
   return out;
 }
 
+/** The file offset of a signed Mach-O's first code directory (the SuperBlob's first index entry). */
+function codeDirectoryAt(bytes: Buffer): number {
+  const dataoff = readMachO(bytes).commands.find((c) => c.cmd === 0x1d)!.dataoff!;
+  return dataoff + bytes.readUInt32BE(dataoff + 16);
+}
+
 /** The offset of the signature's first code directory page hash, and its hash size, in a Mach-O. */
 function firstPageHash(bytes: Buffer): { at: number; size: number } {
-  const dataoff = readMachO(bytes).commands.find((c) => c.cmd === 0x1d)!.dataoff!;
-  const cd = dataoff + bytes.readUInt32BE(dataoff + 16);
+  const cd = codeDirectoryAt(bytes);
   return { at: cd + bytes.readUInt32BE(cd + 16), size: bytes.readUInt8(cd + 36) };
 }
 
@@ -175,6 +180,7 @@ const refused: [string, string, (bytes: Buffer) => Buffer | void, RegExp][] = [
   ['darwin/arm64', 'one changed byte of code', (b) => { b[4096 * 7 + 3]! ^= 0x40; }, /page 7 does not match its hash/],
   ['darwin/amd64', 'one changed byte in the injected blob', (b) => { const s = machOSection(b, 'NODE_SEA', '__NODE_SEA_BLOB')!; s[s.length >> 1]! ^= 0x01; }, /does not match its hash|is not injected/],
   ['darwin/arm64', 'a changed page hash in the code directory', (b) => { const { at } = firstPageHash(b); b[at]! ^= 0xff; }, /page 0 does not match its hash/],
+  ['darwin/arm64', 'the hardened runtime flag set (no page changes, so every hash still matches)', (b) => { const cd = codeDirectoryAt(b); b.writeUInt32BE(b.readUInt32BE(cd + 12) | 0x10000, cd + 12); }, /hardened runtime/],
   ['darwin/arm64', 'bytes appended after the signature', (b) => Buffer.concat([b, Buffer.alloc(4096)]), /4096 bytes after the signature/],
   ['darwin/arm64', 'its signature cut off the end', (b) => b.subarray(0, readMachO(b).commands.find((c) => c.cmd === 0x1d)!.dataoff!), /the signature runs past the end of the file/],
   ['darwin/arm64', 'the SEA fuse not flipped', (b) => { b.write(`${SEA_FUSE}:0`, b.indexOf(`${SEA_FUSE}:1`), 'latin1'); }, /SEA fuse is not flipped/],

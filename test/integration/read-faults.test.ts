@@ -1,13 +1,13 @@
 // A connection that dies in the middle of a list page, between the read verbs and the real API
 // server (a TCP proxy cuts it part-way through the second page): each verb exits 1 with one line
 // saying the answer was cut off, prints no partial output, and a capture (which lists both Event
-// APIs) leaves no folder behind.
+// APIs) leaves no folder behind. And -w stops once stdout can take no more (a full disk).
 // client-go does not retry a body cut off mid-page either (rest/request.go retries only errors
 // before the response); a list that lost a page must not be shown as if it were whole.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -77,4 +77,20 @@ describe('a connection reset in the middle of a list page', () => {
       assert.deepEqual(readdirSync(work).filter((name) => name === 'cap' || name.startsWith('.cap.')), []);
     });
   }
+});
+
+describe('-w with stdout on a full device', () => {
+  it('stops at the first write that fails: exit 1 with kubectl\'s line (it kept watching, the output going nowhere)', async () => {
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(PLUGIN_BINARY, ['-w', '-n', ns, '--kubeconfig', cp.kubeconfig], { stdio: ['ignore', full, 'pipe'], env: { PATH: process.env.PATH, HOME: work } });
+    // A hang guard, not a time limit: without the fix the watch never ends.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(guard);
+    closeSync(full);
+    assert.equal(code, 1, stderr);
+    assert.equal(stderr, 'error: write /dev/stdout: no space left on device\n');
+  });
 });

@@ -107,11 +107,13 @@ test('hostile event text is escaped in the table and kept exact in JSON', async 
 
 const usageErrors: [string, string[], RegExp][] = [
   ['an unknown verb', ['bogus'], /unknown verb "bogus"/],
+  ['a verb after one of its flags, not called unknown', ['--event-ttl', '2h', 'incident', '--from', labFile], /^"incident" is a verb: put it before its flags \(kubectl evtimeline incident \[flags\]\)$/],
   ['an unknown flag', ['--bogus'], /unknown option '--bogus'/],
   ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, html, json, yaml, name, jsonpath=/],
   ['a Go template, refused rather than half done', ['-o', 'go-template={{.name}}', '--from', labFile], /-o go-template is not supported: Go templates are not implemented/],
   ['a jsonpath template that does not parse', ['-o', 'jsonpath={.items[?(@.a=="b"}', '--from', labFile], /error parsing jsonpath .*unterminated filter/],
   ['-o jsonpath with no template', ['-o', 'jsonpath', '--from', labFile], /template format specified but no template given/],
+  ['a --template file that is a folder, said in words', ['-o', 'jsonpath-file', '--template', dir, '--from', labFile], /^error reading --template .*: illegal operation on a directory$/],
   ['-o name for an incident', ['incident', '-o', 'name', '--from', labFile], /-o "name": want one of text, json, yaml, jsonpath=/],
   ['a bad --since', ['--since', 'soon', '--from', labFile], /--since "soon"/],
   ['-o html with -w, which printed the table instead', ['-w', '-o', 'html'], /-o html is one self-contained page: it does not apply to --watch/],

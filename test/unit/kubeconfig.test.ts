@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubeconfigFiles, loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { RuntimeError } from '../../src/errors.ts';
 import { requestOptions } from '../../src/kube/http.ts';
+import { openEndpoint } from '../../src/otlp/http.ts';
 import { scratchDir } from '../support/tmp.ts';
 
 const dir = scratchDir('kubeconfig');
@@ -120,4 +121,26 @@ test('a failing exec credential plugin is named with its own words, not as an in
     assert.equal(error.message, 'exec credential plugin "sh" of user "exec": it failed with exit code 1: token expired: run aws sso login');
     return true;
   });
+});
+
+test('a file the kubeconfig or a flag names that is a folder is said in words with its path, not as EISDIR', async () => {
+  const folder = join(dir, 'a-folder');
+  mkdirSync(folder, { recursive: true });
+  await assert.rejects(loadKubeTarget({ kubeconfig: folder, env: {} }), { message: `cannot load kubeconfig ${folder}: illegal operation on a directory` });
+  const path = join(dir, 'ca-folder');
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: c',
+      `clusters: [{name: c, cluster: {server: "https://c.example:6443", certificate-authority: ${JSON.stringify(folder)}}}]`,
+      `users: [{name: c, user: {tokenFile: ${JSON.stringify(folder)}}}]`,
+      'contexts: [{name: c, context: {cluster: c, user: c}}]',
+      '',
+    ].join('\n'),
+  );
+  const target = await loadKubeTarget({ env: { KUBECONFIG: path } });
+  await assert.rejects(requestOptions(target), { message: `cannot prepare a request to https://c.example:6443 (context "c"): read ${folder}: illegal operation on a directory` });
+  await assert.rejects(openEndpoint({ url: new URL('https://127.0.0.1:4318/v1/logs'), headers: {}, caFile: folder, timeoutMs: 1000 }), { message: `--otlp-ca ${folder}: illegal operation on a directory` });
 });

@@ -217,6 +217,23 @@ describe('--from a collector file: what the receivers wrote', () => {
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Degraded', 1, NEWER_SEVERITY))?.versions[0]?.event).type, '');
   });
 
+  test('one event written by both the k8s_events receiver and our export: the same version reads as ours, with what the receiver dropped', async () => {
+    const event = ev({ name: 'hungry.1', uid: 'uid-h', reason: 'FailedScheduling', type: 'Warning', kind: 'Pod', objectName: 'hungry', count: 2, first: 60, last: 0, component: 'default-scheduler' });
+    /** The events --from shows for the file. */
+    const read = (text: string) => {
+      const saved = parseOtlpEventLines(text);
+      assert.ok(saved && 'raw' in saved);
+      return saved.raw.core.map(normaliseEvent);
+    };
+    for (const lines of [[await exportedLine([event]), receiverLine('Warning', 2)], [receiverLine('Warning', 2), await exportedLine([event])]]) {
+      const events = read(lines.join(''));
+      assert.equal(events.length, 1);
+      assert.equal(events[0]?.reporter, 'default-scheduler');
+    }
+    // A later version only the receiver saw still wins.
+    assert.equal(read([await exportedLine([event]), receiverLine('Warning', 3)].join(''))[0]?.count, 3);
+  });
+
   test('k8sobjects (watch mode): the body holds {type, object}: the event itself', () => {
     const object = ev({ name: 'obj-1', type: 'Critical' });
     const body = { kvlistValue: { values: [{ key: 'type', value: { stringValue: 'ADDED' } }, { key: 'object', value: toAnyValue(object) }] } };
@@ -248,7 +265,7 @@ describe("--from a collector file: the provenance says what its writers left out
   test('the k8s_events receiver: every field it does not keep is named', () => {
     assert.equal(
       otlpProvenanceNotice('c.jsonl', { writers: ['k8s_events'], skipped: 0 }),
-      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, types other than Normal and Warning (newer releases also keep Error and Critical); those fields read as empty\n',
+      'c.jsonl: events written by the k8s_events receiver, which does not keep series, reportingController, reportingInstance, source.component, firstTimestamp, metadata.resourceVersion, the namespace of events about cluster-scoped objects, types other than Normal and Warning (newer releases also keep Error and Critical); those fields read as empty\n',
     );
   });
   test('our export and k8sobjects keep everything: nothing to say', () => {
