@@ -1,11 +1,12 @@
 // Credentials client-node does not apply for us (see overrides.ts): a kubeconfig tokenFile, an
-// exec credential plugin run as client-go runs it, and impersonation headers. Errors name the
+// exec credential plugin run as client-go runs it, an oidc auth-provider, and impersonation headers. Errors name the
 // mechanism and why it failed, never the secret.
 import { readFile } from 'node:fs/promises';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
 import type { ExecCredential } from './exec-credential.ts';
 import type { KubeTarget, TargetAuth } from './kubeconfig.ts';
+import { checkOidcConfig, oidcIdToken } from './oidc.ts';
 import { errnoText } from '../io/errno.ts';
 
 /** The exec plugin's credential each request's options carry, for a 401 to hand back (refusedExecCredential). */
@@ -34,8 +35,12 @@ async function readTokenFile(path: string): Promise<string> {
 
 export async function applyAuth(options: https.RequestOptions, auth: TargetAuth, target: KubeTarget): Promise<void> {
   const headers = options.headers as Record<string, string | string[]>;
+  if (auth.oidc) checkOidcConfig(auth.oidc, auth.user);
   if (headers.Authorization === undefined && headers.authorization === undefined) {
-    if (auth.tokenFile) {
+    if (auth.oidc) {
+      // client-go's oidc round tripper, checked before each request (oidc.go:196-216).
+      headers.Authorization = `Bearer ${oidcIdToken(auth.oidc, auth.user, Date.now())}`;
+    } else if (auth.tokenFile) {
       headers.Authorization = `Bearer ${await readTokenFile(auth.tokenFile)}`;
     } else if (auth.exec) {
       const cluster = target.config.getCurrentCluster();

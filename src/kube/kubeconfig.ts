@@ -35,7 +35,7 @@ export interface KubeTarget {
   server: string;
   /** the context's namespace, else "default" */
   namespace: string;
-  /** what client-node does not do for us: tokenFile, exec plugins, impersonation (absent: none) */
+  /** what client-node does not do for us: tokenFile, exec plugins, oidc, impersonation (absent: none) */
   auth?: TargetAuth;
   /** -v level and its log line writer */
   verbosity?: number;
@@ -136,8 +136,9 @@ export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget
   const cluster = { ...merged, proxyUrl: merged.proxyUrl || proxyFromEnvironment(merged.server, req.env) };
   const extras = userExtras(readRawUsers(files).get(userName), o);
   const baseUser = overrideUser(knownUser ?? { name: userName }, o);
-  // The exec plugin is ours to run (see exec-credential.ts); a --token or token wins over it.
-  const user = { ...baseUser, exec: undefined, impersonateUser: undefined };
+  // The exec plugin and an oidc auth-provider are ours to apply (exec-credential.ts, oidc.ts); a
+  // --token or token wins over them. client-node's oidc sends no token once the id-token expires.
+  const user = { ...baseUser, exec: undefined, impersonateUser: undefined, ...(extras.oidc ? { authProvider: undefined } : {}) };
   const current = `${contextName || 'evtimeline-flags'}`;
   config.loadFromOptions({
     clusters: [allowPlainHttp(cluster), ...config.clusters.filter((c) => c.name !== cluster.name)],

@@ -36,6 +36,8 @@ interface Impersonation {
 export interface UserExtras {
   tokenFile?: string;
   exec?: ExecConfig;
+  /** an `auth-provider: {name: oidc}` config, which we apply ourselves (oidc.ts), not client-node */
+  oidc?: Record<string, string>;
   impersonate?: Impersonation;
 }
 
@@ -45,6 +47,7 @@ interface RawUser {
   'as-groups'?: string[];
   'as-uid'?: string;
   exec?: ExecConfig;
+  'auth-provider'?: { name?: string; config?: Record<string, string> };
 }
 
 /** Users' raw entries by name, the first file to name one winning, paths made absolute. */
@@ -104,6 +107,7 @@ export function userExtras(raw: RawUser | undefined, o: ConnectionOverrides): Us
   const extras: UserExtras = {};
   if (raw?.tokenFile) extras.tokenFile = raw.tokenFile;
   if (raw?.exec) extras.exec = raw.exec;
+  if (raw?.['auth-provider']?.name === 'oidc') extras.oidc = { ...(raw['auth-provider'].config ?? {}) };
   const user = o.as || raw?.as;
   const groups = o.asGroups?.length ? o.asGroups : (raw?.['as-groups'] ?? []);
   const uid = o.asUid || raw?.['as-uid'];
@@ -122,8 +126,9 @@ export function describeCredentials(user: User, extras: UserExtras, o: Connectio
   else if (user.token) parts.push(`the bearer token of kubeconfig user "${user.name}"`);
   else if (extras.tokenFile) parts.push(`the bearer token in tokenFile ${extras.tokenFile}`);
   else if (extras.exec) parts.push(`the token from exec credential plugin ${JSON.stringify(extras.exec.command)}`);
+  else if (extras.oidc) parts.push(`the id-token of auth-provider "oidc" of kubeconfig user "${user.name}"`);
   if (user.certFile || user.certData) parts.push(`the client certificate ${user.certFile ? user.certFile : `of kubeconfig user "${user.name}"`}`);
-  if (user.authProvider) parts.push(`auth-provider ${JSON.stringify(user.authProvider.name ?? '')}`);
+  if (user.authProvider && !extras.oidc) parts.push(`auth-provider ${JSON.stringify(user.authProvider.name ?? '')}`);
   if (user.username) parts.push(`basic auth for "${user.username}"`);
   return parts.length === 0 ? 'no credentials (kubeconfig user has none)' : parts.join(' and ');
 }

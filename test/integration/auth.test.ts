@@ -453,3 +453,84 @@ test('-w with an exec plugin whose token the server stops accepting: the plugin 
     await kubectl(['-n', ns, 'delete', 'rolebinding', 'watcher-view', '--ignore-not-found'], cp.kubeconfig);
   }
 });
+
+/** A kubeconfig user with an oidc auth-provider; the issuer is a closed port: nothing here may need it. */
+function oidcUser(idToken: string, extra: Record<string, string> = {}): Record<string, unknown> {
+  return { 'auth-provider': { name: 'oidc', config: { 'client-id': 'kubernetes', 'idp-issuer-url': 'https://127.0.0.1:1', 'id-token': idToken, ...extra } } };
+}
+
+/** The same JWT with its exp claim replaced: its signature no longer verifies, which only the server checks. */
+function withExp(token: string, exp: number): string {
+  const [header, payload, signature] = token.split('.');
+  const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  return `${header}.${Buffer.from(JSON.stringify({ ...claims, exp })).toString('base64url')}.${signature}`;
+}
+
+/** A service account's token: a JWT the apiserver accepts, with a real exp claim. */
+async function serviceAccountToken(name: string): Promise<string> {
+  for (const args of [['create', 'serviceaccount', name], ['create', 'rolebinding', `${name}-view`, '--clusterrole=view', `--serviceaccount=${ns}:${name}`]]) {
+    const r = await kubectl(['-n', ns, ...args], cp.kubeconfig);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const issued = await kubectl(['-n', ns, 'create', 'token', name, '--duration', '1h'], cp.kubeconfig);
+  assert.equal(issued.code, 0, issued.stderr);
+  return issued.stdout.trim();
+}
+
+test('oidc auth-provider: an unexpired id-token is the bearer token, as kubectl sends it; a --token wins over it', async () => {
+  const token = await serviceAccountToken('oidc-reader');
+  const config = kubeconfig({ user: oidcUser(token) });
+  const r = await names(config);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.includes(LISTED), r.stdout);
+  // kubectl lists by name, the timeline by time: the same names.
+  const reference = await kubectl(['get', 'events', '-o', 'name'], config);
+  assert.equal(reference.code, 0, reference.stderr);
+  const sorted = (text: string) => text.split('\n').filter(Boolean).sort();
+  assert.deepEqual(sorted(r.stdout), sorted(reference.stdout));
+  // An unexpired id-token the server cannot verify (its exp moved past the real one) is sent and refused: the 401 names it.
+  const forged = await names(kubeconfig({ user: oidcUser(withExp(token, Math.floor(Date.now() / 1000) + 7200)) }), ['-v=6']);
+  assert.equal(forged.code, 1);
+  assert.match(forged.stderr, /"Response" verb="GET" url="[^"]*\/events\?limit=500" status="401 Unauthorized"/);
+  assert.match(forged.stderr, /^error: the API server at \S+ refused the credentials \(401 Unauthorized\): the id-token of auth-provider "oidc" of kubeconfig user "someone"\n$/m);
+  assert.ok(!forged.stderr.includes(token.split('.')[2] ?? token));
+  const overridden = await names(kubeconfig({ user: oidcUser('not-a-jwt') }), ['--token', cp.token]);
+  assert.equal(overridden.stdout, r.stdout, overridden.stderr);
+});
+
+test('oidc auth-provider: an expired id-token is never sent; without a refresh-token, one line says why, as kubectl refuses it', async () => {
+  const token = await serviceAccountToken('oidc-expired');
+  // client-go decodes exp without verifying (oidc.go idTokenExpired): an exp in the past, or within 10 s.
+  for (const exp of [Math.floor(Date.now() / 1000) - 3600, Math.floor(Date.now() / 1000) + 5]) {
+    const expired = withExp(token, exp);
+    const config = kubeconfig({ user: oidcUser(expired) });
+    for (const verbosity of [[], ['-v=6']]) {
+      const r = await names(config, verbosity);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^error: auth-provider "oidc" of user "someone": the id-token (expired at|expires at) \S+Z(, less than 10 s from now)?, and cannot refresh without refresh-token\n$/);
+      assert.ok(!r.stderr.includes(expired) && !r.stderr.includes(token.split('.')[1] ?? token), r.stderr);
+    }
+    const reference = await kubectl(['get', 'events', '-o', 'name'], config);
+    assert.equal(reference.code, 1);
+    assert.match(reference.stderr, /No valid id-token, and cannot refresh without refresh-token/);
+  }
+});
+
+test('oidc auth-provider: with a refresh-token, an expired id-token says in one line that refreshing is not supported; kubectl would ask the issuer', async () => {
+  const token = await serviceAccountToken('oidc-refresh');
+  const expired = withExp(token, Math.floor(Date.now() / 1000) - 60);
+  const refresh = 'Refresh-Secret-0123456789';
+  const config = kubeconfig({ user: oidcUser(expired, { 'refresh-token': refresh }) });
+  for (const verbosity of [[], ['-v=6']]) {
+    const r = await names(config, verbosity);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^error: auth-provider "oidc" of user "someone": the id-token expired at \S+Z, and kubectl evtimeline does not support refreshing it with the refresh-token; kubectl does and saves the new id-token in the kubeconfig: run e\.g\. kubectl auth whoami with the same kubeconfig and context, then this again\n$/);
+    for (const secret of [expired, refresh]) assert.ok(!r.stderr.includes(secret), r.stderr);
+  }
+  // kubectl asks the issuer's discovery document for its token endpoint (oidc.go tokenEndpoint): a closed port here.
+  const reference = await kubectl(['get', 'events', '-o', 'name', '-v=6'], config);
+  assert.equal(reference.code, 1);
+  assert.match(reference.stderr, /https:\/\/127\.0\.0\.1:1\/\.well-known\/openid-configuration/);
+});
