@@ -134,7 +134,10 @@ export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget
   if (!merged.server) throw new RuntimeError(`context "${contextName}" names cluster "${clusterName}", which has no server`);
   // A proxy from HTTPS_PROXY/NO_PROXY, as kubectl reads them, where the kubeconfig names none.
   const cluster = { ...merged, proxyUrl: merged.proxyUrl || proxyFromEnvironment(merged.server, req.env) };
-  const extras = userExtras(readRawUsers(files).get(userName), o);
+  const raw = readRawUsers(files).get(userName);
+  // client-go's validateAuthInfo (tools/clientcmd/validation.go) refuses a user with both, in these words.
+  if (raw?.exec && raw['auth-provider']) throw new RuntimeError(`authProvider cannot be provided in combination with an exec plugin for ${userName}`);
+  const extras = userExtras(raw, o);
   const baseUser = overrideUser(knownUser ?? { name: userName }, o);
   // The exec plugin and an oidc auth-provider are ours to apply (exec-credential.ts, oidc.ts); a
   // --token or token wins over them. client-node's oidc sends no token once the id-token expires.

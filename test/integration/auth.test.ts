@@ -477,7 +477,7 @@ async function serviceAccountToken(name: string): Promise<string> {
   return issued.stdout.trim();
 }
 
-test('oidc auth-provider: an unexpired id-token is the bearer token, as kubectl sends it; a --token wins over it', async () => {
+test('oidc auth-provider: an unexpired id-token is the bearer token, as kubectl sends it; a --token wins over it; an exec plugin beside it is refused', async () => {
   const token = await serviceAccountToken('oidc-reader');
   const config = kubeconfig({ user: oidcUser(token) });
   const r = await names(config);
@@ -496,6 +496,16 @@ test('oidc auth-provider: an unexpired id-token is the bearer token, as kubectl 
   assert.ok(!forged.stderr.includes(token.split('.')[2] ?? token));
   const overridden = await names(kubeconfig({ user: oidcUser('not-a-jwt') }), ['--token', cp.token]);
   assert.equal(overridden.stdout, r.stdout, overridden.stderr);
+  // An exec plugin beside the auth-provider is refused before anything runs, in kubectl's words.
+  const plugin = execPlugin('exec-beside-oidc', credential(cp.token));
+  const both = kubeconfig({ user: { ...exec(plugin.command), ...oidcUser(token) } });
+  const refused = await names(both);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, 'error: authProvider cannot be provided in combination with an exec plugin for someone\n');
+  assert.equal(plugin.runs(), 0);
+  const kubectlRefused = await kubectl(['get', 'events', '-o', 'name'], both);
+  assert.equal(kubectlRefused.code, 1);
+  assert.match(kubectlRefused.stderr, /authProvider cannot be provided in combination with an exec plugin for someone/);
 });
 
 test('oidc auth-provider: an expired id-token is never sent; without a refresh-token, one line says why, as kubectl refuses it', async () => {
