@@ -12,8 +12,13 @@ export type OidcConfig = Record<string, string>;
 /** oidc.go:61 expiryDelta: a token this close to its exp counts as expired (clock skew). */
 const EXPIRY_DELTA_MS = 10_000;
 
-function oidcError(user: string, why: string): RuntimeError {
-  return new RuntimeError(`auth-provider "oidc" of user "${user}": ${why}`);
+/** No id-token to send: asking again will not help (the kubeconfig is read once), so -w stops at once. */
+export class OidcTokenError extends RuntimeError {
+  override name = 'OidcTokenError';
+}
+
+function oidcError(user: string, why: string): OidcTokenError {
+  return new OidcTokenError(`auth-provider "oidc" of user "${user}": ${why}`);
 }
 
 const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');

@@ -508,7 +508,7 @@ test('oidc auth-provider: an unexpired id-token is the bearer token, as kubectl 
   assert.match(kubectlRefused.stderr, /authProvider cannot be provided in combination with an exec plugin for someone/);
 });
 
-test('oidc auth-provider: an expired id-token is never sent; without a refresh-token, one line says why, as kubectl refuses it', async () => {
+test('oidc auth-provider: an expired id-token is never sent; without a refresh-token, one line says why, as kubectl refuses it, -w too', async () => {
   const token = await serviceAccountToken('oidc-expired');
   // client-go decodes exp without verifying (oidc.go idTokenExpired): an exp in the past, or within 10 s.
   for (const exp of [Math.floor(Date.now() / 1000) - 3600, Math.floor(Date.now() / 1000) + 5]) {
@@ -524,6 +524,10 @@ test('oidc auth-provider: an expired id-token is never sent; without a refresh-t
     const reference = await kubectl(['get', 'events', '-o', 'name'], config);
     assert.equal(reference.code, 1);
     assert.match(reference.stderr, /No valid id-token, and cannot refresh without refresh-token/);
+    // -w stops at once with the same line: asking again cannot help (it retried for minutes, as if the server were down).
+    const watched = await names(config, ['-w']);
+    assert.equal(watched.code, 1);
+    assert.match(watched.stderr, /^error: auth-provider "oidc" of user "someone": the id-token [^\n]*, and cannot refresh without refresh-token\n$/);
   }
 });
 
