@@ -3,7 +3,7 @@
 // mechanism and why it failed, never the secret.
 import { readFile } from 'node:fs/promises';
 import type https from 'node:https';
-import { RuntimeError } from '../errors.ts';
+import { LocalCredentialError } from './credential-error.ts';
 import type { ExecCredential } from './exec-credential.ts';
 import type { KubeTarget, TargetAuth } from './kubeconfig.ts';
 import { checkOidcConfig, oidcIdToken } from './oidc.ts';
@@ -25,11 +25,11 @@ async function readTokenFile(path: string): Promise<string> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new RuntimeError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
+    throw new LocalCredentialError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
   }
   // client-go's cachingTokenSource trims the file and refuses an empty one.
   const token = text.trim();
-  if (token === '') throw new RuntimeError(`tokenFile ${path}: read empty token from file`);
+  if (token === '') throw new LocalCredentialError(`tokenFile ${path}: read empty token from file`);
   return token;
 }
 
@@ -58,7 +58,7 @@ export async function applyAuth(options: https.RequestOptions, auth: TargetAuth,
       execCredentials.set(options, credential);
       if (credential.token) headers.Authorization = `Bearer ${credential.token}`;
       if (credential.clientCertificateData && credential.clientKeyData) {
-        if (cluster?.proxyUrl) throw new RuntimeError(`exec credential plugin ${JSON.stringify(auth.exec.command)}: a client certificate through a proxy is not supported`);
+        if (cluster?.proxyUrl) throw new LocalCredentialError(`exec credential plugin ${JSON.stringify(auth.exec.command)}: a client certificate through a proxy is not supported`);
         // client-node built its agent before the plugin ran: a fresh one carries the certificate.
         const { Agent } = process.getBuiltinModule('node:https');
         options.agent = new Agent({ ca: options.ca, cert: credential.clientCertificateData, key: credential.clientKeyData, servername: options.servername, rejectUnauthorized: options.rejectUnauthorized });

@@ -16,7 +16,7 @@
 //   has none; one that has expired runs the plugin again, and so does one the server refused (401:
 //   roundTripper.RoundTrip calls maybeRefreshCreds), for the next request.
 import { dirname, isAbsolute, join } from 'node:path';
-import { RuntimeError } from '../errors.ts';
+import { LocalCredentialError } from './credential-error.ts';
 
 export interface ExecConfig {
   apiVersion?: string;
@@ -61,8 +61,9 @@ export function resolveExecCommand(command: string, kubeconfigPath: string): str
   return join(dirname(kubeconfigPath), command);
 }
 
-function fail(ctx: ExecContext, exec: ExecConfig, why: string): RuntimeError {
-  return new RuntimeError(`exec credential plugin ${JSON.stringify(exec.command)} of user "${ctx.user}": ${why}`);
+/** The plugin gave no credential: final, even under -w (credential-error.ts). */
+function fail(ctx: ExecContext, exec: ExecConfig, why: string): LocalCredentialError {
+  return new LocalCredentialError(`exec credential plugin ${JSON.stringify(exec.command)} of user "${ctx.user}": ${why}`);
 }
 
 function interactive(exec: ExecConfig, ctx: ExecContext): boolean {

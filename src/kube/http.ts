@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
+import { LocalCredentialError } from './credential-error.ts';
 import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { errnoText, pathErrorText } from '../io/errno.ts';
@@ -88,7 +89,8 @@ export async function requestOptions(target: KubeTarget): Promise<https.RequestO
   try {
     await target.config.applyToHTTPSOptions(options);
   } catch (error) {
-    throw new RuntimeError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${prepareFailure(error, target)}`);
+    // A CA, client certificate or key that cannot be read: final, even under -w (credential-error.ts).
+    throw new LocalCredentialError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${prepareFailure(error, target)}`);
   }
   // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
   // request then opened its own connection and TLS handshake (47 for a 20,000-event read with its

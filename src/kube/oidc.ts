@@ -4,7 +4,7 @@
 // refresh (no issuer to test it against; client-node 2.0.1's refresh throws before it asks one):
 // an expired id-token is a one-line error that says so, and that kubectl refreshes it.
 // Errors name the provider, the user and why, never a token.
-import { RuntimeError } from '../errors.ts';
+import { LocalCredentialError } from './credential-error.ts';
 
 /** The provider's `config` map, as in the kubeconfig. */
 export type OidcConfig = Record<string, string>;
@@ -13,7 +13,7 @@ export type OidcConfig = Record<string, string>;
 const EXPIRY_DELTA_MS = 10_000;
 
 /** No id-token to send: asking again will not help (the kubeconfig is read once), so -w stops at once. */
-export class OidcTokenError extends RuntimeError {
+export class OidcTokenError extends LocalCredentialError {
   override name = 'OidcTokenError';
 }
 

@@ -14,7 +14,7 @@ import { RuntimeError } from '../errors.ts';
 import { eventsPath, listEvents } from './events-api.ts';
 import { ApiError, ExecCredentialRefused, TlsVerificationError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
-import { OidcTokenError } from './oidc.ts';
+import { LocalCredentialError } from './credential-error.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { FollowStep, ResumeVerdict } from '../core/source.ts';
@@ -85,7 +85,7 @@ function classify(error: unknown): Error {
     if (error.code === 429 || error.code >= 500) return new Transient(error.message);
     return error; // 401, 403, 404...: asking again will not help
   }
-  if (error instanceof LineTooLong || error instanceof TlsVerificationError || error instanceof OidcTokenError) return error;
+  if (error instanceof LineTooLong || error instanceof TlsVerificationError || error instanceof LocalCredentialError) return error;
   if (error instanceof RuntimeError) return new Transient(error.message); // cannot reach the server
   if (error instanceof SyntaxError) return new Transient(`a watch line that is not JSON (${error.message})`);
   const code = (error as NodeJS.ErrnoException | null)?.code;

@@ -548,3 +548,32 @@ test('oidc auth-provider: with a refresh-token, an expired id-token says in one 
   assert.equal(reference.code, 1);
   assert.match(reference.stderr, /https:\/\/127\.0\.0\.1:1\/\.well-known\/openid-configuration/);
 });
+
+test('a credential this machine cannot make stops -w and record at once with the one-shot line, never retried as a server that is down', { timeout: 600_000 }, async () => {
+  // kubectl stops at once on these (client-go's round tripper fails before sending anything); the
+  // follower used to take them for an unreachable server and run the plugin or read the file ten
+  // times over two minutes.
+  const failing = execPlugin('exec-fails-w', credential(cp.token), 'echo "the SSO session expired: run aws sso login" >&2; exit 1');
+  const cases = [
+    { config: kubeconfig({ user: exec(failing.command) }), line: /^error: exec credential plugin ".*exec-fails-w\.sh" of user "someone": it failed with exit code 1: the SSO session expired: run aws sso login$/m },
+    { config: kubeconfig({ user: { tokenFile: 'no-such-token' } }), line: new RegExp(`^error: tokenFile ${join(work, 'no-such-token')}: cannot read it \\(.*no such file or directory.*\\)$`, 'm') },
+    { config: kubeconfig({ user: { 'client-certificate': join(work, 'no-such.crt'), 'client-key': join(work, 'no-such.key') } }), line: /^error: cannot prepare a request to .*no-such\.crt.*$/m },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const once = await names(c.config);
+    assert.equal(once.code, 1, once.stderr);
+    assert.match(once.stderr, c.line);
+    assert.equal(once.stderr.split('\n').filter((l) => l.startsWith('error: ')).length, 1, once.stderr);
+    const file = join(work, `never-${i}.jsonl`);
+    for (const args of [['-o', 'name', '-w'], ['record', file]]) {
+      const r = await evtimeline(args, c.config);
+      // The very same stderr: the one line (and a failing plugin's own words, once), no retry notice.
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr, once.stderr, args.join(' '));
+      assert.equal(r.stdout, '', args.join(' '));
+    }
+    assert.equal(existsSync(file), false, 'record left a file');
+  }
+  // The plugin ran once under -w and once under record, as often as the one-shot verb ran it.
+  assert.equal(failing.runs(), 3);
+});
