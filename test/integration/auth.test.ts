@@ -576,4 +576,14 @@ test('a credential this machine cannot make stops -w and record at once with the
   }
   // The plugin ran once under -w and once under record, as often as the one-shot verb ran it.
   assert.equal(failing.runs(), 3);
+  // A record that exists is left byte for byte as it was.
+  const kept = join(work, 'kept.jsonl');
+  const first = await evtimeline(['record', kept, '-n', ns, '--duration', '2s'], cp.kubeconfig);
+  assert.equal(first.code, 0, first.stderr);
+  const bytes = readFileSync(kept);
+  const again = await evtimeline(['record', kept], cases[0]?.config ?? '');
+  assert.equal(again.code, 1, again.stderr);
+  assert.match(again.stderr, cases[0]?.line ?? /^$/);
+  assert.deepEqual(readFileSync(kept), bytes);
+  assert.equal(failing.runs(), 4);
 });
