@@ -9,7 +9,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -23,6 +23,8 @@ import { ensureOtelcol } from '../harness/build-otelcol.mjs';
 import { startCollector } from '../harness/otelcol.ts';
 import type { Collector } from '../harness/otelcol.ts';
 import { PLUGIN_BINARY, evtimeline } from '../harness/plugin.ts';
+import { spawnCollecting } from '../harness/spawned.ts';
+import type { Spawned } from '../harness/spawned.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { api, sleep, waitFor } from '../support/cluster-api.ts';
 import { parseOtlpLines } from '../../src/io/otlp-file.ts';
@@ -46,6 +48,13 @@ after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(collectors.map((c) => c.close()));
 });
+
+/** The packaged plugin run in the background; killed after the file if a test leaves it running. */
+function plugin(cp: ControlPlane, args: string[]): Spawned {
+  const run = spawnCollecting(PLUGIN_BINARY, args, { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
+  children.add(run.child);
+  return run;
+}
 
 async function collector(opts: Parameters<typeof startCollector>[0] = {}): Promise<Collector> {
   const c = await startCollector(opts);
@@ -138,13 +147,7 @@ describe('export --otlp to a real collector, read back with --from', () => {
 
     test('the collector stopped in the middle of an export and started again: nothing lost, nothing twice', { timeout: 300_000 }, async () => {
       const col = await collector();
-      const child = spawn(PLUGIN_BINARY, ['export', '-n', ns, '--otlp', col.url, '--otlp-batch', '5'], { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
-      children.add(child);
-      let stderr = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (d: string) => (stderr += d));
-      child.stdout.resume();
-      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      const { exited, err } = plugin(cp, ['export', '-n', ns, '--otlp', col.url, '--otlp-batch', '5']);
       // Stopped (SIGTERM: the collector answers what it has read and flushes its file; a SIGKILL
       // would lose what its file exporter had acknowledged but not flushed, the collector's loss)
       // as soon as it has written something, and started again two seconds later.
@@ -153,9 +156,9 @@ describe('export --otlp to a real collector, read back with --from', () => {
       const before = versionCounts(await col.readOutput()).size;
       await sleep(2000);
       await col.restart();
-      assert.equal(await exited, 0, stderr);
+      assert.equal((await exited).code, 0, err());
       assert.ok(before > 0 && before < 5000, `stopped after ${before} of 5000 versions`);
-      assert.match(stderr, /retrying in/, 'the exporter had to wait for the collector');
+      assert.match(err(), /retrying in/, 'the exporter had to wait for the collector');
       await col.stop();
       const counts = versionCounts(await col.readOutput());
       assert.equal(counts.size, 5000, 'every version arrived');
@@ -171,18 +174,7 @@ describe('record --otlp', () => {
     const col = await collector();
     const file = join(scratch, 'shipped.jsonl');
     const ledger = `${file}.otlp.json`;
-    const start = (extra: string[] = []) => {
-      const child = spawn(PLUGIN_BINARY, ['record', '-n', ns, file, '--otlp', col.url, '--otlp-batch', '25', ...extra], {
-        env: { ...process.env, KUBECONFIG: cp.kubeconfig },
-      });
-      children.add(child);
-      let stderr = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (d: string) => (stderr += d));
-      child.stdout.resume();
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
-      return { child, exited, stderr: () => stderr };
-    };
+    const start = (extra: string[] = []) => plugin(cp, ['record', '-n', ns, file, '--otlp', col.url, '--otlp-batch', '25', ...extra]);
     const confirmedBytes = async (): Promise<number> => {
       const text = await readFile(ledger, 'utf8').catch(() => '');
       return text === '' ? 0 : (JSON.parse(text) as Json).endpoints[col.url].bytes;
@@ -213,8 +205,8 @@ describe('record --otlp', () => {
     await burst;
     const second = start(['--duration', '20s']);
     const done = await second.exited;
-    assert.equal(done.code, 0, second.stderr());
-    assert.match(second.stderr(), /shipped \d+ log records to http:\/\/127\.0\.0\.1:\d+\/v1\/logs \(\d+ requests?\)\n/);
+    assert.equal(done.code, 0, second.err());
+    assert.match(second.err(), /shipped \d+ log records to http:\/\/127\.0\.0\.1:\d+\/v1\/logs \(\d+ requests?\)\n/);
     await col.stop();
 
     const record = parseRecordText(await readFile(file, 'utf8'))!;
@@ -261,18 +253,12 @@ describe('record --otlp while the collector is down', () => {
     const col = await collector();
     await col.stop('SIGKILL');
     const file = join(scratch, 'down.jsonl');
-    const child = spawn(PLUGIN_BINARY, ['record', '-n', ns, file, '--otlp', col.url, '--otlp-batch', '20'], { env: { ...process.env, KUBECONFIG: cp.kubeconfig } });
-    children.add(child);
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d: string) => (stderr += d));
-    child.stdout.resume();
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const { child, exited, err } = plugin(cp, ['record', '-n', ns, file, '--otlp', col.url, '--otlp-batch', '20']);
     await waitFor('the recorder to start', async () => existsSync(file));
     await populate(cp, ns, 100);
     const observations = async () => parseRecordText(await readFile(file, 'utf8'))?.observations.length ?? 0;
     await waitFor('the record to hold every event', async () => (await observations()) >= 100);
-    await waitFor('a failed attempt said on stderr', async () => /ECONNREFUSED.*retrying in/.test(stderr));
+    await waitFor('a failed attempt said on stderr', async () => /ECONNREFUSED.*retrying in/.test(err()));
     assert.equal(existsSync(`${file}.otlp.json`), false, 'nothing confirmed while the collector is down');
 
     await col.restart();
@@ -282,8 +268,8 @@ describe('record --otlp while the collector is down', () => {
     };
     await waitFor('the ledger to cover the whole record', ledgerCovers, { everyMs: 100 });
     child.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr);
-    assert.match(stderr, /shipped 100 log records to http:\/\/127\.0\.0\.1:\d+\/v1\/logs \(\d+ requests?, \d+ retr(y|ies)\)\n/);
+    assert.equal((await exited).code, 0, err());
+    assert.match(err(), /shipped 100 log records to http:\/\/127\.0\.0\.1:\d+\/v1\/logs \(\d+ requests?, \d+ retr(y|ies)\)\n/);
     await col.stop();
     const counts = versionCounts(await col.readOutput());
     assert.equal(counts.size, 100);

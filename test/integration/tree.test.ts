@@ -1,13 +1,13 @@
 // `--tree` on the real controllers: a Deployment whose pods cannot be scheduled (a cpu request no
 // node can hold) is a Deployment, a ReplicaSet and Pods that kube-controller-manager made and owns;
 // one pod deleted (the ReplicaSet replaces it) is a child gone that the ReplicaSet's events still name.
-import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { deleteNamespace, freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, pluginEnv } from '../harness/plugin.ts';
+import { spawnCollecting } from '../harness/spawned.ts';
 import { waitFor } from '../harness/wait.ts';
 import { createDeployment, listObjects, waitForUnschedulable as unschedulable, type KubeObject } from '../harness/workloads.ts';
 
@@ -171,16 +171,10 @@ describe('--tree as a reader RBAC lets list only some resources', () => {
 
 describe('-w --tree on a rollout', () => {
   test("the new ReplicaSet's pods join the tree as their events arrive, with their chain", async () => {
-    const child = spawn('kubectl', ['evtimeline', '-n', ns, '--for', 'deploy/hungry-web', '--tree', '-w', '-o', 'json'], {
+    const { child, out, err, exited } = spawnCollecting('kubectl', ['evtimeline', '-n', ns, '--for', 'deploy/hungry-web', '--tree', '-w', '-o', 'json'], {
       env: pluginEnv(cp.kubeconfig),
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const lines = () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as JsonTreeEvent);
+    const lines = () => out().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as JsonTreeEvent);
     try {
       // The list is printed once it is read: what comes after arrives through the watch.
       await waitFor('the listed events', async () => lines().length > 0);
@@ -204,6 +198,6 @@ describe('-w --tree on a rollout', () => {
     } finally {
       child.kill('SIGINT');
     }
-    assert.equal(await exited, 0, err);
+    assert.equal((await exited).code, 0, err());
   });
 });
