@@ -20,16 +20,26 @@ export function refusedExecCredential(options: https.RequestOptions, auth: Targe
   return true;
 }
 
-async function readTokenFile(path: string): Promise<string> {
-  let text: string;
+/** The last token each tokenFile gave, for a read that fails later (a projected token being rotated). */
+const lastTokens = new Map<string, string>();
+
+/**
+ * client-go's cachingTokenSource (transport/token_source.go Token): a file that cannot be read, or
+ * is empty, is an error only while no token has been read from it yet; afterwards the last token
+ * is sent and the failure logged ("Unable to rotate token"). A failure is final under -w and record.
+ */
+export async function readTokenFile(path: string): Promise<string> {
+  let token: string;
   try {
-    text = await readFile(path, 'utf8');
+    // It trims the file and refuses an empty one.
+    token = (await readFile(path, 'utf8')).trim();
+    if (token === '') throw new LocalCredentialError(`tokenFile ${path}: read empty token from file`);
   } catch (error) {
-    throw new LocalCredentialError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
+    const last = lastTokens.get(path);
+    if (last !== undefined) return last;
+    throw error instanceof LocalCredentialError ? error : new LocalCredentialError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
   }
-  // client-go's cachingTokenSource trims the file and refuses an empty one.
-  const token = text.trim();
-  if (token === '') throw new LocalCredentialError(`tokenFile ${path}: read empty token from file`);
+  lastTokens.set(path, token);
   return token;
 }
 
