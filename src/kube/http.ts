@@ -127,7 +127,7 @@ export class TlsVerificationError extends RuntimeError {
  * closing an idle keep-alive connection as we reused it). client-go asks a GET again after a second
  * (rest/request.go isErrRetryableFunc: IsConnectionReset, IsProbableEOF); a write is not idempotent.
  */
-export class ConnectionResetError extends RuntimeError {
+class ConnectionResetError extends RuntimeError {
   override name = 'ConnectionResetError';
 }
 

@@ -7,13 +7,13 @@
 import { LocalCredentialError } from './credential-error.ts';
 
 /** The provider's `config` map, as in the kubeconfig. */
-export type OidcConfig = Record<string, string>;
+type OidcConfig = Record<string, string>;
 
 /** oidc.go:61 expiryDelta: a token this close to its exp counts as expired (clock skew). */
 const EXPIRY_DELTA_MS = 10_000;
 
 /** No id-token to send: asking again will not help (the kubeconfig is read once), so -w stops at once. */
-export class OidcTokenError extends LocalCredentialError {
+class OidcTokenError extends LocalCredentialError {
   override name = 'OidcTokenError';
 }
 
