@@ -15,6 +15,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureOtelcol } from './build-otelcol.mjs';
+import { freePort } from './ports.ts';
 
 export interface CollectorOptions {
   /** serve OTLP/HTTP over TLS with this certificate and key (PEM files); with clientCaFile, ask for a client certificate signed by it */
@@ -47,18 +48,6 @@ export interface Collector {
 }
 
 const READY_TIMEOUT_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {

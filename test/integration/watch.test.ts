@@ -7,8 +7,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import https from 'node:https';
@@ -18,6 +16,7 @@ import { waitFor } from '../support/cluster-api.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { kubectl, pluginEnv } from '../harness/plugin.ts';
+import { freePort } from '../harness/ports.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { scratchDir } from '../support/tmp.ts';
@@ -428,18 +427,6 @@ function watchIsGone(on: ControlPlane, ns: string, resourceVersion: string): Pro
     );
     req.on('error', reject);
     req.end();
-  });
-}
-
-/** A free loopback port (closed again: the caller binds it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 
