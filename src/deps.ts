@@ -6,8 +6,8 @@ import type { NameLookups } from './core/names.ts';
 import type { NameLookupTarget } from './kube/completion-names.ts';
 import type { EventSource } from './core/source.ts';
 import type { Keep } from './core/keep.ts';
-import type { StoreAddress } from './commands/store-options.ts';
-import type { TimeWindow } from './io/victorialogs.ts';
+import type { StoreAddress } from './options/store.ts';
+import type { TimeWindow } from './stores/victorialogs.ts';
 
 export interface Output {
   write(text: string): void;

@@ -17,8 +17,8 @@ import type { KubeTarget } from './kube/kubeconfig.ts';
 import type { ScopeOptions } from './options/common.ts';
 import { renderRefusedObjectsNotice, renderUnlistedNotice } from './render/tree.ts';
 import { openEndpoint } from './otlp/http.ts';
-import type { StoreEndpoint } from './io/victorialogs.ts';
-import { victoriaLogsSource } from './io/victorialogs-source.ts';
+import type { StoreEndpoint } from './stores/victorialogs.ts';
+import { victoriaLogsSource } from './stores/victorialogs-source.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
 type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };

@@ -109,7 +109,7 @@ export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 export type LogStore = 'victorialogs' | 'cloud-logging' | 'elasticsearch' | 'loki';
 
 /**
- * Events a log store kept (src/io/victorialogs.ts, src/io/store-files.ts): whatever wrote them
+ * Events a log store kept (src/stores/): whatever wrote them
  * there, one log line per version. What the writers did not keep is named, never guessed.
  */
 export interface StoreProvenance extends Common {

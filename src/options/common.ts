@@ -6,8 +6,8 @@ import type { EventFilter } from '../core/filter.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { ConnectionOverrides } from '../kube/overrides.ts';
 import { namespaceError } from '../kube/api-names.ts';
-import { parseStoreFrom } from './store-options.ts';
-import type { StoreAddress } from './store-options.ts';
+import { parseStoreFrom } from './store.ts';
+import type { StoreAddress } from './store.ts';
 
 export type ColorMode = 'auto' | 'always' | 'never';
 

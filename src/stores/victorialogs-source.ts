@@ -1,12 +1,12 @@
 // A VictoriaLogs server as an EventSource (the port of src/core/source.ts): every read is a query
-// (src/io/victorialogs.ts), folded into the newest version of each event as the rows arrive. What
+// (src/stores/victorialogs.ts), folded into the newest version of each event as the rows arrive. What
 // its writers did not keep is learnt from the rows themselves and said in the provenance.
 import type { Json } from '../core/json.ts';
 import { inNamespace } from '../core/json.ts';
 import type { Keep } from '../core/keep.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, OtlpWriter, StoreProvenance } from '../core/source.ts';
-import { LatestFold } from './latest-fold.ts';
+import { LatestFold } from '../io/latest-fold.ts';
 import { composeQuery, storedRows } from './victorialogs.ts';
 import type { StoreEndpoint, TimeWindow } from './victorialogs.ts';
 import { keptReporter, rowToVersion } from './victorialogs-rows.ts';
@@ -18,7 +18,7 @@ const WRITER_WORDS: Record<OtlpWriter, string> = {
   k8s_events: 'the k8s_events receiver',
 };
 
-/** What the k8s_events receiver never keeps (k8s_event_to_logdata.go): see src/io/otlp-file.ts. */
+/** What the k8s_events receiver never keeps (k8s_event_to_logdata.go): see src/otlp/collector-file.ts. */
 const RECEIVER_UNKEPT = ['series', 'firstTimestamp', 'source.component', 'resourceVersion'];
 
 interface Seen {

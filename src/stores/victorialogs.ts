@@ -17,7 +17,7 @@ import type { Agent, IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { RuntimeError } from '../errors.ts';
 import type { Json } from '../core/json.ts';
-import { readLines } from './record-stream.ts';
+import { readLines } from '../io/record-stream.ts';
 import { parseRow } from './victorialogs-rows.ts';
 
 export interface StoreEndpoint {

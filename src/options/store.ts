@@ -3,8 +3,8 @@
 // The TLS and header flags are the OTLP export's (otlp-options.ts), named for --from, and like
 // them independent of the kubeconfig: a store is not the cluster.
 import { UsageError } from '../errors.ts';
-import { parseOtlpHeaders } from './otlp-options.ts';
-import type { RawOptions } from './options.ts';
+import { parseOtlpHeaders } from './otlp.ts';
+import type { RawOptions } from './common.ts';
 
 export const STORE_SCHEME = 'victorialogs+';
 

@@ -3,14 +3,14 @@
 // as fields under their own names, every value a string (an int 3 is "3"), the body as _msg, the
 // record's timestamp as _time (RFC 3339, nanoseconds; its observed time is not kept), scope.name,
 // severity_text; a field whose value is empty is not kept at all. The writers told apart here are
-// those of a collector's file (src/io/otlp-file.ts): our export (every field) and the contrib
+// those of a collector's file (src/otlp/collector-file.ts): our export (every field) and the contrib
 // k8s_events receiver through its otlphttp exporter (no series, no resourceVersion; a reporter only
 // from newer releases). Anything else (an application's logs in the same store) is skipped.
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { OtlpWriter } from '../core/source.ts';
-import { K8S, OUR, SCOPE_NAME } from '../render/otlp-logs.ts';
-import { fromAttributes, K8S_REPORTING } from './otlp-file.ts';
+import { K8S, OUR, SCOPE_NAME } from '../otlp/logs.ts';
+import { fromAttributes, K8S_REPORTING } from '../otlp/collector-file.ts';
 
 export interface StoredVersion {
   event: Json;
