@@ -15,8 +15,8 @@ import { groupStories } from './families.ts';
 import type { ObjectFamily } from './families.ts';
 import type { Provenance, Tells } from './source.ts';
 import type { Tree, TreeNode } from './ownership.ts';
-import { buildStoryTree, ownerInTree, ownerLabel } from './story-tree.ts';
-import type { IncidentTree } from './story-tree.ts';
+import { buildStoryTree, ownerInTree, ownerLabel } from './tree-story.ts';
+import type { IncidentTree } from './tree-story.ts';
 
 /** kube-apiserver's --event-ttl default. */
 export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
