@@ -51,6 +51,8 @@ interface Common {
   context: string;
   server: string;
   tells: Tells;
+  /** saved objects (a capture's objects.json, a record's object lines) refused as no API server could have written them: why, one each */
+  refusedObjects?: string[];
 }
 
 /** The live API server, read now. */
