@@ -19,6 +19,7 @@ import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice, storeProvenanceNotice } from '../render/otlp-status.ts';
+import { renderRefusedSavedObjects } from '../render/tree.ts';
 
 /** --from FILE or a store, else the live cluster of the scope. `now`: where --since starts in a store's query. */
 export function requestFor(common: CommonOptions, keep: Keep = 'all', now = Date.now()): SourceRequest {
@@ -67,6 +68,7 @@ export async function readEvents(
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
   if (provenance.kind === 'record' && common.from !== null) deps.stderr.write(recordWarnings(escapeTerminal(common.from), provenance));
+  if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
   const filter = await resolveFilter(source, common.filter);
   const read = await readWithProgress(source, deps, opts);
   // A store learns what its writers kept from the rows it read: said once, after reading.
