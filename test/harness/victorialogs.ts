@@ -36,8 +36,11 @@ export interface VictoriaLogs {
   readonly otlpUrl: string;
   /** what --from takes: victorialogs+http://127.0.0.1:PORT */
   readonly fromUrl: string;
-  /** makes everything ingested so far searchable (/internal/force_flush on every storing node) */
-  flush(): Promise<void>;
+  /**
+   * Makes what was sent searchable (/internal/force_flush on every storing node); with `rows`, waits
+   * until the front counts that many (a cluster's front passes on what it is sent in its own time).
+   */
+  flush(rows?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -152,9 +155,9 @@ export async function startVictoriaLogs(opts: { storageNodes?: number; extraArgs
       storage,
       otlpUrl: `${front.url}/insert/opentelemetry/v1/logs`,
       fromUrl: `victorialogs+${front.url}`,
-      flush: async () => {
+      flush: async (want?: number) => {
         // A cluster's front buffers what it is sent before passing it on: flush the storage nodes
-        // until the count the front sees holds still for a second.
+        // until the front counts what was sent (or, not told, until its count holds for a second).
         let last = -1;
         for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
           for (const node of storing) {
@@ -164,7 +167,7 @@ export async function startVictoriaLogs(opts: { storageNodes?: number; extraArgs
           }
           const res = await fetch(`${front.url}/select/logsql/query?query=${encodeURIComponent('* | count() rows')}`);
           const rows = Number((JSON.parse((await res.text()).trim() || '{}') as { rows?: string }).rows ?? -1);
-          if (rows === last) return;
+          if (want !== undefined ? rows >= want : rows === last) return;
           last = rows;
           await sleep(storage.length === 0 ? 0 : 1000);
         }

@@ -77,10 +77,11 @@ async function listFile(name: string, items: Json[]): Promise<string> {
   return path;
 }
 
-async function exportTo(vl: VictoriaLogs, file: string): Promise<void> {
+/** Exports a file to the store; waits until it holds `rows` log records in all. */
+async function exportTo(vl: VictoriaLogs, file: string, rows: number): Promise<void> {
   const r = await plugin(['export', '--from', file, '--otlp', vl.otlpUrl]);
   assert.equal(r.code, 0, r.stderr);
-  await vl.flush();
+  await vl.flush(rows);
 }
 
 describe('--from victorialogs+http:// (a single node)', () => {
@@ -101,8 +102,8 @@ describe('--from victorialogs+http:// (a single node)', () => {
     repeat.metadata.resourceVersion = '5000';
     repeat.count = 4;
     file = await listFile('events.json', items);
-    await exportTo(vl, file);
-    await exportTo(vl, await listFile('repeat.json', [repeat]));
+    await exportTo(vl, file, items.length);
+    await exportTo(vl, await listFile('repeat.json', [repeat]), items.length + 1);
   });
 
   test('what export shipped is read back as the same events, repeats joined by uid', async () => {
@@ -191,7 +192,7 @@ describe('a big answer is paged by time, never truncated', () => {
       Object.assign(e, { firstTimestamp: at, lastTimestamp: at });
       return e;
     });
-    await exportTo(vl, await listFile('big.json', items));
+    await exportTo(vl, await listFile('big.json', items), items.length);
     const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name', '-v=6']);
     assert.equal(r.code, 0, r.stderr);
     const names = r.stdout.trim().split('\n');
@@ -207,7 +208,7 @@ describe('a VictoriaLogs cluster: two storage nodes behind one front', () => {
   const N = 30_000;
   before(async () => {
     vl = await store({ storageNodes: 2 });
-    await exportTo(vl, await listFile('cluster.json', Array.from({ length: N }, (_, i) => event(i, 1 + (i % 600) / 10))));
+    await exportTo(vl, await listFile('cluster.json', Array.from({ length: N }, (_, i) => event(i, 1 + (i % 600) / 10))), N);
   });
 
   test('the front merges both nodes: every event once', async () => {
