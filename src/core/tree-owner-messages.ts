@@ -1,6 +1,8 @@
 // The one list of the controllers' event messages that name a child: how `--tree` still finds a
-// Pod, ReplicaSet or Job that no longer exists, from its owner's events. Formats as the controllers
-// write them in k8s.io/kubernetes v1.36.3 (pkg/controller/...); the file:line beside each is where.
+// Pod, ReplicaSet or Job that no longer exists, from its owner's events. Every wording a controller of
+// Kubernetes v1.19 to v1.36 wrote is read (saved files and extended-support clusters are that old); the
+// file:line beside each is where k8s.io/kubernetes v1.36.3 writes it, the version ranges say where
+// older releases wrote it otherwise (test/unit/core/tree-owner-messages.test.ts has one case per wording).
 // Event text is untrusted: a name is taken only when it is a name the API server could hold.
 
 /** A child an owner's event names. */
@@ -27,9 +29,12 @@ const POD = { apiVersion: 'v1', kind: 'Pod' };
 const NAME = String.raw`(?<name>[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)`;
 const OWNER = String.raw`(?<owner>[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)`;
 const INT = String.raw`-?\d+`;
+// The StatefulSet controller's verb, Title-cased (v1.35 on) or lower-case (v1.19-v1.34).
+const VERB = '(?:[Cc]reate|[Uu]pdate|[Dd]elete)';
 
 const OWNER_MESSAGES: readonly OwnerMessage[] = [
-  // pkg/controller/controller_utils.go:614 (RealPodControl.createPods) and :634 (DeletePod). RealPodControl
+  // pkg/controller/controller_utils.go:614 (RealPodControl.createPods) and :634 (DeletePod), the same
+  // words in every release since v1.19. RealPodControl
   // is the pod control of the ReplicaSet (replicaset/replica_set.go:191), ReplicationController
   // (replication/replication_controller.go:62), DaemonSet (daemon/daemon_controller.go:198) and Job
   // (job/job_controller.go:256) controllers. Its FailedCreate "Error creating: %v" and FailedDelete
@@ -37,39 +42,42 @@ const OWNER_MESSAGES: readonly OwnerMessage[] = [
   { reasons: ['SuccessfulCreate'], owners: null, pattern: new RegExp(`^Created pod: ${NAME}$`), child: POD },
   { reasons: ['SuccessfulDelete'], owners: null, pattern: new RegExp(`^Deleted pod: ${NAME}$`), child: POD },
   // pkg/controller/deployment/sync.go:286 "Scaled up replica set %s from 0 to %d" (a new ReplicaSet)
-  // and :433 "Scaled %s replica set %s from %d to %d" (%s up or down); older releases wrote
-  // "Scaled up replica set %s to %d" (a saved file may be that old): both read.
+  // and :433 "Scaled %s replica set %s from %d to %d" (%s up or down), the order since PR #125118 (v1.31).
+  // v1.19-v1.25 wrote "Scaled %s replica set %s to %d" (sync.go scaleReplicaSet, and "Scaled up replica
+  // set %s to %d" for a new one); PR #101142 (v1.26-v1.30) appended the old size: "... to %d from %d".
   {
     reasons: ['ScalingReplicaSet'],
     owners: ['Deployment'],
-    pattern: new RegExp(`^Scaled (?:up|down) replica set ${NAME} (?:from ${INT} )?to ${INT}$`),
+    pattern: new RegExp(`^Scaled (?:up|down) replica set ${NAME} (?:from ${INT} to ${INT}|to ${INT}(?: from ${INT})?)$`),
     child: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
   },
   // pkg/controller/statefulset/stateful_pod_control.go:336 "%s Pod %s in StatefulSet %s successful" (reason
-  // Successful<Verb>, the verb Title-cased: Create, Update, Delete) and :341 "%s Pod %s in StatefulSet %s
-  // failed error: %s" (Failed<Verb>). The claim events (:353, :358) name the Pod too, after the claim.
+  // Successful<Verb>) and :341 "%s Pod %s in StatefulSet %s failed error: %s" (Failed<Verb>). The claim
+  // events (:353, :358) name the Pod too, after the claim. v1.36 Title-cases the verb (Create, Update,
+  // Delete: cases.Title, PR #133179); v1.19 to v1.34 wrote it lower-case (recordPodEvent's
+  // strings.ToLower(verb): "create Pod ingester-2 in StatefulSet ingester successful", a 2021 cluster's).
   {
     reasons: ['SuccessfulCreate', 'SuccessfulUpdate', 'SuccessfulDelete'],
     owners: ['StatefulSet'],
-    pattern: new RegExp(`^(?:Create|Update|Delete) Pod ${NAME} in StatefulSet ${OWNER} successful$`),
+    pattern: new RegExp(`^${VERB} Pod ${NAME} in StatefulSet ${OWNER} successful$`),
     child: POD,
   },
   {
     reasons: ['FailedCreate', 'FailedUpdate', 'FailedDelete'],
     owners: ['StatefulSet'],
-    pattern: new RegExp(`^(?:Create|Update|Delete) Pod ${NAME} in StatefulSet ${OWNER} failed error: [\\s\\S]*$`),
+    pattern: new RegExp(`^${VERB} Pod ${NAME} in StatefulSet ${OWNER} failed error: [\\s\\S]*$`),
     child: POD,
   },
   {
     reasons: ['SuccessfulCreate', 'SuccessfulUpdate', 'SuccessfulDelete'],
     owners: ['StatefulSet'],
-    pattern: new RegExp(`^(?:Create|Update|Delete) Claim \\S+ Pod ${NAME} in StatefulSet ${OWNER} success$`),
+    pattern: new RegExp(`^${VERB} Claim \\S+ Pod ${NAME} in StatefulSet ${OWNER} success$`),
     child: POD,
   },
   {
     reasons: ['FailedCreate', 'FailedUpdate', 'FailedDelete'],
     owners: ['StatefulSet'],
-    pattern: new RegExp(`^(?:Create|Update|Delete) Claim \\S+ for Pod ${NAME} in StatefulSet ${OWNER} failed error: [\\s\\S]*$`),
+    pattern: new RegExp(`^${VERB} Claim \\S+ for Pod ${NAME} in StatefulSet ${OWNER} failed error: [\\s\\S]*$`),
     child: POD,
   },
   // pkg/controller/daemon/daemon_controller.go:886 (event :889) and :892 (event :895): "Found failed daemon pod %s/%s on node %s,
@@ -89,12 +97,15 @@ const OWNER_MESSAGES: readonly OwnerMessage[] = [
   },
   // pkg/controller/cronjob/cronjob_controllerv2.go:649 "Created job %v", :757 "Deleted job %v", :456
   // "Saw completed job: %s, condition: %v", :489 "Active job went missing: %v". Its UnexpectedJob (:447)
-  // names a Job it did not create (not a child), its FailedDelete (:751) an error: not used.
+  // names a Job it did not create (not a child), its FailedDelete (:751) an error: not used. From v1.19
+  // (PR #75712, in the v1 controller cronjob_controller.go and the v2 alike) until the Job's condition
+  // took its place, SawCompletedJob said "Saw completed job: %s, status: %v"; the other three read the
+  // same in every release.
   ...(
     [
       ['SuccessfulCreate', `^Created job ${NAME}$`],
       ['SuccessfulDelete', `^Deleted job ${NAME}$`],
-      ['SawCompletedJob', `^Saw completed job: ${NAME}, condition: [\\s\\S]*$`],
+      ['SawCompletedJob', `^Saw completed job: ${NAME}, (?:condition|status): [\\s\\S]*$`],
       ['MissingJob', `^Active job went missing: ${NAME}$`],
     ] as const
   ).map(([reason, pattern]) => ({ reasons: [reason], owners: ['CronJob'], pattern: new RegExp(pattern), child: { apiVersion: 'batch/v1', kind: 'Job' } })),

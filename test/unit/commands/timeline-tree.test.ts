@@ -120,6 +120,38 @@ describe('timeline --tree', () => {
     assert.match(rows[4] ?? '', /Deployment\/web > ReplicaSet\/web-5d4 > Pod\/web-5d4-bbbbb/);
   });
 
+  test('a saved file from a v1.19-v1.34 cluster: the StatefulSet\'s lower-case "create Pod X in StatefulSet S successful" still names its Pods', async () => {
+    // The shape of a 2021 kind cluster's StatefulSet rollout (the public kspan fixtures): the controller
+    // wrote the verb lower-case then (core/tree-owner-messages.ts cites where).
+    const sts = { apiVersion: 'apps/v1', kind: 'StatefulSet', objectName: 'ingester', objectUid: 'uid-sts' };
+    const podOf = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', objectName: name, objectUid: `uid-${name}` });
+    const raw = [
+      ev({ ...sts, reason: 'SuccessfulDelete', message: 'delete Pod ingester-3 in StatefulSet ingester successful', first: 400, component: 'statefulset-controller' }),
+      ev({ ...sts, reason: 'SuccessfulCreate', message: 'create Pod ingester-3 in StatefulSet ingester successful', first: 390, component: 'statefulset-controller' }),
+      ev({ ...podOf('ingester-3'), reason: 'Scheduled', message: 'Successfully assigned cortex/ingester-3 to ip-172-20-2-22.ec2.internal', first: 389, component: 'default-scheduler' }),
+      ev({ ...sts, reason: 'SuccessfulDelete', message: 'delete Pod ingester-2 in StatefulSet ingester successful', first: 300, component: 'statefulset-controller' }),
+      ev({ ...sts, reason: 'SuccessfulCreate', message: 'create Pod ingester-2 in StatefulSet ingester successful', first: 290, component: 'statefulset-controller' }),
+      ev({ ...podOf('ingester-2'), reason: 'Started', message: 'Started container ingester', first: 280, component: 'kubelet' }),
+      ev({ ...podOf('distributor-0'), reason: 'Started', message: 'Started container distributor', first: 270, component: 'kubelet' }),
+    ];
+    const saved = memorySource({ provenance: fromCapture(), raw });
+    const r = await run(['--from', 'x.json', '--for', 'sts/ingester', '--tree', '--no-headers'], openSources({ saved }));
+    assert.equal(r.code, 0, r.stderr);
+    const chains = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((row) => /(StatefulSet\/\S+(?: > \S+)*)/.exec(row)?.[1]);
+    assert.deepEqual(chains, [
+      'StatefulSet/ingester',
+      'StatefulSet/ingester',
+      'StatefulSet/ingester > Pod/ingester-3',
+      'StatefulSet/ingester',
+      'StatefulSet/ingester',
+      'StatefulSet/ingester > Pod/ingester-2',
+    ]);
+    assert.doesNotMatch(r.stdout, /distributor/);
+  });
+
   test('hostile names are escaped in the chain', async () => {
     const evil = { apiVersion: 'v1', kind: 'Pod', name: 'x\u001b[31mred', uid: 'uid-evil' };
     const evilMeta = { ...meta('v1', 'Pod', evil.name, evil.uid, rs) };

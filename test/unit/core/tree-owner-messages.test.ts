@@ -1,4 +1,4 @@
-// The controllers' messages naming a child, as k8s.io/kubernetes v1.36.3 writes them (core/tree-owner-messages.ts).
+// The controllers' messages naming a child, as k8s.io/kubernetes v1.19 to v1.36 wrote them (core/tree-owner-messages.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { childNamedBy } from '../../../src/core/tree-owner-messages.ts';
@@ -64,6 +64,20 @@ describe('childNamedBy', () => {
     ["a CronJob's unexpected job is not its child", 'UnexpectedJob', 'Saw a job that the controller did not create or forgot: stray', { kind: 'CronJob', name: 'nightly' }, null],
     ['"Error creating" carries an API error, not a name', 'FailedCreate', 'Error creating: pods "web-x" is forbidden', { kind: 'ReplicaSet', name: 'web' }, null],
     ['a reason the format is not written under', 'Scheduled', 'Created pod: web-x', { kind: 'ReplicaSet', name: 'web' }, null],
+    // Older releases' wordings, each with where it was written (core/tree-owner-messages.ts has the source).
+    ['v1.19-v1.34: a StatefulSet created its pod, verb lower-case (stateful_pod_control.go strings.ToLower)', 'SuccessfulCreate', 'create Pod ingester-2 in StatefulSet ingester successful', { kind: 'StatefulSet', name: 'ingester' }, pod('ingester-2')],
+    ['v1.19-v1.34: a StatefulSet deleted its pod', 'SuccessfulDelete', 'delete Pod ingester-3 in StatefulSet ingester successful', { kind: 'StatefulSet', name: 'ingester' }, pod('ingester-3')],
+    ['v1.19-v1.34: a StatefulSet updated its pod', 'SuccessfulUpdate', 'update Pod db-0 in StatefulSet db successful', { kind: 'StatefulSet', name: 'db' }, pod('db-0')],
+    ['v1.19-v1.34: a StatefulSet failed to create its pod', 'FailedCreate', 'create Pod etcd-1 in StatefulSet etcd failed error: The POST operation against Pod could not be completed at this time, please try again.', { kind: 'StatefulSet', name: 'etcd' }, pod('etcd-1')],
+    ['v1.19-v1.34: a StatefulSet created a claim for a pod', 'SuccessfulCreate', 'create Claim datadir-etcd-0 Pod etcd-0 in StatefulSet etcd success', { kind: 'StatefulSet', name: 'etcd' }, pod('etcd-0')],
+    ['v1.19-v1.34: a StatefulSet failed a claim for a pod', 'FailedCreate', 'create Claim data-db-0 for Pod db-0 in StatefulSet db failed error: no storage', { kind: 'StatefulSet', name: 'db' }, pod('db-0')],
+    ['v1.19-v1.34: another StatefulSet\'s lower-case message names no child', 'SuccessfulCreate', 'create Pod other-0 in StatefulSet other successful', { kind: 'StatefulSet', name: 'db' }, null],
+    ['a verb in neither case is no verb', 'SuccessfulCreate', 'CREATE Pod db-0 in StatefulSet db successful', { kind: 'StatefulSet', name: 'db' }, null],
+    ['v1.19-v1.25: a Deployment scaled an old replica set down ("to N")', 'ScalingReplicaSet', 'Scaled down replica set web-7f9c6 to 2', { kind: 'Deployment', name: 'web' }, rs('web-7f9c6')],
+    ['v1.26-v1.30: a Deployment scaled a replica set up ("to N from M", PR #101142)', 'ScalingReplicaSet', 'Scaled up replica set web-5d4b8 to 3 from 1', { kind: 'Deployment', name: 'web' }, rs('web-5d4b8')],
+    ['v1.26-v1.30: a Deployment scaled a replica set down ("to N from M")', 'ScalingReplicaSet', 'Scaled down replica set web-7f9c6 to 0 from 1', { kind: 'Deployment', name: 'web' }, rs('web-7f9c6')],
+    ['both orders at once is no wording', 'ScalingReplicaSet', 'Scaled down replica set web-7f9c6 from 1 to 0 from 1', { kind: 'Deployment', name: 'web' }, null],
+    ['v1.19 on, before the condition: a CronJob saw a job complete ("status", PR #75712)', 'SawCompletedJob', 'Saw completed job: nightly-29012345, status: Complete', { kind: 'CronJob', name: 'nightly' }, job('nightly-29012345')],
     ['ScalingReplicaSet from something not a Deployment', 'ScalingReplicaSet', 'Scaled up replica set web-x from 0 to 1', { kind: 'Pipeline', name: 'web' }, null],
     // Hostile text: a name the API server could not hold is no name.
     ['a name with a terminal escape', 'SuccessfulCreate', 'Created pod: web-\u001b[2Jx', { kind: 'ReplicaSet', name: 'web' }, null],
