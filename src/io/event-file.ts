@@ -11,7 +11,7 @@ import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
 import type { EventSource, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
-import { ownershipOf } from './objects-file.ts';
+import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import { notAnEventError, SavedFileError } from './saved-events.ts';
 import type { SavedEvents } from './saved-events.ts';
 import { parseRecordSaved } from './record-file.ts';
@@ -161,11 +161,12 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
   const events = core.map(normaliseEvent);
   const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
-  const owned = saved.objects;
+  const vetted = saved.objects === undefined ? undefined : vetSavedObjects(saved.objects);
+  const refused = vetted === undefined || vetted.refused.length === 0 ? {} : { refusedObjects: vetted.refused };
   return {
-    provenance: { ...provenance, tells: { ...provenance.tells, ownership: owned !== undefined } },
+    provenance: { ...provenance, ...refused, tells: { ...provenance.tells, ownership: vetted !== undefined } },
     objects: null,
-    ...(owned === undefined ? {} : { ownership: ownershipOf(owned) }),
+    ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
     read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
     versions: async () => versions,
   };

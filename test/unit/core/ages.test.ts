@@ -8,7 +8,7 @@ import { fromCapture, fromCluster, fromList, fromRecord, fromStableTable } from 
 import type { OtlpProvenance } from '../../../src/core/source.ts';
 
 const events = [ev({ first: 600 }), ev({ first: 300, last: 120 })].map(normaliseEvent);
-const otlp = (lastObserved: number | null): OtlpProvenance => ({ ...fromList(), kind: 'otlp', writers: ['evtimeline'], skipped: 0, firstObserved: null, lastObserved });
+const otlp = (lastObserved: number | null): OtlpProvenance => ({ ...fromList(), kind: 'otlp', writers: ['evtimeline'], skipped: 0, unreadable: null, firstObserved: null, lastObserved });
 
 describe('agesFrom', () => {
   it('counts a live read from now', () => {

@@ -218,6 +218,50 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     assert.deepEqual(doc.items.map((i) => i.kind), ['Deployment', 'Pod', 'Pod', 'ReplicaSet', 'Pod']);
   });
 
+  // Saved ownership is checked, not trusted as written (issue 28, L4): what no API server could have
+  // written is refused, the rest is read, and stderr says what was refused.
+  it('an object name no server allows (`web-5d4 > Deployment/spoof`), and every claim of a uid two objects share, are refused and named; the rest is read', async () => {
+    const out = join(dir, 'shop-spoofed');
+    await capture(out);
+    const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { apiVersion: string; kind: string; metadata: { name: string; uid: string; namespace: string; ownerReferences?: { name: string }[] } }[] };
+    const spoof = 'web-5d4 > Deployment/spoof';
+    for (const item of doc.items) {
+      if (item.kind === 'ReplicaSet') item.metadata.name = spoof;
+      for (const o of item.metadata.ownerReferences ?? []) if (o.name === 'web-5d4') o.name = spoof;
+    }
+    writeFileSync(join(out, 'objects.json'), JSON.stringify(doc));
+    const source = await open({ kind: 'file', path: out, namespace: null });
+    assert.deepEqual((await source.ownership?.('shop'))?.map((m) => `${m.kind}/${m.name}`), ['Deployment/web']);
+    assert.deepEqual(source.provenance.refusedObjects, [
+      `Pod "web-5d4-q7w" in shop: the name of its owner ReplicaSet may not contain '/'`,
+      `Pod "web-5d4-x2k" in shop: the name of its owner ReplicaSet may not contain '/'`,
+      `ReplicaSet.apps "${spoof}" in shop: its name may not contain '/'`,
+    ]);
+    const fake = fakeDeps({ openSource: systemSources({ env: {}, stdin: Readable.from([]), stderr: { write: () => {} } }) });
+    assert.equal(await runCli(['--from', out, '--for', `pod/${pod.name}`, '--tree'], fake.deps), 0, fake.stderr());
+    assert.doesNotMatch(fake.stdout(), /spoof/);
+    assert.equal(
+      fake.stderr().split('\n').find((l) => l.includes('refused')),
+      `warning: ${out}: refused 3 saved objects no API server could have written, read without them: Pod "web-5d4-q7w" in shop: the name of its owner ReplicaSet may not contain '/'; Pod "web-5d4-x2k" in shop: the name of its owner ReplicaSet may not contain '/'; ReplicaSet.apps "${spoof}" in shop: its name may not contain '/'`,
+    );
+  });
+
+  it('two objects of different groups sharing a uid: neither is taken, and the refusal names both', async () => {
+    const out = join(dir, 'shop-uid');
+    await capture(out);
+    const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: unknown[] };
+    doc.items.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: { namespace: 'shop', name: 'thief', uid: pod2.uid, ownerReferences: [owner('Deployment', 'web', 'u-deploy')] } });
+    writeFileSync(join(out, 'objects.json'), JSON.stringify(doc));
+    const source = await open({ kind: 'file', path: out, namespace: null });
+    assert.deepEqual((await source.ownership?.('shop'))?.map((m) => `${m.kind}/${m.name}`), ['Deployment/web', 'Pod/web-5d4-x2k', 'ReplicaSet/web-5d4']);
+    assert.deepEqual(source.provenance.refusedObjects, [`uid ${pod2.uid} is claimed by Pod "${pod2.name}" in shop and by Job.batch "thief" in shop: none of them is taken`]);
+    // The same object saved twice (a record's object lines over time, another version of its group) is no conflict.
+    doc.items.pop();
+    doc.items.push({ ...(doc.items.find((i) => (i as { kind: string }).kind === 'ReplicaSet') as object), apiVersion: 'apps/v1beta2' });
+    writeFileSync(join(out, 'objects.json'), JSON.stringify(doc));
+    assert.equal((await open({ kind: 'file', path: out, namespace: null })).provenance.refusedObjects, undefined);
+  });
+
   it('a list or an event array tells no ownership', async () => {
     const list = join(dir, 'list.json');
     writeFileSync(list, JSON.stringify({ kind: 'EventList', apiVersion: 'v1', items: events }));

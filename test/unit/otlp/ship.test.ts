@@ -242,6 +242,28 @@ describe('record --otlp: the ledger beside the record', () => {
     assert.equal(again.totals.accepted, 2);
   });
 
+  test('an event dated 3000-01-01 (past what timeUnixNano holds) is shipped with time 0 among the others, said once a run', async () => {
+    const path = join(dir, 'far.jsonl');
+    const far = (n: number) => formatObservation({ observedAt: Date.parse('2026-11-30T11:00:00.000Z'), type: 'ADDED', event: { ...ev({ name: `far-${n}`, uid: `far-${n}` }), lastTimestamp: '3000-01-01T00:00:00Z' } });
+    await writeFile(path, formatHeader(header) + line(1) + far(2) + far(3));
+    const bodies: string[] = [];
+    const notices: string[] = [];
+    const keep = async (e: OtlpEndpoint, type: string, body: Uint8Array): Promise<SendOutcome> => {
+      bodies.push(new TextDecoder().decode(body));
+      return scripted([]).post(e, type, body);
+    };
+    const shipper = await RecordShipper.open({ path, endpoint, encoding: 'json', batchSize: 10, retry, notice: (t) => notices.push(t), now: () => NOW, post: keep }, (e) => {
+      throw e;
+    });
+    shipper.start();
+    const result = await shipper.stop(5000);
+    assert.equal(result.totals.accepted, 3);
+    assert.deepEqual(bodies.join().match(/"timeUnixNano":"\d+"/g)?.map((t) => t.slice(15)), [`"${BigInt(Date.parse(ev().lastTimestamp as string)) * 1_000_000n}"`, '"0"', '"0"']);
+    assert.deepEqual(notices, [
+      "record: 1 event version is dated outside what OTLP's timeUnixNano can hold (1970-01-01T00:00:00Z to 2554-07-21T23:34:33Z): it goes out with timeUnixNano 0 (unknown), its own times in the evtimeline.event.* attributes (said once a run)",
+    ]);
+  });
+
   test('what the endpoint never confirmed is counted and left for the next run', async () => {
     const path = join(dir, 'r3.jsonl');
     await writeFile(path, formatHeader(header) + line(1) + line(2) + line(3));
