@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { filterEvents } from '../core/filter.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { eventIdentity } from '../core/versions.ts';
 import type { EventVersion } from '../core/source.ts';
@@ -44,6 +45,9 @@ function newest(versions: EventVersion[]): number | null {
 /** Event versions in the order read, each once (uid + resourceVersion), kept by the filters. */
 function selectVersions(versions: EventVersion[], common: CommonOptions, now: number) {
   const seen = new Set<string>();
+  // The start-up probes' evidence is every version's: a Killing read later still tells.
+  const startup = new StartupProbeEvidence().learn(versions.map(({ event }) => normaliseEvent(event)));
+  const ctx = { startupBelowThreshold: startup.belowThreshold };
   return versions.filter(({ event }) => {
     const ev = normaliseEvent(event);
     // Without a resourceVersion (the k8s_events receiver keeps none) versions cannot be told apart: all are sent.
@@ -52,7 +56,7 @@ function selectVersions(versions: EventVersion[], common: CommonOptions, now: nu
       if (seen.has(key)) return false;
       seen.add(key);
     }
-    return filterEvents([ev], common.filter, now).length > 0;
+    return filterEvents([ev], common.filter, now, ctx).length > 0;
   });
 }
 

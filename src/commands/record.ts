@@ -8,6 +8,7 @@ import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
 import { sameServer } from '../core/server.ts';
@@ -116,7 +117,12 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const stop = untilStopped(deps, opts.durationMs);
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
   const filter = await resolveFilter(source, opts.common.filter);
-  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], filter, deps.now()).length > 0;
+  const startup = new StartupProbeEvidence();
+  const keep = (event: Json): boolean => {
+    const ev = normaliseEvent(event);
+    startup.learn([ev]);
+    return filterEvents([ev], filter, deps.now(), { startupBelowThreshold: startup.belowThreshold }).length > 0;
+  };
   const writer = new SessionWriter(existing, header);
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   let shipping: Shipping | undefined;

@@ -14,6 +14,12 @@ import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedN
 import { agesFrom } from '../core/ages.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { looksAtEachEvent } from '../core/filter.ts';
+import type { Hidden } from '../core/filter.ts';
+import type { RecorderNotes } from '../core/recorder-notes.ts';
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { renderRecorderFooter } from '../render/recorder-notes.ts';
+import { criterionFlag } from '../options/selection.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
@@ -84,11 +90,22 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 function keepFor(opts: TimelineOptions): Keep {
   const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
   const table = opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide');
-  if (opts.common.filter.sinceMs !== undefined || opts.compare || opts.common.tree === true) return 'all';
+  if (looksAtEachEvent(opts.common.filter) || opts.compare || opts.common.tree === true) return 'all';
   return stable ? 'stable' : table ? 'table' : 'all';
 }
 
+/** After the output, on stderr: what the selection hid, and where the recorders may have left events out. */
+function footer(read: { hidden: Hidden[]; notes: RecorderNotes }, at: number, opts: TimelineOptions): string {
+  return renderHiddenFooter(read.hidden, criterionFlag) + renderRecorderFooter(read.notes, { now: at, absolute: opts.absoluteTimes });
+}
+
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
+  const result = await timelineBody(stdout, opts, deps);
+  deps.stderr.write(result.footer);
+  return result.result;
+}
+
+async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<{ result: CommandResult; footer: string }> {
   const now = deps.now();
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
   const read = await readEvents(opts.common, deps, now, { keep: keepFor(opts) });
@@ -102,26 +119,27 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
   const ages = agesFrom(provenance, events, now, opts.common.from !== null);
+  const done = { result: SUCCESS, footer: footer(read, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
     stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}), ...(read.tree ? { tree: read.tree } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
-    return SUCCESS;
+    return done;
   }
   if (opts.output.kind === 'document') {
     const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev));
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
-    return SUCCESS;
+    return done;
   }
   if (events.length === 0) {
     deps.stderr.write(noEventsMessage(provenance.namespace));
-    return SUCCESS;
+    return done;
   }
   if (format === 'stable') {
     stdout.write(renderStable(events));
-    return SUCCESS;
+    return done;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   const table = timelineTableChunks(events, {
@@ -135,5 +153,5 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
   });
   for (const piece of table) stdout.write(piece);
-  return SUCCESS;
+  return done;
 }

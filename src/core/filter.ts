@@ -251,6 +251,12 @@ export function selectCounted(events: Event[], filter: EventFilter, now: number,
   return { events: sortTimeline(kept), hidden };
 }
 
+/** Whether a criterion needs each event whole (its message, fields, times or neighbours), not its `<type> <reason> <Kind>/<name>` line. */
+export function looksAtEachEvent(filter: EventFilter): boolean {
+  const values = [filter.sinceMs, filter.message, filter.excludeMessage, filter.sinceTime, filter.until];
+  return values.some((v) => v !== undefined) || (filter.fields?.length ?? 0) > 0 || (filter.labels?.length ?? 0) > 0 || filter.hideStartupProbes === true;
+}
+
 /** Whether any criterion is given (a filter of only empty lists filters nothing). */
 export function hasCriteria(filter: EventFilter): boolean {
   const lists = [filter.types, filter.reasons, filter.excludeTypes, filter.excludeReasons, filter.fields, filter.labels];

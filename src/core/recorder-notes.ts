@@ -150,3 +150,19 @@ export function recorderNotes(events: Event[]): RecorderNotes {
 export function hasNotes(notes: RecorderNotes): boolean {
   return notes.spam.length + notes.combined.length + notes.series.length > 0;
 }
+
+/**
+ * The notes about what is shown, worked out from every event read: the spam filter's bucket is
+ * shared by every reason of a source, object and type, so an event another filter hides still
+ * spent a token.
+ */
+export function recorderNotesFor(all: Event[], shown: Event[]): RecorderNotes {
+  const notes = recorderNotes(all);
+  const keys = new Set(shown.map(spamKey));
+  const visible = new Set(shown);
+  return {
+    spam: notes.spam.filter((n) => keys.has(spamKey({ reporter: n.reporter, instance: n.instance, object: n.object, type: n.type } as Event))),
+    combined: notes.combined.filter((n) => visible.has(n.event)),
+    series: notes.series.filter((n) => visible.has(n.event)),
+  };
+}

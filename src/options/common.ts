@@ -6,6 +6,7 @@ import type { EventFilter } from '../core/filter.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { ConnectionOverrides } from '../kube/overrides.ts';
 import { namespaceError } from '../kube/api-names.ts';
+import { parseSelection } from './selection.ts';
 
 export type ColorMode = 'auto' | 'always' | 'never';
 
@@ -31,6 +32,8 @@ export interface CommonOptions {
   color: ColorMode;
   /** --tree: the --for object and everything it owns (src/app/tree.ts) */
   tree?: boolean;
+  /** --field-selector as typed: a live read sends it to the server (filter.fields applies it elsewhere) */
+  fieldSelector?: string;
 }
 
 /** What commander hands us: the program's options merged with the verb's (optsWithGlobals). */
@@ -126,6 +129,8 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     reasons: splitList(raw.reason),
     sinceMs: parseDurationFlag('--since', str(raw, 'since')),
   };
+  const selection = parseSelection(raw, splitList);
+  Object.assign(filter, selection.filter);
   return {
     scope: {
       namespace,
@@ -140,6 +145,7 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     from: str(raw, 'from') ?? null,
     color: parseColor(str(raw, 'color')),
     ...(tree ? { tree } : {}),
+    ...(selection.fieldSelector === null ? {} : { fieldSelector: selection.fieldSelector }),
   };
 }
 
