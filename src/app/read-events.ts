@@ -18,6 +18,7 @@ import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
 import { resolveFilter } from './for-object.ts';
 import { treeFor } from './tree.ts';
+import { labelsFor } from './labels.ts';
 import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -65,9 +66,11 @@ function sendsFieldSelector(common: CommonOptions): boolean {
   return common.fieldSelector !== undefined && common.from === null && common.tree !== true;
 }
 
-/** What criteria need beyond each event: the start-up probes' evidence, from every event read. */
-function filterContext(all: Event[]): FilterContext {
-  return { startupBelowThreshold: new StartupProbeEvidence().learn(all).belowThreshold };
+/** What criteria need beyond each event: the start-up probes' evidence from every event read, the objects' labels for -l. */
+async function filterContext(all: Event[], filter: EventFilter, source: EventSource, deps: Deps, from: string | null): Promise<FilterContext> {
+  const ctx: FilterContext = { startupBelowThreshold: new StartupProbeEvidence().learn(all).belowThreshold };
+  if ((filter.labels?.length ?? 0) > 0) ctx.labelsOf = await labelsFor(source, all, deps, from);
+  return ctx;
 }
 
 export async function readEvents(
@@ -94,12 +97,12 @@ export async function readEvents(
     const all = dedupeByUid(read.events);
     const tree = await treeFor(source, filter.object, all, deps);
     const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
-    const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, filterContext(all));
+    const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
     const notes = recorderNotesFor(all, events);
     return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
   const all = read.distinct === true ? read.events : dedupeByUid(read.events);
-  const { events, hidden } = selectCounted(all, filter, asOf, true, filterContext(all));
+  const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));
   // Kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
   const notes = opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
   return { source, events, filter, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };

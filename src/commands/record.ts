@@ -49,6 +49,8 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   if (file === '-') throw new UsageError('record writes to a file, not to stdout: give a file name');
   const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
+  // A record keeps its objects with their labels: -l chooses when it is read back.
+  if ((common.filter.labels?.length ?? 0) > 0) throw new UsageError('-l does not apply to record: the record keeps the objects with their labels; use -l when reading it back (timeline --from FILE -l ...)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
   return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY, otlp: parseOtlpOptions(raw) };
 }

@@ -11,6 +11,7 @@ import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
 import { StartupProbeEvidence } from '../core/startup-probes.ts';
+import { followedLabels } from '../app/labels.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { ShownOccurrences } from '../core/follow.ts';
 import { dedupeByUid, stableLines } from '../core/timeline.ts';
@@ -88,7 +89,8 @@ export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps:
   const filter = { ...resolved, ...(tree === null ? {} : { object: undefined }), ...(sent ? { fields: undefined } : {}) };
   // A start-up probe's Unhealthy is hidden while no Killing for it has arrived: below its threshold when shown.
   const startup = new StartupProbeEvidence();
-  const ctx = { startupBelowThreshold: startup.belowThreshold };
+  const labels = (resolved.labels?.length ?? 0) > 0 ? followedLabels(source, deps.now) : null;
+  const ctx = { startupBelowThreshold: startup.belowThreshold, ...(labels === null ? {} : { labelsOf: labels.labelsOf }) };
   const print = printer(opts, deps, namespace === null, tree);
   const shown = new ShownOccurrences();
   let listed = false;
@@ -104,12 +106,14 @@ export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps:
       const listed = step.items.map(normaliseEvent);
       await tree?.listed(dedupeByUid(listed));
       startup.learn(listed);
+      await labels?.learn(listed);
       events = selectEvents(listed, filter, deps.now(), false, ctx).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
       const ev = normaliseEvent(step.object);
       // Placed whatever --types says: its message may name a child whose events come next.
       const inTree = tree === null || (await tree.place(ev)) !== undefined;
       startup.learn([ev]);
+      await labels?.learn([ev]);
       events = inTree ? filterEvents([ev], filter, deps.now(), ctx) : [];
     } else {
       continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
