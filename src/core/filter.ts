@@ -43,7 +43,7 @@ export interface EventFilter {
 }
 
 /** The criteria that hide events, in the order the footer names them; each hidden event is counted under the first that hides it. */
-export const CRITERIA = [
+const CRITERIA = [
   'types',
   'excludeTypes',
   'reasons',
@@ -169,7 +169,7 @@ function includesFolded(values: string[], value: string): boolean {
 }
 
 /** The selectable fields of an event as the API server computes them (pkg/registry/core/event/strategy.go ToSelectableFields). */
-export function eventFields(ev: Event): Record<string, string> {
+function eventFields(ev: Event): Record<string, string> {
   return {
     'involvedObject.kind': ev.object.kind,
     'involvedObject.namespace': ev.object.namespace,
@@ -190,7 +190,7 @@ export function eventFields(ev: Event): Record<string, string> {
 }
 
 /** The first criterion that hides the event, or null when it is kept. --for is not one of them: it chooses the story. */
-export function hiddenBy(ev: Event, filter: EventFilter, now: number, ctx: FilterContext = {}): Criterion | null {
+function hiddenBy(ev: Event, filter: EventFilter, now: number, ctx: FilterContext = {}): Criterion | null {
   const { types, reasons, sinceMs, excludeTypes, excludeReasons, message, excludeMessage, fields, labels, sinceTime, until } = filter;
   if (types && types.length > 0 && !includesFolded(types, ev.type)) return 'types';
   if (excludeTypes && includesFolded(excludeTypes, ev.type)) return 'excludeTypes';
@@ -258,7 +258,7 @@ export function looksAtEachEvent(filter: EventFilter): boolean {
 }
 
 /** Whether any criterion is given (a filter of only empty lists filters nothing). */
-export function hasCriteria(filter: EventFilter): boolean {
+function hasCriteria(filter: EventFilter): boolean {
   const lists = [filter.types, filter.reasons, filter.excludeTypes, filter.excludeReasons, filter.fields, filter.labels];
   const values = [filter.object, filter.sinceMs, filter.message, filter.excludeMessage, filter.sinceTime, filter.until];
   return lists.some((l) => (l?.length ?? 0) > 0) || values.some((v) => v !== undefined) || filter.hideStartupProbes === true;

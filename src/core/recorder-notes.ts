@@ -66,7 +66,7 @@ export interface RecorderNotes {
   series: SeriesNote[];
 }
 
-export function isCombined(ev: Event): boolean {
+function isCombined(ev: Event): boolean {
   return ev.message.startsWith(COMBINED_PREFIX);
 }
 
@@ -145,10 +145,6 @@ export function recorderNotes(events: Event[]): RecorderNotes {
     if (ev.seriesStyle && ev.count >= 2 && ev.lastSeen !== null) series.push({ kind: 'series', event: ev, lastObserved: ev.lastSeen });
   }
   return { spam: spamNotes(events), combined, series };
-}
-
-export function hasNotes(notes: RecorderNotes): boolean {
-  return notes.spam.length + notes.combined.length + notes.series.length > 0;
 }
 
 /**

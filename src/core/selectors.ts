@@ -17,7 +17,7 @@ export interface FieldTerm {
   value: string;
 }
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
+type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Splits at commas outside parentheses (`a in (x,y),b` is two requirements). */
 function splitTopLevel(text: string): string[] {

@@ -22,7 +22,7 @@ function containerKey(ev: Event): string {
   return `${object}\u0000${o.fieldPath}`;
 }
 
-export function isStartupUnhealthy(ev: Event): boolean {
+function isStartupUnhealthy(ev: Event): boolean {
   return ev.reason === 'Unhealthy' && STARTUP_UNHEALTHY.test(ev.message);
 }
 

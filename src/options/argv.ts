@@ -8,7 +8,7 @@
 // flag takes a value only as `--flag=false`, never from the next word; `--` ends the flags.
 import type { FlagSpec } from './flags.ts';
 
-export interface Scanned {
+interface Scanned {
   /** the first word that names a verb; null: none (the default verb) */
   verb: string | null;
   /** `help VERB` */
@@ -22,7 +22,7 @@ export interface Scanned {
 }
 
 /** Which words take a value: every flag of every verb (a name means one thing across verbs). */
-export interface FlagTable {
+interface FlagTable {
   byName: ReadonlyMap<string, FlagSpec>;
 }
 

@@ -5,7 +5,7 @@
 // then kubectl's connection flags.
 import type { FlagSpec } from './flags.ts';
 
-export interface VerbHelp {
+interface VerbHelp {
   /** one line, as in the list of verbs */
   short: string;
   /** what the verb does, in a few sentences */
@@ -16,7 +16,7 @@ export interface VerbHelp {
   args?: string;
 }
 
-export const PROGRAM = 'kubectl evtimeline';
+const PROGRAM = 'kubectl evtimeline';
 
 export const VERB_HELP: Record<string, VerbHelp> = {
   timeline: {

@@ -16,7 +16,7 @@ function str(raw: Raw, key: string): string | undefined {
  * the runtime's own (no second engine shipped); RE2's common syntax (classes, alternation,
  * repetition, anchors) means the same in both; `(?i)` is not JavaScript: write `(?i:...)` or a class.
  */
-export function parseRegexFlag(flag: string, text: string | undefined): RegExp | undefined {
+function parseRegexFlag(flag: string, text: string | undefined): RegExp | undefined {
   if (text === undefined) return undefined;
   try {
     return new RegExp(text, 'u');
@@ -29,7 +29,7 @@ export function parseRegexFlag(flag: string, text: string | undefined): RegExp |
 // RFC 3339 as Go's time.RFC3339 reads it: a date, T, a time, optional fractions, Z or an offset.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-export function parseTimeFlag(flag: string, text: string | undefined): number | undefined {
+function parseTimeFlag(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const ms = RFC3339.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(ms)) throw new UsageError(`${flag} ${JSON.stringify(text)}: want an RFC 3339 time such as 2026-11-30T10:00:00Z`);

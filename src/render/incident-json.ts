@@ -3,7 +3,8 @@
 // (src/core/incident.ts) holds epoch ms and the provenance, this maps them.
 import { lookupFailureText } from './lookup-failure.ts';
 import type { Disappearance, Incarnation, Recreation, Unchecked } from '../core/incarnation.ts';
-import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ObjectStory, Report, ReporterReasons, Repeat } from '../core/incident.ts';
+import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ReporterReasons, Repeat } from '../core/incident.ts';
+import type { ObjectStory, Report } from '../core/story.ts';
 import { observedWindow } from '../core/source.ts';
 import type { EventGroup } from '../core/grouping.ts';
 import type { Provenance } from '../core/source.ts';
@@ -12,8 +13,8 @@ import { missedBy, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
 import type { KubectlTypesJson } from './audit-json.ts';
 import { isoOrNull, toIso } from './time.ts';
 import type { TreeNode } from '../core/ownership.ts';
-import { memberKey } from '../core/story-tree.ts';
-import type { IncidentTree, StoryBranch } from '../core/story-tree.ts';
+import { memberKey } from '../core/tree-story.ts';
+import type { IncidentTree, StoryBranch } from '../core/tree-story.ts';
 
 type Iso = string | null;
 

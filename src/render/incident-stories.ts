@@ -3,7 +3,8 @@
 // owner first (incident-tree-text.ts). Every string from an event is escaped before colour is added.
 
 import type { RecorderNotes } from '../core/recorder-notes.ts';
-import type { Incident, ObjectStory, Report } from '../core/incident.ts';
+import type { Incident } from '../core/incident.ts';
+import type { ObjectStory, Report } from '../core/story.ts';
 import { SEVERITY_ORDER, severityOf } from '../core/grouping.ts';
 import { foldByReason } from '../core/families.ts';
 import type { FamilyLine, ObjectFamily } from '../core/families.ts';

@@ -19,8 +19,8 @@ import { savedNoun } from './notices.ts';
 import { ageOf, familyBlock, inSpan, objectBlock, paintEventType } from './incident-stories.ts';
 import type { IncidentView } from './incident-stories.ts';
 import { recorderNoteLines } from './recorder-notes.ts';
-import { memberLabel, treeSection } from './incident-tree-text.ts';
-import type { IncidentTree } from '../core/story-tree.ts';
+import { memberLabel, treeSection } from './tree-incident-text.ts';
+import type { IncidentTree } from '../core/tree-story.ts';
 import { observedWindow } from '../core/source.ts';
 
 // The bound of the default account (--detail lifts it): a headline of at most 5 items a line, a

@@ -7,7 +7,7 @@ import { escapeTerminal } from './escape.ts';
 import { formatTime, formatTimeAndAge, isoOrNull } from './time.ts';
 
 /** How times are written: with their age (`now`), or absolute. */
-export interface NoteTimes {
+interface NoteTimes {
   now: number;
   absolute: boolean;
 }
