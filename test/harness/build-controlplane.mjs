@@ -182,13 +182,14 @@ async function pruneOld(root, prefix, keep) {
  * Returns `<cache>/<name>-<key>/<name>`, the binary `go build` makes of the main package in
  * sourceDir, building it first when the cache has none. Concurrent callers share one build
  * through a lock file; the binary appears by rename, never half-written.
- * @param {{ name: string, sourceDir: string, ldflags: string, log: (msg: string) => void }} spec
+ * @param {{ name: string, sourceDir: string, ldflags: string, env?: Record<string, string>, log: (msg: string) => void }} spec
  * @returns {Promise<string>}
  */
-export async function ensureGoBinary({ name, sourceDir, ldflags: flags, log: say }) {
+export async function ensureGoBinary({ name, sourceDir, ldflags: flags, env = {}, log: say }) {
   const t0 = performance.now();
   const { go, version } = findGo();
-  const key = await sourceKey(sourceDir, `ldflags\0${flags}\0${version}`);
+  const envKey = Object.keys(env).length ? `\0env\0${JSON.stringify(env)}` : '';
+  const key = await sourceKey(sourceDir, `ldflags\0${flags}\0${version}${envKey}`);
   const root = cacheRoot();
   const dir = join(root, `${name}-${key}`);
   const binary = join(dir, name);
@@ -210,7 +211,7 @@ export async function ensureGoBinary({ name, sourceDir, ldflags: flags, log: say
     const tb = performance.now();
     await run(go, ['build', '-trimpath', `-ldflags=${flags}`, '-o', tmp, '.'], {
       cwd: sourceDir,
-      env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=readonly`.trim() },
+      env: { ...process.env, ...env, GOTOOLCHAIN: 'local', GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=readonly`.trim() },
     }).catch(async (err) => {
       await rm(tmp, { force: true });
       throw err;
