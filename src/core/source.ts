@@ -9,7 +9,7 @@
 //
 // Adding a kind of input (say OTLP logs): add a variant to Provenance with what only it knows,
 // give it a `tells` that is true only for what its records really hold, write the adapter in
-// src/io or src/kube, and open it in src/sources.ts. Core and render switch on `kind` where the
+// src/io or src/kube, and open it in src/system.ts. Core and render switch on `kind` where the
 // wording or the wire shape differs; the compiler lists every switch that misses the new kind.
 
 import type { Event, ObjectRef } from './event.ts';
@@ -51,6 +51,8 @@ interface Common {
   context: string;
   server: string;
   tells: Tells;
+  /** saved objects (a capture's objects.json, a record's object lines) refused as no API server could have written them: why, one each */
+  refusedObjects?: string[];
 }
 
 /** The live API server, read now. */
@@ -88,7 +90,7 @@ export interface StableTableProvenance extends Common {
 }
 
 /**
- * An OpenTelemetry Collector's file of OTLP logs (src/io/otlp-file.ts): the events the writers in it
+ * An OpenTelemetry Collector's file of OTLP logs (src/otlp/collector-file.ts): the events the writers in it
  * (our export, the k8sobjects or k8s_events receivers) carried, latest version each.
  */
 export interface OtlpProvenance extends Common {
@@ -97,15 +99,42 @@ export interface OtlpProvenance extends Common {
   writers: OtlpWriter[];
   /** log records in the file that are not events */
   skipped: number;
+  /** log records that could not be read at all (a time past 64 bits, values nested too deep): how many, and the first's line and why */
+  unreadable: UnreadableRecords | null;
   /** epoch ms of the first and last observation (observedTimeUnixNano); null when no record says */
   firstObserved: number | null;
   lastObserved: number | null;
 }
 
+export interface UnreadableRecords {
+  count: number;
+  /** 1-based line of the first */
+  line: number;
+  why: string;
+}
+
 /** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
 export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
-export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance;
+/** Where a log store kept events: a VictoriaLogs server read now, or a file another store wrote out. */
+export type LogStore = 'victorialogs' | 'cloud-logging' | 'elasticsearch' | 'loki';
+
+/**
+ * Events a log store kept (src/stores/): whatever wrote them
+ * there, one log line per version. What the writers did not keep is named, never guessed.
+ */
+export interface StoreProvenance extends Common {
+  kind: 'store';
+  store: LogStore;
+  /** who wrote the events into the store, in words ("the k8s_events receiver") */
+  writers: string[];
+  /** the fields some of its writers did not keep ("uid", "series", "reporter"), read as empty */
+  unkept: string[];
+  /** stored lines that are not about a Kubernetes event */
+  skipped: number;
+}
+
+export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance | StoreProvenance;
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
@@ -118,6 +147,8 @@ export function observedWindow(p: Provenance): { first: number | null; last: num
     case 'cluster':
     case 'list':
     case 'stable-table':
+    // A store is read now; it keeps when each event happened, not when a writer observed it.
+    case 'store':
       return { first: null, last: null };
   }
 }
