@@ -6,6 +6,7 @@ import type { EventFilter } from '../core/filter.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { ConnectionOverrides } from '../kube/overrides.ts';
 import { namespaceError } from '../kube/api-names.ts';
+import { parseSelection } from './selection.ts';
 import { parseStoreFrom } from './store.ts';
 import type { StoreAddress } from './store.ts';
 
@@ -35,6 +36,8 @@ export interface CommonOptions {
   color: ColorMode;
   /** --tree: the --for object and everything it owns (src/app/tree.ts) */
   tree?: boolean;
+  /** --field-selector as typed: a live read sends it to the server (filter.fields applies it elsewhere) */
+  fieldSelector?: string;
 }
 
 /** What commander hands us: the program's options merged with the verb's (optsWithGlobals). */
@@ -130,6 +133,8 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     reasons: splitList(raw.reason),
     sinceMs: parseDurationFlag('--since', str(raw, 'since')),
   };
+  const selection = parseSelection(raw, splitList);
+  Object.assign(filter, selection.filter);
   const from = str(raw, 'from') ?? null;
   const store = parseStoreFrom(from, raw);
   return {
@@ -147,6 +152,7 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     ...(store !== null ? { store } : {}),
     color: parseColor(str(raw, 'color')),
     ...(tree ? { tree } : {}),
+    ...(selection.fieldSelector === null ? {} : { fieldSelector: selection.fieldSelector }),
   };
 }
 
