@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { NameLookups } from '../core/names.ts';
-import type { NameLookupTarget } from '../kube/completion-names.ts';
+import type { NameLookupTarget } from '../core/connection.ts';
 import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from '../options/flags.ts';
 import type { FlagSpec } from '../options/flags.ts';
 import { parseConnectionOverrides } from '../options/common.ts';

@@ -9,13 +9,10 @@ import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { renderAgesNotice } from '../render/notices.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { INCIDENT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
 import { gather } from '../app/gather.ts';
-
-/** The verb's own format; json, yaml and jsonpath come from output.ts. */
-export const INCIDENT_OUTPUTS = ['text'] as const;
 
 interface IncidentOptions {
   common: CommonOptions;

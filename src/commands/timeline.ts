@@ -14,13 +14,10 @@ import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
 import { gather } from '../app/gather.ts';
-
-/** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
 
 export interface TimelineOptions {
   common: CommonOptions;

@@ -4,8 +4,8 @@ import { parseDuration } from '../core/duration.ts';
 import { parseObjectRef } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
-import type { ConnectionOverrides } from '../kube/overrides.ts';
-import { namespaceError } from '../kube/api-names.ts';
+import type { ConnectionOverrides } from '../core/connection.ts';
+import { namespaceError } from '../core/object-names.ts';
 
 export type ColorMode = 'auto' | 'always' | 'never';
 

@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.ts';
 import type { Encoding } from '../otlp/encode.ts';
 import { DEFAULT_BATCH, DEFAULT_OTLP_RETRY } from '../otlp/ship.ts';
-import type { RetryPolicy } from '../otlp/ship.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 import { parseDurationFlag } from './common.ts';
 import type { RawOptions } from './common.ts';
 
