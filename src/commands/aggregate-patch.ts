@@ -17,7 +17,8 @@ import type { EventStore } from '../core/event-store.ts';
 import { eventNameError } from '../core/object-names.ts';
 import { DRY_RUN_MODES } from '../options/flags.ts';
 import { parseCommonOptions } from '../options/common.ts';
-import type { ColorMode, RawOptions, ScopeOptions } from '../options/common.ts';
+import type { ColorMode, ScopeOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 
 type DryRun = (typeof DRY_RUN_MODES)[number];
 

@@ -21,7 +21,8 @@ import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
 import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 

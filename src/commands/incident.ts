@@ -11,7 +11,8 @@ import { renderAgesNotice } from '../render/notices.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL } from '../options/common.ts';
 import { INCIDENT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 
 interface IncidentOptions {

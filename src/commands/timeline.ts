@@ -16,7 +16,8 @@ import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
 import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 
 export interface TimelineOptions {

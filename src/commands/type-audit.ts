@@ -10,7 +10,8 @@ import { renderAuditText } from '../render/audit-text.ts';
 import { parseCommonOptions } from '../options/common.ts';
 import { AUDIT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { readEvents } from '../app/read-events.ts';
 
 interface TypeAuditOptions {

@@ -140,7 +140,32 @@ export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
  */
 export const UNIX_NANOS_RANGE = ['1970-01-01T00:00:00Z', '2554-07-21T23:34:33Z'] as const;
 
-export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance;
+
+/** Where a log store kept events: a VictoriaLogs server read now, or a file another store wrote out. */
+export type LogStore = 'victorialogs' | 'cloud-logging' | 'elasticsearch' | 'loki';
+
+/**
+ * Events a log store kept (src/stores/): whatever wrote them
+ * there, one log line per version. What the writers did not keep is named, never guessed.
+ */
+export interface StoreProvenance extends Common {
+  kind: 'store';
+  store: LogStore;
+  /** who wrote the events into the store, in words ("the k8s_events receiver") */
+  writers: string[];
+  /** the fields some of its writers did not keep ("uid", "series", "reporter"), read as empty */
+  unkept: string[];
+  /** stored lines that are not about a Kubernetes event */
+  skipped: number;
+}
+
+export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance | StoreProvenance;
+
+/** Epoch ms, start inclusive, end exclusive; null: unbounded on that side. */
+export interface TimeWindow {
+  start: number | null;
+  end: number | null;
+}
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
@@ -153,6 +178,8 @@ export function observedWindow(p: Provenance): { first: number | null; last: num
     case 'cluster':
     case 'list':
     case 'stable-table':
+    // A store is read now; it keeps when each event happened, not when a writer observed it.
+    case 'store':
       return { first: null, last: null };
   }
 }

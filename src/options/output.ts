@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { JsonPathError, parseJsonPath } from '../render/jsonpath/jsonpath.ts';
 import type { DocumentPrinter } from '../render/document.ts';
-import type { RawOptions } from './common.ts';
+import type { RawOptions } from './raw.ts';
 import { errnoText } from '../io/errno.ts';
 
 /** The timeline's own formats; json, yaml, name and jsonpath are the document printers below. */
