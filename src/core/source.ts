@@ -215,6 +215,8 @@ export interface ReadOptions {
   eventsK8sIo?: boolean;
   /** called as a long read progresses, with the number of events read so far */
   progress?: (count: number) => void;
+  /** a live source sends it to the server (`--field-selector`); a saved input ignores it */
+  fieldSelector?: string;
 }
 
 /** The live cluster's objects: whether each still exists, and under which uid. */
@@ -278,6 +280,8 @@ export interface FollowOptions {
   failed?(why: string): void;
   /** the adapter's own policy when absent */
   retry?: RetryPolicy;
+  /** sent to the server with the list and every watch (`--field-selector`) */
+  fieldSelector?: string;
 }
 
 export interface EventSource {

@@ -40,6 +40,8 @@ export interface FollowOptions {
   requestTimeoutMs?: number;
   watchSeconds?: number;
   retry?: RetryPolicy;
+  /** sent with the list and every watch */
+  fieldSelector?: string;
 }
 
 /**
@@ -164,13 +166,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-
-function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal): Promise<IncomingMessage> {
+function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal, fieldSelector?: string): Promise<IncomingMessage> {
   return abortable(
     openStream(target, {
       method: 'GET',
       path: eventsPath('core', namespace),
-      query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchSeconds },
+      query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchSeconds, fieldSelector },
       // An idle socket: the server ends a watch after timeoutSeconds, so silence well past that
       // means a connection that died without a word.
       timeoutMs: (watchSeconds + 60) * 1000,
@@ -233,7 +234,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
           break;
         }
         case 'list': {
-          const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs }), signal);
+          const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs, fieldSelector: opts.fieldSelector }), signal);
           failures = 0;
           credentialRenewed = false;
           const step: FollowStep = { kind: 'list', items: list.items.filter(isObject), resourceVersion: list.resourceVersion, why: phase.why };
@@ -243,7 +244,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         }
         case 'watch': {
           const opened = Date.now();
-          response = await openWatch(target, namespace, phase.from, watchSeconds, signal);
+          response = await openWatch(target, namespace, phase.from, watchSeconds, signal, opts.fieldSelector);
           credentialRenewed = false; // the server took the credential
           let delivered = false;
           for await (const message of readWatchLines(response)) {

@@ -8,6 +8,7 @@ import type { ConnectionOverrides } from '../core/connection.ts';
 import { namespaceError } from '../core/object-names.ts';
 import { parseDurationFlag, splitList } from './raw.ts';
 import type { RawOptions } from './raw.ts';
+import { parseSelection } from './selection.ts';
 import { parseStoreFrom } from './store.ts';
 import type { StoreAddress } from './store.ts';
 
@@ -37,6 +38,8 @@ export interface CommonOptions {
   color: ColorMode;
   /** --tree: the --for object and everything it owns (src/app/tree.ts) */
   tree?: boolean;
+  /** --field-selector as typed: a live read sends it to the server (filter.fields applies it elsewhere) */
+  fieldSelector?: string;
 }
 
 function str(raw: RawOptions, key: string): string | undefined {
@@ -112,6 +115,8 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     reasons: splitList(raw.reason),
     sinceMs: parseDurationFlag('--since', str(raw, 'since')),
   };
+  const selection = parseSelection(raw, splitList);
+  Object.assign(filter, selection.filter);
   const from = str(raw, 'from') ?? null;
   const store = parseStoreFrom(from, raw);
   return {
@@ -129,6 +134,7 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     ...(store !== null ? { store } : {}),
     color: parseColor(str(raw, 'color')),
     ...(tree ? { tree } : {}),
+    ...(selection.fieldSelector === null ? {} : { fieldSelector: selection.fieldSelector }),
   };
 }
 
