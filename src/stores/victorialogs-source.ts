@@ -8,7 +8,8 @@ import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, OtlpWriter, StoreProvenance } from '../core/source.ts';
 import { LatestFold } from '../io/latest-fold.ts';
 import { composeQuery, storedRows } from './victorialogs.ts';
-import type { StoreEndpoint, TimeWindow } from './victorialogs.ts';
+import type { StoreEndpoint } from './victorialogs.ts';
+import type { TimeWindow } from '../core/source.ts';
 import { keptReporter, rowToVersion } from './victorialogs-rows.ts';
 
 /** Who wrote a store's events, as the account names them. */
