@@ -30,6 +30,8 @@ interface CaptureOptions {
   common: CommonOptions;
   force: boolean;
   eventTTLms: number;
+  /** objects.json with every object of the namespace, not only the trees of the events' objects */
+  allObjects: boolean;
 }
 
 export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOptions {
@@ -38,6 +40,7 @@ export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOption
     dir,
     common: parseCommonOptions(raw),
     force: raw.force === true,
+    allObjects: raw.allObjects === true,
     eventTTLms: parseEventTTL(raw),
   };
 }
@@ -127,11 +130,14 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
   }
   // A live capture also asks which incarnation of its object each event is about, as incident does.
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: false, lookups: true });
-  const objects = await capturedObjects(source, events, live);
+  const { saved: objects, leftOut } = await capturedObjects(source, events, live, opts.allObjects);
   const files = captureFiles({ provenance: source.provenance, raw, events, now, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }) });
   await writeFolder(opts, files, deps);
   const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);
   for (const name of Object.keys(files).sort()) deps.stdout.write(`  ${escapeTerminal(opts.dir)}/${name}\n`);
+  if (leftOut > 0) {
+    deps.stderr.write(`${OBJECTS_FILE} keeps the trees of the objects the events are about; ${leftOut === 1 ? '1 other object' : `${leftOut} other objects`} of ${escapeTerminal(where)} ${leftOut === 1 ? 'was' : 'were'} left out (capture --all-objects saves them too)\n`);
+  }
   return SUCCESS;
 }
