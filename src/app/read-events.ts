@@ -13,7 +13,7 @@ import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance 
 import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
-import { resolveFilter } from './for-object.ts';
+import { resolveFilter, resolveSavedFilter } from './for-object.ts';
 import { treeFor } from './tree.ts';
 import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
@@ -61,8 +61,9 @@ export async function readEvents(
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
   if (provenance.kind === 'record' && common.from !== null) deps.stderr.write(recordWarnings(escapeTerminal(common.from), provenance));
   if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
-  const filter = await resolveFilter(source, common.filter);
+  const live = await resolveFilter(source, common.filter);
   const read = await readWithProgress(source, deps, opts);
+  const filter = source.discovery === undefined ? resolveSavedFilter(live, read.events) : live;
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.
   const asOf = observedWindow(source.provenance).last ?? now;
