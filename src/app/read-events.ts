@@ -18,13 +18,21 @@ import { treeFor } from './tree.ts';
 import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
-import { otlpProvenanceNotice } from '../render/otlp-status.ts';
+import { otlpProvenanceNotice, storeProvenanceNotice } from '../render/otlp-status.ts';
 import { renderRefusedSavedObjects } from '../render/tree.ts';
 
-/** --from FILE, else the live cluster of the scope. */
-export function requestFor(common: CommonOptions, keep: Keep = 'all'): SourceRequest {
+/** --from FILE or a store, else the live cluster of the scope. `now`: where --since starts in a store's query. */
+export function requestFor(common: CommonOptions, keep: Keep = 'all', now = Date.now()): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
-  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace, ...(keep === 'all' ? {} : { keep }) };
+  const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
+  const kept = keep === 'all' ? {} : { keep };
+  if (common.store !== undefined) {
+    // --since into the query: the store selects, rather than this process reading it all.
+    const window = { start: common.filter.sinceMs === undefined ? null : now - common.filter.sinceMs, end: null };
+    const { requestTimeoutMs: timeoutMs, verbosity } = common.scope;
+    return { kind: 'store', store: common.store, namespace, window, timeoutMs, verbosity, ...kept };
+  }
+  return { kind: 'file', path: common.from, namespace, ...kept };
 }
 
 /** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */
@@ -55,7 +63,7 @@ export async function readEvents(
   now: number,
   opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep } = {},
 ): Promise<ReadEvents> {
-  const source = await deps.openSource(requestFor(common, opts.keep));
+  const source = await deps.openSource(requestFor(common, opts.keep, now));
   const { provenance } = source;
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
@@ -64,6 +72,8 @@ export async function readEvents(
   const live = await resolveFilter(source, common.filter);
   const read = await readWithProgress(source, deps, opts);
   const filter = source.discovery === undefined ? resolveSavedFilter(live, read.events) : live;
+  // A store learns what its writers kept from the rows it read: said once, after reading.
+  if (source.provenance.kind === 'store' && common.from !== null) deps.stderr.write(storeProvenanceNotice(escapeTerminal(common.from), source.provenance));
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.
   const asOf = observedWindow(source.provenance).last ?? now;

@@ -26,7 +26,7 @@ import { errnoText, namingPath } from './errno.ts';
 import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { SavedEvents } from './event-file.ts';
+import type { SavedEvents } from './saved-events.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
 import type { SavedObject } from './objects-file.ts';
 import { isObject } from '../core/json.ts';

@@ -41,7 +41,17 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { long: '--context', value: '<name>', description: 'kubeconfig context to use', values: 'contexts' },
   { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use (default: $KUBECONFIG, else ~/.kube/config)', values: 'files' },
   { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0' },
-  { long: '--from', value: '<file>', description: 'read a saved capture, event list, record, stable table or collector file (OTLP JSON lines) instead of the cluster (- for stdin)', values: 'files' },
+  {
+    long: '--from',
+    value: '<file|url>',
+    description:
+      'read a saved capture, event list, record, stable table, collector file (OTLP JSON lines), Cloud Logging, Elasticsearch or Loki output (- for stdin), or a VictoriaLogs server (victorialogs+http(s)://HOST:PORT[?query=LogsQL]) instead of the cluster',
+    values: 'files',
+  },
+  { long: '--from-ca', value: '<file>', description: 'PEM file of the CAs to trust for a victorialogs+https store', values: 'files' },
+  { long: '--from-client-cert', value: '<file>', description: 'PEM client certificate for a victorialogs+https store that asks for one (with --from-client-key)', values: 'files' },
+  { long: '--from-client-key', value: '<file>', description: 'PEM private key of --from-client-cert', values: 'files' },
+  { long: '--from-header', value: '<name=value>', description: "an HTTP header for every request to the store, e.g. Authorization=Bearer... or AccountID=12 (repeatable)", repeatable: true },
   { long: '--for', value: '<kind/name>', description: 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)' },
   { long: '--types', value: '<types>', description: 'only these types, comma-separated; any value, e.g. Critical (repeatable)', repeatable: true, values: ['Normal', 'Warning'] },
   { long: '--reason', value: '<reasons>', description: 'only these reasons, comma-separated (repeatable)', repeatable: true },
