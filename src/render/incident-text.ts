@@ -358,9 +358,9 @@ function savedLines(incident: IncidentView): string[] {
   const p = incident.provenance;
   const { first: firstObserved, last: lastObserved } = observedWindow(p);
   if (firstObserved === null || lastObserved === null) return [];
-  const first = timeAndAge(firstObserved, incident);
   // A saved file's ages count from its last observation: `(0s ago)` after that time would say nothing.
   const agesFromLast = !incident.absoluteTimes && lastObserved === incident.at;
+  const first = agesFromLast && firstObserved === lastObserved ? formatTime(firstObserved) : timeAndAge(firstObserved, incident);
   const last = agesFromLast ? formatTime(lastObserved) : timeAndAge(lastObserved, incident);
   const from = agesFromLast ? '; the ages here count from then' : '';
   if (p.kind === 'capture') return [`- The capture was taken at ${last}${from}.`];
