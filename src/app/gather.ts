@@ -11,6 +11,8 @@ import type { AgesFrom } from '../core/ages.ts';
 import { compareWithLive, standingOf } from '../core/incarnation.ts';
 import type { Comparison, EventStanding, LiveFacts } from '../core/incarnation.ts';
 import type { Tree } from '../core/ownership.ts';
+import type { Hidden } from '../core/filter.ts';
+import type { RecorderNotes } from '../core/recorder-notes.ts';
 import type { EventSource, Provenance, RawEvents } from '../core/source.ts';
 import type { CommonOptions } from '../options/common.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
@@ -25,6 +27,8 @@ export interface GatherRequest {
   keep?: Keep;
   /** the objects as read, both API views (capture's events.json) */
   raw?: boolean;
+  /** false: the output tells no recorder notes, so none are worked out */
+  notes?: boolean;
 }
 
 export interface Gathered {
@@ -46,6 +50,10 @@ export interface Gathered {
   ages: AgesFrom;
   /** which incarnation each event is about, where the live cluster was asked */
   standing?: (ev: Event) => EventStanding;
+  /** how many events each selection criterion hid */
+  hidden: Hidden[];
+  /** where client-go's recorders may have dropped, merged or not yet sent what is shown */
+  notes: RecorderNotes;
 }
 
 export async function gather(request: GatherRequest, deps: Deps): Promise<Gathered> {
@@ -53,6 +61,7 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
   const { common, compare } = request;
   const read = await readEvents(common, deps, now, {
     ...(request.keep === undefined ? {} : { keep: request.keep }),
+    ...(request.notes === false ? { notes: false } : {}),
     ...(request.raw ? { raw: true, eventsK8sIo: true } : {}),
   });
   const live = await readLiveFacts(read, common, deps, now, { compare, lookups: request.lookups });
@@ -68,5 +77,7 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     ...(live === undefined ? {} : { live, standing: (ev: Event) => standingOf(ev, live) }),
     comparison: live === undefined ? null : compareWithLive(events, live),
     ages: agesFrom(provenance, events, now),
+    hidden: read.hidden,
+    notes: read.notes,
   };
 }

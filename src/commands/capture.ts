@@ -18,10 +18,11 @@ import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFolderAtomic } from '../io/atomic.ts';
 import type { CaptureFile } from '../io/event-file.ts';
 import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
 import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 
@@ -123,7 +124,7 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const { source, events, raw, live, ages } = await gather({ common: opts.common, compare: false, lookups: true, raw: true }, deps);
+  const { source, events, raw, live, ages } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false }, deps);
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }

@@ -18,19 +18,12 @@ import { asObject, asString, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { objectMetaOf } from '../core/object-meta.ts';
 import { namespaceProblem, objectNameProblem } from '../core/object-names.ts';
-import type { UnknownObject } from '../core/object-meta.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 
 const OBJECTS_KIND = 'EvtimelineObjects';
 export const OBJECTS_FILE = 'objects.json';
 
-/** One object a saved file holds: its metadata, or why it could not be read (as written: readers only skip it). */
-export type SavedObject = { meta: ObjectMeta } | { unknown: { ref: ObjectRef; why: Json } };
-
-/** An object a lookup could not read, as saved. */
-export function unknownObject(u: UnknownObject): SavedObject {
-  return { unknown: { ref: u.ref, why: { ...u.why } } };
-}
 
 /** Kubernetes writes metadata times to the second (metav1.Time, RFC 3339); milliseconds only when there are some. */
 function timeText(ms: number): string {
@@ -47,6 +40,7 @@ export function formatSavedObject(saved: SavedObject): Json {
   const metadata: Json = { namespace: m.namespace, name: m.name, uid: m.uid };
   if (m.created !== null) metadata.creationTimestamp = timeText(m.created);
   if (m.deleting !== null) metadata.deletionTimestamp = timeText(m.deleting);
+  if (m.labels !== undefined) metadata.labels = m.labels;
   metadata.ownerReferences = m.owners.map((o) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: o.controller }));
   return { apiVersion: m.apiVersion, kind: m.kind, metadata };
 }

@@ -28,7 +28,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SavedEvents } from './saved-events.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
-import type { SavedObject } from './objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND } from '../core/record.ts';

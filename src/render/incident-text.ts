@@ -18,6 +18,7 @@ import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-
 import { savedNoun } from './notices.ts';
 import { ageOf, familyBlock, inSpan, objectBlock, paintEventType } from './incident-stories.ts';
 import type { IncidentView } from './incident-stories.ts';
+import { recorderNoteLines } from './recorder-notes.ts';
 import { memberLabel, treeSection } from './tree-incident-text.ts';
 import type { IncidentTree } from '../core/tree-story.ts';
 import { observedWindow } from '../core/source.ts';
@@ -310,7 +311,7 @@ function onlyInRecordSection(incident: IncidentView, palette: Palette): string {
   return [palette.bold(`Only in ${noun} (no longer on the server)`), ...capLines(lines, incident)].join('\n');
 }
 
-function limitsSection(incident: Incident, palette: Palette): string {
+function limitsSection(incident: IncidentView, palette: Palette): string {
   const title = palette.bold('What these events cannot tell you');
   const l = incident.limits;
   const ttl = formatTTL(l.eventTTLms);
@@ -349,6 +350,10 @@ function limitsSection(incident: Incident, palette: Palette): string {
       `- Whether ${unchecked.length === 1 ? 'this object' : `these ${unchecked.length} objects`} still exist${unchecked.length === 1 ? 's' : ''} or ${unchecked.length === 1 ? 'was' : 'were'} re-created is unknown: ${listSome(items)}.`,
     );
   }
+  if (incident.recorderNotes !== undefined) {
+    lines.push(...recorderNoteLines(incident.recorderNotes, { now: incident.at, absolute: incident.absoluteTimes === true }, incident.detail === true));
+  }
+  if (incident.hiddenLine) lines.push(`- ${incident.hiddenLine}`);
   lines.push('- Events are not an audit log: what must last belongs in status conditions or an external store.');
   return [title, ...lines.map((line) => `  ${line}`)].join('\n');
 }
