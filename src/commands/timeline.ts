@@ -14,6 +14,7 @@ import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedN
 import { agesFrom } from '../core/ages.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { escapeTerminal } from '../render/escape.ts';
 import { timelinePage } from './timeline-html.ts';
 import { runFollow } from './follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from './options.ts';
@@ -71,7 +72,8 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
   let text = '';
   const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
-  await writeFileAtomic(opts.outputFile, text);
+  const shown = escapeTerminal(opts.outputFile);
+  await writeFileAtomic(opts.outputFile, text, { waiting: () => deps.stderr.write(`waiting for a process to read ${shown} (a FIFO)...\n`) });
   return result;
 }
 

@@ -170,20 +170,62 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Where bytes go once a stream target is open: written whole, in order. */
+export interface Sink {
+  write(bytes: Buffer): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A file handle as a Sink: write(2) until every byte is taken. */
+export function handleSink(handle: FileHandle): Sink {
+  return {
+    async write(bytes) {
+      for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
+    },
+    close: () => handle.close(),
+  };
+}
+
+/**
+ * A descriptor this process holds (/dev/stdout, /dev/fd/63) written as it is, as the shell's `>
+ * /dev/stdout` dups it: reopening it through /proc fails for a socket (Node's own child stdio is a
+ * socketpair) and would start a file over. EAGAIN (libuv made stdout non-blocking) is waited out.
+ */
+function descriptorSink(fd: number): Sink {
+  const { write } = process.getBuiltinModule('node:fs');
+  const once = (bytes: Buffer, offset: number) =>
+    new Promise<number>((done, fail) => write(fd, bytes, offset, bytes.length - offset, null, (error, written) => (error ? fail(error) : done(written))));
+  return {
+    async write(bytes) {
+      for (let offset = 0; offset < bytes.length; ) {
+        try {
+          offset += await once(bytes, offset);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+          await pause(10);
+        }
+      }
+    },
+    // Not ours to close: the shell's redirection owns it, and the process ends soon after.
+    close: async () => {},
+  };
+}
+
 /**
  * Opens a stream target (a pipe, FIFO, character device, or a descriptor of ours) for writing as
- * `>` would (`>>` for a descriptor of ours: it continues where it is), without ever blocking: opening
- * a FIFO with no reader waits in open(2), where neither --duration nor Ctrl-C could end it. It is
- * tried with O_NONBLOCK (ENXIO: no reader yet) until a reader comes, `waiting` told once, or
- * `signal` aborts. Then it is opened again, blocking, while the probe still holds it open (closing
- * the probe first would give a reader that came its end of file), since writes on a non-blocking
- * pipe fail with EAGAIN when it is full. A socket or a block device is NotAFileError: never written.
+ * `>` would, without ever blocking: opening a FIFO with no reader waits in open(2), where neither
+ * --duration nor Ctrl-C could end it. It is tried with O_NONBLOCK (ENXIO: no reader yet) until a
+ * reader comes, `waiting` told once, or `signal` aborts. Then it is opened again, blocking, while
+ * the probe still holds it open (closing the probe first would give a reader that came its end of
+ * file), since writes on a non-blocking pipe fail with EAGAIN when it is full. A socket or a block
+ * device (that is not a descriptor of ours) is NotAFileError: never written.
  */
-export async function openStreamForWriting(target: WriteTarget, opts: { signal?: AbortSignal; waiting?: () => void } = {}): Promise<FileHandle> {
+export async function openSink(target: WriteTarget, opts: { signal?: AbortSignal; waiting?: () => void } = {}): Promise<Sink> {
   const { path, kind } = target;
-  if (kind === 'socket' || kind === 'disk' || kind === 'folder' || kind === 'missing') throw new NotAFileError(path, kind);
-  const flags = constants.O_WRONLY | constants.O_NOCTTY | (target.append ? constants.O_APPEND : constants.O_TRUNC);
-  if (kind !== 'pipe') return open(path, flags);
+  if (target.fd !== null) return descriptorSink(target.fd);
+  if (kind === 'socket' || kind === 'disk' || kind === 'folder' || kind === 'missing' || kind === 'file') throw new NotAFileError(path, kind);
+  const flags = constants.O_WRONLY | constants.O_NOCTTY | constants.O_TRUNC;
+  if (kind !== 'pipe') return handleSink(await open(path, flags));
   let told = false;
   for (;;) {
     opts.signal?.throwIfAborted();
@@ -193,7 +235,7 @@ export async function openStreamForWriting(target: WriteTarget, opts: { signal?:
     });
     if (probe !== null) {
       try {
-        return await open(path, flags);
+        return handleSink(await open(path, flags));
       } finally {
         await probe.close();
       }
@@ -213,15 +255,17 @@ export interface WriteTarget {
   kind: PathKind;
   /** written where it is, never read first nor replaced: a pipe, a device, or a descriptor this process holds open */
   stream: boolean;
-  /** opened with O_APPEND: a descriptor of ours (/dev/stdout redirected `>> log`, /dev/fd/N) continues where it is */
-  append: boolean;
+  /** a descriptor of this process the path names (/dev/stdout: 1, /dev/fd/63: 63): written as it is */
+  fd: number | null;
 }
 
-/** /dev/stdout, /dev/fd/N, /proc/self/fd/N: an open descriptor of this process, reopened through /proc. */
-function isOwnDescriptor(path: string): boolean {
-  const fd = /^\/(?:proc\/(?:self|\d+)\/fd|dev\/fd)\/\d+$/.exec(path);
-  if (fd !== null) return !/^\/proc\/\d+\//.test(path) || path.startsWith(`/proc/${process.pid}/`);
-  return path === '/dev/stdout' || path === '/dev/stderr';
+/** /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N (or /proc/<our pid>/fd/N): the descriptor named. */
+function ownDescriptor(path: string): number | null {
+  if (path === '/dev/stdout') return 1;
+  if (path === '/dev/stderr') return 2;
+  const match = /^\/(?:proc\/(self|\d+)\/fd|dev\/fd)\/(\d+)$/.exec(path);
+  if (match === null || (match[1] !== undefined && match[1] !== 'self' && Number(match[1]) !== process.pid)) return null;
+  return Number(match[2]);
 }
 
 /**
@@ -236,26 +280,26 @@ export async function writeTarget(path: string): Promise<WriteTarget> {
     throw error;
   });
   let current = path;
-  let descriptor = false;
-  // The links /dev/stdout -> /proc/self/fd/1 by name; /proc's own (fd/1 -> "pipe:[123]") are not names.
-  // Linux's own limit on links followed in one lookup (MAXSYMLINKS, 40).
-  for (let hops = 0; hops < 40 && !descriptor; hops += 1) {
-    descriptor = isOwnDescriptor(current);
-    const link = descriptor ? null : await lstat(current).catch(() => null);
+  let fd: number | null = null;
+  // The links /dev/stdout -> /proc/self/fd/1 are followed by name; /proc's own (fd/1 -> "pipe:[123]")
+  // are not names. Linux's own limit on links followed in one lookup (MAXSYMLINKS, 40).
+  for (let hops = 0; hops < 40 && fd === null; hops += 1) {
+    fd = ownDescriptor(current);
+    const link = fd !== null ? null : await lstat(current).catch(() => null);
     if (link === null || !link.isSymbolicLink()) break;
     current = resolve(dirname(current), await readlink(current));
   }
   if (info === null) {
     // A closed descriptor (/dev/fd/9): nothing to create.
-    if (descriptor) {
+    if (fd !== null) {
       const error: NodeJS.ErrnoException = new Error('no such file or directory');
       Object.assign(error, { code: 'ENOENT', errno: -osConstants.errno.ENOENT, syscall: 'open', path });
       throw error;
     }
-    return { path: current, info, kind: 'missing', stream: false, append: false };
+    return { path: current, info, kind: 'missing', stream: false, fd };
   }
   const kind = kindOfStats(info);
-  if (descriptor) return { path, info, kind, stream: true, append: kind === 'file' };
+  if (fd !== null) return { path, info, kind, stream: true, fd };
   const real = (kind === 'file' || kind === 'folder') && current !== path ? await realpath(path) : path;
-  return { path: real, info, kind, stream: kind !== 'file' && kind !== 'folder', append: false };
+  return { path: real, info, kind, stream: kind !== 'file' && kind !== 'folder', fd };
 }
