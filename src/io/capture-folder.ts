@@ -2,8 +2,9 @@
 // owned what (src/io/objects-file.ts). A capture without one (taken before objects.json existed, or
 // from an input that could not tell), or with one of another capture, reads as before: no ownership.
 import { dirname, join } from 'node:path';
-import { MAX_FROM_BYTES, SavedFileError } from './event-file.ts';
-import type { SavedEvents } from './event-file.ts';
+import { MAX_FROM_BYTES } from './event-file.ts';
+import { SavedFileError } from './saved-events.ts';
+import type { SavedEvents } from './saved-events.ts';
 import { errnoText } from './errno.ts';
 import { OBJECTS_FILE, readObjectsFile } from './objects-file.ts';
 import { NotAFileError, TooBigError, kindOf, kindWords, readRegularFile } from './path-kind.ts';

@@ -10,11 +10,11 @@ import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { discoveryCacheOf, lookUpObjects, targetGetter } from './objects.ts';
 import type { DiscoveryCache } from './objects.ts';
-import { answerFromListing } from './listed-lookups.ts';
-import type { OwnershipListing } from './listed-lookups.ts';
+import { answerFromListing } from './tree-lookups.ts';
+import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
-import { listOwnership } from './ownership.ts';
-import type { UnlistedResource } from './ownership.ts';
+import { listOwnership } from './tree-listing.ts';
+import type { UnlistedResource } from './tree-listing.ts';
 
 interface ClusterScope {
   /** null = all namespaces */
@@ -40,7 +40,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
-      const list = { timeoutMs, onPage: opts.progress };
+      const list = { timeoutMs, onPage: opts.progress, ...(opts.fieldSelector === undefined ? {} : { fieldSelector: opts.fieldSelector }) };
       if (!opts.raw) {
         // Each page normalised as it arrives, its raw objects (managedFields is most of them) let
         // go before the next: a 20,000-event read keeps 20,000 small values, not 40 pages of JSON.

@@ -26,6 +26,7 @@ import { formatHeader, formatObservation, parseRecordText } from '../../src/io/r
 import { loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { followEvents } from '../../src/kube/watch.ts';
 import type { FollowStep } from '../../src/core/source.ts';
+import type { WatchNotice } from '../../src/core/notices.ts';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
@@ -395,7 +396,7 @@ describe('following events across watches the server ends', () => {
     const ns = await freshNamespace(cp.kubeconfig, 'record-resume');
     const target = await loadKubeTarget({ kubeconfig: cp.kubeconfig, env: {} });
     const stop = new AbortController();
-    const notices: string[] = [];
+    const notices: WatchNotice[] = [];
     const steps: FollowStep[] = [];
     // The server ends each watch after 1 s; events keep coming across 4 s.
     const following = (async () => {
@@ -503,7 +504,7 @@ describe('record through a proxy that fails on cue, and as a user the server ref
     const { proxy, kubeconfig } = await proxyTo(cp, 'bounded');
     const file = join(scratch, 'bounded.jsonl');
     const fake = fakeDeps({ env: { KUBECONFIG: kubeconfig } });
-    // The default schedule (0.5 s doubling to 30 s, ten failures: test/unit/record.test.ts) would
+    // The default schedule (0.5 s doubling to 30 s, ten failures: test/unit/commands/record.test.ts) would
     // take two minutes to give up; the same code with a short one.
     const retry = { firstDelayMs: 50, maxDelayMs: 200, maxAttempts: 5 };
     const done = runRecord({ ...parseRecordOptions(file, { namespace: ns }), retry }, { ...fake.deps, now: () => Date.now() });

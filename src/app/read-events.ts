@@ -1,0 +1,203 @@
+// How a read verb gets its events and what the live cluster says beside them, through the
+// EventSource port (src/core/source.ts) that Deps opens: the verbs never build a source.
+import type { Deps, SourceRequest } from '../deps.ts';
+import { UsageError } from '../errors.ts';
+import type { Event } from '../core/event.ts';
+import { filterEvents, selectCounted } from '../core/filter.ts';
+import type { EventFilter, FilterContext, Hidden } from '../core/filter.ts';
+import { recorderNotes, recorderNotesFor } from '../core/recorder-notes.ts';
+import type { RecorderNotes } from '../core/recorder-notes.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
+import type { Keep } from '../core/keep.ts';
+import { objectsToLookUp } from '../core/incarnation.ts';
+import type { LiveFacts } from '../core/incarnation.ts';
+import { observedWindow } from '../core/source.ts';
+import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance } from '../core/source.ts';
+import { sameServer } from '../core/server.ts';
+import { dedupeByUid } from '../core/timeline.ts';
+import type { CommonOptions, ScopeOptions } from '../options/common.ts';
+import { resolveFilter } from './for-object.ts';
+import { treeFor } from './tree.ts';
+import { labelsFor } from './labels.ts';
+import type { Tree } from '../core/ownership.ts';
+import { statusLine } from './status-line.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { otlpProvenanceNotice, storeProvenanceNotice } from '../render/otlp-status.ts';
+import { renderRefusedSavedObjects } from '../render/tree.ts';
+
+/** --from FILE or a store, else the live cluster of the scope. `now`: where --since starts in a store's query. */
+export function requestFor(common: CommonOptions, keep: Keep = 'all', now = Date.now()): SourceRequest {
+  if (common.from === null) return { kind: 'cluster', scope: common.scope };
+  const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
+  const kept = keep === 'all' ? {} : { keep };
+  if (common.store !== undefined) {
+    // --since into the query: the store selects, rather than this process reading it all.
+    const window = { start: common.filter.sinceMs === undefined ? null : now - common.filter.sinceMs, end: null };
+    const { requestTimeoutMs: timeoutMs, verbosity } = common.scope;
+    return { kind: 'store', store: common.store, namespace, window, timeoutMs, verbosity, ...kept };
+  }
+  return { kind: 'file', path: common.from, namespace, ...kept };
+}
+
+/** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */
+async function readWithProgress(source: EventSource, deps: Deps, opts: ReadOptions = {}) {
+  const status = statusLine(deps);
+  try {
+    return await source.read({ ...opts, progress: (total) => status.show(`listing events... ${total}`) });
+  } finally {
+    status.clear();
+  }
+}
+
+interface ReadEvents {
+  source: EventSource;
+  /** de-duplicated by uid, filtered and in timeline order */
+  events: Event[];
+  /** the filter applied, --for resolved through a live source's discovery */
+  filter: EventFilter;
+  /** with `raw: true`: the objects as read; null for a source that holds none */
+  raw?: RawEvents | null;
+  /** with --tree: the --for object's tree; `events` are then those of its members */
+  tree?: Tree;
+  /** how many events each selection criterion hid (the server's --field-selector not counted: it never sent them) */
+  hidden: Hidden[];
+  /** where client-go's recorders may have dropped, merged or not yet sent what is shown */
+  notes: RecorderNotes;
+  /** --field-selector went to the server */
+  fieldSelectorSent: boolean;
+}
+
+/**
+ * A live read without --tree hands --field-selector to the server, as kubectl get events does; a
+ * saved file, or a tree (built from every event of the namespace), applies it here.
+ */
+function sendsFieldSelector(common: CommonOptions): boolean {
+  return common.fieldSelector !== undefined && common.from === null && common.tree !== true;
+}
+
+/** What criteria need beyond each event: the start-up probes' evidence from every event read, the objects' labels for -l. */
+async function filterContext(all: Event[], filter: EventFilter, source: EventSource, deps: Deps, from: string | null): Promise<FilterContext> {
+  const ctx: FilterContext = { startupBelowThreshold: new StartupProbeEvidence().learn(all).belowThreshold };
+  if ((filter.labels?.length ?? 0) > 0) ctx.labelsOf = await labelsFor(source, all, deps, from);
+  return ctx;
+}
+
+export async function readEvents(
+  common: CommonOptions,
+  deps: Deps,
+  now: number,
+  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep; notes?: boolean } = {},
+): Promise<ReadEvents> {
+  const source = await deps.openSource(requestFor(common, opts.keep, now));
+  const { provenance } = source;
+  // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
+  if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
+  if (provenance.kind === 'record' && common.from !== null) deps.stderr.write(recordWarnings(escapeTerminal(common.from), provenance));
+  if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
+  const resolved = await resolveFilter(source, common.filter);
+  const sent = sendsFieldSelector(common);
+  const filter: EventFilter = sent ? { ...resolved, fields: undefined } : resolved;
+  const read = await readWithProgress(source, deps, { ...opts, ...(sent ? { fieldSelector: common.fieldSelector } : {}) });
+  // A store learns what its writers kept from the rows it read: said once, after reading.
+  if (source.provenance.kind === 'store' && common.from !== null) deps.stderr.write(storeProvenanceNotice(escapeTerminal(common.from), source.provenance));
+  // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
+  // of last week's record are its last 30 minutes.
+  const asOf = observedWindow(source.provenance).last ?? now;
+  if (common.tree === true && filter.object !== undefined) {
+    // Every event of the namespace makes the tree (the children's, the owners' messages naming
+    // them); the other criteria then choose among the members' events.
+    const all = dedupeByUid(read.events);
+    const tree = await treeFor(source, filter.object, all, deps);
+    const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
+    const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
+    const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, events);
+    return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+  }
+  const all = read.distinct === true ? read.events : dedupeByUid(read.events);
+  const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));
+  // Only where they are told; kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
+  const notes = opts.notes === false || opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
+  return { source, events, filter, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+}
+
+/**
+ * What a record holds that a reader should know before trusting it as one story: sessions from two
+ * clusters (still read: it is the user's data, but not silently), fragments a stopped writer left.
+ */
+function recordWarnings(from: string, provenance: RecordProvenance): string {
+  const lines: string[] = [];
+  const { servers, tornLines } = provenance;
+  if (servers !== undefined) {
+    lines.push(`warning: ${from} was recorded from ${servers.length} API servers (${escapeTerminal(servers.join(', '))}): its events are read as one record\n`);
+  }
+  if (tornLines !== undefined) {
+    lines.push(`warning: ${from}: skipped ${tornLines === 1 ? 'a torn line' : `${tornLines} torn lines`} left by a recorder stopped mid-write\n`);
+  }
+  return lines.join('');
+}
+
+/**
+ * --compare asks "which of these events has the server since lost?": against another cluster every
+ * event looks lost (4 of 4, 100%). A file that names its server must name this one; a plain list
+ * names none, and is compared with a warning.
+ */
+function checkSameCluster(saved: Provenance, live: Provenance, from: string, deps: Deps): void {
+  const servers = saved.kind === 'record' && saved.servers !== undefined ? saved.servers : saved.server === '' ? [] : [saved.server];
+  const other = servers.find((server) => !sameServer(server, live.server));
+  if (other !== undefined) {
+    throw new UsageError(
+      `--compare: ${from} was taken from ${other}, but context "${live.context}" talks to ${live.server}: every event would look gone (pass --context to compare with the cluster it came from)`,
+    );
+  }
+  if (servers.length === 0) deps.stderr.write(`warning: ${escapeTerminal(from)} does not say which API server it came from: comparing it with ${escapeTerminal(live.server)}\n`);
+}
+
+/**
+ * Where --compare reads the live events: -A or -n as given, else the namespace the file was
+ * taken from, else the one namespace its events are in, else all namespaces (the context's
+ * namespace when the file holds no events).
+ */
+function compareScope(read: ReadEvents, scope: ScopeOptions): ScopeOptions {
+  if (scope.allNamespaces) return scope;
+  const named = read.source.provenance.namespace;
+  if (named !== null) return { ...scope, namespace: named };
+  const namespaces = new Set(read.events.map((ev) => ev.namespace));
+  if (namespaces.size === 1) return { ...scope, namespace: [...namespaces][0] ?? null };
+  return namespaces.size === 0 ? { ...scope, namespace: null } : { ...scope, allNamespaces: true };
+}
+
+/**
+ * What the live cluster says beside the events read: which incarnation of its object each event is
+ * about (a live read, or --compare; skipped when `lookups` is false) and, with --compare, which
+ * events the server still holds. Undefined for a saved file without --compare: nothing live to ask.
+ */
+export async function readLiveFacts(
+  read: ReadEvents,
+  common: CommonOptions,
+  deps: Deps,
+  now: number,
+  want: { compare: boolean; lookups: boolean },
+): Promise<LiveFacts | undefined> {
+  let objects = read.source.objects;
+  const facts: LiveFacts = {};
+  if (objects === null) {
+    if (!want.compare) return undefined;
+    if (!read.source.provenance.tells.uids) {
+      throw new UsageError('--compare needs events with uids: a stable table has none (use a capture, list or record)');
+    }
+    const live = await deps.openSource({ kind: 'cluster', scope: compareScope(read, common.scope) });
+    checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
+    const events = dedupeByUid((await readWithProgress(live, deps)).events);
+    facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
+    const { tree } = read;
+    // --tree: the live events of the saved tree's members, as the saved ones are.
+    facts.liveEvents =
+      tree === undefined
+        ? filterEvents(events, await resolveFilter(live, read.filter), now)
+        : filterEvents(events, { ...read.filter, object: undefined }, now).filter((ev) => tree.chainOf(ev) !== undefined);
+    objects = live.objects;
+  }
+  // --tree has just listed every object of its namespace: the lookups its lists cover are answered from them.
+  if (want.lookups && objects !== null) facts.lookups = await objects.lookUp(objectsToLookUp(read.events), { fromOwnership: read.tree !== undefined });
+  return facts;
+}

@@ -1,0 +1,167 @@
+// Options -> typed values, once. Raw commander strings never reach core.
+import { UsageError } from '../errors.ts';
+import { parseDuration } from '../core/duration.ts';
+import { parseObjectRef } from '../core/filter.ts';
+import type { EventFilter } from '../core/filter.ts';
+import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
+import type { ConnectionOverrides } from '../core/connection.ts';
+import { namespaceError } from '../core/object-names.ts';
+import { parseDurationFlag, splitList } from './raw.ts';
+import type { RawOptions } from './raw.ts';
+import { parseSelection } from './selection.ts';
+import { parseStoreFrom } from './store.ts';
+import type { StoreAddress } from './store.ts';
+
+export type ColorMode = 'auto' | 'always' | 'never';
+
+export interface ScopeOptions {
+  /** -n; null means "the context's namespace" */
+  namespace: string | null;
+  allNamespaces: boolean;
+  context?: string;
+  kubeconfig?: string;
+  /** 0 = no limit */
+  requestTimeoutMs: number;
+  /** kubectl's global connection flags: --server, --token, --user, --cluster, --as, ... */
+  overrides: ConnectionOverrides;
+  /** -v/--v: 6 logs each request on stderr */
+  verbosity: number;
+}
+
+export interface CommonOptions {
+  scope: ScopeOptions;
+  filter: EventFilter;
+  /** --from FILE ('-' for stdin) or a store's URL, or null for the live cluster */
+  from: string | null;
+  /** --from victorialogs+http(s)://...: the store, its query and TLS */
+  store?: StoreAddress;
+  color: ColorMode;
+  /** --tree: the --for object and everything it owns (src/app/tree.ts) */
+  tree?: boolean;
+  /** --field-selector as typed: a live read sends it to the server (filter.fields applies it elsewhere) */
+  fieldSelector?: string;
+}
+
+function str(raw: RawOptions, key: string): string | undefined {
+  const value = raw[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** kubectl's --request-timeout: a bare number is seconds, else a duration; 0 means none. */
+export function parseRequestTimeout(text: string | undefined): number {
+  if (text === undefined || text === '0') return 0;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const ms = parseDuration(text);
+  if (ms === null || ms < 0) throw new UsageError(`--request-timeout ${JSON.stringify(text)}: want a duration such as 30s or 1m`);
+  return ms;
+}
+
+function parseColor(text: string | undefined): ColorMode {
+  if (text === undefined) return 'auto';
+  if (text === 'auto' || text === 'always' || text === 'never') return text;
+  throw new UsageError(`--color ${JSON.stringify(text)}: want auto, always or never`);
+}
+
+/** kubectl's global connection flags; an empty value counts as not given, as in clientcmd. */
+export function parseConnectionOverrides(raw: RawOptions): ConnectionOverrides {
+  const o: ConnectionOverrides = {};
+  const set = <K extends keyof ConnectionOverrides>(key: K, value: ConnectionOverrides[K] | undefined): void => {
+    if (value !== undefined && value !== '') o[key] = value;
+  };
+  set('server', str(raw, 'server'));
+  set('token', str(raw, 'token'));
+  set('user', str(raw, 'user'));
+  set('cluster', str(raw, 'cluster'));
+  set('certificateAuthority', str(raw, 'certificateAuthority'));
+  set('clientCertificate', str(raw, 'clientCertificate'));
+  set('clientKey', str(raw, 'clientKey'));
+  if (raw.insecureSkipTlsVerify === true) o.insecureSkipTlsVerify = true;
+  set('tlsServerName', str(raw, 'tlsServerName'));
+  set('as', str(raw, 'as'));
+  const groups = Array.isArray(raw.asGroup) ? (raw.asGroup as string[]) : undefined;
+  if (groups?.length) o.asGroups = groups;
+  set('asUid', str(raw, 'asUid'));
+  if (o.server !== undefined && !/^https?:\/\//.test(o.server)) {
+    // kubectl accepts host:port and means https
+    o.server = `https://${o.server}`;
+  }
+  return o;
+}
+
+/** -v/--v: a log level, 0 to 10. */
+export function parseVerbosity(text: string | undefined): number {
+  if (text === undefined) return 0;
+  // pflag reads -v=6 as 6; commander hands a short flag's `=6` over whole.
+  if (text.startsWith('=')) text = text.slice(1);
+  if (!/^\d+$/.test(text)) throw new UsageError(`-v ${JSON.stringify(text)}: want a number for the log level verbosity, e.g. -v=6`);
+  return Number(text);
+}
+
+export function parseCommonOptions(raw: RawOptions): CommonOptions {
+  const namespace = str(raw, 'namespace') ?? null;
+  const allNamespaces = raw.allNamespaces === true;
+  if (namespace !== null && namespace === '') throw new UsageError('--namespace needs a name');
+  // Before any request, as client-go does, and in its words: `-n ..` must never become a path.
+  const invalid = namespace === null ? null : namespaceError(namespace);
+  if (invalid !== null) throw new UsageError(invalid);
+  const forText = str(raw, 'for');
+  const object = forText === undefined ? undefined : parseObjectRef(forText);
+  if (object === null) throw new UsageError(`--for ${JSON.stringify(forText)}: want KIND/NAME, e.g. Pod/hungry`);
+  const tree = raw.tree === true;
+  if (tree && object === undefined) throw new UsageError('--tree needs --for KIND/NAME: the object whose tree to show');
+  const filter: EventFilter = {
+    object,
+    types: splitList(raw.types),
+    reasons: splitList(raw.reason),
+    sinceMs: parseDurationFlag('--since', str(raw, 'since')),
+  };
+  const selection = parseSelection(raw, splitList);
+  Object.assign(filter, selection.filter);
+  const from = str(raw, 'from') ?? null;
+  const store = parseStoreFrom(from, raw);
+  return {
+    scope: {
+      namespace,
+      allNamespaces,
+      context: str(raw, 'context'),
+      kubeconfig: str(raw, 'kubeconfig'),
+      requestTimeoutMs: parseRequestTimeout(str(raw, 'requestTimeout')),
+      overrides: parseConnectionOverrides(raw),
+      verbosity: parseVerbosity(str(raw, 'v')),
+    },
+    filter,
+    from,
+    ...(store !== null ? { store } : {}),
+    color: parseColor(str(raw, 'color')),
+    ...(tree ? { tree } : {}),
+    ...(selection.fieldSelector === null ? {} : { fieldSelector: selection.fieldSelector }),
+  };
+}
+
+export function parseOutput<T extends string>(text: unknown, allowed: readonly T[]): T {
+  const value = typeof text === 'string' ? text : allowed[0];
+  if (!allowed.includes(value as T)) {
+    throw new UsageError(`-o ${JSON.stringify(value)}: want one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+/** --event-ttl: what the user says the cluster's TTL is, else the default. */
+export function parseEventTTL(raw: RawOptions): number {
+  return parseDurationFlag('--event-ttl', str(raw, 'eventTtl')) ?? DEFAULT_EVENT_TTL_MS;
+}
+
+/** --compare sets a saved file beside the live cluster, so it needs --from. */
+export function parseCompare(raw: RawOptions, common: CommonOptions): boolean {
+  if (raw.compare !== true) return false;
+  if (common.from === null) throw new UsageError('--compare needs --from FILE: it compares a saved file with the live cluster');
+  return true;
+}
+
+/** --output-file: a path to write the output to, whole or not at all; null means stdout. */
+export function parseOutputFile(raw: RawOptions): string | null {
+  const path = str(raw, 'outputFile');
+  if (path === undefined) return null;
+  if (path.trim() === '') throw new UsageError('--output-file needs a file name');
+  return path;
+}

@@ -1,0 +1,41 @@
+// Domain errors of core and io in the user's words: the one place that names the flag or argument
+// a problem came from, and decides whether calling again differently fixes it (exit 2) or not (exit 1).
+import { RuntimeError, UsageError } from '../errors.ts';
+import { AggregateError } from '../core/aggregate.ts';
+import type { AggregateProblem } from '../core/aggregate.ts';
+import { FolderError } from '../io/atomic.ts';
+import { SavedFileError } from '../io/saved-events.ts';
+import { RecordFileError } from '../io/record-file.ts';
+
+function aggregateWords(problem: AggregateProblem): string {
+  switch (problem.kind) {
+    case 'count-below-current':
+      return `--count ${problem.count} is below the current count ${problem.current}: a recorder never decreases it`;
+    case 'series-too-small':
+      return `--count ${problem.count} is too small: a series starts at 2`;
+    case 'not-an-event':
+      return 'aggregate-patch needs an Event object';
+    case 'new-api-view':
+      return 'aggregate-patch needs the core/v1 view of the event, not events.k8s.io/v1';
+    case 'invalid-time':
+      return 'the time of the repeat is not a valid time';
+  }
+}
+
+/** The error as main prints it; errors that are not domain errors pass through unchanged. */
+export function inUserWords(error: unknown): unknown {
+  if (error instanceof SavedFileError) {
+    const text = `--from ${error.path}: ${error.detail}`;
+    return error.problem === 'unreadable' ? new RuntimeError(text) : new UsageError(text);
+  }
+  if (error instanceof FolderError) {
+    if (error.problem === 'not-empty') return new UsageError(`${error.message}: pass --force to replace it`);
+    return error.problem === 'no-parent' ? new RuntimeError(error.message) : new UsageError(error.message);
+  }
+  if (error instanceof RecordFileError) {
+    const fixable = error.problem === 'not-a-file' || error.problem === 'no-folder' || error.problem === 'not-a-record';
+    return fixable ? new UsageError(error.message) : new RuntimeError(error.message);
+  }
+  if (error instanceof AggregateError) return new UsageError(aggregateWords(error.problem));
+  return error;
+}

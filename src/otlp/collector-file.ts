@@ -1,0 +1,340 @@
+// --from a collector's file: the OpenTelemetry Collector's file exporter writes one OTLP JSON
+// ExportLogsServiceRequest a line ({"resourceLogs":[...]}). Three writers of Kubernetes events
+// are recognised, and each log record becomes a core/v1 Event again, as far as it carries one:
+//
+//   evtimeline  our export (scope kubectl-evtimeline, src/otlp/logs.ts): every field
+//   k8sobjects  the contrib k8sobjects receiver: the object itself as the body (pull mode) or
+//               {type, object} (watch mode): every field
+//   k8s_events  the contrib k8s_events receiver (k8s_event_to_logdata.go): no series, no
+//               reportingController/Instance or source.component, one timestamp (eventTime, else
+//               lastTimestamp, else firstTimestamp) so the first occurrence is read as the event's
+//               creation, no resourceVersion of the event, no namespace of its own (k8s.namespace.name
+//               is the involved object's: none for a Node's), and no type but Normal or Warning
+//               (newer releases: also Error and Critical, as severity text)
+//
+// Log records of anything else (an application's logs in the same file) are skipped and counted.
+// OTLP JSON (the protobuf JSON mapping): camelCase keys, int64 as decimal strings, enums as numbers.
+import { isObject } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
+import { K8S, OUR, SCOPE_NAME } from './logs.ts';
+import { EVENT_OBJECTS_TELL } from '../core/source.ts';
+import type { OtlpWriter, UnreadableRecords } from '../core/source.ts';
+import type { SavedEvents } from '../io/saved-events.ts';
+import { latestVersions } from '../io/record-file.ts';
+
+
+interface OtlpVersion {
+  /** a core/v1 Event (or an events.k8s.io/v1 one, as the k8sobjects receiver stored it) */
+  event: Json;
+  /** epoch ms the writer observed it (observedTimeUnixNano); null when it does not say */
+  observedAt: number | null;
+  writer: OtlpWriter;
+}
+
+interface OtlpFile {
+  /** every event version found, in file order */
+  versions: OtlpVersion[];
+  writers: OtlpWriter[];
+  /** log records that are not Kubernetes events */
+  skipped: number;
+  unreadable: UnreadableRecords | null;
+}
+
+/** A log record no reader can make sense of: it is skipped and counted, the rest of the file is read. */
+class UnreadableRecord extends Error {}
+
+/**
+ * Deeper than any Kubernetes object an OTLP body carries (an Event is 3 levels, a k8sobjects watch body
+ * 5); a file of hostile text may nest 100,000 levels, which recursion would meet as a stack overflow.
+ */
+const MAX_DEPTH = 64;
+
+
+
+/** A plain value of an AnyValue (not an array or kvlist); undefined for those two. */
+function scalarOf(value: Json): unknown {
+  if ('stringValue' in value) return String(value.stringValue);
+  if ('intValue' in value) return Number(value.intValue);
+  if ('doubleValue' in value) return Number(value.doubleValue);
+  if ('boolValue' in value) return value.boolValue === true;
+  if ('bytesValue' in value) return String(value.bytesValue);
+  if ('arrayValue' in value || 'kvlistValue' in value) return undefined;
+  return null;
+}
+
+/** Sets a key as data: a key `__proto__` from the file is a key like any other, never the prototype. */
+function setKey(object: Json, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * An OTLP AnyValue as plain JSON, walked with a work list, not recursion (hostile nesting is a
+ * skipped record, not a stack overflow). Of repeated keys in a kvlist the last wins.
+ */
+function anyValueToJson(root: unknown): unknown {
+  let result: unknown = null;
+  const work: { value: unknown; depth: number; put: (v: unknown) => void }[] = [{ value: root, depth: 0, put: (v) => (result = v) }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const { value, depth, put } = item;
+    if (depth > MAX_DEPTH) throw new UnreadableRecord(`values nested more than ${MAX_DEPTH} levels deep`);
+    if (!isObject(value)) {
+      put(null);
+      continue;
+    }
+    const scalar = scalarOf(value);
+    if (scalar !== undefined) {
+      put(scalar);
+    } else if ('arrayValue' in value) {
+      const values = isObject(value.arrayValue) && Array.isArray(value.arrayValue.values) ? value.arrayValue.values : [];
+      const out: unknown[] = values.map(() => null);
+      put(out);
+      values.forEach((v, i) => work.push({ value: v, depth: depth + 1, put: (x) => (out[i] = x) }));
+    } else {
+      const list = isObject(value.kvlistValue) && Array.isArray(value.kvlistValue.values) ? value.kvlistValue.values : [];
+      const out: Json = {};
+      put(out);
+      // Keys in file order; pushed last to first, so the last of a repeated key is filled last and wins.
+      const pairs = list.filter((kv): kv is Json & { key: string } => isObject(kv) && typeof kv.key === 'string');
+      for (const kv of pairs) setKey(out, kv.key, null);
+      for (const kv of [...pairs].reverse()) work.push({ value: kv.value, depth: depth + 1, put: (x) => setKey(out, kv.key, x) });
+    }
+  }
+  return result;
+}
+
+/** A KeyValue list as an object. */
+function attributesToJson(list: unknown): Json {
+  const out = anyValueToJson({ kvlistValue: { values: Array.isArray(list) ? list : [] } });
+  return isObject(out) ? out : {};
+}
+
+/** OTLP times are fixed64 nanoseconds (opentelemetry-proto logs.proto). */
+const MAX_UNIX_NANOS = 2n ** 64n - 1n;
+
+/** Nanoseconds since the epoch (a decimal string, or a number) as epoch ms; null for 0 or junk; past 64 bits the record is unreadable. */
+function nanosToMs(value: unknown, field: string): number | null {
+  const text = typeof value === 'number' ? String(Math.trunc(value)) : typeof value === 'string' ? value : '';
+  if (!/^\d+$/.test(text) || /^0+$/.test(text)) return null;
+  const nanos = BigInt(text);
+  if (nanos > MAX_UNIX_NANOS) throw new UnreadableRecord(`${field} past what 64 bits hold`);
+  return Number(nanos / 1_000_000n);
+}
+
+function iso(ms: number | null): string | undefined {
+  return ms === null ? undefined : new Date(ms).toISOString();
+}
+
+/**
+ * k8s.event.start_time, Go's time.Time.String() (`2026-11-30 10:00:00 +0000 UTC`, perhaps with
+ * fractional seconds or a `m=+0.1` monotonic suffix) as RFC 3339; undefined when it does not parse.
+ */
+export function parseGoTimeString(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)? ([+-])(\d\d)(\d\d)\b/.exec(text);
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[3] ?? ''}${m[4]}${m[5]}:${m[6]}`);
+  if (Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z')) return undefined;
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** Drops keys whose value is undefined or '' so an absent field stays absent. */
+function compact(object: Json): Json {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+/** Our export or the k8s_events receiver's record (the same names; ours carry more) as a core/v1 Event. */
+export function fromAttributes(resource: Json, record: Json, attrs: Json): Json {
+  const time = iso(nanosToMs(record.timeUnixNano, 'timeUnixNano'));
+  const ours = OUR.namespace in attrs;
+  const type = ours ? str(attrs[OUR.type] ?? record.severityText) : str(record.severityText);
+  const event: Json = {
+    kind: 'Event',
+    apiVersion: 'v1',
+    metadata: compact({
+      name: str(attrs[K8S.eventName]),
+      namespace: ours ? str(attrs[OUR.namespace]) : str(attrs[K8S.namespace]),
+      uid: str(attrs[K8S.eventUid]),
+      resourceVersion: str(attrs[OUR.resourceVersion]),
+      creationTimestamp: parseGoTimeString(attrs[K8S.startTime]),
+    }),
+    involvedObject: compact({
+      apiVersion: str(resource[K8S.apiVersion]),
+      kind: str(resource[K8S.kind]),
+      name: str(resource[K8S.name]),
+      namespace: str(attrs[K8S.namespace]),
+      uid: str(resource[K8S.uid]),
+      fieldPath: str(resource[K8S.fieldPath]),
+      resourceVersion: str(resource[K8S.objectResourceVersion]),
+    }),
+    reason: str(attrs[K8S.reason]),
+    message: isObject(record.body) ? str(anyValueToJson(record.body)) : '',
+    type,
+    source: compact({ component: str(attrs[OUR.sourceComponent]), host: str(resource[K8S.node]) }),
+  };
+  if (typeof attrs[K8S.count] === 'number') event.count = attrs[K8S.count];
+  const action = str(attrs[K8S.action]);
+  if (action !== '') event.action = action;
+  if (ours) {
+    for (const [field, key] of [
+      ['firstTimestamp', OUR.firstTimestamp],
+      ['lastTimestamp', OUR.lastTimestamp],
+      ['eventTime', OUR.eventTime],
+      ['reportingComponent', OUR.reportingController],
+      ['reportingInstance', OUR.reportingInstance],
+    ] as const) {
+      const value = str(attrs[key]);
+      if (value !== '') event[field] = value;
+    }
+    if (typeof attrs[OUR.seriesCount] === 'number' || OUR.seriesLastObserved in attrs) {
+      event.series = compact({ count: attrs[OUR.seriesCount], lastObservedTime: str(attrs[OUR.seriesLastObserved]) });
+    }
+  } else {
+    // The receiver's one timestamp is the last one the event had.
+    if (time !== undefined) event.lastTimestamp = time;
+    // Newer receivers (contrib PR #45289, k8s_event_to_logdata.go) also keep the reporter, and
+    // put k8s.namespace.name on the resource.
+    const controller = str(attrs[K8S_REPORTING.controller]);
+    const instance = str(attrs[K8S_REPORTING.instance]);
+    if (controller !== '') event.reportingComponent = controller;
+    if (instance !== '') event.reportingInstance = instance;
+    const namespace = str(attrs[K8S.namespace]) || str(resource[K8S.namespace]);
+    if (namespace !== '') {
+      (event.metadata as Json).namespace = namespace;
+      (event.involvedObject as Json).namespace = namespace;
+    }
+  }
+  return event;
+}
+
+/** The reporter's attributes of newer k8s_events receivers (contrib PR #45289). */
+export const K8S_REPORTING = { controller: 'k8s.event.reporting_controller', instance: 'k8s.event.reporting_instance' } as const;
+
+function isEventObject(value: unknown): value is Json {
+  return isObject(value) && value.kind === 'Event' && isObject(value.metadata);
+}
+
+/** One log record as an event version, or null when it is not about a Kubernetes event. */
+function toVersion(resource: Json, scopeName: string, record: Json): OtlpVersion | null {
+  const observedAt = nanosToMs(record.observedTimeUnixNano, 'observedTimeUnixNano');
+  const attrs = attributesToJson(record.attributes);
+  if (scopeName === SCOPE_NAME && OUR.namespace in attrs) {
+    return { event: fromAttributes(resource, record, attrs), observedAt, writer: 'evtimeline' };
+  }
+  const body = anyValueToJson(record.body);
+  // k8sobjects: watch mode {type, object}; pull mode the object itself.
+  const object = isObject(body) && isEventObject(body.object) ? body.object : isEventObject(body) ? body : null;
+  if (object !== null) return { event: object, observedAt, writer: 'k8sobjects' };
+  if (K8S.eventUid in attrs && K8S.reason in attrs) {
+    return { event: fromAttributes(resource, record, attrs), observedAt, writer: 'k8s_events' };
+  }
+  return null;
+}
+
+function parseLine(line: string): Json | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The event versions in a file exporter's output, or null when the text is not OTLP JSON lines
+ * (its first line is not an OTLP export request). A torn last line (a collector stopped mid-write)
+ * is ignored; any other line that is not OTLP JSON makes the whole text not one.
+ */
+export function parseOtlpLines(text: string): OtlpFile | null {
+  const lines = text.split('\n');
+  const versions: OtlpVersion[] = [];
+  const writers = new Set<OtlpWriter>();
+  let skipped = 0;
+  let seen = 0;
+  let unreadable: UnreadableRecords | null = null;
+  const refuse = (count: number, index: number, error: unknown): void => {
+    if (!(error instanceof UnreadableRecord)) throw error;
+    unreadable = { count: (unreadable?.count ?? 0) + count, line: unreadable?.line ?? index + 1, why: unreadable?.why ?? error.message };
+  };
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const request = parseLine(line);
+    const isRequest = request !== null && (Array.isArray(request.resourceLogs) || Array.isArray(request.resourceSpans) || Array.isArray(request.resourceMetrics));
+    if (!isRequest) {
+      if (index === lines.length - 1 && seen > 0) break;
+      return null;
+    }
+    seen += 1;
+    for (const resourceLogs of Array.isArray(request.resourceLogs) ? request.resourceLogs : []) {
+      if (!isObject(resourceLogs)) continue;
+      const scopes = (Array.isArray(resourceLogs.scopeLogs) ? resourceLogs.scopeLogs : []).filter(isObject);
+      let resource: Json;
+      try {
+        resource = attributesToJson(isObject(resourceLogs.resource) ? resourceLogs.resource.attributes : []);
+      } catch (error) {
+        refuse(scopes.reduce((n, s) => n + (Array.isArray(s.logRecords) ? s.logRecords.length : 0), 0), index, error);
+        continue;
+      }
+      for (const scopeLogs of scopes) {
+        const scopeName = isObject(scopeLogs.scope) ? str(scopeLogs.scope.name) : '';
+        for (const record of Array.isArray(scopeLogs.logRecords) ? scopeLogs.logRecords : []) {
+          let version: OtlpVersion | null;
+          try {
+            version = isObject(record) ? toVersion(resource, scopeName, record) : null;
+          } catch (error) {
+            refuse(1, index, error);
+            continue;
+          }
+          if (version === null) {
+            skipped += 1;
+            continue;
+          }
+          writers.add(version.writer);
+          versions.push(version);
+        }
+      }
+    }
+  }
+  return seen === 0 ? null : { versions, writers: [...writers].sort(), skipped, unreadable };
+}
+
+/**
+ * The versions with the k8s_events receiver's first, each writer's in file order. The receiver keeps
+ * no resourceVersion, so its copy of a version our export or k8sobjects also wrote ties with it
+ * (same count, same time), and on a tie the later one is kept: this way the copy with every field.
+ */
+function receiverFirst(versions: OtlpVersion[]): OtlpVersion[] {
+  return [...versions.filter((v) => v.writer === 'k8s_events'), ...versions.filter((v) => v.writer !== 'k8s_events')];
+}
+
+/** A collector's file as --from reads it: the latest version of each event (by uid, then resourceVersion, then file order). */
+export function parseOtlpEventLines(text: string): SavedEvents | null {
+  const file = parseOtlpLines(text);
+  if (file === null) return null;
+  const observed = file.versions.flatMap((v) => (v.observedAt === null ? [] : [v.observedAt]));
+  const namespaces = new Set(file.versions.map((v) => (isObject(v.event.metadata) ? str(v.event.metadata.namespace) : '')));
+  const [only] = namespaces;
+  // reduce, not Math.min(...xs): a file can hold more records than a call has arguments.
+  const first = observed.reduce<number | null>((min, t) => (min === null || t < min ? t : min), null);
+  const last = observed.reduce<number | null>((max, t) => (max === null || t > max ? t : max), null);
+  return {
+    provenance: {
+      kind: 'otlp',
+      context: '',
+      server: '',
+      namespace: namespaces.size === 1 && only !== undefined && only !== '' ? only : null,
+      firstObserved: first,
+      lastObserved: last,
+      // The k8s_events receiver keeps no reporter: an account must not name one as missing from the event.
+      tells: file.writers.includes('k8s_events') ? { ...EVENT_OBJECTS_TELL, reporters: false } : EVENT_OBJECTS_TELL,
+      writers: file.writers,
+      skipped: file.skipped,
+      unreadable: file.unreadable,
+    },
+    raw: { core: latestVersions(receiverFirst(file.versions).map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
+    versions: file.versions.map(({ event, observedAt }) => ({ event, observedAt })),
+  };
+}

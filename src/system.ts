@@ -1,0 +1,121 @@
+// Production wiring: the Deps main.ts hands a verb, with the real sources (a saved file through
+// src/io, the live cluster through src/kube), stores and streams. The one place that chooses an
+// adapter; verbs only say what they want.
+import type { EventSource } from './core/source.ts';
+import type { Deps, Output, SourceRequest } from './deps.ts';
+import { processOutput } from './io/process-output.ts';
+import type { ProcessOutput } from './io/process-output.ts';
+import { clusterNameLookups } from './kube/completion-names.ts';
+import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
+import { parseOtlpEventLines } from './otlp/collector-file.ts';
+import { captureEventsPath, withCaptureObjects } from './io/capture-folder.ts';
+import { recordFileSource } from './io/record-stream.ts';
+import { clusterSource } from './kube/cluster-source.ts';
+import { clusterEventStore } from './kube/event-store.ts';
+import type { EventStore } from './core/event-store.ts';
+import { loadKubeTarget } from './kube/kubeconfig.ts';
+import type { KubeTarget } from './kube/kubeconfig.ts';
+import type { ScopeOptions } from './options/common.ts';
+import { renderRefusedObjectsNotice, renderUnlistedNotice } from './render/tree.ts';
+import { openEndpoint } from './otlp/http.ts';
+import type { StoreEndpoint } from './stores/victorialogs.ts';
+import { victoriaLogsSource } from './stores/victorialogs-source.ts';
+
+/** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
+type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
+
+/** The kubeconfig's target and the namespace to read: -A, else -n, else the context's namespace. */
+async function resolveTarget(scope: ScopeOptions, io: SourceIo): Promise<{ target: KubeTarget; namespace: string | null }> {
+  const target = await loadKubeTarget({
+    kubeconfig: scope.kubeconfig,
+    context: scope.context,
+    env: io.env,
+    overrides: scope.overrides,
+    verbosity: scope.verbosity,
+    log: (line) => io.stderr.write(line),
+    stdinIsTTY: (io.stdin as { isTTY?: boolean }).isTTY === true,
+  });
+  const namespace = scope.allNamespaces ? null : (scope.namespace ?? target.namespace);
+  return { target, namespace };
+}
+
+export function systemSources(io: SourceIo): (request: SourceRequest) => Promise<EventSource> {
+  return async (request) => {
+    if (request.kind === 'file') {
+      // A record is read line by line (it can be hundreds of MB); anything else, and stdin, whole.
+      const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace, request.keep ?? 'all');
+      if (record !== null) return record;
+      const path = await captureEventsPath(request.path);
+      const text = await readEventsFile(path, io.stdin);
+      const refused = (file: string, why: string) => io.stderr.write(renderRefusedObjectsNotice(file, why));
+      return fileSource(await withCaptureObjects(parseEventsText(text, path, parseOtlpEventLines), path, refused), request.namespace);
+    }
+    if (request.kind === 'store') return openStore(request, io);
+    const { target, namespace } = await resolveTarget(request.scope, io);
+    return clusterSource(target, {
+      namespace,
+      timeoutMs: request.scope.requestTimeoutMs,
+      onUnlisted: (unlisted) => io.stderr.write(renderUnlistedNotice(unlisted)),
+    });
+  };
+}
+
+/** A log store's source: its TLS files read, -v=6 request lines on stderr. */
+async function openStore(request: Extract<SourceRequest, { kind: 'store' }>, io: SourceIo): Promise<EventSource> {
+  const { store } = request;
+  const tls = await openEndpoint({
+    url: store.base,
+    headers: store.headers,
+    timeoutMs: request.timeoutMs,
+    prefix: '--from',
+    ...(store.caFile !== undefined ? { caFile: store.caFile } : {}),
+    ...(store.clientCert !== undefined ? { clientCert: store.clientCert } : {}),
+  });
+  const endpoint: StoreEndpoint = {
+    base: store.base,
+    query: store.query,
+    headers: tls.headers,
+    timeoutMs: request.timeoutMs,
+    ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+    ...(tls.clientCert !== undefined ? { clientCert: tls.clientCert } : {}),
+    ...(request.verbosity >= 6 ? { log: (line: string) => io.stderr.write(line) } : {}),
+  };
+  return victoriaLogsSource(endpoint, { namespace: request.namespace, window: request.window, ...(request.keep !== undefined ? { keep: request.keep } : {}) });
+}
+
+/** The production EventStore factory (Deps.openEventStore): the live cluster's events in the scope's namespace. */
+export function systemEventStores(io: SourceIo): (scope: ScopeOptions) => Promise<EventStore> {
+  return async (scope) => {
+    const { target, namespace } = await resolveTarget(scope, io);
+    return clusterEventStore(target, namespace, scope.requestTimeoutMs);
+  };
+}
+
+/** The process as a verb sees it: its streams, environment, clock and signals, and the real adapters. */
+export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
+  let interrupted: Promise<string> | undefined;
+  const stderr = processOutput(process.stderr, 2);
+  const stdout = processOutput(process.stdout, 1);
+  // process.stdin is a getter that opens the stream (a socket or a file reader) when first read:
+  // only --from - and exec credentials need it, so it is read then, not at start-up.
+  const io = { env: process.env, get stdin() { return process.stdin; }, stderr };
+  return {
+    stdout,
+    stderr,
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    now: () => Date.now(),
+    interrupted: () =>
+      (interrupted ??= new Promise<string>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      })),
+    openSource: systemSources(io),
+    openEventStore: systemEventStores(io),
+    nameLookups: (where) => clusterNameLookups(process.env, where),
+    // -w > /dev/full kept watching (kubectl's does too) with nothing able to reach the file.
+    stdoutClosed: () => stdout.failed,
+  };
+}
