@@ -21,7 +21,7 @@ export async function captureEventsPath(path: string): Promise<string> {
   const inside = join(path, EVENTS_FILE);
   const kind = await kindOf(inside).catch(() => 'missing' as const);
   if (kind === 'missing') return path;
-  if (kind !== 'file') throw new SavedFileError(inside, 'unreadable', `${kindWords(kind)}, not a file`);
+  if (kind !== 'file') throw new SavedFileError(inside, 'not-a-file', kind);
   return inside;
 }
 

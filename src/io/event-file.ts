@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { errnoText } from './errno.ts';
-import { NotAFileError, TooBigError, countedChunks, inputChunks, kindWords } from './path-kind.ts';
+import { NotAFileError, TooBigError, countedChunks, inputChunks } from './path-kind.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
@@ -124,7 +124,7 @@ function tooBig(path: string, bytes: number): SavedFileError {
 
 /** What --from reads is text: JSON, JSON Lines or a table. A NUL byte (/dev/zero, /dev/urandom, a binary) ends the read at once. */
 function binary(path: string, offset: number): SavedFileError {
-  return new SavedFileError(path, 'unrecognised', `not text (a NUL byte at byte ${offset + 1}): neither JSON, a record, nor a stable table`);
+  return new SavedFileError(path, 'binary', String(offset + 1));
 }
 
 async function readAll(chunks: AsyncIterable<Buffer>, path: string): Promise<string> {
@@ -146,9 +146,7 @@ export async function readEventsFile(path: string, stdin: Readable): Promise<str
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
     if (error instanceof TooBigError) throw tooBig(path, error.bytes);
-    if (error instanceof NotAFileError) {
-      throw new SavedFileError(path, 'unreadable', error.kind === 'folder' ? 'a folder with no events.json in it (not a capture)' : `${kindWords(error.kind)}, not a file`);
-    }
+    if (error instanceof NotAFileError) throw new SavedFileError(path, 'not-a-file', error.kind);
     const code = (error as NodeJS.ErrnoException).code;
     throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : errnoText(error));
   }

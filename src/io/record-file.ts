@@ -23,8 +23,8 @@
 // the last version it had seen.
 import { distinctServers } from '../core/server.ts';
 import { errnoText, namingPath } from './errno.ts';
-import { NotAFileError, handleSink, kindWords, openRegularFile, openSink, writeTarget } from './path-kind.ts';
-import type { Sink, WriteTarget } from './path-kind.ts';
+import { NotAFileError, handleSink, openRegularFile, openSink, writeTarget } from './path-kind.ts';
+import type { PathKind, Sink, WriteTarget } from './path-kind.ts';
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -52,8 +52,10 @@ export class RecordFileError extends Error {
     readonly path: string,
     readonly problem: 'not-a-file' | 'no-folder' | 'not-a-record' | 'unreadable' | 'unwritable' | 'changed' | 'no-reader',
     message: string,
+    /** not-a-file: what the path is instead; no-reader: 'pipe' */
+    readonly kind: PathKind | null = null,
   ) {
-    super(message);
+    super(message || `${path}: ${problem}`);
   }
 }
 
@@ -341,8 +343,7 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
   let buffer: Buffer;
   try {
     const target = await writeTarget(path);
-    if (target.kind === 'folder') throw new RecordFileError(path, 'not-a-file', `${path} is a folder: record needs a file`);
-    if (target.kind === 'socket' || target.kind === 'disk') throw new RecordFileError(path, 'not-a-file', `${path} is ${kindWords(target.kind)}: record needs a file`);
+    if (target.kind === 'folder' || target.kind === 'socket' || target.kind === 'disk') throw new RecordFileError(path, 'not-a-file', '', target.kind);
     if (target.stream) return { ...none, stream: target };
     if (target.kind === 'missing') {
       const folder = dirname(target.path);
@@ -360,7 +361,7 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
   } catch (error) {
     if (error instanceof RecordFileError) throw error;
     // Replaced by something else between the look and the open: said as what it is now.
-    if (error instanceof NotAFileError) throw new RecordFileError(path, 'not-a-file', `${path} is ${kindWords(error.kind)}: record needs a file`);
+    if (error instanceof NotAFileError) throw new RecordFileError(path, 'not-a-file', '', error.kind);
     throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${errnoText(error)}`);
   }
   const text = buffer.toString('utf8');
@@ -416,7 +417,7 @@ export class RecordAppender {
 
   private static async openStream(path: string, target: WriteTarget, wait: OpenWait): Promise<RecordAppender> {
     const sink = await openSink(target, wait).catch((error: unknown) => {
-      if (wait.signal?.aborted) throw new RecordFileError(path, 'no-reader', `record stopped before any process read ${path} (a FIFO): nothing recorded`);
+      if (wait.signal?.aborted) throw new RecordFileError(path, 'no-reader', '', target.kind);
       throw new RecordFileError(path, 'unwritable', `cannot write ${path}: ${errnoText(error)}`);
     });
     return new RecordAppender(path, sink, '', null);
