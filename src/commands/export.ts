@@ -73,6 +73,7 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
     endpoint,
     encoding: opts.otlp.encoding,
     retry: opts.otlp.retry,
+    failUnreachable: true,
     notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
   });
   const started = performance.now();
