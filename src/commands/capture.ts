@@ -1,4 +1,6 @@
 // `kubectl evtimeline capture DIR`: the lab's report capture as one verb, written atomically.
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { criterionFlag } from '../options/selection.ts';
 import type { Deps } from '../deps.ts';
 import { Interrupted, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -120,7 +122,7 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const { source, events, raw, live, ages } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false }, deps);
+  const { source, events, raw, live, ages, hidden } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false }, deps);
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }
@@ -130,5 +132,6 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
   const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);
   for (const name of Object.keys(files).sort()) deps.stdout.write(`  ${escapeTerminal(opts.dir)}/${name}\n`);
+  deps.stderr.write(renderHiddenFooter(hidden, criterionFlag));
   return SUCCESS;
 }
