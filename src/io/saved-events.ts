@@ -7,12 +7,14 @@ import type { SavedObject } from '../core/object-meta.ts';
 
 /**
  * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
- * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
+ * knows (what `detail` says); binary: it holds a NUL byte (`detail`: at which byte, from 1);
+ * unreadable: the file system said no (`detail` is its error code); not-a-file: a folder that is
+ * not a capture, or a FIFO or device where a capture's file should be (`detail`: its PathKind).
  */
 export class SavedFileError extends Error {
   constructor(
     readonly path: string,
-    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
+    readonly problem: 'empty' | 'unrecognised' | 'binary' | 'unreadable' | 'not-a-file',
     readonly detail: string,
   ) {
     super(`${path}: ${detail}`);
