@@ -7,6 +7,8 @@ import { processOutput } from './io/process-output.ts';
 import type { ProcessOutput } from './io/process-output.ts';
 import { clusterNameLookups } from './kube/completion-names.ts';
 import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
+import { parseOtlpEventLines } from './otlp/collector-file.ts';
+import { parseStoreDocument, parseStoreLines } from './stores/files.ts';
 import { captureEventsPath, withCaptureObjects } from './io/capture-folder.ts';
 import { recordFileSource } from './io/record-stream.ts';
 import { clusterSource } from './kube/cluster-source.ts';
@@ -16,6 +18,9 @@ import { loadKubeTarget } from './kube/kubeconfig.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
 import type { ScopeOptions } from './options/common.ts';
 import { renderRefusedObjectsNotice, renderUnlistedNotice } from './render/tree.ts';
+import { openEndpoint } from './otlp/http.ts';
+import type { StoreEndpoint } from './stores/victorialogs.ts';
+import { victoriaLogsSource } from './stores/victorialogs-source.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
 type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
@@ -44,8 +49,9 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       const path = await captureEventsPath(request.path);
       const text = await readEventsFile(path, io.stdin);
       const refused = (file: string, why: string) => io.stderr.write(renderRefusedObjectsNotice(file, why));
-      return fileSource(await withCaptureObjects(parseEventsText(text, path), path, refused), request.namespace);
+      return fileSource(await withCaptureObjects(parseEventsText(text, path, parseOtlpEventLines, { document: parseStoreDocument, lines: parseStoreLines }), path, refused), request.namespace);
     }
+    if (request.kind === 'store') return openStore(request, io);
     const { target, namespace } = await resolveTarget(request.scope, io);
     return clusterSource(target, {
       namespace,
@@ -53,6 +59,29 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       onUnlisted: (unlisted) => io.stderr.write(renderUnlistedNotice(unlisted)),
     });
   };
+}
+
+/** A log store's source: its TLS files read, -v=6 request lines on stderr. */
+async function openStore(request: Extract<SourceRequest, { kind: 'store' }>, io: SourceIo): Promise<EventSource> {
+  const { store } = request;
+  const tls = await openEndpoint({
+    url: store.base,
+    headers: store.headers,
+    timeoutMs: request.timeoutMs,
+    endpoint: 'store',
+    ...(store.caFile !== undefined ? { caFile: store.caFile } : {}),
+    ...(store.clientCert !== undefined ? { clientCert: store.clientCert } : {}),
+  });
+  const endpoint: StoreEndpoint = {
+    base: store.base,
+    query: store.query,
+    headers: tls.headers,
+    timeoutMs: request.timeoutMs,
+    ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+    ...(tls.clientCert !== undefined ? { clientCert: tls.clientCert } : {}),
+    ...(request.verbosity >= 6 ? { log: (line: string) => io.stderr.write(line) } : {}),
+  };
+  return victoriaLogsSource(endpoint, { namespace: request.namespace, window: request.window, ...(request.keep !== undefined ? { keep: request.keep } : {}) });
 }
 
 /** The production EventStore factory (Deps.openEventStore): the live cluster's events in the scope's namespace. */

@@ -6,6 +6,9 @@ import type { Deps } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { filterEvents } from '../core/filter.ts';
+import type { FilterContext } from '../core/filter.ts';
+import { labelsFor } from '../app/labels.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { eventIdentity } from '../core/versions.ts';
 import type { EventVersion } from '../core/source.ts';
@@ -13,10 +16,12 @@ import { eventToLog, hrTimeFromMs } from '../otlp/logs.ts';
 import type { OtlpLog } from '../otlp/logs.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { exportSummary } from '../render/otlp-status.ts';
+import { outOfRangeNotice, shipNoticeText } from '../render/adapter-notices.ts';
 import { openEndpoint } from '../otlp/http.ts';
 import { Shipper } from '../otlp/ship.ts';
 import { parseCommonOptions } from '../options/common.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { parseOtlpOptions } from '../options/otlp.ts';
 import type { OtlpOptions } from '../options/otlp.ts';
 import { noEventsMessage } from '../render/notices.ts';
@@ -42,8 +47,11 @@ function newest(versions: EventVersion[]): number | null {
 }
 
 /** Event versions in the order read, each once (uid + resourceVersion), kept by the filters. */
-function selectVersions(versions: EventVersion[], common: CommonOptions, now: number) {
+function selectVersions(versions: EventVersion[], common: CommonOptions, now: number, labelsOf?: FilterContext['labelsOf']) {
   const seen = new Set<string>();
+  // The start-up probes' evidence is every version's: a Killing read later still tells.
+  const startup = new StartupProbeEvidence().learn(versions.map(({ event }) => normaliseEvent(event)));
+  const ctx: FilterContext = { startupBelowThreshold: startup.belowThreshold, ...(labelsOf === undefined ? {} : { labelsOf }) };
   return versions.filter(({ event }) => {
     const ev = normaliseEvent(event);
     // Without a resourceVersion (the k8s_events receiver keeps none) versions cannot be told apart: all are sent.
@@ -52,7 +60,7 @@ function selectVersions(versions: EventVersion[], common: CommonOptions, now: nu
       if (seen.has(key)) return false;
       seen.add(key);
     }
-    return filterEvents([ev], common.filter, now).length > 0;
+    return filterEvents([ev], common.filter, now, ctx).length > 0;
   });
 }
 
@@ -62,7 +70,8 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
   const all = await source.versions();
   if (all === null) throw new UsageError(`--from ${opts.common.from ?? ''}: a stable table holds no events to export (use a capture, list or record)`);
   // --since counts back from a saved input's last observation, not from now.
-  const versions = selectVersions(all, opts.common, newest(all) ?? now);
+  const labelsOf = (opts.common.filter.labels?.length ?? 0) > 0 ? await labelsFor(source, all.map(({ event }) => normaliseEvent(event)), deps, opts.common.from) : undefined;
+  const versions = selectVersions(all, opts.common, newest(all) ?? now, labelsOf);
   if (versions.length === 0) {
     deps.stderr.write(noEventsMessage(source.provenance.namespace));
     return SUCCESS;
@@ -74,16 +83,19 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
     encoding: opts.otlp.encoding,
     retry: opts.otlp.retry,
     failUnreachable: true,
-    notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
+    notice: (notice) => deps.stderr.write(`${escapeTerminal(shipNoticeText(notice))}\n`),
   });
   const started = performance.now();
   const readAt = hrTimeFromMs(now);
+  let outOfRange = 0;
   for (let start = 0; start < versions.length; start += opts.otlp.batchSize) {
     const logs: OtlpLog[] = versions
       .slice(start, start + opts.otlp.batchSize)
       .map(({ event, observedAt }) => eventToLog(event, observedAt === null ? readAt : hrTimeFromMs(observedAt)));
+    outOfRange += logs.filter((log) => log.timeOutOfRange).length;
     await shipper.push({ logs, mark: start + logs.length });
   }
+  if (outOfRange > 0) deps.stderr.write(`${outOfRangeNotice('export', outOfRange)}\n`);
   const totals = await shipper.finish();
   deps.stderr.write(`${exportSummary(target, totals, (performance.now() - started) / 1000)}\n`);
   return SUCCESS;

@@ -8,15 +8,15 @@ import { renderDocument } from '../render/document.ts';
 import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { renderAgesNotice } from '../render/notices.ts';
-import { agesFrom } from '../core/ages.ts';
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { recorderNotesJson } from '../render/recorder-notes.ts';
+import { criterionFlag, hiddenJson } from '../options/selection.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { INCIDENT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
-import { readEvents, readLiveFacts } from '../app/read-events.ts';
-
-/** The verb's own format; json, yaml and jsonpath come from output.ts. */
-export const INCIDENT_OUTPUTS = ['text'] as const;
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
+import { gather } from '../app/gather.ts';
 
 interface IncidentOptions {
   common: CommonOptions;
@@ -42,25 +42,24 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
 }
 
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
-  const now = deps.now();
-  const read = await readEvents(opts.common, deps, now);
-  const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
-  // A saved file's account counts its ages from when the file was taken; with --compare the live
-  // cluster is read now, and the account is of now.
-  const ages = agesFrom(read.source.provenance, read.events, now, opts.common.from !== null && !opts.compare);
-  const incident = buildIncident(read.events, {
+  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: true }, deps);
+  const { events, provenance, ages, live, tree } = gathered;
+  const incident = buildIncident(events, {
     now: ages.at,
-    provenance: read.source.provenance,
+    provenance,
     eventTTLms: opts.eventTTLms,
     ...(live === undefined ? {} : { live }),
     // --for X --tree: told owner first, siblings grouped by owner
-    ...(read.tree === undefined ? {} : { tree: read.tree }),
+    ...(tree === undefined ? {} : { tree }),
   });
   if (opts.output.kind === 'document') {
-    deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));
+    const doc = { ...toIncidentJson(incident), recorderNotes: recorderNotesJson(gathered.notes), hidden: hiddenJson(gathered.hidden) };
+    deps.stdout.write(renderDocument(doc, [], opts.output.printer, deps.stdout.isTTY));
   } else {
     if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
-    deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes, detail: opts.detail }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
+    const hiddenLine = renderHiddenFooter(gathered.hidden, criterionFlag).trim();
+    const view = { ...incident, absoluteTimes: opts.absoluteTimes, detail: opts.detail, recorderNotes: gathered.notes, ...(hiddenLine === '' ? {} : { hiddenLine }) };
+    deps.stdout.write(renderIncidentText(view, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
   return SUCCESS;
 }

@@ -8,24 +8,29 @@ import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
 import { sameServer } from '../core/server.ts';
 import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
+import { DEFAULT_RETRY } from '../core/retry.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 import type { EventSource, Provenance } from '../core/source.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
 import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
-import { DEFAULT_RETRY } from '../kube/watch.ts';
+import { kindWords } from '../io/path-kind.ts';
 import { escapeTerminal } from '../render/escape.ts';
+import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
-import { parseCommonOptions, parseDurationFlag } from '../options/common.ts';
+import { parseCommonOptions } from '../options/common.ts';
+import { parseDurationFlag } from '../options/raw.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { statusLine } from '../app/status-line.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { parseOtlpOptions } from '../options/otlp.ts';
 import type { OtlpOptions } from '../options/otlp.ts';
 import { startShipping } from './record-otlp.ts';
@@ -48,6 +53,8 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   if (file === '-') throw new UsageError('record writes to a file, not to stdout: give a file name');
   const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
+  // A record keeps its objects with their labels: -l chooses when it is read back.
+  if ((common.filter.labels?.length ?? 0) > 0) throw new UsageError('-l does not apply to record: the record keeps the objects with their labels; use -l when reading it back (timeline --from FILE -l ...)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
   return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY, otlp: parseOtlpOptions(raw) };
 }
@@ -93,6 +100,10 @@ function ownerRecorder(source: EventSource, held: SavedObject[], writer: Session
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
+  // The shipper reads back what the record holds, and keeps its ledger beside it.
+  if (existing.stream !== null && opts.otlp !== null) {
+    throw new UsageError(`--otlp ships what the record file holds, read back from it: ${opts.file} is ${kindWords(existing.stream.kind)}, not a file`);
+  }
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
   const { namespace } = source.provenance;
@@ -116,8 +127,13 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const stop = untilStopped(deps, opts.durationMs);
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
   const filter = await resolveFilter(source, opts.common.filter);
-  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], filter, deps.now()).length > 0;
-  const writer = new SessionWriter(existing, header);
+  const startup = new StartupProbeEvidence();
+  const keep = (event: Json): boolean => {
+    const ev = normaliseEvent(event);
+    startup.learn([ev]);
+    return filterEvents([ev], filter, deps.now(), { startupBelowThreshold: startup.belowThreshold }).length > 0;
+  };
+  const writer = new SessionWriter(existing, header, { signal: stop.signal, waiting: () => status.notice(`waiting for a process to read ${file} (a FIFO)`) });
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   let shipping: Shipping | undefined;
   let lastFailure = '';
@@ -134,7 +150,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     const steps = source.follow({
       resourceVersion: resumeFrom,
       signal: shipping ? AbortSignal.any([stop.signal, shipping.failed]) : stop.signal,
-      notice: status.notice,
+      notice: (notice) => status.notice(watchNoticeText(notice)),
       failed: (why) => (lastFailure = why),
       retry: opts.retry,
     });

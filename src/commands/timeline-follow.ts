@@ -9,22 +9,37 @@ import { RuntimeError, SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
-import { filterEvents, selectEvents } from '../core/filter.ts';
+import { countHidden, filterCounted, filterEvents, selectEvents } from '../core/filter.ts';
+import type { Criterion } from '../core/filter.ts';
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { criterionFlag } from '../options/selection.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
+import { followedLabels } from '../app/labels.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { ShownOccurrences } from '../core/follow.ts';
 import { dedupeByUid, stableLines } from '../core/timeline.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { escapeTerminal } from '../render/escape.ts';
+import { watchNoticeText } from '../render/adapter-notices.ts';
 import { escapeJsonUnsafe, toJsonEvent } from '../render/json.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { noEventsMessage } from '../render/notices.ts';
-import type { TimelineOptions } from './timeline.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { OutputChoice } from '../options/output.ts';
 import { followTree } from '../app/tree-follow.ts';
 import type { FollowedTree } from '../app/tree-follow.ts';
 
 /** Prints batches of new occurrences in the chosen format; the first batch carries the table's header. */
-function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null): (events: Event[]) => void {
+/** What -w reads of the timeline's options (src/commands/timeline.ts TimelineOptions). */
+export interface FollowOptions {
+  common: CommonOptions;
+  output: OutputChoice<string>;
+  noHeaders: boolean;
+  absoluteTimes: boolean;
+}
+
+function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null): (events: Event[]) => void {
   const stdout = deps.stdout;
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   const stable = new Set<string>();
@@ -74,33 +89,52 @@ function stopSignal(deps: Deps): AbortSignal {
   return controller.signal;
 }
 
-export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps: Deps): Promise<CommandResult> {
+export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: Deps): Promise<CommandResult> {
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('--watch needs a source that can be followed');
   const resolved = await resolveFilter(source, opts.common.filter);
   const { namespace } = source.provenance;
   // --tree: the members' events; the tree grows as new objects join it (app/tree-follow.ts).
   const tree = opts.common.tree === true && resolved.object !== undefined ? followTree(source, resolved.object, deps) : null;
-  const filter = tree === null ? resolved : { ...resolved, object: undefined };
+  // --field-selector goes to the server with the list and every watch, as kubectl get events -w sends it;
+  // with --tree it is applied here, the tree being grown from every event.
+  const sent = tree === null && opts.common.fieldSelector !== undefined;
+  const filter = { ...resolved, ...(tree === null ? {} : { object: undefined }), ...(sent ? { fields: undefined } : {}) };
+  // A start-up probe's Unhealthy is hidden while no Killing for it has arrived: below its threshold when shown.
+  const startup = new StartupProbeEvidence();
+  const labels = (resolved.labels?.length ?? 0) > 0 ? followedLabels(source, deps.now) : null;
+  const ctx = { startupBelowThreshold: startup.belowThreshold, ...(labels === null ? {} : { labelsOf: labels.labelsOf }) };
   const print = printer(opts, deps, namespace === null, tree);
+  // What the selection hid, each event (by uid) under its latest verdict: said once following ends.
+  const verdicts = new Map<string, Criterion | null>();
+  const judge = (candidates: Event[]): void => {
+    for (const ev of candidates) verdicts.set(ev.uid || `${ev.namespace}/${ev.name}`, filterCounted([ev], filter, deps.now(), ctx).hidden[0]?.criterion ?? null);
+  };
   const shown = new ShownOccurrences();
   let listed = false;
   const steps = source.follow({
     resourceVersion: '',
     signal: stopSignal(deps),
-    notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
+    ...(sent ? { fieldSelector: opts.common.fieldSelector } : {}),
+    notice: (notice) => deps.stderr.write(`${escapeTerminal(watchNoticeText(notice))}\n`),
   });
   for await (const step of steps) {
     let events: Event[];
     if (step.kind === 'list') {
       const listed = step.items.map(normaliseEvent);
       await tree?.listed(dedupeByUid(listed));
-      events = selectEvents(listed, filter, deps.now()).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
+      startup.learn(listed);
+      await labels?.learn(listed);
+      judge(dedupeByUid(listed).filter((ev) => tree === null || tree.chainOf(ev) !== undefined));
+      events = selectEvents(listed, filter, deps.now(), false, ctx).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
       const ev = normaliseEvent(step.object);
       // Placed whatever --types says: its message may name a child whose events come next.
       const inTree = tree === null || (await tree.place(ev)) !== undefined;
-      events = inTree ? filterEvents([ev], filter, deps.now()) : [];
+      startup.learn([ev]);
+      await labels?.learn([ev]);
+      if (inTree) judge([ev]);
+      events = inTree ? filterEvents([ev], filter, deps.now(), ctx) : [];
     } else {
       continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
     }
@@ -113,5 +147,6 @@ export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps:
     }
     print(fresh);
   }
+  deps.stderr.write(renderHiddenFooter(countHidden(verdicts.values()), criterionFlag));
   return SUCCESS;
 }

@@ -4,26 +4,28 @@ import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import type { Keep } from '../core/keep.ts';
-import { compareWithLive, standingOf } from '../core/incarnation.ts';
-import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { jsonTextChunks, toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
-import { agesFrom } from '../core/ages.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { escapeTerminal } from '../render/escape.ts';
+import { looksAtEachEvent } from '../core/filter.ts';
+import type { Hidden } from '../core/filter.ts';
+import type { RecorderNotes } from '../core/recorder-notes.ts';
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { renderRecorderFooter } from '../render/recorder-notes.ts';
+import { criterionFlag } from '../options/selection.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
-import { readEvents, readLiveFacts } from '../app/read-events.ts';
-
-/** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
+import { gather } from '../app/gather.ts';
 
 export interface TimelineOptions {
   common: CommonOptions;
@@ -71,7 +73,8 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
   let text = '';
   const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
-  await writeFileAtomic(opts.outputFile, text);
+  const shown = escapeTerminal(opts.outputFile);
+  await writeFileAtomic(opts.outputFile, text, { waiting: () => deps.stderr.write(`waiting for a process to read ${shown} (a FIFO)...\n`) });
   return result;
 }
 
@@ -84,44 +87,50 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 function keepFor(opts: TimelineOptions): Keep {
   const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
   const table = opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide');
-  if (opts.common.filter.sinceMs !== undefined || opts.compare || opts.common.tree === true) return 'all';
+  if (looksAtEachEvent(opts.common.filter) || opts.compare || opts.common.tree === true) return 'all';
   return stable ? 'stable' : table ? 'table' : 'all';
 }
 
+/** After the output, on stderr: what the selection hid, and where the recorders may have left events out. */
+function footer(read: { hidden: Hidden[]; notes: RecorderNotes }, at: number, opts: TimelineOptions): string {
+  return renderHiddenFooter(read.hidden, criterionFlag) + renderRecorderFooter(read.notes, { now: at, absolute: opts.absoluteTimes });
+}
+
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
-  const now = deps.now();
+  const result = await timelineBody(stdout, opts, deps);
+  deps.stderr.write(result.footer);
+  return result.result;
+}
+
+async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<{ result: CommandResult; footer: string }> {
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
-  const read = await readEvents(opts.common, deps, now, { keep: keepFor(opts) });
-  const { events } = read;
-  const { provenance } = read.source;
-  // -o stable prints nothing an incarnation could change: no object lookups for it.
-  const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
+  // The recorder notes are the table's footer: -o json, stable, name and html stay as they were on stderr.
+  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), notes: format === 'table' || format === 'wide' }, deps);
+  const { events, provenance, ages, standing, now, live, tree } = gathered;
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
-  const compared = facts === undefined ? null : compareWithLive(events, facts);
-  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
+  if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
-  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
+  const done = { result: SUCCESS, footer: footer(gathered, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
-  const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}), ...(read.tree ? { tree: read.tree } : {}) }));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
-    return SUCCESS;
+    return done;
   }
   if (opts.output.kind === 'document') {
-    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev));
+    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), tree?.chainOf(ev));
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
-    return SUCCESS;
+    return done;
   }
   if (events.length === 0) {
     deps.stderr.write(noEventsMessage(provenance.namespace));
-    return SUCCESS;
+    return done;
   }
   if (format === 'stable') {
     stdout.write(renderStable(events));
-    return SUCCESS;
+    return done;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   const table = timelineTableChunks(events, {
@@ -132,8 +141,8 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     noHeaders: opts.noHeaders,
     palette,
     standing,
-    ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
+    ...(tree ? { chainOf: (ev: Event) => tree.chainOf(ev) } : {}),
   });
   for (const piece of table) stdout.write(piece);
-  return SUCCESS;
+  return done;
 }

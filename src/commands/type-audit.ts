@@ -1,4 +1,6 @@
 // `kubectl evtimeline type-audit`: events that tools silently misread. Exit 3 on findings, for CI.
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { criterionFlag } from '../options/selection.ts';
 import type { Deps } from '../deps.ts';
 import { EXIT } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -8,13 +10,11 @@ import { toAuditJson } from '../render/audit-json.ts';
 import { renderDocument } from '../render/document.ts';
 import { renderAuditText } from '../render/audit-text.ts';
 import { parseCommonOptions } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { AUDIT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { readEvents } from '../app/read-events.ts';
-
-/** The verb's own format; json, yaml and jsonpath come from output.ts. */
-export const AUDIT_OUTPUTS = ['text'] as const;
 
 interface TypeAuditOptions {
   common: CommonOptions;
@@ -26,7 +26,7 @@ export function parseTypeAuditOptions(raw: RawOptions): TypeAuditOptions {
 }
 
 export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<CommandResult> {
-  const { source, events } = await readEvents(opts.common, deps, deps.now());
+  const { source, events, hidden } = await readEvents(opts.common, deps, deps.now(), { notes: false });
   const report = auditEvents(events, { uids: source.provenance.tells.uids });
   if (opts.output.kind === 'document') {
     // -o name: each event with a finding, once
@@ -35,5 +35,6 @@ export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<
   } else {
     deps.stdout.write(renderAuditText(report, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
+  deps.stderr.write(renderHiddenFooter(hidden, criterionFlag));
   return { exitCode: report.hasFindings ? EXIT.findings : EXIT.ok };
 }

@@ -13,6 +13,7 @@
 // wording or the wire shape differs; the compiler lists every switch that misses the new kind.
 
 import type { Event, ObjectRef } from './event.ts';
+import type { WatchNotice } from './notices.ts';
 import type { ObjectLookup } from './incarnation.ts';
 import type { Json } from './json.ts';
 import type { ObjectMeta } from './ownership.ts';
@@ -51,6 +52,8 @@ interface Common {
   context: string;
   server: string;
   tells: Tells;
+  /** saved objects (a capture's objects.json, a record's object lines) refused as no API server could have written them: why, one each */
+  refusedObjects?: string[];
 }
 
 /** The live API server, read now. */
@@ -97,15 +100,72 @@ export interface OtlpProvenance extends Common {
   writers: OtlpWriter[];
   /** log records in the file that are not events */
   skipped: number;
+  /** log records that could not be read at all (a time past 64 bits, values nested too deep): how many, and the first's line and why */
+  unreadable: UnreadableRecords | null;
   /** epoch ms of the first and last observation (observedTimeUnixNano); null when no record says */
   firstObserved: number | null;
   lastObserved: number | null;
 }
 
+export interface UnreadableRecords {
+  count: number;
+  /** 1-based line of the first */
+  line: number;
+  why: string;
+}
+
 /** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
 export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
-export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance;
+/** What each writer leaves out (field names as in the Event API), for the provenance of --from. */
+export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
+  evtimeline: [],
+  k8sobjects: [],
+  k8s_events: [
+    'series',
+    'reportingController',
+    'reportingInstance',
+    'source.component',
+    'firstTimestamp',
+    'metadata.resourceVersion',
+    // k8s.namespace.name is the involved object's: '' for a Node, whose events live in default or kube-system (validation/events.go).
+    'the namespace of events about cluster-scoped objects',
+    'types other than Normal and Warning (newer releases also keep Error and Critical)',
+  ],
+};
+
+/**
+ * The times OTLP's time_unix_nano can hold (fixed64 nanoseconds since the epoch, 0 meaning unknown:
+ * opentelemetry-proto logs/v1/logs.proto); an event dated outside goes out with 0 (src/otlp/logs.ts).
+ */
+export const UNIX_NANOS_RANGE = ['1970-01-01T00:00:00Z', '2554-07-21T23:34:33Z'] as const;
+
+
+/** Where a log store kept events: a VictoriaLogs server read now, or a file another store wrote out. */
+export type LogStore = 'victorialogs' | 'cloud-logging' | 'elasticsearch' | 'loki';
+
+/**
+ * Events a log store kept (src/stores/): whatever wrote them
+ * there, one log line per version. What the writers did not keep is named, never guessed.
+ */
+export interface StoreProvenance extends Common {
+  kind: 'store';
+  store: LogStore;
+  /** who wrote the events into the store, in words ("the k8s_events receiver") */
+  writers: string[];
+  /** the fields some of its writers did not keep ("uid", "series", "reporter"), read as empty */
+  unkept: string[];
+  /** stored lines that are not about a Kubernetes event */
+  skipped: number;
+}
+
+export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance | StoreProvenance;
+
+/** Epoch ms, start inclusive, end exclusive; null: unbounded on that side. */
+export interface TimeWindow {
+  start: number | null;
+  end: number | null;
+}
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
@@ -118,6 +178,8 @@ export function observedWindow(p: Provenance): { first: number | null; last: num
     case 'cluster':
     case 'list':
     case 'stable-table':
+    // A store is read now; it keeps when each event happened, not when a writer observed it.
+    case 'store':
       return { first: null, last: null };
   }
 }
@@ -128,6 +190,8 @@ export interface RawEvents {
   core: unknown[];
   /** the events.k8s.io/v1 view of the same events (capture's both-apis report); null where the input has none */
   eventsK8sIo: unknown[] | null;
+  /** why the events.k8s.io/v1 view was asked for and not read (the API server's words: forbidden, not served) */
+  eventsK8sIoUnread?: string;
 }
 
 export interface SourceRead {
@@ -153,6 +217,8 @@ export interface ReadOptions {
   eventsK8sIo?: boolean;
   /** called as a long read progresses, with the number of events read so far */
   progress?: (count: number) => void;
+  /** a live source sends it to the server (`--field-selector`); a saved input ignores it */
+  fieldSelector?: string;
 }
 
 /** The live cluster's objects: whether each still exists, and under which uid. */
@@ -210,12 +276,14 @@ export interface FollowOptions {
   resourceVersion: string;
   /** stops following: the iteration ends */
   signal: AbortSignal;
-  /** one-line notices (a watch that expired, a retry) for stderr */
-  notice(text: string): void;
+  /** what it meets and carries on from (a watch that expired, a retry), for stderr */
+  notice(notice: WatchNotice): void;
   /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
   failed?(why: string): void;
   /** the adapter's own policy when absent */
   retry?: RetryPolicy;
+  /** sent to the server with the list and every watch (`--field-selector`) */
+  fieldSelector?: string;
 }
 
 export interface EventSource {

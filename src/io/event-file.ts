@@ -1,20 +1,20 @@
 // --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
 // events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
-// line), a collector's OTLP logs (src/otlp/collector-file.ts) and a saved `-o stable` table.
-import { readFile, stat } from 'node:fs/promises';
+// line), a collector's OTLP logs (src/otlp/collector-file.ts), other log stores' output
+// (src/stores/files.ts) and a saved `-o stable` table.
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
-import type { Event } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { errnoText } from './errno.ts';
+import { NotAFileError, TooBigError, countedChunks, inputChunks } from './path-kind.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
-import type { CaptureProvenance, EventSource, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import type { EventSource, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
-import { ownershipOf } from './objects-file.ts';
-import type { SavedObject } from './objects-file.ts';
-import { parseOtlpEventLines } from '../otlp/collector-file.ts';
+import { ownershipOf, vetSavedObjects } from './objects-file.ts';
+import { notAnEventError, SavedFileError } from './saved-events.ts';
+import type { SavedEvents } from './saved-events.ts';
 import { parseRecordSaved } from './record-file.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
@@ -27,33 +27,9 @@ export interface CaptureFile {
   capturedAt: string;
   core: unknown[];
   eventsK8sIo: unknown[];
+  /** why the events.k8s.io/v1 view was not read (forbidden, not served): eventsK8sIo is then empty, not the view */
+  eventsK8sIoUnread?: string;
 }
-
-/**
- * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
- * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
- */
-export class SavedFileError extends Error {
-  constructor(
-    readonly path: string,
-    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
-    readonly detail: string,
-  ) {
-    super(`${path}: ${detail}`);
-  }
-}
-
-/** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
-export type SavedEvents =
-  | {
-      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance;
-      raw: RawEvents;
-      /** every version the file holds, where it holds more than one each (a record, a collector's file); absent: raw.core, unobserved */
-      versions?: EventVersion[];
-      /** who owned what, where the file says (a capture's objects.json, a record's object lines); absent: it cannot tell */
-      objects?: SavedObject[];
-    }
-  | { provenance: StableTableProvenance; events: Event[] };
 
 /** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
 function timeOrNull(text: string): number | null {
@@ -78,7 +54,12 @@ function fromDocument(doc: unknown, path: string): SavedEvents {
         capturedAt: timeOrNull(String(capture.capturedAt ?? '')),
         tells: EVENT_OBJECTS_TELL,
       },
-      raw: { core: Array.isArray(capture.core) ? capture.core : [], eventsK8sIo: Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [] },
+      raw: {
+        core: Array.isArray(capture.core) ? capture.core : [],
+        // A view the capture could not read is no view: a capture of this capture says so again.
+        eventsK8sIo: typeof capture.eventsK8sIoUnread === 'string' ? null : Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [],
+        ...(typeof capture.eventsK8sIoUnread === 'string' ? { eventsK8sIoUnread: capture.eventsK8sIoUnread } : {}),
+      },
     };
   }
   if (isObject(doc) && Array.isArray(doc.items)) {
@@ -100,11 +81,6 @@ function looksLikeStableTable(text: string): boolean {
   return lines.length > 0 && lines.every(isStableLine);
 }
 
-/** A saved file refused for holding something that is not an Event, naming the first such item. */
-export function notAnEventError(path: string, bad: { position: number; what: string }): SavedFileError {
-  return new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
-}
-
 /** The saved file, once every item it holds has the shape of an Event (see event-shape.ts). */
 function eventsOnly(saved: SavedEvents, path: string): SavedEvents {
   if (!('raw' in saved)) return saved;
@@ -115,18 +91,31 @@ function eventsOnly(saved: SavedEvents, path: string): SavedEvents {
   return saved;
 }
 
-/** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */
-export function parseEventsText(text: string, path: string): SavedEvents {
+/** A reader of a collector's OTLP JSON lines (src/otlp/collector-file.ts), handed in: io imports no other adapter. */
+type OtlpLinesReader = (text: string) => SavedEvents | null;
+
+/**
+ * Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, a
+ * collector's OTLP JSON lines (read by `otlpLines`), or a stable table.
+ */
+/** Readers of what other log stores wrote (src/stores/files.ts): whole documents, and JSON lines. */
+export interface StoreFileReaders {
+  document(doc: unknown): SavedEvents | null;
+  lines(text: string): SavedEvents | null;
+}
+
+export function parseEventsText(text: string, path: string, otlpLines: OtlpLinesReader, stores?: StoreFileReaders): SavedEvents {
   const trimmed = text.trim();
   if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
   try {
     const doc: unknown = JSON.parse(trimmed);
     // A collector's file of one export request is one JSON document: read as the lines it is.
-    const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? parseOtlpEventLines(text) : null;
-    return eventsOnly(oneLine ?? fromDocument(doc, path), path);
+    const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? otlpLines(text) : null;
+    // Another store's answer (a Cloud Logging array, a search response) before the plain list it could pass for.
+    return eventsOnly(oneLine ?? stores?.document(doc) ?? fromDocument(doc, path), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
-    const lines = parseRecordSaved(text) ?? parseOtlpEventLines(text);
+    const lines = parseRecordSaved(text) ?? otlpLines(text) ?? stores?.lines(text) ?? null;
     if (lines) return eventsOnly(lines, path);
     if (looksLikeStableTable(text)) {
       const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };
@@ -139,34 +128,40 @@ export function parseEventsText(text: string, path: string): SavedEvents {
 
 /**
  * V8 holds a string of at most 2^29-24 characters (about 512 MiB): a bigger file would fail inside
- * readFile with "Invalid string length". Refused by its size instead, before it is read.
+ * readFile with "Invalid string length". Counted as the bytes arrive (a device's or a pipe's size
+ * is 0 to stat: /dev/zero passed a size check and filled the machine's memory).
  */
-const MAX_FROM_BYTES = 512 * 1024 * 1024;
+export const MAX_FROM_BYTES = 512 * 1024 * 1024;
 
 function tooBig(path: string, bytes: number): SavedFileError {
   return new SavedFileError(path, 'unreadable', `${Math.ceil(bytes / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`);
 }
 
-async function readAll(stream: Readable, path: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    bytes += buffer.length;
-    if (bytes > MAX_FROM_BYTES) throw tooBig(path, bytes);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** What --from reads is text: JSON, JSON Lines or a table. A NUL byte (/dev/zero, /dev/urandom, a binary) ends the read at once. */
+function binary(path: string, offset: number): SavedFileError {
+  return new SavedFileError(path, 'binary', String(offset + 1));
 }
 
+async function readAll(chunks: AsyncIterable<Buffer>, path: string): Promise<string> {
+  const read: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    const nul = chunk.indexOf(0);
+    if (nul >= 0) throw binary(path, bytes + nul);
+    bytes += chunk.length;
+    read.push(chunk);
+  }
+  return Buffer.concat(read).toString('utf8');
+}
+
+/** The text of --from: a file, or stdin (`-`), a pipe, a FIFO or a device read as a stream; counted either way. */
 export async function readEventsFile(path: string, stdin: Readable): Promise<string> {
-  if (path === '-') return readAll(stdin, path);
   try {
-    const { size } = await stat(path);
-    if (size > MAX_FROM_BYTES) throw tooBig(path, size);
-    return await readFile(path, 'utf8');
+    return await readAll(path === '-' ? countedChunks(stdin, path, MAX_FROM_BYTES) : inputChunks(path, MAX_FROM_BYTES), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
+    if (error instanceof TooBigError) throw tooBig(path, error.bytes);
+    if (error instanceof NotAFileError) throw new SavedFileError(path, 'not-a-file', error.kind);
     const code = (error as NodeJS.ErrnoException).code;
     throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : errnoText(error));
   }
@@ -185,14 +180,16 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
   const keep = (raw: unknown): boolean => inNamespace(raw, namespace);
   const core = saved.raw.core.filter(keep);
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
+  const unread = saved.raw.eventsK8sIoUnread === undefined ? {} : { eventsK8sIoUnread: saved.raw.eventsK8sIoUnread };
   const events = core.map(normaliseEvent);
   const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
-  const owned = saved.objects;
+  const vetted = saved.objects === undefined ? undefined : vetSavedObjects(saved.objects);
+  const refused = vetted === undefined || vetted.refused.length === 0 ? {} : { refusedObjects: vetted.refused };
   return {
-    provenance: { ...provenance, tells: { ...provenance.tells, ownership: owned !== undefined } },
+    provenance: { ...provenance, ...refused, tells: { ...provenance.tells, ownership: vetted !== undefined } },
     objects: null,
-    ...(owned === undefined ? {} : { ownership: ownershipOf(owned) }),
-    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
+    ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
+    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo, ...unread } } : { events }),
     versions: async () => versions,
   };
 }

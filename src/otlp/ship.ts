@@ -6,6 +6,7 @@
 // caller may persist (record --otlp's ledger). A confirmed batch is never sent again.
 import { RuntimeError } from '../errors.ts';
 import { backoffDelay } from '../core/retry.ts';
+import type { ShipNotice, ShipTotals } from '../core/notices.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 import type { OtlpLog } from './logs.ts';
 import { CONTENT_TYPE, encodeLogs, rejectedLogs } from './encode.ts';
@@ -13,7 +14,6 @@ import type { Encoding } from './encode.ts';
 import { postOtlp } from './http.ts';
 import type { OtlpEndpoint, SendOutcome } from './http.ts';
 
-export type { RetryPolicy } from '../core/retry.ts';
 
 /** 0.5 s doubling to 30 s; the twelfth failure in a row (about four minutes of waits) gives up. */
 export const DEFAULT_OTLP_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 12 };
@@ -27,22 +27,13 @@ interface Batch<M> {
   mark: M;
 }
 
-export interface ShipTotals {
-  /** log records the endpoint accepted */
-  accepted: number;
-  /** log records it answered 2xx for but reported as rejected (OTLP partial success): never retried */
-  rejected: number;
-  requests: number;
-  retries: number;
-}
-
 export interface ShipperOptions<M> {
   endpoint: OtlpEndpoint;
   encoding: Encoding;
   retry: RetryPolicy;
   /** batches waiting to be sent, at most (the producer waits beyond that) */
   queueLimit?: number;
-  notice(text: string): void;
+  notice(notice: ShipNotice): void;
   /** after the endpoint accepted a batch; the next is sent once this resolves */
   confirmed?(mark: M, totals: ShipTotals): Promise<void> | void;
   sleep?(ms: number): Promise<void>;
@@ -181,19 +172,28 @@ export class Shipper<M> {
         // of 2`), is not believed past what was sent.
         const rejected = Number.isFinite(said.rejected) ? Math.min(Math.max(0, Math.trunc(said.rejected)), logs.length) : 0;
         const message = shortMessage(said.message);
-        const claim = rejected === said.rejected ? '' : ` (it said ${Number.isFinite(said.rejected) ? Math.trunc(said.rejected) : 'a count that is no number'}: counted as ${rejected})`;
-        if (rejected > 0 || claim !== '') notice(`${endpoint.url.origin}: rejected ${rejected} of ${logs.length} log records${claim}${message ? `: ${message}` : ''}`);
+        const believed = rejected === said.rejected;
+        if (rejected > 0 || !believed) {
+          notice({ kind: 'rejected', origin: endpoint.url.origin, rejected, sent: logs.length, message, ...(believed ? {} : { claimed: said.rejected }) });
+        }
         this.totals.rejected += rejected;
         this.totals.accepted += logs.length - rejected;
         return true;
       }
       if (outcome.kind === 'fail' && outcome.badData === true && this.opts.skipBadData === true) {
         this.reached = true;
-        notice(`${endpoint.url.origin}: refused ${logs.length} log records as bad data (${outcome.why}): not sent again; recording goes on`);
+        notice({ kind: 'bad-data', origin: endpoint.url.origin, refused: logs.length, why: outcome.why });
         this.totals.rejected += logs.length;
         return true;
       }
-      if (outcome.kind === 'fail') throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+      if (outcome.kind === 'fail') {
+        // VictoriaLogs answers OTLP JSON with a 400 (app/vlinsert/opentelemetry/opentelemetry.go:
+        // "json encoding isn't supported ... Use protobuf encoding"); others with 415. Say what to do.
+        if (encoding === 'json' && /^HTTP (400|415)\b/.test(outcome.why) && (/^HTTP 415/.test(outcome.why) || /protobuf/i.test(outcome.why))) {
+          throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json`);
+        }
+        throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+      }
       if (outcome.unreachable === true && !this.reached && this.opts.failUnreachable === true) {
         throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
       }
@@ -203,7 +203,7 @@ export class Shipper<M> {
       }
       const backoff = backoffDelay(attempt, retry);
       const delay = Math.min(retry.maxDelayMs, outcome.retryAfterMs ?? backoff);
-      notice(`${endpoint.url.origin}: ${outcome.why}; retrying in ${(delay / 1000).toFixed(1)} s`);
+      notice({ kind: 'retrying', origin: endpoint.url.origin, why: outcome.why, delayMs: delay });
       this.totals.retries += 1;
       await Promise.race([sleep(delay), new Promise<void>((resolve) => (this.wakeSleeper = resolve))]);
     }

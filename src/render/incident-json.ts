@@ -3,7 +3,8 @@
 // (src/core/incident.ts) holds epoch ms and the provenance, this maps them.
 import { lookupFailureText } from './lookup-failure.ts';
 import type { Disappearance, Incarnation, Recreation, Unchecked } from '../core/incarnation.ts';
-import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ObjectStory, Report, ReporterReasons, Repeat } from '../core/incident.ts';
+import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ReporterReasons, Repeat } from '../core/incident.ts';
+import type { ObjectStory, Report } from '../core/story.ts';
 import { observedWindow } from '../core/source.ts';
 import type { EventGroup } from '../core/grouping.ts';
 import type { Provenance } from '../core/source.ts';
@@ -100,6 +101,8 @@ interface IncidentJson {
   limits: { windowStart: Iso; windowEnd: Iso; windowMs: number | null; eventTTLms: number; ttlHorizon: string };
   /** present when read from a saved file: capture, list or record, and the time it was observed */
   saved?: { format: 'capture' | 'list' | 'record' | 'otlp'; firstObserved: Iso; lastObserved: Iso };
+  /** present when read from a log store (VictoriaLogs, or a file another store wrote): which, and what its writers did not keep */
+  store?: { store: string; writers: string[]; unkept: string[] };
   comparison?: ComparisonSummary;
   onlyInRecord?: (EventRef & { type: string; lastSeen: Iso })[];
   recreatedObjects?: Recreation[];
@@ -224,6 +227,7 @@ export function toIncidentJson(incident: Incident): IncidentJson {
     const { first, last } = observedWindow(p);
     json.saved = { format: p.kind, firstObserved: isoOrNull(first), lastObserved: isoOrNull(last) };
   }
+  if (p.kind === 'store') json.store = { store: p.store, writers: p.writers, unkept: p.unkept };
   if (incident.comparison !== undefined) json.comparison = incident.comparison;
   if (incident.onlyInRecord !== undefined) {
     json.onlyInRecord = incident.onlyInRecord.map((e) => ({ event: e.event, object: e.object, reason: e.reason, type: e.type, lastSeen: isoOrNull(e.lastSeen) }));

@@ -1,7 +1,8 @@
 // What export and record --otlp say about shipping, on stderr.
-import type { ShipTotals } from '../otlp/ship.ts';
-import { MISSING_BY_WRITER } from '../otlp/logs.ts';
-import type { OtlpWriter } from '../otlp/logs.ts';
+import type { ShipTotals } from '../core/notices.ts';
+import { MISSING_BY_WRITER } from '../core/source.ts';
+import type { OtlpWriter } from '../core/source.ts';
+import type { UnreadableRecords } from '../core/source.ts';
 import { plural } from './words.ts';
 
 function retries(totals: ShipTotals): string {
@@ -37,12 +38,30 @@ const WRITER_NAMES: Record<OtlpWriter, string> = {
  * not keep (so a missing reporter or series is not read as "there was none"), and how many log
  * records were not events. '' when nothing is missing. `file` already escaped.
  */
-export function otlpProvenanceNotice(file: string, otlp: { writers: OtlpWriter[]; skipped: number }): string {
+export function otlpProvenanceNotice(file: string, otlp: { writers: OtlpWriter[]; skipped: number; unreadable?: UnreadableRecords | null }): string {
   const lines: string[] = [];
   for (const writer of otlp.writers) {
     const missing = MISSING_BY_WRITER[writer];
     if (missing.length > 0) lines.push(`${file}: events written by ${WRITER_NAMES[writer]}, which does not keep ${missing.join(', ')}; those fields read as empty`);
   }
   if (otlp.skipped > 0) lines.push(`${file}: skipped ${plural(otlp.skipped, 'log record')} that ${otlp.skipped === 1 ? 'is' : 'are'} not about a Kubernetes event`);
+  const bad = otlp.unreadable ?? null;
+  if (bad !== null) lines.push(`${file}: skipped ${plural(bad.count, 'log record')} that cannot be read (${bad.count === 1 ? '' : 'the first: '}line ${bad.line}: ${bad.why})`);
   return lines.map((line) => `${line}\n`).join('');
+}
+
+/**
+ * What a log store's events lack, in one line for stderr: who wrote them, the fields they did not
+ * keep (read as empty, never guessed), how repeats were joined, and lines that were not events.
+ * '' when nothing is missing. `from` already escaped; the rest is ours.
+ */
+export function storeProvenanceNotice(from: string, store: { writers: string[]; unkept: string[]; skipped: number }): string {
+  const parts: string[] = [];
+  if (store.unkept.length > 0) {
+    const writers = store.writers.length > 0 ? ` by ${store.writers.join(' and ')}` : '';
+    const join = store.unkept.includes('uid') ? '; repeats joined by object, reason and first timestamp' : '';
+    parts.push(`written${writers}, which did not keep ${store.unkept.join(', ')}${join}`);
+  }
+  if (store.skipped > 0) parts.push(`skipped ${plural(store.skipped, 'line')} not about a Kubernetes event`);
+  return parts.length === 0 ? '' : `${from}: ${parts.join('; ')}\n`;
 }

@@ -87,6 +87,19 @@ describe('record writes the owner chain of each object the first time it sees it
     assert.match(stderr, /recorded 5 lines \(4 added, 1 modified, 0 deleted\)/);
   });
 
+  test('an object line no server could have written (a name with a slash, a uid another group\'s object claims) is refused and named, streamed or on stdin (issue 28, L4)', async () => {
+    const file = join(dir, 'spoofed.jsonl');
+    writeFileSync(file, readFileSync(join(dir, 'first.jsonl')));
+    appendFileSync(file, formatObjectLine(NOW, { meta: meta({ apiVersion: 'batch/v1', kind: 'Job', name: 'thief', uid: podA.uid, owners: [owner('Deployment', 'web', 'u-deploy')] }) }));
+    appendFileSync(file, formatObjectLine(NOW, { meta: meta({ kind: 'ReplicaSet', name: 'x > Pod/spoof', uid: 'u-spoof' }) }));
+    const refused = [`ReplicaSet.apps "x > Pod/spoof" in shop: its name may not contain '/'`, `uid ${podA.uid} is claimed by Pod "${podA.name}" in shop and by Job.batch "thief" in shop: none of them is taken`];
+    const streamed = await open({ kind: 'file', path: file, namespace: null });
+    assert.deepEqual(streamed.provenance.refusedObjects, refused);
+    assert.deepEqual((await streamed.ownership?.('shop'))?.map((m) => `${m.kind}/${m.name}`).sort(), ['Deployment/web', 'Pod/web-5d4-b', 'ReplicaSet/web-5d4']);
+    const stdin = await systemSources({ env: {}, stdin: Readable.from([readFileSync(file)]), stderr: { write: () => {} } })({ kind: 'file', path: '-', namespace: null });
+    assert.deepEqual(stdin.provenance.refusedObjects, refused);
+  });
+
   test('--from the record tells ownership: the objects it saw and their owners; its events and versions are as before', async () => {
     const file = join(dir, 'first.jsonl');
     const source = await open({ kind: 'file', path: file, namespace: null });

@@ -160,3 +160,38 @@ describe('the file adapters hand back every version', () => {
     assert.equal(await (await open({ kind: 'file', path: file, namespace: null })).versions(), null);
   });
 });
+
+// OTLP's timeUnixNano is a fixed64 of nanoseconds: it ends at 2554-07-21T23:34:33.709551615Z. Anyone
+// who may create events can date one 3000-01-01 (the API server accepts it).
+describe('times OTLP cannot hold (issue 28, L2)', () => {
+  for (const [encoding, flags] of [
+    ['protobuf', []],
+    ['JSON', ['--otlp-json']],
+  ] as const) {
+    for (const far of ['3000-01-01T00:00:00Z', '2554-07-21T23:34:34Z', '9999-12-31T23:59:59Z', '1969-12-31T23:59:59Z']) {
+      test(`${encoding}: an event dated ${far} goes out with timeUnixNano 0 (unknown), its own time in our attributes, with one line; the rest of its batch as usual`, async () => {
+        const farEvent = ev({ name: 'far', reason: 'Far' });
+        farEvent.lastTimestamp = far;
+        farEvent.firstTimestamp = far;
+        const near = ev({ name: 'near', reason: 'Near', first: 60 });
+        const saved = memorySource({ provenance: fromRecord({ namespace: null }), raw: [near, farEvent], versions: [{ event: near, observedAt: NOW }, { event: farEvent, observedAt: NOW }] });
+        bodies.length = 0;
+        const fake = fakeDeps({ openSource: openSources({ saved }).open });
+        const code = await runCli(['export', '--from', 'rec.jsonl', '-A', '--otlp', url, ...flags], fake.deps);
+        assert.equal(code, 0, fake.stderr());
+        assert.equal(bodies.length, 1, 'one request: the batch is not split or refused');
+        const notices = fake.stderr().split('\n').filter((l) => l.includes('timeUnixNano'));
+        assert.deepEqual(notices, [
+          'export: 1 event version is dated outside what OTLP\'s timeUnixNano can hold (1970-01-01T00:00:00Z to 2554-07-21T23:34:33Z): it goes out with timeUnixNano 0 (unknown), its own times in the evtimeline.event.* attributes',
+        ]);
+        if (encoding === 'JSON') {
+          const records = (JSON.parse(bodies[0] ?? '{}') as { resourceLogs: { scopeLogs: { logRecords: { timeUnixNano: string; body: { stringValue: string } }[] }[] }[] }).resourceLogs.flatMap((r) => r.scopeLogs.flatMap((s) => s.logRecords));
+          assert.deepEqual(records.map((r) => r.timeUnixNano), [String(BigInt(NOW - 60_000) * 1_000_000n), '0']);
+          // Read back, the event keeps its own time.
+          const back = parseOtlpLines(bodies[0] ?? '');
+          assert.deepEqual(back?.versions.map((v) => v.event.lastTimestamp), [new Date(NOW - 60_000).toISOString().replace('.000Z', 'Z'), far]);
+        }
+      });
+    }
+  }
+});

@@ -245,7 +245,7 @@ describe('--from a collector file: what the receivers wrote', () => {
 
   test('log records that are not about events are skipped and counted', () => {
     const line = JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'GET /healthz 200' } }] }] }] });
-    assert.deepEqual(parseOtlpLines(`${line}\n`), { versions: [], writers: [], skipped: 1 });
+    assert.deepEqual(parseOtlpLines(`${line}\n`), { versions: [], writers: [], skipped: 1, unreadable: null });
   });
 });
 
@@ -300,6 +300,46 @@ describe('--from a collector file: where ages count from', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /^Ages are counted from 2026-11-30T12:10:00Z, the last observed time in the collector's file\.\n/m);
     assert.doesNotMatch(r.stdout, /<invalid>/);
-    assert.match(r.stdout, /observed these events from 2026-11-30T12:10:00Z \(0s ago\) to 2026-11-30T12:10:00Z \(0s ago\)/);
+    // Issue 28, L8: no "(0s ago)" after the time the ages count from.
+    assert.match(r.stdout, /observed these events from 2026-11-30T12:10:00Z to 2026-11-30T12:10:00Z \(the file's first and last observed time\); the ages here count from then\./);
   });
+});
+
+describe('--from a collector file: one hostile log record among good ones (issue 28, M3)', () => {
+  const dir = scratchDir('otlp-hostile');
+  /** A kvlist AnyValue nested `depth` levels. */
+  const nested = (depth: number): unknown => {
+    let value: unknown = { stringValue: 'bottom' };
+    for (let i = 0; i < depth; i += 1) value = i % 2 === 0 ? { kvlistValue: { values: [{ key: 'k', value }] } } : { arrayValue: { values: [value] } };
+    return value;
+  };
+  type Record_ = Record<string, unknown>;
+  const cases: [string, (record: Record_) => void, string][] = [
+    ['a timeUnixNano of 26 digits', (r) => (r.timeUnixNano = '99999999999999999999999999'), 'timeUnixNano past what 64 bits hold'],
+    ['an observedTimeUnixNano of 2^64', (r) => (r.observedTimeUnixNano = '18446744073709551616'), 'observedTimeUnixNano past what 64 bits hold'],
+    ['a body nested 5,000 levels', (r) => (r.body = nested(5000)), 'values nested more than 64 levels deep'],
+    ['an attribute nested 200,000 levels', (r) => ((r.attributes as unknown[]).push({ key: 'deep', value: nested(200_000) })), 'values nested more than 64 levels deep'],
+  ];
+  test('an attribute named __proto__ is a key like any other: it lends no keys to the record (not read as an event)', () => {
+    const inner = { kvlistValue: { values: [{ key: 'k8s.event.uid', value: { stringValue: 'u' } }, { key: 'k8s.event.reason', value: { stringValue: 'Spoof' } }] } };
+    const line = JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ attributes: [{ key: '__proto__', value: inner }] }] }] }] });
+    assert.deepEqual(parseOtlpLines(`${line}\n`), { versions: [], writers: [], skipped: 1, unreadable: null });
+  });
+
+  for (const [what, spoil, why] of cases) {
+    test(`${what}: that record is skipped and counted, naming its line; the rest of the file is read`, async () => {
+      const hostile = JSON.parse(await exportedLine([ev({ name: 'hostile', reason: 'Hostile' })])) as { resourceLogs: { scopeLogs: { logRecords: Record_[] }[] }[] };
+      const record = hostile.resourceLogs[0]?.scopeLogs[0]?.logRecords[0] as Record_;
+      spoil(record);
+      const file = join(dir, `${what.replace(/\W+/g, '-')}.jsonl`);
+      await writeFile(file, `${await exportedLine([ev({ name: 'before', reason: 'Before' })])}${JSON.stringify(hostile)}\n${await exportedLine([ev({ name: 'after', reason: 'After' })])}`);
+      const open = systemSources({ env: {}, stdin: Readable.from([]), stderr: { write: () => {} } });
+      const fake = fakeDeps({ openSource: open });
+      const code = await runCli(['--from', file, '-o', 'json'], fake.deps);
+      assert.equal(code, 0, fake.stderr());
+      const reasons = (JSON.parse(fake.stdout()) as { reason: string }[]).map((e) => e.reason);
+      assert.deepEqual(reasons.sort(), ['After', 'Before']);
+      assert.match(fake.stderr(), new RegExp(`: skipped 1 log record that cannot be read \\(line 2: ${why.replace(/[()^]/g, '\\$&')}\\)\\n`));
+    });
+  }
 });

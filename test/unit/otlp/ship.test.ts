@@ -1,11 +1,13 @@
 import { describe, test } from 'node:test';
+import { inUserWords } from '../../../src/options/user-errors.ts';
+import { shipNoticeText } from '../../../src/render/adapter-notices.ts';
 import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { parseOtlpHeaders, parseOtlpOptions, parseOtlpUrl } from '../../../src/options/otlp.ts';
 import { Shipper } from '../../../src/otlp/ship.ts';
-import type { RetryPolicy } from '../../../src/otlp/ship.ts';
+import type { RetryPolicy } from '../../../src/core/retry.ts';
 import type { OtlpEndpoint, SendOutcome } from '../../../src/otlp/http.ts';
 import { openEndpoint, retryAfterMs } from '../../../src/otlp/http.ts';
 import { RecordShipper } from '../../../src/otlp/record-ship.ts';
@@ -90,9 +92,9 @@ describe('--otlp flags', () => {
     const opened = await openEndpoint({ url, headers: {}, timeoutMs: 1000, caFile: cert, clientCert: { certFile: cert, keyFile: key } });
     assert.match(opened.clientCert?.key ?? '', /BEGIN EC PRIVATE KEY/);
     assert.match(opened.ca ?? '', /BEGIN CERTIFICATE/);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: cert, keyFile: cert } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-key ${cert}: not a PEM private key file`);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: key, keyFile: key } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-cert ${key}: not a PEM certificate file`);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: join(dir, 'gone.pem'), keyFile: key } }), (e: Error) => e instanceof RuntimeError && /^--otlp-client-cert .*gone\.pem: no such file$/.test(e.message));
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: cert, keyFile: cert } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-key ${cert}: not a PEM private key file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: key, keyFile: key } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-cert ${key}: not a PEM certificate file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: join(dir, 'gone.pem'), keyFile: key } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof RuntimeError && /^--otlp-client-cert .*gone\.pem: no such file$/.test(e.message));
   });
 
   test('Retry-After in seconds or as an HTTP date', () => {
@@ -112,7 +114,7 @@ describe('the shipper', () => {
       { kind: 'retry', why: 'HTTP 429', retryAfterMs: 60_000 },
     ]);
     const notices: string[] = [];
-    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: (n) => notices.push(n), post: t.post, sleep: async (ms) => void waits.push(ms) });
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: (n) => notices.push(shipNoticeText(n)), post: t.post, sleep: async (ms) => void waits.push(ms) });
     await shipper.push({ logs: [log(1)], mark: 1 });
     const totals = await shipper.finish();
     assert.deepEqual(waits, [500, 1000, 4000]);
@@ -126,6 +128,19 @@ describe('the shipper', () => {
     const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: t.post });
     await shipper.push({ logs: [log(1)], mark: 1 });
     await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: HTTP 401: unauthorized$/);
+  });
+
+  test('OTLP JSON refused by an endpoint that takes protobuf only (VictoriaLogs: a 400) says to drop --otlp-json', async () => {
+    const why = "HTTP 400: json encoding isn't supported for opentelemetry format. Use protobuf encoding";
+    const t = scripted([{ kind: 'fail', why }]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: () => {}, post: t.post });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json$/);
+    // The same 400 to protobuf is the server's own words.
+    const p = scripted([{ kind: 'fail', why }]);
+    const proto = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: p.post });
+    await proto.push({ logs: [log(1)], mark: 1 });
+    await assert.rejects(proto.finish(), /failed: HTTP 400: json encoding/);
   });
 
   test('gives up after maxAttempts failures in a row', async () => {
@@ -193,7 +208,7 @@ describe('the shipper and what an endpoint says', () => {
     test(`partial success: ${name}`, async () => {
       const notices: string[] = [];
       const t = scripted([partial(said, 'too old')]);
-      const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: (n) => notices.push(n), post: t.post });
+      const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: (n) => notices.push(shipNoticeText(n)), post: t.post });
       await shipper.push({ logs: [log(1), log(2)], mark: 1 });
       const totals = await shipper.finish();
       assert.deepEqual({ rejected: totals.rejected, accepted: totals.accepted }, { rejected: counted, accepted: 2 - counted });
@@ -204,7 +219,7 @@ describe('the shipper and what an endpoint says', () => {
   test("a collector's long message is cut to its first line, at most 300 characters", async () => {
     const notices: string[] = [];
     const t = scripted([partial('1', `${'m'.repeat(1000)}\nsecond line`)]);
-    const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: (n) => notices.push(n), post: t.post });
+    const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: (n) => notices.push(shipNoticeText(n)), post: t.post });
     await shipper.push({ logs: [log(1)], mark: 1 });
     await shipper.finish();
     assert.equal(notices[0], `http://collector.test:4318: rejected 1 of 1 log records: ${'m'.repeat(300)}`);
@@ -214,7 +229,7 @@ describe('the shipper and what an endpoint says', () => {
     const notices: string[] = [];
     const confirmed: number[] = [];
     const t = scripted([{ kind: 'fail', why: 'HTTP 400: invalid timestamp', badData: true }]);
-    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, skipBadData: true, notice: (n) => notices.push(n), post: t.post, confirmed: (m) => void confirmed.push(m) });
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, skipBadData: true, notice: (n) => notices.push(shipNoticeText(n)), post: t.post, confirmed: (m) => void confirmed.push(m) });
     await shipper.push({ logs: [log(1), log(2)], mark: 1 });
     await shipper.push({ logs: [log(3)], mark: 2 });
     const totals = await shipper.finish();
@@ -339,6 +354,28 @@ describe('record --otlp: the ledger beside the record', () => {
     await writeFile(path, formatHeader({ ...header, startedAt: Date.parse('2026-11-30T11:30:00.000Z') }) + line(5) + line(6));
     const again = await shipOnce(path);
     assert.equal(again.totals.accepted, 2);
+  });
+
+  test('an event dated 3000-01-01 (past what timeUnixNano holds) is shipped with time 0 among the others, said once a run', async () => {
+    const path = join(dir, 'far.jsonl');
+    const far = (n: number) => formatObservation({ observedAt: Date.parse('2026-11-30T11:00:00.000Z'), type: 'ADDED', event: { ...ev({ name: `far-${n}`, uid: `far-${n}` }), lastTimestamp: '3000-01-01T00:00:00Z' } });
+    await writeFile(path, formatHeader(header) + line(1) + far(2) + far(3));
+    const bodies: string[] = [];
+    const notices: string[] = [];
+    const keep = async (e: OtlpEndpoint, type: string, body: Uint8Array): Promise<SendOutcome> => {
+      bodies.push(new TextDecoder().decode(body));
+      return scripted([]).post(e, type, body);
+    };
+    const shipper = await RecordShipper.open({ path, endpoint, encoding: 'json', batchSize: 10, retry, notice: (n) => notices.push(shipNoticeText(n)), now: () => NOW, post: keep }, (e) => {
+      throw e;
+    });
+    shipper.start();
+    const result = await shipper.stop(5000);
+    assert.equal(result.totals.accepted, 3);
+    assert.deepEqual(bodies.join().match(/"timeUnixNano":"\d+"/g)?.map((t) => t.slice(15)), [`"${BigInt(Date.parse(ev().lastTimestamp as string)) * 1_000_000n}"`, '"0"', '"0"']);
+    assert.deepEqual(notices, [
+      "record: 1 event version is dated outside what OTLP's timeUnixNano can hold (1970-01-01T00:00:00Z to 2554-07-21T23:34:33Z): it goes out with timeUnixNano 0 (unknown), its own times in the evtimeline.event.* attributes (said once a run)",
+    ]);
   });
 
   test('what the endpoint never confirmed is counted and left for the next run', async () => {
