@@ -21,6 +21,7 @@ import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
 import { SessionWriter, readRecordFile } from '../io/record-writer.ts';
 import { describeFilter } from '../io/record-line.ts';
+import { kindWords } from '../io/path-kind.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
@@ -100,6 +101,10 @@ function ownerRecorder(source: EventSource, held: SavedObject[], writer: Session
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
+  // The shipper reads back what the record holds, and keeps its ledger beside it.
+  if (existing.stream !== null && opts.otlp !== null) {
+    throw new UsageError(`--otlp ships what the record file holds, read back from it: ${opts.file} is ${kindWords(existing.stream.kind)}, not a file`);
+  }
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
   const { namespace } = source.provenance;
@@ -129,7 +134,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     startup.learn([ev]);
     return filterEvents([ev], filter, deps.now(), { startupBelowThreshold: startup.belowThreshold }).length > 0;
   };
-  const writer = new SessionWriter(existing, header);
+  const writer = new SessionWriter(existing, header, { signal: stop.signal, waiting: () => status.notice(`waiting for a process to read ${file} (a FIFO)`) });
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   let shipping: Shipping | undefined;
   let lastFailure = '';
