@@ -16,7 +16,7 @@ import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance 
 import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
-import { resolveFilter } from './for-object.ts';
+import { resolveFilter, resolveSavedFilter } from './for-object.ts';
 import { treeFor } from './tree.ts';
 import { labelsFor } from './labels.ts';
 import type { Tree } from '../core/ownership.ts';
@@ -31,8 +31,9 @@ export function requestFor(common: CommonOptions, keep: Keep = 'all', now = Date
   const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
   const kept = keep === 'all' ? {} : { keep };
   if (common.store !== undefined) {
-    // --since into the query: the store selects, rather than this process reading it all.
-    const window = { start: common.filter.sinceMs === undefined ? null : now - common.filter.sinceMs, end: null };
+    // --since or --since-time into the query: the store selects, rather than this process reading it all.
+    const { sinceMs, sinceTime } = common.filter;
+    const window = { start: sinceMs !== undefined ? now - sinceMs : (sinceTime ?? null), end: null };
     const { requestTimeoutMs: timeoutMs, verbosity } = common.scope;
     return { kind: 'store', store: common.store, namespace, window, timeoutMs, verbosity, ...kept };
   }
@@ -86,7 +87,7 @@ export async function readEvents(
   common: CommonOptions,
   deps: Deps,
   now: number,
-  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep } = {},
+  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep; notes?: boolean } = {},
 ): Promise<ReadEvents> {
   const source = await deps.openSource(requestFor(common, opts.keep, now));
   const { provenance } = source;
@@ -96,8 +97,10 @@ export async function readEvents(
   if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
   const resolved = await resolveFilter(source, common.filter);
   const sent = sendsFieldSelector(common);
-  const filter: EventFilter = sent ? { ...resolved, fields: undefined } : resolved;
   const read = await readWithProgress(source, deps, { ...opts, ...(sent ? { fieldSelector: common.fieldSelector } : {}) });
+  // A saved input has no discovery: a bare --for TYPE is resolved among its events' groups once they are read.
+  const saved = source.discovery === undefined ? resolveSavedFilter(resolved, read.events) : resolved;
+  const filter: EventFilter = sent ? { ...saved, fields: undefined } : saved;
   // A store learns what its writers kept from the rows it read: said once, after reading.
   if (source.provenance.kind === 'store' && common.from !== null) deps.stderr.write(storeProvenanceNotice(escapeTerminal(common.from), source.provenance));
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
@@ -110,13 +113,13 @@ export async function readEvents(
     const tree = await treeFor(source, filter.object, all, deps);
     const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
     const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
-    const notes = recorderNotesFor(all, events);
+    const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, events);
     return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
   const all = read.distinct === true ? read.events : dedupeByUid(read.events);
   const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));
-  // Kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
-  const notes = opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
+  // Only where they are told; kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
+  const notes = opts.notes === false || opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
   return { source, events, filter, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
 }
 

@@ -14,19 +14,23 @@ import type { Json } from '../core/json.ts';
 import { sameServer } from '../core/server.ts';
 import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
+import { DEFAULT_RETRY } from '../core/retry.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 import type { EventSource, Provenance } from '../core/source.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
 import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
-import { DEFAULT_RETRY } from '../kube/watch.ts';
+import { kindWords } from '../io/path-kind.ts';
 import { escapeTerminal } from '../render/escape.ts';
+import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
-import { parseCommonOptions, parseDurationFlag } from '../options/common.ts';
+import { parseCommonOptions } from '../options/common.ts';
+import { parseDurationFlag } from '../options/raw.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { statusLine } from '../app/status-line.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { parseOtlpOptions } from '../options/otlp.ts';
 import type { OtlpOptions } from '../options/otlp.ts';
 import { startShipping } from './record-otlp.ts';
@@ -96,6 +100,10 @@ function ownerRecorder(source: EventSource, held: SavedObject[], writer: Session
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
+  // The shipper reads back what the record holds, and keeps its ledger beside it.
+  if (existing.stream !== null && opts.otlp !== null) {
+    throw new UsageError(`--otlp ships what the record file holds, read back from it: ${opts.file} is ${kindWords(existing.stream.kind)}, not a file`);
+  }
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
   const { namespace } = source.provenance;
@@ -125,7 +133,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     startup.learn([ev]);
     return filterEvents([ev], filter, deps.now(), { startupBelowThreshold: startup.belowThreshold }).length > 0;
   };
-  const writer = new SessionWriter(existing, header);
+  const writer = new SessionWriter(existing, header, { signal: stop.signal, waiting: () => status.notice(`waiting for a process to read ${file} (a FIFO)`) });
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   let shipping: Shipping | undefined;
   let lastFailure = '';
@@ -142,7 +150,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     const steps = source.follow({
       resourceVersion: resumeFrom,
       signal: shipping ? AbortSignal.any([stop.signal, shipping.failed]) : stop.signal,
-      notice: status.notice,
+      notice: (notice) => status.notice(watchNoticeText(notice)),
       failed: (why) => (lastFailure = why),
       retry: opts.retry,
     });

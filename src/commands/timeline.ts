@@ -11,6 +11,7 @@ import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { escapeTerminal } from '../render/escape.ts';
 import { looksAtEachEvent } from '../core/filter.ts';
 import type { Hidden } from '../core/filter.ts';
 import type { RecorderNotes } from '../core/recorder-notes.ts';
@@ -20,13 +21,11 @@ import { criterionFlag } from '../options/selection.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
-
-/** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
 
 export interface TimelineOptions {
   common: CommonOptions;
@@ -74,7 +73,8 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
   let text = '';
   const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
-  await writeFileAtomic(opts.outputFile, text);
+  const shown = escapeTerminal(opts.outputFile);
+  await writeFileAtomic(opts.outputFile, text, { waiting: () => deps.stderr.write(`waiting for a process to read ${shown} (a FIFO)...\n`) });
   return result;
 }
 
@@ -104,7 +104,8 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
 
 async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<{ result: CommandResult; footer: string }> {
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
-  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts) }, deps);
+  // The recorder notes are the table's footer: -o json, stable, name and html stay as they were on stderr.
+  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), notes: format === 'table' || format === 'wide' }, deps);
   const { events, provenance, ages, standing, now, live, tree } = gathered;
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));

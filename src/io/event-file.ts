@@ -1,11 +1,11 @@
 // --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
 // events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
 // line), a collector's OTLP logs (src/otlp/collector-file.ts) and a saved `-o stable` table.
-import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { errnoText } from './errno.ts';
+import { NotAFileError, TooBigError, countedChunks, inputChunks } from './path-kind.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
@@ -26,6 +26,8 @@ export interface CaptureFile {
   capturedAt: string;
   core: unknown[];
   eventsK8sIo: unknown[];
+  /** why the events.k8s.io/v1 view was not read (forbidden, not served): eventsK8sIo is then empty, not the view */
+  eventsK8sIoUnread?: string;
 }
 
 /** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
@@ -51,7 +53,12 @@ function fromDocument(doc: unknown, path: string): SavedEvents {
         capturedAt: timeOrNull(String(capture.capturedAt ?? '')),
         tells: EVENT_OBJECTS_TELL,
       },
-      raw: { core: Array.isArray(capture.core) ? capture.core : [], eventsK8sIo: Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [] },
+      raw: {
+        core: Array.isArray(capture.core) ? capture.core : [],
+        // A view the capture could not read is no view: a capture of this capture says so again.
+        eventsK8sIo: typeof capture.eventsK8sIoUnread === 'string' ? null : Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [],
+        ...(typeof capture.eventsK8sIoUnread === 'string' ? { eventsK8sIoUnread: capture.eventsK8sIoUnread } : {}),
+      },
     };
   }
   if (isObject(doc) && Array.isArray(doc.items)) {
@@ -113,34 +120,40 @@ export function parseEventsText(text: string, path: string, otlpLines: OtlpLines
 
 /**
  * V8 holds a string of at most 2^29-24 characters (about 512 MiB): a bigger file would fail inside
- * readFile with "Invalid string length". Refused by its size instead, before it is read.
+ * readFile with "Invalid string length". Counted as the bytes arrive (a device's or a pipe's size
+ * is 0 to stat: /dev/zero passed a size check and filled the machine's memory).
  */
-const MAX_FROM_BYTES = 512 * 1024 * 1024;
+export const MAX_FROM_BYTES = 512 * 1024 * 1024;
 
 function tooBig(path: string, bytes: number): SavedFileError {
   return new SavedFileError(path, 'unreadable', `${Math.ceil(bytes / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`);
 }
 
-async function readAll(stream: Readable, path: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    bytes += buffer.length;
-    if (bytes > MAX_FROM_BYTES) throw tooBig(path, bytes);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** What --from reads is text: JSON, JSON Lines or a table. A NUL byte (/dev/zero, /dev/urandom, a binary) ends the read at once. */
+function binary(path: string, offset: number): SavedFileError {
+  return new SavedFileError(path, 'binary', String(offset + 1));
 }
 
+async function readAll(chunks: AsyncIterable<Buffer>, path: string): Promise<string> {
+  const read: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    const nul = chunk.indexOf(0);
+    if (nul >= 0) throw binary(path, bytes + nul);
+    bytes += chunk.length;
+    read.push(chunk);
+  }
+  return Buffer.concat(read).toString('utf8');
+}
+
+/** The text of --from: a file, or stdin (`-`), a pipe, a FIFO or a device read as a stream; counted either way. */
 export async function readEventsFile(path: string, stdin: Readable): Promise<string> {
-  if (path === '-') return readAll(stdin, path);
   try {
-    const { size } = await stat(path);
-    if (size > MAX_FROM_BYTES) throw tooBig(path, size);
-    return await readFile(path, 'utf8');
+    return await readAll(path === '-' ? countedChunks(stdin, path, MAX_FROM_BYTES) : inputChunks(path, MAX_FROM_BYTES), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
+    if (error instanceof TooBigError) throw tooBig(path, error.bytes);
+    if (error instanceof NotAFileError) throw new SavedFileError(path, 'not-a-file', error.kind);
     const code = (error as NodeJS.ErrnoException).code;
     throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : errnoText(error));
   }
@@ -159,6 +172,7 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
   const keep = (raw: unknown): boolean => inNamespace(raw, namespace);
   const core = saved.raw.core.filter(keep);
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
+  const unread = saved.raw.eventsK8sIoUnread === undefined ? {} : { eventsK8sIoUnread: saved.raw.eventsK8sIoUnread };
   const events = core.map(normaliseEvent);
   const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
   const vetted = saved.objects === undefined ? undefined : vetSavedObjects(saved.objects);
@@ -167,7 +181,7 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
     provenance: { ...provenance, ...refused, tells: { ...provenance.tells, ownership: vetted !== undefined } },
     objects: null,
     ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
-    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
+    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo, ...unread } } : { events }),
     versions: async () => versions,
   };
 }

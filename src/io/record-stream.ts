@@ -21,7 +21,7 @@ import { eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './saved-events.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
-import type { SavedObject } from './objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
 import { SlotIndex } from './slot-index.ts';
 import { distinctServers } from '../core/server.ts';

@@ -3,16 +3,18 @@
 // of its own so the format readers and the file source that picks among them import no one back.
 import type { Event } from '../core/event.ts';
 import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
-import type { SavedObject } from './objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 
 /**
  * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
- * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
+ * knows (what `detail` says); binary: it holds a NUL byte (`detail`: at which byte, from 1);
+ * unreadable: the file system said no (`detail` is its error code); not-a-file: a folder that is
+ * not a capture, or a FIFO or device where a capture's file should be (`detail`: its PathKind).
  */
 export class SavedFileError extends Error {
   constructor(
     readonly path: string,
-    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
+    readonly problem: 'empty' | 'unrecognised' | 'binary' | 'unreadable' | 'not-a-file',
     readonly detail: string,
   ) {
     super(`${path}: ${detail}`);

@@ -8,7 +8,8 @@ import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, OtlpWriter, StoreProvenance } from '../core/source.ts';
 import { LatestFold } from '../io/latest-fold.ts';
 import { composeQuery, storedRows } from './victorialogs.ts';
-import type { StoreEndpoint, TimeWindow } from './victorialogs.ts';
+import type { StoreEndpoint } from './victorialogs.ts';
+import type { TimeWindow } from '../core/source.ts';
 import { keptReporter, rowToVersion } from './victorialogs-rows.ts';
 
 /** Who wrote a store's events, as the account names them. */
@@ -54,11 +55,12 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
     unkept: [],
     skipped: 0,
   };
-  const query = composeQuery(endpoint.query, namespace);
+  const query = composeQuery(endpoint.query, namespace, window.start);
 
   /** Every version in scope, in the order the rows arrive. */
   async function* versions(seen: Seen): AsyncGenerator<{ event: Json; writer: OtlpWriter }> {
-    for await (const row of storedRows(endpoint, query, window, opts.pageRows)) {
+    // The start is in the query; the pages bound only the time of each row (see storedRows).
+    for await (const row of storedRows(endpoint, query, { start: null, end: null }, opts.pageRows)) {
       const version = rowToVersion(row);
       if (version === null) {
         seen.skipped += 1;

@@ -728,3 +728,19 @@ test('Show TTL horizon with the largest --event-ttl (2562047h, 292 years) gives 
   assertQuiet(opened);
   await page.close();
 });
+
+// Issue 28, L8: the headline is the incident account's (the terminal escaper's `^[`); the lanes, rows
+// and tooltips write a control character the same way, so one character reads alike all over the page.
+test('a control character reads the same in the headline and in the lanes: ESC as ^[, as the terminal shows it', async () => {
+  const opened = await open('controls', [ev({ type: 'Warning', kind: 'ReplicaSet\u001b[31mRS', objectName: 'web\u0007', reason: 'Scaled\u007f', message: 'a\rb', first: 30 })]);
+  const { page } = opened;
+  const headline = (await page.locator('.headline li').allTextContents()).join('\n');
+  assert.match(headline, /ReplicaSet\^\[\[31mRS\/web\^G/);
+  assert.equal(await page.locator('.lane-row .toggle .name').textContent(), 'ReplicaSet^[[31mRS/web^G');
+  assert.equal(await page.locator('.track-row .reason').textContent(), 'Scaled^?');
+  await page.locator('.track-row').first().focus();
+  assert.equal((await tooltip(page)).Message, 'a\\rb');
+  assert.doesNotMatch(await page.locator('main').innerText(), /\\u001b|\\u0007/);
+  assertQuiet(opened);
+  await page.close();
+});

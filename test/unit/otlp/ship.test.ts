@@ -1,11 +1,13 @@
 import { describe, test } from 'node:test';
+import { inUserWords } from '../../../src/options/user-errors.ts';
+import { shipNoticeText } from '../../../src/render/adapter-notices.ts';
 import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { parseOtlpHeaders, parseOtlpOptions, parseOtlpUrl } from '../../../src/options/otlp.ts';
 import { Shipper } from '../../../src/otlp/ship.ts';
-import type { RetryPolicy } from '../../../src/otlp/ship.ts';
+import type { RetryPolicy } from '../../../src/core/retry.ts';
 import type { OtlpEndpoint, SendOutcome } from '../../../src/otlp/http.ts';
 import { openEndpoint, retryAfterMs } from '../../../src/otlp/http.ts';
 import { RecordShipper } from '../../../src/otlp/record-ship.ts';
@@ -90,9 +92,9 @@ describe('--otlp flags', () => {
     const opened = await openEndpoint({ url, headers: {}, timeoutMs: 1000, caFile: cert, clientCert: { certFile: cert, keyFile: key } });
     assert.match(opened.clientCert?.key ?? '', /BEGIN EC PRIVATE KEY/);
     assert.match(opened.ca ?? '', /BEGIN CERTIFICATE/);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: cert, keyFile: cert } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-key ${cert}: not a PEM private key file`);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: key, keyFile: key } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-cert ${key}: not a PEM certificate file`);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: join(dir, 'gone.pem'), keyFile: key } }), (e: Error) => e instanceof RuntimeError && /^--otlp-client-cert .*gone\.pem: no such file$/.test(e.message));
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: cert, keyFile: cert } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-key ${cert}: not a PEM private key file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: key, keyFile: key } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-cert ${key}: not a PEM certificate file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: join(dir, 'gone.pem'), keyFile: key } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof RuntimeError && /^--otlp-client-cert .*gone\.pem: no such file$/.test(e.message));
   });
 
   test('Retry-After in seconds or as an HTTP date', () => {
@@ -112,7 +114,7 @@ describe('the shipper', () => {
       { kind: 'retry', why: 'HTTP 429', retryAfterMs: 60_000 },
     ]);
     const notices: string[] = [];
-    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: (n) => notices.push(n), post: t.post, sleep: async (ms) => void waits.push(ms) });
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: (n) => notices.push(shipNoticeText(n)), post: t.post, sleep: async (ms) => void waits.push(ms) });
     await shipper.push({ logs: [log(1)], mark: 1 });
     const totals = await shipper.finish();
     assert.deepEqual(waits, [500, 1000, 4000]);
@@ -265,7 +267,7 @@ describe('record --otlp: the ledger beside the record', () => {
       bodies.push(new TextDecoder().decode(body));
       return scripted([]).post(e, type, body);
     };
-    const shipper = await RecordShipper.open({ path, endpoint, encoding: 'json', batchSize: 10, retry, notice: (t) => notices.push(t), now: () => NOW, post: keep }, (e) => {
+    const shipper = await RecordShipper.open({ path, endpoint, encoding: 'json', batchSize: 10, retry, notice: (n) => notices.push(shipNoticeText(n)), now: () => NOW, post: keep }, (e) => {
       throw e;
     });
     shipper.start();
