@@ -1,6 +1,7 @@
 // --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
 // events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
-// line), a collector's OTLP logs (src/otlp/collector-file.ts) and a saved `-o stable` table.
+// line), a collector's OTLP logs (src/otlp/collector-file.ts), other log stores' output
+// (src/stores/files.ts) and a saved `-o stable` table.
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
@@ -97,17 +98,24 @@ type OtlpLinesReader = (text: string) => SavedEvents | null;
  * Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, a
  * collector's OTLP JSON lines (read by `otlpLines`), or a stable table.
  */
-export function parseEventsText(text: string, path: string, otlpLines: OtlpLinesReader): SavedEvents {
+/** Readers of what other log stores wrote (src/stores/files.ts): whole documents, and JSON lines. */
+export interface StoreFileReaders {
+  document(doc: unknown): SavedEvents | null;
+  lines(text: string): SavedEvents | null;
+}
+
+export function parseEventsText(text: string, path: string, otlpLines: OtlpLinesReader, stores?: StoreFileReaders): SavedEvents {
   const trimmed = text.trim();
   if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
   try {
     const doc: unknown = JSON.parse(trimmed);
     // A collector's file of one export request is one JSON document: read as the lines it is.
     const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? otlpLines(text) : null;
-    return eventsOnly(oneLine ?? fromDocument(doc, path), path);
+    // Another store's answer (a Cloud Logging array, a search response) before the plain list it could pass for.
+    return eventsOnly(oneLine ?? stores?.document(doc) ?? fromDocument(doc, path), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
-    const lines = parseRecordSaved(text) ?? otlpLines(text);
+    const lines = parseRecordSaved(text) ?? otlpLines(text) ?? stores?.lines(text) ?? null;
     if (lines) return eventsOnly(lines, path);
     if (looksLikeStableTable(text)) {
       const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };

@@ -2,7 +2,7 @@
 // src/otlp/collector-file.ts), and the error a file that cannot be read as events raises. A module
 // of its own so the format readers and the file source that picks among them import no one back.
 import type { Event } from '../core/event.ts';
-import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance, StoreProvenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 
 /**
@@ -24,7 +24,7 @@ export class SavedFileError extends Error {
 /** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
 export type SavedEvents =
   | {
-      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance;
+      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance | StoreProvenance;
       raw: RawEvents;
       /** every version the file holds, where it holds more than one each (a record, a collector's file); absent: raw.core, unobserved */
       versions?: EventVersion[];
