@@ -1,5 +1,5 @@
 // `kubectl evtimeline record FILE`: watch events and append every observed version to FILE as
-// JSON Lines (src/io/record-file.ts), so the story outlives the API server's --event-ttl.
+// JSON Lines (src/io/record-line.ts), so the story outlives the API server's --event-ttl.
 // A list first, then a watch (src/kube/watch.ts); a FILE that already holds a record of the same
 // scope is continued from its newest resourceVersion, if the server has reached it. Which lines
 // each step adds, without writing anything twice, is decided in src/core/record.ts.
@@ -19,7 +19,9 @@ import type { RetryPolicy } from '../core/retry.ts';
 import type { EventSource, Provenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
-import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
+import { SessionWriter, readRecordFile } from '../io/record-writer.ts';
+import { describeFilter } from '../io/record-line.ts';
+import { kindWords } from '../io/path-kind.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
@@ -99,6 +101,10 @@ function ownerRecorder(source: EventSource, held: SavedObject[], writer: Session
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
+  // The shipper reads back what the record holds, and keeps its ledger beside it.
+  if (existing.stream !== null && opts.otlp !== null) {
+    throw new UsageError(`--otlp ships what the record file holds, read back from it: ${opts.file} is ${kindWords(existing.stream.kind)}, not a file`);
+  }
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
   const { namespace } = source.provenance;
@@ -128,7 +134,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     startup.learn([ev]);
     return filterEvents([ev], filter, deps.now(), { startupBelowThreshold: startup.belowThreshold }).length > 0;
   };
-  const writer = new SessionWriter(existing, header);
+  const writer = new SessionWriter(existing, header, { signal: stop.signal, waiting: () => status.notice(`waiting for a process to read ${file} (a FIFO)`) });
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   let shipping: Shipping | undefined;
   let lastFailure = '';
