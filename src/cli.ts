@@ -13,18 +13,18 @@ import { parseIncidentOptions, runIncident } from './commands/incident.ts';
 import { parseRecordOptions, runRecord } from './commands/record.ts';
 import { parseTimelineOptions, runTimeline } from './commands/timeline.ts';
 import { parseTypeAuditOptions, runTypeAudit } from './commands/type-audit.ts';
-import { inUserWords } from './commands/user-errors.ts';
-import { VERBS } from './commands/verbs.ts';
-import type { Verb } from './commands/verbs.ts';
-import { commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './commands/flags.ts';
-import type { FlagSpec } from './commands/flags.ts';
+import { inUserWords } from './options/user-errors.ts';
+import { VERBS } from './options/verbs.ts';
+import type { Verb } from './options/verbs.ts';
+import { commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './options/flags.ts';
+import type { FlagSpec } from './options/flags.ts';
 import { versionText } from './version.ts';
 
 function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
 
-/** A declared flag (src/commands/flags.ts) as a commander Option. */
+/** A declared flag (src/options/flags.ts) as a commander Option. */
 function toOption(f: FlagSpec): Option {
   const option = new Option(commanderFlags(f), f.description);
   if (f.choices) option.choices(f.choices);

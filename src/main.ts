@@ -4,7 +4,7 @@ import { runCli } from './cli.ts';
 import { EXIT, Interrupted, RuntimeError, UsageError } from './errors.ts';
 import { constants } from 'node:os';
 import { getSystemErrorMessage } from 'node:util';
-import { systemDeps } from './deps.ts';
+import { systemDeps } from './system.ts';
 import { escapeTerminal } from './render/escape.ts';
 
 /** A file or socket error the code did not name itself (EACCES on a folder, ECONNRESET mid-body). */

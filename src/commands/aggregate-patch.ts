@@ -15,8 +15,8 @@ import { renderTimelineTable } from '../render/timeline-table.ts';
 import type { TimelineTableOptions } from '../render/timeline-table.ts';
 import type { EventStore } from '../core/event-store.ts';
 import { eventNameError } from '../kube/api-names.ts';
-import { parseCommonOptions } from './options.ts';
-import type { ColorMode, RawOptions, ScopeOptions } from './options.ts';
+import { parseCommonOptions } from '../options/common.ts';
+import type { ColorMode, RawOptions, ScopeOptions } from '../options/common.ts';
 
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
 type DryRun = (typeof DRY_RUN_MODES)[number];

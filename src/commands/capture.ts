@@ -19,11 +19,11 @@ import { writeFolderAtomic } from '../io/atomic.ts';
 import type { CaptureFile } from '../io/event-file.ts';
 import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
 import type { SavedObject } from '../io/objects-file.ts';
-import { capturedObjects } from './capture-objects.ts';
-import { parseCommonOptions, parseEventTTL } from './options.ts';
-import type { CommonOptions, RawOptions } from './options.ts';
-import { readEvents, readLiveFacts } from './read-events.ts';
-import { timelinePage } from './timeline-html.ts';
+import { capturedObjects } from '../app/capture-objects.ts';
+import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
+import type { CommonOptions, RawOptions } from '../options/common.ts';
+import { readEvents, readLiveFacts } from '../app/read-events.ts';
+import { timelinePage } from '../app/timeline-html.ts';
 
 interface CaptureOptions {
   dir: string;

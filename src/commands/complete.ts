@@ -6,12 +6,12 @@ import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { NameLookups } from '../core/names.ts';
 import type { NameLookupTarget } from '../kube/completion-names.ts';
-import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from './flags.ts';
-import type { FlagSpec } from './flags.ts';
-import { parseConnectionOverrides } from './options.ts';
-import type { RawOptions } from './options.ts';
-import { VERBS } from './verbs.ts';
-import type { Verb } from './verbs.ts';
+import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from '../options/flags.ts';
+import type { FlagSpec } from '../options/flags.ts';
+import { parseConnectionOverrides } from '../options/common.ts';
+import type { RawOptions } from '../options/common.ts';
+import { VERBS } from '../options/verbs.ts';
+import type { Verb } from '../options/verbs.ts';
 
 function isVerb(word: string): word is Verb {
   return (VERBS as readonly string[]).includes(word);

@@ -1,7 +1,7 @@
 // `kubectl evtimeline export --otlp URL`: the events in scope, from the live cluster or --from any
 // saved file (a record made last week is back-filled with every version it holds), as OTLP/HTTP
 // logs to a collector: one log record per event version, named as the k8s_events receiver names
-// them plus what it drops (src/render/otlp-logs.ts).
+// them plus what it drops (src/otlp/logs.ts).
 import type { Deps } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -9,18 +9,18 @@ import { filterEvents } from '../core/filter.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { eventIdentity } from '../core/versions.ts';
 import type { EventVersion } from '../core/source.ts';
-import { eventToLog, hrTimeFromMs } from '../render/otlp-logs.ts';
-import type { OtlpLog } from '../render/otlp-logs.ts';
+import { eventToLog, hrTimeFromMs } from '../otlp/logs.ts';
+import type { OtlpLog } from '../otlp/logs.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { exportSummary } from '../render/otlp-status.ts';
 import { openEndpoint } from '../otlp/http.ts';
 import { Shipper } from '../otlp/ship.ts';
-import { parseCommonOptions } from './options.ts';
-import type { CommonOptions, RawOptions } from './options.ts';
-import { parseOtlpOptions } from './otlp-options.ts';
-import type { OtlpOptions } from './otlp-options.ts';
+import { parseCommonOptions } from '../options/common.ts';
+import type { CommonOptions, RawOptions } from '../options/common.ts';
+import { parseOtlpOptions } from '../options/otlp.ts';
+import type { OtlpOptions } from '../options/otlp.ts';
 import { noEventsMessage } from '../render/notices.ts';
-import { requestFor } from './read-events.ts';
+import { requestFor } from '../app/read-events.ts';
 
 interface ExportOptions {
   common: CommonOptions;

@@ -9,11 +9,11 @@ import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { renderAgesNotice } from '../render/notices.ts';
 import { agesFrom } from '../core/ages.ts';
-import { parseCommonOptions, parseCompare, parseEventTTL } from './options.ts';
-import { parseOutputChoice } from './output.ts';
-import type { OutputChoice } from './output.ts';
-import type { CommonOptions, RawOptions } from './options.ts';
-import { readEvents, readLiveFacts } from './read-events.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL } from '../options/common.ts';
+import { parseOutputChoice } from '../options/output.ts';
+import type { OutputChoice } from '../options/output.ts';
+import type { CommonOptions, RawOptions } from '../options/common.ts';
+import { readEvents, readLiveFacts } from '../app/read-events.ts';
 
 /** The verb's own format; json, yaml and jsonpath come from output.ts. */
 export const INCIDENT_OUTPUTS = ['text'] as const;

@@ -5,7 +5,7 @@ import { escapeTerminal } from '../render/escape.ts';
 import { shippedSummary } from '../render/otlp-status.ts';
 import { openEndpoint } from '../otlp/http.ts';
 import { RecordShipper } from '../otlp/record-ship.ts';
-import type { OtlpOptions } from './otlp-options.ts';
+import type { OtlpOptions } from '../options/otlp.ts';
 
 /** How long a stopping recorder keeps trying to ship what is left before leaving it to the next run. */
 const SHIP_GRACE_MS = 15_000;

@@ -16,20 +16,20 @@ import type { RecordCounts, RecordHeader } from '../core/record.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 import type { EventSource, Provenance } from '../core/source.ts';
 import type { SavedObject } from '../io/objects-file.ts';
-import { OwnerRecorder } from './record-owners.ts';
+import { OwnerRecorder } from '../app/record-owners.ts';
 import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
 import { DEFAULT_RETRY } from '../kube/watch.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
-import { parseCommonOptions, parseDurationFlag } from './options.ts';
-import { resolveFilter } from './for-object.ts';
-import { statusLine } from './status-line.ts';
-import type { CommonOptions, RawOptions } from './options.ts';
-import { parseOtlpOptions } from './otlp-options.ts';
-import type { OtlpOptions } from './otlp-options.ts';
+import { parseCommonOptions, parseDurationFlag } from '../options/common.ts';
+import { resolveFilter } from '../app/for-object.ts';
+import { statusLine } from '../app/status-line.ts';
+import type { CommonOptions, RawOptions } from '../options/common.ts';
+import { parseOtlpOptions } from '../options/otlp.ts';
+import type { OtlpOptions } from '../options/otlp.ts';
 import { startShipping } from './record-otlp.ts';
-import { afterLongDelay } from './long-timer.ts';
+import { afterLongDelay } from './record-timer.ts';
 import type { Shipping } from './record-otlp.ts';
 
 interface RecordOptions {
@@ -54,7 +54,7 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
 
 // -- The verb -----------------------------------------------------------------------------------
 
-/** stderr while recording: notices, and the live count of lines written (src/commands/status-line.ts). */
+/** stderr while recording: notices, and the live count of lines written (src/app/status-line.ts). */
 export function statusWriter(deps: Deps, file: string) {
   const line = statusLine(deps);
   return {

@@ -14,13 +14,13 @@ import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedN
 import { agesFrom } from '../core/ages.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
-import { timelinePage } from './timeline-html.ts';
-import { runFollow } from './follow.ts';
-import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from './options.ts';
-import { parseOutputChoice } from './output.ts';
-import type { OutputChoice } from './output.ts';
-import type { CommonOptions, RawOptions } from './options.ts';
-import { readEvents, readLiveFacts } from './read-events.ts';
+import { timelinePage } from '../app/timeline-html.ts';
+import { runFollow } from './timeline-follow.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
+import { parseOutputChoice } from '../options/output.ts';
+import type { OutputChoice } from '../options/output.ts';
+import type { CommonOptions, RawOptions } from '../options/common.ts';
+import { readEvents, readLiveFacts } from '../app/read-events.ts';
 
 /** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
 export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;

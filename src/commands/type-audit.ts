@@ -7,11 +7,11 @@ import { choosePalette } from '../render/color.ts';
 import { toAuditJson } from '../render/audit-json.ts';
 import { renderDocument } from '../render/document.ts';
 import { renderAuditText } from '../render/audit-text.ts';
-import { parseCommonOptions } from './options.ts';
-import { parseOutputChoice } from './output.ts';
-import type { OutputChoice } from './output.ts';
-import type { CommonOptions, RawOptions } from './options.ts';
-import { readEvents } from './read-events.ts';
+import { parseCommonOptions } from '../options/common.ts';
+import { parseOutputChoice } from '../options/output.ts';
+import type { OutputChoice } from '../options/output.ts';
+import type { CommonOptions, RawOptions } from '../options/common.ts';
+import { readEvents } from '../app/read-events.ts';
 
 /** The verb's own format; json, yaml and jsonpath come from output.ts. */
 export const AUDIT_OUTPUTS = ['text'] as const;

@@ -9,7 +9,7 @@
 //
 // Adding a kind of input (say OTLP logs): add a variant to Provenance with what only it knows,
 // give it a `tells` that is true only for what its records really hold, write the adapter in
-// src/io or src/kube, and open it in src/sources.ts. Core and render switch on `kind` where the
+// src/io or src/kube, and open it in src/system.ts. Core and render switch on `kind` where the
 // wording or the wire shape differs; the compiler lists every switch that misses the new kind.
 
 import type { Event, ObjectRef } from './event.ts';
@@ -88,7 +88,7 @@ export interface StableTableProvenance extends Common {
 }
 
 /**
- * An OpenTelemetry Collector's file of OTLP logs (src/io/otlp-file.ts): the events the writers in it
+ * An OpenTelemetry Collector's file of OTLP logs (src/otlp/collector-file.ts): the events the writers in it
  * (our export, the k8sobjects or k8s_events receivers) carried, latest version each.
  */
 export interface OtlpProvenance extends Common {

@@ -1,6 +1,6 @@
 // --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
 // events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
-// line), a collector's OTLP logs (src/io/otlp-file.ts) and a saved `-o stable` table.
+// line), a collector's OTLP logs (src/otlp/collector-file.ts) and a saved `-o stable` table.
 import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
@@ -14,7 +14,7 @@ import type { CaptureProvenance, EventSource, EventVersion, ListProvenance, Otlp
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
 import { ownershipOf } from './objects-file.ts';
 import type { SavedObject } from './objects-file.ts';
-import { parseOtlpEventLines } from './otlp-file.ts';
+import { parseOtlpEventLines } from '../otlp/collector-file.ts';
 import { parseRecordSaved } from './record-file.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */

@@ -6,8 +6,8 @@
 // The library is loaded on the first batch only: verbs that never export, and --version, do not
 // pay for it: it is a chunk of its own in the executable (src/otlp/transformer.ts).
 import { runChunk } from '../chunk.ts';
-import type { OtlpLog } from '../render/otlp-logs.ts';
-import { SCOPE_NAME } from '../render/otlp-logs.ts';
+import type { OtlpLog } from './logs.ts';
+import { SCOPE_NAME } from './logs.ts';
 import { VERSION } from '../version.ts';
 
 export type Encoding = 'protobuf' | 'json';

@@ -1,16 +1,16 @@
 // record FILE --otlp URL: ships the record as it grows. The file is the source of truth and the
 // queue: this reads complete lines from the offset the endpoint last confirmed (the ledger,
-// src/io/otlp-ledger.ts), turns each ADDED/MODIFIED observation into a log record, and sends
+// src/otlp/ledger.ts), turns each ADDED/MODIFIED observation into a log record, and sends
 // batches through a Shipper, a few batches ahead at most, so memory stays flat however far the
 // collector falls behind; the recorder never waits for the network. After each confirmed batch the
 // ledger moves on, atomically: a recorder killed at any point resumes from there.
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { parseRecordLine } from '../io/record-file.ts';
-import { readLedger, recordHead, writeLedger } from '../io/otlp-ledger.ts';
-import type { Ledger } from '../io/otlp-ledger.ts';
-import { eventToLog, hrTimeFromMs } from '../render/otlp-logs.ts';
-import type { OtlpLog } from '../render/otlp-logs.ts';
+import { readLedger, recordHead, writeLedger } from './ledger.ts';
+import type { Ledger } from './ledger.ts';
+import { eventToLog, hrTimeFromMs } from './logs.ts';
+import type { OtlpLog } from './logs.ts';
 import type { Encoding } from './encode.ts';
 import type { OtlpEndpoint } from './http.ts';
 import { Shipper } from './ship.ts';

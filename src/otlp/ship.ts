@@ -7,7 +7,7 @@
 import { RuntimeError } from '../errors.ts';
 import { backoffDelay } from '../core/retry.ts';
 import type { RetryPolicy } from '../core/retry.ts';
-import type { OtlpLog } from '../render/otlp-logs.ts';
+import type { OtlpLog } from './logs.ts';
 import { CONTENT_TYPE, encodeLogs, rejectedLogs } from './encode.ts';
 import type { Encoding } from './encode.ts';
 import { postOtlp } from './http.ts';

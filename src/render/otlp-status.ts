@@ -1,7 +1,7 @@
 // What export and record --otlp say about shipping, on stderr.
 import type { ShipTotals } from '../otlp/ship.ts';
-import { MISSING_BY_WRITER } from './otlp-logs.ts';
-import type { OtlpWriter } from './otlp-logs.ts';
+import { MISSING_BY_WRITER } from '../otlp/logs.ts';
+import type { OtlpWriter } from '../otlp/logs.ts';
 import { plural } from './words.ts';
 
 function retries(totals: ShipTotals): string {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
 import { formatObservation } from '../../src/io/record-file.ts';
 import { encodeLogs } from '../../src/otlp/encode.ts';
-import { eventToLog, hrTimeFromMs } from '../../src/render/otlp-logs.ts';
+import { eventToLog, hrTimeFromMs } from '../../src/otlp/logs.ts';
 import { ev, LAB_STABLE, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { scratchDir } from '../support/tmp.ts';

@@ -18,7 +18,7 @@ import { fakeDeps } from '../support/deps.ts';
 import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
-import { timelinePage } from '../../src/commands/timeline-html.ts';
+import { timelinePage } from '../../src/app/timeline-html.ts';
 import { about, handTree, SMALL_ROLLOUT } from '../support/trees.ts';
 import { fromCluster } from '../support/sources.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';

@@ -1,7 +1,7 @@
 // Deps for calling verbs in-process: collected stdout/stderr, a fixed clock, no terminal.
 import { Readable } from 'node:stream';
 import type { Deps } from '../../src/deps.ts';
-import { systemEventStores, systemSources } from '../../src/sources.ts';
+import { systemEventStores, systemSources } from '../../src/system.ts';
 import { clusterNameLookups } from '../../src/kube/completion-names.ts';
 import { NOW } from './builders.ts';
 

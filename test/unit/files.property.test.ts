@@ -11,7 +11,7 @@ import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { RECORD_KIND } from '../../src/core/record.ts';
 import { formatHeader, formatObservation, parseRecordLine } from '../../src/io/record-file.ts';
 import { encodeLogs } from '../../src/otlp/encode.ts';
-import { eventToLog, hrTimeFromMs } from '../../src/render/otlp-logs.ts';
+import { eventToLog, hrTimeFromMs } from '../../src/otlp/logs.ts';
 import { ev, labEvents } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { scratchDir } from '../support/tmp.ts';

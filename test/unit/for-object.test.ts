@@ -2,7 +2,7 @@
 // does; a saved input (no discovery) keeps the type as typed. Tables tell two groups' Kinds apart.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveFilter } from '../../src/commands/for-object.ts';
+import { resolveFilter } from '../../src/app/for-object.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
 import type { ServedResource } from '../../src/core/resources.ts';
 import { sortTimeline, stableLines } from '../../src/core/timeline.ts';

@@ -11,7 +11,7 @@ import type { ObjectLookup } from '../../src/core/incarnation.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
 import { formatObjectsFile, formatSavedObject, knownObjects, parseObjectsFile, parseSavedObject } from '../../src/io/objects-file.ts';
 import type { SavedObject } from '../../src/io/objects-file.ts';
-import { systemSources } from '../../src/sources.ts';
+import { systemSources } from '../../src/system.ts';
 import { ev, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { fromCluster, lookupsOf, memorySource, openSources } from '../support/sources.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCommonOptions, parseOutput, parseRequestTimeout, splitList } from '../../src/commands/options.ts';
+import { parseCommonOptions, parseOutput, parseRequestTimeout, splitList } from '../../src/options/common.ts';
 import { UsageError } from '../../src/errors.ts';
 
 const listCases: [string, unknown, string[] | undefined][] = [

@@ -1,16 +1,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../src/core/event.ts';
-import { eventToLog, goTimeString, hrTimeFromMs, parseHrTime, SEVERITY } from '../../src/render/otlp-logs.ts';
+import { eventToLog, goTimeString, hrTimeFromMs, parseHrTime, SEVERITY } from '../../src/otlp/logs.ts';
 import { encodeLogs } from '../../src/otlp/encode.ts';
-import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../src/io/otlp-file.ts';
+import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../src/otlp/collector-file.ts';
 import { otlpProvenanceNotice } from '../../src/render/otlp-status.ts';
 import { NOW, ev, labEvents, newEv } from '../support/builders.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli.ts';
-import { systemSources } from '../../src/sources.ts';
+import { systemSources } from '../../src/system.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { scratchDir } from '../support/tmp.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RuntimeError, UsageError } from '../../src/errors.ts';
-import { parseOtlpHeaders, parseOtlpOptions, parseOtlpUrl } from '../../src/commands/otlp-options.ts';
+import { parseOtlpHeaders, parseOtlpOptions, parseOtlpUrl } from '../../src/options/otlp.ts';
 import { Shipper } from '../../src/otlp/ship.ts';
 import type { RetryPolicy } from '../../src/otlp/ship.ts';
 import type { OtlpEndpoint, SendOutcome } from '../../src/otlp/http.ts';
@@ -12,7 +12,7 @@ import { RecordShipper } from '../../src/otlp/record-ship.ts';
 import { RECORD_KIND } from '../../src/core/record.ts';
 import type { RecordHeader } from '../../src/core/record.ts';
 import { formatHeader, formatObjectLine, formatObservation } from '../../src/io/record-file.ts';
-import { eventToLog, hrTimeFromMs } from '../../src/render/otlp-logs.ts';
+import { eventToLog, hrTimeFromMs } from '../../src/otlp/logs.ts';
 import { NOW, ev } from '../support/builders.ts';
 import { scratchDir } from '../support/tmp.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { timelinePage } from '../../src/commands/timeline-html.ts';
+import { timelinePage } from '../../src/app/timeline-html.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
 import { EVENT_OBJECTS_TELL } from '../../src/core/source.ts';
 import type { Provenance } from '../../src/core/source.ts';

@@ -6,7 +6,7 @@ import { RuntimeError, UsageError } from '../../src/errors.ts';
 import { FolderError } from '../../src/io/atomic.ts';
 import { SavedFileError } from '../../src/io/event-file.ts';
 import { RecordFileError } from '../../src/io/record-file.ts';
-import { inUserWords } from '../../src/commands/user-errors.ts';
+import { inUserWords } from '../../src/options/user-errors.ts';
 
 const cases: [string, Error, typeof UsageError | typeof RuntimeError, string][] = [
   ['an empty saved file', new SavedFileError('a.json', 'empty', 'the file is empty'), UsageError, '--from a.json: the file is empty'],

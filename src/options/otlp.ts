@@ -3,8 +3,8 @@ import { UsageError } from '../errors.ts';
 import type { Encoding } from '../otlp/encode.ts';
 import { DEFAULT_BATCH, DEFAULT_OTLP_RETRY } from '../otlp/ship.ts';
 import type { RetryPolicy } from '../otlp/ship.ts';
-import { parseDurationFlag } from './options.ts';
-import type { RawOptions } from './options.ts';
+import { parseDurationFlag } from './common.ts';
+import type { RawOptions } from './common.ts';
 
 export interface OtlpOptions {
   url: URL;

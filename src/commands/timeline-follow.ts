@@ -10,7 +10,7 @@ import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
-import { resolveFilter } from './for-object.ts';
+import { resolveFilter } from '../app/for-object.ts';
 import { ShownOccurrences } from '../core/follow.ts';
 import { dedupeByUid, stableLines } from '../core/timeline.ts';
 import { choosePalette } from '../render/color.ts';
@@ -20,8 +20,8 @@ import { escapeJsonUnsafe, toJsonEvent } from '../render/json.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { noEventsMessage } from '../render/notices.ts';
 import type { TimelineOptions } from './timeline.ts';
-import { followTree } from './tree-follow.ts';
-import type { FollowedTree } from './tree-follow.ts';
+import { followTree } from '../app/tree-follow.ts';
+import type { FollowedTree } from '../app/tree-follow.ts';
 
 /** Prints batches of new occurrences in the chosen format; the first batch carries the table's header. */
 function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null): (events: Event[]) => void {
@@ -79,7 +79,7 @@ export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps:
   if (source.follow === undefined) throw new RuntimeError('--watch needs a source that can be followed');
   const resolved = await resolveFilter(source, opts.common.filter);
   const { namespace } = source.provenance;
-  // --tree: the members' events; the tree grows as new objects join it (commands/tree-follow.ts).
+  // --tree: the members' events; the tree grows as new objects join it (app/tree-follow.ts).
   const tree = opts.common.tree === true && resolved.object !== undefined ? followTree(source, resolved.object, deps) : null;
   const filter = tree === null ? resolved : { ...resolved, object: undefined };
   const print = printer(opts, deps, namespace === null, tree);

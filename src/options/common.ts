@@ -29,7 +29,7 @@ export interface CommonOptions {
   /** --from FILE ('-' for stdin), or null for the live cluster */
   from: string | null;
   color: ColorMode;
-  /** --tree: the --for object and everything it owns (src/commands/tree.ts) */
+  /** --tree: the --for object and everything it owns (src/app/tree.ts) */
   tree?: boolean;
 }
 

@@ -11,7 +11,7 @@
 // the record's first line belongs to another record (the file was replaced) and is ignored.
 import { readFile } from 'node:fs/promises';
 import { isObject } from '../core/json.ts';
-import { writeFileAtomic } from './atomic.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
 
 const LEDGER_KIND = 'EvtimelineOtlpLedger';
 

@@ -1,9 +1,9 @@
 // `record --duration` past 24.8 days: setTimeout holds at most 2^31-1 ms and fires after 1 ms
-// beyond, so the wait is taken in steps (src/commands/long-timer.ts).
+// beyond, so the wait is taken in steps (src/commands/record-timer.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_TIMER_MS, afterLongDelay } from '../../src/commands/long-timer.ts';
-import type { Timers } from '../../src/commands/long-timer.ts';
+import { MAX_TIMER_MS, afterLongDelay } from '../../src/commands/record-timer.ts';
+import type { Timers } from '../../src/commands/record-timer.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { JsonPathError, parseJsonPath } from '../render/jsonpath.ts';
 import type { DocumentPrinter } from '../render/document.ts';
-import type { RawOptions } from './options.ts';
+import type { RawOptions } from './common.ts';
 import { errnoText } from '../io/errno.ts';
 
 export type OutputChoice<T extends string> = { kind: 'verb'; format: T } | { kind: 'document'; printer: DocumentPrinter };

@@ -1,7 +1,11 @@
-// The production EventSource factory (Deps.openSource): a saved file through src/io, the live
-// cluster through src/kube. The one place that chooses an adapter; verbs only say what they want.
+// Production wiring: the Deps main.ts hands a verb, with the real sources (a saved file through
+// src/io, the live cluster through src/kube), stores and streams. The one place that chooses an
+// adapter; verbs only say what they want.
 import type { EventSource } from './core/source.ts';
 import type { Deps, Output, SourceRequest } from './deps.ts';
+import { processOutput } from './io/process-output.ts';
+import type { ProcessOutput } from './io/process-output.ts';
+import { clusterNameLookups } from './kube/completion-names.ts';
 import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
 import { captureEventsPath, withCaptureObjects } from './io/capture-folder.ts';
 import { recordFileSource } from './io/record-stream.ts';
@@ -10,7 +14,7 @@ import { clusterEventStore } from './kube/event-store.ts';
 import type { EventStore } from './core/event-store.ts';
 import { loadKubeTarget } from './kube/kubeconfig.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
-import type { ScopeOptions } from './commands/options.ts';
+import type { ScopeOptions } from './options/common.ts';
 import { renderRefusedObjectsNotice, renderUnlistedNotice } from './render/tree.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
@@ -56,5 +60,34 @@ export function systemEventStores(io: SourceIo): (scope: ScopeOptions) => Promis
   return async (scope) => {
     const { target, namespace } = await resolveTarget(scope, io);
     return clusterEventStore(target, namespace, scope.requestTimeoutMs);
+  };
+}
+
+/** The process as a verb sees it: its streams, environment, clock and signals, and the real adapters. */
+export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
+  let interrupted: Promise<string> | undefined;
+  const stderr = processOutput(process.stderr, 2);
+  const stdout = processOutput(process.stdout, 1);
+  // process.stdin is a getter that opens the stream (a socket or a file reader) when first read:
+  // only --from - and exec credentials need it, so it is read then, not at start-up.
+  const io = { env: process.env, get stdin() { return process.stdin; }, stderr };
+  return {
+    stdout,
+    stderr,
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    now: () => Date.now(),
+    interrupted: () =>
+      (interrupted ??= new Promise<string>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      })),
+    openSource: systemSources(io),
+    openEventStore: systemEventStores(io),
+    nameLookups: (where) => clusterNameLookups(process.env, where),
+    // -w > /dev/full kept watching (kubectl's does too) with nothing able to reach the file.
+    stdoutClosed: () => stdout.failed,
   };
 }

@@ -12,7 +12,7 @@ import { observedWindow } from '../core/source.ts';
 import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance } from '../core/source.ts';
 import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
-import type { CommonOptions, ScopeOptions } from './options.ts';
+import type { CommonOptions, ScopeOptions } from '../options/common.ts';
 import { resolveFilter } from './for-object.ts';
 import { treeFor } from './tree.ts';
 import type { Tree } from '../core/ownership.ts';

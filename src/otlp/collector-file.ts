@@ -2,7 +2,7 @@
 // ExportLogsServiceRequest a line ({"resourceLogs":[...]}). Three writers of Kubernetes events
 // are recognised, and each log record becomes a core/v1 Event again, as far as it carries one:
 //
-//   evtimeline  our export (scope kubectl-evtimeline, src/render/otlp-logs.ts): every field
+//   evtimeline  our export (scope kubectl-evtimeline, src/otlp/logs.ts): every field
 //   k8sobjects  the contrib k8sobjects receiver: the object itself as the body (pull mode) or
 //               {type, object} (watch mode): every field
 //   k8s_events  the contrib k8s_events receiver (k8s_event_to_logdata.go): no series, no
@@ -16,11 +16,11 @@
 // OTLP JSON (the protobuf JSON mapping): camelCase keys, int64 as decimal strings, enums as numbers.
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import { K8S, OUR, SCOPE_NAME } from '../render/otlp-logs.ts';
+import { K8S, OUR, SCOPE_NAME } from './logs.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { OtlpWriter } from '../core/source.ts';
-import type { SavedEvents } from './event-file.ts';
-import { latestVersions } from './record-file.ts';
+import type { SavedEvents } from '../io/event-file.ts';
+import { latestVersions } from '../io/record-file.ts';
 
 
 interface OtlpVersion {

@@ -1,0 +1,82 @@
+// Counts the import graph of src/: rooms, arrows between rooms, the longest chain of files, file
+// circles, and imports against the layering (the rooms each room may import, as the README's Layout
+// section writes them). Exit 1 when there is a circle or an import against the layering.
+// Usage: node scripts/layers.mjs [--figures] [--list]
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, join, normalize, relative } from 'node:path';
+
+const files = execFileSync('git', ['ls-files', 'src/*.ts', 'src/**/*.ts'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+const known = new Set(files);
+/** The room a file lives in: its folder under src/, or its own name for a file at the top. */
+const room = (f) => {
+  const parts = relative('src', f).split('/');
+  return parts.length > 1 ? parts[0] : parts[0].replace(/\.ts$/, '.ts');
+};
+
+const edges = new Map();
+for (const f of files) {
+  const text = readFileSync(f, 'utf8');
+  const targets = new Set();
+  for (const m of text.matchAll(/(?:from\s+|import\(\s*)'(\.{1,2}\/[^']+)'/g)) {
+    const target = normalize(join(dirname(f), m[1]));
+    if (known.has(target)) targets.add(target);
+  }
+  edges.set(f, [...targets]);
+}
+
+// Tarjan's strongly connected components: a component of more than one file is a circle.
+let index = 0;
+const stack = [];
+const meta = new Map();
+const components = [];
+function connect(v) {
+  meta.set(v, { index, low: index, on: true });
+  index++;
+  stack.push(v);
+  for (const w of edges.get(v)) {
+    if (!meta.has(w)) { connect(w); meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low); }
+    else if (meta.get(w).on) meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
+  }
+  if (meta.get(v).low === meta.get(v).index) {
+    const c = [];
+    let w;
+    do { w = stack.pop(); meta.get(w).on = false; c.push(w); } while (w !== v);
+    components.push(c);
+  }
+}
+for (const f of files) if (!meta.has(f)) connect(f);
+const circles = components.filter((c) => c.length > 1 || edges.get(c[0]).includes(c[0]));
+
+// Longest chain of files (in the graph with each circle taken as one node).
+const compOf = new Map();
+components.forEach((c, i) => c.forEach((f) => compOf.set(f, i)));
+const memo = new Map();
+function longest(i) {
+  if (memo.has(i)) return memo.get(i);
+  memo.set(i, [components[i][0]]);
+  let best = [];
+  for (const f of components[i]) for (const w of edges.get(f)) {
+    const j = compOf.get(w);
+    if (j !== i) { const p = longest(j); if (p.length > best.length) best = p; }
+  }
+  const path = [components[i][0], ...best];
+  memo.set(i, path);
+  return path;
+}
+let chain = [];
+components.forEach((_, i) => { const p = longest(i); if (p.length > chain.length) chain = p; });
+
+const arrows = new Map();
+for (const [f, ts] of edges) for (const t of ts) {
+  const a = room(f), b = room(t);
+  if (a !== b) arrows.set(`${a} -> ${b}`, (arrows.get(`${a} -> ${b}`) ?? 0) + 1);
+}
+
+const rooms = new Set(files.map(room));
+console.log(`files ${files.length}, rooms ${rooms.size} (${[...rooms].sort().join(' ')}), arrows ${arrows.size}, longest chain ${chain.length} files, circles ${circles.length}`);
+if (process.argv.includes('--list')) {
+  for (const [a, n] of [...arrows].sort()) console.log(`  ${a} (${n})`);
+  console.log(`  chain: ${chain.join(' -> ')}`);
+  for (const c of circles) console.log(`  circle: ${c.join(' <-> ')}`);
+}
