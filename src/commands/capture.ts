@@ -20,6 +20,9 @@ import type { CaptureFile } from '../io/event-file.ts';
 import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
 import type { SavedObject } from '../io/objects-file.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
+import { readObjectFacts } from '../app/object-facts.ts';
+import { STATUS_FILE, formatStatusFile } from '../io/facts-file.ts';
+import type { FactSet } from '../core/facts.ts';
 import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
 import { readEvents, readLiveFacts } from '../app/read-events.ts';
@@ -62,6 +65,8 @@ function captureFiles(input: {
   live?: LiveFacts;
   /** the events' objects and their owners; null: the input cannot tell */
   objects: SavedObject[] | null;
+  /** what the objects' status said; undefined: the input holds none */
+  facts?: FactSet;
 }): Record<string, string> {
   const { provenance, raw, events, now } = input;
   const capture: CaptureFile = {
@@ -79,6 +84,7 @@ function captureFiles(input: {
     provenance,
     eventTTLms: input.eventTTLms,
     ...(input.live === undefined ? {} : { live: input.live }),
+    ...(input.facts === undefined ? {} : { facts: input.facts }),
   });
   const live = input.live;
   const standing = live === undefined ? undefined : (ev: Event) => standingOf(ev, live);
@@ -86,6 +92,7 @@ function captureFiles(input: {
   return {
     'events.json': toJsonText(capture),
     ...(input.objects === null ? {} : { [OBJECTS_FILE]: formatObjectsFile(capture.capturedAt, input.objects) }),
+    ...(input.facts === undefined || input.facts.noStatus === true ? {} : { [STATUS_FILE]: formatStatusFile(capture.capturedAt, input.facts) }),
     'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
     'count-report.txt': renderCountReport(events, now),
     'type-report.txt': renderTypeReport(auditEvents(events)),
@@ -128,7 +135,8 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
   // A live capture also asks which incarnation of its object each event is about, as incident does.
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: false, lookups: true });
   const objects = await capturedObjects(source, events, live);
-  const files = captureFiles({ provenance: source.provenance, raw, events, now, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }) });
+  const facts = await readObjectFacts(source, events, deps, now);
+  const files = captureFiles({ provenance: source.provenance, raw, events, now, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }), ...(facts === undefined ? {} : { facts }) });
   await writeFolder(opts, files, deps);
   const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);

@@ -14,6 +14,7 @@ import { parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
 import { readEvents, readLiveFacts } from '../app/read-events.ts';
+import { readObjectFacts } from '../app/object-facts.ts';
 
 /** The verb's own format; json, yaml and jsonpath come from output.ts. */
 export const INCIDENT_OUTPUTS = ['text'] as const;
@@ -27,6 +28,8 @@ interface IncidentOptions {
   absoluteTimes: boolean;
   /** --detail: every object and item, no cap (text; -o json always carries everything) */
   detail: boolean;
+  /** --no-status: causes from the events alone (no status, spec or logs read) */
+  status: boolean;
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
@@ -38,6 +41,7 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
     compare: parseCompare(raw, common),
     absoluteTimes: raw.absoluteTimes === true,
     detail: raw.detail === true,
+    status: raw.status !== false,
   };
 }
 
@@ -45,6 +49,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
   const now = deps.now();
   const read = await readEvents(opts.common, deps, now);
   const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
+  const facts = opts.status ? await readObjectFacts(read.source, read.events, deps, now) : undefined;
   // A saved file's account counts its ages from when the file was taken; with --compare the live
   // cluster is read now, and the account is of now.
   const ages = agesFrom(read.source.provenance, read.events, now, opts.common.from !== null && !opts.compare);
@@ -55,6 +60,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     ...(live === undefined ? {} : { live }),
     // --for X --tree: told owner first, siblings grouped by owner
     ...(read.tree === undefined ? {} : { tree: read.tree }),
+    ...(facts === undefined ? {} : { facts }),
   });
   if (opts.output.kind === 'document') {
     deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));

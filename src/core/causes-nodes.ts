@@ -28,10 +28,10 @@ function eventEvidence(ev: Event): Evidence {
 export function parseFailedScheduling(message: string): { nodes: number; reasons: { count: number | null; text: string }[] } | null {
   const match = /^0\/(\d+) nodes are available: ([\s\S]*)$/.exec(message);
   if (match === null) return null;
-  // What preemption found follows ". preemption: " (PostFilter); the filter's reasons end at the first ". ".
-  const body = (match[2] ?? '').split(/\. preemption: /)[0] ?? '';
+  // The filter's reasons end at the first ". "; PostFilter's words follow (v1.36: "no new claims to
+  // deallocate, preemption: 0/1 nodes are available: ..."), and no reason holds ". " itself.
+  const body = /^([\s\S]*?)(?:\.(?: |$)|$)/.exec(match[2] ?? '')?.[1] ?? '';
   const reasons = body
-    .replace(/\.$/, '')
     .split(/, (?=\d+ )/)
     .filter((part) => part !== '')
     .map((part) => {

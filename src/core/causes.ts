@@ -116,7 +116,14 @@ export function findCauses(facts: FactSet, events: Event[]): Causes {
   all.push(...createRefusedCauses(events, workloads, quotas));
   all.push(...progressDeadlineCauses(workloads));
   all.push(...backoffLimitCauses(workloads, pods, events));
-  const ownerOf = (cause: Cause): string => (cause.object.kind === 'Pod' ? (byKey.get(`${cause.object.namespace}/${cause.object.name}`)?.owner ?? '') : '');
+  const ownerOf = (cause: Cause): string => {
+    if (cause.object.kind !== 'Pod') return '';
+    const owner = byKey.get(`${cause.object.namespace}/${cause.object.name}`)?.owner;
+    if (owner !== undefined) return owner === '' ? '' : `${cause.object.namespace}/${owner}`;
+    // Status unread: a generated name (`<owner>-<5 random>`, apiserver names.SimpleNameGenerator) tells its siblings.
+    const generated = /^(.+)-[bcdfghjklmnpqrstvwxz2456789]{5}$/.exec(cause.object.name);
+    return generated === null ? '' : `${cause.object.namespace}/~${generated[1]}`;
+  };
   const sorted = sortCauses(all);
   const isExpected = (c: Cause): boolean => c.detail.kind === 'probe' && c.detail.expected;
   return { causes: foldSiblings(sorted.filter((c) => !isExpected(c)), ownerOf), expected: foldSiblings(sorted.filter(isExpected), ownerOf) };

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { SavedEvents } from './event-file.ts';
 import { errnoText } from './errno.ts';
 import { OBJECTS_FILE, readObjectsFile } from './objects-file.ts';
+import { STATUS_FILE, parseStatusFile } from './facts-file.ts';
 
 const EVENTS_FILE = 'events.json';
 
@@ -24,6 +25,28 @@ export async function captureEventsPath(path: string): Promise<string> {
  */
 export async function withCaptureObjects(saved: SavedEvents, path: string, refused: (file: string, why: string) => void = () => {}): Promise<SavedEvents> {
   if (path === '-' || !('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
+  return withCaptureStatus(await withOwners(saved, path, refused), path, refused);
+}
+
+/** The status.json beside events.json (src/io/facts-file.ts); none: a capture taken before status was kept. */
+async function withCaptureStatus(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
+  if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
+  const file = join(dirname(path), STATUS_FILE);
+  const text = await readFile(file, 'utf8').catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, `cannot be read (${errnoText(error)})`);
+    return null;
+  });
+  if (text === null) return saved;
+  const status = parseStatusFile(text, saved.provenance.capturedAt);
+  if (status === null) {
+    refused(file, 'is not a status.json of this capture');
+    return saved;
+  }
+  return { ...saved, status };
+}
+
+async function withOwners(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
+  if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
   const file = join(dirname(path), OBJECTS_FILE);
   const text = await readFile(file, 'utf8').catch((error: unknown) => {
     // None at all: a capture taken before objects.json existed, as before.

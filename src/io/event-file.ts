@@ -16,6 +16,9 @@ import { ownershipOf } from './objects-file.ts';
 import type { SavedObject } from './objects-file.ts';
 import { parseOtlpEventLines } from '../otlp/collector-file.ts';
 import { parseRecordSaved } from './record-file.ts';
+import { factSetOf } from './facts-file.ts';
+import type { SavedStatus } from './facts-file.ts';
+import type { FactSet } from '../core/facts.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -52,6 +55,8 @@ export type SavedEvents =
       versions?: EventVersion[];
       /** who owned what, where the file says (a capture's objects.json, a record's object lines); absent: it cannot tell */
       objects?: SavedObject[];
+      /** what the objects' status said (a record's status lines, a capture's status.json); undefined in a record or capture: written before status was kept */
+      status?: SavedStatus[] | undefined;
     }
   | { provenance: StableTableProvenance; events: Event[] };
 
@@ -194,5 +199,13 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
     ...(owned === undefined ? {} : { ownership: ownershipOf(owned) }),
     read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
     versions: async () => versions,
+    // A record or capture says what status it holds, or that it holds none; a list or collector's file holds none and says nothing.
+    ...(saved.provenance.kind === 'record' || saved.provenance.kind === 'capture' ? { facts: async () => inNamespaceFacts(factSetOf(saved.status), namespace) } : {}),
   };
+}
+
+/** -n narrows a saved file's facts as it narrows its events (a Node, cluster-scoped, stays). */
+export function inNamespaceFacts(facts: FactSet, namespace: string | null): FactSet {
+  if (namespace === null) return facts;
+  return { ...facts, objects: facts.objects.filter((o) => o.namespace === '' || o.namespace === namespace), gaps: facts.gaps.filter((g) => g.namespace === '' || g.namespace === namespace) };
 }

@@ -16,6 +16,10 @@
 // The line begins as an observation does, so a reader that predates object lines skips it as a
 // torn fragment instead of refusing the record; readers that know them take the ownership from them.
 //
+// Status lines (src/io/facts-file.ts) hold what the objects' status and spec said, written the first
+// time the recorder reads an object and each time one of its facts changes; they too begin with
+// observedAt, so an older reader skips them as it skips object lines.
+//
 // Replay keeps the latest version of each event by uid, including events the server has since
 // expired or deleted: outliving the TTL is the point of a record. A DELETED line never removes
 // anything; it says the server no longer has the event. A DELETED line with "inferred": true was
@@ -28,6 +32,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SavedEvents } from './event-file.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
+import { STATUS_KIND, formatStatusLine, parseStatusLine } from './facts-file.ts';
+import type { SavedStatus } from './facts-file.ts';
+import type { FactGap, ObjectFacts } from '../core/facts.ts';
 import type { SavedObject } from './objects-file.ts';
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
@@ -56,7 +63,7 @@ export class RecordFileError extends Error {
 }
 
 /** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be). */
-type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null };
+type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null } | { status: SavedStatus | null };
 
 const OBJECT_LINE_KIND = 'EvtimelineObject';
 
@@ -125,6 +132,7 @@ export function parseRecordLine(line: string): RecordLine | null {
     };
   }
   if (value.kind === OBJECT_LINE_KIND) return { object: parseSavedObject(value.object) };
+  if (value.kind === STATUS_KIND) return { status: parseStatusLine(value, timeOf(value.observedAt)) };
   if (!isObject(value.event) || typeof value.type !== 'string') return null;
   const observation: Observation = { observedAt: timeOf(value.observedAt), type: value.type, event: value.event };
   if (value.inferred === true) observation.inferred = true;
@@ -144,6 +152,8 @@ interface RecordText {
   observations: Observation[];
   /** the object lines' objects, in the order written; undefined: the record has no object lines (a recorder that predates them) */
   objects?: SavedObject[];
+  /** the status lines, in the order written; undefined: the record has none (a recorder that predates them) */
+  status?: SavedStatus[];
   /**
    * The text after the last newline, when it is not a complete line: a recorder killed in the
    * middle of a write. Readers ignore it; a recorder cuts it off before appending.
@@ -231,6 +241,7 @@ export function parseRecordText(text: string): RecordText | null {
   const headers: RecordHeader[] = [];
   const observations: Observation[] = [];
   let objects: SavedObject[] | undefined;
+  let status: SavedStatus[] | undefined;
   const reader = new RecordLineReader();
   const lines = text.split('\n');
   const last = lines.length - 1;
@@ -241,10 +252,11 @@ export function parseRecordText(text: string): RecordText | null {
     if (read === 'skip') continue;
     if ('header' in read) headers.push(read.header);
     else if ('observation' in read) observations.push(read.observation);
+    else if ('status' in read) (status ??= []).push(...(read.status === null ? [] : [read.status]));
     else (objects ??= []).push(...(read.object === null ? [] : [read.object]));
   }
   if (!reader.isRecord) return null;
-  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
+  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }) };
 }
 
 /** The observations of a record; a torn last line is ignored. Null when not a record. */
@@ -302,6 +314,7 @@ export function parseRecordSaved(text: string): SavedEvents | null {
     raw: { core: latestVersions(observations), eventsK8sIo: null },
     versions: observedVersions(observations),
     ...(record.objects === undefined ? {} : { objects: record.objects }),
+    status: record.status,
   };
 }
 
@@ -454,6 +467,14 @@ export class SessionWriter {
     await this.begin();
     await this.serially(async () => {
       for (const object of objects) await (this.appender as RecordAppender).append(formatObjectLine(observedAt, object));
+    });
+  }
+
+  /** Status lines (src/io/facts-file.ts), written between the observations, never inside one. */
+  async writeStatus(observedAt: number, statuses: ({ facts: ObjectFacts } | { missing: FactGap })[]): Promise<void> {
+    await this.begin();
+    await this.serially(async () => {
+      for (const status of statuses) await (this.appender as RecordAppender).append(formatStatusLine(observedAt, status));
     });
   }
 

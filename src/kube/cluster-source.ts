@@ -13,6 +13,7 @@ import type { DiscoveryCache } from './objects.ts';
 import { answerFromListing } from './listed-lookups.ts';
 import type { OwnershipListing } from './listed-lookups.ts';
 import { followEvents } from './watch.ts';
+import { readFacts } from './facts.ts';
 import { listOwnership } from './ownership.ts';
 import type { UnlistedResource } from './ownership.ts';
 
@@ -68,6 +69,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
         return found;
       },
     },
+    facts: (events, now) => readFacts(target, events, now, { timeoutMs }),
     discovery,
     async ownership(ns) {
       const read = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);

@@ -12,8 +12,8 @@ import type { Palette } from './color.ts';
 /** The default Why shows this many causes (two lines each: about 10 lines); --detail shows all. */
 export const WHY_CAUSES = 5;
 
-const e = escapeTerminal;
-const q = (text: string): string => `"${e(text)}"`;
+/** How a value read from a cluster is made safe: escapeTerminal for text, as is for JSON (its encoder escapes). */
+type Escape = (text: string) => string;
 
 function quantity(resource: string, value: number | null): string {
   return value === null ? 'unknown' : formatQuantity(resource, value);
@@ -28,7 +28,8 @@ function probeWord(kind: string): string {
 }
 
 /** One sentence, without the object (the caller names it). Untrusted parts escaped. */
-export function causeSentence(cause: Cause): string {
+export function causeSentence(cause: Cause, e: Escape = escapeTerminal): string {
+  const q = (text: string): string => `"${e(text)}"`;
   const d = cause.detail;
   switch (d.kind) {
     case 'oom-killed':
@@ -58,6 +59,8 @@ export function causeSentence(cause: Cause): string {
     case 'unschedulable': {
       const parts = [`cannot be scheduled: ${d.nodes === null ? '' : `0/${d.nodes} nodes are available: `}${e(d.reasons.map((r) => (r.count === null ? r.text : `${r.count} ${r.text}`)).join(', '))}`];
       for (const s of d.shortfalls) {
+        // Without the Pod's spec nor the nodes, the scheduler's words are all there is.
+        if (s.requested === null && s.best === undefined) continue;
         const asks = s.resource === 'pods' ? 'needs a Pod slot' : `requests ${e(s.resource)} ${quantity(s.resource, s.requested)}`;
         parts.push(s.best === undefined ? asks : `${asks}; the most any node has free is ${quantity(s.resource, s.best.free)} of ${quantity(s.resource, s.best.allocatable)} (${e(s.best.node)})`);
       }
@@ -91,7 +94,7 @@ function listed(items: string[], max = 5): string {
   return items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', ');
 }
 
-function subject(cause: Cause): string {
+function subject(cause: Cause, e: Escape): string {
   const o = cause.object;
   const name = `${e(o.kind)}/${e(o.name)}`;
   const alike = cause.alike.length === 0 ? '' : ` (and ${listed(cause.alike.map(e), 3)}, alike)`;
@@ -100,18 +103,25 @@ function subject(cause: Cause): string {
 
 /** `Pod/web-1: container app was killed ...` with `probably` where the cause is inferred. */
 export function causeLine(cause: Cause): string {
-  const sentence = `${subject(cause)}: ${causeSentence(cause)}.`;
+  return causeLineWith(cause, escapeTerminal);
+}
+
+/** causeLine with another escaper (-o json's sentence: the JSON encoder escapes). */
+export function causeLineWith(cause: Cause, e: Escape): string {
+  const sentence = `${subject(cause, e)}: ${causeSentence(cause, e)}.`;
   return cause.certainty === 'probably' && !sentence.includes('probably') ? `Probably, ${sentence}` : sentence;
 }
 
 /** `status.containerStatuses[app].lastState.terminated.reason=OOMKilled` or `event NAME (BackOff: ...)`. */
 export function evidenceText(ev: Evidence): string {
+  const e = escapeTerminal;
   const where = ev.from === 'event' ? `event ${e(ev.path)}` : ev.from === 'log' ? `${e(ev.object)} ${e(ev.path)}` : `${e(ev.object)} ${e(ev.path)}`;
   const value = ev.value.length > 160 ? `${ev.value.slice(0, 160)}...` : ev.value;
   return ev.from === 'event' ? `${where} (${e(value)})` : ev.from === 'log' ? `${where}: ${e(value)}` : `${where}=${e(value)}`;
 }
 
 function gapLine(gap: FactGap): string {
+  const e = escapeTerminal;
   const where = gap.namespace === '' ? '' : ` in ${e(gap.namespace)}`;
   const why = gap.reason === 'forbidden' ? 'forbidden' : `failed${gap.detail === undefined ? '' : `: ${e(gap.detail)}`}`;
   const missing = gap.what === 'log' ? 'the last words of exiting containers are not told' : 'causes written in their status are not told';
@@ -119,6 +129,7 @@ function gapLine(gap: FactGap): string {
 }
 
 export interface WhyView {
+  unknown?: string[];
   causes: Cause[];
   expected: Cause[];
   gaps: FactGap[];
@@ -128,6 +139,7 @@ export interface WhyView {
 
 /** The Why section; '' when there is nothing to say. */
 export function renderWhy(why: WhyView, palette: Palette): string {
+  const e = escapeTerminal;
   const lines: string[] = [];
   const shown = why.detail ? why.causes : why.causes.slice(0, WHY_CAUSES);
   for (const cause of shown) {
@@ -140,6 +152,8 @@ export function renderWhy(why: WhyView, palette: Palette): string {
   if (why.causes.length > shown.length) lines.push(`  and ${plural(why.causes.length - shown.length, 'more cause')} (--detail shows all).`);
   if (why.detail) for (const cause of why.expected) lines.push(`  ${causeLine(cause)}`);
   else if (why.expected.length > 0) lines.push(`  ${plural(why.expected.length, 'probe failure')} below ${why.expected.length === 1 ? 'its' : 'their'} threshold while starting: expected (--detail).`);
+  const unknown = why.unknown ?? [];
+  if (unknown.length > 0) lines.push(`  Status unknown (gone before it was read): ${listed(unknown.map(e), why.detail ? unknown.length : 5)}.`);
   if (why.noStatus) lines.push('  The file holds no status (written before status lines were kept): causes are told from its events alone.');
   for (const gap of why.gaps) lines.push(`  ${gapLine(gap)}`);
   if (lines.length === 0) return '';

@@ -21,6 +21,7 @@ import type { IncidentView } from './incident-stories.ts';
 import { memberLabel, treeSection } from './incident-tree-text.ts';
 import type { IncidentTree } from '../core/story-tree.ts';
 import { observedWindow } from '../core/source.ts';
+import { renderWhy } from './causes-text.ts';
 
 // The bound of the default account (--detail lifts it): a headline of at most 5 items a line, a
 // "What happened" section of about 30 lines, at most 6 lines a family, 10 reporters and 10 events
@@ -31,6 +32,8 @@ const SECTION_ITEMS = 10;
 
 export function renderIncidentText(incident: IncidentView, palette: Palette): string {
   const sections = [renderIncidentHeadline(incident, palette)];
+  const why = incident.why === undefined ? '' : renderWhy({ ...incident.why, detail: incident.detail === true }, palette);
+  if (why !== '') sections.push(why);
   if (incident.headline.events > 0) {
     const stories = incident.tree === undefined ? objectsSection(incident, palette) : treeSection(incident, incident.tree, palette, OBJECT_SECTION_LINES);
     sections.push(stories, reportersSection(incident, palette));

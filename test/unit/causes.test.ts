@@ -129,6 +129,12 @@ test('the scheduler message is parsed into counts and reasons', () => {
     { count: 1, text: 'Insufficient memory' },
     { count: 1, text: 'node(s) had untolerated taint {node.kubernetes.io/unreachable: }' },
   ]);
+  // As the v1.36 scheduler wrote it on the test control plane (README, the lab's Pod/hungry): PostFilter's DRA words before preemption's.
+  assert.deepEqual(parseFailedScheduling('0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.')?.reasons, [{ count: 1, text: 'Insufficient cpu' }]);
+  assert.deepEqual(parseFailedScheduling("0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.")?.reasons, [
+    { count: 1, text: "node(s) didn't match Pod's node affinity/selector" },
+    { count: 1, text: 'node(s) had untolerated taint(s)' },
+  ]);
   assert.equal(parseFailedScheduling('skip schedule deleting pod: shop/web-1'), null);
 });
 
