@@ -19,6 +19,7 @@ import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { otlpProvenanceNotice } from '../render/otlp-status.ts';
+import { renderRefusedSavedObjects } from '../render/tree.ts';
 
 /** --from FILE, else the live cluster of the scope. */
 export function requestFor(common: CommonOptions, keep: Keep = 'all'): SourceRequest {
@@ -59,6 +60,7 @@ export async function readEvents(
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
   if (provenance.kind === 'record' && common.from !== null) deps.stderr.write(recordWarnings(escapeTerminal(common.from), provenance));
+  if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
   const filter = await resolveFilter(source, common.filter);
   const read = await readWithProgress(source, deps, opts);
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"

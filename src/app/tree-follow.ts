@@ -9,7 +9,7 @@ import type { Event, ObjectRef } from '../core/event.ts';
 import type { ObjectSelector } from '../core/filter.ts';
 import { objectKey } from '../core/incarnation.ts';
 import { findOwners } from '../core/object-meta.ts';
-import { childNamedBy } from '../core/owner-messages.ts';
+import { childNamedBy } from '../core/tree-owner-messages.ts';
 import type { ObjectMeta, Tree, TreeNode } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
 import { buildTree } from '../core/tree.ts';

@@ -12,7 +12,7 @@ import type { EventVersion } from '../core/source.ts';
 import { eventToLog, hrTimeFromMs } from '../otlp/logs.ts';
 import type { OtlpLog } from '../otlp/logs.ts';
 import { escapeTerminal } from '../render/escape.ts';
-import { exportSummary } from '../render/otlp-status.ts';
+import { exportSummary, outOfRangeNotice } from '../render/otlp-status.ts';
 import { openEndpoint } from '../otlp/http.ts';
 import { Shipper } from '../otlp/ship.ts';
 import { parseCommonOptions } from '../options/common.ts';
@@ -77,12 +77,15 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
   });
   const started = performance.now();
   const readAt = hrTimeFromMs(now);
+  let outOfRange = 0;
   for (let start = 0; start < versions.length; start += opts.otlp.batchSize) {
     const logs: OtlpLog[] = versions
       .slice(start, start + opts.otlp.batchSize)
       .map(({ event, observedAt }) => eventToLog(event, observedAt === null ? readAt : hrTimeFromMs(observedAt)));
+    outOfRange += logs.filter((log) => log.timeOutOfRange).length;
     await shipper.push({ logs, mark: start + logs.length });
   }
+  if (outOfRange > 0) deps.stderr.write(`${outOfRangeNotice('export', outOfRange)}\n`);
   const totals = await shipper.finish();
   deps.stderr.write(`${exportSummary(target, totals, (performance.now() - started) / 1000)}\n`);
   return SUCCESS;

@@ -1,6 +1,6 @@
 // The port aggregate-patch writes through: one named event read, and patched with the
 // resourceVersion it was read at. The live cluster implements it (src/kube/event-store.ts); unit
-// tests hand the verb an in-memory double (test/unit/aggregate-patch-port.test.ts), never a fake API server.
+// tests hand the verb an in-memory double (test/unit/commands/aggregate-patch.test.ts), never a fake API server.
 
 /** core/v1 (count, lastTimestamp) or events.k8s.io/v1 (series): which API a patch goes through. */
 export type EventsApi = 'core' | 'events.k8s.io';

@@ -4,7 +4,7 @@
 // A group's key is (type, reason, kind, object name template, message template, owner). Without a
 // tree the owner is null: siblings are recognised by their generated names alone
 // (`web-5d4f7c9b8-x2k4q` -> `web-<hash>-<id>`). With `--tree` the incident passes ownerOf (the owner
-// in the tree's chain, src/core/story-tree.ts) and siblings of different owners that share a name
+// in the tree's chain, src/core/tree-story.ts) and siblings of different owners that share a name
 // template stay apart.
 
 import type { Event } from './event.ts';

@@ -11,7 +11,7 @@ import type { Event, ObjectRef } from './event.ts';
 import { compareBytes } from './timeline.ts';
 import { objectIdentities } from './identity.ts';
 import type { Tree, TreeNode } from './ownership.ts';
-import { memberKey } from './story-tree.ts';
+import { memberKey } from './tree-story.ts';
 
 interface Track {
   reason: string;

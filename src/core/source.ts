@@ -52,6 +52,8 @@ interface Common {
   context: string;
   server: string;
   tells: Tells;
+  /** saved objects (a capture's objects.json, a record's object lines) refused as no API server could have written them: why, one each */
+  refusedObjects?: string[];
 }
 
 /** The live API server, read now. */
@@ -98,9 +100,18 @@ export interface OtlpProvenance extends Common {
   writers: OtlpWriter[];
   /** log records in the file that are not events */
   skipped: number;
+  /** log records that could not be read at all (a time past 64 bits, values nested too deep): how many, and the first's line and why */
+  unreadable: UnreadableRecords | null;
   /** epoch ms of the first and last observation (observedTimeUnixNano); null when no record says */
   firstObserved: number | null;
   lastObserved: number | null;
+}
+
+export interface UnreadableRecords {
+  count: number;
+  /** 1-based line of the first */
+  line: number;
+  why: string;
 }
 
 /** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */

@@ -2,7 +2,7 @@
 // Members are found as kubectl-tree finds them (ahmetb/kubectl-tree cmd/kubectl-tree/rendering.go):
 // metadata.ownerReferences matched by uid, never by name (a name is reused, a uid never). Children
 // that no longer exist are still members when the story names them: an owner's event naming a child
-// (core/owner-messages.ts: "Created pod: X", "Scaled up replica set X ...") or a saved file that saw
+// (core/tree-owner-messages.ts: "Created pod: X", "Scaled up replica set X ...") or a saved file that saw
 // the object owned by a member. A member's own events then name its children in turn (a gone
 // ReplicaSet's "Created pod: X"). Pure: the objects and events are handed in.
 
@@ -10,8 +10,8 @@ import type { Event } from './event.ts';
 import { isSelected } from './filter.ts';
 import type { ObjectSelector } from './filter.ts';
 import { objectUids } from './identity.ts';
-import { childNamedBy } from './owner-messages.ts';
-import type { NamedChild } from './owner-messages.ts';
+import { childNamedBy } from './tree-owner-messages.ts';
+import type { NamedChild } from './tree-owner-messages.ts';
 import type { ObjectMeta, Tree, TreeNode } from './ownership.ts';
 import { groupOf } from './resources.ts';
 

@@ -12,7 +12,7 @@ import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
 import type { CaptureProvenance, EventSource, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
-import { ownershipOf } from './objects-file.ts';
+import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import type { SavedObject } from './objects-file.ts';
 import { parseOtlpEventLines } from '../otlp/collector-file.ts';
 import { parseRecordSaved } from './record-file.ts';
@@ -192,11 +192,12 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
   const events = core.map(normaliseEvent);
   const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
-  const owned = saved.objects;
+  const vetted = saved.objects === undefined ? undefined : vetSavedObjects(saved.objects);
+  const refused = vetted === undefined || vetted.refused.length === 0 ? {} : { refusedObjects: vetted.refused };
   return {
-    provenance: { ...provenance, tells: { ...provenance.tells, ownership: owned !== undefined } },
+    provenance: { ...provenance, ...refused, tells: { ...provenance.tells, ownership: vetted !== undefined } },
     objects: null,
-    ...(owned === undefined ? {} : { ownership: ownershipOf(owned) }),
+    ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
     read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
     versions: async () => versions,
     // A record or capture says what status it holds, or that it holds none; a list or collector's file holds none and says nothing.

@@ -17,6 +17,7 @@ import type { ObjectRef } from '../core/event.ts';
 import { asObject, asString, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { objectMetaOf } from '../core/object-meta.ts';
+import { namespaceProblem, objectNameProblem } from '../core/object-names.ts';
 import type { UnknownObject } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 
@@ -63,6 +64,67 @@ export function parseSavedObject(item: unknown): SavedObject | null {
   }
   const meta = objectMetaOf(item.metadata, type);
   return meta === null ? null : { meta };
+}
+
+/** `Pod "p" in shop`, `ReplicaSet.apps "web" in shop`: an object as a refusal names it (raw: the printer escapes). */
+function describeObject(o: { apiVersion: string; kind: string; name: string; namespace: string }): string {
+  const group = o.apiVersion.includes('/') ? `.${o.apiVersion.slice(0, o.apiVersion.indexOf('/'))}` : '';
+  return `${o.kind}${group} ${JSON.stringify(o.name)}${o.namespace === '' ? '' : ` in ${o.namespace}`}`;
+}
+
+/** Why no API server could have written this saved object, or null. */
+function savedObjectProblem(saved: SavedObject): string | null {
+  const o = 'meta' in saved ? saved.meta : saved.unknown.ref;
+  const name = objectNameProblem(o.name);
+  if (name !== null) return `${describeObject(o)}: its name ${name}`;
+  const namespace = namespaceProblem(o.namespace);
+  if (namespace !== null) return `${describeObject(o)}: its namespace ${namespace}`;
+  for (const owner of 'meta' in saved ? saved.meta.owners : []) {
+    const problem = objectNameProblem(owner.name);
+    if (problem !== null) return `${describeObject(o)}: the name of its owner ${owner.kind} ${problem}`;
+  }
+  return null;
+}
+
+/** What one object is, whichever version of its group was saved: a uid names exactly one of these. */
+function identityOf(saved: SavedObject): string {
+  const o = 'meta' in saved ? saved.meta : saved.unknown.ref;
+  const group = o.apiVersion.includes('/') ? o.apiVersion.slice(0, o.apiVersion.indexOf('/')) : '';
+  return JSON.stringify([group, o.kind, o.namespace, o.name]);
+}
+
+/**
+ * Saved ownership is taken as written only where an API server could have written it: an object
+ * whose name, namespace or owner's name no server allows (`x > Pod/spoof` would read as a longer
+ * chain) is refused, and so is every object of a uid that two different objects claim (a uid names
+ * one object, cluster-wide: either claim could pull the other's events into a tree). The same object
+ * saved twice (a record's object lines over time) is no conflict. `refused` says why, one line each.
+ */
+export function vetSavedObjects(saved: SavedObject[]): { kept: SavedObject[]; refused: string[] } {
+  const refused: string[] = [];
+  const valid = saved.filter((s) => {
+    const problem = savedObjectProblem(s);
+    if (problem !== null) refused.push(problem);
+    return problem === null;
+  });
+  // Refused or not, every item's claim counts: a refused object's uid is not free for another to take.
+  const claims = new Map<string, Map<string, SavedObject>>();
+  for (const s of saved) {
+    const uid = 'meta' in s ? s.meta.uid : s.unknown.ref.uid;
+    if (uid === '') continue;
+    const byIdentity = claims.get(uid) ?? new Map<string, SavedObject>();
+    byIdentity.set(identityOf(s), s);
+    claims.set(uid, byIdentity);
+  }
+  const contested = new Set<string>();
+  for (const [uid, byIdentity] of claims) {
+    if (byIdentity.size < 2) continue;
+    contested.add(uid);
+    const names = [...byIdentity.values()].map((s) => describeObject('meta' in s ? s.meta : s.unknown.ref));
+    refused.push(`uid ${uid} is claimed by ${names.join(' and by ')}: none of them is taken`);
+  }
+  const kept = valid.filter((s) => !contested.has('meta' in s ? s.meta.uid : s.unknown.ref.uid));
+  return { kept, refused };
 }
 
 /** The objects whose owners a saved file knows (its unknown ones left out), one per uid, the last one saved winning. */

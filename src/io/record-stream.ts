@@ -22,7 +22,7 @@ import { inNamespaceFacts, notAnEventError } from './event-file.ts';
 import { factSetOf } from './facts-file.ts';
 import type { SavedStatus } from './facts-file.ts';
 import { firstNonEvent } from './event-shape.ts';
-import { ownershipOf } from './objects-file.ts';
+import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import type { SavedObject } from './objects-file.ts';
 import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
 import { SlotIndex } from './slot-index.ts';
@@ -223,11 +223,13 @@ export async function recordFileSource(path: string, namespace: string | null, k
   if (folded === null) return null;
   if (folded.notAnEvent !== null) throw notAnEventError(path, folded.notAnEvent);
   const first = folded.headers[0];
+  const vetted = folded.objects === undefined ? undefined : vetSavedObjects(folded.objects);
   const servers = distinctServers(folded.headers.map((h) => h.server));
   const provenance: RecordProvenance = {
     kind: 'record',
     ...(servers.length > 1 ? { servers } : {}),
     ...(folded.tornLines > 0 ? { tornLines: folded.tornLines } : {}),
+    ...(vetted !== undefined && vetted.refused.length > 0 ? { refusedObjects: vetted.refused } : {}),
     context: first?.context ?? '',
     server: first?.server ?? '',
     namespace: namespace ?? recordedNamespace(folded.headers),
@@ -240,7 +242,7 @@ export async function recordFileSource(path: string, namespace: string | null, k
   return {
     provenance,
     objects: null,
-    ...(folded.objects === undefined ? {} : { ownership: ownershipOf(folded.objects) }),
+    ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
     // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
     // One version of each event already (the fold's, by the identity dedupeByUid uses).
     read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines.toArray()), eventsK8sIo: null } } : {}) }),

@@ -4,6 +4,7 @@
 // some (`.`, `..`) would otherwise be resolved as dot segments by the URL parser and reach another
 // path (`-n ..` lists every namespace's events; `aggregate-patch ..` patches the Namespace itself).
 import { RuntimeError } from '../errors.ts';
+import { pathSegmentProblems } from '../core/object-names.ts';
 
 const LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const SUBDOMAIN_FMT = `${LABEL_FMT}(\\.${LABEL_FMT})*`;
@@ -20,12 +21,6 @@ function regexError(msg: string, re: string, ...examples: string[]): string {
 /** Go's len(): bytes of the UTF-8 text. */
 function byteLength(value: string): number {
   return Buffer.byteLength(value, 'utf8');
-}
-
-/** content.IsPathSegmentName: what may be one segment of a REST path (client-go checks it before any request). */
-function pathSegmentProblems(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((bad) => name.includes(bad)).map((bad) => `may not contain '${bad}'`);
 }
 
 /** content.IsDNS1123Label: a namespace's name (ValidateNamespaceName). */

@@ -10,12 +10,12 @@ import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { discoveryCacheOf, lookUpObjects, targetGetter } from './objects.ts';
 import type { DiscoveryCache } from './objects.ts';
-import { answerFromListing } from './listed-lookups.ts';
-import type { OwnershipListing } from './listed-lookups.ts';
+import { answerFromListing } from './tree-lookups.ts';
+import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
 import { readFacts } from './facts.ts';
-import { listOwnership } from './ownership.ts';
-import type { UnlistedResource } from './ownership.ts';
+import { listOwnership } from './tree-listing.ts';
+import type { UnlistedResource } from './tree-listing.ts';
 
 interface ClusterScope {
   /** null = all namespaces */

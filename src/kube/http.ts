@@ -141,7 +141,8 @@ function networkError(error: NodeJS.ErrnoException, target: KubeTarget): Runtime
     const why = (error.message.split('\n')[0] ?? '').replace(/; if the root CA is installed locally.*$/, '');
     return new TlsVerificationError(`cannot trust ${where}: TLS verification failed (${error.code}: ${why})`);
   }
-  const what = error.code ? `${error.code}` : error.message;
+  // The connect and handshake deadlines (armConnectDeadlines) say what they waited for, in Go's words.
+  const what = error.code === 'ETLSHANDSHAKETIMEOUT' || error.code === 'ECONNECTTIMEOUT' ? error.message : error.code ? `${error.code}` : error.message;
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return new ConnectionResetError(`cannot reach ${where}: ${what}`);
   return new RuntimeError(`cannot reach ${where}: ${what}`);
 }
@@ -156,6 +157,50 @@ function logResponse(target: KubeTarget, method: string, url: URL, code: number,
   const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
   const stamp = `I${pad(now.getMonth() + 1)}${pad(now.getDate())} ${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}.${pad(now.getMilliseconds(), 3)}000`;
   target.log(`${stamp} ${String(process.pid).padStart(7)} round_trippers.go:632] "Response" verb="${method}" url="${url.href}" status="${code} ${status}" milliseconds=${ms}\n`);
+}
+
+/**
+ * client-go's transport deadlines, whatever --request-timeout says (that one bounds the whole
+ * exchange, and 0 lifts only it): a TCP connection within 30 s (transport/cache.go:122, the
+ * net.Dialer's Timeout; KeepAlive 30 s at :123) and the TLS handshake within 10 s after it
+ * (TLSHandshakeTimeout, :149; apimachinery util/net/http.go:120 sets the same default). A load
+ * balancer that accepts TCP and never answers the ClientHello is then an error kubectl also gives
+ * (`net/http: TLS handshake timeout`), which -w and record retry with their back-off.
+ */
+export const CONNECT_TIMEOUT_MS = 30_000;
+export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+const KEEPALIVE_MS = 30_000;
+
+/**
+ * Arms the connect and handshake deadlines on the request's socket. A reused keep-alive socket is
+ * already connected and secure: nothing to arm. Through a CONNECT proxy the agent hands the socket
+ * over once the tunnel is up; the deadlines then bound the tunnelled handshake.
+ */
+function armConnectDeadlines(request: http.ClientRequest): void {
+  request.once('socket', (socket) => {
+    const fail = (code: string, message: string): void => {
+      request.destroy(Object.assign(new Error(message), { code }));
+    };
+    const secure = 'encrypted' in socket && (socket as { encrypted?: boolean }).encrypted === true;
+    const handshake = (): void => {
+      if (!secure) return;
+      const timer = setTimeout(() => fail('ETLSHANDSHAKETIMEOUT', 'net/http: TLS handshake timeout'), TLS_HANDSHAKE_TIMEOUT_MS);
+      socket.once('secureConnect', () => clearTimeout(timer));
+      socket.once('close', () => clearTimeout(timer));
+    };
+    if (!socket.connecting) {
+      // A fresh TLS socket over an already-connected one (a proxy's tunnel) still has its handshake ahead.
+      if (secure && !(socket as { authorized?: boolean; _secureEstablished?: boolean })._secureEstablished) handshake();
+      return;
+    }
+    socket.setKeepAlive(true, KEEPALIVE_MS);
+    const timer = setTimeout(() => fail('ECONNECTTIMEOUT', `dial tcp: i/o timeout (no connection within ${CONNECT_TIMEOUT_MS / 1000} s)`), CONNECT_TIMEOUT_MS);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      handshake();
+    });
+    socket.once('close', () => clearTimeout(timer));
+  });
 }
 
 /** Opens a request and hands back the live response (used for watches) after a 2xx status. */
@@ -186,6 +231,7 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       response.on('end', () => reject(statusError(code, text, url, typeof retryAfter === 'string' ? retryAfter : undefined)));
       response.on('error', (error) => reject(networkError(error, target)));
     });
+    armConnectDeadlines(request);
     if (req.timeoutMs) {
       request.setTimeout(req.timeoutMs, () =>
         request.destroy(Object.assign(new Error(`request timed out after ${req.timeoutMs} ms`), { code: 'timeout' })),

@@ -18,7 +18,7 @@ import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { K8S, OUR, SCOPE_NAME } from './logs.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
-import type { OtlpWriter } from '../core/source.ts';
+import type { OtlpWriter, UnreadableRecords } from '../core/source.ts';
 import type { SavedEvents } from '../io/event-file.ts';
 import { latestVersions } from '../io/record-file.ts';
 
@@ -37,42 +37,87 @@ interface OtlpFile {
   writers: OtlpWriter[];
   /** log records that are not Kubernetes events */
   skipped: number;
+  unreadable: UnreadableRecords | null;
 }
 
+/** A log record no reader can make sense of: it is skipped and counted, the rest of the file is read. */
+class UnreadableRecord extends Error {}
 
-type AnyValue = Json;
+/**
+ * Deeper than any Kubernetes object an OTLP body carries (an Event is 3 levels, a k8sobjects watch body
+ * 5); a file of hostile text may nest 100,000 levels, which recursion would meet as a stack overflow.
+ */
+const MAX_DEPTH = 64;
 
-/** An OTLP AnyValue as plain JSON. */
-function anyValueToJson(value: unknown): unknown {
-  if (!isObject(value)) return null;
+
+
+/** A plain value of an AnyValue (not an array or kvlist); undefined for those two. */
+function scalarOf(value: Json): unknown {
   if ('stringValue' in value) return String(value.stringValue);
   if ('intValue' in value) return Number(value.intValue);
   if ('doubleValue' in value) return Number(value.doubleValue);
   if ('boolValue' in value) return value.boolValue === true;
   if ('bytesValue' in value) return String(value.bytesValue);
-  if ('arrayValue' in value) {
-    const values = isObject(value.arrayValue) && Array.isArray(value.arrayValue.values) ? value.arrayValue.values : [];
-    return values.map(anyValueToJson);
-  }
-  if ('kvlistValue' in value) return attributesToJson(isObject(value.kvlistValue) ? value.kvlistValue.values : []);
+  if ('arrayValue' in value || 'kvlistValue' in value) return undefined;
   return null;
+}
+
+/** Sets a key as data: a key `__proto__` from the file is a key like any other, never the prototype. */
+function setKey(object: Json, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * An OTLP AnyValue as plain JSON, walked with a work list, not recursion (hostile nesting is a
+ * skipped record, not a stack overflow). Of repeated keys in a kvlist the last wins.
+ */
+function anyValueToJson(root: unknown): unknown {
+  let result: unknown = null;
+  const work: { value: unknown; depth: number; put: (v: unknown) => void }[] = [{ value: root, depth: 0, put: (v) => (result = v) }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const { value, depth, put } = item;
+    if (depth > MAX_DEPTH) throw new UnreadableRecord(`values nested more than ${MAX_DEPTH} levels deep`);
+    if (!isObject(value)) {
+      put(null);
+      continue;
+    }
+    const scalar = scalarOf(value);
+    if (scalar !== undefined) {
+      put(scalar);
+    } else if ('arrayValue' in value) {
+      const values = isObject(value.arrayValue) && Array.isArray(value.arrayValue.values) ? value.arrayValue.values : [];
+      const out: unknown[] = values.map(() => null);
+      put(out);
+      values.forEach((v, i) => work.push({ value: v, depth: depth + 1, put: (x) => (out[i] = x) }));
+    } else {
+      const list = isObject(value.kvlistValue) && Array.isArray(value.kvlistValue.values) ? value.kvlistValue.values : [];
+      const out: Json = {};
+      put(out);
+      // Keys in file order; pushed last to first, so the last of a repeated key is filled last and wins.
+      const pairs = list.filter((kv): kv is Json & { key: string } => isObject(kv) && typeof kv.key === 'string');
+      for (const kv of pairs) setKey(out, kv.key, null);
+      for (const kv of [...pairs].reverse()) work.push({ value: kv.value, depth: depth + 1, put: (x) => setKey(out, kv.key, x) });
+    }
+  }
+  return result;
 }
 
 /** A KeyValue list as an object. */
 function attributesToJson(list: unknown): Json {
-  const out: Json = {};
-  if (!Array.isArray(list)) return out;
-  for (const kv of list) {
-    if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = anyValueToJson(kv.value as AnyValue);
-  }
-  return out;
+  const out = anyValueToJson({ kvlistValue: { values: Array.isArray(list) ? list : [] } });
+  return isObject(out) ? out : {};
 }
 
-/** Nanoseconds since the epoch (a decimal string, or a number) as epoch ms; null for 0 or junk. */
-function nanosToMs(value: unknown): number | null {
+/** OTLP times are fixed64 nanoseconds (opentelemetry-proto logs.proto). */
+const MAX_UNIX_NANOS = 2n ** 64n - 1n;
+
+/** Nanoseconds since the epoch (a decimal string, or a number) as epoch ms; null for 0 or junk; past 64 bits the record is unreadable. */
+function nanosToMs(value: unknown, field: string): number | null {
   const text = typeof value === 'number' ? String(Math.trunc(value)) : typeof value === 'string' ? value : '';
   if (!/^\d+$/.test(text) || /^0+$/.test(text)) return null;
-  return Number(BigInt(text) / 1_000_000n);
+  const nanos = BigInt(text);
+  if (nanos > MAX_UNIX_NANOS) throw new UnreadableRecord(`${field} past what 64 bits hold`);
+  return Number(nanos / 1_000_000n);
 }
 
 function iso(ms: number | null): string | undefined {
@@ -103,7 +148,7 @@ function compact(object: Json): Json {
 
 /** Our export or the k8s_events receiver's record (the same names; ours carry more) as a core/v1 Event. */
 function fromAttributes(resource: Json, record: Json, attrs: Json): Json {
-  const time = iso(nanosToMs(record.timeUnixNano));
+  const time = iso(nanosToMs(record.timeUnixNano, 'timeUnixNano'));
   const ours = OUR.namespace in attrs;
   const type = ours ? str(attrs[OUR.type] ?? record.severityText) : str(record.severityText);
   const event: Json = {
@@ -160,7 +205,7 @@ function isEventObject(value: unknown): value is Json {
 
 /** One log record as an event version, or null when it is not about a Kubernetes event. */
 function toVersion(resource: Json, scopeName: string, record: Json): OtlpVersion | null {
-  const observedAt = nanosToMs(record.observedTimeUnixNano);
+  const observedAt = nanosToMs(record.observedTimeUnixNano, 'observedTimeUnixNano');
   const attrs = attributesToJson(record.attributes);
   if (scopeName === SCOPE_NAME && OUR.namespace in attrs) {
     return { event: fromAttributes(resource, record, attrs), observedAt, writer: 'evtimeline' };
@@ -195,6 +240,11 @@ export function parseOtlpLines(text: string): OtlpFile | null {
   const writers = new Set<OtlpWriter>();
   let skipped = 0;
   let seen = 0;
+  let unreadable: UnreadableRecords | null = null;
+  const refuse = (count: number, index: number, error: unknown): void => {
+    if (!(error instanceof UnreadableRecord)) throw error;
+    unreadable = { count: (unreadable?.count ?? 0) + count, line: unreadable?.line ?? index + 1, why: unreadable?.why ?? error.message };
+  };
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
     const request = parseLine(line);
@@ -206,12 +256,24 @@ export function parseOtlpLines(text: string): OtlpFile | null {
     seen += 1;
     for (const resourceLogs of Array.isArray(request.resourceLogs) ? request.resourceLogs : []) {
       if (!isObject(resourceLogs)) continue;
-      const resource = attributesToJson(isObject(resourceLogs.resource) ? resourceLogs.resource.attributes : []);
-      for (const scopeLogs of Array.isArray(resourceLogs.scopeLogs) ? resourceLogs.scopeLogs : []) {
-        if (!isObject(scopeLogs)) continue;
+      const scopes = (Array.isArray(resourceLogs.scopeLogs) ? resourceLogs.scopeLogs : []).filter(isObject);
+      let resource: Json;
+      try {
+        resource = attributesToJson(isObject(resourceLogs.resource) ? resourceLogs.resource.attributes : []);
+      } catch (error) {
+        refuse(scopes.reduce((n, s) => n + (Array.isArray(s.logRecords) ? s.logRecords.length : 0), 0), index, error);
+        continue;
+      }
+      for (const scopeLogs of scopes) {
         const scopeName = isObject(scopeLogs.scope) ? str(scopeLogs.scope.name) : '';
         for (const record of Array.isArray(scopeLogs.logRecords) ? scopeLogs.logRecords : []) {
-          const version = isObject(record) ? toVersion(resource, scopeName, record) : null;
+          let version: OtlpVersion | null;
+          try {
+            version = isObject(record) ? toVersion(resource, scopeName, record) : null;
+          } catch (error) {
+            refuse(1, index, error);
+            continue;
+          }
           if (version === null) {
             skipped += 1;
             continue;
@@ -222,7 +284,7 @@ export function parseOtlpLines(text: string): OtlpFile | null {
       }
     }
   }
-  return seen === 0 ? null : { versions, writers: [...writers].sort(), skipped };
+  return seen === 0 ? null : { versions, writers: [...writers].sort(), skipped, unreadable };
 }
 
 /**
@@ -256,6 +318,7 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
       tells: file.writers.includes('k8s_events') ? { ...EVENT_OBJECTS_TELL, reporters: false } : EVENT_OBJECTS_TELL,
       writers: file.writers,
       skipped: file.skipped,
+      unreadable: file.unreadable,
     },
     raw: { core: latestVersions(receiverFirst(file.versions).map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
     versions: file.versions.map(({ event, observedAt }) => ({ event, observedAt })),

@@ -37,6 +37,8 @@ export interface OtlpLog {
   severityText: string;
   body: string;
   attributes: Record<string, AttributeValue>;
+  /** the event's time, or the time it was observed, lay outside what timeUnixNano holds: sent as 0 */
+  timeOutOfRange: boolean;
 }
 
 /** OpenTelemetry's SeverityNumber values used here (logs data model). */
@@ -98,6 +100,18 @@ export function parseHrTime(text: string): HrTime | null {
   const ms = Date.parse(`${m[1]}${m[3]}`);
   if (Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z')) return null;
   return [Math.floor(ms / 1000), Number((m[2] ?? '').padEnd(9, '0'))];
+}
+
+// OTLP's time_unix_nano and observed_time_unix_nano are fixed64 nanoseconds since the epoch, 0 meaning
+// "unknown or missing" (opentelemetry-proto logs/v1/logs.proto): they hold 1970-01-01T00:00:00Z to
+// 2554-07-21T23:34:33.709551615Z. The API server accepts any time (`lastTimestamp: 3000-01-01T00:00:00Z`),
+// and wrapped into 64 bits it would read as another year (3000 as 2415): such a time goes out as 0, and
+// the event's own times travel in our evtimeline.event.* attributes, which --from reads back.
+const MAX_UNIX_NANOS = 2n ** 64n - 1n;
+export const UNIX_NANOS_RANGE = ['1970-01-01T00:00:00Z', '2554-07-21T23:34:33Z'] as const;
+
+function fitsUnixNano([seconds, nanos]: HrTime): boolean {
+  return Number.isSafeInteger(seconds) && seconds >= 0 && BigInt(seconds) * 1_000_000_000n + BigInt(nanos) <= MAX_UNIX_NANOS;
 }
 
 export function hrTimeFromMs(ms: number): HrTime {
@@ -164,6 +178,7 @@ export function eventToLog(event: Json, observed: HrTime): OtlpLog {
   const first = str(event.firstTimestamp);
   const last = str(event.lastTimestamp);
   const time = parseHrTime(eventTime) ?? parseHrTime(last) ?? parseHrTime(first) ?? ZERO;
+  const timeOutOfRange = !fitsUnixNano(time) || !fitsUnixNano(observed);
 
   const resource: Record<string, AttributeValue> = {
     [K8S.node]: str(source.host),
@@ -198,7 +213,15 @@ export function eventToLog(event: Json, observed: HrTime): OtlpLog {
   putIf(attributes, OUR.firstTimestamp, first);
   putIf(attributes, OUR.lastTimestamp, last);
 
-  return { resource, time, observed, ...severity(type), body: str(event.message), attributes };
+  return {
+    resource,
+    time: fitsUnixNano(time) ? time : ZERO,
+    observed: fitsUnixNano(observed) ? observed : ZERO,
+    ...severity(type),
+    body: str(event.message),
+    attributes,
+    timeOutOfRange,
+  };
 }
 
 export type { OtlpWriter };

@@ -14,6 +14,7 @@ import type { OtlpLog } from './logs.ts';
 import type { Encoding } from './encode.ts';
 import type { OtlpEndpoint } from './http.ts';
 import { Shipper } from './ship.ts';
+import { outOfRangeNotice } from '../render/otlp-status.ts';
 import type { RetryPolicy, ShipTotals, ShipperOptions } from './ship.ts';
 
 interface RecordShipperOptions {
@@ -57,6 +58,8 @@ export class RecordShipper {
   private wakeReader: (() => void) | undefined;
   private stopping = false;
   private loop: Promise<void> | undefined;
+  /** a time OTLP cannot hold is said once a run, at the first */
+  private toldOutOfRange = false;
 
   private constructor(
     private readonly opts: RecordShipperOptions,
@@ -172,7 +175,12 @@ export class RecordShipper {
           const parsed = line.trim() === '' ? null : parseRecordLine(line);
           if (parsed !== null && 'observation' in parsed && parsed.observation.type !== 'DELETED') {
             const observed = parsed.observation.observedAt ?? Number.NaN;
-            batch.push(eventToLog(parsed.observation.event, hrTimeFromMs(Number.isNaN(observed) ? this.opts.now() : observed)));
+            const log = eventToLog(parsed.observation.event, hrTimeFromMs(Number.isNaN(observed) ? this.opts.now() : observed));
+            if (log.timeOutOfRange && !this.toldOutOfRange) {
+              this.toldOutOfRange = true;
+              this.opts.notice(`${outOfRangeNotice('record', 1)} (said once a run)`);
+            }
+            batch.push(log);
           }
           if (batch.length >= this.opts.batchSize) {
             await flush(this.offset + start);

@@ -2,8 +2,8 @@
 import { RuntimeError } from '../errors.ts';
 import { escapeTerminal } from './escape.ts';
 import { toJsonText } from './json.ts';
-import { JsonPathError } from './jsonpath.ts';
-import type { JsonPathTemplate } from './jsonpath.ts';
+import { JsonPathError } from './jsonpath/jsonpath.ts';
+import type { JsonPathTemplate } from './jsonpath/jsonpath.ts';
 import { toYamlText } from './yaml.ts';
 
 export type DocumentPrinter =

@@ -12,8 +12,8 @@ import { missedBy, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
 import type { KubectlTypesJson } from './audit-json.ts';
 import { isoOrNull, toIso } from './time.ts';
 import type { TreeNode } from '../core/ownership.ts';
-import { memberKey } from '../core/story-tree.ts';
-import type { IncidentTree, StoryBranch } from '../core/story-tree.ts';
+import { memberKey } from '../core/tree-story.ts';
+import type { IncidentTree, StoryBranch } from '../core/tree-story.ts';
 import { toWhyJson } from './causes-json.ts';
 import type { WhyJson } from './causes-json.ts';
 

@@ -18,8 +18,8 @@ import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-
 import { savedNoun } from './notices.ts';
 import { ageOf, familyBlock, inSpan, objectBlock, paintEventType } from './incident-stories.ts';
 import type { IncidentView } from './incident-stories.ts';
-import { memberLabel, treeSection } from './incident-tree-text.ts';
-import type { IncidentTree } from '../core/story-tree.ts';
+import { memberLabel, treeSection } from './tree-incident-text.ts';
+import type { IncidentTree } from '../core/tree-story.ts';
 import { observedWindow } from '../core/source.ts';
 import { renderWhy } from './causes-text.ts';
 

@@ -1,7 +1,8 @@
 // What export and record --otlp say about shipping, on stderr.
 import type { ShipTotals } from '../otlp/ship.ts';
-import { MISSING_BY_WRITER } from '../otlp/logs.ts';
+import { MISSING_BY_WRITER, UNIX_NANOS_RANGE } from '../otlp/logs.ts';
 import type { OtlpWriter } from '../otlp/logs.ts';
+import type { UnreadableRecords } from '../core/source.ts';
 import { plural } from './words.ts';
 
 function retries(totals: ShipTotals): string {
@@ -26,6 +27,12 @@ export function shippedSummary(target: string, totals: ShipTotals, unconfirmed: 
   return `shipped ${plural(sent, 'log record')} to ${target} (${plural(totals.requests, 'request')}${retries(totals)})${rejected(totals)}${left}`;
 }
 
+/** One line for the event versions whose time OTLP cannot hold (`verb` says who speaks: export, record). */
+export function outOfRangeNotice(verb: string, count: number): string {
+  const one = count === 1;
+  return `${verb}: ${plural(count, 'event version')} ${one ? 'is' : 'are'} dated outside what OTLP's timeUnixNano can hold (${UNIX_NANOS_RANGE[0]} to ${UNIX_NANOS_RANGE[1]}): ${one ? 'it goes' : 'they go'} out with timeUnixNano 0 (unknown), ${one ? 'its' : 'their'} own times in the evtimeline.event.* attributes`;
+}
+
 const WRITER_NAMES: Record<OtlpWriter, string> = {
   evtimeline: 'kubectl evtimeline export',
   k8sobjects: 'the k8sobjects receiver',
@@ -37,12 +44,14 @@ const WRITER_NAMES: Record<OtlpWriter, string> = {
  * not keep (so a missing reporter or series is not read as "there was none"), and how many log
  * records were not events. '' when nothing is missing. `file` already escaped.
  */
-export function otlpProvenanceNotice(file: string, otlp: { writers: OtlpWriter[]; skipped: number }): string {
+export function otlpProvenanceNotice(file: string, otlp: { writers: OtlpWriter[]; skipped: number; unreadable?: UnreadableRecords | null }): string {
   const lines: string[] = [];
   for (const writer of otlp.writers) {
     const missing = MISSING_BY_WRITER[writer];
     if (missing.length > 0) lines.push(`${file}: events written by ${WRITER_NAMES[writer]}, which does not keep ${missing.join(', ')}; those fields read as empty`);
   }
   if (otlp.skipped > 0) lines.push(`${file}: skipped ${plural(otlp.skipped, 'log record')} that ${otlp.skipped === 1 ? 'is' : 'are'} not about a Kubernetes event`);
+  const bad = otlp.unreadable ?? null;
+  if (bad !== null) lines.push(`${file}: skipped ${plural(bad.count, 'log record')} that cannot be read (${bad.count === 1 ? '' : 'the first: '}line ${bad.line}: ${bad.why})`);
   return lines.map((line) => `${line}\n`).join('');
 }

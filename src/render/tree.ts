@@ -63,6 +63,13 @@ export function renderTooDeepNotice(): string {
 }
 
 /** A capture's objects.json that is there but not taken (`why`: "is not JSON", "belongs to another capture", ...). */
+/** Saved objects refused as no API server could have written them: one line, the first few reasons. */
+export function renderRefusedSavedObjects(from: string, refused: string[]): string {
+  if (refused.length === 0) return '';
+  const shown = refused.slice(0, 3).join('; ') + (refused.length > 3 ? `; and ${refused.length - 3} more` : '');
+  return `warning: ${escapeTerminal(from)}: refused ${refused.length === 1 ? 'a saved object' : `${refused.length} saved objects`} no API server could have written, read without them: ${escapeTerminal(shown)}\n`;
+}
+
 export function renderRefusedObjectsNotice(file: string, why: string): string {
   return `warning: ${escapeTerminal(file)} ${why}: the capture's ownership is not read\n`;
 }

@@ -657,3 +657,74 @@ test('a page of 20,000 events about as many objects: every lane, and the last on
   assertQuiet(opened);
   await page.close();
 });
+
+// ---- times far from the capture (issue 28, H2) ----------------------------------------------------
+// Anyone who may create events can date one 3000-01-01 (the API server and kubectl events accept it).
+
+/** The axis labels as drawn: their text and where each begins and ends on screen, left to right. */
+async function axisLabels(page: Page): Promise<{ text: string; left: number; right: number }[]> {
+  await page.waitForFunction(() => document.body.dataset.drawn !== undefined);
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('.tick'), (t) => {
+      const box = t.getBoundingClientRect();
+      return { text: t.textContent ?? '', left: box.left, right: box.right };
+    }).sort((a, b) => a.left - b.left),
+  );
+}
+
+/** Readable: a handful of labels, none over another. */
+function assertReadable(labels: { text: string; left: number; right: number }[], what: string): void {
+  assert.ok(labels.length >= 2 && labels.length <= 16, `${what}: ${labels.length} axis labels`);
+  labels.forEach((l, i) => {
+    const next = labels[i + 1];
+    if (next !== undefined) assert.ok(l.right + 4 <= next.left, `${what}: "${l.text}" runs into "${next.text}"`);
+  });
+}
+
+const secondsBefore = (iso: string): number => (NOW - Date.parse(iso)) / 1000;
+
+for (const far of ['2100-06-01T00:00:00Z', '2300-01-01T00:00:00Z', '3000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '1970-01-01T00:00:01Z', '2001-01-01T00:00:00Z']) {
+  test(`an event dated ${far} is told and drawn at the edge, not to scale; the others keep the view and the axis stays readable`, async () => {
+    const opened = await open(`far-${far.slice(0, 4)}`, [ev({ reason: 'Near', first: 600, last: 300, count: 3 }), ev({ reason: 'Far', first: secondsBefore(far) })]);
+    const { page } = opened;
+    const facts = (await page.locator('.facts').allTextContents()).join(' ');
+    assert.match(facts, new RegExp(`1 event is dated far from the capture \\(${far}\\): it is drawn at the (left|right) edge, not to scale`));
+    const g = await geometry(page);
+    assert.ok(g.start >= NOW - 3_600_000 && g.end <= NOW + 3_600_000, `the view stays around the capture: ${new Date(g.start).toISOString()} to ${new Date(g.end).toISOString()}`);
+    assertReadable(await axisLabels(page), 'fitted');
+    assert.equal(await page.locator('.track-row', { hasText: 'Far' }).getAttribute('data-marks'), '1', 'the far event has its mark');
+    await screenshot(page, `far-${far.slice(0, 4)}.png`);
+    // Its tooltip tells the real time.
+    await page.locator('.track-row', { hasText: 'Far' }).focus();
+    assert.equal((await tooltip(page))['First seen']?.startsWith(far), true);
+    // Zoomed out as far as the page goes: still a handful of labels, and no view of the far time.
+    for (let i = 0; i < 12; i += 1) await page.keyboard.press('-');
+    assertReadable(await axisLabels(page), 'zoomed out');
+    assertQuiet(opened);
+    await page.close();
+  });
+}
+
+test('a repeat since years before the capture is drawn to scale, with year labels that stay readable', async () => {
+  const opened = await open('years', [ev({ reason: 'BackOff', first: secondsBefore('2019-03-01T00:00:00Z'), last: 60, count: 90_000 })]);
+  const { page } = opened;
+  const labels = await axisLabels(page);
+  assertReadable(labels, 'seven years');
+  assert.ok(labels.every((l) => /^\d{4}$/.test(l.text)), labels.map((l) => l.text).join(' '));
+  assert.match((await page.locator('.facts').allTextContents()).join(' '), /^(?!.*not to scale)/);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('Show TTL horizon with the largest --event-ttl (2562047h, 292 years) gives a readable axis of years', async () => {
+  const opened = await open('ttl-huge', [ev({ reason: 'Near', first: 600 })], ['--event-ttl', '2562047h']);
+  const { page } = opened;
+  await page.getByRole('button', { name: 'Show TTL horizon' }).click();
+  await page.waitForFunction(() => Number(document.getElementById('range')?.dataset.start) < Date.parse('1800-01-01T00:00:00Z'));
+  const labels = await axisLabels(page);
+  assertReadable(labels, '292 years');
+  assert.ok(labels.every((l) => /^\d{4}$/.test(l.text)), labels.map((l) => l.text).join(' '));
+  assert.equal(await page.locator('.axis-note.ttl').textContent(), `TTL horizon ${new Date(NOW - 2562047 * 3_600_000).toISOString().replace('.000Z', 'Z')}`);
+  assertQuiet(opened);
+  await page.close();
+});

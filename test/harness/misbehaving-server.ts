@@ -5,7 +5,8 @@
 // answers the few paths a test points the plugin at with fixed JSON and the fault, and nothing more.
 // Network faults against a correct server go through tcp-proxy.ts in front of the real one instead.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -35,6 +36,51 @@ export interface MisbehavingServer {
   /** the method and path (with query) of every request received */
   readonly requests: string[];
   close(): Promise<void>;
+}
+
+/** A kubeconfig whose current context `broken` points at `url` (namespace op-events, a token, no CA check for https). */
+function writeKubeconfig(path: string, url: string): string {
+  const tls = url.startsWith('https:') ? ', insecure-skip-tls-verify: true' : '';
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: broken',
+      `clusters: [{name: broken, cluster: {server: "${url}"${tls}}}]`,
+      'users: [{name: broken, user: {token: not-a-secret}}]',
+      'contexts: [{name: broken, context: {cluster: broken, user: broken, namespace: op-events}}]',
+      '',
+    ].join('\n'),
+  );
+  return path;
+}
+
+/**
+ * A stuck load balancer or proxy: accepts TCP and never says a word, so a TLS ClientHello is never
+ * answered. `url` is https://127.0.0.1:PORT; `connections` counts the connections accepted.
+ */
+export async function startBlackHole(dir: string): Promise<{ url: string; kubeconfig: string; connections(): number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    kubeconfig: writeKubeconfig(join(dir, 'black-hole.kubeconfig'), url),
+    connections: () => accepted,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 function eventsList(items: unknown[], cont = ''): string {
@@ -124,19 +170,7 @@ export async function startMisbehavingServer(fault: Fault, events: unknown[], di
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const kubeconfig = join(dir, `misbehaving-${fault.kind}.kubeconfig`);
-  writeFileSync(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'current-context: broken',
-      `clusters: [{name: broken, cluster: {server: "${url}"}}]`,
-      'users: [{name: broken, user: {token: not-a-secret}}]',
-      'contexts: [{name: broken, context: {cluster: broken, user: broken, namespace: op-events}}]',
-      '',
-    ].join('\n'),
-  );
+  const kubeconfig = writeKubeconfig(join(dir, `misbehaving-${fault.kind}.kubeconfig`), url);
   return {
     url,
     kubeconfig,

@@ -12,7 +12,7 @@ import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline } from '../harness/plugin.ts';
-import { parseJsonPath } from '../../src/render/jsonpath.ts';
+import { parseJsonPath } from '../../src/render/jsonpath/jsonpath.ts';
 import { KUBECTL_TABLE, OWN_CASES } from '../fixtures/jsonpath/cases.ts';
 import type { JsonPathCase } from '../fixtures/jsonpath/cases.ts';
 import { scratchDir } from '../support/tmp.ts';

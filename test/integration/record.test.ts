@@ -503,7 +503,7 @@ describe('record through a proxy that fails on cue, and as a user the server ref
     const { proxy, kubeconfig } = await proxyTo(cp, 'bounded');
     const file = join(scratch, 'bounded.jsonl');
     const fake = fakeDeps({ env: { KUBECONFIG: kubeconfig } });
-    // The default schedule (0.5 s doubling to 30 s, ten failures: test/unit/record.test.ts) would
+    // The default schedule (0.5 s doubling to 30 s, ten failures: test/unit/commands/record.test.ts) would
     // take two minutes to give up; the same code with a short one.
     const retry = { firstDelayMs: 50, maxDelayMs: 200, maxAttempts: 5 };
     const done = runRecord({ ...parseRecordOptions(file, { namespace: ns }), retry }, { ...fake.deps, now: () => Date.now() });

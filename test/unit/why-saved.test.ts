@@ -43,7 +43,7 @@ test('incident --from a record tells the OOM kill from its status lines, after t
   const json = JSON.parse((await incident(['incident', '--from', path, '-o', 'json'])).stdout);
   assert.equal(json.causes[0].kind, 'oom-killed');
   assert.equal(json.causes[0].detail.limit, '20Mi');
-  assert.deepEqual(json.causes[0].events, [backOff.metadata && (backOff.metadata as { name: string }).name]);
+  assert.deepEqual(json.causes[0].events, [(kubelet.metadata as { name: string }).name]);
   assert.equal(json.causesFrom.status, true);
 });
 

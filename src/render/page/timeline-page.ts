@@ -92,15 +92,65 @@ export function timelinePage(): void {
     return reasonQuery === '' || str(tr[1]).toLowerCase().includes(reasonQuery);
   }
 
-  // The view: what part of time the plot shows. Fit: the events' window and the capture time.
+  // ---- scale: which times are drawn to scale ---------------------------------------------------------
+  // The API server accepts any time (anyone who may create events can date one 3000-01-01); drawn to
+  // scale it would squeeze every other event into a pixel. A time more than a day after the capture, or
+  // more than ten years before its TTL horizon, is told in the facts and drawn at the fitted view's edge.
+  const DAY = 86_400_000;
+  const scaleFrom = Math.min(data.ttlHorizon, data.capturedAt) - 3653 * DAY;
+  const scaleTo = data.capturedAt + DAY;
+  const inScale = (ms: number): boolean => ms >= scaleFrom && ms <= scaleTo;
+  /** The events' times, first and last seen, as epoch ms. */
+  function eventTimes(): number[] {
+    const times: number[] = [];
+    for (const ev of rowsOf) {
+      const first = at(ev[4]);
+      const last = at(ev[5]);
+      if (first !== null) times.push(first);
+      if (last !== null && last !== first) times.push(last);
+    }
+    return times;
+  }
+  /** The window of the times drawn to scale; null when there are none. */
+  function scaledWindow(times: number[]): [number, number] | null {
+    let start = Infinity;
+    let end = -Infinity;
+    for (const t of times) {
+      if (!inScale(t)) continue;
+      start = Math.min(start, t);
+      end = Math.max(end, t);
+    }
+    return Number.isFinite(start) ? [start, end] : null;
+  }
+  /** The events dated out of scale: how many, and their distinct times, oldest first. */
+  function farDated(): { count: number; times: number[] } {
+    let count = 0;
+    const times = new Set<number>();
+    for (const ev of rowsOf) {
+      const far = [at(ev[4]), at(ev[5])].filter((t): t is number => t !== null && !inScale(t));
+      if (far.length > 0) count += 1;
+      for (const t of far) times.add(t);
+    }
+    return { count, times: [...times].sort((a, b) => a - b) };
+  }
+
+  // The view: what part of time the plot shows. Fit: the window of the times drawn to scale, and the capture time.
   const MIN_SPAN = 10;
   function fitRange(): [number, number] {
-    const start = data.window?.[0] ?? data.capturedAt - 60_000;
-    const end = Math.max(data.window?.[1] ?? data.capturedAt, data.capturedAt);
+    const scaled = scaledWindow(eventTimes());
+    const start = scaled?.[0] ?? data.capturedAt - 60_000;
+    const end = Math.max(scaled?.[1] ?? data.capturedAt, data.capturedAt);
     const pad = Math.max((end - start) * 0.04, 500);
     return [start - pad, end + pad];
   }
   const fitted = fitRange();
+  /** Where a time is drawn: itself, or (out of scale) just inside the fitted view's nearer edge. */
+  function drawnAt(ms: number): number {
+    const inset = (fitted[1] - fitted[0]) * 0.015;
+    if (ms > scaleTo) return fitted[1] - inset;
+    if (ms < scaleFrom) return fitted[0] + inset;
+    return ms;
+  }
   let view = { start: fitted[0], end: fitted[1] };
   const outer: [number, number] = [
     Math.min(fitted[0], data.ttlHorizon) - (fitted[1] - Math.min(fitted[0], data.ttlHorizon)),
@@ -130,6 +180,13 @@ export function timelinePage(): void {
     setView(view.start + d, view.end + d);
   }
 
+  function farFact({ count, times }: { count: number; times: number[] }): string {
+    const shown = times.slice(0, 3).map(iso).join(', ') + (times.length > 3 ? ` and ${plural(times.length - 3, 'other time')}` : '');
+    const edges = [times.some((t) => t < scaleFrom) ? 'left' : '', times.some((t) => t > scaleTo) ? 'right' : ''].filter((e) => e !== '');
+    const one = count === 1;
+    return `${plural(count, 'event')} ${one ? 'is' : 'are'} dated far from the capture (${shown}): ${one ? 'it is' : 'they are'} drawn at the ${edges.join(' and ')} edge${edges.length > 1 ? 's' : ''}, not to scale, marked with an arrow and the date; hover for the exact time.`;
+  }
+
   // ---- header, controls, legend ------------------------------------------------------------------
   const header = el('header');
   header.append(el('h1', '', `Event timeline: ${visible(data.scope)}`));
@@ -145,6 +202,8 @@ export function timelinePage(): void {
   facts.push(
     `The API server deletes an event ${length(data.eventTTLms)} after its last write (--event-ttl): whatever was not written since ${iso(data.ttlHorizon)} was gone before it was read, so the story may begin earlier than it seems.`,
   );
+  const far = farDated();
+  if (far.count > 0) facts.push(farFact(far));
   if (untimed > 0) facts.push(`${plural(untimed, 'event')} carry no time and are listed without marks.`);
   for (const fact of facts) header.append(el('p', 'facts', fact));
   app.append(header);
@@ -483,9 +542,15 @@ export function timelinePage(): void {
     return y;
   }
 
-  const plotWidth = (): number => layer.clientWidth;
-  const xOf = (ms: number): number => ((ms - view.start) / (view.end - view.start)) * plotWidth();
-  const timeAt = (x: number): number => view.start + (x / plotWidth()) * (view.end - view.start);
+  // The plot's width, read once per frame (measurePlot in draw): a read after the axis changed forces
+  // a layout, and one per tick made thousands of them.
+  let plotW = 0;
+  function measurePlot(): number {
+    plotW = layer.clientWidth;
+    return plotW;
+  }
+  const xOf = (ms: number): number => ((ms - view.start) / (view.end - view.start)) * plotW;
+  const timeAt = (x: number): number => view.start + (x / plotW) * (view.end - view.start);
 
   let frame = 0;
   let axisDirty = true;
@@ -501,7 +566,7 @@ export function timelinePage(): void {
   }
 
   function place(node: HTMLElement, from: number, to: number): void {
-    const w = plotWidth();
+    const w = plotW;
     const x1 = Math.max(-2, Math.min(w + 2, xOf(from)));
     const x2 = Math.max(-2, Math.min(w + 2, xOf(to)));
     node.hidden = x2 - x1 <= 0.5;
@@ -509,25 +574,67 @@ export function timelinePage(): void {
     node.style.width = `${x2 - x1}px`;
   }
 
+  // ---- axis ticks: clock steps up to a week, then calendar months, years, decades, centuries ---------
+  const MAX_TICKS = 24;
+  const MS_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5, 108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5];
+  /** In months: a month, a quarter, half a year, then 1, 2, 5, 10, 20, 50 ... years up to Date's range. */
+  const MONTH_STEPS = [1, 3, 6, ...[1, 10, 100, 1e3, 1e4, 1e5].flatMap((p) => [p, 2 * p, 5 * p]).map((years) => years * 12)];
+  const AVERAGE_MONTH = 2_629_746_000;
+  type TickStep = { ms: number } | { months: number };
+  /** The finest step that leaves at least 110 px between labels, and never more than MAX_TICKS of them. */
+  function tickStep(span: number, width: number): TickStep {
+    const most = Math.max(2, Math.min(MAX_TICKS, width / 110));
+    const ms = MS_STEPS.find((s) => span / s <= most);
+    if (ms !== undefined) return { ms };
+    return { months: MONTH_STEPS.find((m) => span / (m * AVERAGE_MONTH) <= most) ?? (MONTH_STEPS.at(-1) as number) };
+  }
+  /** Midnight UTC of the first of a month, counted in months from year 0 (Date.UTC reads years 0-99 as 19xx). */
+  function monthStart(index: number): number {
+    const d = new Date(0);
+    d.setUTCFullYear(Math.floor(index / 12), ((index % 12) + 12) % 12, 1);
+    return d.getTime();
+  }
+  const yearOf = (ms: number): string => {
+    const y = new Date(ms).getUTCFullYear();
+    return y < 0 ? String(y) : String(y).padStart(4, '0');
+  };
+  function tickLabel(ms: number, step: TickStep, span: number): string {
+    const t = iso(ms);
+    const date = t.slice(0, t.indexOf('T'));
+    if ('months' in step) return step.months % 12 === 0 ? yearOf(ms) : date.slice(0, date.lastIndexOf('-'));
+    const clock = t.slice(t.indexOf('T') + 1);
+    if (step.ms < 1000) return clock.slice(0, 12);
+    if (step.ms < 60_000) return clock.slice(0, 8);
+    if (step.ms < 86_400_000) return span > 86_400_000 ? `${date.slice(-5)} ${clock.slice(0, 5)}` : clock.slice(0, 5);
+    return date;
+  }
+  /** The axis's ticks between start and end: at most MAX_TICKS, whatever the span. */
+  function axisTicks(start: number, end: number, width: number): { ms: number; label: string }[] {
+    const step = tickStep(end - start, width);
+    const ticks: { ms: number; label: string }[] = [];
+    if ('ms' in step) {
+      for (let ms = Math.ceil(start / step.ms) * step.ms; ms <= end && ticks.length < MAX_TICKS; ms += step.ms) ticks.push({ ms, label: tickLabel(ms, step, end - start) });
+      return ticks;
+    }
+    const from = new Date(start);
+    let index = Math.ceil((from.getUTCFullYear() * 12 + from.getUTCMonth()) / step.months) * step.months;
+    for (let ms = monthStart(index); ms <= end && ticks.length < MAX_TICKS; index += step.months, ms = monthStart(index)) {
+      if (ms >= start) ticks.push({ ms, label: tickLabel(ms, step, end - start) });
+    }
+    return ticks;
+  }
+
   function drawAxis(): void {
     axisDirty = false;
     axis.replaceChildren();
-    const w = plotWidth();
+    const w = plotW;
     const span = view.end - view.start;
-    const steps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5, 108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5, 2592e6];
-    const step = steps.find((s) => span / s <= Math.max(2, w / 110)) ?? 2592e6;
-    const label = (ms: number): string => {
-      const t = new Date(ms).toISOString();
-      if (step < 1000) return t.slice(11, 23);
-      if (step < 60_000) return t.slice(11, 19);
-      if (step < 86_400_000) return span > 86_400_000 ? `${t.slice(5, 10)} ${t.slice(11, 16)}` : t.slice(11, 16);
-      return t.slice(0, 10);
-    };
-    for (let ms = Math.ceil(view.start / step) * step; ms <= view.end; ms += step) {
+    for (const { ms, label } of axisTicks(view.start, view.end, w)) {
+      const x = xOf(ms);
       // A label half cut off at either edge reads as another time.
-      if (xOf(ms) < 24 || xOf(ms) > w - 24) continue;
-      const tick = el('span', 'tick', label(ms));
-      tick.style.left = `${xOf(ms)}px`;
+      if (x < 24 || x > w - 24) continue;
+      const tick = el('span', 'tick', label);
+      tick.style.left = `${x}px`;
       axis.append(tick);
     }
     const note = (cls: string, text: string, ms: number): void => {
@@ -555,8 +662,8 @@ export function timelinePage(): void {
   }
 
   function draw(): void {
+    const w = measurePlot();
     if (axisDirty) drawAxis();
-    const w = plotWidth();
     const r = rowsEl.getBoundingClientRect();
     const stickyBottom = printing ? r.top : axisRow.getBoundingClientRect().bottom;
     const top = Math.max(0, stickyBottom - r.top);
@@ -598,7 +705,7 @@ export function timelinePage(): void {
     const ev = rowsOf[i];
     const first = at(ev?.[4] ?? null);
     if (ev === undefined || first === null) return null;
-    return { x1: xOf(first), x2: xOf(at(ev[5]) ?? first) };
+    return { x1: xOf(drawnAt(first)), x2: xOf(drawnAt(at(ev[5]) ?? first)) };
   }
 
   function shape(ctx: CanvasRenderingContext2D, kind: string, x: number, y: number): void {
@@ -634,8 +741,9 @@ export function timelinePage(): void {
       const type = data.types[tr[2]] as PageType;
       const first = at(ev[4]);
       if (first === null) continue;
-      const x1 = xOf(first);
-      const x2 = xOf(at(ev[5]) ?? first);
+      const last = at(ev[5]) ?? first;
+      const x1 = xOf(drawnAt(first));
+      const x2 = xOf(drawnAt(last));
       if (x2 < -8 || x1 > w + 8) continue;
       const colour = colourOf(type);
       ctx.fillStyle = colour;
@@ -657,6 +765,7 @@ export function timelinePage(): void {
       marks += 1;
       lastPixel = pixel;
       lastKind = type.kind;
+      drawFarDates(ctx, first, last, x1, x2, cy);
       // Repeats and unconventional types are named beside the mark whenever there is room.
       const words = [ev[6] > 1 ? `\u00D7${thousands(ev[6])}` : '', type.kind === 'unconventional' ? typeName(type) : ''].filter((s) => s !== '').join(' ');
       const x = Math.max(x1, x2) + 9;
@@ -668,6 +777,22 @@ export function timelinePage(): void {
       }
     }
     return marks;
+  }
+
+  /** An arrow and the date beside a time drawn out of scale, written towards the middle of the plot. */
+  function drawFarDates(ctx: CanvasRenderingContext2D, first: number, last: number, x1: number, x2: number, cy: number): void {
+    ctx.fillStyle = colours.fg ?? '#000';
+    ctx.font = '11px system-ui, sans-serif';
+    const date = (ms: number): string => iso(ms).slice(0, iso(ms).indexOf('T'));
+    if (first < scaleFrom) {
+      ctx.textAlign = 'left';
+      ctx.fillText(`\u2190 ${date(first)}`, x1 + 9, cy - 9);
+    }
+    if (last > scaleTo) {
+      ctx.textAlign = 'right';
+      ctx.fillText(`${date(last)} \u2192`, x2 - 9, cy - 9);
+    }
+    ctx.textAlign = 'left';
   }
 
   // ---- tooltip and selection ------------------------------------------------------------------------
@@ -752,15 +877,14 @@ export function timelinePage(): void {
       const m = markBox(next.row, next.event);
       if (m !== null) {
         // Bring the mark into view before pointing at it.
-        const w = plotWidth();
-        if (m.x1 < 0 || m.x1 > w) {
-          const t = at(rowsOf[next.event]?.[4] ?? null) ?? view.start;
+        if (m.x1 < 0 || m.x1 > plotW) {
+          const t = drawnAt(at(rowsOf[next.event]?.[4] ?? null) ?? view.start);
           const span = view.end - view.start;
           setView(t - span / 2, t + span / 2);
         }
         const rect = next.row.el.getBoundingClientRect();
         const lr = layer.getBoundingClientRect();
-        showTooltip(next.event, lr.left + xOf(at(rowsOf[next.event]?.[4] ?? null) ?? view.start), rect.top + rect.height / 2);
+        showTooltip(next.event, lr.left + xOf(drawnAt(at(rowsOf[next.event]?.[4] ?? null) ?? view.start)), rect.top + rect.height / 2);
       }
       next.row.el.setAttribute('aria-describedby', 'tooltip');
     }
@@ -805,7 +929,7 @@ export function timelinePage(): void {
   let drag: { x: number; start: number; end: number } | null = null;
   rowsEl.addEventListener('mousemove', (e) => {
     if (drag !== null) {
-      const d = ((e.clientX - drag.x) / plotWidth()) * (drag.end - drag.start);
+      const d = ((e.clientX - drag.x) / plotW) * (drag.end - drag.start);
       setView(drag.start - d, drag.end - d);
       return;
     }
@@ -848,7 +972,8 @@ export function timelinePage(): void {
     const target = e.target as HTMLElement | null;
     if (target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const around = selected === null ? undefined : (at(rowsOf[selected.event]?.[4] ?? null) ?? undefined);
+    const selectedAt = selected === null ? null : at(rowsOf[selected.event]?.[4] ?? null);
+    const around = selectedAt === null ? undefined : drawnAt(selectedAt);
     const keys: Record<string, () => void> = {
       '+': () => zoom(0.5, around),
       '=': () => zoom(0.5, around),

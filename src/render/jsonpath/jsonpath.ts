@@ -1,0 +1,821 @@
+// kubectl's jsonpath dialect (`-o jsonpath=...`), a port of k8s.io/client-go/util/jsonpath v0.36.3
+// (parser.go, jsonpath.go) and the comparison rules of its forked text/template funcs. It is not
+// RFC 9535 JSONPath: text outside {} is printed as is, {range}/{end} loop, `{"\n"}` is a quoted
+// literal, results of one expression print space-separated, maps and lists print as compact JSON
+// (keys sorted, <>& escaped, as Go's encoding/json does), and a filter compares only values of one
+// Go kind (an int with a float is an error). Tested against the package's own test table and, on
+// the same documents, against the package itself (test/controlplane jsonpath).
+//
+// The document is what kubectl's unstructured objects hold (apimachinery's util/json): a JSON
+// number without a fraction is an int64, any other a float64, which decides how it prints and
+// compares. Go iterates maps in random order; here they go in document order.
+
+import { escapeTerminal } from '../escape.ts';
+import { escapeJsonUnsafe } from '../json.ts';
+
+interface Param {
+  value: number;
+  known: boolean;
+  derived: boolean;
+}
+
+type Node =
+  | { kind: 'list'; nodes: Node[] }
+  | { kind: 'text'; text: string }
+  | { kind: 'field'; name: string }
+  | { kind: 'array'; params: [Param, Param, Param] }
+  | { kind: 'filter'; left: Node & { kind: 'list' }; right: Node & { kind: 'list' }; operator: string }
+  | { kind: 'int'; value: number }
+  | { kind: 'float'; value: number }
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'wildcard' }
+  | { kind: 'recursive' }
+  | { kind: 'union'; nodes: Array<Node & { kind: 'list' }> }
+  | { kind: 'identifier'; name: string };
+
+type ListNode = Node & { kind: 'list' };
+
+export class JsonPathError extends Error {
+  override name = 'JsonPathError';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser (parser.go). Positions are in UTF-16 code units; every character the grammar looks at is
+// ASCII, so that changes nothing but the error texts' rune descriptions.
+
+const EOF = '';
+const DICT_KEY = /^'([^']*)'$/;
+const SLICE_OPERATOR = /^(-?\d*)(:-?\d*)?(:-?\d*)?$/;
+const FILTER = /^([^!<>=]+)([!<>=]+)(.+?)$/;
+
+function isSpace(r: string): boolean {
+  return r === ' ' || r === '\t';
+}
+function isEndOfLine(r: string): boolean {
+  return r === '\r' || r === '\n';
+}
+function isTerminator(r: string): boolean {
+  return isSpace(r) || isEndOfLine(r) || r === EOF || '.,[]$@{}'.includes(r);
+}
+function isAlphaNumeric(r: string): boolean {
+  return r === '_' || /^[\p{L}\p{Nd}]$/u.test(r);
+}
+function isDigit(r: string): boolean {
+  return /^\p{Nd}$/u.test(r);
+}
+
+function list(): ListNode {
+  return { kind: 'list', nodes: [] };
+}
+
+class Parser {
+  root: ListNode = list();
+  private input = '';
+  private pos = 0;
+  private start = 0;
+  private width = 0;
+
+  parse(text: string): void {
+    this.input = text;
+    this.root = list();
+    this.pos = 0;
+    // Go recurses text -> action -> text; a loop here, so a long template cannot exhaust the stack.
+    while (this.parseText(this.root)) this.parseLeftDelim(this.root);
+  }
+
+  private consumeText(): string {
+    const value = this.input.slice(this.start, this.pos);
+    this.start = this.pos;
+    return value;
+  }
+
+  private next(): string {
+    if (this.pos >= this.input.length) {
+      this.width = 0;
+      return EOF;
+    }
+    const r = String.fromCodePoint(this.input.codePointAt(this.pos) ?? 0);
+    this.width = r.length;
+    this.pos += this.width;
+    return r;
+  }
+
+  private peek(): string {
+    const r = this.next();
+    this.backup();
+    return r;
+  }
+
+  private backup(): void {
+    this.pos -= this.width;
+  }
+
+  private rest(): string {
+    return this.input.slice(this.pos);
+  }
+
+  /** Plain text up to the next `{` (true) or the end (false). */
+  private parseText(cur: ListNode): boolean {
+    for (;;) {
+      if (this.rest().startsWith('{')) {
+        if (this.pos > this.start) cur.nodes.push({ kind: 'text', text: this.consumeText() });
+        return true;
+      }
+      if (this.next() === EOF) break;
+    }
+    if (this.pos > this.start) cur.nodes.push({ kind: 'text', text: this.consumeText() });
+    return false;
+  }
+
+  private parseLeftDelim(cur: ListNode): void {
+    this.pos += 1;
+    this.consumeText();
+    const node = list();
+    cur.nodes.push(node);
+    this.parseInsideAction(node);
+  }
+
+  // Written as a loop where Go recurses once per token: a long template must not exhaust the stack.
+  private parseInsideAction(cur: ListNode): void {
+    for (;;) {
+      const rest = this.rest();
+      if (rest.startsWith('}')) return this.parseRightDelim();
+      if (rest.startsWith('[?(')) {
+        this.parseFilter(cur);
+        continue;
+      }
+      if (rest.startsWith('..')) {
+        this.parseRecursive(cur);
+        continue;
+      }
+      const r = this.next();
+      if (r === EOF || isEndOfLine(r)) throw new JsonPathError('unclosed action');
+      if (r === ' ' || r === '@' || r === '$') {
+        this.consumeText();
+      } else if (r === '[') {
+        this.parseArray(cur);
+      } else if (r === '"' || r === "'") {
+        this.parseQuote(cur, r);
+      } else if (r === '.') {
+        this.parseField(cur);
+      } else if (r === '+' || r === '-' || isDigit(r)) {
+        this.backup();
+        this.parseNumber(cur);
+      } else if (isAlphaNumeric(r)) {
+        this.backup();
+        this.parseIdentifier(cur);
+      } else {
+        throw new JsonPathError(`unrecognized character in action: ${describeRune(r)}`);
+      }
+    }
+  }
+
+  private parseRightDelim(): void {
+    this.pos += 1;
+    this.consumeText();
+  }
+
+  private parseIdentifier(cur: ListNode): void {
+    for (;;) {
+      if (isTerminator(this.next())) {
+        this.backup();
+        break;
+      }
+    }
+    const value = this.consumeText();
+    if (value === 'true' || value === 'false') cur.nodes.push({ kind: 'bool', value: value === 'true' });
+    else cur.nodes.push({ kind: 'identifier', name: value });
+  }
+
+  private parseRecursive(cur: ListNode): void {
+    if (cur.nodes.at(-1)?.kind === 'recursive') throw new JsonPathError('invalid multiple recursive descent');
+    this.pos += 2;
+    this.consumeText();
+    cur.nodes.push({ kind: 'recursive' });
+    if (isAlphaNumeric(this.peek())) this.parseField(cur);
+  }
+
+  private parseNumber(cur: ListNode): void {
+    const sign = this.peek();
+    if (sign === '+' || sign === '-') this.next();
+    for (;;) {
+      const r = this.next();
+      if (r !== '.' && !isDigit(r)) {
+        this.backup();
+        break;
+      }
+    }
+    const value = this.consumeText();
+    // strconv.Atoi, then strconv.ParseFloat
+    if (/^[+-]?\d+$/.test(value) && Math.abs(Number(value)) < 2 ** 63) cur.nodes.push({ kind: 'int', value: Number(value) });
+    else if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(value)) cur.nodes.push({ kind: 'float', value: Number(value) });
+    else throw new JsonPathError(`cannot parse number ${value}`);
+  }
+
+  private parseArray(cur: ListNode): void {
+    for (;;) {
+      const r = this.next();
+      if (r === EOF || r === '\n') throw new JsonPathError('unterminated array');
+      if (r === ']') break;
+    }
+    let text = this.consumeText();
+    text = text.slice(1, -1);
+    if (text === '*') text = ':';
+
+    const parts = text.split(',');
+    if (parts.length > 1) {
+      const union = parts.map((part) => parseAction(`[${part.replace(/^ +| +$/g, '')}]`));
+      cur.nodes.push({ kind: 'union', nodes: union });
+      return;
+    }
+
+    const key = DICT_KEY.exec(text);
+    if (key) {
+      cur.nodes.push(...parseAction(`.${key[1]}`).nodes);
+      return;
+    }
+
+    const slice = SLICE_OPERATOR.exec(text);
+    if (!slice) throw new JsonPathError(`invalid array index ${text}`);
+    const params: [Param, Param, Param] = [
+      { value: 0, known: false, derived: false },
+      { value: 0, known: false, derived: false },
+      { value: 0, known: false, derived: false },
+    ];
+    for (let i = 0; i < 3; i++) {
+      let value = slice[i + 1] ?? '';
+      const param = params[i] as Param;
+      if (value !== '') {
+        if (i > 0) value = value.slice(1);
+        if (i > 0 && value === '') {
+          param.known = false;
+        } else {
+          if (!/^[+-]?\d+$/.test(value)) throw new JsonPathError(`array index ${value} is not a number`);
+          param.known = true;
+          param.value = Number(value);
+        }
+      } else if (i === 1) {
+        param.known = true;
+        param.value = params[0].value + 1;
+        param.derived = true;
+      }
+    }
+    cur.nodes.push({ kind: 'array', params });
+  }
+
+  private parseFilter(cur: ListNode): void {
+    this.pos += 3;
+    this.consumeText();
+    let begin = false;
+    let end = false;
+    let pair = '';
+    for (;;) {
+      const r = this.next();
+      if (r === EOF || r === '\n') throw new JsonPathError('unterminated filter');
+      if (r === '"' || r === "'") {
+        if (!begin) {
+          begin = true;
+          pair = r;
+          continue;
+        }
+        if (this.input[this.pos - 2] !== '\\' && r === pair) end = true;
+      } else if (r === ')') {
+        if (begin === end) break;
+      }
+    }
+    if (this.next() !== ']') throw new JsonPathError('unclosed array expect ]');
+    const text = this.consumeText().slice(0, -2);
+    const match = FILTER.exec(text);
+    if (!match) {
+      cur.nodes.push({ kind: 'filter', left: parseAction(text), right: list(), operator: 'exists' });
+    } else {
+      cur.nodes.push({ kind: 'filter', left: parseAction(match[1] ?? ''), right: parseAction(match[3] ?? ''), operator: match[2] ?? '' });
+    }
+  }
+
+  private parseQuote(cur: ListNode, end: string): void {
+    for (;;) {
+      const r = this.next();
+      if (r === EOF || r === '\n') throw new JsonPathError('unterminated quoted string');
+      if (r === end && this.input[this.pos - 2] !== '\\') break;
+    }
+    const value = this.consumeText();
+    cur.nodes.push({ kind: 'text', text: unquoteExtend(value) });
+  }
+
+  private parseField(cur: ListNode): void {
+    this.consumeText();
+    while (this.advance()) {
+      // scan to the next unescaped terminator
+    }
+    const value = this.consumeText();
+    if (value === '*') cur.nodes.push({ kind: 'wildcard' });
+    else cur.nodes.push({ kind: 'field', name: value.replaceAll('\\', '') });
+  }
+
+  private advance(): boolean {
+    const r = this.next();
+    if (r === '\\') {
+      this.next();
+    } else if (isTerminator(r)) {
+      this.backup();
+      return false;
+    }
+    return true;
+  }
+}
+
+/** Go's %#U: U+0023 '#'. */
+function describeRune(r: string): string {
+  const code = r.codePointAt(0) ?? 0;
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')} '${r}'`;
+}
+
+/** parseAction: the text as the inside of one {...} action. */
+function parseAction(text: string): ListNode {
+  const parser = new Parser();
+  parser.parse(`{${text}}`);
+  return parser.root.nodes[0] as ListNode;
+}
+
+/** strconv.Unquote, extended to single quotes (UnquoteExtend). */
+function unquoteExtend(s: string): string {
+  const fail = (): never => {
+    throw new JsonPathError(`unquote string ${s} error invalid syntax`);
+  };
+  if (s.length < 2) fail();
+  const quote = s[0];
+  if (quote !== s.at(-1) || (quote !== '"' && quote !== "'")) fail();
+  const body = s.slice(1, -1);
+  if (!body.includes('\\') && !body.includes(quote as string)) return body;
+  let out = '';
+  const simple: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
+  for (let i = 0; i < body.length; ) {
+    const c = body[i] as string;
+    if (c === quote) fail();
+    if (c !== '\\') {
+      out += c;
+      i += 1;
+      continue;
+    }
+    const e = body[i + 1];
+    if (e === undefined) fail();
+    const mapped = simple[e as string];
+    if (mapped !== undefined) {
+      out += mapped;
+      i += 2;
+    } else if (e === quote) {
+      out += e;
+      i += 2;
+    } else if (e === 'x' || e === 'u' || e === 'U') {
+      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      const hex = body.slice(i + 2, i + 2 + n);
+      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) fail();
+      const code = parseInt(hex, 16);
+      if (e !== 'x' && (code > 0x10ffff || (code >= 0xd800 && code < 0xe000))) fail();
+      // \xNN is one byte in Go; above 0x7f it would not be valid UTF-8 on its own.
+      out += e === 'x' && code > 0x7f ? '\ufffd' : String.fromCodePoint(code);
+      i += 2 + n;
+    } else if (e !== undefined && /[0-7]/.test(e)) {
+      const oct = body.slice(i + 1, i + 4);
+      if (!/^[0-7]{3}$/.test(oct) || parseInt(oct, 8) > 255) fail();
+      const code = parseInt(oct, 8);
+      out += code > 0x7f ? '\ufffd' : String.fromCharCode(code);
+      i += 4;
+    } else {
+      fail();
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values. A JSON value, or one of Go's that JSON has no word for.
+
+/** reflect.Value{}: what ranging over a null, or over nothing, hands the next action. */
+const INVALID = Symbol('invalid');
+/** A float64 literal of the template (`1.0` is a float there, while `1.0` in the document is an int64). */
+class GoFloat {
+  constructor(readonly value: number) {}
+}
+/** A uint8: a byte of a string, from `*` or `..` over a string. */
+class GoByte {
+  constructor(readonly value: number) {}
+}
+
+type Value = unknown;
+
+function isMap(v: Value): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoFloat) && !(v instanceof GoByte);
+}
+
+function isInt(n: number): boolean {
+  return Number.isInteger(n) && Math.abs(n) < 2 ** 63;
+}
+
+/** Go's Indirect: null (a nil interface) is nil. */
+function isNil(v: Value): boolean {
+  return v === null;
+}
+
+/** What Go's %v of value.Type() prints, for error messages. */
+function goType(v: Value): string {
+  if (v === INVALID) return '<nil>';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return isInt(v) ? 'int64' : 'float64';
+  if (v instanceof GoFloat) return 'float64';
+  if (v instanceof GoByte) return 'uint8';
+  if (Array.isArray(v)) return '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+function children(v: Value): Value[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v === 'string') return [...new TextEncoder().encode(v)].map((b) => new GoByte(b));
+  if (isMap(v)) return Object.values(v);
+  return [];
+}
+
+type BasicKind = 'bool' | 'int' | 'uint' | 'float' | 'string';
+
+function basicKind(v: Value): BasicKind {
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return isInt(v) ? 'int' : 'float';
+  if (v instanceof GoFloat) return 'float';
+  if (v instanceof GoByte) return 'uint';
+  if (typeof v === 'string') return 'string';
+  throw new JsonPathError('invalid type for comparison');
+}
+
+function scalar(v: Value): number | string | boolean {
+  if (v instanceof GoFloat || v instanceof GoByte) return v.value;
+  return v as number | string | boolean;
+}
+
+/** Go compares strings byte by byte (UTF-8), not by UTF-16 code unit. */
+function compareStrings(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+function goEqual(a: Value, b: Value): boolean {
+  const ka = basicKind(a);
+  const kb = basicKind(b);
+  if (ka !== kb) {
+    if ((ka === 'int' && kb === 'uint') || (ka === 'uint' && kb === 'int')) return scalar(a) === scalar(b);
+    throw new JsonPathError('incompatible types for comparison');
+  }
+  return scalar(a) === scalar(b);
+}
+
+function goLess(a: Value, b: Value): boolean {
+  const ka = basicKind(a);
+  const kb = basicKind(b);
+  if (ka !== kb) {
+    if ((ka === 'int' && kb === 'uint') || (ka === 'uint' && kb === 'int')) return (scalar(a) as number) < (scalar(b) as number);
+    throw new JsonPathError('incompatible types for comparison');
+  }
+  if (ka === 'bool') throw new JsonPathError('invalid type for comparison');
+  if (ka === 'string') return compareStrings(a as string, b as string) < 0;
+  return (scalar(a) as number) < (scalar(b) as number);
+}
+
+function compare(operator: string, a: Value, b: Value): boolean {
+  switch (operator) {
+    case '<':
+      return goLess(a, b);
+    case '>':
+      return !(goLess(a, b) || goEqual(a, b));
+    case '==':
+      return goEqual(a, b);
+    case '!=':
+      return !goEqual(a, b);
+    case '<=':
+      return goLess(a, b) || goEqual(a, b);
+    case '>=':
+      return !goLess(a, b);
+    default:
+      throw new JsonPathError(`unrecognized filter operator ${operator}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing (PrintResults, evalToText) the way Go's fmt and encoding/json write values.
+
+/** strconv.FormatFloat(f, 'g', -1, 64), which fmt's %v uses: 1e+06, 1.5, 1e-05. */
+export function formatGoFloat(f: number): string {
+  if (Number.isNaN(f)) return 'NaN';
+  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  const [mantissa = '', expText = '0'] = f.toExponential().split('e');
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 6) {
+    const sign = exp < 0 ? '-' : '+';
+    return `${mantissa}e${sign}${String(Math.abs(exp)).padStart(2, '0')}`;
+  }
+  // Shortest digits in positional notation; toString switches to exponents only below 1e-6.
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const neg = f < 0 ? '-' : '';
+  if (exp >= 0) {
+    const whole = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
+    const frac = digits.slice(exp + 1);
+    return `${neg}${whole}${frac ? `.${frac}` : ''}`;
+  }
+  return `${neg}0.${'0'.repeat(-exp - 1)}${digits}`;
+}
+
+function goText(v: Value): string {
+  if (v === INVALID) return '<no value>';
+  if (v === null) return 'null';
+  if (typeof v === 'number') return isInt(v) ? String(v) : formatGoFloat(v);
+  if (v instanceof GoFloat) return formatGoFloat(v.value);
+  if (v instanceof GoByte) return String(v.value);
+  return String(v);
+}
+
+const GO_JSON_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+function goJsonString(s: string): string {
+  // A lone surrogate is not valid UTF-8: Go writes U+FFFD for it.
+  const wellFormed = s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return `"${wellFormed.replace(/["\\<>&\u0000-\u001f\u2028\u2029]/g, (c) => GO_JSON_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
+function goJsonNumber(n: number): string {
+  if (!Number.isFinite(n)) throw new JsonPathError(`json: unsupported value: ${formatGoFloat(n)}`);
+  // encoding/json writes a float64 as ES6 does, which is what String() gives; an int64 as digits.
+  return Object.is(n, -0) ? '-0' : String(n);
+}
+
+/** encoding/json: Marshal (indent '') or MarshalIndent(v, '', indent). Map keys sorted by bytes. */
+export function goJson(v: Value, indent = '', depth = 0): string {
+  if (v === null || v === INVALID) return 'null';
+  if (typeof v === 'string') return goJsonString(v);
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return goJsonNumber(v);
+  if (v instanceof GoFloat || v instanceof GoByte) return goJsonNumber(v.value);
+  const nl = indent === '' ? '' : `\n${indent.repeat(depth + 1)}`;
+  const close = indent === '' ? '' : `\n${indent.repeat(depth)}`;
+  const colon = indent === '' ? ':' : ': ';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    return `[${v.map((item) => nl + goJson(item, indent, depth + 1)).join(',')}${close}]`;
+  }
+  const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => compareStrings(a, b));
+  if (entries.length === 0) return '{}';
+  return `{${entries.map(([k, item]) => `${nl}${goJsonString(k)}${colon}${goJson(item, indent, depth + 1)}`).join(',')}${close}}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation (jsonpath.go)
+
+interface JsonPathOptions {
+  /** kubectl's --allow-missing-template-keys (default true): a missing field prints nothing instead of failing */
+  allowMissingKeys: boolean;
+  /** -o jsonpath-as-json: the results as an indented JSON array per action */
+  outputJson: boolean;
+}
+
+export interface JsonPathTemplate {
+  /**
+   * The template's output for one document; throws JsonPathError when kubectl's would fail.
+   * `terminal`: the text goes to a terminal, so every value taken from the document is escaped
+   * (escapeTerminal; JSON text with escapeJsonUnsafe) while the template's own text (`{"\n"}`, a
+   * tab) is printed as written. Otherwise the output is exactly client-go's, byte for byte.
+   */
+  execute(data: unknown, terminal?: boolean): string;
+}
+
+/** One action's results, and whether they come from the template's text alone rather than the document. */
+interface ActionResults {
+  values: Value[];
+  literal: boolean;
+}
+
+/**
+ * Whether a node's results come from the template alone: a quoted string or plain text (which
+ * ignore their input, so whatever follows in the same action walks template text only), a number
+ * or bool. Anything else (a field, a filter, a bracket union of paths) is document text: escaped.
+ */
+function fromTemplate(node: Node): boolean {
+  switch (node.kind) {
+    case 'text':
+    case 'int':
+    case 'bool':
+    case 'float':
+      return true;
+    case 'list':
+      return node.nodes.some(fromTemplate);
+    default:
+      return false;
+  }
+}
+
+/** Parses a template; throws JsonPathError on a syntax error, as kubectl's Parse does. */
+export function parseJsonPath(template: string, opts: JsonPathOptions): JsonPathTemplate {
+  const parser = new Parser();
+  parser.parse(template);
+  return { execute: (data, terminal = false) => new Executor(parser.root.nodes, opts).execute(data, terminal) };
+}
+
+class Executor {
+  private beginRange = 0;
+  private inRange = 0;
+  private endRange = 0;
+  /** index (into `nodes`) of the last {end} met; Go keeps a pointer into the same array */
+  private lastEndNode = -1;
+
+  constructor(
+    private readonly nodes: Node[],
+    private readonly opts: JsonPathOptions,
+  ) {}
+
+  execute(data: unknown, terminal: boolean): string {
+    return this.findResults(data, 0)
+      .map(({ values, literal }) => {
+        const text = this.printResults(values);
+        if (!terminal || literal) return text;
+        return this.opts.outputJson ? escapeJsonUnsafe(text) : escapeTerminal(text);
+      })
+      .join('');
+  }
+
+  private findResults(data: Value, start: number): ActionResults[] {
+    const full: ActionResults[] = [];
+    for (let i = start; i < this.nodes.length; i++) {
+      const results = this.walk([data], this.nodes[i] as Node);
+      if (this.endRange > 0 && this.endRange <= this.inRange) {
+        this.endRange -= 1;
+        this.lastEndNode = i;
+        break;
+      }
+      if (this.beginRange > 0) {
+        this.beginRange -= 1;
+        this.inRange += 1;
+        if (results.length > 0) {
+          // value.Interface() then reflect.ValueOf: a null item becomes the invalid value
+          for (const value of results) full.push(...this.findResults(value === null ? INVALID : value, i + 1));
+        } else {
+          this.findResults(INVALID, i + 1);
+        }
+        this.inRange -= 1;
+        for (let k = i + 1; k < this.nodes.length; k++) {
+          if (k === this.lastEndNode) {
+            i = k;
+            break;
+          }
+        }
+        continue;
+      }
+      full.push({ values: results, literal: fromTemplate(this.nodes[i] as Node) });
+    }
+    return full;
+  }
+
+  private printResults(results: Value[]): string {
+    if (this.opts.outputJson) return `${goJson(results, '    ')}\n`;
+    return results
+      .map((r) => (Array.isArray(r) || isMap(r) ? goJson(r) : goText(r)))
+      .join(' ');
+  }
+
+  private walk(input: Value[], node: Node): Value[] {
+    switch (node.kind) {
+      case 'list':
+        return this.evalList(input, node);
+      case 'text':
+        return [node.text];
+      case 'field':
+        return this.evalField(input, node.name);
+      case 'array':
+        return this.evalArray(input, node.params);
+      case 'filter':
+        return this.evalFilter(input, node);
+      case 'int':
+      case 'bool':
+        return input.map(() => node.value);
+      case 'float':
+        return input.map(() => new GoFloat(node.value));
+      case 'wildcard':
+        return input.flatMap((v) => (isNil(v) ? [] : children(v)));
+      case 'recursive':
+        return this.evalRecursive(input);
+      case 'union':
+        return node.nodes.flatMap((n) => this.evalList(input, n));
+      case 'identifier':
+        return this.evalIdentifier(input, node.name);
+    }
+  }
+
+  private evalList(input: Value[], node: ListNode): Value[] {
+    let cur = input;
+    for (const n of node.nodes) cur = this.walk(cur, n);
+    return cur;
+  }
+
+  private evalIdentifier(input: Value[], name: string): Value[] {
+    if (name === 'range') {
+      this.beginRange += 1;
+      return input;
+    }
+    if (name === 'end') {
+      if (this.inRange > 0) {
+        this.endRange += 1;
+        return [];
+      }
+      throw new JsonPathError('not in range, nothing to end');
+    }
+    throw new JsonPathError(`unrecognized identifier ${name}`);
+  }
+
+  private evalArray(input: Value[], template: [Param, Param, Param]): Value[] {
+    const result: Value[] = [];
+    for (const value of input) {
+      if (isNil(value)) continue;
+      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice`);
+      // Go copies the params per value (an array is a value type)
+      const [p0, p1, p2] = template.map((p) => ({ ...p })) as [Param, Param, Param];
+      const length = value.length;
+      if (!p0.known) p0.value = 0;
+      if (p0.value < 0) p0.value += length;
+      if (!p1.known) p1.value = length;
+      if (p1.value < 0 || (p1.value === 0 && p1.derived)) p1.value += length;
+      if (p1.value === p0.value) return result;
+      if (p0.value >= length || p0.value < 0) throw new JsonPathError(`array index out of bounds: index ${p0.value}, length ${length}`);
+      if (p1.value > length || p1.value < 0) throw new JsonPathError(`array index out of bounds: index ${p1.value - 1}, length ${length}`);
+      if (p0.value > p1.value) throw new JsonPathError(`starting index ${p0.value} is greater than ending index ${p1.value}`);
+      const slice = value.slice(p0.value, p1.value);
+      let step = 1;
+      if (p2.known) {
+        if (p2.value <= 0) throw new JsonPathError('step must be > 0');
+        step = p2.value;
+      }
+      for (let i = 0; i < slice.length; i += step) result.push(slice[i]);
+    }
+    return result;
+  }
+
+  private evalField(input: Value[], name: string): Value[] {
+    const results: Value[] = [];
+    if (input.length === 0) return results;
+    for (const value of input) {
+      if (isNil(value)) continue;
+      if (isMap(value) && Object.prototype.hasOwnProperty.call(value, name)) results.push(value[name]);
+    }
+    if (results.length === 0 && !this.opts.allowMissingKeys) throw new JsonPathError(`${name} is not found`);
+    return results;
+  }
+
+  private evalRecursive(input: Value[]): Value[] {
+    const result: Value[] = [];
+    for (const value of input) {
+      if (isNil(value)) continue;
+      const inner = children(value);
+      if (inner.length !== 0) {
+        result.push(value);
+        result.push(...this.evalRecursive(inner));
+      }
+    }
+    return result;
+  }
+
+  private evalFilter(input: Value[], node: Node & { kind: 'filter' }): Value[] {
+    const results: Value[] = [];
+    for (const value of input) {
+      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice and cannot be filtered`);
+      for (const item of value) {
+        let lefts: Value[];
+        try {
+          lefts = this.evalList([item], node.left);
+        } catch (error) {
+          if (node.operator === 'exists') continue;
+          throw error;
+        }
+        if (node.operator === 'exists') {
+          if (lefts.length > 0) results.push(item);
+          continue;
+        }
+        if (lefts.length === 0) continue;
+        if (lefts.length > 1) throw new JsonPathError('can only compare one element at a time');
+        const rights = this.evalList([item], node.right);
+        if (rights.length === 0) continue;
+        if (rights.length > 1) throw new JsonPathError('can only compare one element at a time');
+        if (compare(node.operator, lefts[0], rights[0])) results.push(item);
+      }
+    }
+    return results;
+  }
+}

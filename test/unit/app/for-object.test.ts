@@ -1,0 +1,81 @@
+// --for TYPE/NAME through the EventSource port: a live source's discovery resolves it as kubectl
+// does; a saved input (no discovery) keeps the type as typed. Tables tell two groups' Kinds apart.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveFilter } from '../../../src/app/for-object.ts';
+import { normaliseEvent } from '../../../src/core/event.ts';
+import type { ServedResource } from '../../../src/core/resources.ts';
+import { sortTimeline, stableLines } from '../../../src/core/timeline.ts';
+import { RuntimeError, UsageError } from '../../../src/errors.ts';
+import { plainPalette } from '../../../src/render/color.ts';
+import { renderTimelineTable } from '../../../src/render/timeline-table.ts';
+import { NOW, ev } from '../../support/builders.ts';
+import { fromCapture, fromCluster, memorySource } from '../../support/sources.ts';
+
+const pipeline = (group: string, version: string, shortNames: string[] = []): ServedResource => ({
+  group,
+  version,
+  resource: 'pipelines',
+  singular: 'pipeline',
+  kind: 'Pipeline',
+  shortNames,
+  namespaced: true,
+  verbs: ['get', 'list', 'watch'],
+});
+const SERVED = [pipeline('ci.example.org', 'v1beta1'), pipeline('ev.labhub.io', 'v1', ['pl'])];
+const live = memorySource({ provenance: fromCluster(), served: SERVED });
+const forObject = (kind: string) => ({ object: { kind, name: 'build-1' } });
+
+describe('resolveFilter', () => {
+  it('resolves a CRD short name to its Kind and group', async () => {
+    assert.deepEqual(await resolveFilter(live, forObject('pl')), { object: { kind: 'Pipeline', group: 'ev.labhub.io', name: 'build-1' } });
+  });
+  it('resolves resource.group to that group', async () => {
+    assert.deepEqual(await resolveFilter(live, forObject('pipelines.ci.example.org')), { object: { kind: 'Pipeline', group: 'ci.example.org', name: 'build-1' } });
+  });
+  it('refuses a Kind two groups share, naming both qualified choices (exit 2)', async () => {
+    await assert.rejects(resolveFilter(live, forObject('Pipeline')), (error: Error) => {
+      assert.ok(error instanceof UsageError);
+      assert.equal(
+        error.message,
+        '--for Pipeline/build-1 is ambiguous: "pipeline" is served by more than one group; name one of pipelines.ci.example.org/build-1, pipelines.ev.labhub.io/build-1',
+      );
+      return true;
+    });
+  });
+  it("refuses an unknown type in kubectl's words (exit 1)", async () => {
+    await assert.rejects(resolveFilter(live, forObject('Nonsense')), new RuntimeError('the server doesn\'t have a resource type "nonsense"'));
+  });
+  it('names the group an unknown type was asked in', async () => {
+    await assert.rejects(resolveFilter(live, forObject('pipelines.nowhere.io')), new RuntimeError('the server doesn\'t have a resource type "pipelines" in group "nowhere.io"'));
+  });
+  it('leaves a saved input’s filter as typed: there is no discovery', async () => {
+    const saved = memorySource({ provenance: fromCapture(), raw: [] });
+    assert.deepEqual(await resolveFilter(saved, forObject('pl')), forObject('pl'));
+  });
+});
+
+describe('objects of two groups sharing a Kind', () => {
+  const events = sortTimeline(
+    [
+      ev({ name: 'a', reason: 'Started', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', objectName: 'build-1', first: 30 }),
+      ev({ name: 'b', reason: 'Started', apiVersion: 'ci.example.org/v1beta1', kind: 'Pipeline', objectName: 'build-1', first: 20 }),
+      ev({ name: 'c', reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: 'build-1-pod', first: 10 }),
+    ].map(normaliseEvent),
+  );
+  it('are group-qualified in the table, and only they', () => {
+    const table = renderTimelineTable(events, { now: NOW, wide: false, allNamespaces: false, noHeaders: true, palette: plainPalette });
+    const objects = table.trimEnd().split('\n').map((line) => line.split(/ {3,}/)[4]);
+    assert.deepEqual(objects, ['Pipeline.ev.labhub.io/build-1', 'Pipeline.ci.example.org/build-1', 'Pod/build-1-pod']);
+  });
+  it('are group-qualified in stable lines, which would otherwise fold them into one', () => {
+    assert.deepEqual(stableLines(events), [
+      'Normal Pulled Pod/build-1-pod',
+      'Normal Started Pipeline.ci.example.org/build-1',
+      'Normal Started Pipeline.ev.labhub.io/build-1',
+    ]);
+  });
+  it('keep Kind/name when one group has the Kind among the events', () => {
+    assert.deepEqual(stableLines(events.slice(0, 1)), ['Normal Started Pipeline/build-1']);
+  });
+});

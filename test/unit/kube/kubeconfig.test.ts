@@ -1,0 +1,146 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kubeconfigFiles, loadKubeTarget } from '../../../src/kube/kubeconfig.ts';
+import { RuntimeError } from '../../../src/errors.ts';
+import { requestOptions } from '../../../src/kube/http.ts';
+import { openEndpoint } from '../../../src/otlp/http.ts';
+import { scratchDir } from '../../support/tmp.ts';
+
+const dir = scratchDir('kubeconfig');
+
+function kubeconfig(file: string, o: { current?: string; cluster: string; server: string; context: string; namespace?: string }): string {
+  const path = join(dir, file);
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `current-context: "${o.current ?? ''}"`,
+      'clusters:',
+      `- name: ${o.cluster}`,
+      `  cluster: {server: "${o.server}"}`,
+      'users:',
+      `- name: ${o.cluster}-user`,
+      '  user: {token: abc}',
+      'contexts:',
+      `- name: ${o.context}`,
+      `  context: {cluster: ${o.cluster}, user: ${o.cluster}-user${o.namespace ? `, namespace: ${o.namespace}` : ''}}`,
+      '',
+    ].join('\n'),
+  );
+  return path;
+}
+
+const a = kubeconfig('a', { current: 'ctx-a', cluster: 'shared', server: 'https://a.example:6443', context: 'ctx-a', namespace: 'team-a' });
+const b = kubeconfig('b', { current: 'ctx-b', cluster: 'shared', server: 'https://b.example:6443', context: 'ctx-b' });
+const noCurrent = kubeconfig('c', { cluster: 'other', server: 'https://c.example:6443', context: 'ctx-c' });
+
+test('KUBECONFIG=a:b takes the current-context of the first file that sets it, as kubectl does', async () => {
+  const target = await loadKubeTarget({ env: { KUBECONFIG: `${a}:${b}` } });
+  assert.equal(target.context, 'ctx-a');
+});
+
+test('KUBECONFIG=c:b skips a file without current-context', async () => {
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: `${noCurrent}:${b}` } })).context, 'ctx-b');
+});
+
+test('a cluster name repeated across files resolves to the first file, not an error', async () => {
+  const target = await loadKubeTarget({ env: { KUBECONFIG: `${b}:${a}` }, context: 'ctx-a' });
+  assert.equal(target.server, 'https://b.example:6443');
+});
+
+test("the context's namespace is the default namespace, else default", async () => {
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: a } })).namespace, 'team-a');
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: b } })).namespace, 'default');
+});
+
+test('--kubeconfig wins over KUBECONFIG', async () => {
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: a }, kubeconfig: b })).context, 'ctx-b');
+});
+
+test('KUBECONFIG entries that do not exist are skipped', async () => {
+  assert.deepEqual(kubeconfigFiles({ env: { KUBECONFIG: `${join(dir, 'missing')}:${a}` } }), [a]);
+});
+
+test('no kubeconfig at all is an error, never a silent localhost:8080', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: { HOME: join(dir, 'no-home') } }), (e: unknown) => e instanceof RuntimeError && /no kubeconfig found/.test(e.message));
+});
+
+test('a --kubeconfig that does not exist is an error (exit 1, as kubectl)', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: {}, kubeconfig: join(dir, 'nope') }), RuntimeError);
+});
+
+test('an empty file in KUBECONFIG counts as an empty config, as kubectl reads it', async () => {
+  const empty = join(dir, 'empty');
+  writeFileSync(empty, '');
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: `${empty}:${a}` } })).context, 'ctx-a');
+});
+
+test('an unknown --context is named in the error', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: { KUBECONFIG: a }, context: 'prod' }), /context "prod" does not exist/);
+});
+
+test('a file with no current-context asks for --context', async () => {
+  await assert.rejects(() => loadKubeTarget({ env: { KUBECONFIG: noCurrent } }), /current-context is not set/);
+});
+
+test('a plain http:// server (kubectl proxy) gets its headers, not client-node\'s "HTTP protocol is not allowed"', async () => {
+  const file = kubeconfig('proxy', { current: 'proxy', cluster: 'proxy', server: 'http://127.0.0.1:8001', context: 'proxy' });
+  const target = await loadKubeTarget({ env: { KUBECONFIG: file } });
+  const options = await requestOptions(target);
+  assert.equal((options.headers as Record<string, string>).Authorization, 'Bearer abc');
+});
+
+test("a context's namespace that no server can hold is refused before any request", async () => {
+  const file = kubeconfig('dots', { current: 'dots', cluster: 'dots', server: 'https://d.example:6443', context: 'dots', namespace: '..' });
+  await assert.rejects(loadKubeTarget({ env: { KUBECONFIG: file } }), { message: `context "dots": invalid namespace "..": [may not be '..']` });
+});
+
+test('a failing exec credential plugin is named with its own words, not as an internal error', async () => {
+  const path = join(dir, 'exec');
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: exec',
+      'clusters: [{name: exec, cluster: {server: "https://e.example:6443"}}]',
+      'users:',
+      '- name: exec',
+      '  user:',
+      '    exec: {apiVersion: client.authentication.k8s.io/v1, command: sh, interactiveMode: Never, args: ["-c", "echo token expired: run aws sso login >&2; exit 1"]}',
+      'contexts: [{name: exec, context: {cluster: exec, user: exec}}]',
+      '',
+    ].join('\n'),
+  );
+  const target = await loadKubeTarget({ env: { KUBECONFIG: path } });
+  await assert.rejects(requestOptions(target), (error: unknown) => {
+    assert.ok(error instanceof RuntimeError);
+    assert.equal(error.message, 'exec credential plugin "sh" of user "exec": it failed with exit code 1: token expired: run aws sso login');
+    return true;
+  });
+});
+
+test('a file the kubeconfig or a flag names that is a folder is said in words with its path, not as EISDIR', async () => {
+  const folder = join(dir, 'a-folder');
+  mkdirSync(folder, { recursive: true });
+  await assert.rejects(loadKubeTarget({ kubeconfig: folder, env: {} }), { message: `cannot load kubeconfig ${folder}: illegal operation on a directory` });
+  const path = join(dir, 'ca-folder');
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: c',
+      `clusters: [{name: c, cluster: {server: "https://c.example:6443", certificate-authority: ${JSON.stringify(folder)}}}]`,
+      `users: [{name: c, user: {tokenFile: ${JSON.stringify(folder)}}}]`,
+      'contexts: [{name: c, context: {cluster: c, user: c}}]',
+      '',
+    ].join('\n'),
+  );
+  const target = await loadKubeTarget({ env: { KUBECONFIG: path } });
+  await assert.rejects(requestOptions(target), { message: `cannot prepare a request to https://c.example:6443 (context "c"): read ${folder}: illegal operation on a directory` });
+  await assert.rejects(openEndpoint({ url: new URL('https://127.0.0.1:4318/v1/logs'), headers: {}, caFile: folder, timeoutMs: 1000 }), { message: `--otlp-ca ${folder}: illegal operation on a directory` });
+});
