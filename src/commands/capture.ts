@@ -20,12 +20,11 @@ import type { CaptureFile } from '../io/event-file.ts';
 import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
 import type { SavedObject } from '../io/objects-file.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
-import { readObjectFacts } from '../app/object-facts.ts';
 import { STATUS_FILE, formatStatusFile } from '../io/facts-file.ts';
 import type { FactSet } from '../core/facts.ts';
 import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
-import { readEvents, readLiveFacts } from '../app/read-events.ts';
+import { gather } from '../app/gather.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 
 interface CaptureOptions {
@@ -125,18 +124,13 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 }
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
-  const now = deps.now();
-  // The one report that needs the events.k8s.io/v1 view is both-apis; every other report reads core/v1.
-  const read = await readEvents(opts.common, deps, now, { raw: true, eventsK8sIo: true });
-  const { source, events, raw } = read;
+  // A live capture also asks which incarnation of its object each event is about, as incident does.
+  const { source, events, raw, live, ages, facts } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, facts: true }, deps);
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }
-  // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const live = await readLiveFacts(read, opts.common, deps, now, { compare: false, lookups: true });
   const objects = await capturedObjects(source, events, live);
-  const facts = await readObjectFacts(source, events, deps, now);
-  const files = captureFiles({ provenance: source.provenance, raw, events, now, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }), ...(facts === undefined ? {} : { facts }) });
+  const files = captureFiles({ provenance: source.provenance, raw, events, now: ages.at, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }), ...(facts === undefined ? {} : { facts }) });
   await writeFolder(opts, files, deps);
   const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);

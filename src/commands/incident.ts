@@ -8,13 +8,11 @@ import { renderDocument } from '../render/document.ts';
 import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { renderAgesNotice } from '../render/notices.ts';
-import { agesFrom } from '../core/ages.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL } from '../options/common.ts';
 import { parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
-import { readEvents, readLiveFacts } from '../app/read-events.ts';
-import { readObjectFacts } from '../app/object-facts.ts';
+import { gather } from '../app/gather.ts';
 
 /** The verb's own format; json, yaml and jsonpath come from output.ts. */
 export const INCIDENT_OUTPUTS = ['text'] as const;
@@ -46,20 +44,14 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
 }
 
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
-  const now = deps.now();
-  const read = await readEvents(opts.common, deps, now);
-  const live = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: true });
-  const facts = opts.status ? await readObjectFacts(read.source, read.events, deps, now) : undefined;
-  // A saved file's account counts its ages from when the file was taken; with --compare the live
-  // cluster is read now, and the account is of now.
-  const ages = agesFrom(read.source.provenance, read.events, now, opts.common.from !== null && !opts.compare);
-  const incident = buildIncident(read.events, {
+  const { events, provenance, ages, live, tree, facts } = await gather({ common: opts.common, compare: opts.compare, lookups: true, facts: opts.status }, deps);
+  const incident = buildIncident(events, {
     now: ages.at,
-    provenance: read.source.provenance,
+    provenance,
     eventTTLms: opts.eventTTLms,
     ...(live === undefined ? {} : { live }),
     // --for X --tree: told owner first, siblings grouped by owner
-    ...(read.tree === undefined ? {} : { tree: read.tree }),
+    ...(tree === undefined ? {} : { tree }),
     ...(facts === undefined ? {} : { facts }),
   });
   if (opts.output.kind === 'document') {

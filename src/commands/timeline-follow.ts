@@ -19,12 +19,21 @@ import { escapeTerminal } from '../render/escape.ts';
 import { escapeJsonUnsafe, toJsonEvent } from '../render/json.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { noEventsMessage } from '../render/notices.ts';
-import type { TimelineOptions } from './timeline.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { OutputChoice } from '../options/output.ts';
 import { followTree } from '../app/tree-follow.ts';
 import type { FollowedTree } from '../app/tree-follow.ts';
 
 /** Prints batches of new occurrences in the chosen format; the first batch carries the table's header. */
-function printer(opts: TimelineOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null): (events: Event[]) => void {
+/** What -w reads of the timeline's options (src/commands/timeline.ts TimelineOptions). */
+export interface FollowOptions {
+  common: CommonOptions;
+  output: OutputChoice<string>;
+  noHeaders: boolean;
+  absoluteTimes: boolean;
+}
+
+function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null): (events: Event[]) => void {
   const stdout = deps.stdout;
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   const stable = new Set<string>();
@@ -74,7 +83,7 @@ function stopSignal(deps: Deps): AbortSignal {
   return controller.signal;
 }
 
-export async function runFollow(opts: TimelineOptions, watchOnly: boolean, deps: Deps): Promise<CommandResult> {
+export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: Deps): Promise<CommandResult> {
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('--watch needs a source that can be followed');
   const resolved = await resolveFilter(source, opts.common.filter);

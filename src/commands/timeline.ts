@@ -4,14 +4,11 @@ import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import type { Keep } from '../core/keep.ts';
-import { compareWithLive, standingOf } from '../core/incarnation.ts';
-import type { EventStanding } from '../core/incarnation.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { jsonTextChunks, toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
-import { agesFrom } from '../core/ages.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { timelinePage } from '../app/timeline-html.ts';
@@ -20,7 +17,7 @@ import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from
 import { parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
-import { readEvents, readLiveFacts } from '../app/read-events.ts';
+import { gather } from '../app/gather.ts';
 
 /** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
 export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
@@ -89,28 +86,21 @@ function keepFor(opts: TimelineOptions): Keep {
 }
 
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
-  const now = deps.now();
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
-  const read = await readEvents(opts.common, deps, now, { keep: keepFor(opts) });
-  const { events } = read;
-  const { provenance } = read.source;
-  // -o stable prints nothing an incarnation could change: no object lookups for it.
-  const facts = await readLiveFacts(read, opts.common, deps, now, { compare: opts.compare, lookups: format !== 'stable' });
+  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts) }, deps);
+  const { events, provenance, ages, standing, now, live, tree } = gathered;
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
-  const compared = facts === undefined ? null : compareWithLive(events, facts);
-  if (compared !== null) deps.stderr.write(renderComparisonNotice(compared, provenance.kind));
+  if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
-  const ages = agesFrom(provenance, events, now, opts.common.from !== null);
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
-  const standing = facts === undefined ? undefined : (ev: Event): EventStanding => standingOf(ev, facts);
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(facts ? { live: facts } : {}), ...(read.tree ? { tree: read.tree } : {}) }));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
   if (opts.output.kind === 'document') {
-    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), read.tree?.chainOf(ev));
+    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), tree?.chainOf(ev));
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return SUCCESS;
@@ -132,7 +122,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     noHeaders: opts.noHeaders,
     palette,
     standing,
-    ...(read.tree ? { chainOf: (ev: Event) => read.tree?.chainOf(ev) } : {}),
+    ...(tree ? { chainOf: (ev: Event) => tree.chainOf(ev) } : {}),
   });
   for (const piece of table) stdout.write(piece);
   return SUCCESS;

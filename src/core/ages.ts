@@ -1,7 +1,8 @@
-// Where ages in text outputs count from. Live: now. A saved file: when it was taken (a capture's
-// time, a record's last observation, the last observed time in a collector's file), else the
-// newest event in it (a plain list or a stable table carries no time of its own), so a dump from
-// years ago reads `2m` and not `6y3d`.
+// Where ages in text outputs count from, one rule for every verb: when the events were taken. Live:
+// now. A saved file (with or without --compare, which only marks what the cluster has since lost):
+// when it was taken (a capture's time, a record's last observation, the last observed time in a
+// collector's file), else the newest event in it (a plain list or a stable table carries no time
+// of its own), so a dump from years ago reads `2m` and not `6y3d`.
 import type { Event } from './event.ts';
 import type { Provenance } from './source.ts';
 
@@ -12,8 +13,8 @@ export interface AgesFrom {
   basis: AgeBasis;
 }
 
-export function agesFrom(provenance: Provenance, events: Event[], now: number, fromFile: boolean): AgesFrom {
-  if (!fromFile) return { at: now, basis: 'now' };
+export function agesFrom(provenance: Provenance, events: Event[], now: number): AgesFrom {
+  if (provenance.kind === 'cluster') return { at: now, basis: 'now' };
   if (provenance.kind === 'capture' && provenance.capturedAt !== null) return { at: provenance.capturedAt, basis: 'capture' };
   if (provenance.kind === 'record' && provenance.lastObserved !== null) return { at: provenance.lastObserved, basis: 'record' };
   let newest: number | null = null;

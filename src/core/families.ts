@@ -2,7 +2,7 @@
 // whose reports have the same reasons, types and message templates. The incident tells a family
 // once; a family of one is the object's own story. Pure data; epoch ms; no English.
 
-import type { ObjectStory, Report } from './incident.ts';
+import type { ObjectStory, Report } from './story.ts';
 import { messageTemplate, nameTemplate } from './message-template.ts';
 import { SEVERITY_ORDER, severityOf } from './grouping.ts';
 import type { EventGroup } from './grouping.ts';

@@ -5,7 +5,7 @@
 import type { Event } from './event.ts';
 import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
 import { classifyIncarnation, compareWithLive, summariseIncarnations } from './incarnation.ts';
-import type { Disappearance, Incarnation, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
+import type { Disappearance, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
 import { isConventionalType } from './types.ts';
 import { objectUids } from './identity.ts';
@@ -14,7 +14,8 @@ import type { EventGroup } from './grouping.ts';
 import { groupStories } from './families.ts';
 import type { ObjectFamily } from './families.ts';
 import type { Provenance, Tells } from './source.ts';
-import type { Tree, TreeNode } from './ownership.ts';
+import type { Tree } from './ownership.ts';
+import type { ObjectStory, Report } from './story.ts';
 import { buildStoryTree, ownerInTree, ownerLabel } from './tree-story.ts';
 import type { IncidentTree } from './tree-story.ts';
 import { findCauses } from './causes.ts';
@@ -64,43 +65,6 @@ export interface Headline {
   repeats: number | null;
   /** the sum of counts; null when the input carries no counts */
   occurrences: number | null;
-}
-
-/** One event as said about its object. Fields the input does not carry are null, never guessed. */
-export interface Report {
-  /** the Event's own name; '' when the input names none */
-  event: string;
-  reporter: string | null;
-  reason: string;
-  type: string;
-  conventionalType: boolean;
-  count: number | null;
-  /** epoch ms */
-  firstSeen: number | null;
-  lastSeen: number | null;
-  /**
-   * lastSeen - firstSeen in ms: the span the repeats fill. Not what kubectl's `(x5 over 2m)` says
-   * (that is the age of the first occurrence), so the text never calls it "over".
-   */
-  spanMs: number | null;
-  message: string | null;
-  /** not Normal: the message explains what went wrong, so it is quoted first */
-  decisive: boolean;
-  /** with --compare: false when the server no longer has the event (absent when not compared or no uid) */
-  onServer?: boolean;
-}
-
-export interface ObjectStory {
-  kind: string;
-  name: string;
-  namespace: string;
-  uid: string | null;
-  /** which incarnation of Kind/name this uid is, when the live object was looked up */
-  incarnation?: Incarnation;
-  /** in time order: first seen, then last seen */
-  reports: Report[];
-  /** with a tree: where the object sits in it, root first and the object last; absent outside the tree or without one */
-  chain?: TreeNode[];
 }
 
 export interface ReporterReasons {

@@ -4,7 +4,7 @@
 // it owns; members no event reaches are counted, not told. Pure data; no English.
 
 import type { Event } from './event.ts';
-import type { ObjectStory } from './incident.ts';
+import type { ObjectStory } from './story.ts';
 import type { Tree, TreeNode } from './ownership.ts';
 import { groupStories } from './families.ts';
 import type { ObjectFamily } from './families.ts';

@@ -3,7 +3,7 @@
 // from an input that could not tell), or with one of another capture, reads as before: no ownership.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { SavedEvents } from './event-file.ts';
+import type { SavedEvents } from './saved-events.ts';
 import { errnoText } from './errno.ts';
 import { OBJECTS_FILE, readObjectsFile } from './objects-file.ts';
 import { STATUS_FILE, parseStatusFile } from './facts-file.ts';

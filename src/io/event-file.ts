@@ -4,20 +4,18 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
-import type { Event } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { errnoText } from './errno.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
-import type { CaptureProvenance, EventSource, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import type { EventSource, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
-import type { SavedObject } from './objects-file.ts';
-import { parseOtlpEventLines } from '../otlp/collector-file.ts';
+import { notAnEventError, SavedFileError } from './saved-events.ts';
+import type { SavedEvents } from './saved-events.ts';
 import { parseRecordSaved } from './record-file.ts';
 import { factSetOf } from './facts-file.ts';
-import type { SavedStatus } from './facts-file.ts';
 import type { FactSet } from '../core/facts.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
@@ -31,34 +29,6 @@ export interface CaptureFile {
   core: unknown[];
   eventsK8sIo: unknown[];
 }
-
-/**
- * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
- * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
- */
-export class SavedFileError extends Error {
-  constructor(
-    readonly path: string,
-    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
-    readonly detail: string,
-  ) {
-    super(`${path}: ${detail}`);
-  }
-}
-
-/** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
-export type SavedEvents =
-  | {
-      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance;
-      raw: RawEvents;
-      /** every version the file holds, where it holds more than one each (a record, a collector's file); absent: raw.core, unobserved */
-      versions?: EventVersion[];
-      /** who owned what, where the file says (a capture's objects.json, a record's object lines); absent: it cannot tell */
-      objects?: SavedObject[];
-      /** what the objects' status said (a record's status lines, a capture's status.json); undefined in a record or capture: written before status was kept */
-      status?: SavedStatus[] | undefined;
-    }
-  | { provenance: StableTableProvenance; events: Event[] };
 
 /** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
 function timeOrNull(text: string): number | null {
@@ -105,11 +75,6 @@ function looksLikeStableTable(text: string): boolean {
   return lines.length > 0 && lines.every(isStableLine);
 }
 
-/** A saved file refused for holding something that is not an Event, naming the first such item. */
-export function notAnEventError(path: string, bad: { position: number; what: string }): SavedFileError {
-  return new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
-}
-
 /** The saved file, once every item it holds has the shape of an Event (see event-shape.ts). */
 function eventsOnly(saved: SavedEvents, path: string): SavedEvents {
   if (!('raw' in saved)) return saved;
@@ -120,18 +85,24 @@ function eventsOnly(saved: SavedEvents, path: string): SavedEvents {
   return saved;
 }
 
-/** Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, or a stable table. */
-export function parseEventsText(text: string, path: string): SavedEvents {
+/** A reader of a collector's OTLP JSON lines (src/otlp/collector-file.ts), handed in: io imports no other adapter. */
+type OtlpLinesReader = (text: string) => SavedEvents | null;
+
+/**
+ * Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, a
+ * collector's OTLP JSON lines (read by `otlpLines`), or a stable table.
+ */
+export function parseEventsText(text: string, path: string, otlpLines: OtlpLinesReader): SavedEvents {
   const trimmed = text.trim();
   if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
   try {
     const doc: unknown = JSON.parse(trimmed);
     // A collector's file of one export request is one JSON document: read as the lines it is.
-    const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? parseOtlpEventLines(text) : null;
+    const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? otlpLines(text) : null;
     return eventsOnly(oneLine ?? fromDocument(doc, path), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
-    const lines = parseRecordSaved(text) ?? parseOtlpEventLines(text);
+    const lines = parseRecordSaved(text) ?? otlpLines(text);
     if (lines) return eventsOnly(lines, path);
     if (looksLikeStableTable(text)) {
       const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };

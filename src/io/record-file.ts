@@ -30,7 +30,7 @@ import { errnoText, namingPath } from './errno.ts';
 import { open, readFile, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { SavedEvents } from './event-file.ts';
+import type { SavedEvents } from './saved-events.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
 import { STATUS_KIND, formatStatusLine, parseStatusLine } from './facts-file.ts';
 import type { SavedStatus } from './facts-file.ts';

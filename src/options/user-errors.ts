@@ -4,7 +4,7 @@ import { RuntimeError, UsageError } from '../errors.ts';
 import { AggregateError } from '../core/aggregate.ts';
 import type { AggregateProblem } from '../core/aggregate.ts';
 import { FolderError } from '../io/atomic.ts';
-import { SavedFileError } from '../io/event-file.ts';
+import { SavedFileError } from '../io/saved-events.ts';
 import { RecordFileError } from '../io/record-file.ts';
 
 function aggregateWords(problem: AggregateProblem): string {

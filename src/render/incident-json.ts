@@ -3,7 +3,8 @@
 // (src/core/incident.ts) holds epoch ms and the provenance, this maps them.
 import { lookupFailureText } from './lookup-failure.ts';
 import type { Disappearance, Incarnation, Recreation, Unchecked } from '../core/incarnation.ts';
-import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ObjectStory, Report, ReporterReasons, Repeat } from '../core/incident.ts';
+import type { Carries, ComparisonSummary, EventRef, Headline, Incident, ReporterReasons, Repeat } from '../core/incident.ts';
+import type { ObjectStory, Report } from '../core/story.ts';
 import { observedWindow } from '../core/source.ts';
 import type { EventGroup } from '../core/grouping.ts';
 import type { Provenance } from '../core/source.ts';

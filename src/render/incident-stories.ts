@@ -2,7 +2,8 @@
 // once (src/core/families.ts). Shared by the account told object by object (incident-text.ts) and
 // owner first (incident-tree-text.ts). Every string from an event is escaped before colour is added.
 
-import type { Incident, ObjectStory, Report } from '../core/incident.ts';
+import type { Incident } from '../core/incident.ts';
+import type { ObjectStory, Report } from '../core/story.ts';
 import { SEVERITY_ORDER, severityOf } from '../core/grouping.ts';
 import { foldByReason } from '../core/families.ts';
 import type { FamilyLine, ObjectFamily } from '../core/families.ts';

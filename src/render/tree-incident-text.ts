@@ -4,7 +4,7 @@
 // always, then the most telling stories until the section's budget is spent (their owners named
 // above them, one line each), then how many more; --detail tells every object on its own.
 
-import type { ObjectStory } from '../core/incident.ts';
+import type { ObjectStory } from '../core/story.ts';
 import { compareFamilies, groupStories } from '../core/families.ts';
 import type { ObjectFamily } from '../core/families.ts';
 import type { TreeNode } from '../core/ownership.ts';

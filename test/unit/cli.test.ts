@@ -94,6 +94,27 @@ test('capture --from writes every report and refuses a non-empty folder', async 
   assert.equal((await run(['capture', '--from', labFile, out, '--force'])).code, 0);
 });
 
+test('capture --from counts ages from when the file was taken, as timeline and incident do (one rule, core/ages.ts)', async () => {
+  const week = 7 * 24 * 3600;
+  const capture = join(dir, 'week-old-capture.json');
+  writeFileSync(
+    capture,
+    JSON.stringify({
+      kind: 'EvtimelineCapture', version: 1, context: 'prod', server: 'https://prod.example:6443', namespace: 'op-events',
+      capturedAt: new Date(NOW - week * 1000).toISOString(),
+      core: [ev({ reason: 'TwoMinutesBefore', first: week + 120 })],
+      eventsK8sIo: [],
+    }),
+  );
+  const out = join(dir, 'recapture');
+  assert.equal((await run(['capture', '--from', capture, out])).code, 0);
+  const table = readFileSync(join(out, 'events-list.txt'), 'utf8');
+  assert.match(table, /^2m {2,}2m {2,}Normal {2,}TwoMinutesBefore/m);
+  assert.equal((await run(['--from', capture])).stdout, table);
+  const saved = JSON.parse(readFileSync(join(out, 'events.json'), 'utf8')) as { capturedAt: string };
+  assert.equal(saved.capturedAt, new Date(NOW - week * 1000).toISOString());
+});
+
 test('hostile event text is escaped in the table and kept exact in JSON', async () => {
   const hostile = join(dir, 'hostile.json');
   const message = 'evil \u001b]0;owned\u0007 \u001b[31mred\r over \u202eright-to-left';

@@ -135,6 +135,12 @@ describe('a saved file beside the live cluster (--compare)', () => {
     assert.match(r.stderr, /last observation\); [^\n]*\.\n1 of 4 [^\n]*\nAges are counted from 2026-11-30T11:59:00Z, the record.s last observation\.\n$/);
   });
 
+  test('incident --compare counts ages from the record, as timeline --compare does (one rule, core/ages.ts)', async () => {
+    const r = await run(['incident', '--from', 'events.jsonl', '--compare'], openSources({ saved: saved(), live: live() }));
+    assert.equal(r.code, 0);
+    assert.equal(r.stderr, "Ages are counted from 2026-11-30T11:59:00Z, the record's last observation.\n");
+  });
+
   test('--compare reads the one namespace the file\'s events are in, with the user\'s kubeconfig and context', async () => {
     const sources = openSources({ saved: saved(), live: live() });
     await run(['incident', '--from', 'events.jsonl', '--compare', '--context', 'other'], sources);

@@ -3,7 +3,6 @@
 // test/integration/tree.test.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ServedResource } from '../../../src/core/resources.ts';
 import { servedResource } from '../../support/served.ts';
 import { ApiError } from '../../../src/kube/http.ts';
 import { listableResources, listOwnership } from '../../../src/kube/tree-listing.ts';

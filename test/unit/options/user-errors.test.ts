@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { AggregateError } from '../../../src/core/aggregate.ts';
 import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { FolderError } from '../../../src/io/atomic.ts';
-import { SavedFileError } from '../../../src/io/event-file.ts';
+import { SavedFileError } from '../../../src/io/saved-events.ts';
 import { RecordFileError } from '../../../src/io/record-file.ts';
 import { inUserWords } from '../../../src/options/user-errors.ts';
 

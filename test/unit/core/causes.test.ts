@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCauses } from '../../src/core/causes.ts';
-import { parseFailedScheduling } from '../../src/core/causes-nodes.ts';
-import { factsOf, nodeFacts, podFacts } from '../../src/core/facts.ts';
-import type { FactSet, ObjectFacts } from '../../src/core/facts.ts';
-import type { Event } from '../../src/core/event.ts';
-import { parseQuantity, formatQuantity } from '../../src/core/quantity.ts';
-import { causeLine, renderWhy } from '../../src/render/causes-text.ts';
-import { plainPalette } from '../../src/render/color.ts';
-import { kubeletEvent, node, pod, terminated, waiting } from '../support/status-objects.ts';
+import { findCauses } from '../../../src/core/causes.ts';
+import { parseFailedScheduling } from '../../../src/core/causes-nodes.ts';
+import { factsOf, nodeFacts, podFacts } from '../../../src/core/facts.ts';
+import type { FactSet, ObjectFacts } from '../../../src/core/facts.ts';
+import type { Event } from '../../../src/core/event.ts';
+import { parseQuantity, formatQuantity } from '../../../src/core/quantity.ts';
+import { causeLine, renderWhy } from '../../../src/render/causes-text.ts';
+import { plainPalette } from '../../../src/render/color.ts';
+import { kubeletEvent, node, pod, terminated, waiting } from '../../support/status-objects.ts';
 
 const facts = (...objects: ObjectFacts[]): FactSet => ({ objects, gaps: [], readAt: null });
 

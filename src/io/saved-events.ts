@@ -1,0 +1,40 @@
+// A saved file as the readers of each format hand it back (src/io/event-file.ts, record-file.ts,
+// src/otlp/collector-file.ts), and the error a file that cannot be read as events raises. A module
+// of its own so the format readers and the file source that picks among them import no one back.
+import type { Event } from '../core/event.ts';
+import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import type { SavedObject } from './objects-file.ts';
+import type { SavedStatus } from './facts-file.ts';
+
+/**
+ * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
+ * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
+ */
+export class SavedFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
+    readonly detail: string,
+  ) {
+    super(`${path}: ${detail}`);
+  }
+}
+
+/** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
+export type SavedEvents =
+  | {
+      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance;
+      raw: RawEvents;
+      /** every version the file holds, where it holds more than one each (a record, a collector's file); absent: raw.core, unobserved */
+      versions?: EventVersion[];
+      /** who owned what, where the file says (a capture's objects.json, a record's object lines); absent: it cannot tell */
+      objects?: SavedObject[];
+      /** what the objects' status said (a record's status lines, a capture's status.json); undefined in a record or capture: written before status was kept */
+      status?: SavedStatus[] | undefined;
+    }
+  | { provenance: StableTableProvenance; events: Event[] };
+
+/** A saved file refused for holding something that is not an Event, naming the first such item. */
+export function notAnEventError(path: string, bad: { position: number; what: string }): SavedFileError {
+  return new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
+}
