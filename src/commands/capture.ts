@@ -99,7 +99,7 @@ function captureFiles(input: {
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
-    'timeline.html': timelinePage({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }) }),
+    'timeline.html': timelinePage({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }), ...(input.facts === undefined ? {} : { facts: input.facts }) }),
   };
 }
 

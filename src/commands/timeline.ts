@@ -18,6 +18,7 @@ import { parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions, RawOptions } from '../options/common.ts';
 import { gather } from '../app/gather.ts';
+import { currentStatus } from '../core/current-status.ts';
 
 /** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
 export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
@@ -87,15 +88,16 @@ function keepFor(opts: TimelineOptions): Keep {
 
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
-  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts) }, deps);
-  const { events, provenance, ages, standing, now, live, tree } = gathered;
+  // The wide table's STATUS column and the page's causes read the objects' status beside the events.
+  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), facts: format === 'wide' || format === 'html' }, deps);
+  const { events, provenance, ages, standing, now, live, tree, facts } = gathered;
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
   if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}) }));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return SUCCESS;
   }
@@ -123,6 +125,7 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     palette,
     standing,
     ...(tree ? { chainOf: (ev: Event) => tree.chainOf(ev) } : {}),
+    ...(facts !== undefined && facts.noStatus !== true ? { statusOf: currentStatus(facts) } : {}),
   });
   for (const piece of table) stdout.write(piece);
   return SUCCESS;

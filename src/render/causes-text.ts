@@ -114,7 +114,11 @@ export function causeLineWith(cause: Cause, e: Escape): string {
 
 /** `status.containerStatuses[app].lastState.terminated.reason=OOMKilled` or `event NAME (BackOff: ...)`. */
 export function evidenceText(ev: Evidence): string {
-  const e = escapeTerminal;
+  return evidenceTextWith(ev, escapeTerminal);
+}
+
+/** evidenceText with another escaper (the page's: it shows text nodes). */
+export function evidenceTextWith(ev: Evidence, e: Escape): string {
   const where = ev.from === 'event' ? `event ${e(ev.path)}` : ev.from === 'log' ? `${e(ev.object)} ${e(ev.path)}` : `${e(ev.object)} ${e(ev.path)}`;
   const value = ev.value.length > 160 ? `${ev.value.slice(0, 160)}...` : ev.value;
   return ev.from === 'event' ? `${where} (${e(value)})` : ev.from === 'log' ? `${where}: ${e(value)}` : `${where}=${e(value)}`;
