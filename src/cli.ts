@@ -16,13 +16,11 @@ import { parseTypeAuditOptions, runTypeAudit } from './commands/type-audit.ts';
 import { inUserWords } from './options/user-errors.ts';
 import { VERBS } from './options/verbs.ts';
 import type { Verb } from './options/verbs.ts';
-import { commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './options/flags.ts';
+import { ALL_FLAGS, commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './options/flags.ts';
+import { commanderArgv, flagTable, scanArgv } from './options/argv.ts';
+import { programHelpText, VERB_HELP, verbHelpText } from './options/help.ts';
 import type { FlagSpec } from './options/flags.ts';
 import { versionText } from './version.ts';
-
-function examples(lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
-}
 
 /** A declared flag (src/options/flags.ts) as a commander Option. */
 function toOption(f: FlagSpec): Option {
@@ -75,97 +73,45 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
   addFlags(program, GLOBAL_FLAGS);
 
   addFlags(verb(program, 'timeline', { isDefault: true }), VERB_FLAGS.timeline)
-    .description('the story of a namespace in time order (the default verb)')
+    .description(VERB_HELP['timeline']?.short ?? '')
     // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
     .allowExcessArguments(true)
-    .addHelpText('after', examples([
-      'kubectl evtimeline -n op-events',
-      'kubectl evtimeline -n op-events -o stable > timeline.txt',
-      'kubectl evtimeline -n op-events -o html --output-file timeline.html',
-      'kubectl evtimeline -A --types=Critical,Warning --since 30m -o wide',
-    ]))
     .action((_o, cmd: Command) => {
       const [word] = cmd.args;
-      if (word !== undefined && (VERBS as readonly string[]).includes(word)) {
-        // `--event-ttl 2h incident`: a verb's flag before the verb made the default verb take the words.
-        throw new UsageError(`"${word}" is a verb: put it before its flags (kubectl evtimeline ${word} [flags])`);
-      }
       if (word !== undefined) throw new UsageError(`unknown verb "${word}": want one of ${VERBS.join(', ')} (see --help)`);
       done(runTimeline(parseTimelineOptions(cmd.optsWithGlobals()), deps));
     });
 
   addFlags(verb(program, 'incident'), VERB_FLAGS.incident)
-    .description('a written account of what happened, from events alone')
-    .addHelpText('after', examples([
-      'kubectl evtimeline incident -n op-events',
-      'kubectl evtimeline incident --from timeline.txt',
-      'kubectl evtimeline incident -n op-events --from events.jsonl --compare',
-    ]))
+    .description(VERB_HELP['incident']?.short ?? '')
     .action((_o, cmd: Command) => done(runIncident(parseIncidentOptions(cmd.optsWithGlobals()), deps)));
 
   addFlags(verb(program, 'type-audit'), VERB_FLAGS['type-audit'])
-    .description('events whose type is not Normal or Warning, reasons that defeat aggregation, events with no object uid (exit 3 on findings)')
-    .addHelpText('after', examples([
-      'kubectl evtimeline type-audit -n op-events',
-      'kubectl evtimeline type-audit -A -o json',
-      'kubectl evtimeline type-audit --from capture/events.json || echo "unconventional events found"',
-    ]))
+    .description(VERB_HELP['type-audit']?.short ?? '')
     .action((_o, cmd: Command) => done(runTypeAudit(parseTypeAuditOptions(cmd.optsWithGlobals()), deps)));
 
   addFlags(verb(program, 'aggregate-patch'), VERB_FLAGS['aggregate-patch'])
-    .description('record that an event happened again, as the event recorder does (the only verb that writes)')
+    .description(VERB_HELP['aggregate-patch']?.short ?? '')
     .argument('<name>', 'the event name')
-    .addHelpText('after', examples([
-      'kubectl evtimeline aggregate-patch build-1-started -n op-events --count 5',
-      'kubectl evtimeline aggregate-patch build-1-done -n op-events --add 2',
-      'kubectl evtimeline aggregate-patch build-1-started -n op-events --add 1 --dry-run=server',
-    ]))
     .action((name: string, _o, cmd: Command) =>
       done(runAggregatePatch(parseAggregateOptions(name, cmd.optsWithGlobals()), deps)),
     );
 
   addFlags(verb(program, 'capture'), VERB_FLAGS.capture)
-    .description("write the lab's reports and a replayable events.json into a new folder, atomically")
+    .description(VERB_HELP['capture']?.short ?? '')
     .argument('<dir>', 'the folder to create')
-    .addHelpText('after', examples([
-      'kubectl evtimeline capture -n op-events ./incident-2026-11-30',
-      'kubectl evtimeline capture -n op-events ./out --force',
-      'kubectl evtimeline timeline --from ./out/events.json',
-    ]))
     .action((dir: string, _o, cmd: Command) => done(runCapture(parseCaptureOptions(dir, cmd.optsWithGlobals()), deps)));
 
   addFlags(verb(program, 'export'), VERB_FLAGS.export)
-    .description('send the events in scope (live, or --from any saved file) to an OpenTelemetry Collector as OTLP logs')
-    .addHelpText('after', examples([
-      'kubectl evtimeline export -n op-events --otlp http://localhost:4318/v1/logs',
-      'kubectl evtimeline export --from events.jsonl --otlp https://otel.example.com/v1/logs --otlp-header Authorization="Bearer $TOKEN"',
-      'kubectl evtimeline timeline --from collector-logs.jsonl',
-    ]))
+    .description(VERB_HELP['export']?.short ?? '')
     .action((_o, cmd: Command) => done(runExport(parseExportOptions(cmd.optsWithGlobals()), deps)));
 
   addFlags(verb(program, 'record'), VERB_FLAGS.record)
-    .description('watch events and append every version to a JSON Lines file that outlives the TTL')
+    .description(VERB_HELP['record']?.short ?? '')
     .argument('<file>', 'the record to append to (resumed if it exists)')
-    .addHelpText('after', examples([
-      'kubectl evtimeline record -n op-events events.jsonl',
-      'kubectl evtimeline record -A all-events.jsonl --duration 8h',
-      'kubectl evtimeline incident --from events.jsonl',
-      'kubectl evtimeline record -n op-events events.jsonl --otlp http://localhost:4318/v1/logs',
-    ]))
     .action((file: string, _o, cmd: Command) => done(runRecord(parseRecordOptions(file, cmd.optsWithGlobals()), deps)));
 
   return program;
-}
-
-/**
- * pflag (kubectl) reads `-o=json`, `-n=ns` and `-v=6` as the flag and its value; commander would hand
- * over `=json`. Words after `--` are left alone.
- */
-function splitShortFlagValues(argv: string[]): string[] {
-  const end = argv.indexOf('--');
-  const head = end < 0 ? argv : argv.slice(0, end);
-  const tail = end < 0 ? [] : argv.slice(end);
-  return [...head.flatMap((word) => (/^-[A-Za-z]=/.test(word) ? [word.slice(0, 2), word.slice(3)] : [word])), ...tail];
 }
 
 /** Parses argv and runs one verb. Commander's usage errors become UsageError (exit 2). */
@@ -179,10 +125,21 @@ export async function runCli(argv: string[], deps: Deps): Promise<number> {
     deps.stdout.write(`${versionText()}\n`);
     return EXIT.ok;
   }
+  // Flags anywhere, as kubectl takes them: the verb found by name, never in a flag's value.
+  const scanned = scanArgv(argv, VERBS, flagTable(ALL_FLAGS));
+  if (scanned.flags.includes('--version')) {
+    deps.stdout.write(`${versionText()}\n`);
+    return EXIT.ok;
+  }
+  if (scanned.help) {
+    const verb = scanned.verb as Verb | null;
+    deps.stdout.write(verb === null ? programHelpText(VERBS, GLOBAL_FLAGS) : verbHelpText(verb, GLOBAL_FLAGS, VERB_FLAGS[verb]));
+    return EXIT.ok;
+  }
   let result: Promise<CommandResult> | undefined;
   const program = buildProgram(deps, (r) => (result = r));
   try {
-    await program.parseAsync(splitShortFlagValues(argv), { from: 'user' });
+    await program.parseAsync(commanderArgv(scanned, 'timeline'), { from: 'user' });
     return result ? (await result).exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -6,6 +6,8 @@ import type { NameLookups } from './core/names.ts';
 import type { NameLookupTarget } from './kube/completion-names.ts';
 import type { EventSource } from './core/source.ts';
 import type { Keep } from './core/keep.ts';
+import type { StoreAddress } from './options/store.ts';
+import type { TimeWindow } from './stores/victorialogs.ts';
 
 export interface Output {
   write(text: string): void;
@@ -14,7 +16,11 @@ export interface Output {
 
 /** What a verb asks events from: a saved file (-n narrows it to one namespace), or the live cluster. */
 /** `keep`: what the output reads of each event (core/keep.ts); a big record keeps no more. */
-export type SourceRequest = { kind: 'file'; path: string; namespace: string | null; keep?: Keep } | { kind: 'cluster'; scope: ScopeOptions };
+export type SourceRequest =
+  | { kind: 'file'; path: string; namespace: string | null; keep?: Keep }
+  | { kind: 'cluster'; scope: ScopeOptions }
+  /** a log store read now: the window and -n go into its query */
+  | { kind: 'store'; store: StoreAddress; namespace: string | null; window: TimeWindow; keep?: Keep; timeoutMs: number; verbosity: number };
 
 export interface Deps {
   stdout: Output;

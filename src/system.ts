@@ -17,6 +17,9 @@ import { loadKubeTarget } from './kube/kubeconfig.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
 import type { ScopeOptions } from './options/common.ts';
 import { renderRefusedObjectsNotice, renderUnlistedNotice } from './render/tree.ts';
+import { openEndpoint } from './otlp/http.ts';
+import type { StoreEndpoint } from './stores/victorialogs.ts';
+import { victoriaLogsSource } from './stores/victorialogs-source.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
 type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
@@ -47,6 +50,7 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       const refused = (file: string, why: string) => io.stderr.write(renderRefusedObjectsNotice(file, why));
       return fileSource(await withCaptureObjects(parseEventsText(text, path, parseOtlpEventLines), path, refused), request.namespace);
     }
+    if (request.kind === 'store') return openStore(request, io);
     const { target, namespace } = await resolveTarget(request.scope, io);
     return clusterSource(target, {
       namespace,
@@ -54,6 +58,29 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       onUnlisted: (unlisted) => io.stderr.write(renderUnlistedNotice(unlisted)),
     });
   };
+}
+
+/** A log store's source: its TLS files read, -v=6 request lines on stderr. */
+async function openStore(request: Extract<SourceRequest, { kind: 'store' }>, io: SourceIo): Promise<EventSource> {
+  const { store } = request;
+  const tls = await openEndpoint({
+    url: store.base,
+    headers: store.headers,
+    timeoutMs: request.timeoutMs,
+    prefix: '--from',
+    ...(store.caFile !== undefined ? { caFile: store.caFile } : {}),
+    ...(store.clientCert !== undefined ? { clientCert: store.clientCert } : {}),
+  });
+  const endpoint: StoreEndpoint = {
+    base: store.base,
+    query: store.query,
+    headers: tls.headers,
+    timeoutMs: request.timeoutMs,
+    ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+    ...(tls.clientCert !== undefined ? { clientCert: tls.clientCert } : {}),
+    ...(request.verbosity >= 6 ? { log: (line: string) => io.stderr.write(line) } : {}),
+  };
+  return victoriaLogsSource(endpoint, { namespace: request.namespace, window: request.window, ...(request.keep !== undefined ? { keep: request.keep } : {}) });
 }
 
 /** The production EventStore factory (Deps.openEventStore): the live cluster's events in the scope's namespace. */

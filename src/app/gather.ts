@@ -11,6 +11,8 @@ import type { AgesFrom } from '../core/ages.ts';
 import { compareWithLive, standingOf } from '../core/incarnation.ts';
 import type { Comparison, EventStanding, LiveFacts } from '../core/incarnation.ts';
 import type { Tree } from '../core/ownership.ts';
+import type { Hidden } from '../core/filter.ts';
+import type { RecorderNotes } from '../core/recorder-notes.ts';
 import type { EventSource, Provenance, RawEvents } from '../core/source.ts';
 import type { CommonOptions } from '../options/common.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
@@ -50,6 +52,10 @@ export interface Gathered {
   ages: AgesFrom;
   /** which incarnation each event is about, where the live cluster was asked */
   standing?: (ev: Event) => EventStanding;
+  /** how many events each selection criterion hid */
+  hidden: Hidden[];
+  /** where client-go's recorders may have dropped, merged or not yet sent what is shown */
+  notes: RecorderNotes;
   /** with `facts`: the objects' facts; undefined when the source holds none */
   facts?: FactSet;
 }
@@ -75,6 +81,8 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     ...(live === undefined ? {} : { live, standing: (ev: Event) => standingOf(ev, live) }),
     comparison: live === undefined ? null : compareWithLive(events, live),
     ages: agesFrom(provenance, events, now),
+    hidden: read.hidden,
+    notes: read.notes,
     ...(facts === undefined ? {} : { facts }),
   };
 }

@@ -3,8 +3,11 @@
 import type { Deps, SourceRequest } from '../deps.ts';
 import { UsageError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
-import { filterEvents, selectEvents } from '../core/filter.ts';
-import type { EventFilter } from '../core/filter.ts';
+import { filterEvents, selectCounted } from '../core/filter.ts';
+import type { EventFilter, FilterContext, Hidden } from '../core/filter.ts';
+import { recorderNotes, recorderNotesFor } from '../core/recorder-notes.ts';
+import type { RecorderNotes } from '../core/recorder-notes.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import type { Keep } from '../core/keep.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
@@ -15,16 +18,25 @@ import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
 import { resolveFilter } from './for-object.ts';
 import { treeFor } from './tree.ts';
+import { labelsFor } from './labels.ts';
 import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
 import { escapeTerminal } from '../render/escape.ts';
-import { otlpProvenanceNotice } from '../render/otlp-status.ts';
+import { otlpProvenanceNotice, storeProvenanceNotice } from '../render/otlp-status.ts';
 import { renderRefusedSavedObjects } from '../render/tree.ts';
 
-/** --from FILE, else the live cluster of the scope. */
-export function requestFor(common: CommonOptions, keep: Keep = 'all'): SourceRequest {
+/** --from FILE or a store, else the live cluster of the scope. `now`: where --since starts in a store's query. */
+export function requestFor(common: CommonOptions, keep: Keep = 'all', now = Date.now()): SourceRequest {
   if (common.from === null) return { kind: 'cluster', scope: common.scope };
-  return { kind: 'file', path: common.from, namespace: common.scope.allNamespaces ? null : common.scope.namespace, ...(keep === 'all' ? {} : { keep }) };
+  const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
+  const kept = keep === 'all' ? {} : { keep };
+  if (common.store !== undefined) {
+    // --since into the query: the store selects, rather than this process reading it all.
+    const window = { start: common.filter.sinceMs === undefined ? null : now - common.filter.sinceMs, end: null };
+    const { requestTimeoutMs: timeoutMs, verbosity } = common.scope;
+    return { kind: 'store', store: common.store, namespace, window, timeoutMs, verbosity, ...kept };
+  }
+  return { kind: 'file', path: common.from, namespace, ...kept };
 }
 
 /** Reads with a running count on stderr while pages arrive (a terminal only); cleared when done. */
@@ -47,6 +59,27 @@ interface ReadEvents {
   raw?: RawEvents | null;
   /** with --tree: the --for object's tree; `events` are then those of its members */
   tree?: Tree;
+  /** how many events each selection criterion hid (the server's --field-selector not counted: it never sent them) */
+  hidden: Hidden[];
+  /** where client-go's recorders may have dropped, merged or not yet sent what is shown */
+  notes: RecorderNotes;
+  /** --field-selector went to the server */
+  fieldSelectorSent: boolean;
+}
+
+/**
+ * A live read without --tree hands --field-selector to the server, as kubectl get events does; a
+ * saved file, or a tree (built from every event of the namespace), applies it here.
+ */
+function sendsFieldSelector(common: CommonOptions): boolean {
+  return common.fieldSelector !== undefined && common.from === null && common.tree !== true;
+}
+
+/** What criteria need beyond each event: the start-up probes' evidence from every event read, the objects' labels for -l. */
+async function filterContext(all: Event[], filter: EventFilter, source: EventSource, deps: Deps, from: string | null): Promise<FilterContext> {
+  const ctx: FilterContext = { startupBelowThreshold: new StartupProbeEvidence().learn(all).belowThreshold };
+  if ((filter.labels?.length ?? 0) > 0) ctx.labelsOf = await labelsFor(source, all, deps, from);
+  return ctx;
 }
 
 export async function readEvents(
@@ -55,26 +88,36 @@ export async function readEvents(
   now: number,
   opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep } = {},
 ): Promise<ReadEvents> {
-  const source = await deps.openSource(requestFor(common, opts.keep));
+  const source = await deps.openSource(requestFor(common, opts.keep, now));
   const { provenance } = source;
   // A collector's file says what its writers left out (the k8s_events receiver keeps no series, no reporter...).
   if (provenance.kind === 'otlp' && common.from !== null) deps.stderr.write(otlpProvenanceNotice(escapeTerminal(common.from), provenance));
   if (provenance.kind === 'record' && common.from !== null) deps.stderr.write(recordWarnings(escapeTerminal(common.from), provenance));
   if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
-  const filter = await resolveFilter(source, common.filter);
-  const read = await readWithProgress(source, deps, opts);
+  const resolved = await resolveFilter(source, common.filter);
+  const sent = sendsFieldSelector(common);
+  const filter: EventFilter = sent ? { ...resolved, fields: undefined } : resolved;
+  const read = await readWithProgress(source, deps, { ...opts, ...(sent ? { fieldSelector: common.fieldSelector } : {}) });
+  // A store learns what its writers kept from the rows it read: said once, after reading.
+  if (source.provenance.kind === 'store' && common.from !== null) deps.stderr.write(storeProvenanceNotice(escapeTerminal(common.from), source.provenance));
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"
   // of last week's record are its last 30 minutes.
   const asOf = observedWindow(source.provenance).last ?? now;
   if (common.tree === true && filter.object !== undefined) {
     // Every event of the namespace makes the tree (the children's, the owners' messages naming
     // them); the other criteria then choose among the members' events.
-    const tree = await treeFor(source, filter.object, dedupeByUid(read.events), deps);
-    const events = selectEvents(read.events, { ...filter, object: undefined }, asOf).filter((ev) => tree.chainOf(ev) !== undefined);
-    return { source, events, filter, tree, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+    const all = dedupeByUid(read.events);
+    const tree = await treeFor(source, filter.object, all, deps);
+    const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
+    const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
+    const notes = recorderNotesFor(all, events);
+    return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
-  const events = selectEvents(read.events, filter, asOf, read.distinct === true);
-  return opts.raw ? { source, events, filter, raw: read.raw ?? null } : { source, events, filter };
+  const all = read.distinct === true ? read.events : dedupeByUid(read.events);
+  const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));
+  // Kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
+  const notes = opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
+  return { source, events, filter, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
 }
 
 /**

@@ -6,6 +6,9 @@ import type { Deps } from '../deps.ts';
 import { SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { filterEvents } from '../core/filter.ts';
+import type { FilterContext } from '../core/filter.ts';
+import { labelsFor } from '../app/labels.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { eventIdentity } from '../core/versions.ts';
 import type { EventVersion } from '../core/source.ts';
@@ -42,8 +45,11 @@ function newest(versions: EventVersion[]): number | null {
 }
 
 /** Event versions in the order read, each once (uid + resourceVersion), kept by the filters. */
-function selectVersions(versions: EventVersion[], common: CommonOptions, now: number) {
+function selectVersions(versions: EventVersion[], common: CommonOptions, now: number, labelsOf?: FilterContext['labelsOf']) {
   const seen = new Set<string>();
+  // The start-up probes' evidence is every version's: a Killing read later still tells.
+  const startup = new StartupProbeEvidence().learn(versions.map(({ event }) => normaliseEvent(event)));
+  const ctx: FilterContext = { startupBelowThreshold: startup.belowThreshold, ...(labelsOf === undefined ? {} : { labelsOf }) };
   return versions.filter(({ event }) => {
     const ev = normaliseEvent(event);
     // Without a resourceVersion (the k8s_events receiver keeps none) versions cannot be told apart: all are sent.
@@ -52,7 +58,7 @@ function selectVersions(versions: EventVersion[], common: CommonOptions, now: nu
       if (seen.has(key)) return false;
       seen.add(key);
     }
-    return filterEvents([ev], common.filter, now).length > 0;
+    return filterEvents([ev], common.filter, now, ctx).length > 0;
   });
 }
 
@@ -62,7 +68,8 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
   const all = await source.versions();
   if (all === null) throw new UsageError(`--from ${opts.common.from ?? ''}: a stable table holds no events to export (use a capture, list or record)`);
   // --since counts back from a saved input's last observation, not from now.
-  const versions = selectVersions(all, opts.common, newest(all) ?? now);
+  const labelsOf = (opts.common.filter.labels?.length ?? 0) > 0 ? await labelsFor(source, all.map(({ event }) => normaliseEvent(event)), deps, opts.common.from) : undefined;
+  const versions = selectVersions(all, opts.common, newest(all) ?? now, labelsOf);
   if (versions.length === 0) {
     deps.stderr.write(noEventsMessage(source.provenance.namespace));
     return SUCCESS;

@@ -8,6 +8,9 @@ import { renderDocument } from '../render/document.ts';
 import { toIncidentJson } from '../render/incident-json.ts';
 import { renderIncidentText } from '../render/incident-text.ts';
 import { renderAgesNotice } from '../render/notices.ts';
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { recorderNotesJson } from '../render/recorder-notes.ts';
+import { criterionFlag, hiddenJson } from '../options/selection.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL } from '../options/common.ts';
 import { parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
@@ -44,7 +47,8 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
 }
 
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
-  const { events, provenance, ages, live, tree, facts } = await gather({ common: opts.common, compare: opts.compare, lookups: true, facts: opts.status }, deps);
+  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: true, facts: opts.status }, deps);
+  const { events, provenance, ages, live, tree, facts } = gathered;
   const incident = buildIncident(events, {
     now: ages.at,
     provenance,
@@ -55,10 +59,13 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     ...(facts === undefined ? {} : { facts }),
   });
   if (opts.output.kind === 'document') {
-    deps.stdout.write(renderDocument(toIncidentJson(incident), [], opts.output.printer, deps.stdout.isTTY));
+    const doc = { ...toIncidentJson(incident), recorderNotes: recorderNotesJson(gathered.notes), hidden: hiddenJson(gathered.hidden) };
+    deps.stdout.write(renderDocument(doc, [], opts.output.printer, deps.stdout.isTTY));
   } else {
     if (!opts.absoluteTimes) deps.stderr.write(renderAgesNotice(ages));
-    deps.stdout.write(renderIncidentText({ ...incident, absoluteTimes: opts.absoluteTimes, detail: opts.detail }, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
+    const hiddenLine = renderHiddenFooter(gathered.hidden, criterionFlag).trim();
+    const view = { ...incident, absoluteTimes: opts.absoluteTimes, detail: opts.detail, recorderNotes: gathered.notes, ...(hiddenLine === '' ? {} : { hiddenLine }) };
+    deps.stdout.write(renderIncidentText(view, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
   return SUCCESS;
 }

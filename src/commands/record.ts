@@ -8,6 +8,7 @@ import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
 import { sameServer } from '../core/server.ts';
@@ -50,6 +51,8 @@ export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions
   if (file === '-') throw new UsageError('record writes to a file, not to stdout: give a file name');
   const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
+  // A record keeps its objects with their labels: -l chooses when it is read back.
+  if ((common.filter.labels?.length ?? 0) > 0) throw new UsageError('-l does not apply to record: the record keeps the objects with their labels; use -l when reading it back (timeline --from FILE -l ...)');
   const duration = typeof raw.duration === 'string' ? raw.duration : undefined;
   return { file, common, durationMs: parseDurationFlag('--duration', duration), retry: DEFAULT_RETRY, otlp: parseOtlpOptions(raw) };
 }
@@ -130,7 +133,12 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const stop = untilStopped(deps, opts.durationMs);
   const counts: RecordCounts = { added: 0, modified: 0, deleted: 0 };
   const filter = await resolveFilter(source, opts.common.filter);
-  const keep = (event: Json): boolean => filterEvents([normaliseEvent(event)], filter, deps.now()).length > 0;
+  const startup = new StartupProbeEvidence();
+  const keep = (event: Json): boolean => {
+    const ev = normaliseEvent(event);
+    startup.learn([ev]);
+    return filterEvents([ev], filter, deps.now(), { startupBelowThreshold: startup.belowThreshold }).length > 0;
+  };
   const writer = new SessionWriter(existing, header);
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   const facts = factsRecorder(source, existing.record.status, writer, deps, status.notice);

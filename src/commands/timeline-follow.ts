@@ -10,6 +10,8 @@ import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { filterEvents, selectEvents } from '../core/filter.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
+import { followedLabels } from '../app/labels.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { ShownOccurrences } from '../core/follow.ts';
 import { dedupeByUid, stableLines } from '../core/timeline.ts';
@@ -90,13 +92,21 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
   const { namespace } = source.provenance;
   // --tree: the members' events; the tree grows as new objects join it (app/tree-follow.ts).
   const tree = opts.common.tree === true && resolved.object !== undefined ? followTree(source, resolved.object, deps) : null;
-  const filter = tree === null ? resolved : { ...resolved, object: undefined };
+  // --field-selector goes to the server with the list and every watch, as kubectl get events -w sends it;
+  // with --tree it is applied here, the tree being grown from every event.
+  const sent = tree === null && opts.common.fieldSelector !== undefined;
+  const filter = { ...resolved, ...(tree === null ? {} : { object: undefined }), ...(sent ? { fields: undefined } : {}) };
+  // A start-up probe's Unhealthy is hidden while no Killing for it has arrived: below its threshold when shown.
+  const startup = new StartupProbeEvidence();
+  const labels = (resolved.labels?.length ?? 0) > 0 ? followedLabels(source, deps.now) : null;
+  const ctx = { startupBelowThreshold: startup.belowThreshold, ...(labels === null ? {} : { labelsOf: labels.labelsOf }) };
   const print = printer(opts, deps, namespace === null, tree);
   const shown = new ShownOccurrences();
   let listed = false;
   const steps = source.follow({
     resourceVersion: '',
     signal: stopSignal(deps),
+    ...(sent ? { fieldSelector: opts.common.fieldSelector } : {}),
     notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
   });
   for await (const step of steps) {
@@ -104,12 +114,16 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
     if (step.kind === 'list') {
       const listed = step.items.map(normaliseEvent);
       await tree?.listed(dedupeByUid(listed));
-      events = selectEvents(listed, filter, deps.now()).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
+      startup.learn(listed);
+      await labels?.learn(listed);
+      events = selectEvents(listed, filter, deps.now(), false, ctx).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
       const ev = normaliseEvent(step.object);
       // Placed whatever --types says: its message may name a child whose events come next.
       const inTree = tree === null || (await tree.place(ev)) !== undefined;
-      events = inTree ? filterEvents([ev], filter, deps.now()) : [];
+      startup.learn([ev]);
+      await labels?.learn([ev]);
+      events = inTree ? filterEvents([ev], filter, deps.now(), ctx) : [];
     } else {
       continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
     }

@@ -11,6 +11,12 @@ import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { looksAtEachEvent } from '../core/filter.ts';
+import type { Hidden } from '../core/filter.ts';
+import type { RecorderNotes } from '../core/recorder-notes.ts';
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { renderRecorderFooter } from '../render/recorder-notes.ts';
+import { criterionFlag } from '../options/selection.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
@@ -82,11 +88,22 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 function keepFor(opts: TimelineOptions): Keep {
   const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
   const table = opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide');
-  if (opts.common.filter.sinceMs !== undefined || opts.compare || opts.common.tree === true) return 'all';
+  if (looksAtEachEvent(opts.common.filter) || opts.compare || opts.common.tree === true) return 'all';
   return stable ? 'stable' : table ? 'table' : 'all';
 }
 
+/** After the output, on stderr: what the selection hid, and where the recorders may have left events out. */
+function footer(read: { hidden: Hidden[]; notes: RecorderNotes }, at: number, opts: TimelineOptions): string {
+  return renderHiddenFooter(read.hidden, criterionFlag) + renderRecorderFooter(read.notes, { now: at, absolute: opts.absoluteTimes });
+}
+
 async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<CommandResult> {
+  const result = await timelineBody(stdout, opts, deps);
+  deps.stderr.write(result.footer);
+  return result.result;
+}
+
+async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<{ result: CommandResult; footer: string }> {
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
   // The wide table's STATUS column and the page's causes read the objects' status beside the events.
   const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), facts: format === 'wide' || format === 'html' }, deps);
@@ -95,25 +112,26 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
   deps.stderr.write(renderSavedNotice(provenance, events));
   if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
+  const done = { result: SUCCESS, footer: footer(gathered, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
     stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
-    return SUCCESS;
+    return done;
   }
   if (opts.output.kind === 'document') {
     const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), tree?.chainOf(ev));
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
-    return SUCCESS;
+    return done;
   }
   if (events.length === 0) {
     deps.stderr.write(noEventsMessage(provenance.namespace));
-    return SUCCESS;
+    return done;
   }
   if (format === 'stable') {
     stdout.write(renderStable(events));
-    return SUCCESS;
+    return done;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   const table = timelineTableChunks(events, {
@@ -128,5 +146,5 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
     ...(facts !== undefined && facts.noStatus !== true ? { statusOf: currentStatus(facts) } : {}),
   });
   for (const piece of table) stdout.write(piece);
-  return SUCCESS;
+  return done;
 }

@@ -14,7 +14,8 @@ export interface AgesFrom {
 }
 
 export function agesFrom(provenance: Provenance, events: Event[], now: number): AgesFrom {
-  if (provenance.kind === 'cluster') return { at: now, basis: 'now' };
+  // A VictoriaLogs server is read now, like the cluster: it keeps events past the TTL, and more arrive.
+  if (provenance.kind === 'cluster' || (provenance.kind === 'store' && provenance.store === 'victorialogs')) return { at: now, basis: 'now' };
   if (provenance.kind === 'capture' && provenance.capturedAt !== null) return { at: provenance.capturedAt, basis: 'capture' };
   if (provenance.kind === 'record' && provenance.lastObserved !== null) return { at: provenance.lastObserved, basis: 'record' };
   let newest: number | null = null;

@@ -1,7 +1,11 @@
-// Which events a read verb shows: --for KIND/NAME, --types, --reasons, --since.
+// Which events a read verb shows: --for KIND/NAME, then the selection criteria (types, reasons,
+// messages, fields, labels, a time window, start-up probes below their threshold), each counted
+// when it hides an event so the reader is told what was left out.
 
 import type { Event } from './event.ts';
 import { groupOf } from './resources.ts';
+import { matchesFields, matchesLabels } from './selectors.ts';
+import type { FieldTerm, LabelRequirement } from './selectors.ts';
 import { dedupeByUid, sortTimeline } from './timeline.ts';
 
 /**
@@ -20,6 +24,53 @@ export interface EventFilter {
   types?: string[];
   reasons?: string[];
   sinceMs?: number;
+  excludeTypes?: string[];
+  excludeReasons?: string[];
+  /** kept when the message matches */
+  message?: RegExp;
+  /** hidden when the message matches */
+  excludeMessage?: RegExp;
+  /** the event's selectable fields (applied here where the server did not apply them) */
+  fields?: FieldTerm[];
+  /** the labels of the event's object */
+  labels?: LabelRequirement[];
+  /** epoch ms: kept when last seen at or after it */
+  sinceTime?: number;
+  /** epoch ms: kept when first seen at or before it */
+  until?: number;
+  /** hide a start-up probe's Unhealthy while its container was never killed for it (core/startup-probes.ts) */
+  hideStartupProbes?: boolean;
+}
+
+/** The criteria that hide events, in the order the footer names them; each hidden event is counted under the first that hides it. */
+const CRITERIA = [
+  'types',
+  'excludeTypes',
+  'reasons',
+  'excludeReasons',
+  'message',
+  'excludeMessage',
+  'fields',
+  'labels',
+  'since',
+  'sinceTime',
+  'until',
+  'startupProbes',
+] as const;
+export type Criterion = (typeof CRITERIA)[number];
+
+/** How many events a criterion hid. */
+export interface Hidden {
+  criterion: Criterion;
+  events: number;
+}
+
+/** What some criteria need beyond the event itself. */
+export interface FilterContext {
+  /** the labels of an event's object; undefined: not known (the event then fails a label selector) */
+  labelsOf?: (ev: Event) => Readonly<Record<string, string>> | undefined;
+  /** whether an event is a start-up probe's Unhealthy below its threshold (core/startup-probes.ts) */
+  startupBelowThreshold?: (ev: Event) => boolean;
 }
 
 // A Kind, a resource plural, a singular or a short name, optionally group-qualified: `kubectl
@@ -117,21 +168,68 @@ function includesFolded(values: string[], value: string): boolean {
   return values.some((x) => x.toLowerCase() === v);
 }
 
+/** The selectable fields of an event as the API server computes them (pkg/registry/core/event/strategy.go ToSelectableFields). */
+function eventFields(ev: Event): Record<string, string> {
+  return {
+    'involvedObject.kind': ev.object.kind,
+    'involvedObject.namespace': ev.object.namespace,
+    'involvedObject.name': ev.object.name,
+    'involvedObject.uid': ev.object.uid,
+    'involvedObject.apiVersion': ev.object.apiVersion,
+    // not kept by the normalised event: matches only the empty value
+    'involvedObject.resourceVersion': '',
+    'involvedObject.fieldPath': ev.object.fieldPath,
+    reason: ev.reason,
+    // the server: reportingController; source: source.component, else reportingController. One reporter here.
+    reportingComponent: ev.reporter,
+    source: ev.reporter,
+    type: ev.type,
+    'metadata.namespace': ev.namespace,
+    'metadata.name': ev.name,
+  };
+}
+
+/** The first criterion that hides the event, or null when it is kept. --for is not one of them: it chooses the story. */
+function hiddenBy(ev: Event, filter: EventFilter, now: number, ctx: FilterContext = {}): Criterion | null {
+  const { types, reasons, sinceMs, excludeTypes, excludeReasons, message, excludeMessage, fields, labels, sinceTime, until } = filter;
+  if (types && types.length > 0 && !includesFolded(types, ev.type)) return 'types';
+  if (excludeTypes && includesFolded(excludeTypes, ev.type)) return 'excludeTypes';
+  if (reasons && reasons.length > 0 && !includesFolded(reasons, ev.reason)) return 'reasons';
+  if (excludeReasons && includesFolded(excludeReasons, ev.reason)) return 'excludeReasons';
+  if (message && !message.test(ev.message)) return 'message';
+  if (excludeMessage?.test(ev.message)) return 'excludeMessage';
+  if (fields && fields.length > 0 && !matchesFields(fields, eventFields(ev))) return 'fields';
+  if (labels && labels.length > 0) {
+    const known = ctx.labelsOf?.(ev);
+    if (known === undefined || !matchesLabels(labels, known)) return 'labels';
+  }
+  if (sinceMs !== undefined && (ev.lastSeen === null || ev.lastSeen < now - sinceMs)) return 'since';
+  if (sinceTime !== undefined && (ev.lastSeen === null || ev.lastSeen < sinceTime)) return 'sinceTime';
+  if (until !== undefined && (ev.firstSeen === null || ev.firstSeen > until)) return 'until';
+  if (filter.hideStartupProbes === true && ctx.startupBelowThreshold?.(ev) === true) return 'startupProbes';
+  return null;
+}
+
 /**
  * Keeps the events that pass every given criterion, in the order given. Types and reasons compare
  * case-insensitively like kubectl's --types (strings.EqualFold), but unlike kubectl any type may be
  * asked for, so `Critical` events stay reachable. --since keeps events last seen inside the window;
  * an event with no time at all cannot be shown to be inside it and is left out.
  */
-export function filterEvents(events: Event[], filter: EventFilter, now: number): Event[] {
-  const { object, types, reasons, sinceMs } = filter;
-  return events.filter((ev) => {
-    if (object && !isSelected(object, ev.object)) return false;
-    if (types && types.length > 0 && !includesFolded(types, ev.type)) return false;
-    if (reasons && reasons.length > 0 && !includesFolded(reasons, ev.reason)) return false;
-    if (sinceMs !== undefined && (ev.lastSeen === null || ev.lastSeen < now - sinceMs)) return false;
-    return true;
+export function filterEvents(events: Event[], filter: EventFilter, now: number, ctx: FilterContext = {}): Event[] {
+  return filterCounted(events, filter, now, ctx).events;
+}
+
+/** filterEvents, and how many events each criterion hid (only those that hid any, in CRITERIA order). */
+export function filterCounted(events: Event[], filter: EventFilter, now: number, ctx: FilterContext = {}): { events: Event[]; hidden: Hidden[] } {
+  const counts = new Map<Criterion, number>();
+  const kept = events.filter((ev) => {
+    if (filter.object && !isSelected(filter.object, ev.object)) return false;
+    const by = hiddenBy(ev, filter, now, ctx);
+    if (by !== null) counts.set(by, (counts.get(by) ?? 0) + 1);
+    return by === null;
   });
+  return { events: kept, hidden: CRITERIA.flatMap((criterion) => (counts.has(criterion) ? [{ criterion, events: counts.get(criterion) ?? 0 }] : [])) };
 }
 
 /**
@@ -139,13 +237,29 @@ export function filterEvents(events: Event[], filter: EventFilter, now: number):
  * `distinct`: the events are already one each (SourceRead.distinct), as they are by the hundred
  * thousand from a record: no map of every uid is built to find nothing.
  */
-export function selectEvents(events: Event[], filter: EventFilter, now: number, distinct = false): Event[] {
+export function selectEvents(events: Event[], filter: EventFilter, now: number, distinct = false, ctx: FilterContext = {}): Event[] {
+  return selectCounted(events, filter, now, distinct, ctx).events;
+}
+
+/** selectEvents, and what each criterion hid. */
+export function selectCounted(events: Event[], filter: EventFilter, now: number, distinct = false, ctx: FilterContext = {}): { events: Event[]; hidden: Hidden[] } {
   const one = distinct ? events : dedupeByUid(events);
   // No criterion, nothing to filter: sortTimeline copies anyway, and a copy of 200,000 events grows
   // in V8's large-object space, which only a full collection frees (a record's table peaked on it).
-  return sortTimeline(hasCriteria(filter) ? filterEvents(one, filter, now) : one);
+  if (!hasCriteria(filter)) return { events: sortTimeline(one), hidden: [] };
+  const { events: kept, hidden } = filterCounted(one, filter, now, ctx);
+  return { events: sortTimeline(kept), hidden };
 }
 
-function hasCriteria({ object, types, reasons, sinceMs }: EventFilter): boolean {
-  return Boolean(object) || (types?.length ?? 0) > 0 || (reasons?.length ?? 0) > 0 || sinceMs !== undefined;
+/** Whether a criterion needs each event whole (its message, fields, times or neighbours), not its `<type> <reason> <Kind>/<name>` line. */
+export function looksAtEachEvent(filter: EventFilter): boolean {
+  const values = [filter.sinceMs, filter.message, filter.excludeMessage, filter.sinceTime, filter.until];
+  return values.some((v) => v !== undefined) || (filter.fields?.length ?? 0) > 0 || (filter.labels?.length ?? 0) > 0 || filter.hideStartupProbes === true;
+}
+
+/** Whether any criterion is given (a filter of only empty lists filters nothing). */
+function hasCriteria(filter: EventFilter): boolean {
+  const lists = [filter.types, filter.reasons, filter.excludeTypes, filter.excludeReasons, filter.fields, filter.labels];
+  const values = [filter.object, filter.sinceMs, filter.message, filter.excludeMessage, filter.sinceTime, filter.until];
+  return lists.some((l) => (l?.length ?? 0) > 0) || values.some((v) => v !== undefined) || filter.hideStartupProbes === true;
 }

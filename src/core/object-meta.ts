@@ -47,7 +47,14 @@ export function objectMetaOf(metadata: unknown, type: ObjectType): ObjectMeta | 
     owners: ownersOf(m.ownerReferences),
     created: timeOrNull(m.creationTimestamp),
     deleting: timeOrNull(m.deletionTimestamp),
+    ...labelsOf(m.labels),
   };
+}
+
+/** metadata.labels: string values only (hostile input may hold anything); nothing when there are none. */
+function labelsOf(value: unknown): { labels?: Record<string, string> } {
+  const entries = Object.entries(asObject(value)).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return entries.length === 0 ? {} : { labels: Object.fromEntries(entries) };
 }
 
 // -- Owners, transitively ------------------------------------------------------------------------

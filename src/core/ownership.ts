@@ -30,6 +30,8 @@ export interface ObjectMeta {
   created: number | null;
   /** epoch ms of metadata.deletionTimestamp (being deleted); null when not set or not known */
   deleting: number | null;
+  /** metadata.labels, when it has any (-l); absent: none, or a file saved before labels were kept */
+  labels?: Record<string, string>;
 }
 
 /** Where an object sits in a tree: its ancestors from the root down, itself last. */

@@ -117,7 +117,25 @@ export interface UnreadableRecords {
 /** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
 export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
-export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance;
+/** Where a log store kept events: a VictoriaLogs server read now, or a file another store wrote out. */
+export type LogStore = 'victorialogs' | 'cloud-logging' | 'elasticsearch' | 'loki';
+
+/**
+ * Events a log store kept (src/stores/): whatever wrote them
+ * there, one log line per version. What the writers did not keep is named, never guessed.
+ */
+export interface StoreProvenance extends Common {
+  kind: 'store';
+  store: LogStore;
+  /** who wrote the events into the store, in words ("the k8s_events receiver") */
+  writers: string[];
+  /** the fields some of its writers did not keep ("uid", "series", "reporter"), read as empty */
+  unkept: string[];
+  /** stored lines that are not about a Kubernetes event */
+  skipped: number;
+}
+
+export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance | StoreProvenance;
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
@@ -130,6 +148,8 @@ export function observedWindow(p: Provenance): { first: number | null; last: num
     case 'cluster':
     case 'list':
     case 'stable-table':
+    // A store is read now; it keeps when each event happened, not when a writer observed it.
+    case 'store':
       return { first: null, last: null };
   }
 }
@@ -165,6 +185,8 @@ export interface ReadOptions {
   eventsK8sIo?: boolean;
   /** called as a long read progresses, with the number of events read so far */
   progress?: (count: number) => void;
+  /** a live source sends it to the server (`--field-selector`); a saved input ignores it */
+  fieldSelector?: string;
 }
 
 /** The live cluster's objects: whether each still exists, and under which uid. */
@@ -228,6 +250,8 @@ export interface FollowOptions {
   failed?(why: string): void;
   /** the adapter's own policy when absent */
   retry?: RetryPolicy;
+  /** sent to the server with the list and every watch (`--field-selector`) */
+  fieldSelector?: string;
 }
 
 export interface EventSource {

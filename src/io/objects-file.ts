@@ -47,6 +47,7 @@ export function formatSavedObject(saved: SavedObject): Json {
   const metadata: Json = { namespace: m.namespace, name: m.name, uid: m.uid };
   if (m.created !== null) metadata.creationTimestamp = timeText(m.created);
   if (m.deleting !== null) metadata.deletionTimestamp = timeText(m.deleting);
+  if (m.labels !== undefined) metadata.labels = m.labels;
   metadata.ownerReferences = m.owners.map((o) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: o.controller }));
   return { apiVersion: m.apiVersion, kind: m.kind, metadata };
 }

@@ -41,7 +41,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
-      const list = { timeoutMs, onPage: opts.progress };
+      const list = { timeoutMs, onPage: opts.progress, ...(opts.fieldSelector === undefined ? {} : { fieldSelector: opts.fieldSelector }) };
       if (!opts.raw) {
         // Each page normalised as it arrives, its raw objects (managedFields is most of them) let
         // go before the next: a 20,000-event read keeps 20,000 small values, not 40 pages of JSON.

@@ -27,6 +27,8 @@ interface ListPage {
 
 interface ListOptions<T> {
   timeoutMs?: number;
+  /** sent as is: the server selects (kubectl get events --field-selector) */
+  fieldSelector?: string;
   onPage?: (total: number) => void;
   /**
    * What to keep of each item, applied as each page arrives (normaliseEvent, say): the page's raw
@@ -46,7 +48,7 @@ export async function listEvents<T = unknown>(target: KubeTarget, api: EventsApi
     const answer = await apiRequest(target, {
       method: 'GET',
       path: eventsPath(api, namespace),
-      query: { limit: PAGE_SIZE, continue: next },
+      query: { limit: PAGE_SIZE, continue: next, fieldSelector: opts.fieldSelector },
       timeoutMs: opts.timeoutMs,
     });
     if (!isObject(answer) || !Array.isArray(answer.items)) {

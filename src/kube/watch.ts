@@ -44,6 +44,8 @@ export interface FollowOptions {
   requestTimeoutMs?: number;
   watchSeconds?: number;
   retry?: RetryPolicy;
+  /** sent with the list and every watch */
+  fieldSelector?: string;
 }
 
 /**
@@ -173,12 +175,12 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }
 
-function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal): Promise<IncomingMessage> {
+function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal, fieldSelector?: string): Promise<IncomingMessage> {
   return abortable(
     openStream(target, {
       method: 'GET',
       path: eventsPath('core', namespace),
-      query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchSeconds },
+      query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchSeconds, fieldSelector },
       // An idle socket: the server ends a watch after timeoutSeconds, so silence well past that
       // means a connection that died without a word.
       timeoutMs: (watchSeconds + 60) * 1000,
@@ -241,7 +243,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
           break;
         }
         case 'list': {
-          const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs }), signal);
+          const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs, fieldSelector: opts.fieldSelector }), signal);
           failures = 0;
           credentialRenewed = false;
           const step: FollowStep = { kind: 'list', items: list.items.filter(isObject), resourceVersion: list.resourceVersion, why: phase.why };
@@ -251,7 +253,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         }
         case 'watch': {
           const opened = Date.now();
-          response = await openWatch(target, namespace, phase.from, watchSeconds, signal);
+          response = await openWatch(target, namespace, phase.from, watchSeconds, signal, opts.fieldSelector);
           credentialRenewed = false; // the server took the credential
           let delivered = false;
           for await (const message of readWatchLines(response)) {

@@ -6,6 +6,9 @@ import type { EventFilter } from '../core/filter.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { ConnectionOverrides } from '../kube/overrides.ts';
 import { namespaceError } from '../kube/api-names.ts';
+import { parseSelection } from './selection.ts';
+import { parseStoreFrom } from './store.ts';
+import type { StoreAddress } from './store.ts';
 
 export type ColorMode = 'auto' | 'always' | 'never';
 
@@ -26,11 +29,15 @@ export interface ScopeOptions {
 export interface CommonOptions {
   scope: ScopeOptions;
   filter: EventFilter;
-  /** --from FILE ('-' for stdin), or null for the live cluster */
+  /** --from FILE ('-' for stdin) or a store's URL, or null for the live cluster */
   from: string | null;
+  /** --from victorialogs+http(s)://...: the store, its query and TLS */
+  store?: StoreAddress;
   color: ColorMode;
   /** --tree: the --for object and everything it owns (src/app/tree.ts) */
   tree?: boolean;
+  /** --field-selector as typed: a live read sends it to the server (filter.fields applies it elsewhere) */
+  fieldSelector?: string;
 }
 
 /** What commander hands us: the program's options merged with the verb's (optsWithGlobals). */
@@ -126,6 +133,10 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     reasons: splitList(raw.reason),
     sinceMs: parseDurationFlag('--since', str(raw, 'since')),
   };
+  const selection = parseSelection(raw, splitList);
+  Object.assign(filter, selection.filter);
+  const from = str(raw, 'from') ?? null;
+  const store = parseStoreFrom(from, raw);
   return {
     scope: {
       namespace,
@@ -137,9 +148,11 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
       verbosity: parseVerbosity(str(raw, 'v')),
     },
     filter,
-    from: str(raw, 'from') ?? null,
+    from,
+    ...(store !== null ? { store } : {}),
     color: parseColor(str(raw, 'color')),
     ...(tree ? { tree } : {}),
+    ...(selection.fieldSelector === null ? {} : { fieldSelector: selection.fieldSelector }),
   };
 }
 

@@ -30,59 +30,87 @@ export interface FlagSpec {
   bool?: boolean;
   /** completion of the value (none: nothing to offer) */
   values?: FlagValues;
+  /** the help group (src/options/help.ts); absent: the verb's own */
+  group?: 'reading' | 'output' | 'connection';
+  /** the default help shows where commander holds none (the verb settles it) */
+  shown?: string;
 }
 
 const COLOR_MODES = ['auto', 'always', 'never'] as const;
 
 /** Flags of the program, recognised before and after the verb. */
 export const GLOBAL_FLAGS: readonly FlagSpec[] = [
-  { long: '--namespace', short: '-n', value: '<name>', description: "namespace to read (default: the context's namespace, else default)", values: 'namespaces' },
-  { long: '--all-namespaces', short: '-A', description: 'read every namespace' },
-  { long: '--context', value: '<name>', description: 'kubeconfig context to use', values: 'contexts' },
-  { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use (default: $KUBECONFIG, else ~/.kube/config)', values: 'files' },
-  { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0' },
-  { long: '--from', value: '<file>', description: 'read a saved capture, event list, record, stable table or collector file (OTLP JSON lines) instead of the cluster (- for stdin)', values: 'files' },
-  { long: '--for', value: '<kind/name>', description: 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)' },
-  { long: '--types', value: '<types>', description: 'only these types, comma-separated; any value, e.g. Critical (repeatable)', repeatable: true, values: ['Normal', 'Warning'] },
-  { long: '--reason', value: '<reasons>', description: 'only these reasons, comma-separated (repeatable)', repeatable: true },
-  { long: '--since', value: '<duration>', description: 'only events last seen within this long, e.g. 15m' },
-  { long: '--color', value: '<when>', description: 'colour output', choices: COLOR_MODES, default: 'auto', values: COLOR_MODES },
+  { long: '--namespace', short: '-n', value: '<name>', description: "namespace to read; without it, the context's namespace, else default", values: 'namespaces', group: 'reading' },
+  { long: '--all-namespaces', short: '-A', description: 'read every namespace', group: 'reading' },
+  { long: '--context', value: '<name>', description: 'kubeconfig context to use', values: 'contexts', group: 'connection' },
+  { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use; without it, $KUBECONFIG, else ~/.kube/config', values: 'files', group: 'connection' },
+  { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0', group: 'connection' },
+  {
+    long: '--from',
+    value: '<file|url>',
+    description:
+      'read a saved capture, event list, record, stable table, collector file (OTLP JSON lines), Cloud Logging, Elasticsearch or Loki output (- for stdin), or a VictoriaLogs server (victorialogs+http(s)://HOST:PORT[?query=LogsQL]) instead of the cluster',
+    values: 'files',
+    group: 'reading',
+  },
+  { long: '--from-ca', value: '<file>', description: 'PEM file of the CAs to trust for a victorialogs+https store', values: 'files', group: 'reading' },
+  { long: '--from-client-cert', value: '<file>', description: 'PEM client certificate for a victorialogs+https store that asks for one (with --from-client-key)', values: 'files', group: 'reading' },
+  { long: '--from-client-key', value: '<file>', description: 'PEM private key of --from-client-cert', values: 'files', group: 'reading' },
+  { long: '--from-header', value: '<name=value>', description: "an HTTP header for every request to the store, e.g. Authorization=Bearer... or AccountID=12 (repeatable)", repeatable: true, group: 'reading' },
+  { long: '--for', value: '<kind/name>', description: 'only events about this object, e.g. Pod/hungry or po/hungry (kind, plural or short name, any case)', group: 'reading' },
+  { long: '--types', value: '<types>', description: 'only these types, comma-separated; any value, e.g. Critical (repeatable)', repeatable: true, values: ['Normal', 'Warning'], group: 'reading' },
+  { long: '--reason', value: '<reasons>', description: 'only these reasons, comma-separated (repeatable)', repeatable: true, group: 'reading' },
+  { long: '--exclude-reason', value: '<reasons>', description: 'hide these reasons, comma-separated, any case (repeatable)', repeatable: true, group: 'reading' },
+  { long: '--exclude-type', value: '<types>', description: 'hide these types, comma-separated, any case (repeatable)', repeatable: true, values: ['Normal', 'Warning'], group: 'reading' },
+  { long: '--message', value: '<regex>', description: 'only events whose message matches this JavaScript regular expression (unanchored, case-sensitive)', group: 'reading' },
+  { long: '--exclude-message', value: '<regex>', description: 'hide events whose message matches this JavaScript regular expression', group: 'reading' },
+  { long: '--selector', short: '-l', value: '<selector>', description: 'only events about objects whose labels match, e.g. app=web,tier in (a,b) (live: the objects are listed; --from: the labels a capture or record kept)', group: 'reading' },
+  { long: '--field-selector', value: '<selector>', description: "only events whose fields match, e.g. reason=Unhealthy,type!=Normal; sent to the server as kubectl get events sends it (supports '=', '==' and '!=')", group: 'reading' },
+  { long: '--since', value: '<duration>', description: 'only events last seen within this long, e.g. 15m; only one of --since and --since-time', group: 'reading' },
+  { long: '--since-time', value: '<time>', description: 'only events last seen at or after this time (RFC 3339, e.g. 2026-11-30T10:00:00Z)', group: 'reading' },
+  { long: '--until', value: '<time>', description: 'only events first seen at or before this time (RFC 3339)', group: 'reading' },
+  { long: '--exclude-startup-probes', description: "hide a start-up probe's Unhealthy while the kubelet has not killed its container for it (below the failure threshold)", group: 'reading' },
+  { long: '--color', value: '<when>', description: 'colour output: auto, always or never', choices: COLOR_MODES, default: 'auto', values: COLOR_MODES, group: 'output' },
   // kubectl's global connection flags, as client-go reads them (src/kube/overrides.ts).
-  { long: '--server', short: '-s', value: '<address>', description: 'the address and port of the Kubernetes API server' },
-  { long: '--token', value: '<string>', description: 'bearer token for authentication to the API server' },
-  { long: '--user', value: '<string>', description: 'the name of the kubeconfig user to use', values: 'users' },
-  { long: '--cluster', value: '<string>', description: 'the name of the kubeconfig cluster to use', values: 'clusters' },
-  { long: '--certificate-authority', value: '<path>', description: 'path to a cert file for the certificate authority', values: 'files' },
-  { long: '--client-certificate', value: '<path>', description: 'path to a client certificate file for TLS', values: 'files' },
-  { long: '--client-key', value: '<path>', description: 'path to a client key file for TLS', values: 'files' },
+  { long: '--server', short: '-s', value: '<address>', description: 'the address and port of the Kubernetes API server', group: 'connection' },
+  { long: '--token', value: '<string>', description: 'bearer token for authentication to the API server', group: 'connection' },
+  { long: '--user', value: '<string>', description: 'the name of the kubeconfig user to use', values: 'users', group: 'connection' },
+  { long: '--cluster', value: '<string>', description: 'the name of the kubeconfig cluster to use', values: 'clusters', group: 'connection' },
+  { long: '--certificate-authority', value: '<path>', description: 'path to a cert file for the certificate authority', values: 'files', group: 'connection' },
+  { long: '--client-certificate', value: '<path>', description: 'path to a client certificate file for TLS', values: 'files', group: 'connection' },
+  { long: '--client-key', value: '<path>', description: 'path to a client key file for TLS', values: 'files', group: 'connection' },
   {
     long: '--insecure-skip-tls-verify',
     value: '[bool]',
     description: "if true, the server's certificate will not be checked for validity. This will make your HTTPS connections insecure",
     bool: true,
     values: ['true', 'false'],
+    group: 'connection',
   },
   {
     long: '--tls-server-name',
     value: '<string>',
     description: 'server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used',
+    group: 'connection',
   },
-  { long: '--as', value: '<string>', description: 'username to impersonate for the operation. User could be a regular user or a service account in a namespace' },
-  { long: '--as-group', value: '<string>', description: 'group to impersonate for the operation, this flag can be repeated to specify multiple groups', repeatable: true },
-  { long: '--as-uid', value: '<string>', description: 'UID to impersonate for the operation' },
-  { long: '--v', short: '-v', value: '<level>', description: 'number for the log level verbosity (6: each request and its status)' },
+  { long: '--as', value: '<string>', description: 'username to impersonate for the operation. User could be a regular user or a service account in a namespace', group: 'connection' },
+  { long: '--as-group', value: '<string>', description: 'group to impersonate for the operation, this flag can be repeated to specify multiple groups', repeatable: true, group: 'connection' },
+  { long: '--as-uid', value: '<string>', description: 'UID to impersonate for the operation', group: 'connection' },
+  { long: '--v', short: '-v', value: '<level>', description: 'number for the log level verbosity (6: each request and its status)', group: 'connection' },
   {
     long: '--template',
     value: '<string>',
     description: 'template string or path to template file to use when -o=jsonpath, -o=jsonpath-file (kubectl jsonpath: http://kubernetes.io/docs/user-guide/jsonpath)',
+    group: 'output',
   },
   {
     long: '--allow-missing-template-keys',
     value: '[bool]',
-    description: 'if true, ignore any errors in templates when a field or map key is missing in the template (default true)',
+    description: 'if true, ignore any errors in templates when a field or map key is missing in the template',
     default: true,
     bool: true,
     values: ['true', 'false'],
+    group: 'output',
   },
 ];
 
@@ -92,7 +120,8 @@ export const BUILTIN_FLAGS = ['--help', '--version'] as const;
 const EVENT_TTL: FlagSpec = {
   long: '--event-ttl',
   value: '<duration>',
-  description: `the API server's --event-ttl, when it is not the default ${formatTTL(DEFAULT_EVENT_TTL_MS)}`,
+  description: `the API server's --event-ttl, when it is not the default`,
+  shown: formatTTL(DEFAULT_EVENT_TTL_MS),
 };
 
 const TREE: FlagSpec = {
@@ -102,7 +131,7 @@ const TREE: FlagSpec = {
 
 /** -o: the verb's own formats, then the documents of output.ts (json, yaml, name where the verb has names, jsonpath). */
 function output(formats: readonly string[], withName: boolean, description: string): FlagSpec {
-  return { long: '--output', short: '-o', value: '<format>', description, default: formats[0], values: outputValues(formats, withName) };
+  return { long: '--output', short: '-o', value: '<format>', description, default: formats[0], values: outputValues(formats, withName), group: 'output' };
 }
 
 /** --otlp and its companions, for export and record. */
@@ -114,46 +143,51 @@ function otlpFlags(urlHelp: string): FlagSpec[] {
     { long: '--otlp-ca', value: '<file>', description: 'PEM file of the CAs to trust for an https endpoint', values: 'files' },
     { long: '--otlp-client-cert', value: '<file>', description: 'PEM client certificate for an https endpoint that asks for one (mutual TLS, with --otlp-client-key)', values: 'files' },
     { long: '--otlp-client-key', value: '<file>', description: 'PEM private key of --otlp-client-cert', values: 'files' },
-    { long: '--otlp-timeout', value: '<duration>', description: 'give up on one request after this long (default 30s)' },
-    { long: '--otlp-batch', value: '<n>', description: 'log records per request (default 1000)' },
+    { long: '--otlp-timeout', value: '<duration>', description: 'give up on one request after this long', shown: '30s' },
+    { long: '--otlp-batch', value: '<n>', description: 'log records per request', shown: '1000' },
   ];
 }
 
 export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
   timeline: [
     output(TIMELINE_OUTPUTS, true, 'table, wide, stable, html (a self-contained page), json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
-    { long: '--no-headers', description: 'omit the header row' },
-    { long: '--absolute-times', description: 'print RFC 3339 times instead of ages (table and wide)' },
+    { long: '--no-headers', description: 'omit the header row', group: 'output' },
+    { long: '--absolute-times', description: 'print RFC 3339 times instead of ages (table and wide)', group: 'output' },
     { long: '--watch', short: '-w', description: 'after listing the requested events, watch for more: each new occurrence once' },
     { long: '--watch-only', description: 'watch for new occurrences without listing the events there are now' },
     { long: '--compare', description: 'with --from: also read the live cluster and mark the events it no longer has' },
     TREE,
     { ...EVENT_TTL, description: `-o html: ${EVENT_TTL.description}` },
-    { long: '--output-file', value: '<file>', description: 'write the output to this file (whole or not at all) instead of stdout', values: 'files' },
+    { long: '--output-file', value: '<file>', description: 'write the output to this file (whole or not at all) instead of stdout', values: 'files', group: 'output' },
   ],
   incident: [
     output(INCIDENT_OUTPUTS, false, 'text, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE'),
     EVENT_TTL,
     { long: '--compare', description: 'with --from: also read the live cluster and say which events it no longer has' },
     TREE,
-    { long: '--absolute-times', description: 'print RFC 3339 times instead of ages' },
+    { long: '--absolute-times', description: 'print RFC 3339 times instead of ages', group: 'output' },
     { long: '--detail', description: 'tell every object and list everything; by default siblings with the same story are told once and each section is capped' },
     { long: '--no-status', description: 'tell the causes from the events alone: read no object status, spec or container logs' },
   ],
   'type-audit': [output(AUDIT_OUTPUTS, true, 'text, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE')],
   'aggregate-patch': [
-    { long: '--add', value: '<n>', description: 'occurrences to add (default 1)' },
+    { long: '--add', value: '<n>', description: 'occurrences to add', shown: '1' },
     { long: '--count', value: '<n>', description: 'set the total count instead' },
-    { long: '--at', value: '<time>', description: 'when the last occurrence was, RFC 3339 (default now)' },
+    { long: '--at', value: '<time>', description: 'when the last occurrence was, RFC 3339; without it, now' },
     { long: '--dry-run', value: '<mode>', description: 'none, server or client', default: 'none', values: DRY_RUN_MODES },
   ],
   capture: [{ long: '--force', description: 'replace a folder that is not empty' }, EVENT_TTL],
   record: [
-    { long: '--duration', value: '<duration>', description: 'stop after this long (default: until Ctrl-C)' },
+    { long: '--duration', value: '<duration>', description: 'stop after this long; without it, at Ctrl-C' },
     ...otlpFlags('also ship each observation, as it is recorded, to this OTLP/HTTP logs endpoint (the file stays the source of truth)'),
   ],
   export: otlpFlags("the collector's OTLP/HTTP logs endpoint, e.g. http://localhost:4318/v1/logs"),
 };
+
+/** Every flag of every verb, once: what argv's scanner needs to tell a flag's value from a verb. */
+export const ALL_FLAGS: readonly FlagSpec[] = [...GLOBAL_FLAGS, ...Object.values(VERB_FLAGS).flat()].filter(
+  (f, i, all) => all.findIndex((g) => g.long === f.long) === i,
+);
 
 /** The flag a word names (`-n`, `--namespace`) among the program's and the verb's. */
 export function findFlag(word: string, verb: Verb): FlagSpec | undefined {

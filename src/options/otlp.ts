@@ -48,17 +48,17 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Headers the sender sets itself: letting a flag override them would break the request.
 const RESERVED = new Set(['content-type', 'content-length', 'host', 'transfer-encoding', 'connection']);
 
-/** --otlp-header K=V (repeatable): the value may hold '=' and is kept exactly, spaces included. */
-export function parseOtlpHeaders(values: unknown): Record<string, string> {
+/** --otlp-header K=V (repeatable; --from-header too): the value may hold '=' and is kept exactly, spaces included. */
+export function parseOtlpHeaders(values: unknown, flag = '--otlp-header'): Record<string, string> {
   const list = values === undefined ? [] : Array.isArray(values) ? values.map(String) : [String(values)];
   const headers: Record<string, string> = {};
   for (const item of list) {
     const eq = item.indexOf('=');
     const name = eq < 0 ? item : item.slice(0, eq);
-    if (eq < 0 || !TOKEN.test(name)) throw new UsageError(`--otlp-header ${JSON.stringify(item)}: want NAME=VALUE, e.g. Authorization=Bearer abc`);
-    if (RESERVED.has(name.toLowerCase())) throw new UsageError(`--otlp-header ${name}: set by the exporter itself`);
+    if (eq < 0 || !TOKEN.test(name)) throw new UsageError(`${flag} ${JSON.stringify(item)}: want NAME=VALUE, e.g. Authorization=Bearer abc`);
+    if (RESERVED.has(name.toLowerCase())) throw new UsageError(`${flag} ${name}: set by the plugin itself`);
     const value = item.slice(eq + 1);
-    if (/[\r\n\0]/.test(value)) throw new UsageError(`--otlp-header ${name}: the value holds a line break`);
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`${flag} ${name}: the value holds a line break`);
     headers[name] = value;
   }
   return headers;

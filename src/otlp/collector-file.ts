@@ -147,7 +147,7 @@ function compact(object: Json): Json {
 }
 
 /** Our export or the k8s_events receiver's record (the same names; ours carry more) as a core/v1 Event. */
-function fromAttributes(resource: Json, record: Json, attrs: Json): Json {
+export function fromAttributes(resource: Json, record: Json, attrs: Json): Json {
   const time = iso(nanosToMs(record.timeUnixNano, 'timeUnixNano'));
   const ours = OUR.namespace in attrs;
   const type = ours ? str(attrs[OUR.type] ?? record.severityText) : str(record.severityText);
@@ -192,12 +192,26 @@ function fromAttributes(resource: Json, record: Json, attrs: Json): Json {
     if (typeof attrs[OUR.seriesCount] === 'number' || OUR.seriesLastObserved in attrs) {
       event.series = compact({ count: attrs[OUR.seriesCount], lastObservedTime: str(attrs[OUR.seriesLastObserved]) });
     }
-  } else if (time !== undefined) {
+  } else {
     // The receiver's one timestamp is the last one the event had.
-    event.lastTimestamp = time;
+    if (time !== undefined) event.lastTimestamp = time;
+    // Newer receivers (contrib PR #45289, k8s_event_to_logdata.go) also keep the reporter, and
+    // put k8s.namespace.name on the resource.
+    const controller = str(attrs[K8S_REPORTING.controller]);
+    const instance = str(attrs[K8S_REPORTING.instance]);
+    if (controller !== '') event.reportingComponent = controller;
+    if (instance !== '') event.reportingInstance = instance;
+    const namespace = str(attrs[K8S.namespace]) || str(resource[K8S.namespace]);
+    if (namespace !== '') {
+      (event.metadata as Json).namespace = namespace;
+      (event.involvedObject as Json).namespace = namespace;
+    }
   }
   return event;
 }
+
+/** The reporter's attributes of newer k8s_events receivers (contrib PR #45289). */
+export const K8S_REPORTING = { controller: 'k8s.event.reporting_controller', instance: 'k8s.event.reporting_instance' } as const;
 
 function isEventObject(value: unknown): value is Json {
   return isObject(value) && value.kind === 'Event' && isObject(value.metadata);

@@ -112,21 +112,26 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
 // PKCS#8 (`PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`), PKCS#1 (`RSA PRIVATE KEY`) and SEC 1 (`EC PRIVATE KEY`).
 const PEM_PRIVATE_KEY = /-----BEGIN ([A-Z]+ )?PRIVATE KEY-----/;
 
-/** The endpoint for a parsed --otlp, reading --otlp-ca and the client certificate. */
+/**
+ * The endpoint for a parsed --otlp, reading --otlp-ca and the client certificate (`prefix`: the
+ * flags' names, --from for a store read with --from-ca, --from-client-cert and --from-client-key).
+ */
 export async function openEndpoint(opts: {
   url: URL;
   headers: Record<string, string>;
   caFile?: string;
   clientCert?: { certFile: string; keyFile: string };
   timeoutMs: number;
+  prefix?: '--otlp' | '--from';
 }): Promise<OtlpEndpoint> {
-  const ca = opts.caFile === undefined ? undefined : await readPem('--otlp-ca', opts.caFile, PEM_CERTIFICATE, 'certificate');
+  const prefix = opts.prefix ?? '--otlp';
+  const ca = opts.caFile === undefined ? undefined : await readPem(`${prefix}-ca`, opts.caFile, PEM_CERTIFICATE, 'certificate');
   const clientCert =
     opts.clientCert === undefined
       ? undefined
       : {
-          cert: await readPem('--otlp-client-cert', opts.clientCert.certFile, PEM_CERTIFICATE, 'certificate'),
-          key: await readPem('--otlp-client-key', opts.clientCert.keyFile, PEM_PRIVATE_KEY, 'private key'),
+          cert: await readPem(`${prefix}-client-cert`, opts.clientCert.certFile, PEM_CERTIFICATE, 'certificate'),
+          key: await readPem(`${prefix}-client-key`, opts.clientCert.keyFile, PEM_PRIVATE_KEY, 'private key'),
         };
   const headers = { 'User-Agent': `kubectl-evtimeline/${VERSION}`, ...opts.headers };
   return { url: opts.url, headers, ...(ca !== undefined ? { ca } : {}), ...(clientCert !== undefined ? { clientCert } : {}), timeoutMs: opts.timeoutMs };

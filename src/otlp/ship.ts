@@ -159,7 +159,14 @@ export class Shipper<M> {
         this.totals.accepted += logs.length - rejected;
         return true;
       }
-      if (outcome.kind === 'fail') throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+      if (outcome.kind === 'fail') {
+        // VictoriaLogs answers OTLP JSON with a 400 (app/vlinsert/opentelemetry/opentelemetry.go:
+        // "json encoding isn't supported ... Use protobuf encoding"); others with 415. Say what to do.
+        if (encoding === 'json' && /^HTTP (400|415)\b/.test(outcome.why) && (/^HTTP 415/.test(outcome.why) || /protobuf/i.test(outcome.why))) {
+          throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json`);
+        }
+        throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+      }
       if (attempt >= retry.maxAttempts) {
         throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed ${attempt} times in a row, giving up: ${outcome.why}`);
       }

@@ -103,6 +103,8 @@ interface IncidentJson {
   limits: { windowStart: Iso; windowEnd: Iso; windowMs: number | null; eventTTLms: number; ttlHorizon: string };
   /** present when read from a saved file: capture, list or record, and the time it was observed */
   saved?: { format: 'capture' | 'list' | 'record' | 'otlp'; firstObserved: Iso; lastObserved: Iso };
+  /** present when read from a log store (VictoriaLogs, or a file another store wrote): which, and what its writers did not keep */
+  store?: { store: string; writers: string[]; unkept: string[] };
   comparison?: ComparisonSummary;
   onlyInRecord?: (EventRef & { type: string; lastSeen: Iso })[];
   recreatedObjects?: Recreation[];
@@ -231,6 +233,7 @@ export function toIncidentJson(incident: Incident): IncidentJson {
     const { first, last } = observedWindow(p);
     json.saved = { format: p.kind, firstObserved: isoOrNull(first), lastObserved: isoOrNull(last) };
   }
+  if (p.kind === 'store') json.store = { store: p.store, writers: p.writers, unkept: p.unkept };
   if (incident.comparison !== undefined) json.comparison = incident.comparison;
   if (incident.onlyInRecord !== undefined) {
     json.onlyInRecord = incident.onlyInRecord.map((e) => ({ event: e.event, object: e.object, reason: e.reason, type: e.type, lastSeen: isoOrNull(e.lastSeen) }));

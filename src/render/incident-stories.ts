@@ -2,6 +2,7 @@
 // once (src/core/families.ts). Shared by the account told object by object (incident-text.ts) and
 // owner first (incident-tree-text.ts). Every string from an event is escaped before colour is added.
 
+import type { RecorderNotes } from '../core/recorder-notes.ts';
 import type { Incident } from '../core/incident.ts';
 import type { ObjectStory, Report } from '../core/story.ts';
 import { SEVERITY_ORDER, severityOf } from '../core/grouping.ts';
@@ -19,8 +20,11 @@ const FAMILY_LINES = 6;
 /** One object's folded line quotes each of its messages when they are this few. */
 const OWN_MESSAGES = 3;
 
-/** --absolute-times: RFC 3339 times where the account would say how long ago; --detail: no caps. */
-export type IncidentView = Incident & { absoluteTimes?: boolean; detail?: boolean };
+/**
+ * --absolute-times: RFC 3339 times where the account would say how long ago; --detail: no caps;
+ * what the recorders may have left out, and the lines saying what the selection hid.
+ */
+export type IncidentView = Incident & { absoluteTimes?: boolean; detail?: boolean; recorderNotes?: RecorderNotes; hiddenLine?: string };
 
 export function paintEventType(type: string, palette: Palette): string {
   return paintType(type, escapeOrNone(type), palette);

@@ -18,10 +18,12 @@ import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-
 import { savedNoun } from './notices.ts';
 import { ageOf, familyBlock, inSpan, objectBlock, paintEventType } from './incident-stories.ts';
 import type { IncidentView } from './incident-stories.ts';
+import { recorderNoteLines } from './recorder-notes.ts';
 import { memberLabel, treeSection } from './tree-incident-text.ts';
 import type { IncidentTree } from '../core/tree-story.ts';
 import { observedWindow } from '../core/source.ts';
 import { renderWhy } from './causes-text.ts';
+import type { StoreProvenance } from '../core/source.ts';
 
 // The bound of the default account (--detail lifts it): a headline of at most 5 items a line, a
 // "What happened" section of about 30 lines, at most 6 lines a family, 10 reporters and 10 events
@@ -60,6 +62,18 @@ function scope(incident: Incident): string {
   return namespace === null ? 'across all namespaces' : `in namespace ${escapeOrNone(namespace)}`;
 }
 
+/** A log store as the account names it. */
+const STORE_NAMES: Record<StoreProvenance['store'], string> = {
+  victorialogs: 'VictoriaLogs',
+  'cloud-logging': 'a Cloud Logging export',
+  elasticsearch: 'an Elasticsearch search result',
+  loki: 'a Loki query result',
+};
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function origin(incident: Incident): string {
   const p = incident.provenance;
   if (p.kind === 'stable-table') return 'rebuilt from a saved stable table';
@@ -69,6 +83,8 @@ function origin(incident: Incident): string {
       ? 'read from a record'
       : p.kind === 'otlp'
         ? "read from an OpenTelemetry Collector's file"
+        : p.kind === 'store'
+        ? `read from ${STORE_NAMES[p.store]}`
         : p.kind === 'capture' && p.capturedAt !== null
         ? `read from a capture taken at ${formatTime(p.capturedAt)}`
         : 'read from a saved file';
@@ -261,7 +277,8 @@ function capLines(lines: string[], incident: IncidentView): string[] {
 function reportersSection(incident: IncidentView, palette: Palette): string {
   const title = palette.bold('Who reported what');
   if (!incident.carries.reporters) {
-    const input = incident.provenance.kind === 'otlp' ? "The collector's file keeps" : 'The table carries';
+    const p = incident.provenance;
+    const input = p.kind === 'otlp' ? "The collector's file keeps" : p.kind === 'store' ? `${upperFirst(STORE_NAMES[p.store])} keeps` : 'The table carries';
     return `${title}\n  ${input} no reporters: it cannot say who reported what.`;
   }
   const lines = incident.reporters.map(
@@ -297,7 +314,7 @@ function onlyInRecordSection(incident: IncidentView, palette: Palette): string {
   return [palette.bold(`Only in ${noun} (no longer on the server)`), ...capLines(lines, incident)].join('\n');
 }
 
-function limitsSection(incident: Incident, palette: Palette): string {
+function limitsSection(incident: IncidentView, palette: Palette): string {
   const title = palette.bold('What these events cannot tell you');
   const l = incident.limits;
   const ttl = formatTTL(l.eventTTLms);
@@ -313,7 +330,9 @@ function limitsSection(incident: Incident, palette: Palette): string {
     lines.push(
       incident.provenance.kind === 'record'
         ? `- ${kept}; a record keeps every version its recorder saw, including events the server has since expired, but nothing from before the recorder started or after it stopped.`
-        : `- ${kept}: a saved file holds only what was still there when it was saved.`,
+        : incident.provenance.kind === 'store'
+          ? `- ${kept}; a log store keeps what its writers shipped, past that, for as long as its own retention, but nothing a writer missed while it was down.`
+          : `- ${kept}: a saved file holds only what was still there when it was saved.`,
     );
     const onlyOnServer = incident.comparison?.onlyOnServer ?? 0;
     if (onlyOnServer > 0) {
@@ -334,6 +353,10 @@ function limitsSection(incident: Incident, palette: Palette): string {
       `- Whether ${unchecked.length === 1 ? 'this object' : `these ${unchecked.length} objects`} still exist${unchecked.length === 1 ? 's' : ''} or ${unchecked.length === 1 ? 'was' : 'were'} re-created is unknown: ${listSome(items)}.`,
     );
   }
+  if (incident.recorderNotes !== undefined) {
+    lines.push(...recorderNoteLines(incident.recorderNotes, { now: incident.at, absolute: incident.absoluteTimes === true }, incident.detail === true));
+  }
+  if (incident.hiddenLine) lines.push(`- ${incident.hiddenLine}`);
   lines.push('- Events are not an audit log: what must last belongs in status conditions or an external store.');
   return [title, ...lines.map((line) => `  ${line}`)].join('\n');
 }

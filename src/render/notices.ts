@@ -33,7 +33,7 @@ export function renderSavedNotice(provenance: Provenance, events: Event[]): stri
 
 /** `the record`, `the capture`, or `the file` for a list or anything else. */
 export function savedNoun(kind: Provenance['kind']): string {
-  return kind === 'record' ? 'the record' : kind === 'capture' ? 'the capture' : 'the file';
+  return kind === 'record' ? 'the record' : kind === 'capture' ? 'the capture' : kind === 'store' ? 'the store' : 'the file';
 }
 
 /** With --compare: how many saved events the server no longer has, and how the table marks them. */

@@ -55,3 +55,19 @@ export function otlpProvenanceNotice(file: string, otlp: { writers: OtlpWriter[]
   if (bad !== null) lines.push(`${file}: skipped ${plural(bad.count, 'log record')} that cannot be read (${bad.count === 1 ? '' : 'the first: '}line ${bad.line}: ${bad.why})`);
   return lines.map((line) => `${line}\n`).join('');
 }
+
+/**
+ * What a log store's events lack, in one line for stderr: who wrote them, the fields they did not
+ * keep (read as empty, never guessed), how repeats were joined, and lines that were not events.
+ * '' when nothing is missing. `from` already escaped; the rest is ours.
+ */
+export function storeProvenanceNotice(from: string, store: { writers: string[]; unkept: string[]; skipped: number }): string {
+  const parts: string[] = [];
+  if (store.unkept.length > 0) {
+    const writers = store.writers.length > 0 ? ` (written by ${store.writers.join(' and ')})` : '';
+    const join = store.unkept.includes('uid') ? '; repeats joined by name and first timestamp' : '';
+    parts.push(`not kept${writers}: ${store.unkept.join(', ')}, read as empty${join}`);
+  }
+  if (store.skipped > 0) parts.push(`skipped ${plural(store.skipped, 'line')} not about a Kubernetes event`);
+  return parts.length === 0 ? '' : `${from}: ${parts.join('; ')}\n`;
+}

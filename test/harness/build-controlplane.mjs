@@ -180,15 +180,18 @@ async function pruneOld(root, prefix, keep) {
 
 /**
  * Returns `<cache>/<name>-<key>/<name>`, the binary `go build` makes of the main package in
- * sourceDir, building it first when the cache has none. Concurrent callers share one build
- * through a lock file; the binary appears by rename, never half-written.
- * @param {{ name: string, sourceDir: string, ldflags: string, log: (msg: string) => void }} spec
+ * sourceDir (or of `pkg`, a main package the module in sourceDir requires), building it first
+ * when the cache has none. Concurrent callers share one build through a lock file; the binary
+ * appears by rename, never half-written.
+ * @param {{ name: string, sourceDir: string, ldflags: string, log: (msg: string) => void, pkg?: string, env?: Record<string, string> }} spec
  * @returns {Promise<string>}
  */
-export async function ensureGoBinary({ name, sourceDir, ldflags: flags, log: say }) {
+export async function ensureGoBinary({ name, sourceDir, ldflags: flags, log: say, pkg = '.', env = {} }) {
   const t0 = performance.now();
   const { go, version } = findGo();
-  const key = await sourceKey(sourceDir, `ldflags\0${flags}\0${version}`);
+  // pkg and env join the key only when given, so the keys of existing caches stay as they were.
+  const more = pkg === '.' && Object.keys(env).length === 0 ? '' : `\0${pkg}\0${JSON.stringify(env)}`;
+  const key = await sourceKey(sourceDir, `ldflags\0${flags}\0${version}${more}`);
   const root = cacheRoot();
   const dir = join(root, `${name}-${key}`);
   const binary = join(dir, name);
@@ -208,9 +211,9 @@ export async function ensureGoBinary({ name, sourceDir, ldflags: flags, log: say
     say(`building ${binary} with ${version} (first build of these pins takes minutes) ...`);
     const tmp = join(dir, `${name}.tmp-${process.pid}`);
     const tb = performance.now();
-    await run(go, ['build', '-trimpath', `-ldflags=${flags}`, '-o', tmp, '.'], {
+    await run(go, ['build', '-trimpath', `-ldflags=${flags}`, '-o', tmp, pkg], {
       cwd: sourceDir,
-      env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=readonly`.trim() },
+      env: { ...process.env, ...env, GOTOOLCHAIN: 'local', GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=readonly`.trim() },
     }).catch(async (err) => {
       await rm(tmp, { force: true });
       throw err;

@@ -1,5 +1,6 @@
 // The test collector with the contrib k8s_events and k8sobjects receivers, pointed at the test
-// control plane: the receivers' own output is what `--from` must read back. The module proxy
+// control plane: the receivers' own output is what `--from` must read back, from a file (the
+// contrib file exporter) or from a store the core otlphttp exporter sends to (VictoriaLogs). The module proxy
 // serves k8seventsreceiver only at v0.111.0, so this collector is that release throughout
 // (test/otelcol, the OTLP receiver and file exporter alone, is the current v0.165.0).
 //
@@ -17,6 +18,7 @@ import (
 	"go.opentelemetry.io/collector/confmap"
 	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
 	"go.opentelemetry.io/collector/exporter"
+	"go.opentelemetry.io/collector/exporter/otlphttpexporter"
 	"go.opentelemetry.io/collector/otelcol"
 	"go.opentelemetry.io/collector/receiver"
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
@@ -28,7 +30,7 @@ func components() (otelcol.Factories, error) {
 	if f.Receivers, err = receiver.MakeFactoryMap(otlpreceiver.NewFactory(), k8seventsreceiver.NewFactory(), k8sobjectsreceiver.NewFactory()); err != nil {
 		return f, err
 	}
-	if f.Exporters, err = exporter.MakeFactoryMap(fileexporter.NewFactory()); err != nil {
+	if f.Exporters, err = exporter.MakeFactoryMap(fileexporter.NewFactory(), otlphttpexporter.NewFactory()); err != nil {
 		return f, err
 	}
 	return f, nil

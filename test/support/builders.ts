@@ -23,6 +23,8 @@ export interface EvOptions {
   objectName?: string;
   objectUid?: string;
   apiVersion?: string;
+  /** involvedObject.fieldPath, e.g. spec.containers{app} as the kubelet names a container */
+  fieldPath?: string;
   component?: string;
   host?: string;
   count?: number;
@@ -66,6 +68,7 @@ export function ev(o: EvOptions = {}): Record<string, unknown> {
       name: o.objectName ?? 'build-1',
       namespace,
       uid: o.objectUid ?? '11111111-2222-3333-4444-555555555555',
+      ...(o.fieldPath === undefined ? {} : { fieldPath: o.fieldPath }),
     };
   }
   return event;

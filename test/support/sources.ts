@@ -16,6 +16,7 @@ import type {
   EventVersion,
   FollowOptions,
   FollowStep,
+  ReadOptions,
   Provenance,
   ListProvenance,
   RecordProvenance,
@@ -68,8 +69,9 @@ export function memorySource(o: {
   served?: ServedResource[];
   /** what ownership() answers (objects and owners); absent: the source has no ownership() */
   ownership?: ObjectMeta[] | null;
-}): EventSource & { looked: ObjectRef[][]; followed: FollowOptions[] } {
+}): EventSource & { looked: ObjectRef[][]; followed: FollowOptions[]; reads: ReadOptions[] } {
   const looked: ObjectRef[][] = [];
+  const reads: ReadOptions[] = [];
   const followed: FollowOptions[] = [];
   const steps = o.steps;
   const raw = o.raw === undefined ? null : { core: o.raw, eventsK8sIo: o.eventsK8sIo ?? null };
@@ -79,6 +81,7 @@ export function memorySource(o: {
     provenance: o.provenance,
     looked,
     followed,
+    reads,
     ...(steps === undefined
       ? {}
       : {
@@ -90,6 +93,7 @@ export function memorySource(o: {
     ...(o.served === undefined ? {} : { discovery: { served: async () => o.served ?? [] } }),
     ...(o.ownership === undefined ? {} : { ownership: async (namespace: string) => o.ownership?.filter((m) => m.namespace === namespace) ?? null }),
     read: async (opts = {}) => {
+      reads.push(opts);
       opts.progress?.(events.length); // one page
       return opts.raw ? { events, raw } : { events };
     },

@@ -128,7 +128,13 @@ test('hostile event text is escaped in the table and kept exact in JSON', async 
 
 const usageErrors: [string, string[], RegExp][] = [
   ['an unknown verb', ['bogus'], /unknown verb "bogus"/],
-  ['a verb after one of its flags, not called unknown', ['--event-ttl', '2h', 'incident', '--from', labFile], /^"incident" is a verb: put it before its flags \(kubectl evtimeline incident \[flags\]\)$/],
+  ['a bad --message pattern, named', ['--message', '(', '--from', labFile], /^--message "\(": not a valid regular expression \(JavaScript syntax\): /],
+  ['a bad --exclude-message pattern, named', ['--exclude-message', 'a[', '--from', labFile], /^--exclude-message "a\[": not a valid regular expression/],
+  ['--since with --since-time, as kubectl logs refuses them', ['--since', '1h', '--since-time', '2026-11-30T10:00:00Z', '--from', labFile], /^only one of --since-time \/ --since may be used$/],
+  ['a --since-time that is not RFC 3339', ['--since-time', 'yesterday', '--from', labFile], /^--since-time "yesterday": want an RFC 3339 time/],
+  ['an --until before --since-time', ['--since-time', '2026-11-30T10:00:00Z', '--until', '2026-11-30T09:00:00Z', '--from', labFile], /is before --since-time/],
+  ['a field the server cannot select events by', ['--field-selector', 'message=x', '--from', labFile], /^--field-selector "message=x": field label not supported: message$/],
+  ['a bad label selector', ['-l', 'app=a b', '--from', labFile], /^-l "app=a b": /],
   ['an unknown flag', ['--bogus'], /unknown option '--bogus'/],
   ['an unknown output', ['-o', 'xml', '--from', labFile], /-o "xml": want one of table, wide, stable, html, json, yaml, name, jsonpath=/],
   ['a Go template, refused rather than half done', ['-o', 'go-template={{.name}}', '--from', labFile], /-o go-template is not supported: Go templates are not implemented/],
@@ -150,6 +156,52 @@ for (const [name, argv, message] of usageErrors) {
     assert.match(error.message, message);
   });
 }
+
+test('a verb after its own flags is found by name, as kubectl takes flags anywhere', async () => {
+  const after = await run(['--event-ttl', '2h', '--detail', 'incident', '--from', labFile]);
+  const before = await run(['incident', '--event-ttl', '2h', '--detail', '--from', labFile]);
+  assert.equal(after.code, 0);
+  assert.equal(after.stdout, before.stdout);
+  assert.match(after.stdout, /^Incident /);
+});
+
+test('a flag value that names a verb is a value: -n incident reads namespace incident', async () => {
+  const r = await run(['-n', 'incident', '--from', labFile]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /No events found in incident namespace/);
+});
+
+test('help VERB is VERB --help, with examples and the flags in groups, each default once', async () => {
+  const help = await run(['help', 'incident']);
+  const flag = await run(['incident', '--help']);
+  const short = await run(['-h', 'incident']);
+  assert.equal(help.code, 0);
+  assert.equal(help.stdout, flag.stdout);
+  assert.equal(help.stdout, short.stdout);
+  for (const section of ['Examples:', 'Reading flags:', 'Output flags:', 'incident flags:', "kubectl's connection flags:", 'Usage:']) {
+    assert.ok(help.stdout.includes(`\n${section}\n`), section);
+  }
+  assert.match(help.stdout, /\n  # Account for a namespace\n  kubectl evtimeline incident -n op-events\n/);
+  assert.match(help.stdout, /\n    --allow-missing-template-keys=true:\n\tIf true, ignore any errors in templates when a field or map key is missing in the template\.\n/);
+  assert.doesNotMatch(help.stdout, /\(default/);
+});
+
+test('every verb has examples in its help, and none shows a default twice', async () => {
+  for (const verb of ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export']) {
+    const r = await run([verb, '--help']);
+    assert.match(r.stdout, /\nExamples:\n  # /, verb);
+    assert.doesNotMatch(r.stdout, /\(default/, verb);
+  }
+  const top = await run(['--help']);
+  assert.match(top.stdout, /\nVerbs:\n  timeline  /);
+});
+
+test('the selection flags combine with -o stable on a saved file, and the footer says what each hid', async () => {
+  const r = await run(['--from', labFile, '-o', 'stable', '--exclude-type', 'critical', '--exclude-message', '^Pipeline']);
+  assert.equal(r.stdout, 'Normal ReconcileStarted Pipeline/build-1\nWarning FailedScheduling Pod/hungry\n');
+  assert.equal(r.stderr.split('\n').filter((l) => l.startsWith('Hidden')).join('\n'), 'Hidden: 1 event by --exclude-type, 1 by --exclude-message.');
+});
 
 test('--from a missing file is a runtime error naming the file', async () => {
   const r = await run(['--from', join(dir, 'nope.json')]);

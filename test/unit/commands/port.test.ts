@@ -145,7 +145,7 @@ describe('a saved file beside the live cluster (--compare)', () => {
     const sources = openSources({ saved: saved(), live: live() });
     await run(['incident', '--from', 'events.jsonl', '--compare', '--context', 'other'], sources);
     assert.deepEqual(
-      sources.requests.map((req) => (req.kind === 'file' ? ['file', req.path, req.namespace] : ['cluster', req.scope.namespace, req.scope.allNamespaces, req.scope.context])),
+      sources.requests.map((req) => (req.kind === 'file' ? ['file', req.path, req.namespace] : req.kind === 'cluster' ? ['cluster', req.scope.namespace, req.scope.allNamespaces, req.scope.context] : ['store'])),
       [['file', 'events.jsonl', null], ['cluster', 'op-events', false, 'other']],
     );
   });

@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { filterEvents, matchesKind, matchesType, parseObjectRef, type EventFilter } from '../../../src/core/filter.ts';
+import type { Event } from '../../../src/core/event.ts';
+import { filterCounted, filterEvents, matchesKind, matchesType, parseObjectRef, type EventFilter } from '../../../src/core/filter.ts';
+import { StartupProbeEvidence } from '../../../src/core/startup-probes.ts';
 import { NOW, ev, labEvents } from '../../support/builders.ts';
 
 describe('parseObjectRef', () => {
@@ -114,5 +116,73 @@ describe('filterEvents with a resolved --for (a group from discovery)', () => {
   });
   it('compares the resolved Kind exactly', () => {
     assert.deepEqual(filterEvents(events, { object: { kind: 'pipeline', group: 'ci.example.org', name: 'build-1' } }, NOW), []);
+  });
+});
+
+describe('filterCounted: the selection flags, and what each hid', () => {
+  const events = [
+    ev({ name: 'a', type: 'Normal', reason: 'Pulled', message: 'Successfully pulled image "busybox:1.36"', first: 300 }),
+    ev({ name: 'b', type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container app', first: 200 }),
+    ev({ name: 'c', type: 'Warning', reason: 'Unhealthy', message: 'Readiness probe failed: connection refused', first: 100 }),
+    ev({ name: 'd', type: 'Critical', reason: 'StageUnknown', message: 'Stage x', first: 50 }),
+  ].map(normaliseEvent);
+  const run = (filter: EventFilter) => {
+    const { events: kept, hidden } = filterCounted(events, filter, NOW);
+    return { kept: kept.map((e) => e.name), hidden: hidden.map((h) => `${h.criterion}:${h.events}`) };
+  };
+  const cases: [string, EventFilter, string[], string[]][] = [
+    ['--exclude-reason hides those reasons, any case', { excludeReasons: ['backoff', 'Pulled'] }, ['c', 'd'], ['excludeReasons:2']],
+    ['--exclude-type hides that type', { excludeTypes: ['Normal'] }, ['b', 'c', 'd'], ['excludeTypes:1']],
+    ['--message keeps matching messages', { message: /probe failed/ }, ['c'], ['message:3']],
+    ['--exclude-message hides matching messages', { excludeMessage: /^Back-off/ }, ['a', 'c', 'd'], ['excludeMessage:1']],
+    ['--field-selector applied to a saved file', { fields: [{ field: 'reason', op: '!=', value: 'BackOff' }] }, ['a', 'c', 'd'], ['fields:1']],
+    ['--since-time keeps what was last seen since then', { sinceTime: NOW - 150_000 }, ['c', 'd'], ['sinceTime:2']],
+    ['--until keeps what was first seen by then', { until: NOW - 150_000 }, ['a', 'b'], ['until:2']],
+    [
+      'each hidden event counted once, under the first criterion that hides it',
+      { excludeTypes: ['Warning'], excludeReasons: ['BackOff', 'Pulled'] },
+      ['d'],
+      ['excludeTypes:2', 'excludeReasons:1'],
+    ],
+  ];
+  for (const [name, filter, kept, hidden] of cases) {
+    it(name, () => assert.deepEqual(run(filter), { kept, hidden }));
+  }
+
+  it('-l needs the labels of the object: an event whose object has none known is hidden', () => {
+    const labelsOf = (e: { name: string }) => (e.name === 'a' ? { app: 'web' } : undefined);
+    const { events: kept, hidden } = filterCounted(events, { labels: [{ key: 'app', op: '=', values: ['web'] }] }, NOW, { labelsOf });
+    assert.deepEqual(kept.map((e) => e.name), ['a']);
+    assert.deepEqual(hidden, [{ criterion: 'labels', events: 3 }]);
+  });
+});
+
+describe('StartupProbeEvidence: a start-up probe Unhealthy below its threshold', () => {
+  const unhealthy = (objectUid: string, container: string) =>
+    ev({ kind: 'Pod', apiVersion: 'v1', objectUid, fieldPath: `spec.containers{${container}}`, type: 'Warning', reason: 'Unhealthy', message: 'Startup probe failed: Get "http://10.0.0.5:8080/": connection refused', count: 3 });
+  const killing = (objectUid: string, container: string) =>
+    ev({ kind: 'Pod', apiVersion: 'v1', objectUid, fieldPath: `spec.containers{${container}}`, reason: 'Killing', message: `Container ${container} failed startup probe, will be restarted` });
+  const cases: [string, Record<string, unknown>[], boolean][] = [
+    ['below, while no Killing says the container failed its start-up probe', [unhealthy('p1', 'app')], true],
+    ['not below once the kubelet killed that container for it', [unhealthy('p1', 'app'), killing('p1', 'app')], false],
+    ['below when the Killing was about another container of the Pod', [unhealthy('p1', 'app'), killing('p1', 'sidecar')], true],
+    ['below when the Killing was about another Pod', [unhealthy('p1', 'app'), killing('p2', 'app')], true],
+  ];
+  for (const [name, raw, want] of cases) {
+    it(name, () => {
+      const all = raw.map(normaliseEvent);
+      assert.equal(new StartupProbeEvidence().learn(all).belowThreshold(all[0] as Event), want);
+    });
+  }
+  it('leaves a readiness or liveness probe failure alone', () => {
+    const readiness = normaliseEvent(ev({ reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 500' }));
+    assert.equal(new StartupProbeEvidence().belowThreshold(readiness), false);
+  });
+  it('--exclude-startup-probes hides it and counts it', () => {
+    const all = [unhealthy('p1', 'app'), unhealthy('p2', 'app'), killing('p2', 'app')].map(normaliseEvent);
+    const evidence = new StartupProbeEvidence().learn(all);
+    const { events: kept, hidden } = filterCounted(all, { hideStartupProbes: true }, NOW, { startupBelowThreshold: evidence.belowThreshold });
+    assert.equal(kept.length, 2);
+    assert.deepEqual(hidden, [{ criterion: 'startupProbes', events: 1 }]);
   });
 });

@@ -128,6 +128,19 @@ describe('the shipper', () => {
     await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: HTTP 401: unauthorized$/);
   });
 
+  test('OTLP JSON refused by an endpoint that takes protobuf only (VictoriaLogs: a 400) says to drop --otlp-json', async () => {
+    const why = "HTTP 400: json encoding isn't supported for opentelemetry format. Use protobuf encoding";
+    const t = scripted([{ kind: 'fail', why }]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: () => {}, post: t.post });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json$/);
+    // The same 400 to protobuf is the server's own words.
+    const p = scripted([{ kind: 'fail', why }]);
+    const proto = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: p.post });
+    await proto.push({ logs: [log(1)], mark: 1 });
+    await assert.rejects(proto.finish(), /failed: HTTP 400: json encoding/);
+  });
+
   test('gives up after maxAttempts failures in a row', async () => {
     const t = scripted(Array.from({ length: 10 }, () => ({ kind: 'retry' as const, why: 'ECONNRESET' })));
     const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: t.post, sleep: async () => {} });

@@ -1,0 +1,164 @@
+// Where client-go's recorders may have merged, dropped or not yet sent what happened. The events
+// cannot say which recorder wrote them, so each note is a "may": what the recorder would have done
+// to events of this shape. Figures from k8s.io/client-go v0.36.3:
+//
+// - tools/record (the legacy recorder, core/v1 events without eventTime):
+//   events_cache.go:47-48 defaultSpamBurst 25, defaultSpamQPS 1/300: a token bucket per source
+//     (component, host), object (kind, namespace, name, uid, apiVersion) and type (getSpamKey,
+//     :70-82; not the reason, not the message); a write without a token is dropped (:127-150,
+//     EventCorrelate :506-516 filters after counting, so a later write carries the higher count);
+//   events_cache.go:40-41 defaultAggregateMaxEvents 10, defaultAggregateIntervalInSeconds 600: the
+//     10th distinct message for one source, object, type and reason within 10 minutes of the previous
+//     one becomes one event whose message is "(combined from similar events): " + the latest (:183,
+//     EventAggregate :238-293), its count then counting every later message.
+// - tools/events (the events.k8s.io recorder): event_broadcaster.go:50-51 finishTime 6 min,
+//   refreshTime 30 min; recordToSink (:170-206) writes series {count: 2} at the second occurrence and
+//   later ones only in memory, sent by refreshExistingEventSeries every 30 minutes (:127-140) or by
+//   finishSeries once the series has been quiet for 6 minutes (:145-161).
+import type { Event, ObjectRef } from './event.ts';
+
+export const SPAM_BURST = 25;
+export const SPAM_REFILL_MS = 300_000;
+export const AGGREGATE_MAX_EVENTS = 10;
+export const AGGREGATE_INTERVAL_MS = 600_000;
+export const SERIES_REFRESH_MS = 30 * 60_000;
+export const SERIES_FINISH_MS = 6 * 60_000;
+export const COMBINED_PREFIX = '(combined from similar events): ';
+
+// A hostile count (2^31) must not make us simulate two billion writes: past this many occurrences of
+// one event the bucket has long run dry, and the rest are placed at its last time.
+const MAX_SPREAD = 1_000;
+
+/** A source wrote so much about one object that the spam filter may have dropped what came next. */
+export interface SpamNote {
+  kind: 'spam';
+  reporter: string;
+  instance: string;
+  object: ObjectRef;
+  type: string;
+  /** event objects and occurrences (their counts) of this source, object and type */
+  events: number;
+  occurrences: number;
+  first: number;
+  /** when the bucket ran dry: later reports may be missing from here */
+  emptiedAt: number;
+  /** when the bucket held a token again after the last occurrence seen: the next report could have come then */
+  nextAt: number;
+}
+
+/** An event the legacy recorder merged from similar messages. */
+export interface CombinedNote {
+  kind: 'combined';
+  event: Event;
+}
+
+/** An events.k8s.io series, whose count the server learns at most every 30 minutes. */
+export interface SeriesNote {
+  kind: 'series';
+  event: Event;
+  /** series.lastObservedTime: the last occurrence the server has been told of */
+  lastObserved: number;
+}
+
+export interface RecorderNotes {
+  spam: SpamNote[];
+  combined: CombinedNote[];
+  series: SeriesNote[];
+}
+
+function isCombined(ev: Event): boolean {
+  return ev.message.startsWith(COMBINED_PREFIX);
+}
+
+function spamKey(ev: Event): string {
+  const o = ev.object;
+  return [ev.reporter, ev.instance, o.kind, o.namespace, o.name, o.uid, o.apiVersion, ev.type].join('\u0000');
+}
+
+/** The times of an event's occurrences: the first at firstSeen, the others spread up to lastSeen. */
+function occurrenceTimes(ev: Event): number[] {
+  const first = ev.firstSeen ?? ev.lastSeen;
+  if (first === null) return [];
+  const last = ev.lastSeen ?? first;
+  const n = Math.min(ev.count, MAX_SPREAD);
+  if (n <= 1) return [first];
+  return Array.from({ length: n }, (_, i) => first + ((last - first) * i) / (n - 1));
+}
+
+/**
+ * golang.org/x/time/rate as client-go's passive token bucket uses it: full at the first write,
+ * refilled continuously, at most `SPAM_BURST`. Null when the bucket never ran dry.
+ */
+function simulateBucket(times: number[]): { emptiedAt: number; nextAt: number } | null {
+  let tokens = SPAM_BURST;
+  let at = times[0] ?? 0;
+  let emptiedAt: number | null = null;
+  for (const t of times) {
+    tokens = Math.min(SPAM_BURST, tokens + (t - at) / SPAM_REFILL_MS);
+    at = t;
+    if (tokens >= 1) tokens -= 1;
+    if (tokens < 1 && emptiedAt === null) emptiedAt = t;
+  }
+  if (emptiedAt === null) return null;
+  return { emptiedAt, nextAt: at + Math.max(0, 1 - tokens) * SPAM_REFILL_MS };
+}
+
+function spamNotes(events: Event[]): SpamNote[] {
+  const groups = new Map<string, Event[]>();
+  for (const ev of events) {
+    // The events.k8s.io recorder has no spam filter; its events carry eventTime or series.
+    if (ev.seriesStyle) continue;
+    const key = spamKey(ev);
+    const group = groups.get(key);
+    if (group) group.push(ev);
+    else groups.set(key, [ev]);
+  }
+  const notes: SpamNote[] = [];
+  for (const group of groups.values()) {
+    const occurrences = group.reduce((sum, ev) => sum + ev.count, 0);
+    if (occurrences < SPAM_BURST) continue;
+    const times = group.flatMap(occurrenceTimes).sort((a, b) => a - b);
+    const dry = simulateBucket(times);
+    const head = group[0];
+    if (dry === null || head === undefined) continue;
+    notes.push({
+      kind: 'spam',
+      reporter: head.reporter,
+      instance: head.instance,
+      object: head.object,
+      type: head.type,
+      events: group.length,
+      occurrences,
+      first: times[0] ?? dry.emptiedAt,
+      ...dry,
+    });
+  }
+  return notes.sort((a, b) => a.emptiedAt - b.emptiedAt);
+}
+
+/** What client-go's recorders may have done to these events (de-duplicated, any order). */
+export function recorderNotes(events: Event[]): RecorderNotes {
+  const combined: CombinedNote[] = [];
+  const series: SeriesNote[] = [];
+  for (const ev of events) {
+    if (isCombined(ev)) combined.push({ kind: 'combined', event: ev });
+    if (ev.seriesStyle && ev.count >= 2 && ev.lastSeen !== null) series.push({ kind: 'series', event: ev, lastObserved: ev.lastSeen });
+  }
+  return { spam: spamNotes(events), combined, series };
+}
+
+/**
+ * The notes about what is shown, worked out from every event read: the spam filter's bucket is
+ * shared by every reason of a source, object and type, so an event another filter hides still
+ * spent a token.
+ */
+export function recorderNotesFor(all: Event[], shown: Event[]): RecorderNotes {
+  const notes = recorderNotes(all);
+  const keys = new Set(shown.map(spamKey));
+  const visible = new Set(shown);
+  return {
+    spam: notes.spam.filter((n) => keys.has(spamKey({ reporter: n.reporter, instance: n.instance, object: n.object, type: n.type } as Event))),
+    combined: notes.combined.filter((n) => visible.has(n.event)),
+    series: notes.series.filter((n) => visible.has(n.event)),
+  };
+}

@@ -1,0 +1,53 @@
+// The newest version of each event, folded as versions stream in (a store's rows, a collector's
+// lines), kept as `keep` needs them (core/keep.ts): memory follows the events kept, not the
+// versions read. Of two versions the newer wins (core/versions.ts), else the later one, as the
+// record's fold (src/io/record-stream.ts) keeps them; keyed by uid, else by eventIdentity.
+import { normaliseEvent } from '../core/event.ts';
+import type { Event } from '../core/event.ts';
+import type { Json } from '../core/json.ts';
+import { keptVersions } from '../core/keep.ts';
+import type { Keep } from '../core/keep.ts';
+import { eventIdentity } from '../core/versions.ts';
+import { SlotIndex } from './slot-index.ts';
+
+export class LatestFold {
+  private readonly kept;
+  private readonly byUid = new SlotIndex();
+  private readonly byOther = new SlotIndex();
+  private slots = 0;
+  /** with `raw`: the raw object of each kept version, by slot */
+  private readonly raws: Json[] | null;
+
+  constructor(keep: Keep, raw = false) {
+    this.kept = keptVersions(keep);
+    this.raws = raw ? [] : null;
+  }
+
+  add(raw: Json): void {
+    const event = normaliseEvent(raw);
+    const key = event.uid !== '' ? event.uid : eventIdentity(event);
+    // An event with nothing to tell it apart by (no uid, no name) is kept as it is.
+    const map = event.uid !== '' ? this.byUid : this.byOther;
+    const at = key === '' ? undefined : map.get(key);
+    if (at === undefined) {
+      if (key !== '') map.set(key, this.slots);
+      this.keep(this.slots, event, raw);
+      this.slots += 1;
+    } else if (this.kept.compare(event, at) >= 0) this.keep(at, event, raw);
+  }
+
+  private keep(slot: number, event: Event, raw: Json): void {
+    this.kept.keep(slot, event);
+    if (this.raws !== null) this.raws[slot] = raw;
+  }
+
+  /** the events kept, in the order each first appeared */
+  events(): Event[] {
+    return this.kept.events();
+  }
+
+  /** with `raw`: the kept versions' raw objects, in the same order */
+  rawEvents(): Json[] {
+    return this.raws ?? [];
+  }
+}

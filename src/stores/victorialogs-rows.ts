@@ -1,0 +1,68 @@
+// One row of VictoriaLogs' /select/logsql/query answer as an event version. VictoriaLogs keeps an
+// OTLP log record flat (app/vlinsert/opentelemetry/pb.go, v1.52.2): resource and record attributes
+// as fields under their own names, every value a string (an int 3 is "3"), the body as _msg, the
+// record's timestamp as _time (RFC 3339, nanoseconds; its observed time is not kept), scope.name,
+// severity_text; a field whose value is empty is not kept at all. The writers told apart here are
+// those of a collector's file (src/otlp/collector-file.ts): our export (every field) and the contrib
+// k8s_events receiver through its otlphttp exporter (no series, no resourceVersion; a reporter only
+// from newer releases). Anything else (an application's logs in the same store) is skipped.
+import { isObject } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
+import type { OtlpWriter } from '../core/source.ts';
+import { K8S, OUR, SCOPE_NAME } from '../otlp/logs.ts';
+import { fromAttributes, K8S_REPORTING } from '../otlp/collector-file.ts';
+
+export interface StoredVersion {
+  event: Json;
+  writer: OtlpWriter;
+  /** epoch ms of the row's _time: the writer's timestamp (eventTime, else lastTimestamp) */
+  at: number | null;
+}
+
+/** Attributes OTLP carries as ints, which VictoriaLogs hands back as strings. */
+const INT_FIELDS = [K8S.count, OUR.seriesCount];
+
+/** RFC 3339 with up to nine fractional digits as nanoseconds since the epoch (a decimal string); '' when it does not parse. */
+export function rfc3339ToNanos(text: string): string {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text);
+  if (!m) return '';
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(ms)) return '';
+  return (BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'))).toString();
+}
+
+/** A stored row as an event version, or null when it is not about a Kubernetes event. */
+export function rowToVersion(row: Json): StoredVersion | null {
+  const ours = row['scope.name'] === SCOPE_NAME && typeof row[OUR.namespace] === 'string';
+  const receiver = !ours && typeof row[K8S.eventUid] === 'string' && typeof row[K8S.reason] === 'string';
+  if (!ours && !receiver) return null;
+  const attrs: Json = { ...row };
+  for (const key of INT_FIELDS) {
+    const value = row[key];
+    if (typeof value === 'string' && /^-?\d+$/.test(value)) attrs[key] = Number(value);
+    else delete attrs[key];
+  }
+  const time = typeof row._time === 'string' ? row._time : '';
+  const record: Json = {
+    timeUnixNano: rfc3339ToNanos(time),
+    body: { stringValue: typeof row._msg === 'string' ? row._msg : '' },
+    severityText: typeof row.severity_text === 'string' ? row.severity_text : '',
+  };
+  const at = Date.parse(time);
+  return { event: fromAttributes(row, record, attrs), writer: ours ? 'evtimeline' : 'k8s_events', at: Number.isNaN(at) ? null : at };
+}
+
+/** Whether a k8s_events receiver's row kept the reporter (newer releases do). */
+export function keptReporter(row: Json): boolean {
+  return typeof row[K8S_REPORTING.controller] === 'string';
+}
+
+/** A line of the answer as a row; null when it is not a JSON object. */
+export function parseRow(line: string): Json | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,97 @@
+// A VictoriaLogs server as an EventSource (the port of src/core/source.ts): every read is a query
+// (src/stores/victorialogs.ts), folded into the newest version of each event as the rows arrive. What
+// its writers did not keep is learnt from the rows themselves and said in the provenance.
+import type { Json } from '../core/json.ts';
+import { inNamespace } from '../core/json.ts';
+import type { Keep } from '../core/keep.ts';
+import { EVENT_OBJECTS_TELL } from '../core/source.ts';
+import type { EventSource, EventVersion, OtlpWriter, StoreProvenance } from '../core/source.ts';
+import { LatestFold } from '../io/latest-fold.ts';
+import { composeQuery, storedRows } from './victorialogs.ts';
+import type { StoreEndpoint, TimeWindow } from './victorialogs.ts';
+import { keptReporter, rowToVersion } from './victorialogs-rows.ts';
+
+/** Who wrote a store's events, as the account names them. */
+const WRITER_WORDS: Record<OtlpWriter, string> = {
+  evtimeline: 'kubectl evtimeline export',
+  k8sobjects: 'the k8sobjects receiver',
+  k8s_events: 'the k8s_events receiver',
+};
+
+/** What the k8s_events receiver never keeps (k8s_event_to_logdata.go): see src/otlp/collector-file.ts. */
+const RECEIVER_UNKEPT = ['series', 'firstTimestamp', 'source.component', 'resourceVersion'];
+
+interface Seen {
+  writers: Set<OtlpWriter>;
+  /** rows of the k8s_events receiver without a reporter (releases before contrib PR #45289) */
+  noReporter: boolean;
+  skipped: number;
+}
+
+/** The provenance once the rows are read: writers, and what they did not keep. */
+function settle(provenance: StoreProvenance, seen: Seen): void {
+  provenance.writers = [...seen.writers].sort().map((w) => WRITER_WORDS[w]);
+  const unkept = seen.writers.has('k8s_events') ? [...RECEIVER_UNKEPT, ...(seen.noReporter ? ['reporter'] : [])] : [];
+  provenance.unkept = unkept;
+  provenance.skipped = seen.skipped;
+  provenance.tells = { ...EVENT_OBJECTS_TELL, reporters: !unkept.includes('reporter') };
+}
+
+export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: string | null; window: TimeWindow; keep?: Keep; pageRows?: number }): EventSource {
+  const { namespace, window } = opts;
+  const provenance: StoreProvenance = {
+    kind: 'store',
+    store: 'victorialogs',
+    namespace,
+    context: '',
+    server: endpoint.base.origin,
+    tells: EVENT_OBJECTS_TELL,
+    writers: [],
+    unkept: [],
+    skipped: 0,
+  };
+  const query = composeQuery(endpoint.query, namespace);
+
+  /** Every version in scope, in the order the rows arrive. */
+  async function* versions(seen: Seen): AsyncGenerator<{ event: Json; at: number | null }> {
+    for await (const row of storedRows(endpoint, query, window, opts.pageRows)) {
+      const version = rowToVersion(row);
+      if (version === null) {
+        seen.skipped += 1;
+        continue;
+      }
+      // The namespace filter matches either writer's field: keep the events of the namespace itself.
+      if (!inNamespace(version.event, namespace)) continue;
+      seen.writers.add(version.writer);
+      if (version.writer === 'k8s_events' && !keptReporter(row)) seen.noReporter = true;
+      yield version;
+    }
+  }
+
+  const fresh = (): Seen => ({ writers: new Set(), noReporter: false, skipped: 0 });
+  return {
+    provenance,
+    objects: null,
+    read: async (readOpts = {}) => {
+      const seen = fresh();
+      const fold = new LatestFold(readOpts.raw ? 'all' : (opts.keep ?? 'all'), readOpts.raw === true);
+      let count = 0;
+      for await (const { event } of versions(seen)) {
+        fold.add(event);
+        count += 1;
+        if (count % 5000 === 0) readOpts.progress?.(count);
+      }
+      settle(provenance, seen);
+      const events = fold.events();
+      return { events, distinct: true, ...(readOpts.raw ? { raw: { core: fold.rawEvents(), eventsK8sIo: null } } : {}) };
+    },
+    versions: async () => {
+      const seen = fresh();
+      const all: EventVersion[] = [];
+      // A store keeps when each version happened, not when it was observed.
+      for await (const { event } of versions(seen)) all.push({ event, observedAt: null });
+      settle(provenance, seen);
+      return all;
+    },
+  };
+}

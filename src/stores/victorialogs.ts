@@ -1,0 +1,204 @@
+// --from victorialogs+http(s)://HOST:PORT[?query=LogsQL]: the events a VictoriaLogs server (or a
+// cluster's select front) keeps, read through its /select/logsql/query endpoint
+// (docs/victorialogs/querying/README.md, "Querying logs", v1.52.2), which answers JSON lines.
+//
+// The window (--since, or an absolute one) and -n go into the request (start and end, and a
+// namespace filter), so the server selects; the answer is read line by line and folded into the
+// newest version of each event as it arrives, never held whole. A big answer is paged by time:
+// with limit=N the server returns the N newest rows (it adds `sort by (_time) desc`, logsql.go
+// ProcessQueryRequest), so the next page ends (exclusive) where this one's oldest row was; the
+// rows at exactly that nanosecond are read on their own, unlimited, so none is lost or read twice.
+//
+// Failures are one line: a server that cannot be reached, an HTTP error status with the first
+// line of its answer (a cluster front answers 502 when a storage node is down, cluster.md "High
+// availability"), and an error written into an answer already under way (httpserver.Errorf
+// writes it as a last line and aborts the connection): never a silently partial timeline.
+import type { Agent, IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
+import { RuntimeError } from '../errors.ts';
+import type { Json } from '../core/json.ts';
+import { readLines } from '../io/record-stream.ts';
+import { parseRow } from './victorialogs-rows.ts';
+
+export interface StoreEndpoint {
+  /** http(s)://HOST:PORT[/prefix], without the victorialogs+ scheme prefix or a query */
+  base: URL;
+  /** the LogsQL filter of ?query= ('*': every row) */
+  query: string;
+  headers: Record<string, string>;
+  /** PEM of the CAs to trust for https; default: the system's */
+  ca?: string;
+  clientCert?: { cert: string; key: string };
+  /** per request (0: none) */
+  timeoutMs: number;
+  /** -v=6: one line per request on stderr */
+  log?: (line: string) => void;
+}
+
+/** Epoch ms, start inclusive, end exclusive; null: unbounded on that side. */
+export interface TimeWindow {
+  start: number | null;
+  end: number | null;
+}
+
+/** Rows per page: the server sorts this many at most per request. */
+export const DEFAULT_PAGE_ROWS = 10_000;
+
+/** A namespace as a LogsQL exact-match filter on either writer's field for it (docs/victorialogs/logsql.md, "Exact filter"). */
+export function namespaceFilter(namespace: string): string {
+  const quoted = JSON.stringify(namespace);
+  return `(evtimeline.event.namespace:=${quoted} OR k8s.namespace.name:=${quoted})`;
+}
+
+/** The LogsQL sent: the user's filter, narrowed to a namespace. */
+export function composeQuery(userQuery: string, namespace: string | null): string {
+  const base = userQuery.trim() === '' ? '*' : userQuery.trim();
+  return namespace === null ? base : `(${base}) AND ${namespaceFilter(namespace)}`;
+}
+
+/** Nanoseconds as VictoriaLogs takes start/end: RFC 3339 with nine fractional digits. */
+export function nanosToRfc3339(ns: bigint): string {
+  const ms = ns / 1_000_000n;
+  const fraction = String(ns % 1_000_000_000n).padStart(9, '0');
+  return `${new Date(Number(ms)).toISOString().slice(0, 19)}.${fraction}Z`;
+}
+
+/** One request's URL: the query, an optional limit, and the window in nanoseconds. */
+export function queryUrl(endpoint: StoreEndpoint, query: string, window: { start: bigint | null; end: bigint | null }, limit: number | null): URL {
+  const url = new URL(endpoint.base.href.replace(/\/*$/, '/select/logsql/query'));
+  url.searchParams.set('query', query);
+  if (limit !== null) url.searchParams.set('limit', String(limit));
+  if (window.start !== null) url.searchParams.set('start', nanosToRfc3339(window.start));
+  if (window.end !== null) url.searchParams.set('end', nanosToRfc3339(window.end));
+  return url;
+}
+
+function where(endpoint: StoreEndpoint): string {
+  return `victorialogs+${endpoint.base.origin}`;
+}
+
+/** kubectl -v=6's line shape (src/kube/http.ts logResponse), for a store's request. */
+function logResponse(endpoint: StoreEndpoint, url: URL, code: number, status: string, ms: number): void {
+  endpoint.log?.(`I ${String(process.pid).padStart(7)} victorialogs] "Response" verb="GET" url="${url.href}" status="${code} ${status}" milliseconds=${ms}\n`);
+}
+
+// Node's global agents close a socket idle for 5 s: a server sorting a page's rows says nothing
+// for longer than that. Our own agents, loaded on first use, keep the connection across pages.
+const agents = new Map<string, Agent>();
+
+/** GETs a URL and hands back the response once its status is 200; a one-line RuntimeError otherwise. */
+function get(endpoint: StoreEndpoint, url: URL): Promise<IncomingMessage> {
+  const secure = url.protocol === 'https:';
+  const transport = process.getBuiltinModule(secure ? 'node:https' : 'node:http');
+  let agent = agents.get(url.protocol);
+  if (agent === undefined) {
+    agent = new transport.Agent({ keepAlive: true });
+    agents.set(url.protocol, agent);
+  }
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const req = transport.request(
+      url,
+      {
+        method: 'GET',
+        agent,
+        headers: { Accept: 'application/stream+json', ...endpoint.headers },
+        ...(secure && endpoint.ca !== undefined ? { ca: endpoint.ca } : {}),
+        ...(secure && endpoint.clientCert !== undefined ? endpoint.clientCert : {}),
+        ...(endpoint.timeoutMs > 0 ? { timeout: endpoint.timeoutMs } : {}),
+      },
+      (res) => {
+        const code = res.statusCode ?? 0;
+        logResponse(endpoint, url, code, res.statusMessage ?? '', Date.now() - started);
+        if (code === 200) return resolve(res);
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (bytes < 4096) chunks.push(chunk);
+          bytes += chunk.length;
+        });
+        res.on('error', () => {});
+        res.on('close', () => {
+          const first = Buffer.concat(chunks).toString('utf8').split('\n').find((line) => line.trim() !== '') ?? '';
+          reject(new RuntimeError(`${where(endpoint)}: HTTP ${code}${first === '' ? '' : `: ${first.trim().slice(0, 300)}`}`));
+        });
+      },
+    );
+    if (endpoint.timeoutMs > 0) req.on('timeout', () => req.destroy(new Error(`no answer within ${endpoint.timeoutMs / 1000} s`)));
+    req.on('error', (error: NodeJS.ErrnoException) => reject(new RuntimeError(`cannot reach ${where(endpoint)}: ${error.code ?? error.message}`)));
+    req.end();
+  });
+}
+
+/** The text of a response as it arrives; throws when it breaks off before its end. */
+async function* textOf(endpoint: StoreEndpoint, res: IncomingMessage): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  try {
+    for await (const chunk of res) yield decoder.write(chunk as Buffer);
+  } catch {
+    throw new RuntimeError(`${where(endpoint)}: the answer broke off before its end (the server or a storage node stopped?)`);
+  }
+  if (!res.complete) throw new RuntimeError(`${where(endpoint)}: the answer broke off before its end (the server or a storage node stopped?)`);
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
+/** The rows of one request, as they arrive; an error line the server wrote mid-answer throws. */
+async function* rowsOf(endpoint: StoreEndpoint, url: URL): AsyncGenerator<Json> {
+  const res = await get(endpoint, url);
+  for await (const { line } of readLines(textOf(endpoint, res))) {
+    if (line.trim() === '') continue;
+    const row = parseRow(line);
+    if (row === null) {
+      res.destroy();
+      throw new RuntimeError(`${where(endpoint)}: the query failed: ${line.trim().slice(0, 300)}`);
+    }
+    yield row;
+  }
+}
+
+function timeNanos(row: Json): bigint | null {
+  const text = typeof row._time === 'string' ? row._time : '';
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text);
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  return Number.isNaN(ms) ? null : BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+}
+
+/**
+ * Every row the query selects in the window, page by page (see the header). The rows come newest
+ * page first; within a page in the server's order.
+ */
+export async function* storedRows(endpoint: StoreEndpoint, query: string, window: TimeWindow, pageRows = DEFAULT_PAGE_ROWS): AsyncGenerator<Json> {
+  const start = window.start === null ? null : BigInt(window.start) * 1_000_000n;
+  let end = window.end === null ? null : BigInt(window.end) * 1_000_000n;
+  for (;;) {
+    let count = 0;
+    let oldest: bigint | null = null;
+    // The rows at the oldest time seen so far: held back, since a full page may have cut them.
+    let held: Json[] = [];
+    for await (const row of rowsOf(endpoint, queryUrl(endpoint, query, { start, end }, pageRows))) {
+      count += 1;
+      const at = timeNanos(row);
+      if (at === null) {
+        yield row;
+      } else if (oldest === null || at < oldest) {
+        yield* held;
+        oldest = at;
+        held = [row];
+      } else if (at === oldest) {
+        held.push(row);
+      } else {
+        yield row;
+      }
+    }
+    if (count < pageRows || oldest === null) {
+      yield* held;
+      return;
+    }
+    // A full page: every row at `oldest` on its own, then the page before it.
+    yield* rowsOf(endpoint, queryUrl(endpoint, query, { start: oldest, end: oldest + 1n }, null));
+    if (start !== null && oldest <= start) return;
+    end = oldest;
+  }
+}

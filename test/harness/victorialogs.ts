@@ -1,0 +1,186 @@
+// Test harness for a real VictoriaLogs (built from the Go module proxy by build-victorialogs.mjs):
+// a single node, or a cluster of storage nodes behind one insert/select front. The cluster is the
+// same binary three times, as its docs say (docs/victorialogs/cluster.md, "Architecture"): a node
+// without -storageNode stores and answers /internal/insert and /internal/select; a node with
+// -storageNode=ADDR,ADDR shards what it is sent across them and merges what they answer.
+//
+// Each node gets a fresh data folder and a free loopback port; a node can be stopped and started
+// again on the same port and data (a storage node lost mid-read).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureVictoriaLogs } from './build-victorialogs.mjs';
+import { freePort } from './ports.ts';
+
+export interface VictoriaLogsNode {
+  /** http://127.0.0.1:PORT */
+  readonly url: string;
+  readonly port: number;
+  /** its stdout and stderr (the server's own log lines) */
+  readonly logPath: string;
+  readonly pid: number;
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+  start(): Promise<void>;
+  log(): Promise<string>;
+}
+
+export interface VictoriaLogs {
+  /** the node clients talk to: the single node, or the cluster's front */
+  readonly front: VictoriaLogsNode;
+  /** the storage nodes of a cluster; [] for a single node */
+  readonly storage: VictoriaLogsNode[];
+  /** OTLP/HTTP logs endpoint: what --otlp takes */
+  readonly otlpUrl: string;
+  /** what --from takes: victorialogs+http://127.0.0.1:PORT */
+  readonly fromUrl: string;
+  /**
+   * Makes what was sent searchable (/internal/force_flush on every storing node); with `rows`, waits
+   * until the front counts that many (a cluster's front passes on what it is sent in its own time).
+   */
+  flush(rows?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/health`);
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function startNode(binary: string, dir: string, name: string, extra: string[]): Promise<VictoriaLogsNode> {
+  const dataPath = join(dir, name);
+  const logPath = join(dir, `${name}.log`);
+  let port = await freePort();
+  let child: ChildProcess | undefined;
+
+  const start = async (): Promise<void> => {
+    const out = createWriteStream(logPath, { flags: 'a' });
+    const args = [
+      `-httpListenAddr=127.0.0.1:${port}`,
+      `-storageDataPath=${dataPath}`,
+      // Test events carry times from fixtures years back: keep them all.
+      '-retentionPeriod=100y',
+      '-futureRetention=100y',
+      // On disk within a second (default 5 s): a node killed in a test loses nothing flushed before.
+      '-inmemoryDataFlushInterval=1s',
+      ...extra,
+    ];
+    const proc = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout?.pipe(out);
+    proc.stderr?.pipe(out);
+    let exited = false;
+    proc.once('exit', () => (exited = true));
+    child = proc;
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if (exited) {
+        child = undefined;
+        const text = await readFile(logPath, 'utf8').catch(() => '');
+        throw new Error(`victoria-logs ${name} exited before it was ready:\n${text.trimEnd().split('\n').slice(-15).join('\n')}`);
+      }
+      if (await healthy(`http://127.0.0.1:${port}`)) return;
+      await sleep(100);
+    }
+    proc.kill('SIGKILL');
+    throw new Error(`victoria-logs ${name} was not healthy on 127.0.0.1:${port} within ${READY_TIMEOUT_MS / 1000} s (log: ${logPath})`);
+  };
+
+  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> => {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve());
+      proc.kill(signal);
+    });
+  };
+
+  // A port picked free can be taken before the node binds it: try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt >= 3 || !/address already in use/.test(String(error))) throw error;
+      port = await freePort();
+    }
+  }
+  return {
+    get url() {
+      return `http://127.0.0.1:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    logPath,
+    get pid() {
+      return child?.pid ?? 0;
+    },
+    stop,
+    start,
+    log: () => readFile(logPath, 'utf8').catch(() => ''),
+  };
+}
+
+/** Starts a single VictoriaLogs node, or (storageNodes > 0) that many storage nodes and one front. */
+export async function startVictoriaLogs(opts: { storageNodes?: number; extraArgs?: string[] } = {}): Promise<VictoriaLogs> {
+  const binary = process.env.EVTIMELINE_TEST_VICTORIALOGS_BINARY || (await ensureVictoriaLogs());
+  const dir = await mkdtemp(join(tmpdir(), 'evtimeline-victorialogs-'));
+  const storage: VictoriaLogsNode[] = [];
+  const nodes: VictoriaLogsNode[] = [];
+  try {
+    for (let i = 0; i < (opts.storageNodes ?? 0); i++) {
+      const node = await startNode(binary, dir, `storage-${i + 1}`, []);
+      storage.push(node);
+      nodes.push(node);
+    }
+    const front =
+      storage.length === 0
+        ? await startNode(binary, dir, 'single', opts.extraArgs ?? [])
+        : await startNode(binary, dir, 'front', [`-storageNode=${storage.map((n) => `127.0.0.1:${n.port}`).join(',')}`, ...(opts.extraArgs ?? [])]);
+    nodes.push(front);
+    const storing = storage.length === 0 ? [front] : storage;
+    return {
+      front,
+      storage,
+      otlpUrl: `${front.url}/insert/opentelemetry/v1/logs`,
+      fromUrl: `victorialogs+${front.url}`,
+      flush: async (want?: number) => {
+        // A cluster's front buffers what it is sent before passing it on: flush the storage nodes
+        // until the front counts what was sent (or, not told, until its count holds for a second).
+        let last = -1;
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+          for (const node of storing) {
+            const res = await fetch(`${node.url}/internal/force_flush`);
+            await res.arrayBuffer();
+            if (!res.ok) throw new Error(`${node.url}/internal/force_flush: HTTP ${res.status}`);
+          }
+          const res = await fetch(`${front.url}/select/logsql/query?query=${encodeURIComponent('* | count() rows')}`);
+          const rows = Number((JSON.parse((await res.text()).trim() || '{}') as { rows?: string }).rows ?? -1);
+          if (want !== undefined ? rows >= want : rows === last) return;
+          last = rows;
+          await sleep(storage.length === 0 ? 0 : 1000);
+        }
+        throw new Error('victoria-logs: what was sent did not settle within 60 s');
+      },
+      close: async () => {
+        for (const node of nodes.reverse()) await node.stop('SIGTERM');
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    for (const node of nodes) await node.stop('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,268 @@
+// --from victorialogs+http://... against a real VictoriaLogs (built from the Go module proxy by
+// test/harness/build-victorialogs.mjs, v1.52.2; test/harness/victorialogs.ts), single node and a
+// cluster of two storage nodes behind one front, with the built single executable: what our
+// export shipped is read back as the same timeline, the window goes into the query, a big answer
+// is paged by time, a store that is down or loses a storage node mid-read is one line and exit 1
+// (or the read is complete), a hostile stored message is escaped, and OTLP JSON is refused in one
+// line that says protobuf.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureVictoriaLogs } from '../harness/build-victorialogs.mjs';
+import { startVictoriaLogs } from '../harness/victorialogs.ts';
+import type { VictoriaLogs } from '../harness/victorialogs.ts';
+import { PLUGIN_BINARY } from '../harness/plugin.ts';
+import { spawnCollecting } from '../harness/spawned.ts';
+import { scratchDir } from '../support/tmp.ts';
+
+type Json = Record<string, any>;
+
+const scratch = scratchDir('victorialogs-it');
+const stores: VictoriaLogs[] = [];
+before(async () => {
+  // Built once per pin (about 45 s on an idle machine) before any test's own timeout counts.
+  if (!process.env.EVTIMELINE_TEST_VICTORIALOGS_BINARY) await ensureVictoriaLogs();
+});
+after(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+});
+
+async function store(opts: Parameters<typeof startVictoriaLogs>[0] = {}): Promise<VictoriaLogs> {
+  const s = await startVictoriaLogs(opts);
+  stores.push(s);
+  return s;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The packaged plugin, without a cluster: a store is all it reads. */
+async function plugin(args: string[], onStart?: (run: ReturnType<typeof spawnCollecting>) => Promise<void>): Promise<Run> {
+  const run = spawnCollecting(PLUGIN_BINARY, args, { env: { ...process.env, KUBECONFIG: join(scratch, 'no-kubeconfig') } });
+  await onStart?.(run);
+  const { code } = await run.exited;
+  return { code, stdout: run.out(), stderr: run.err() };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A core/v1 Event `minutesAgo` before now (the plugin's clock is the wall clock). */
+function event(i: number, minutesAgo: number, over: Json = {}): Json {
+  const at = Date.now() - minutesAgo * 60_000;
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `ev-${i}`, namespace: over.namespace ?? 'shop', uid: `uid-${i}`, resourceVersion: String(1000 + i), creationTimestamp: iso(at) },
+    involvedObject: { apiVersion: 'v1', kind: 'Pod', name: `pod-${i % 50}`, namespace: over.namespace ?? 'shop', uid: `pod-uid-${i % 50}` },
+    reason: over.reason ?? 'BackOff',
+    message: over.message ?? `Back-off restarting failed container ${i}`,
+    type: over.type ?? 'Warning',
+    count: 1,
+    firstTimestamp: iso(at),
+    lastTimestamp: iso(at),
+    source: { component: 'kubelet', host: 'node-1' },
+    reportingComponent: 'kubelet',
+    reportingInstance: 'node-1',
+  };
+}
+
+async function listFile(name: string, items: Json[]): Promise<string> {
+  const path = join(scratch, name);
+  await writeFile(path, JSON.stringify({ kind: 'EventList', apiVersion: 'v1', items }));
+  return path;
+}
+
+/** Exports a file to the store; waits until it holds `rows` log records in all. */
+async function exportTo(vl: VictoriaLogs, file: string, rows: number): Promise<void> {
+  const r = await plugin(['export', '--from', file, '--otlp', vl.otlpUrl]);
+  assert.equal(r.code, 0, r.stderr);
+  await vl.flush(rows);
+}
+
+describe('--from victorialogs+http:// (a single node)', () => {
+  let vl: VictoriaLogs;
+  let file: string;
+  const hostile = 'pulled <script>alert(1)</script> \u001b]0;owned\u0007 \u001b[2J done';
+  before(async () => {
+    vl = await store();
+    const items = [
+      ...Array.from({ length: 30 }, (_, i) => event(i, 10 + i)),
+      // Outside a 1h window: 3 h ago.
+      ...Array.from({ length: 5 }, (_, i) => event(100 + i, 180, { reason: 'Old' })),
+      event(200, 5, { reason: 'Pulled', type: 'Normal', message: hostile }),
+      event(300, 20, { namespace: 'other', reason: 'Elsewhere' }),
+    ];
+    // A repeat of ev-0: the same uid, a newer resourceVersion, count 4: one event, the newer version.
+    const repeat = event(0, 10);
+    repeat.metadata.resourceVersion = '5000';
+    repeat.count = 4;
+    file = await listFile('events.json', items);
+    await exportTo(vl, file, items.length);
+    await exportTo(vl, await listFile('repeat.json', [repeat]), items.length + 1);
+  });
+
+  test('what export shipped is read back as the same events, repeats joined by uid', async () => {
+    const fromStore = await plugin(['--from', vl.fromUrl, '-A', '-o', 'json']);
+    assert.equal(fromStore.code, 0, fromStore.stderr);
+    const events = JSON.parse(fromStore.stdout) as Json[];
+    assert.equal(events.length, 37);
+    const ev0 = events.find((e) => e.uid === 'uid-0');
+    assert.equal(ev0?.count, 4);
+    assert.equal(ev0?.resourceVersion, '5000');
+    // Against the file it came from: the same reasons, objects, messages and reporters.
+    const fromFile = await plugin(['--from', file, '-A', '-o', 'json']);
+    const shape = (list: Json[]) => list.map((e) => [e.uid, e.reason, e.type, e.object.kind, e.object.name, e.message, e.reporter, e.instance, e.namespace, e.firstSeen, e.lastSeen].join('|')).sort();
+    assert.deepEqual(
+      shape(events.filter((e) => e.uid !== 'uid-0')),
+      shape((JSON.parse(fromFile.stdout) as Json[]).filter((e) => e.uid !== 'uid-0')),
+    );
+    // Our export keeps every field: nothing to say about what the store could not keep.
+    assert.equal(fromStore.stderr, '');
+  });
+
+  test('--since and -n go into the query (-v=6 shows start= and the namespace filter) and the store selects', async () => {
+    const r = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--since', '1h', '-o', 'json', '-v=6']);
+    assert.equal(r.code, 0, r.stderr);
+    const events = JSON.parse(r.stdout) as Json[];
+    assert.ok(events.length > 0 && events.every((e) => e.reason !== 'Old' && e.namespace === 'shop'), 'only the last hour of shop');
+    const requests = r.stderr.split('\n').filter((l) => l.includes('"Response"'));
+    assert.equal(requests.length, 1, r.stderr);
+    const url = new URL(/url="([^"]+)"/.exec(requests[0] as string)?.[1] ?? '');
+    assert.equal(url.pathname, '/select/logsql/query');
+    const start = Date.parse(url.searchParams.get('start') ?? '');
+    assert.ok(Math.abs(start - (Date.now() - 3600_000)) < 120_000, `start ${url.searchParams.get('start')}`);
+    assert.match(url.searchParams.get('query') ?? '', /k8s\.namespace\.name:="shop"/);
+  });
+
+  test('?query= narrows with LogsQL', async () => {
+    const r = await plugin(['--from', `${vl.fromUrl}?query=${encodeURIComponent('k8s.event.reason:=Pulled')}`, '-A', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as Json[]).map((e) => e.uid), ['uid-200']);
+  });
+
+  test('a hostile stored message is escaped on the terminal and inert in the HTML page', async () => {
+    const table = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--reason', 'Pulled', '-o', 'wide']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.ok(!table.stdout.includes('\u001b'), 'no raw escape reaches the terminal');
+    assert.match(table.stdout, /\^\[\]0;owned/);
+    const page = await plugin(['--from', vl.fromUrl, '-n', 'shop', '-o', 'html']);
+    assert.equal(page.code, 0, page.stderr);
+    assert.ok(!page.stdout.includes('<script>alert(1)</script>'), 'the message never becomes markup');
+    assert.ok(!page.stdout.includes('\u001b'));
+  });
+
+  test('incident reads the store and says so', async () => {
+    const r = await plugin(['incident', '--from', vl.fromUrl, '-n', 'shop']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Incident in namespace shop, read from VictoriaLogs/);
+    assert.match(r.stdout, /BackOff/);
+  });
+
+  test('export --otlp-json to VictoriaLogs is one line saying it takes protobuf', async () => {
+    const r = await plugin(['export', '--from', file, '--otlp', vl.otlpUrl, '--otlp-json']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /protobuf/);
+    assert.match(r.stderr, /drop --otlp-json/);
+  });
+
+  test('a store that is down is exit 1 and one line', async () => {
+    const down = await store();
+    const url = down.fromUrl;
+    await down.front.stop();
+    const r = await plugin(['--from', url, '-A']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^error: cannot reach victorialogs\+http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\n$/);
+  });
+});
+
+describe('a big answer is paged by time, never truncated', () => {
+  test('25,000 events at 5,000 distinct times, some sharing a nanosecond across a page boundary, all read once', async () => {
+    const vl = await store();
+    const items = Array.from({ length: 25_000 }, (_, i) => {
+      const e = event(i, 0);
+      // Five events a millisecond: pages of 10,000 end inside a run of equal times.
+      const at = iso(Date.now() - 3600_000 + Math.floor(i / 5));
+      Object.assign(e, { firstTimestamp: at, lastTimestamp: at });
+      return e;
+    });
+    await exportTo(vl, await listFile('big.json', items), items.length);
+    const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name', '-v=6']);
+    assert.equal(r.code, 0, r.stderr);
+    const names = r.stdout.trim().split('\n');
+    assert.equal(names.length, 25_000);
+    assert.equal(new Set(names).size, 25_000);
+    const pages = r.stderr.split('\n').filter((l) => l.includes('limit=10000'));
+    assert.equal(pages.length, 3, r.stderr);
+  });
+});
+
+describe('a VictoriaLogs cluster: two storage nodes behind one front', () => {
+  let vl: VictoriaLogs;
+  const N = 30_000;
+  before(async () => {
+    vl = await store({ storageNodes: 2 });
+    await exportTo(vl, await listFile('cluster.json', Array.from({ length: N }, (_, i) => event(i, 1 + (i % 600) / 10))), N);
+  });
+
+  test('the front merges both nodes: every event once', async () => {
+    const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(new Set(r.stdout.trim().split('\n')).size, N);
+    // Sharded: each storage node holds part of them.
+    for (const node of vl.storage) {
+      const res = await fetch(`${node.url}/select/logsql/query?query=*&limit=1`);
+      assert.equal(res.status, 200);
+      assert.notEqual((await res.text()).trim(), '', `${node.url} holds rows`);
+    }
+  });
+
+  test('a storage node stopped mid-read: the read is complete, or exit 1 with one line', async () => {
+    const stopped = vl.storage[1];
+    assert.ok(stopped);
+    // What was ingested is on disk (-inmemoryDataFlushInterval=1s) before the node is killed.
+    await new Promise((res) => setTimeout(res, 2000));
+    const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name', '-v=6'], async (run) => {
+      // Once the first page is under way, the node goes.
+      while (!run.err().includes('"Response"') && run.child.exitCode === null) await new Promise((res) => setTimeout(res, 5));
+      await stopped.stop('SIGKILL');
+    });
+    try {
+      const lines = r.stderr.split('\n').filter((l) => l !== '' && !l.includes('"Response"'));
+      if (r.code === 0) {
+        assert.equal(new Set(r.stdout.trim().split('\n')).size, N, 'a complete read');
+      } else {
+        assert.equal(r.code, 1);
+        assert.equal(r.stdout, '', 'nothing partial on stdout');
+        assert.equal(lines.length, 1, r.stderr);
+        assert.match(lines[0] as string, /^error: victorialogs\+http:\/\/127\.0\.0\.1:\d+: /);
+      }
+    } finally {
+      await stopped.start();
+    }
+    // With the node back, the read is whole again.
+    const again = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(new Set(again.stdout.trim().split('\n')).size, N);
+  });
+
+  test('a storage node that is down before the read: exit 1, one line naming the front\'s answer', async () => {
+    const stopped = vl.storage[0];
+    assert.ok(stopped);
+    await stopped.stop();
+    try {
+      const r = await plugin(['--from', vl.fromUrl, '-A']);
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^error: victorialogs\+http:\/\/127\.0\.0\.1:\d+: HTTP 502: [^\n]+\n$/);
+    } finally {
+      await stopped.start();
+    }
+  });
+});

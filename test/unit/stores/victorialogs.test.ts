@@ -1,0 +1,145 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { UsageError } from '../../../src/errors.ts';
+import { parseStoreFrom } from '../../../src/options/store.ts';
+import { composeQuery, nanosToRfc3339, queryUrl } from '../../../src/stores/victorialogs.ts';
+import type { StoreEndpoint } from '../../../src/stores/victorialogs.ts';
+import { rfc3339ToNanos, rowToVersion } from '../../../src/stores/victorialogs-rows.ts';
+import { storeProvenanceNotice } from '../../../src/render/otlp-status.ts';
+import { normaliseEvent } from '../../../src/core/event.ts';
+
+describe('--from victorialogs+URL', () => {
+  test('the base, and the LogsQL of ?query= decoded', () => {
+    const s = parseStoreFrom('victorialogs+http://127.0.0.1:9428?query=k8s.event.reason%3A%3DBackOff', {});
+    assert.equal(s?.base.href, 'http://127.0.0.1:9428/');
+    assert.equal(s?.query, 'k8s.event.reason:=BackOff');
+  });
+  test('a path prefix is kept (a store behind a proxy)', () => {
+    assert.equal(parseStoreFrom('victorialogs+https://logs.example.com/vl/', {})?.base.href, 'https://logs.example.com/vl/');
+  });
+  test('a file is not a store, and the --from-* flags need one', () => {
+    assert.equal(parseStoreFrom('events.json', {}), null);
+    assert.throws(() => parseStoreFrom('events.json', { fromCa: 'ca.pem' }), /^UsageError: --from-ca needs --from victorialogs\+https/);
+  });
+  const refused: [string, Record<string, unknown>, RegExp][] = [
+    ['victorialogs+ftp://x', {}, /want victorialogs\+http:\/\/HOST:PORT/],
+    ['victorialogs+nonsense', {}, /want victorialogs\+http/],
+    ['victorialogs+http://u:p@x:9428', {}, /credentials in --from-header/],
+    ['victorialogs+http://x:9428?limit=5', {}, /unknown parameter "limit"/],
+    ['victorialogs+http://x:9428', { fromCa: 'ca.pem' }, /apply to a victorialogs\+https store/],
+    ['victorialogs+https://x:9428', { fromClientCert: 'c.pem' }, /--from-client-cert needs --from-client-key/],
+    ['victorialogs+https://x:9428', { fromHeader: ['Host=x'] }, /--from-header Host: set by the plugin itself/],
+  ];
+  for (const [from, raw, message] of refused) {
+    test(`${from} ${JSON.stringify(raw)} is a usage error`, () => {
+      assert.throws(() => parseStoreFrom(from, raw), (e: unknown) => e instanceof UsageError && message.test(e.message));
+    });
+  }
+});
+
+describe('the query sent', () => {
+  const endpoint: StoreEndpoint = { base: new URL('http://vl:9428/'), query: '', headers: {}, timeoutMs: 0 };
+  test('every row, or the user filter narrowed to -n on either writer\'s namespace field', () => {
+    assert.equal(composeQuery('', null), '*');
+    assert.equal(composeQuery('error OR warn', 'shop'), '(error OR warn) AND (evtimeline.event.namespace:="shop" OR k8s.namespace.name:="shop")');
+  });
+  test('the window in nanoseconds, end exclusive, and the page limit', () => {
+    const url = queryUrl(endpoint, '*', { start: 1_764_500_000_123_456_789n, end: 1_764_500_000_123_456_790n }, 10_000);
+    assert.equal(url.pathname, '/select/logsql/query');
+    assert.equal(url.searchParams.get('start'), '2025-11-30T10:53:20.123456789Z');
+    assert.equal(url.searchParams.get('end'), '2025-11-30T10:53:20.123456790Z');
+    assert.equal(url.searchParams.get('limit'), '10000');
+  });
+  test('nanoseconds round-trip through RFC 3339', () => {
+    for (const ns of [0n, 1n, 999_999_999n, 1_764_500_000_000_000_000n, 1_764_500_000_000_000_001n]) {
+      assert.equal(rfc3339ToNanos(nanosToRfc3339(ns)), ns.toString());
+    }
+    assert.equal(rfc3339ToNanos('2026-11-30T10:00:00Z'), '1796032800000000000');
+    assert.equal(rfc3339ToNanos('yesterday'), '');
+  });
+});
+
+describe('a stored row as an event', () => {
+  // As VictoriaLogs v1.52.2 answers for our export (every value a string, empty ones absent).
+  const ours = {
+    _msg: 'Back-off restarting',
+    _time: '2026-11-30T10:05:00Z',
+    'evtimeline.event.first_timestamp': '2026-11-30T10:00:00Z',
+    'evtimeline.event.last_timestamp': '2026-11-30T10:05:00Z',
+    'evtimeline.event.namespace': 'op',
+    'evtimeline.event.reporting_controller': 'kubelet',
+    'evtimeline.event.resource_version': '100',
+    'evtimeline.event.series.count': '2',
+    'evtimeline.event.series.last_observed_time': '2026-11-30T10:04:00.000001Z',
+    'k8s.event.count': '3',
+    'k8s.event.name': 'hungry.1',
+    'k8s.event.reason': 'BackOff',
+    'k8s.event.uid': 'u-1',
+    'k8s.namespace.name': 'op',
+    'k8s.object.kind': 'Pod',
+    'k8s.object.name': 'hungry',
+    'k8s.object.uid': 'p-1',
+    'scope.name': 'kubectl-evtimeline',
+    severity_text: 'Warning',
+  };
+  test('our export: every field back, ints as numbers', () => {
+    const v = rowToVersion(ours);
+    assert.equal(v?.writer, 'evtimeline');
+    const e = normaliseEvent(v?.event);
+    assert.equal(e.uid, 'u-1');
+    assert.equal(e.count, 2);
+    assert.equal(e.resourceVersion, '100');
+    assert.equal(e.reporter, 'kubelet');
+    assert.equal(e.type, 'Warning');
+    assert.equal(e.message, 'Back-off restarting');
+    assert.equal(e.firstSeen, Date.parse('2026-11-30T10:00:00Z'));
+  });
+  // As the k8s_events receiver (v0.111.0, otlphttp exporter) is stored: no evtimeline.* fields.
+  const receiver = {
+    _msg: 'Started container',
+    _time: '2026-11-30T10:05:00Z',
+    'k8s.event.count': '1',
+    'k8s.event.name': 'web.1',
+    'k8s.event.reason': 'Started',
+    'k8s.event.start_time': '2026-11-30 10:04:00 +0000 UTC',
+    'k8s.event.uid': 'u-2',
+    'k8s.namespace.name': 'shop',
+    'k8s.object.kind': 'Pod',
+    'k8s.object.name': 'web',
+    'scope.name': 'github.com/open-telemetry/opentelemetry-collector-contrib/receiver/k8seventsreceiver',
+    severity_text: 'Normal',
+  };
+  test('the k8s_events receiver: its one time is the last seen, no reporter', () => {
+    const v = rowToVersion(receiver);
+    assert.equal(v?.writer, 'k8s_events');
+    const e = normaliseEvent(v?.event);
+    assert.equal(e.namespace, 'shop');
+    assert.equal(e.lastSeen, Date.parse('2026-11-30T10:05:00Z'));
+    assert.equal(e.reporter, '');
+  });
+  test('newer receivers (contrib PR #45289) keep the reporter and put the namespace on the resource: read', () => {
+    const { 'k8s.namespace.name': _ns, ...rest } = receiver;
+    const v = rowToVersion({ ...rest, 'k8s.namespace.name': 'shop', 'k8s.event.reporting_controller': 'kubelet', 'k8s.event.reporting_instance': 'node-1' });
+    const e = normaliseEvent(v?.event);
+    assert.equal(e.reporter, 'kubelet');
+    assert.equal(e.instance, 'node-1');
+  });
+  test('an application\'s log line is not an event', () => {
+    assert.equal(rowToVersion({ _msg: 'GET /healthz 200', _time: '2026-11-30T10:05:00Z', 'service.name': 'web' }), null);
+  });
+});
+
+describe('what the store could not keep, in one line', () => {
+  test('names the writers and the fields, read as empty', () => {
+    assert.equal(
+      storeProvenanceNotice('victorialogs+http://vl:9428', { writers: ['the k8s_events receiver'], unkept: ['series', 'reporter'], skipped: 2 }),
+      'victorialogs+http://vl:9428: not kept (written by the k8s_events receiver): series, reporter, read as empty; skipped 2 lines not about a Kubernetes event\n',
+    );
+  });
+  test('without a uid, says how repeats were joined', () => {
+    assert.match(storeProvenanceNotice('f', { writers: [], unkept: ['uid'], skipped: 0 }), /repeats joined by name and first timestamp\n$/);
+  });
+  test('nothing missing: nothing said', () => {
+    assert.equal(storeProvenanceNotice('f', { writers: ['kubectl evtimeline export'], unkept: [], skipped: 0 }), '');
+  });
+});
