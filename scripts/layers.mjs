@@ -1,7 +1,7 @@
 // Counts the import graph of src/: rooms, arrows between rooms, the longest chain of files, file
 // circles, and imports against the layering (the rooms each room may import, as the README's Layout
 // section writes them). Exit 1 when there is a circle or an import against the layering.
-// Usage: node scripts/layers.mjs [--figures] [--list]
+// Usage: node scripts/layers.mjs [--list] (--list: every arrow between rooms, and the longest chain)
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -73,10 +73,41 @@ for (const [f, ts] of edges) for (const t of ts) {
   if (a !== b) arrows.set(`${a} -> ${b}`, (arrows.get(`${a} -> ${b}`) ?? 0) + 1);
 }
 
+// The rooms each room may import (besides itself), as the README's Layout section writes them.
+// errors.ts, version.ts and chunk.ts are the kernel every room but core may use.
+const KERNEL = ['errors.ts', 'version.ts', 'chunk.ts'];
+const ALLOWED = {
+  core: [],
+  render: ['core', ...KERNEL],
+  io: ['core', ...KERNEL],
+  kube: ['core', 'io', ...KERNEL],
+  otlp: ['core', 'io', ...KERNEL],
+  stores: ['core', 'io', 'otlp', ...KERNEL],
+  options: ['core', 'render', 'io', 'kube', 'otlp', 'stores', ...KERNEL],
+  'deps.ts': ['core', 'options'],
+  app: ['core', 'render', 'options', 'deps.ts', ...KERNEL],
+  commands: ['app', 'options', 'core', 'render', 'io', 'otlp', 'deps.ts', ...KERNEL],
+  'system.ts': ['core', 'render', 'io', 'kube', 'otlp', 'stores', 'options', 'deps.ts', ...KERNEL],
+  'cli.ts': ['commands', 'options', 'deps.ts', ...KERNEL],
+  'main.ts': ['cli.ts', 'system.ts', 'render', ...KERNEL],
+  'errors.ts': [],
+  'version.ts': [],
+  'chunk.ts': [],
+};
+const against = [];
+for (const [f, ts] of edges) for (const t of ts) {
+  const a = room(f), b = room(t);
+  if (a !== b && !(ALLOWED[a] ?? []).includes(b)) against.push(`${f} -> ${t}`);
+}
+const unknownRooms = [...new Set(files.map(room))].filter((r) => !(r in ALLOWED));
+
 const rooms = new Set(files.map(room));
-console.log(`files ${files.length}, rooms ${rooms.size} (${[...rooms].sort().join(' ')}), arrows ${arrows.size}, longest chain ${chain.length} files, circles ${circles.length}`);
+console.log(`files ${files.length}, rooms ${rooms.size} (${[...rooms].sort().join(' ')}), arrows ${arrows.size}, longest chain ${chain.length} files, circles ${circles.length}, imports against the layering ${against.length}`);
 if (process.argv.includes('--list')) {
   for (const [a, n] of [...arrows].sort()) console.log(`  ${a} (${n})`);
   console.log(`  chain: ${chain.join(' -> ')}`);
-  for (const c of circles) console.log(`  circle: ${c.join(' <-> ')}`);
 }
+for (const c of circles) console.log(`circle: ${c.join(' <-> ')}`);
+for (const a of against) console.log(`against the layering: ${a}`);
+for (const r of unknownRooms) console.log(`a room the layering does not name: ${r}`);
+if (circles.length > 0 || against.length > 0 || unknownRooms.length > 0) process.exit(1);

@@ -3,11 +3,11 @@ import type { Readable } from 'node:stream';
 import type { ScopeOptions } from './options/common.ts';
 import type { EventStore } from './core/event-store.ts';
 import type { NameLookups } from './core/names.ts';
-import type { NameLookupTarget } from './kube/completion-names.ts';
+import type { NameLookupTarget } from './core/connection.ts';
 import type { EventSource } from './core/source.ts';
 import type { Keep } from './core/keep.ts';
 import type { StoreAddress } from './options/store.ts';
-import type { TimeWindow } from './stores/victorialogs.ts';
+import type { TimeWindow } from './core/source.ts';
 
 export interface Output {
   write(text: string): void;

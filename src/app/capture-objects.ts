@@ -7,7 +7,7 @@ import { objectKey } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { savedObjectsOf } from './owner-lookups.ts';
 
 /** The namespaces whose objects are listed whole: the one captured. With -A, listing every namespace is not cheap: chains only. */

@@ -7,8 +7,8 @@ import type { ObjectLookup } from '../core/incarnation.ts';
 import { findOwners } from '../core/object-meta.ts';
 import type { LookUp } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
-import { unknownObject } from '../io/objects-file.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import { unknownObject } from '../core/object-meta.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 
 /**
  * `refs` (distinct objects, with the uids their events name) as `lookups` answered them, and their

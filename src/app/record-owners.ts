@@ -8,7 +8,7 @@ import type { ObjectRef } from '../core/event.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
 import type { LookUp } from '../core/object-meta.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { savedObjectsOf } from './owner-lookups.ts';
 
 /** Objects waiting to be looked up; past this, new ones wait for a later event about them. */

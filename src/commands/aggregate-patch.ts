@@ -14,11 +14,12 @@ import { choosePalette } from '../render/color.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import type { TimelineTableOptions } from '../render/timeline-table.ts';
 import type { EventStore } from '../core/event-store.ts';
-import { eventNameError } from '../kube/api-names.ts';
+import { eventNameError } from '../core/object-names.ts';
+import { DRY_RUN_MODES } from '../options/flags.ts';
 import { parseCommonOptions } from '../options/common.ts';
-import type { ColorMode, RawOptions, ScopeOptions } from '../options/common.ts';
+import type { ColorMode, ScopeOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 
-export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
 type DryRun = (typeof DRY_RUN_MODES)[number];
 
 /** How many times a conflicting write is re-read and re-planned before giving up. */

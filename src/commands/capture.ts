@@ -18,12 +18,13 @@ import { renderTimelineTable } from '../render/timeline-table.ts';
 import { writeFolderAtomic } from '../io/atomic.ts';
 import type { CaptureFile } from '../io/event-file.ts';
 import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
 import { STATUS_FILE, formatStatusFile } from '../io/facts-file.ts';
 import type { FactSet } from '../core/facts.ts';
 import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 

@@ -5,11 +5,11 @@ import type { Deps } from '../deps.ts';
 import { SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { NameLookups } from '../core/names.ts';
-import type { NameLookupTarget } from '../kube/completion-names.ts';
+import type { NameLookupTarget } from '../core/connection.ts';
 import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from '../options/flags.ts';
 import type { FlagSpec } from '../options/flags.ts';
 import { parseConnectionOverrides } from '../options/common.ts';
-import type { RawOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { VERBS } from '../options/verbs.ts';
 import type { Verb } from '../options/verbs.ts';
 

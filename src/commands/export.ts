@@ -15,11 +15,13 @@ import type { EventVersion } from '../core/source.ts';
 import { eventToLog, hrTimeFromMs } from '../otlp/logs.ts';
 import type { OtlpLog } from '../otlp/logs.ts';
 import { escapeTerminal } from '../render/escape.ts';
-import { exportSummary, outOfRangeNotice } from '../render/otlp-status.ts';
+import { exportSummary } from '../render/otlp-status.ts';
+import { outOfRangeNotice, shipNoticeText } from '../render/adapter-notices.ts';
 import { openEndpoint } from '../otlp/http.ts';
 import { Shipper } from '../otlp/ship.ts';
 import { parseCommonOptions } from '../options/common.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { parseOtlpOptions } from '../options/otlp.ts';
 import type { OtlpOptions } from '../options/otlp.ts';
 import { noEventsMessage } from '../render/notices.ts';
@@ -80,7 +82,7 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
     endpoint,
     encoding: opts.otlp.encoding,
     retry: opts.otlp.retry,
-    notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
+    notice: (notice) => deps.stderr.write(`${escapeTerminal(shipNoticeText(notice))}\n`),
   });
   const started = performance.now();
   const readAt = hrTimeFromMs(now);

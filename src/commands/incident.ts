@@ -12,13 +12,11 @@ import { renderHiddenFooter } from '../render/hidden.ts';
 import { recorderNotesJson } from '../render/recorder-notes.ts';
 import { criterionFlag, hiddenJson } from '../options/selection.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { INCIDENT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
-
-/** The verb's own format; json, yaml and jsonpath come from output.ts. */
-export const INCIDENT_OUTPUTS = ['text'] as const;
 
 interface IncidentOptions {
   common: CommonOptions;

@@ -1,6 +1,7 @@
 // record --otlp: the shipping beside a recorder (src/otlp/record-ship.ts), started once the
 // record is open and stopped after the recorder, with one line saying what was shipped.
 import type { Deps } from '../deps.ts';
+import { shipNoticeText } from '../render/adapter-notices.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { shippedSummary } from '../render/otlp-status.ts';
 import { openEndpoint } from '../otlp/http.ts';
@@ -19,7 +20,7 @@ export interface Shipping {
   finish(): Promise<void>;
 }
 
-export async function startShipping(file: string, otlp: OtlpOptions, deps: Deps, notice: (text: string) => void): Promise<Shipping> {
+export async function startShipping(file: string, otlp: OtlpOptions, deps: Deps, say: (text: string) => void): Promise<Shipping> {
   const endpoint = await openEndpoint(otlp);
   // While recording, a collector that is down is waited for, however long: the record keeps growing
   // and is shipped when it is back.
@@ -27,7 +28,7 @@ export async function startShipping(file: string, otlp: OtlpOptions, deps: Deps,
   const failure = new AbortController();
   let error: Error | undefined;
   const shipper = await RecordShipper.open(
-    { path: file, endpoint, encoding: otlp.encoding, batchSize: otlp.batchSize, retry, notice, now: deps.now },
+    { path: file, endpoint, encoding: otlp.encoding, batchSize: otlp.batchSize, retry, notice: (notice) => say(shipNoticeText(notice)), now: deps.now },
     (e) => {
       error = e;
       failure.abort();

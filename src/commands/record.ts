@@ -14,21 +14,24 @@ import type { Json } from '../core/json.ts';
 import { sameServer } from '../core/server.ts';
 import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
 import type { RecordCounts, RecordHeader } from '../core/record.ts';
+import { DEFAULT_RETRY } from '../core/retry.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 import type { EventSource, Provenance } from '../core/source.ts';
-import type { SavedObject } from '../io/objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
 import { FactsRecorder } from '../app/record-facts.ts';
 import type { SavedStatus } from '../io/facts-file.ts';
 import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
-import { DEFAULT_RETRY } from '../kube/watch.ts';
 import { escapeTerminal } from '../render/escape.ts';
+import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
-import { parseCommonOptions, parseDurationFlag } from '../options/common.ts';
+import { parseCommonOptions } from '../options/common.ts';
+import { parseDurationFlag } from '../options/raw.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { statusLine } from '../app/status-line.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { parseOtlpOptions } from '../options/otlp.ts';
 import type { OtlpOptions } from '../options/otlp.ts';
 import { startShipping } from './record-otlp.ts';
@@ -157,7 +160,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     const steps = source.follow({
       resourceVersion: resumeFrom,
       signal: shipping ? AbortSignal.any([stop.signal, shipping.failed]) : stop.signal,
-      notice: status.notice,
+      notice: (notice) => status.notice(watchNoticeText(notice)),
       failed: (why) => (lastFailure = why),
       retry: opts.retry,
     });

@@ -18,6 +18,7 @@ import { dedupeByUid, stableLines } from '../core/timeline.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { escapeTerminal } from '../render/escape.ts';
+import { watchNoticeText } from '../render/adapter-notices.ts';
 import { escapeJsonUnsafe, toJsonEvent } from '../render/json.ts';
 import { renderTimelineTable } from '../render/timeline-table.ts';
 import { noEventsMessage } from '../render/notices.ts';
@@ -107,7 +108,7 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
     resourceVersion: '',
     signal: stopSignal(deps),
     ...(sent ? { fieldSelector: opts.common.fieldSelector } : {}),
-    notice: (text) => deps.stderr.write(`${escapeTerminal(text)}\n`),
+    notice: (notice) => deps.stderr.write(`${escapeTerminal(watchNoticeText(notice))}\n`),
   });
   for await (const step of steps) {
     let events: Event[];

@@ -20,14 +20,12 @@ import { criterionFlag } from '../options/selection.ts';
 import { timelinePage } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 import { currentStatus } from '../core/current-status.ts';
-
-/** The timeline's own formats; json, yaml, name and jsonpath come from output.ts. */
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
 
 export interface TimelineOptions {
   common: CommonOptions;

@@ -8,13 +8,11 @@ import { toAuditJson } from '../render/audit-json.ts';
 import { renderDocument } from '../render/document.ts';
 import { renderAuditText } from '../render/audit-text.ts';
 import { parseCommonOptions } from '../options/common.ts';
-import { parseOutputChoice } from '../options/output.ts';
+import { AUDIT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
-import type { CommonOptions, RawOptions } from '../options/common.ts';
+import type { CommonOptions } from '../options/common.ts';
+import type { RawOptions } from '../options/raw.ts';
 import { readEvents } from '../app/read-events.ts';
-
-/** The verb's own format; json, yaml and jsonpath come from output.ts. */
-export const AUDIT_OUTPUTS = ['text'] as const;
 
 interface TypeAuditOptions {
   common: CommonOptions;

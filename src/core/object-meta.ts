@@ -5,6 +5,7 @@ import type { ObjectRef } from './event.ts';
 import type { LookupFailure, ObjectLookup } from './incarnation.ts';
 import { objectKey } from './incarnation.ts';
 import { asObject, asString } from './json.ts';
+import type { Json } from './json.ts';
 import type { ObjectMeta, OwnerRef } from './ownership.ts';
 
 /** What a metadata-only item does not carry itself: its items say `meta.k8s.io/v1 PartialObjectMetadata`. */
@@ -123,4 +124,12 @@ export async function findOwners(objects: ObjectMeta[], lookUp: LookUp, known: (
     }
   }
   return found;
+}
+
+/** One object a saved file holds: its metadata, or why it could not be read (as written: readers only skip it). */
+export type SavedObject = { meta: ObjectMeta } | { unknown: { ref: ObjectRef; why: Json } };
+
+/** An object a lookup could not read, as saved. */
+export function unknownObject(u: UnknownObject): SavedObject {
+  return { unknown: { ref: u.ref, why: { ...u.why } } };
 }

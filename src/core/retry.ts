@@ -13,3 +13,6 @@ export interface RetryPolicy {
 export function backoffDelay(failures: number, retry: RetryPolicy): number {
   return Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.max(0, failures - 1));
 }
+
+/** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
+export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };

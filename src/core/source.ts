@@ -14,6 +14,7 @@
 
 import type { Event, ObjectRef } from './event.ts';
 import type { FactSet } from './facts.ts';
+import type { WatchNotice } from './notices.ts';
 import type { ObjectLookup } from './incarnation.ts';
 import type { Json } from './json.ts';
 import type { ObjectMeta } from './ownership.ts';
@@ -117,6 +118,30 @@ export interface UnreadableRecords {
 /** Who wrote Kubernetes events into a collector: our export, or one of the contrib receivers. */
 export type OtlpWriter = 'evtimeline' | 'k8sobjects' | 'k8s_events';
 
+/** What each writer leaves out (field names as in the Event API), for the provenance of --from. */
+export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
+  evtimeline: [],
+  k8sobjects: [],
+  k8s_events: [
+    'series',
+    'reportingController',
+    'reportingInstance',
+    'source.component',
+    'firstTimestamp',
+    'metadata.resourceVersion',
+    // k8s.namespace.name is the involved object's: '' for a Node, whose events live in default or kube-system (validation/events.go).
+    'the namespace of events about cluster-scoped objects',
+    'types other than Normal and Warning (newer releases also keep Error and Critical)',
+  ],
+};
+
+/**
+ * The times OTLP's time_unix_nano can hold (fixed64 nanoseconds since the epoch, 0 meaning unknown:
+ * opentelemetry-proto logs/v1/logs.proto); an event dated outside goes out with 0 (src/otlp/logs.ts).
+ */
+export const UNIX_NANOS_RANGE = ['1970-01-01T00:00:00Z', '2554-07-21T23:34:33Z'] as const;
+
+
 /** Where a log store kept events: a VictoriaLogs server read now, or a file another store wrote out. */
 export type LogStore = 'victorialogs' | 'cloud-logging' | 'elasticsearch' | 'loki';
 
@@ -136,6 +161,12 @@ export interface StoreProvenance extends Common {
 }
 
 export type Provenance = ClusterProvenance | CaptureProvenance | ListProvenance | RecordProvenance | StableTableProvenance | OtlpProvenance | StoreProvenance;
+
+/** Epoch ms, start inclusive, end exclusive; null: unbounded on that side. */
+export interface TimeWindow {
+  start: number | null;
+  end: number | null;
+}
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
@@ -244,8 +275,8 @@ export interface FollowOptions {
   resourceVersion: string;
   /** stops following: the iteration ends */
   signal: AbortSignal;
-  /** one-line notices (a watch that expired, a retry) for stderr */
-  notice(text: string): void;
+  /** what it meets and carries on from (a watch that expired, a retry), for stderr */
+  notice(notice: WatchNotice): void;
   /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
   failed?(why: string): void;
   /** the adapter's own policy when absent */

@@ -17,13 +17,19 @@ export class LatestFold {
   private slots = 0;
   /** with `raw`: the raw object of each kept version, by slot */
   private readonly raws: Json[] | null;
+  /** the rank of each kept version's writer, by slot: on a tie the higher rank stays */
+  private readonly ranks: number[] = [];
 
   constructor(keep: Keep, raw = false) {
     this.kept = keptVersions(keep);
     this.raws = raw ? [] : null;
   }
 
-  add(raw: Json): void {
+  /**
+   * `rank`: how much the writer keeps. Two writers of one version tie (same count and time, one of
+   * them without a resourceVersion: the k8s_events receiver); the copy with more fields then stays.
+   */
+  add(raw: Json, rank = 0): void {
     const event = normaliseEvent(raw);
     const key = event.uid !== '' ? event.uid : eventIdentity(event);
     // An event with nothing to tell it apart by (no uid, no name) is kept as it is.
@@ -31,19 +37,28 @@ export class LatestFold {
     const at = key === '' ? undefined : map.get(key);
     if (at === undefined) {
       if (key !== '') map.set(key, this.slots);
-      this.keep(this.slots, event, raw);
+      this.keep(this.slots, event, raw, rank);
       this.slots += 1;
-    } else if (this.kept.compare(event, at) >= 0) this.keep(at, event, raw);
+      return;
+    }
+    const newer = this.kept.compare(event, at);
+    if (newer > 0 || (newer === 0 && rank >= (this.ranks[at] ?? 0))) this.keep(at, event, raw, rank);
   }
 
-  private keep(slot: number, event: Event, raw: Json): void {
+  private keep(slot: number, event: Event, raw: Json, rank: number): void {
     this.kept.keep(slot, event);
+    this.ranks[slot] = rank;
     if (this.raws !== null) this.raws[slot] = raw;
   }
 
   /** the events kept, in the order each first appeared */
   events(): Event[] {
     return this.kept.events();
+  }
+
+  /** the ranks of the writers whose versions were kept */
+  keptRanks(): Set<number> {
+    return new Set(this.ranks);
   }
 
   /** with `raw`: the kept versions' raw objects, in the same order */

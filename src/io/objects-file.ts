@@ -18,19 +18,12 @@ import { asObject, asString, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { objectMetaOf } from '../core/object-meta.ts';
 import { namespaceProblem, objectNameProblem } from '../core/object-names.ts';
-import type { UnknownObject } from '../core/object-meta.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 
 const OBJECTS_KIND = 'EvtimelineObjects';
 export const OBJECTS_FILE = 'objects.json';
 
-/** One object a saved file holds: its metadata, or why it could not be read (as written: readers only skip it). */
-export type SavedObject = { meta: ObjectMeta } | { unknown: { ref: ObjectRef; why: Json } };
-
-/** An object a lookup could not read, as saved. */
-export function unknownObject(u: UnknownObject): SavedObject {
-  return { unknown: { ref: u.ref, why: { ...u.why } } };
-}
 
 /** Kubernetes writes metadata times to the second (metav1.Time, RFC 3339); milliseconds only when there are some. */
 function timeText(ms: number): string {

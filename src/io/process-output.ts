@@ -1,9 +1,10 @@
 // stdout and stderr of this process as a verb's Output (src/deps.ts), with their write errors kept.
 import { fstatSync, writeSync } from 'node:fs';
-import type { Output } from '../deps.ts';
 
 /** stdout or stderr of this process, keeping its first write error for main to turn into an exit status. */
-export interface ProcessOutput extends Output {
+export interface ProcessOutput {
+  write(text: string): void;
+  readonly isTTY: boolean;
   /** Resolves once everything written has gone out, with the first write error if there was one. */
   flush(): Promise<NodeJS.ErrnoException | undefined>;
   /** Resolves at the first write error (a reader that left, a full disk): nothing more can go out. */

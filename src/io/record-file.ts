@@ -35,7 +35,7 @@ import { formatSavedObject, parseSavedObject } from './objects-file.ts';
 import { STATUS_KIND, formatStatusLine, parseStatusLine } from './facts-file.ts';
 import type { SavedStatus } from './facts-file.ts';
 import type { FactGap, ObjectFacts } from '../core/facts.ts';
-import type { SavedObject } from './objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND } from '../core/record.ts';

@@ -24,7 +24,7 @@ import { factSetOf } from './facts-file.ts';
 import type { SavedStatus } from './facts-file.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
-import type { SavedObject } from './objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
 import { SlotIndex } from './slot-index.ts';
 import { distinctServers } from '../core/server.ts';

@@ -3,7 +3,7 @@
 // of its own so the format readers and the file source that picks among them import no one back.
 import type { Event } from '../core/event.ts';
 import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
-import type { SavedObject } from './objects-file.ts';
+import type { SavedObject } from '../core/object-meta.ts';
 import type { SavedStatus } from './facts-file.ts';
 
 /**

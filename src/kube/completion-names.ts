@@ -2,18 +2,7 @@
 import type { NameLookups } from '../core/names.ts';
 import { loadKubeTarget } from './kubeconfig.ts';
 import { eventNames, namespaceNames } from './names.ts';
-import type { ConnectionOverrides } from './overrides.ts';
-
-/**
- * The cluster the command being completed will talk to: --kubeconfig, --context and kubectl's
- * connection flags typed so far (--server, --token, --user, --as, ...), as kubectl's own completion
- * of namespaces reads them (its completion functions use the command's client config).
- */
-export interface NameLookupTarget {
-  kubeconfig?: string;
-  context?: string;
-  overrides?: ConnectionOverrides;
-}
+import type { NameLookupTarget } from '../core/connection.ts';
 
 /** A lookup must answer while the user waits at TAB. */
 const LOOKUP_TIMEOUT_MS = 5000;

@@ -8,11 +8,12 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
 import { RuntimeError } from '../errors.ts';
-import { namespaceError } from './api-names.ts';
+import { namespaceError } from '../core/object-names.ts';
 import { loadClientNode } from './client-node.ts';
 import { ExecCredentialCache } from './exec-credential.ts';
 import { describeCredentials, overrideCluster, overrideUser, readRawUsers, userExtras } from './overrides.ts';
-import type { ConnectionOverrides, UserExtras } from './overrides.ts';
+import type { UserExtras } from './overrides.ts';
+import type { ConnectionOverrides } from '../core/connection.ts';
 import { proxyFromEnvironment } from './proxy.ts';
 import { errnoText } from '../io/errno.ts';
 

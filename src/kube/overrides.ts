@@ -9,22 +9,7 @@ import { yamlLibrary } from '../chunk.ts';
 import { RuntimeError } from '../errors.ts';
 import { resolveExecCommand } from './exec-credential.ts';
 import type { ExecConfig } from './exec-credential.ts';
-
-/** kubectl's global flags that change how the API server is reached (empty: not given). */
-export interface ConnectionOverrides {
-  server?: string;
-  token?: string;
-  user?: string;
-  cluster?: string;
-  certificateAuthority?: string;
-  clientCertificate?: string;
-  clientKey?: string;
-  insecureSkipTlsVerify?: boolean;
-  tlsServerName?: string;
-  as?: string;
-  asGroups?: string[];
-  asUid?: string;
-}
+import type { ConnectionOverrides } from '../core/connection.ts';
 
 interface Impersonation {
   user: string;

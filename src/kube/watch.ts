@@ -18,13 +18,9 @@ import { LocalCredentialError } from './credential-error.ts';
 import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { FollowStep, ResumeVerdict } from '../core/source.ts';
-import { backoffDelay } from '../core/retry.ts';
+import { backoffDelay, DEFAULT_RETRY } from '../core/retry.ts';
 import type { RetryPolicy } from '../core/retry.ts';
-
-export { backoffDelay } from '../core/retry.ts';
-
-/** 0.5 s doubling to 30 s; the tenth failure in a row (after about two minutes of waits) gives up. */
-export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 10 };
+import type { WatchNotice } from '../core/notices.ts';
 
 /** How long the server keeps one watch open; it then ends it and we resume (client-go's reflector uses 5-10 min). */
 const DEFAULT_WATCH_SECONDS = 300;
@@ -36,8 +32,8 @@ export interface FollowOptions {
   resourceVersion?: string | null;
   /** stops following: the generator returns */
   signal: AbortSignal;
-  /** one-line notices (a watch that expired, a retry) for stderr */
-  notice(text: string): void;
+  /** what it meets and carries on from (a watch that expired, a retry), for stderr */
+  notice(notice: WatchNotice): void;
   /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
   failed?(why: string): void;
   /** for lists; watches are bounded by watchSeconds instead */
@@ -170,11 +166,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-
-function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
-}
-
 function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal, fieldSelector?: string): Promise<IncomingMessage> {
   return abortable(
     openStream(target, {
@@ -285,7 +276,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
       const what = phase.name === 'watch' ? 'watch' : 'list';
       if (caught instanceof ExecCredentialRefused && !credentialRenewed) {
         credentialRenewed = true;
-        notice(`${what} refused the exec credential plugin's token (401 Unauthorized): running the plugin again`);
+        notice({ kind: 'credential-refused', what });
         continue;
       }
       const error = classify(caught);
@@ -294,7 +285,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         // version to resume from grows old); only one that follows a fresh list again and again is wrong.
         expiredInARow += 1;
         if (expiredInARow > 5) throw new RuntimeError(`the watch of events keeps expiring (410 Gone): ${error.message}`);
-        notice(`${what} expired (410 Gone): listing again`);
+        notice({ kind: 'expired', what });
         phase = { name: 'list', why: 'expired' };
         continue;
       }
@@ -305,7 +296,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
       }
       const delay = backoffDelay(failures, retry);
       opts.failed?.(error.message);
-      notice(`${what} failed (${error.message}): retrying in ${seconds(delay)}`);
+      notice({ kind: 'retrying', what, error: error.message, delayMs: delay });
       await sleep(delay, signal);
     } finally {
       signal.removeEventListener('abort', onAbort);

@@ -4,8 +4,10 @@ import { parseDuration } from '../core/duration.ts';
 import { parseObjectRef } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
-import type { ConnectionOverrides } from '../kube/overrides.ts';
-import { namespaceError } from '../kube/api-names.ts';
+import type { ConnectionOverrides } from '../core/connection.ts';
+import { namespaceError } from '../core/object-names.ts';
+import { parseDurationFlag, splitList } from './raw.ts';
+import type { RawOptions } from './raw.ts';
 import { parseSelection } from './selection.ts';
 import { parseStoreFrom } from './store.ts';
 import type { StoreAddress } from './store.ts';
@@ -40,22 +42,9 @@ export interface CommonOptions {
   fieldSelector?: string;
 }
 
-/** What commander hands us: the program's options merged with the verb's (optsWithGlobals). */
-export type RawOptions = Record<string, unknown>;
-
 function str(raw: RawOptions, key: string): string | undefined {
   const value = raw[key];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** Repeatable, comma-separated list flags (--types=Normal,Critical --types Warning). */
-export function splitList(value: unknown): string[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = (Array.isArray(value) ? value : [value])
-    .flatMap((v) => String(v).split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-  return parts;
 }
 
 /** kubectl's --request-timeout: a bare number is seconds, else a duration; 0 means none. */
@@ -64,13 +53,6 @@ export function parseRequestTimeout(text: string | undefined): number {
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const ms = parseDuration(text);
   if (ms === null || ms < 0) throw new UsageError(`--request-timeout ${JSON.stringify(text)}: want a duration such as 30s or 1m`);
-  return ms;
-}
-
-export function parseDurationFlag(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const ms = parseDuration(text);
-  if (ms === null || ms <= 0) throw new UsageError(`${flag} ${JSON.stringify(text)}: want a positive duration such as 90s, 15m or 2h`);
   return ms;
 }
 

@@ -3,15 +3,14 @@
 // values to offer) from the same list. A new flag is one entry here, then its parsing in the verb.
 import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import { formatTTL } from '../render/time.ts';
-import { DRY_RUN_MODES } from '../commands/aggregate-patch.ts';
-import { INCIDENT_OUTPUTS } from '../commands/incident.ts';
-import { outputValues } from './output.ts';
-import { TIMELINE_OUTPUTS } from '../commands/timeline.ts';
-import { AUDIT_OUTPUTS } from '../commands/type-audit.ts';
+import { AUDIT_OUTPUTS, INCIDENT_OUTPUTS, TIMELINE_OUTPUTS, outputValues } from './output.ts';
 import type { Verb } from './verbs.ts';
 
 /** What completion offers for a flag's value: fixed words, a cluster lookup, or the shell's file names. */
 type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'clusters' | 'users' | 'files';
+
+/** aggregate-patch --dry-run, as kubectl's. */
+export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
 
 export interface FlagSpec {
   /** `--namespace` */

@@ -2,9 +2,9 @@
 import { UsageError } from '../errors.ts';
 import type { Encoding } from '../otlp/encode.ts';
 import { DEFAULT_BATCH, DEFAULT_OTLP_RETRY } from '../otlp/ship.ts';
-import type { RetryPolicy } from '../otlp/ship.ts';
-import { parseDurationFlag } from './common.ts';
-import type { RawOptions } from './common.ts';
+import type { RetryPolicy } from '../core/retry.ts';
+import { parseDurationFlag } from './raw.ts';
+import type { RawOptions } from './raw.ts';
 
 export interface OtlpOptions {
   url: URL;

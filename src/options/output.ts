@@ -8,8 +8,17 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { JsonPathError, parseJsonPath } from '../render/jsonpath/jsonpath.ts';
 import type { DocumentPrinter } from '../render/document.ts';
-import type { RawOptions } from './common.ts';
+import type { RawOptions } from './raw.ts';
 import { errnoText } from '../io/errno.ts';
+
+/** The timeline's own formats; json, yaml, name and jsonpath are the document printers below. */
+export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
+
+/** incident's own format; json, yaml and jsonpath are the document printers below. */
+export const INCIDENT_OUTPUTS = ['text'] as const;
+
+/** type-audit's own format; json, yaml, name and jsonpath are the document printers below. */
+export const AUDIT_OUTPUTS = ['text'] as const;
 
 export type OutputChoice<T extends string> = { kind: 'verb'; format: T } | { kind: 'document'; printer: DocumentPrinter };
 

@@ -4,7 +4,7 @@
 // them independent of the kubeconfig: a store is not the cluster.
 import { UsageError } from '../errors.ts';
 import { parseOtlpHeaders } from './otlp.ts';
-import type { RawOptions } from './common.ts';
+import type { RawOptions } from './raw.ts';
 
 export const STORE_SCHEME = 'victorialogs+';
 

@@ -19,7 +19,6 @@
 // src/otlp/encode.ts, through the official @opentelemetry/otlp-transformer.
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import type { OtlpWriter } from '../core/source.ts';
 
 /** [seconds, nanoseconds] since the epoch, as OpenTelemetry's HrTime. */
 type HrTime = [number, number];
@@ -108,7 +107,6 @@ export function parseHrTime(text: string): HrTime | null {
 // and wrapped into 64 bits it would read as another year (3000 as 2415): such a time goes out as 0, and
 // the event's own times travel in our evtimeline.event.* attributes, which --from reads back.
 const MAX_UNIX_NANOS = 2n ** 64n - 1n;
-export const UNIX_NANOS_RANGE = ['1970-01-01T00:00:00Z', '2554-07-21T23:34:33Z'] as const;
 
 function fitsUnixNano([seconds, nanos]: HrTime): boolean {
   return Number.isSafeInteger(seconds) && seconds >= 0 && BigInt(seconds) * 1_000_000_000n + BigInt(nanos) <= MAX_UNIX_NANOS;
@@ -224,21 +222,4 @@ export function eventToLog(event: Json, observed: HrTime): OtlpLog {
   };
 }
 
-export type { OtlpWriter };
 
-/** What each writer leaves out (field names as in the Event API), for the provenance of --from. */
-export const MISSING_BY_WRITER: Record<OtlpWriter, string[]> = {
-  evtimeline: [],
-  k8sobjects: [],
-  k8s_events: [
-    'series',
-    'reportingController',
-    'reportingInstance',
-    'source.component',
-    'firstTimestamp',
-    'metadata.resourceVersion',
-    // k8s.namespace.name is the involved object's: '' for a Node, whose events live in default or kube-system (validation/events.go).
-    'the namespace of events about cluster-scoped objects',
-    'types other than Normal and Warning (newer releases also keep Error and Critical)',
-  ],
-};

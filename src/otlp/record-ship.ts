@@ -14,8 +14,9 @@ import type { OtlpLog } from './logs.ts';
 import type { Encoding } from './encode.ts';
 import type { OtlpEndpoint } from './http.ts';
 import { Shipper } from './ship.ts';
-import { outOfRangeNotice } from '../render/otlp-status.ts';
-import type { RetryPolicy, ShipTotals, ShipperOptions } from './ship.ts';
+import type { ShipperOptions } from './ship.ts';
+import type { ShipNotice, ShipTotals } from '../core/notices.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 
 interface RecordShipperOptions {
   path: string;
@@ -23,7 +24,7 @@ interface RecordShipperOptions {
   encoding: Encoding;
   batchSize: number;
   retry: RetryPolicy;
-  notice(text: string): void;
+  notice(notice: ShipNotice): void;
   now(): number;
   /** the transport (tests inject one; default: postOtlp) */
   post?: ShipperOptions<unknown>['post'];
@@ -95,9 +96,9 @@ export class RecordShipper {
     if (found !== null && head !== '' && found.recordHead === recordHead(head)) {
       const progress = found.endpoints[key];
       if (progress === undefined || progress.bytes <= size) ledger = found;
-      else opts.notice(`${opts.path}.otlp.json says more was shipped than the record holds: shipping the record from its start`);
+      else opts.notice({ kind: 'ledger-ahead', record: opts.path });
     } else if (found !== null && head !== '') {
-      opts.notice(`${opts.path}.otlp.json belongs to another record: shipping this one from its start`);
+      opts.notice({ kind: 'ledger-of-another-record', record: opts.path });
     }
     return new RecordShipper(opts, ledger, onFatal);
   }
@@ -178,7 +179,7 @@ export class RecordShipper {
             const log = eventToLog(parsed.observation.event, hrTimeFromMs(Number.isNaN(observed) ? this.opts.now() : observed));
             if (log.timeOutOfRange && !this.toldOutOfRange) {
               this.toldOutOfRange = true;
-              this.opts.notice(`${outOfRangeNotice('record', 1)} (said once a run)`);
+              this.opts.notice({ kind: 'time-out-of-range' });
             }
             batch.push(log);
           }

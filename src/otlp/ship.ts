@@ -6,6 +6,7 @@
 // caller may persist (record --otlp's ledger). A confirmed batch is never sent again.
 import { RuntimeError } from '../errors.ts';
 import { backoffDelay } from '../core/retry.ts';
+import type { ShipNotice, ShipTotals } from '../core/notices.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 import type { OtlpLog } from './logs.ts';
 import { CONTENT_TYPE, encodeLogs, rejectedLogs } from './encode.ts';
@@ -13,7 +14,6 @@ import type { Encoding } from './encode.ts';
 import { postOtlp } from './http.ts';
 import type { OtlpEndpoint, SendOutcome } from './http.ts';
 
-export type { RetryPolicy } from '../core/retry.ts';
 
 /** 0.5 s doubling to 30 s; the twelfth failure in a row (about four minutes of waits) gives up. */
 export const DEFAULT_OTLP_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 12 };
@@ -27,22 +27,13 @@ interface Batch<M> {
   mark: M;
 }
 
-export interface ShipTotals {
-  /** log records the endpoint accepted */
-  accepted: number;
-  /** log records it answered 2xx for but reported as rejected (OTLP partial success): never retried */
-  rejected: number;
-  requests: number;
-  retries: number;
-}
-
 export interface ShipperOptions<M> {
   endpoint: OtlpEndpoint;
   encoding: Encoding;
   retry: RetryPolicy;
   /** batches waiting to be sent, at most (the producer waits beyond that) */
   queueLimit?: number;
-  notice(text: string): void;
+  notice(notice: ShipNotice): void;
   /** after the endpoint accepted a batch; the next is sent once this resolves */
   confirmed?(mark: M, totals: ShipTotals): Promise<void> | void;
   sleep?(ms: number): Promise<void>;
@@ -154,7 +145,7 @@ export class Shipper<M> {
       const outcome = await post(endpoint, CONTENT_TYPE[encoding], body);
       if (outcome.kind === 'ok') {
         const { rejected, message } = await rejectedLogs(outcome.body, encoding);
-        if (rejected > 0) notice(`${endpoint.url.origin}: rejected ${rejected} of ${logs.length} log records${message ? `: ${message}` : ''}`);
+        if (rejected > 0) notice({ kind: 'rejected', origin: endpoint.url.origin, rejected, sent: logs.length, message });
         this.totals.rejected += rejected;
         this.totals.accepted += logs.length - rejected;
         return true;
@@ -172,7 +163,7 @@ export class Shipper<M> {
       }
       const backoff = backoffDelay(attempt, retry);
       const delay = Math.min(retry.maxDelayMs, outcome.retryAfterMs ?? backoff);
-      notice(`${endpoint.url.origin}: ${outcome.why}; retrying in ${(delay / 1000).toFixed(1)} s`);
+      notice({ kind: 'retrying', origin: endpoint.url.origin, why: outcome.why, delayMs: delay });
       this.totals.retries += 1;
       await Promise.race([sleep(delay), new Promise<void>((resolve) => (this.wakeSleeper = resolve))]);
     }

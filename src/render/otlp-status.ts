@@ -1,7 +1,7 @@
 // What export and record --otlp say about shipping, on stderr.
-import type { ShipTotals } from '../otlp/ship.ts';
-import { MISSING_BY_WRITER, UNIX_NANOS_RANGE } from '../otlp/logs.ts';
-import type { OtlpWriter } from '../otlp/logs.ts';
+import type { ShipTotals } from '../core/notices.ts';
+import { MISSING_BY_WRITER } from '../core/source.ts';
+import type { OtlpWriter } from '../core/source.ts';
 import type { UnreadableRecords } from '../core/source.ts';
 import { plural } from './words.ts';
 
@@ -25,12 +25,6 @@ export function shippedSummary(target: string, totals: ShipTotals, unconfirmed: 
   const sent = totals.accepted + totals.rejected;
   const left = unconfirmed === 0 ? '' : `; ${plural(unconfirmed, 'observation')} not yet confirmed, sent on the next run`;
   return `shipped ${plural(sent, 'log record')} to ${target} (${plural(totals.requests, 'request')}${retries(totals)})${rejected(totals)}${left}`;
-}
-
-/** One line for the event versions whose time OTLP cannot hold (`verb` says who speaks: export, record). */
-export function outOfRangeNotice(verb: string, count: number): string {
-  const one = count === 1;
-  return `${verb}: ${plural(count, 'event version')} ${one ? 'is' : 'are'} dated outside what OTLP's timeUnixNano can hold (${UNIX_NANOS_RANGE[0]} to ${UNIX_NANOS_RANGE[1]}): ${one ? 'it goes' : 'they go'} out with timeUnixNano 0 (unknown), ${one ? 'its' : 'their'} own times in the evtimeline.event.* attributes`;
 }
 
 const WRITER_NAMES: Record<OtlpWriter, string> = {

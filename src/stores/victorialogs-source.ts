@@ -8,7 +8,8 @@ import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, OtlpWriter, StoreProvenance } from '../core/source.ts';
 import { LatestFold } from '../io/latest-fold.ts';
 import { composeQuery, storedRows } from './victorialogs.ts';
-import type { StoreEndpoint, TimeWindow } from './victorialogs.ts';
+import type { StoreEndpoint } from './victorialogs.ts';
+import type { TimeWindow } from '../core/source.ts';
 import { keptReporter, rowToVersion } from './victorialogs-rows.ts';
 
 /** Who wrote a store's events, as the account names them. */
@@ -22,7 +23,10 @@ const WRITER_WORDS: Record<OtlpWriter, string> = {
 const RECEIVER_UNKEPT = ['series', 'firstTimestamp', 'source.component', 'resourceVersion'];
 
 interface Seen {
+  /** the writers of the versions read */
   writers: Set<OtlpWriter>;
+  /** read: whether the receiver's copy is the one kept of some event (no copy from our export beside it) */
+  receiverKept?: boolean;
   /** rows of the k8s_events receiver without a reporter (releases before contrib PR #45289) */
   noReporter: boolean;
   skipped: number;
@@ -31,7 +35,8 @@ interface Seen {
 /** The provenance once the rows are read: writers, and what they did not keep. */
 function settle(provenance: StoreProvenance, seen: Seen): void {
   provenance.writers = [...seen.writers].sort().map((w) => WRITER_WORDS[w]);
-  const unkept = seen.writers.has('k8s_events') ? [...RECEIVER_UNKEPT, ...(seen.noReporter ? ['reporter'] : [])] : [];
+  const limited = seen.receiverKept ?? seen.writers.has('k8s_events');
+  const unkept = limited ? [...RECEIVER_UNKEPT, ...(seen.noReporter ? ['reporter'] : [])] : [];
   provenance.unkept = unkept;
   provenance.skipped = seen.skipped;
   provenance.tells = { ...EVENT_OBJECTS_TELL, reporters: !unkept.includes('reporter') };
@@ -53,7 +58,7 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
   const query = composeQuery(endpoint.query, namespace);
 
   /** Every version in scope, in the order the rows arrive. */
-  async function* versions(seen: Seen): AsyncGenerator<{ event: Json; at: number | null }> {
+  async function* versions(seen: Seen): AsyncGenerator<{ event: Json; writer: OtlpWriter }> {
     for await (const row of storedRows(endpoint, query, window, opts.pageRows)) {
       const version = rowToVersion(row);
       if (version === null) {
@@ -76,11 +81,14 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
       const seen = fresh();
       const fold = new LatestFold(readOpts.raw ? 'all' : (opts.keep ?? 'all'), readOpts.raw === true);
       let count = 0;
-      for await (const { event } of versions(seen)) {
-        fold.add(event);
+      for await (const { event, writer } of versions(seen)) {
+        // Our export keeps every field: on a tie with the receiver's copy of a version, it stays.
+        fold.add(event, writer === 'evtimeline' ? 1 : 0);
         count += 1;
         if (count % 5000 === 0) readOpts.progress?.(count);
       }
+      // Where our export's copy of every event was kept, the receiver's limits do not show.
+      seen.receiverKept = fold.keptRanks().has(0);
       settle(provenance, seen);
       const events = fold.events();
       return { events, distinct: true, ...(readOpts.raw ? { raw: { core: fold.rawEvents(), eventsK8sIo: null } } : {}) };

@@ -17,6 +17,7 @@ import type { Agent, IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { RuntimeError } from '../errors.ts';
 import type { Json } from '../core/json.ts';
+import type { TimeWindow } from '../core/source.ts';
 import { readLines } from '../io/record-stream.ts';
 import { parseRow } from './victorialogs-rows.ts';
 
@@ -33,12 +34,6 @@ export interface StoreEndpoint {
   timeoutMs: number;
   /** -v=6: one line per request on stderr */
   log?: (line: string) => void;
-}
-
-/** Epoch ms, start inclusive, end exclusive; null: unbounded on that side. */
-export interface TimeWindow {
-  start: number | null;
-  end: number | null;
 }
 
 /** Rows per page: the server sorts this many at most per request. */

@@ -9,6 +9,8 @@
 //	controlplane kube-scheduler <flags>   upstream kube-scheduler (started by `up`)
 //	controlplane kube-controller-manager <flags>  upstream kube-controller-manager (started by `up`)
 //	controlplane node --dir DIR ...       stop/start a node's heartbeat, add a node (control.go)
+//	controlplane kubelet-node [flags]     a real node: containerd + kubelet + runc (kubeletnode.go)
+//	controlplane kubelet <flags>          upstream kubelet (started by kubelet-node)
 //	controlplane emit [flags]             write events through client-go's recorders (emit.go)
 //	controlplane kubectl <args>           upstream kubectl of the same version
 //	controlplane version                  prints the pinned versions as JSON
@@ -36,10 +38,13 @@ func usage() {
   controlplane node (--dir DIR | --socket PATH) list | add NAME | stop NAME | start NAME
   controlplane emit --kubeconfig PATH --kind KIND --name NAME [--namespace NS] --reason R --message M ...
                                          (controlplane emit -h: all flags)
+  controlplane kubelet-node --dir DIR --kubeconfig PATH --client-ca PATH --containerd-dir DIR --cni-dir DIR
+                           --pod-tools PATH [--name node-k] [--max-restart-period 5s] [--exit-on-stdin-eof]
   controlplane kubectl ARGS...
   controlplane kube-apiserver FLAGS...   (internal: started by up)
   controlplane kube-scheduler FLAGS...   (internal: started by up)
   controlplane kube-controller-manager FLAGS...   (internal: started by up)
+  controlplane kubelet FLAGS...          (internal: started by kubelet-node)
   controlplane version
 `)
 }
@@ -68,6 +73,10 @@ func main() {
 		os.Exit(runControllerManager(shifted))
 	case "node":
 		os.Exit(runNode(os.Args[2:]))
+	case "kubelet-node":
+		os.Exit(runKubeletNode(os.Args[2:]))
+	case "kubelet":
+		os.Exit(runKubelet(shifted))
 	case "emit":
 		os.Exit(runEmit(os.Args[2:]))
 	case "kubectl":

@@ -476,6 +476,11 @@ func (s *supervisor) startUp() (*readyLine, error) {
 		// The default lease reconciler would try every 10 s to publish 127.0.0.1 as the endpoint
 		// of the `kubernetes` Service, which validation rejects (loopback), logging an error.
 		"--endpoint-reconciler-type=none",
+		// A real node (kubeletnode.go) has no DNS name: reach its kubelet (logs, exec) by
+		// InternalIP, with a client certificate of the CA the kubelet trusts (writeClientPKI).
+		"--kubelet-preferred-address-types=InternalIP,Hostname",
+		"--kubelet-client-certificate=" + filepath.Join(s.dir, "client.crt"),
+		"--kubelet-client-key=" + filepath.Join(s.dir, "client.key"),
 	}
 	clientCA, err := writeClientPKI(s.dir)
 	if err != nil {

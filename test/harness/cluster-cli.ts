@@ -15,6 +15,8 @@
 
 import { parseArgs } from 'node:util';
 import { controlPlaneEnv, FAST_NODE_FAILURE, startControlPlane, type ControlPlaneOptions } from './controlplane.ts';
+import { BUSYBOX_IMAGE, realNodeEnv, startRealNode, UNPULLABLE_IMAGE, type RealNode } from './kubelet-node.ts';
+import { missingForRealNode } from './node-prerequisites.mjs';
 
 /** Seconds in a Go duration as `up` takes them (`1m30s`, `500ms`, `10s`); NaN when it is not one. */
 function goSeconds(duration: string): number {
@@ -51,6 +53,8 @@ async function main(): Promise<number> {
       'node-monitor-grace-period': { type: 'string' },
       'default-not-ready-toleration-seconds': { type: 'string' },
       'default-unreachable-toleration-seconds': { type: 'string' },
+      'no-real-node': { type: 'boolean' },
+      'max-restart-period': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -60,9 +64,11 @@ async function main(): Promise<number> {
       'usage: npm run cluster [-- --event-ttl 1h] [--etcd-compaction-interval 5m] [--kubeconfig-out PATH] [--nodes 1]\n' +
         '                       [--fast-node-failure] [--heartbeat-interval 10s] [--node-monitor-period 5s]\n' +
         '                       [--node-monitor-grace-period 50s] [--default-not-ready-toleration-seconds 300]\n' +
-        '                       [--default-unreachable-toleration-seconds 300]\n' +
+        '                       [--default-unreachable-toleration-seconds 300] [--max-restart-period 5s] [--no-real-node]\n' +
         'Node failure timings are a real cluster\'s unless given; --fast-node-failure takes the tests\' (heartbeat 1s,\n' +
-        'checks every 1s, grace period 10s, tolerations 5 s): a node is Unknown about 10 s after its heartbeat stops.\n',
+        'checks every 1s, grace period 10s, tolerations 5 s): a node is Unknown about 10 s after its heartbeat stops.\n' +
+        'A real node, node-k (kubelet, containerd, runc; needs root), joins beside them unless --no-real-node;\n' +
+        '--max-restart-period is its kubelet\'s crashLoopBackOff.maxContainerRestartPeriod.\n',
     );
     return 0;
   }
@@ -95,9 +101,25 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  const withNode = !values['no-real-node'];
+  const missing = withNode ? missingForRealNode() : undefined;
+  if (missing) {
+    process.stderr.write(`${missing} (or start without it: npm run cluster -- --no-real-node)\n`);
+    return 1;
+  }
   const t0 = performance.now();
   process.stderr.write('starting the test control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager) ...\n');
   const cp = await startControlPlane(opts);
+  let node: RealNode | undefined;
+  if (withNode) {
+    process.stderr.write('starting the real node node-k (containerd, kubelet) ...\n');
+    try {
+      node = await startRealNode(cp, values['max-restart-period'] ? { maxRestartPeriod: values['max-restart-period'] } : {});
+    } catch (err) {
+      await cp.stop();
+      throw err;
+    }
+  }
   const total = (performance.now() - t0) / 1000;
 
   process.stdout.write(
@@ -120,11 +142,21 @@ async function main(): Promise<number> {
       `  ${cp.binary} node --dir ${cp.dir} list          (add NAME registers another node)`,
       'With one node a failure is a full disruption and the node lifecycle controller evicts nothing: start with --nodes 2 to see evictions.',
       '',
+      ...(node
+        ? [
+            `Real node ${node.name}: kubelet ${node.kubeletVersion}, containerd ${node.containerdVersion}, runc; ready in ${node.startupSeconds.toFixed(1)} s at ${node.nodeIP}, ` +
+              `pods ${node.podCIDR} on bridge ${node.bridge}, crash-loop back-off at most ${node.maxRestartPeriod}.`,
+            `It is tainted ${node.taint}: give a pod spec.nodeName: ${node.name} (or that toleration and nodeSelector kubernetes.io/hostname: ${node.name}).`,
+            `Images made locally, never pulled: ${BUSYBOX_IMAGE} (busybox applets and hog N: touches N MiB), ${node.images.filter((i) => i !== BUSYBOX_IMAGE).join(', ')};`,
+            `${UNPULLABLE_IMAGE} can never be pulled (ErrImagePull). Its logs: ${node.dir}/{kubelet,containerd,node}.log`,
+            '',
+          ]
+        : []),
       'Events through client-go\'s own recorders (aggregation, spam filter, series), as an operator writes them:',
       `  ${cp.binary} emit --kubeconfig ${cp.kubeconfig} --kind Pod --name NAME --namespace NS --reason R --message M --count 20`,
       '',
       'To make the integration tests reuse this control plane instead of starting their own:',
-      `export ${Object.entries(controlPlaneEnv(cp)).map(([k, v]) => `${k}=${v}`).join(' ')}`,
+      `export ${Object.entries({ ...controlPlaneEnv(cp), ...(node ? realNodeEnv(node) : {}) }).map(([k, v]) => `${k}=${k === 'EVTIMELINE_TEST_REAL_NODE' ? `'${v}'` : v}`).join(' ')}`,
       `kubectl of the server's version: ${cp.binary} kubectl`,
       '',
       'Press Ctrl-C to stop.',
@@ -151,6 +183,7 @@ async function main(): Promise<number> {
     process.on('SIGHUP', onSignal);
   });
   const ts = performance.now();
+  await node?.stop();
   await cp.stop();
   clearInterval(keepAlive);
   process.stderr.write(`stopped in ${((performance.now() - ts) / 1000).toFixed(1)} s\n`);

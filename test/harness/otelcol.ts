@@ -22,9 +22,11 @@ export interface CollectorOptions {
   tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   /**
    * Also run the contrib k8s_events and k8sobjects receivers (the otelcol-k8s build, v0.111.0)
-   * against this cluster and namespace, each into its own file (`receiverOutputs`).
+   * against this cluster and namespace, each into its own file (`receiverOutputs`); with `store`
+   * (an OTLP/HTTP logs URL, e.g. VictoriaLogs' /insert/opentelemetry/v1/logs), k8s_events also
+   * through the core otlphttp exporter (protobuf) to it.
    */
-  k8s?: { kubeconfig: string; namespace: string };
+  k8s?: { kubeconfig: string; namespace: string; store?: string };
 }
 
 export interface Collector {
@@ -84,7 +86,9 @@ export function collectorConfig(port: number, output: string, opts: CollectorOpt
     receivers.k8sobjects = { auth_type: 'kubeConfig', objects: [{ name: 'events', group: '', mode: 'watch', namespaces }] };
     exporters['file/k8s_events'] = file(outputs.k8sEvents);
     exporters['file/k8sobjects'] = file(outputs.k8sObjects);
-    pipelines['logs/k8s_events'] = { receivers: ['k8s_events'], exporters: ['file/k8s_events'] };
+    pipelines['logs/k8s_events'] = { receivers: ['k8s_events'], exporters: ['file/k8s_events', ...(opts.k8s.store ? ['otlphttp/store'] : [])] };
+    // Protobuf (the exporter's default encoding), no retry wait beyond a second: a test reads the store soon after.
+    if (opts.k8s.store) exporters['otlphttp/store'] = { logs_endpoint: opts.k8s.store, encoding: 'proto', retry_on_failure: { initial_interval: '100ms', max_interval: '1s' } };
     pipelines['logs/k8sobjects'] = { receivers: ['k8sobjects'], exporters: ['file/k8sobjects'] };
   }
   return {

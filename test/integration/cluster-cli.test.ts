@@ -121,9 +121,27 @@ test("without flags: a real cluster's node failure timings, leader election off,
     );
     assert.deepEqual(JSON.parse(await shell(c.start)), { name: 'node-1', heartbeat: true, podStatus: true });
     assert.equal(await readyOf(c.kubeconfig, 'node-1'), 'True');
+
+    // The real node beside them: the kubelet of the pinned version on containerd 2.x, as kubectl shows it.
+    assert.match(c.stdout, /^Real node node-k: kubelet v1\.36\.3, containerd v2\.\d+\.\d+, runc; ready in/m);
+    const wide = await shell(`kubectl --kubeconfig=${c.kubeconfig} get nodes -o wide`);
+    assert.match(wide, /^node-k\s+Ready\s+<none>\s+\S+\s+v1\.36\.3\s+\d+\.\d+\.\d+\.\d+\s+.*containerd:\/\/2\.\d+\.\d+\s*$/m);
+    assert.equal(await readyOf(c.kubeconfig, 'node-k'), 'True');
   } finally {
     await stopCluster(c);
   }
+});
+
+test('a machine without what a real node needs: npm run cluster stops at once with one line naming it and how to get it (exit 1)', async () => {
+  // No runc on PATH (an empty PATH: the script itself runs on an absolute node).
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/harness/cluster-cli.ts')], { cwd: ROOT, env: { ...process.env, PATH: '' } });
+  let stdout = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => (stdout += d));
+  const { code, stderr } = await exitOf(child);
+  assert.equal(code, 1);
+  assert.equal(stderr, 'a real node needs runc on PATH: apt-get install -y runc (Debian), as .ci/run does (or start without it: npm run cluster -- --no-real-node)\n');
+  assert.equal(stdout, '');
 });
 
 test('--fast-node-failure: the printed stop command turns node-1 Unknown and tainted within seconds, the printed start command heals it', async () => {

@@ -26,6 +26,7 @@ import { formatHeader, formatObservation, parseRecordText } from '../../src/io/r
 import { loadKubeTarget } from '../../src/kube/kubeconfig.ts';
 import { followEvents } from '../../src/kube/watch.ts';
 import type { FollowStep } from '../../src/core/source.ts';
+import type { WatchNotice } from '../../src/core/notices.ts';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { playLab } from '../harness/lab.ts';
@@ -395,7 +396,7 @@ describe('following events across watches the server ends', () => {
     const ns = await freshNamespace(cp.kubeconfig, 'record-resume');
     const target = await loadKubeTarget({ kubeconfig: cp.kubeconfig, env: {} });
     const stop = new AbortController();
-    const notices: string[] = [];
+    const notices: WatchNotice[] = [];
     const steps: FollowStep[] = [];
     // The server ends each watch after 1 s; events keep coming across 4 s.
     const following = (async () => {

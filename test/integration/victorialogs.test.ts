@@ -16,14 +16,22 @@ import type { VictoriaLogs } from '../harness/victorialogs.ts';
 import { PLUGIN_BINARY } from '../harness/plugin.ts';
 import { spawnCollecting } from '../harness/spawned.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { sharedControlPlane } from '../harness/controlplane.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { playLab } from '../harness/lab.ts';
+import { ensureOtelcol } from '../harness/build-otelcol.mjs';
+import { startCollector } from '../harness/otelcol.ts';
+import { evtimeline } from '../harness/plugin.ts';
+import { api, sleep, waitFor } from '../support/cluster-api.ts';
 
 type Json = Record<string, any>;
 
 const scratch = scratchDir('victorialogs-it');
 const stores: VictoriaLogs[] = [];
 before(async () => {
-  // Built once per pin (about 45 s on an idle machine) before any test's own timeout counts.
+  // Built once per pin (about 45 s on an idle machine; the collector ten minutes) before any test's own timeout counts.
   if (!process.env.EVTIMELINE_TEST_VICTORIALOGS_BINARY) await ensureVictoriaLogs();
+  await ensureOtelcol('otelcol-k8s');
 });
 after(async () => {
   await Promise.all(stores.map((s) => s.close()));
@@ -263,6 +271,61 @@ describe('a VictoriaLogs cluster: two storage nodes behind one front', () => {
       assert.match(r.stderr, /^error: victorialogs\+http:\/\/127\.0\.0\.1:\d+: HTTP 502: [^\n]+\n$/);
     } finally {
       await stopped.start();
+    }
+  });
+});
+
+describe('what the collector\'s k8s_events receiver shipped through otlphttp, and our export beside it', () => {
+  test('read back from VictoriaLogs: the fields the receiver keeps, what it does not said in one line; our export joins by uid and fills them in', { timeout: 600_000 }, async () => {
+    const cp = await sharedControlPlane();
+    const ns = await freshNamespace(cp.kubeconfig, 'vl-receiver');
+    const vl = await store();
+    const col = await startCollector({ k8s: { kubeconfig: cp.kubeconfig, namespace: ns, store: vl.otlpUrl } });
+    try {
+      // The receiver drops events stamped before its own start, and the lab stamps whole seconds.
+      await sleep(1500);
+      await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: join(scratch, 'lab') });
+      await api(cp, 'DELETE', `/api/v1/namespaces/${ns}/pods/hungry`);
+      const live = await waitFor(
+        'the receiver to ship every event at its latest count to the store',
+        async () => {
+          const list = await api(cp, 'GET', `/api/v1/namespaces/${ns}/events`);
+          await vl.flush();
+          const r = await evtimeline(['--from', vl.fromUrl, '-n', ns, '-o', 'json'], cp.kubeconfig);
+          if (r.code !== 0) return undefined;
+          const stored = new Map((JSON.parse(r.stdout) as Json[]).map((e) => [e.uid, e.count]));
+          const caughtUp = (list.items as Json[]).every((e) => stored.get(e.metadata.uid) === (e.count > 0 ? e.count : 1));
+          return list.items.length === 4 && caughtUp ? list : undefined;
+        },
+        { everyMs: 500 },
+      );
+      const receiverOnly = await evtimeline(['--from', vl.fromUrl, '-n', ns, '-o', 'json'], cp.kubeconfig);
+      assert.equal(receiverOnly.code, 0, receiverOnly.stderr);
+      // One line: who wrote them and what they did not keep.
+      assert.match(receiverOnly.stderr, /^victorialogs\+http:\/\/127\.0\.0\.1:\d+: not kept \(written by the k8s_events receiver\): series, firstTimestamp, source\.component, resourceVersion, reporter, read as empty\n$/);
+      const byUid = new Map((JSON.parse(receiverOnly.stdout) as Json[]).map((e) => [e.uid, e]));
+      for (const raw of live.items as Json[]) {
+        const got = byUid.get(raw.metadata.uid) as Json;
+        assert.ok(got, `${raw.metadata.name} stored`);
+        assert.deepEqual([got.name, got.namespace, got.reason, got.message, got.object.kind, got.object.name, got.object.uid], [raw.metadata.name, ns, raw.reason, raw.message, raw.involvedObject.kind, raw.involvedObject.name, raw.involvedObject.uid]);
+        assert.equal(got.reporter, '', 'v0.111.0 keeps no reporter');
+      }
+      // Our export into the same store: joined by uid, its copy (every field) is the one shown.
+      const exported = await evtimeline(['export', '-n', ns, '--otlp', vl.otlpUrl], cp.kubeconfig);
+      assert.equal(exported.code, 0, exported.stderr);
+      await vl.flush();
+      const both = await evtimeline(['--from', vl.fromUrl, '-n', ns, '-o', 'json'], cp.kubeconfig);
+      const fromLive = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
+      const strip = (text: string) => (JSON.parse(text) as Json[]).map(({ incarnation: _i, onServer: _o, ...rest }) => rest);
+      assert.deepEqual(strip(both.stdout), strip(fromLive.stdout), 'the store with our export reads as the live cluster');
+      // With the namespace's events deleted from the cluster, the store still tells the incident.
+      await api(cp, 'DELETE', `/api/v1/namespaces/${ns}/events`);
+      const incident = await evtimeline(['incident', '--from', vl.fromUrl, '-n', ns], cp.kubeconfig);
+      assert.equal(incident.code, 0, incident.stderr);
+      assert.match(incident.stdout, new RegExp(`^Incident in namespace ${ns}, read from VictoriaLogs`));
+      assert.match(incident.stdout, /default-scheduler/);
+    } finally {
+      await col.close();
     }
   });
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { complete, DIRECTIVE, runComplete } from '../../../src/commands/complete.ts';
 import type { NameLookups } from '../../../src/core/names.ts';
-import type { NameLookupTarget } from '../../../src/kube/completion-names.ts';
+import type { NameLookupTarget } from '../../../src/core/connection.ts';
 import { fakeDeps } from '../../support/deps.ts';
 
 const lookups: NameLookups = {

@@ -10,7 +10,7 @@ import type { ObjectRef } from '../../../src/core/event.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
 import type { ObjectMeta } from '../../../src/core/ownership.ts';
 import { formatObjectsFile, formatSavedObject, knownObjects, parseObjectsFile, parseSavedObject } from '../../../src/io/objects-file.ts';
-import type { SavedObject } from '../../../src/io/objects-file.ts';
+import type { SavedObject } from '../../../src/core/object-meta.ts';
 import { systemSources } from '../../../src/system.ts';
 import { ev, NOW } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';

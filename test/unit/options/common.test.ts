@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCommonOptions, parseOutput, parseRequestTimeout, splitList } from '../../../src/options/common.ts';
+import { parseCommonOptions, parseOutput, parseRequestTimeout } from '../../../src/options/common.ts';
+import { splitList } from '../../../src/options/raw.ts';
 import { UsageError } from '../../../src/errors.ts';
 
 const listCases: [string, unknown, string[] | undefined][] = [

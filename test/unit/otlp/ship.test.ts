@@ -1,11 +1,12 @@
 import { describe, test } from 'node:test';
+import { shipNoticeText } from '../../../src/render/adapter-notices.ts';
 import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { parseOtlpHeaders, parseOtlpOptions, parseOtlpUrl } from '../../../src/options/otlp.ts';
 import { Shipper } from '../../../src/otlp/ship.ts';
-import type { RetryPolicy } from '../../../src/otlp/ship.ts';
+import type { RetryPolicy } from '../../../src/core/retry.ts';
 import type { OtlpEndpoint, SendOutcome } from '../../../src/otlp/http.ts';
 import { openEndpoint, retryAfterMs } from '../../../src/otlp/http.ts';
 import { RecordShipper } from '../../../src/otlp/record-ship.ts';
@@ -112,7 +113,7 @@ describe('the shipper', () => {
       { kind: 'retry', why: 'HTTP 429', retryAfterMs: 60_000 },
     ]);
     const notices: string[] = [];
-    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: (n) => notices.push(n), post: t.post, sleep: async (ms) => void waits.push(ms) });
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: (n) => notices.push(shipNoticeText(n)), post: t.post, sleep: async (ms) => void waits.push(ms) });
     await shipper.push({ logs: [log(1)], mark: 1 });
     const totals = await shipper.finish();
     assert.deepEqual(waits, [500, 1000, 4000]);
@@ -265,7 +266,7 @@ describe('record --otlp: the ledger beside the record', () => {
       bodies.push(new TextDecoder().decode(body));
       return scripted([]).post(e, type, body);
     };
-    const shipper = await RecordShipper.open({ path, endpoint, encoding: 'json', batchSize: 10, retry, notice: (t) => notices.push(t), now: () => NOW, post: keep }, (e) => {
+    const shipper = await RecordShipper.open({ path, endpoint, encoding: 'json', batchSize: 10, retry, notice: (n) => notices.push(shipNoticeText(n)), now: () => NOW, post: keep }, (e) => {
       throw e;
     });
     shipper.start();

@@ -1,0 +1,2 @@
+// Types for node-prerequisites.mjs.
+export declare function missingForRealNode(): string | undefined;
