@@ -29,6 +29,8 @@ export interface GatherRequest {
   keep?: Keep;
   /** the objects as read, both API views (capture's events.json) */
   raw?: boolean;
+  /** false: the output tells no recorder notes, so none are worked out */
+  notes?: boolean;
   /** what the objects' status and spec say (src/core/facts.ts): read live, or what a saved file holds */
   facts?: boolean;
 }
@@ -65,6 +67,7 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
   const { common, compare } = request;
   const read = await readEvents(common, deps, now, {
     ...(request.keep === undefined ? {} : { keep: request.keep }),
+    ...(request.notes === false ? { notes: false } : {}),
     ...(request.raw ? { raw: true, eventsK8sIo: true } : {}),
   });
   const live = await readLiveFacts(read, common, deps, now, { compare, lookups: request.lookups });

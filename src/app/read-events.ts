@@ -86,7 +86,7 @@ export async function readEvents(
   common: CommonOptions,
   deps: Deps,
   now: number,
-  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep } = {},
+  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep; notes?: boolean } = {},
 ): Promise<ReadEvents> {
   const source = await deps.openSource(requestFor(common, opts.keep, now));
   const { provenance } = source;
@@ -110,13 +110,13 @@ export async function readEvents(
     const tree = await treeFor(source, filter.object, all, deps);
     const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
     const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
-    const notes = recorderNotesFor(all, events);
+    const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, events);
     return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
   const all = read.distinct === true ? read.events : dedupeByUid(read.events);
   const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));
-  // Kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
-  const notes = opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
+  // Only where they are told; kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
+  const notes = opts.notes === false || opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
   return { source, events, filter, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
 }
 

@@ -126,7 +126,7 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const { source, events, raw, live, ages, facts } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, facts: true }, deps);
+  const { source, events, raw, live, ages, facts } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false, facts: true }, deps);
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }

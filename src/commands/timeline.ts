@@ -103,8 +103,12 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
 
 async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<{ result: CommandResult; footer: string }> {
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
+  // The recorder notes are the table's footer: -o json, stable, name and html stay as they were on stderr.
   // The wide table's STATUS column and the page's causes read the objects' status beside the events.
-  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), facts: format === 'wide' || format === 'html' }, deps);
+  const gathered = await gather(
+    { common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), notes: format === 'table' || format === 'wide', facts: format === 'wide' || format === 'html' },
+    deps,
+  );
   const { events, provenance, ages, standing, now, live, tree, facts } = gathered;
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));

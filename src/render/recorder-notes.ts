@@ -27,13 +27,19 @@ function objectOf(o: { kind: string; name: string }): string {
   return escapeTerminal(`${o.kind || '<no kind>'}/${o.name || '<no name>'}`);
 }
 
+/** When the bucket holds a token again: past, or still to come (ages count back, so the future is said as "in"). */
+function nextReport(at: number, t: NoteTimes): string {
+  if (at <= t.now) return `the next could have come at ${when(at, t)}`;
+  return `the next can come at ${t.absolute ? formatTime(at) : `${formatTime(at)} (in ${humanDuration(at - t.now)})`}`;
+}
+
 function spamLine(n: SpamNote, t: NoteTimes): string {
   const who = escapeTerminal(n.instance === '' ? n.reporter || '<no reporter>' : `${n.reporter} (${n.instance})`);
   const what = `${n.occurrences} occurrences of ${escapeTerminal(n.type || '<no type>')} events (${n.events} event${n.events === 1 ? '' : 's'}) about ${objectOf(n.object)}`;
   return (
     `${who} wrote ${what} from ${when(n.first, t)}. If it used client-go's legacy recorder, its spam filter lets one source write ` +
     `${SPAM_BURST} events about one object at once, then one every ${minutes(SPAM_REFILL_MS)} (tools/record events_cache.go): ` +
-    `reports after ${when(n.emptiedAt, t)} may be missing, and the next could have come at ${when(n.nextAt, t)}.`
+    `reports after ${when(n.emptiedAt, t)} may be missing, and ${nextReport(n.nextAt, t)}.`
   );
 }
 
