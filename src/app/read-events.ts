@@ -31,8 +31,9 @@ export function requestFor(common: CommonOptions, keep: Keep = 'all', now = Date
   const namespace = common.scope.allNamespaces ? null : common.scope.namespace;
   const kept = keep === 'all' ? {} : { keep };
   if (common.store !== undefined) {
-    // --since into the query: the store selects, rather than this process reading it all.
-    const window = { start: common.filter.sinceMs === undefined ? null : now - common.filter.sinceMs, end: null };
+    // --since or --since-time into the query: the store selects, rather than this process reading it all.
+    const { sinceMs, sinceTime } = common.filter;
+    const window = { start: sinceMs !== undefined ? now - sinceMs : (sinceTime ?? null), end: null };
     const { requestTimeoutMs: timeoutMs, verbosity } = common.scope;
     return { kind: 'store', store: common.store, namespace, window, timeoutMs, verbosity, ...kept };
   }

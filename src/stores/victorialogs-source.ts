@@ -55,11 +55,12 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
     unkept: [],
     skipped: 0,
   };
-  const query = composeQuery(endpoint.query, namespace);
+  const query = composeQuery(endpoint.query, namespace, window.start);
 
   /** Every version in scope, in the order the rows arrive. */
   async function* versions(seen: Seen): AsyncGenerator<{ event: Json; writer: OtlpWriter }> {
-    for await (const row of storedRows(endpoint, query, window, opts.pageRows)) {
+    // The start is in the query; the pages bound only the time of each row (see storedRows).
+    for await (const row of storedRows(endpoint, query, { start: null, end: null }, opts.pageRows)) {
       const version = rowToVersion(row);
       if (version === null) {
         seen.skipped += 1;

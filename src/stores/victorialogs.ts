@@ -2,8 +2,9 @@
 // cluster's select front) keeps, read through its /select/logsql/query endpoint
 // (docs/victorialogs/querying/README.md, "Querying logs", v1.52.2), which answers JSON lines.
 //
-// The window (--since, or an absolute one) and -n go into the request (start and end, and a
-// namespace filter), so the server selects; the answer is read line by line and folded into the
+// The window's start (--since, --since-time) and -n go into the query, so the server selects;
+// --until is applied after reading (each version is stamped with its own last time: an end in the
+// request would cut the later versions of an event first seen before it); the answer is read line by line and folded into the
 // newest version of each event as it arrives, never held whole. A big answer is paged by time:
 // with limit=N the server returns the N newest rows (it adds `sort by (_time) desc`, logsql.go
 // ProcessQueryRequest), so the next page ends (exclusive) where this one's oldest row was; the
@@ -45,10 +46,22 @@ export function namespaceFilter(namespace: string): string {
   return `(evtimeline.event.namespace:=${quoted} OR k8s.namespace.name:=${quoted})`;
 }
 
-/** The LogsQL sent: the user's filter, narrowed to a namespace. */
-export function composeQuery(userQuery: string, namespace: string | null): string {
+/**
+ * Rows that can hold an event last seen at or after `start`: those stamped then or later, and our
+ * export's series whose last observation is (a series is stamped with its first eventTime, which
+ * a window on _time alone would miss). The series time compares as text from the second before.
+ */
+export function sinceFilter(start: number): string {
+  const at = new Date(start).toISOString();
+  const second = JSON.stringify(new Date(Math.floor(start / 1000) * 1000).toISOString().slice(0, 19));
+  return `(_time:>=${at} OR evtimeline.event.series.last_observed_time:string_range(${second}, "9999"))`;
+}
+
+/** The LogsQL sent: the user's filter, narrowed to a namespace and to what can be last seen at or after `start`. */
+export function composeQuery(userQuery: string, namespace: string | null, start: number | null = null): string {
   const base = userQuery.trim() === '' ? '*' : userQuery.trim();
-  return namespace === null ? base : `(${base}) AND ${namespaceFilter(namespace)}`;
+  const narrowing = [...(namespace === null ? [] : [namespaceFilter(namespace)]), ...(start === null ? [] : [sinceFilter(start)])];
+  return narrowing.length === 0 ? base : [`(${base})`, ...narrowing].join(' AND ');
 }
 
 /** Nanoseconds as VictoriaLogs takes start/end: RFC 3339 with nine fractional digits. */

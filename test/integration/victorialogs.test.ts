@@ -104,6 +104,15 @@ describe('--from victorialogs+http:// (a single node)', () => {
       ...Array.from({ length: 5 }, (_, i) => event(100 + i, 180, { reason: 'Old' })),
       event(200, 5, { reason: 'Pulled', type: 'Normal', message: hostile }),
       event(300, 20, { namespace: 'other', reason: 'Elsewhere' }),
+      // An events.k8s.io series begun 3 h ago, last observed 10 min ago: stored at its eventTime.
+      {
+        ...event(400, 180, { reason: 'FailedScheduling' }),
+        firstTimestamp: undefined,
+        lastTimestamp: undefined,
+        count: undefined,
+        eventTime: iso(Date.now() - 180 * 60_000).replace('Z', '000Z'),
+        series: { count: 40, lastObservedTime: iso(Date.now() - 10 * 60_000).replace('Z', '000Z') },
+      },
     ];
     // A repeat of ev-0: the same uid, a newer resourceVersion, count 4: one event, the newer version.
     const repeat = event(0, 10);
@@ -118,7 +127,7 @@ describe('--from victorialogs+http:// (a single node)', () => {
     const fromStore = await plugin(['--from', vl.fromUrl, '-A', '-o', 'json']);
     assert.equal(fromStore.code, 0, fromStore.stderr);
     const events = JSON.parse(fromStore.stdout) as Json[];
-    assert.equal(events.length, 37);
+    assert.equal(events.length, 38);
     const ev0 = events.find((e) => e.uid === 'uid-0');
     assert.equal(ev0?.count, 4);
     assert.equal(ev0?.resourceVersion, '5000');
@@ -130,7 +139,7 @@ describe('--from victorialogs+http:// (a single node)', () => {
       shape((JSON.parse(fromFile.stdout) as Json[]).filter((e) => e.uid !== 'uid-0')),
     );
     // Our export keeps every field: nothing to say about what the store could not keep.
-    assert.equal(fromStore.stderr, '');
+    assert.doesNotMatch(fromStore.stderr, /not kept|skipped/);
   });
 
   test('--since and -n go into the query (-v=6 shows start= and the namespace filter) and the store selects', async () => {
@@ -138,13 +147,31 @@ describe('--from victorialogs+http:// (a single node)', () => {
     assert.equal(r.code, 0, r.stderr);
     const events = JSON.parse(r.stdout) as Json[];
     assert.ok(events.length > 0 && events.every((e) => e.reason !== 'Old' && e.namespace === 'shop'), 'only the last hour of shop');
+    assert.ok(events.some((e) => e.uid === 'uid-400'), 'a series begun before the window and observed in it');
     const requests = r.stderr.split('\n').filter((l) => l.includes('"Response"'));
     assert.equal(requests.length, 1, r.stderr);
     const url = new URL(/url="([^"]+)"/.exec(requests[0] as string)?.[1] ?? '');
     assert.equal(url.pathname, '/select/logsql/query');
-    const start = Date.parse(url.searchParams.get('start') ?? '');
-    assert.ok(Math.abs(start - (Date.now() - 3600_000)) < 120_000, `start ${url.searchParams.get('start')}`);
-    assert.match(url.searchParams.get('query') ?? '', /k8s\.namespace\.name:="shop"/);
+    const query = url.searchParams.get('query') ?? '';
+    const start = Date.parse(/_time:>=(\S+)/.exec(query)?.[1] ?? '');
+    assert.ok(Math.abs(start - (Date.now() - 3600_000)) < 120_000, query);
+    assert.match(query, /k8s\.namespace\.name:="shop"/);
+    // The server selected: that query matches the rows of these events (ev-0 twice: two versions), not all 39 it holds.
+    const res = await fetch(`${vl.front.url}/select/logsql/query?query=${encodeURIComponent(`${query} | count() rows`)}`);
+    assert.equal(Number(JSON.parse(await res.text()).rows), events.length + 1);
+  });
+
+  test('--since-time pushes its start; --until is applied after reading (an event first seen before it is whole)', async () => {
+    // Half a minute from every event's time: the events were made moments ago.
+    const since = iso(Date.now() - 25.5 * 60_000);
+    const until = iso(Date.now() - 14.5 * 60_000);
+    const r = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--since-time', since, '--until', until, '-o', 'json', '-v=6']);
+    assert.equal(r.code, 0, r.stderr);
+    const reasons = new Set((JSON.parse(r.stdout) as Json[]).map((e) => e.uid));
+    // ev-i was last seen 10+i minutes ago; the series ev-400 began 3 h ago and was last observed 10 min ago.
+    const want = new Set([...Array.from({ length: 11 }, (_, i) => `uid-${i + 5}`), 'uid-400']);
+    assert.deepEqual(reasons, want);
+    assert.match(decodeURIComponent(r.stderr), new RegExp(`_time:>=${since.replace(/\./g, '\\.')}`));
   });
 
   test('?query= narrows with LogsQL', async () => {

@@ -43,6 +43,12 @@ describe('the query sent', () => {
     assert.equal(composeQuery('', null), '*');
     assert.equal(composeQuery('error OR warn', 'shop'), '(error OR warn) AND (evtimeline.event.namespace:="shop" OR k8s.namespace.name:="shop")');
   });
+  test('a start: rows stamped then or later, or a series of ours last observed then or later', () => {
+    assert.equal(
+      composeQuery('', null, Date.parse('2026-11-30T10:00:00.250Z')),
+      '(*) AND (_time:>=2026-11-30T10:00:00.250Z OR evtimeline.event.series.last_observed_time:string_range("2026-11-30T10:00:00", "9999"))',
+    );
+  });
   test('the window in nanoseconds, end exclusive, and the page limit', () => {
     const url = queryUrl(endpoint, '*', { start: 1_764_500_000_123_456_789n, end: 1_764_500_000_123_456_790n }, 10_000);
     assert.equal(url.pathname, '/select/logsql/query');
