@@ -89,7 +89,7 @@ const ALLOWED = {
   commands: ['app', 'options', 'core', 'render', 'io', 'otlp', 'deps.ts', ...KERNEL],
   'system.ts': ['core', 'render', 'io', 'kube', 'otlp', 'stores', 'options', 'deps.ts', ...KERNEL],
   'cli.ts': ['commands', 'options', 'deps.ts', ...KERNEL],
-  'main.ts': ['cli.ts', 'system.ts', 'render', ...KERNEL],
+  'main.ts': ['cli.ts', 'system.ts', 'render', 'io', ...KERNEL],
   'errors.ts': [],
   'version.ts': [],
   'chunk.ts': [],

@@ -3,38 +3,17 @@
 import { runCli } from './cli.ts';
 import { EXIT, Interrupted, RuntimeError, UsageError } from './errors.ts';
 import { constants } from 'node:os';
-import { getSystemErrorMessage } from 'node:util';
 import { systemDeps } from './system.ts';
 import { escapeTerminal } from './render/escape.ts';
-
-/** A file or socket error the code did not name itself (EACCES on a folder, ECONNRESET mid-body). */
-function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && 'syscall' in error;
-}
-
-/**
- * Go's *PathError wording, as kubectl prints file errors: `open /x: no such file or directory`,
- * `rename a b: directory not empty`, not Node's `ENOENT: no such file or directory, open '/x'`.
- */
-function describeSystemError(error: NodeJS.ErrnoException): string {
-  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : error.message;
-  const paths = [error.path, (error as { dest?: string }).dest].filter((p): p is string => typeof p === 'string');
-  return paths.length === 0 ? `${error.syscall ?? 'system call'}: ${why}` : `${error.syscall} ${paths.join(' ')}: ${why}`;
-}
+import { isSystemError, systemErrorText, writeFailureText } from './io/errno.ts';
 
 function describeError(error: unknown): { message: string; code: number } {
   if (error instanceof UsageError) return { message: error.message, code: EXIT.usage };
   if (error instanceof Interrupted) return { message: error.message, code: 128 + (constants.signals[error.signal] ?? 0) };
   if (error instanceof RuntimeError) return { message: error.message, code: EXIT.error };
-  if (isSystemError(error)) return { message: describeSystemError(error), code: EXIT.error };
+  if (isSystemError(error)) return { message: systemErrorText(error), code: EXIT.error };
   const message = error instanceof Error ? error.message : String(error);
   return { message: `internal error: ${message}`, code: EXIT.error };
-}
-
-/** Go's *PathError wording, as kubectl prints it: `write /dev/stdout: no space left on device`. */
-function writeFailure(stream: string, error: NodeJS.ErrnoException): string {
-  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : (error.code ?? error.message);
-  return `write /dev/${stream}: ${why}`;
 }
 
 async function run(deps: ReturnType<typeof systemDeps>): Promise<number> {
@@ -58,7 +37,7 @@ async function run(deps: ReturnType<typeof systemDeps>): Promise<number> {
 async function settle(deps: ReturnType<typeof systemDeps>, code: number): Promise<number> {
   const stdout = await deps.stdout.flush();
   if (stdout !== undefined && stdout.code !== 'EPIPE') {
-    deps.stderr.write(`error: ${writeFailure('stdout', stdout)}\n`);
+    deps.stderr.write(`error: ${writeFailureText('stdout', stdout)}\n`);
     await deps.stderr.flush();
     return EXIT.error;
   }

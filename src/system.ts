@@ -67,7 +67,7 @@ async function openStore(request: Extract<SourceRequest, { kind: 'store' }>, io:
     url: store.base,
     headers: store.headers,
     timeoutMs: request.timeoutMs,
-    prefix: '--from',
+    endpoint: 'store',
     ...(store.caFile !== undefined ? { caFile: store.caFile } : {}),
     ...(store.clientCert !== undefined ? { clientCert: store.clientCert } : {}),
   });

@@ -23,5 +23,26 @@ export function namingPath<T>(path: string, work: () => Promise<T>): Promise<T> 
 /** A system error as Go's *PathError says it when it has a path (`open /x/ca.crt: no such file or directory`), else errnoText. */
 export function pathErrorText(error: unknown): string {
   const { path, syscall } = (error as NodeJS.ErrnoException | null) ?? {};
-  return typeof path === 'string' && typeof syscall === 'string' ? `${syscall} ${path}: ${errnoText(error)}` : errnoText(error);
+  return typeof path === 'string' && typeof syscall === 'string' ? systemErrorText(error as NodeJS.ErrnoException) : errnoText(error);
+}
+
+/** A file or socket error the code did not name itself (EACCES on a folder, ECONNRESET mid-body). */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && 'syscall' in error;
+}
+
+/**
+ * Go's *PathError wording, as kubectl prints file errors: `open /x: no such file or directory`,
+ * `rename a b: directory not empty`, not Node's `ENOENT: no such file or directory, open '/x'`.
+ */
+export function systemErrorText(error: NodeJS.ErrnoException): string {
+  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : error.message;
+  const paths = [error.path, (error as { dest?: string }).dest].filter((p): p is string => typeof p === 'string');
+  return paths.length === 0 ? `${error.syscall ?? 'system call'}: ${why}` : `${error.syscall} ${paths.join(' ')}: ${why}`;
+}
+
+/** A failed write to this process's stdout or stderr, as kubectl says it: `write /dev/stdout: no space left on device`. */
+export function writeFailureText(stream: 'stdout' | 'stderr', error: NodeJS.ErrnoException): string {
+  const why = typeof error.errno === 'number' ? getSystemErrorMessage(error.errno) : (error.code ?? error.message);
+  return `write /dev/${stream}: ${why}`;
 }

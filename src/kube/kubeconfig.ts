@@ -52,11 +52,23 @@ export interface TargetAuth extends UserExtras {
   env: Record<string, string | undefined>;
 }
 
+/**
+ * A kubeconfig that cannot be chosen: the file --kubeconfig names is not there, no file is found
+ * at all, or no context is current; src/options/user-errors.ts says which flag helps.
+ */
+export class KubeconfigError extends RuntimeError {
+  constructor(
+    readonly problem: 'no-such-file' | 'none-found' | 'no-current-context',
+    readonly path = '',
+  ) {
+    super(path === '' ? problem : `${path}: ${problem}`);
+  }
+}
+
 /** The files kubectl would read, in precedence order. */
 export function kubeconfigFiles(req: KubeconfigRequest, exists: (path: string) => boolean = existsSync): string[] {
   if (req.kubeconfig) {
-    // kubectl exits 1 here too: the flag is well formed, the file system says no.
-    if (!exists(req.kubeconfig)) throw new RuntimeError(`--kubeconfig ${req.kubeconfig}: no such file`);
+    if (!exists(req.kubeconfig)) throw new KubeconfigError('no-such-file', req.kubeconfig);
     return [req.kubeconfig];
   }
   const fromEnv = (req.env.KUBECONFIG ?? '').split(delimiter).filter((p) => p !== '');
@@ -116,13 +128,13 @@ function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): Kube
 export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget> {
   const files = kubeconfigFiles(req);
   if (files.length === 0) {
-    throw new RuntimeError('no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config');
+    throw new KubeconfigError('none-found');
   }
   const { KubeConfig: KubeConfigClass } = await loadClientNode();
   const config = mergeKubeconfigs(KubeConfigClass, files.map((file) => readFile(KubeConfigClass, file)));
   const contextName = req.context || config.currentContext;
   const o = req.overrides ?? {};
-  if (!contextName && !o.server) throw new RuntimeError('current-context is not set in the kubeconfig: pass --context');
+  if (!contextName && !o.server) throw new KubeconfigError('no-current-context');
   const context = contextName ? config.getContextObject(contextName) : { name: '', cluster: '', user: '' };
   if (!context) throw new RuntimeError(`context "${contextName}" does not exist in the kubeconfig`);
   const clusterName = o.cluster || context.cluster;
@@ -137,7 +149,7 @@ export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget
   const cluster = { ...merged, proxyUrl: merged.proxyUrl || proxyFromEnvironment(merged.server, req.env) };
   const raw = readRawUsers(files).get(userName);
   // client-go's validateAuthInfo (tools/clientcmd/validation.go) refuses a user with both, in these words.
-  if (raw?.exec && raw['auth-provider']) throw new RuntimeError(`authProvider cannot be provided in combination with an exec plugin for ${userName}`);
+  if (raw?.exec && raw['auth-provider']) throw new RuntimeError(`authProvider cannot be provided in combination with an exec plugin for ${userName}`); // kubectl's wording
   const extras = userExtras(raw, o);
   const baseUser = overrideUser(knownUser ?? { name: userName }, o);
   // The exec plugin and an oidc auth-provider are ours to apply (exec-credential.ts, oidc.ts); a

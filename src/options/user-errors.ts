@@ -6,6 +6,13 @@ import type { AggregateProblem } from '../core/aggregate.ts';
 import { FolderError } from '../io/atomic.ts';
 import { SavedFileError } from '../io/saved-events.ts';
 import { RecordFileError } from '../io/record-file.ts';
+import { PemFileError } from '../otlp/http.ts';
+import { KubeconfigError } from '../kube/kubeconfig.ts';
+
+/** The flag that named a PEM file: --otlp-ca, --from-client-key, ... */
+function pemFlag(error: PemFileError): string {
+  return `--${error.endpoint === 'store' ? 'from' : 'otlp'}-${error.role}`;
+}
 
 function aggregateWords(problem: AggregateProblem): string {
   switch (problem.kind) {
@@ -19,6 +26,18 @@ function aggregateWords(problem: AggregateProblem): string {
       return 'aggregate-patch needs the core/v1 view of the event, not events.k8s.io/v1';
     case 'invalid-time':
       return 'the time of the repeat is not a valid time';
+  }
+}
+
+function kubeconfigWords(error: KubeconfigError): string {
+  switch (error.problem) {
+    case 'no-such-file':
+      // kubectl exits 1 here too: the flag is well formed, the file system says no.
+      return `--kubeconfig ${error.path}: no such file`;
+    case 'none-found':
+      return 'no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config';
+    case 'no-current-context':
+      return 'current-context is not set in the kubeconfig: pass --context';
   }
 }
 
@@ -37,5 +56,10 @@ export function inUserWords(error: unknown): unknown {
     return fixable ? new UsageError(error.message) : new RuntimeError(error.message);
   }
   if (error instanceof AggregateError) return new UsageError(aggregateWords(error.problem));
+  if (error instanceof KubeconfigError) return new RuntimeError(kubeconfigWords(error));
+  if (error instanceof PemFileError) {
+    if (error.problem === 'unreadable') return new RuntimeError(`${pemFlag(error)} ${error.file}: ${error.detail}`);
+    return new UsageError(`${pemFlag(error)} ${error.file}: not a PEM ${error.role === 'client-key' ? 'private key' : 'certificate'} file`);
+  }
   return error;
 }

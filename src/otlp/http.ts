@@ -4,7 +4,6 @@
 // credentials are wrong, and sending them again will not help).
 import { readFile } from 'node:fs/promises';
 import type { Agent } from 'node:http';
-import { RuntimeError, UsageError } from '../errors.ts';
 import { VERSION } from '../version.ts';
 import { errnoText } from '../io/errno.ts';
 
@@ -99,12 +98,32 @@ export function postOtlp(endpoint: OtlpEndpoint, contentType: string, body: Uint
   });
 }
 
-/** A PEM file a flag names: a one-line error when it cannot be read or holds no `marker` block. */
-async function readPem(flag: string, file: string, marker: RegExp, what: string): Promise<string> {
+/** Which endpoint a PEM file is for: a collector (export, record --otlp) or a log store (--from). */
+export type PemEndpoint = 'collector' | 'store';
+export type PemRole = 'ca' | 'client-cert' | 'client-key';
+
+/**
+ * A PEM file that cannot be read (`detail`: the file system's words) or holds no PEM block of its
+ * kind; src/options/user-errors.ts names the flag it came from.
+ */
+export class PemFileError extends Error {
+  constructor(
+    readonly endpoint: PemEndpoint,
+    readonly role: PemRole,
+    readonly file: string,
+    readonly problem: 'unreadable' | 'not-pem',
+    readonly detail: string,
+  ) {
+    super(`${file}: ${detail}`);
+  }
+}
+
+/** A PEM file: refused when it cannot be read or holds no `marker` block. */
+async function readPem(endpoint: PemEndpoint, role: PemRole, file: string, marker: RegExp): Promise<string> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new RuntimeError(`${flag} ${file}: ${error.code === 'ENOENT' ? 'no such file' : errnoText(error)}`);
+    throw new PemFileError(endpoint, role, file, 'unreadable', error.code === 'ENOENT' ? 'no such file' : errnoText(error));
   });
-  if (!marker.test(text)) throw new UsageError(`${flag} ${file}: not a PEM ${what} file`);
+  if (!marker.test(text)) throw new PemFileError(endpoint, role, file, 'not-pem', 'no PEM block');
   return text;
 }
 
@@ -113,8 +132,8 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
 const PEM_PRIVATE_KEY = /-----BEGIN ([A-Z]+ )?PRIVATE KEY-----/;
 
 /**
- * The endpoint for a parsed --otlp, reading --otlp-ca and the client certificate (`prefix`: the
- * flags' names, --from for a store read with --from-ca, --from-client-cert and --from-client-key).
+ * The endpoint for a collector or a log store, its CA and client certificate read (a PemFileError
+ * for a file that cannot be read or is not PEM).
  */
 export async function openEndpoint(opts: {
   url: URL;
@@ -122,16 +141,17 @@ export async function openEndpoint(opts: {
   caFile?: string;
   clientCert?: { certFile: string; keyFile: string };
   timeoutMs: number;
-  prefix?: '--otlp' | '--from';
+  /** whose TLS files these are, for the error that names their flag: a collector's unless said */
+  endpoint?: PemEndpoint;
 }): Promise<OtlpEndpoint> {
-  const prefix = opts.prefix ?? '--otlp';
-  const ca = opts.caFile === undefined ? undefined : await readPem(`${prefix}-ca`, opts.caFile, PEM_CERTIFICATE, 'certificate');
+  const endpoint = opts.endpoint ?? 'collector';
+  const ca = opts.caFile === undefined ? undefined : await readPem(endpoint, 'ca', opts.caFile, PEM_CERTIFICATE);
   const clientCert =
     opts.clientCert === undefined
       ? undefined
       : {
-          cert: await readPem(`${prefix}-client-cert`, opts.clientCert.certFile, PEM_CERTIFICATE, 'certificate'),
-          key: await readPem(`${prefix}-client-key`, opts.clientCert.keyFile, PEM_PRIVATE_KEY, 'private key'),
+          cert: await readPem(endpoint, 'client-cert', opts.clientCert.certFile, PEM_CERTIFICATE),
+          key: await readPem(endpoint, 'client-key', opts.clientCert.keyFile, PEM_PRIVATE_KEY),
         };
   const headers = { 'User-Agent': `kubectl-evtimeline/${VERSION}`, ...opts.headers };
   return { url: opts.url, headers, ...(ca !== undefined ? { ca } : {}), ...(clientCert !== undefined ? { clientCert } : {}), timeoutMs: opts.timeoutMs };

@@ -165,7 +165,7 @@ class Parser {
         this.backup();
         this.parseIdentifier(cur);
       } else {
-        throw new JsonPathError(`unrecognized character in action: ${describeRune(r)}`);
+        throw new JsonPathError(`unrecognized character in action: ${describeRune(r)}`); // kubectl's wording (client-go util/jsonpath)
       }
     }
   }
@@ -188,7 +188,7 @@ class Parser {
   }
 
   private parseRecursive(cur: ListNode): void {
-    if (cur.nodes.at(-1)?.kind === 'recursive') throw new JsonPathError('invalid multiple recursive descent');
+    if (cur.nodes.at(-1)?.kind === 'recursive') throw new JsonPathError('invalid multiple recursive descent'); // kubectl's wording (client-go util/jsonpath)
     this.pos += 2;
     this.consumeText();
     cur.nodes.push({ kind: 'recursive' });
@@ -209,7 +209,7 @@ class Parser {
     // strconv.Atoi, then strconv.ParseFloat
     if (/^[+-]?\d+$/.test(value) && Math.abs(Number(value)) < 2 ** 63) cur.nodes.push({ kind: 'int', value: Number(value) });
     else if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(value)) cur.nodes.push({ kind: 'float', value: Number(value) });
-    else throw new JsonPathError(`cannot parse number ${value}`);
+    else throw new JsonPathError(`cannot parse number ${value}`); // kubectl's wording (client-go util/jsonpath)
   }
 
   private parseArray(cur: ListNode): void {
@@ -236,7 +236,7 @@ class Parser {
     }
 
     const slice = SLICE_OPERATOR.exec(text);
-    if (!slice) throw new JsonPathError(`invalid array index ${text}`);
+    if (!slice) throw new JsonPathError(`invalid array index ${text}`); // kubectl's wording (client-go util/jsonpath)
     const params: [Param, Param, Param] = [
       { value: 0, known: false, derived: false },
       { value: 0, known: false, derived: false },
@@ -250,7 +250,7 @@ class Parser {
         if (i > 0 && value === '') {
           param.known = false;
         } else {
-          if (!/^[+-]?\d+$/.test(value)) throw new JsonPathError(`array index ${value} is not a number`);
+          if (!/^[+-]?\d+$/.test(value)) throw new JsonPathError(`array index ${value} is not a number`); // kubectl's wording (client-go util/jsonpath)
           param.known = true;
           param.value = Number(value);
         }
@@ -283,7 +283,7 @@ class Parser {
         if (begin === end) break;
       }
     }
-    if (this.next() !== ']') throw new JsonPathError('unclosed array expect ]');
+    if (this.next() !== ']') throw new JsonPathError('unclosed array expect ]'); // kubectl's wording (client-go util/jsonpath)
     const text = this.consumeText().slice(0, -2);
     const match = FILTER.exec(text);
     if (!match) {
@@ -296,7 +296,7 @@ class Parser {
   private parseQuote(cur: ListNode, end: string): void {
     for (;;) {
       const r = this.next();
-      if (r === EOF || r === '\n') throw new JsonPathError('unterminated quoted string');
+      if (r === EOF || r === '\n') throw new JsonPathError('unterminated quoted string'); // kubectl's wording (client-go util/jsonpath)
       if (r === end && this.input[this.pos - 2] !== '\\') break;
     }
     const value = this.consumeText();
@@ -341,7 +341,7 @@ function parseAction(text: string): ListNode {
 /** strconv.Unquote, extended to single quotes (UnquoteExtend). */
 function unquoteExtend(s: string): string {
   const fail = (): never => {
-    throw new JsonPathError(`unquote string ${s} error invalid syntax`);
+    throw new JsonPathError(`unquote string ${s} error invalid syntax`); // kubectl's wording (client-go util/jsonpath)
   };
   if (s.length < 2) fail();
   const quote = s[0];
@@ -445,7 +445,7 @@ function basicKind(v: Value): BasicKind {
   if (v instanceof GoFloat) return 'float';
   if (v instanceof GoByte) return 'uint';
   if (typeof v === 'string') return 'string';
-  throw new JsonPathError('invalid type for comparison');
+  throw new JsonPathError('invalid type for comparison'); // kubectl's wording (client-go util/jsonpath)
 }
 
 function scalar(v: Value): number | string | boolean {
@@ -463,7 +463,7 @@ function goEqual(a: Value, b: Value): boolean {
   const kb = basicKind(b);
   if (ka !== kb) {
     if ((ka === 'int' && kb === 'uint') || (ka === 'uint' && kb === 'int')) return scalar(a) === scalar(b);
-    throw new JsonPathError('incompatible types for comparison');
+    throw new JsonPathError('incompatible types for comparison'); // kubectl's wording (client-go util/jsonpath)
   }
   return scalar(a) === scalar(b);
 }
@@ -473,9 +473,9 @@ function goLess(a: Value, b: Value): boolean {
   const kb = basicKind(b);
   if (ka !== kb) {
     if ((ka === 'int' && kb === 'uint') || (ka === 'uint' && kb === 'int')) return (scalar(a) as number) < (scalar(b) as number);
-    throw new JsonPathError('incompatible types for comparison');
+    throw new JsonPathError('incompatible types for comparison'); // kubectl's wording (client-go util/jsonpath)
   }
-  if (ka === 'bool') throw new JsonPathError('invalid type for comparison');
+  if (ka === 'bool') throw new JsonPathError('invalid type for comparison'); // kubectl's wording (client-go util/jsonpath)
   if (ka === 'string') return compareStrings(a as string, b as string) < 0;
   return (scalar(a) as number) < (scalar(b) as number);
 }
@@ -495,7 +495,7 @@ function compare(operator: string, a: Value, b: Value): boolean {
     case '>=':
       return !goLess(a, b);
     default:
-      throw new JsonPathError(`unrecognized filter operator ${operator}`);
+      throw new JsonPathError(`unrecognized filter operator ${operator}`); // kubectl's wording (client-go util/jsonpath)
   }
 }
 
@@ -736,7 +736,7 @@ class Executor {
         this.endRange += 1;
         return [];
       }
-      throw new JsonPathError('not in range, nothing to end');
+      throw new JsonPathError('not in range, nothing to end'); // kubectl's wording (client-go util/jsonpath)
     }
     throw new JsonPathError(`unrecognized identifier ${name}`);
   }
@@ -745,7 +745,7 @@ class Executor {
     const result: Value[] = [];
     for (const value of input) {
       if (isNil(value)) continue;
-      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice`);
+      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice`); // kubectl's wording (client-go util/jsonpath)
       // Go copies the params per value (an array is a value type)
       const [p0, p1, p2] = template.map((p) => ({ ...p })) as [Param, Param, Param];
       const length = value.length;
@@ -754,13 +754,13 @@ class Executor {
       if (!p1.known) p1.value = length;
       if (p1.value < 0 || (p1.value === 0 && p1.derived)) p1.value += length;
       if (p1.value === p0.value) return result;
-      if (p0.value >= length || p0.value < 0) throw new JsonPathError(`array index out of bounds: index ${p0.value}, length ${length}`);
-      if (p1.value > length || p1.value < 0) throw new JsonPathError(`array index out of bounds: index ${p1.value - 1}, length ${length}`);
-      if (p0.value > p1.value) throw new JsonPathError(`starting index ${p0.value} is greater than ending index ${p1.value}`);
+      if (p0.value >= length || p0.value < 0) throw new JsonPathError(`array index out of bounds: index ${p0.value}, length ${length}`); // kubectl's wording (client-go util/jsonpath)
+      if (p1.value > length || p1.value < 0) throw new JsonPathError(`array index out of bounds: index ${p1.value - 1}, length ${length}`); // kubectl's wording (client-go util/jsonpath)
+      if (p0.value > p1.value) throw new JsonPathError(`starting index ${p0.value} is greater than ending index ${p1.value}`); // kubectl's wording (client-go util/jsonpath)
       const slice = value.slice(p0.value, p1.value);
       let step = 1;
       if (p2.known) {
-        if (p2.value <= 0) throw new JsonPathError('step must be > 0');
+        if (p2.value <= 0) throw new JsonPathError('step must be > 0'); // kubectl's wording (client-go util/jsonpath)
         step = p2.value;
       }
       for (let i = 0; i < slice.length; i += step) result.push(slice[i]);
@@ -775,7 +775,7 @@ class Executor {
       if (isNil(value)) continue;
       if (isMap(value) && Object.prototype.hasOwnProperty.call(value, name)) results.push(value[name]);
     }
-    if (results.length === 0 && !this.opts.allowMissingKeys) throw new JsonPathError(`${name} is not found`);
+    if (results.length === 0 && !this.opts.allowMissingKeys) throw new JsonPathError(`${name} is not found`); // kubectl's wording (client-go util/jsonpath)
     return results;
   }
 
@@ -795,7 +795,7 @@ class Executor {
   private evalFilter(input: Value[], node: Node & { kind: 'filter' }): Value[] {
     const results: Value[] = [];
     for (const value of input) {
-      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice and cannot be filtered`);
+      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice and cannot be filtered`); // kubectl's wording (client-go util/jsonpath)
       for (const item of value) {
         let lefts: Value[];
         try {
@@ -809,10 +809,10 @@ class Executor {
           continue;
         }
         if (lefts.length === 0) continue;
-        if (lefts.length > 1) throw new JsonPathError('can only compare one element at a time');
+        if (lefts.length > 1) throw new JsonPathError('can only compare one element at a time'); // kubectl's wording (client-go util/jsonpath)
         const rights = this.evalList([item], node.right);
         if (rights.length === 0) continue;
-        if (rights.length > 1) throw new JsonPathError('can only compare one element at a time');
+        if (rights.length > 1) throw new JsonPathError('can only compare one element at a time'); // kubectl's wording (client-go util/jsonpath)
         if (compare(node.operator, lefts[0], rights[0])) results.push(item);
       }
     }

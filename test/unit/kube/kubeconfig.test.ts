@@ -1,8 +1,9 @@
 import { test } from 'node:test';
+import { inUserWords } from '../../../src/options/user-errors.ts';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kubeconfigFiles, loadKubeTarget } from '../../../src/kube/kubeconfig.ts';
+import { KubeconfigError, kubeconfigFiles, loadKubeTarget } from '../../../src/kube/kubeconfig.ts';
 import { RuntimeError } from '../../../src/errors.ts';
 import { requestOptions } from '../../../src/kube/http.ts';
 import { openEndpoint } from '../../../src/otlp/http.ts';
@@ -65,7 +66,7 @@ test('KUBECONFIG entries that do not exist are skipped', async () => {
 });
 
 test('no kubeconfig at all is an error, never a silent localhost:8080', async () => {
-  await assert.rejects(() => loadKubeTarget({ env: { HOME: join(dir, 'no-home') } }), (e: unknown) => e instanceof RuntimeError && /no kubeconfig found/.test(e.message));
+  await assert.rejects(() => loadKubeTarget({ env: { HOME: join(dir, 'no-home') } }), (e: unknown) => e instanceof KubeconfigError && e.problem === 'none-found');
 });
 
 test('a --kubeconfig that does not exist is an error (exit 1, as kubectl)', async () => {
@@ -83,7 +84,7 @@ test('an unknown --context is named in the error', async () => {
 });
 
 test('a file with no current-context asks for --context', async () => {
-  await assert.rejects(() => loadKubeTarget({ env: { KUBECONFIG: noCurrent } }), /current-context is not set/);
+  await assert.rejects(() => loadKubeTarget({ env: { KUBECONFIG: noCurrent } }), (e: unknown) => e instanceof KubeconfigError && e.problem === 'no-current-context');
 });
 
 test('a plain http:// server (kubectl proxy) gets its headers, not client-node\'s "HTTP protocol is not allowed"', async () => {
@@ -142,5 +143,5 @@ test('a file the kubeconfig or a flag names that is a folder is said in words wi
   );
   const target = await loadKubeTarget({ env: { KUBECONFIG: path } });
   await assert.rejects(requestOptions(target), { message: `cannot prepare a request to https://c.example:6443 (context "c"): read ${folder}: illegal operation on a directory` });
-  await assert.rejects(openEndpoint({ url: new URL('https://127.0.0.1:4318/v1/logs'), headers: {}, caFile: folder, timeoutMs: 1000 }), { message: `--otlp-ca ${folder}: illegal operation on a directory` });
+  await assert.rejects(openEndpoint({ url: new URL('https://127.0.0.1:4318/v1/logs'), headers: {}, caFile: folder, timeoutMs: 1000 }).catch((e: unknown) => { throw inUserWords(e); }), { message: `--otlp-ca ${folder}: illegal operation on a directory` });
 });

@@ -7,6 +7,8 @@ import { FolderError } from '../../../src/io/atomic.ts';
 import { SavedFileError } from '../../../src/io/saved-events.ts';
 import { RecordFileError } from '../../../src/io/record-file.ts';
 import { inUserWords } from '../../../src/options/user-errors.ts';
+import { KubeconfigError } from '../../../src/kube/kubeconfig.ts';
+import { PemFileError } from '../../../src/otlp/http.ts';
 
 const cases: [string, Error, typeof UsageError | typeof RuntimeError, string][] = [
   ['an empty saved file', new SavedFileError('a.json', 'empty', 'the file is empty'), UsageError, '--from a.json: the file is empty'],
@@ -18,6 +20,12 @@ const cases: [string, Error, typeof UsageError | typeof RuntimeError, string][] 
   ['a record that is another file', new RecordFileError('r', 'not-a-record', 'r is not an evtimeline record'), UsageError, 'r is not an evtimeline record'],
   ['a record another writer changed', new RecordFileError('r', 'changed', 'r changed'), RuntimeError, 'r changed'],
   ['a total below the count', new AggregateError({ kind: 'count-below-current', count: 4, current: 5 }), UsageError, '--count 4 is below the current count 5: a recorder never decreases it'],
+  ['a --kubeconfig that is not there', new KubeconfigError('no-such-file', 'k.yaml'), RuntimeError, '--kubeconfig k.yaml: no such file'],
+  ['no kubeconfig at all', new KubeconfigError('none-found'), RuntimeError, 'no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config'],
+  ['a kubeconfig with no current context', new KubeconfigError('no-current-context'), RuntimeError, 'current-context is not set in the kubeconfig: pass --context'],
+  ["a collector's CA that is not there", new PemFileError('collector', 'ca', 'ca.pem', 'unreadable', 'no such file'), RuntimeError, '--otlp-ca ca.pem: no such file'],
+  ["a store's client key that is not PEM", new PemFileError('store', 'client-key', 'k.pem', 'not-pem', 'no PEM block'), UsageError, '--from-client-key k.pem: not a PEM private key file'],
+  ["a collector's client certificate that is not PEM", new PemFileError('collector', 'client-cert', 'c.pem', 'not-pem', 'no PEM block'), UsageError, '--otlp-client-cert c.pem: not a PEM certificate file'],
   ['a series total of 1', new AggregateError({ kind: 'series-too-small', count: 1 }), UsageError, '--count 1 is too small: a series starts at 2'],
 ];
 for (const [name, error, kind, message] of cases) {

@@ -1,4 +1,5 @@
 import { describe, test } from 'node:test';
+import { inUserWords } from '../../../src/options/user-errors.ts';
 import { shipNoticeText } from '../../../src/render/adapter-notices.ts';
 import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
@@ -91,9 +92,9 @@ describe('--otlp flags', () => {
     const opened = await openEndpoint({ url, headers: {}, timeoutMs: 1000, caFile: cert, clientCert: { certFile: cert, keyFile: key } });
     assert.match(opened.clientCert?.key ?? '', /BEGIN EC PRIVATE KEY/);
     assert.match(opened.ca ?? '', /BEGIN CERTIFICATE/);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: cert, keyFile: cert } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-key ${cert}: not a PEM private key file`);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: key, keyFile: key } }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-cert ${key}: not a PEM certificate file`);
-    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: join(dir, 'gone.pem'), keyFile: key } }), (e: Error) => e instanceof RuntimeError && /^--otlp-client-cert .*gone\.pem: no such file$/.test(e.message));
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: cert, keyFile: cert } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-key ${cert}: not a PEM private key file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: key, keyFile: key } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof UsageError && e.message === `--otlp-client-cert ${key}: not a PEM certificate file`);
+    await assert.rejects(openEndpoint({ url, headers: {}, timeoutMs: 1000, clientCert: { certFile: join(dir, 'gone.pem'), keyFile: key } }).catch((e: unknown) => { throw inUserWords(e); }), (e: Error) => e instanceof RuntimeError && /^--otlp-client-cert .*gone\.pem: no such file$/.test(e.message));
   });
 
   test('Retry-After in seconds or as an HTTP date', () => {
