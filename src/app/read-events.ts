@@ -16,7 +16,7 @@ import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance 
 import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
-import { resolveFilter } from './for-object.ts';
+import { resolveFilter, resolveSavedFilter } from './for-object.ts';
 import { treeFor } from './tree.ts';
 import { labelsFor } from './labels.ts';
 import type { Tree } from '../core/ownership.ts';
@@ -97,8 +97,10 @@ export async function readEvents(
   if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
   const resolved = await resolveFilter(source, common.filter);
   const sent = sendsFieldSelector(common);
-  const filter: EventFilter = sent ? { ...resolved, fields: undefined } : resolved;
   const read = await readWithProgress(source, deps, { ...opts, ...(sent ? { fieldSelector: common.fieldSelector } : {}) });
+  // A saved input has no discovery: a bare --for TYPE is resolved among its events' groups once they are read.
+  const saved = source.discovery === undefined ? resolveSavedFilter(resolved, read.events) : resolved;
+  const filter: EventFilter = sent ? { ...saved, fields: undefined } : saved;
   // A store learns what its writers kept from the rows it read: said once, after reading.
   if (source.provenance.kind === 'store' && common.from !== null) deps.stderr.write(storeProvenanceNotice(escapeTerminal(common.from), source.provenance));
   // --since counts back from when a saved file was taken, not from today: "the last 30 minutes"

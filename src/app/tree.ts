@@ -38,7 +38,7 @@ async function refuseClusterScoped(source: EventSource, object: ObjectSelector):
   const served = await source.discovery.served();
   const resource = served.find((r) => r.kind === object.kind && r.group === object.group);
   if (resource === undefined || resource.namespaced) return;
-  throw new UsageError(`--tree reads the ownership of one namespace: ${escapeTerminal(object.kind)} is cluster-scoped, its dependents may be in any`);
+  throw new UsageError(`--tree reads the ownership of one namespace: ${escapeTerminal(object.kind)} is cluster-scoped, so its dependents may be in any namespace`);
 }
 
 /** What a tree is built from: the root in its namespace, and the objects the source tells of (null: it cannot). */

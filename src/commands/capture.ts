@@ -33,6 +33,8 @@ interface CaptureOptions {
   common: CommonOptions;
   force: boolean;
   eventTTLms: number;
+  /** objects.json with every object of the namespace, not only the trees of the events' objects */
+  allObjects: boolean;
 }
 
 export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOptions {
@@ -41,6 +43,7 @@ export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOption
     dir,
     common: parseCommonOptions(raw),
     force: raw.force === true,
+    allObjects: raw.allObjects === true,
     eventTTLms: parseEventTTL(raw),
   };
 }
@@ -78,6 +81,7 @@ function captureFiles(input: {
     capturedAt: new Date(now).toISOString(),
     core: raw.core,
     eventsK8sIo: raw.eventsK8sIo ?? [],
+    ...(raw.eventsK8sIoUnread === undefined ? {} : { eventsK8sIoUnread: raw.eventsK8sIoUnread }),
   };
   const incident = buildIncident(events, {
     now,
@@ -96,7 +100,7 @@ function captureFiles(input: {
     'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
     'count-report.txt': renderCountReport(events, now),
     'type-report.txt': renderTypeReport(auditEvents(events)),
-    'both-apis.txt': renderBothApis(eventNames(raw.core), raw.eventsK8sIo === null ? null : eventNames(raw.eventsK8sIo)),
+    'both-apis.txt': renderBothApis(eventNames(raw.core), raw.eventsK8sIo === null ? null : eventNames(raw.eventsK8sIo), raw.eventsK8sIoUnread),
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
@@ -130,11 +134,17 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }
-  const objects = await capturedObjects(source, events, live);
+  const { saved: objects, leftOut } = await capturedObjects(source, events, live, opts.allObjects);
   const files = captureFiles({ provenance: source.provenance, raw, events, now: ages.at, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }), ...(facts === undefined ? {} : { facts }) });
   await writeFolder(opts, files, deps);
   const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);
   for (const name of Object.keys(files).sort()) deps.stdout.write(`  ${escapeTerminal(opts.dir)}/${name}\n`);
+  if (raw.eventsK8sIoUnread !== undefined) {
+    deps.stderr.write(`warning: the events.k8s.io/v1 view could not be read (${escapeTerminal(raw.eventsK8sIoUnread)}): both-apis.txt is partial; the other files hold every event (core/v1 lists those written through either API)\n`);
+  }
+  if (leftOut > 0) {
+    deps.stderr.write(`${OBJECTS_FILE} keeps the trees of the objects the events are about; ${leftOut === 1 ? '1 other object' : `${leftOut} other objects`} of ${escapeTerminal(where)} ${leftOut === 1 ? 'was' : 'were'} left out (capture --all-objects saves them too)\n`);
+  }
   return SUCCESS;
 }

@@ -79,7 +79,7 @@ export type LookUp = (refs: ObjectRef[]) => Promise<ReadonlyMap<string, ObjectLo
  * Ownership chains are short (Pod < ReplicaSet < Deployment < an operator's resource); a longer one
  * is a loop the garbage collector has not broken yet, or a hostile cluster: stop there.
  */
-const MAX_OWNER_DEPTH = 10;
+export const MAX_OWNER_DEPTH = 10;
 
 /** An owner as a ref to look up: ownerReferences name objects of the child's namespace, or cluster-scoped ones. */
 function ownerRef(child: ObjectMeta, owner: OwnerRef): ObjectRef {

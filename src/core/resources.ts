@@ -91,3 +91,50 @@ export function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
+
+// The Kinds every API server serves, by group (kubectl api-resources, Kubernetes v1.36): offline, a
+// bare `--for pod/x` names the core Pod, as kubectl's discovery order has it, even where a saved file
+// holds no core Pod's events (then it finds none, as kubectl would), never a custom resource's Pod.
+const BUILT_IN_GROUPS: Record<string, string> = {
+  Binding: '', ComponentStatus: '', ConfigMap: '', Endpoints: '', Event: '', LimitRange: '', Namespace: '', Node: '',
+  PersistentVolume: '', PersistentVolumeClaim: '', Pod: '', PodTemplate: '', ReplicationController: '', ResourceQuota: '',
+  Secret: '', Service: '', ServiceAccount: '',
+  ControllerRevision: 'apps', DaemonSet: 'apps', Deployment: 'apps', ReplicaSet: 'apps', StatefulSet: 'apps',
+  CronJob: 'batch', Job: 'batch',
+  HorizontalPodAutoscaler: 'autoscaling',
+  PodDisruptionBudget: 'policy',
+  CertificateSigningRequest: 'certificates.k8s.io',
+  Lease: 'coordination.k8s.io',
+  EndpointSlice: 'discovery.k8s.io',
+  Ingress: 'networking.k8s.io', IngressClass: 'networking.k8s.io', IPAddress: 'networking.k8s.io', NetworkPolicy: 'networking.k8s.io', ServiceCIDR: 'networking.k8s.io',
+  RuntimeClass: 'node.k8s.io',
+  ClusterRole: 'rbac.authorization.k8s.io', ClusterRoleBinding: 'rbac.authorization.k8s.io', Role: 'rbac.authorization.k8s.io', RoleBinding: 'rbac.authorization.k8s.io',
+  PriorityClass: 'scheduling.k8s.io',
+  CSIDriver: 'storage.k8s.io', CSINode: 'storage.k8s.io', CSIStorageCapacity: 'storage.k8s.io', StorageClass: 'storage.k8s.io', VolumeAttachment: 'storage.k8s.io', VolumeAttributesClass: 'storage.k8s.io',
+  CustomResourceDefinition: 'apiextensions.k8s.io',
+  APIService: 'apiregistration.k8s.io',
+  MutatingWebhookConfiguration: 'admissionregistration.k8s.io', ValidatingAdmissionPolicy: 'admissionregistration.k8s.io', ValidatingAdmissionPolicyBinding: 'admissionregistration.k8s.io', ValidatingWebhookConfiguration: 'admissionregistration.k8s.io',
+  FlowSchema: 'flowcontrol.apiserver.k8s.io', PriorityLevelConfiguration: 'flowcontrol.apiserver.k8s.io',
+  DeviceClass: 'resource.k8s.io', ResourceClaim: 'resource.k8s.io', ResourceClaimTemplate: 'resource.k8s.io', ResourceSlice: 'resource.k8s.io',
+};
+
+/**
+ * Offline (a saved file has no discovery), a bare TYPE (`pod`, `po`, `pipelines`) resolved as online:
+ * the groups the file's objects of a matching Kind are in, with the built-in Kind every server serves,
+ * stand in for discovery, and are chosen between in kubectl's order (core, the API server's own
+ * groups, then custom resources; two custom groups are ambiguous). `matches` is the Kind test of
+ * offline matching (core/filter.ts matchesKind). Null for a TYPE that names its group, or where the
+ * candidates are all of one group: there the TYPE is matched as typed, as before (any case of the Kind).
+ */
+export function resolveOffline(token: string, objects: { apiVersion: string; kind: string }[], matches: (token: string, kind: string) => boolean): Resolution | null {
+  if (token.includes('.')) return null;
+  const found = new Map<string, ServedResource>();
+  const add = (group: string, kind: string): void => {
+    const key = `${group}\u0000${kind}`;
+    if (!found.has(key)) found.set(key, { group, version: '', resource: kind.toLowerCase(), singular: kind.toLowerCase(), kind, shortNames: [], namespaced: true, verbs: [] });
+  };
+  for (const [kind, group] of Object.entries(BUILT_IN_GROUPS)) if (matches(token, kind)) add(group, kind);
+  for (const o of objects) if (matches(token, o.kind)) add(groupOf(o.apiVersion), o.kind);
+  const groups = new Set([...found.values()].map((r) => r.group));
+  return groups.size < 2 ? null : choose([...found.values()], token.toLowerCase());
+}

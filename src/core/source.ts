@@ -191,6 +191,8 @@ export interface RawEvents {
   core: unknown[];
   /** the events.k8s.io/v1 view of the same events (capture's both-apis report); null where the input has none */
   eventsK8sIo: unknown[] | null;
+  /** why the events.k8s.io/v1 view was asked for and not read (the API server's words: forbidden, not served) */
+  eventsK8sIoUnread?: string;
 }
 
 export interface SourceRead {

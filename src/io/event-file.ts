@@ -28,6 +28,8 @@ export interface CaptureFile {
   capturedAt: string;
   core: unknown[];
   eventsK8sIo: unknown[];
+  /** why the events.k8s.io/v1 view was not read (forbidden, not served): eventsK8sIo is then empty, not the view */
+  eventsK8sIoUnread?: string;
 }
 
 /** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
@@ -53,7 +55,12 @@ function fromDocument(doc: unknown, path: string): SavedEvents {
         capturedAt: timeOrNull(String(capture.capturedAt ?? '')),
         tells: EVENT_OBJECTS_TELL,
       },
-      raw: { core: Array.isArray(capture.core) ? capture.core : [], eventsK8sIo: Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [] },
+      raw: {
+        core: Array.isArray(capture.core) ? capture.core : [],
+        // A view the capture could not read is no view: a capture of this capture says so again.
+        eventsK8sIo: typeof capture.eventsK8sIoUnread === 'string' ? null : Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [],
+        ...(typeof capture.eventsK8sIoUnread === 'string' ? { eventsK8sIoUnread: capture.eventsK8sIoUnread } : {}),
+      },
     };
   }
   if (isObject(doc) && Array.isArray(doc.items)) {
@@ -161,6 +168,7 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
   const keep = (raw: unknown): boolean => inNamespace(raw, namespace);
   const core = saved.raw.core.filter(keep);
   const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
+  const unread = saved.raw.eventsK8sIoUnread === undefined ? {} : { eventsK8sIoUnread: saved.raw.eventsK8sIoUnread };
   const events = core.map(normaliseEvent);
   const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
   const vetted = saved.objects === undefined ? undefined : vetSavedObjects(saved.objects);
@@ -169,7 +177,7 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
     provenance: { ...provenance, ...refused, tells: { ...provenance.tells, ownership: vetted !== undefined } },
     objects: null,
     ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
-    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo } } : { events }),
+    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo, ...unread } } : { events }),
     versions: async () => versions,
     // A record or capture says what status it holds, or that it holds none; a list or collector's file holds none and says nothing.
     ...(saved.provenance.kind === 'record' || saved.provenance.kind === 'capture' ? { facts: async () => inNamespaceFacts(factSetOf(saved.status), namespace) } : {}),

@@ -6,6 +6,7 @@ import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import type { ObjectRef } from '../core/event.ts';
 import { listEvents } from './events-api.ts';
+import { ApiError } from './http.ts';
 import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { discoveryCacheOf, lookUpObjects, targetGetter } from './objects.ts';
@@ -23,6 +24,12 @@ interface ClusterScope {
   timeoutMs: number;
   /** told once per ownership() the resources it had to leave out (not allowed to list, no longer served) */
   onUnlisted?: (unlisted: UnlistedResource[]) => void;
+}
+
+/** A view the server refused (403) or does not serve (404, a cluster older than 1.19): why, in its words. */
+function unreadView(error: unknown): { unread: string } {
+  if (error instanceof ApiError && (error.code === 403 || error.code === 404)) return { unread: error.message };
+  throw error;
 }
 
 export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSource {
@@ -50,11 +57,15 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       }
       // core/v1 already returns events written through events.k8s.io/v1: one store, so one read;
       // the events.k8s.io/v1 view is read only for those who keep the raw objects (capture).
+      // Rights to core events only (a Role on `events` of the "" group) are enough for every other
+      // report: a refused or unserved events.k8s.io/v1 view is said, not fatal.
       const [core, eventsK8sIo] = await Promise.all([
         listEvents(target, 'core', namespace, list),
-        opts.eventsK8sIo ? listEvents(target, 'events.k8s.io', namespace, list) : undefined,
+        opts.eventsK8sIo ? listEvents(target, 'events.k8s.io', namespace, list).catch(unreadView) : undefined,
       ]);
-      return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: eventsK8sIo?.items ?? null } };
+      const unread = eventsK8sIo !== undefined && 'unread' in eventsK8sIo ? { eventsK8sIoUnread: eventsK8sIo.unread } : {};
+      const newView = eventsK8sIo !== undefined && 'items' in eventsK8sIo ? eventsK8sIo.items : null;
+      return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: newView, ...unread } };
     },
     // One version each: the API server keeps only an event's latest.
     async versions() {

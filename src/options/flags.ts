@@ -175,7 +175,11 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     { long: '--at', value: '<time>', description: 'when the last occurrence was, RFC 3339; without it, now' },
     { long: '--dry-run', value: '<mode>', description: 'none, server or client', default: 'none', values: DRY_RUN_MODES },
   ],
-  capture: [{ long: '--force', description: 'replace a folder that is not empty' }, EVENT_TTL],
+  capture: [
+    { long: '--force', description: 'replace a folder that is not empty' },
+    { long: '--all-objects', description: "save in objects.json every object of the captured namespace (every Secret's and RoleBinding's name), not only the trees of the objects the events are about" },
+    EVENT_TTL,
+  ],
   record: [
     { long: '--duration', value: '<duration>', description: 'stop after this long; without it, at Ctrl-C' },
     ...otlpFlags('also ship each observation, as it is recorded, to this OTLP/HTTP logs endpoint (the file stays the source of truth)'),

@@ -32,7 +32,9 @@ export function paintEventType(type: string, palette: Palette): string {
 
 export function ageOf(ms: number, incident: IncidentView): string {
   if (incident.absoluteTimes) return `at ${formatTime(ms)}`;
-  return `${humanDuration(incident.at - ms)} ago`;
+  const age = humanDuration(incident.at - ms);
+  // A time ahead of the account's moment: `<invalid> ago` is no sentence.
+  return age === '<invalid>' ? `at ${formatTime(ms)}, in the future` : `${age} ago`;
 }
 
 /**

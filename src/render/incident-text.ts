@@ -362,15 +362,18 @@ function limitsSection(incident: IncidentView, palette: Palette): string {
 }
 
 /** When a record was kept, or a capture taken. */
-function savedLines(incident: Incident): string[] {
+function savedLines(incident: IncidentView): string[] {
   const p = incident.provenance;
   const { first: firstObserved, last: lastObserved } = observedWindow(p);
   if (firstObserved === null || lastObserved === null) return [];
-  const first = timeAndAge(firstObserved, incident);
-  const last = timeAndAge(lastObserved, incident);
-  if (p.kind === 'capture') return [`- The capture was taken at ${last}.`];
-  if (p.kind === 'otlp') return [`- The collector's writers observed these events from ${first} to ${last} (the file's first and last observed time).`];
-  return [`- The recorder watched from ${first} to ${last}: the record's first and last observation.`];
+  // A saved file's ages count from its last observation: `(0s ago)` after that time would say nothing.
+  const agesFromLast = !incident.absoluteTimes && lastObserved === incident.at;
+  const first = agesFromLast && firstObserved === lastObserved ? formatTime(firstObserved) : timeAndAge(firstObserved, incident);
+  const last = agesFromLast ? formatTime(lastObserved) : timeAndAge(lastObserved, incident);
+  const from = agesFromLast ? '; the ages here count from then' : '';
+  if (p.kind === 'capture') return [`- The capture was taken at ${last}${from}.`];
+  if (p.kind === 'otlp') return [`- The collector's writers observed these events from ${first} to ${last} (the file's first and last observed time)${from}.`];
+  return [`- The recorder watched from ${first} to ${last}: the record's first and last observation${from}.`];
 }
 
 function windowLine(incident: Incident): string {

@@ -43,10 +43,11 @@ const NO_NEW_API_VIEW = '(the events.k8s.io/v1 view is not in this source)';
  * `newNames` null: the source (a record, a `kubectl get events` list) has no events.k8s.io/v1 view,
  * which one `new:` line says, so the file never looks as if the new API listed nothing.
  */
-export function renderBothApis(coreNames: string[], newNames: string[] | null): string {
+export function renderBothApis(coreNames: string[], newNames: string[] | null, unread?: string): string {
   const lines = (prefix: string, names: string[]): string[] =>
     [...names].sort(compareBytes).map((name) => `${prefix}: ${escapeTerminal(name)}`);
-  const all = [...lines('core', coreNames), ...(newNames === null ? [`new: ${NO_NEW_API_VIEW}`] : lines('new', newNames))];
+  const none = unread === undefined ? NO_NEW_API_VIEW : `(the events.k8s.io/v1 view could not be read: ${escapeTerminal(unread)}; this file is partial)`;
+  const all = [...lines('core', coreNames), ...(newNames === null ? [`new: ${none}`] : lines('new', newNames))];
   return all.length === 0 ? '' : `${all.join('\n')}\n`;
 }
 

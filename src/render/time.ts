@@ -12,9 +12,15 @@ export function formatTime(time: number | string): string {
   return iso.replace(/\.000Z$/, 'Z');
 }
 
-/** `2026-11-30T11:59:15Z (45s ago)`, kubectl's age in brackets; `<unknown>` for an unset time. */
+/**
+ * `2026-11-30T11:59:15Z (45s ago)`, kubectl's age in brackets; `<unknown>` for an unset time. A time
+ * ahead of `now` (a writer's clock, or anyone who may create events) is `(in the future)`: kubectl's
+ * `<invalid>` is a table cell's word, not one for a sentence.
+ */
 export function formatTimeAndAge(ms: number | null, now: number): string {
-  return ms === null ? '<unknown>' : `${formatTime(ms)} (${formatAge(ms, now)} ago)`;
+  if (ms === null) return '<unknown>';
+  const age = formatAge(ms, now);
+  return age === '<invalid>' ? `${formatTime(ms)} (in the future)` : `${formatTime(ms)} (${age} ago)`;
 }
 
 /** `1h`, not HumanDuration's `60m`: the TTL is a setting, spelled as the flag is. */

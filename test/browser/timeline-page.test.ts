@@ -735,7 +735,7 @@ test('the causes stand above the lanes, each linked to its events: a click shows
   const { page } = opened;
   const causes = await page.locator('.why .cause').evaluateAll((els) => els.map((e) => e.firstChild?.textContent));
   assert.deepEqual(causes, [
-    'Pod/evil: cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu\\u001b[31m\\u202e.',
+    'Pod/evil: cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu^[[31m\\u202e.',
     'Pod/hungry: cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu.',
   ]);
   // Above the lanes: the Why comes before the first lane in the page.
@@ -749,4 +749,20 @@ test('the causes stand above the lanes, each linked to its events: a click shows
   const tip = await tooltip(page);
   assert.deepEqual([tip.Reason, tip.Object], ['FailedScheduling', 'Pod/hungry in op-events']);
   assertQuiet(opened);
+});
+
+// Issue 28, L8: the headline is the incident account's (the terminal escaper's `^[`); the lanes, rows
+// and tooltips write a control character the same way, so one character reads alike all over the page.
+test('a control character reads the same in the headline and in the lanes: ESC as ^[, as the terminal shows it', async () => {
+  const opened = await open('controls', [ev({ type: 'Warning', kind: 'ReplicaSet\u001b[31mRS', objectName: 'web\u0007', reason: 'Scaled\u007f', message: 'a\rb', first: 30 })]);
+  const { page } = opened;
+  const headline = (await page.locator('.headline li').allTextContents()).join('\n');
+  assert.match(headline, /ReplicaSet\^\[\[31mRS\/web\^G/);
+  assert.equal(await page.locator('.lane-row .toggle .name').textContent(), 'ReplicaSet^[[31mRS/web^G');
+  assert.equal(await page.locator('.track-row .reason').textContent(), 'Scaled^?');
+  await page.locator('.track-row').first().focus();
+  assert.equal((await tooltip(page)).Message, 'a\\rb');
+  assert.doesNotMatch(await page.locator('main').innerText(), /\\u001b|\\u0007/);
+  assertQuiet(opened);
+  await page.close();
 });

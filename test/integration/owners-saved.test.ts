@@ -26,6 +26,8 @@ let deployment: KubeObject;
 let rs: KubeObject;
 let pods: KubeObject[];
 const capture = join(work, 'capture');
+const captureAll = join(work, 'capture-all');
+let captureStderr = '';
 const record = join(work, 'shop.jsonl');
 /** A kubeconfig whose only server refuses connections: a read that works with it is offline. */
 const offline = join(work, 'offline.kubeconfig');
@@ -80,6 +82,9 @@ before(async () => {
 
   const captured = await evtimeline(['capture', '-n', ns, capture], cp.kubeconfig);
   assert.equal(captured.code, 0, captured.stderr);
+  captureStderr = captured.stderr;
+  const whole = await evtimeline(['capture', '-n', ns, captureAll, '--all-objects'], cp.kubeconfig);
+  assert.equal(whole.code, 0, whole.stderr);
 
   await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'deployment', 'shop-web', '--wait=true']);
   await waitFor('the garbage collector to remove the ReplicaSet and the Pods', async () => {
@@ -104,8 +109,14 @@ describe('a capture saves ownership in objects.json', () => {
     assert.equal(byUid.get(deployment.metadata.uid)?.kind, 'Deployment');
     assert.deepEqual(byUid.get(rs.metadata.uid)?.metadata.ownerReferences?.map((o) => [o.uid, o.controller]), [[deployment.metadata.uid, true]]);
     for (const pod of pods) assert.deepEqual(byUid.get(pod.metadata.uid)?.metadata.ownerReferences?.map((o) => o.uid), [rs.metadata.uid]);
-    // Listed whole (one namespace captured): its ServiceAccount too, though no event is about it.
+    // Only the trees of the events' objects: not the namespace's ServiceAccount or the root CA ConfigMap, which no event is about; stderr says so.
+    assert.deepEqual(doc.items.filter((i) => i.kind === 'ServiceAccount' || i.kind === 'ConfigMap'), []);
+    assert.match(captureStderr, /^objects\.json keeps the trees of the objects the events are about; \d+ other objects of namespace \S+ were left out \(capture --all-objects saves them too\)$/m);
+  });
+  test('--all-objects saves the whole namespace: its ServiceAccount too, though no event is about it', () => {
+    const doc = JSON.parse(readFileSync(join(captureAll, 'objects.json'), 'utf8')) as { items: SavedItem[] };
     assert.ok(doc.items.some((i) => i.kind === 'ServiceAccount' && i.metadata.name === 'default'));
+    assert.ok(doc.items.some((i) => i.metadata.uid === deployment.metadata.uid));
   });
 });
 

@@ -230,6 +230,32 @@ test('capture writes the reports atomically and they replay through --from to th
   assert.match(refused.stderr, /not empty: pass --force/);
 });
 
+// Issue 28, L1: `kubectl create role ev-read --verb=get,list,watch --resource=events` grants core
+// events only; kubectl events works with it, and so must capture, saying what it could not read.
+test('capture with rights to core events only (a real Role) captures what it can read and says both-apis.txt is partial', async () => {
+  await ok(['create', 'role', 'ev-read', '--verb=get,list,watch', '--resource=events'], lab);
+  await ok(['create', 'rolebinding', 'viewer-ev-read', '--role=ev-read', '--user=viewer'], lab);
+  const reference = await kubectl(['-n', lab, 'events'], cp.viewerKubeconfig);
+  assert.equal(reference.code, 0, reference.stderr);
+  const denied = await kubectl(['-n', lab, 'get', 'events.events.k8s.io'], cp.viewerKubeconfig);
+  assert.match(denied.stderr, /events\.events\.k8s\.io is forbidden/);
+
+  const dir = join(work, 'capture-core-only');
+  const r = await evtimeline(['capture', '-n', lab, dir], cp.viewerKubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^warning: the events\.k8s\.io\/v1 view could not be read \(events\.events\.k8s\.io is forbidden: [^\n]*\): both-apis\.txt is partial; the other files hold every event \(core\/v1 lists those written through either API\)$/m);
+  assert.equal(readFileSync(join(dir, 'timeline.txt'), 'utf8'), LAB_STABLE);
+  const both = readFileSync(join(dir, 'both-apis.txt'), 'utf8').split('\n').filter((l) => l !== '');
+  const core = sortedLines(await ok(['get', 'events', '-o', 'custom-columns=:metadata.name', '--no-headers'], lab));
+  assert.deepEqual(both.filter((l) => l.startsWith('core: ')).map((l) => l.slice(6)), core);
+  assert.deepEqual(both.filter((l) => l.startsWith('new: ')).map((l) => l.replace(/forbidden: .*;/, 'forbidden: ...;')), ['new: (the events.k8s.io/v1 view could not be read: events.events.k8s.io is forbidden: ...; this file is partial)']);
+  // A capture of the capture still says so: the view was not read, not empty.
+  const again = join(work, 'capture-core-only-again');
+  const replay = await evtimeline(['capture', '--from', dir, again], cp.viewerKubeconfig);
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.deepEqual(readFileSync(join(again, 'both-apis.txt'), 'utf8'), readFileSync(join(dir, 'both-apis.txt'), 'utf8'));
+});
+
 test('a bad flag is a one-line usage error with exit 2', async () => {
   const r = await evtimeline(['-n', lab, '-o', 'xml'], cp.kubeconfig);
   assert.equal(r.code, 2);

@@ -28,11 +28,18 @@ export function timelinePage(): void {
   // The set src/render/escape.ts makes visible in a terminal: controls, format characters (bidi
   // overrides, zero-width), line and paragraph separators, lone surrogates, default-ignorables.
   const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
-  /** Untrusted text as shown: newlines and tabs kept, every other such character as \uXXXX (or \u{XXXXX}). */
+  /**
+   * Untrusted text as shown: newlines and tabs kept, every other such character in the terminal
+   * escaper's notation (src/render/escape.ts: `^[` for ESC, `^?` for DEL, `\r`, `\u202e`), which the
+   * headline above the lanes is written in: one character reads the same everywhere on the page.
+   */
   function visible(text: string): string {
     return text.replace(UNSAFE, (ch) => {
       if (ch === '\n' || ch === '\t') return ch;
+      if (ch === '\r') return '\\r';
       const code = ch.codePointAt(0) ?? 0;
+      if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+      if (code === 0x7f) return '^?';
       return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
     });
   }

@@ -10,7 +10,9 @@ import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { plainPalette } from '../../../src/render/color.ts';
 import { renderTimelineTable } from '../../../src/render/timeline-table.ts';
 import { NOW, ev } from '../../support/builders.ts';
-import { fromCapture, fromCluster, memorySource } from '../../support/sources.ts';
+import { fakeDeps } from '../../support/deps.ts';
+import { fromCapture, fromCluster, memorySource, openSources } from '../../support/sources.ts';
+import { runCli } from '../../../src/cli.ts';
 
 const pipeline = (group: string, version: string, shortNames: string[] = []): ServedResource => ({
   group,
@@ -77,5 +79,46 @@ describe('objects of two groups sharing a Kind', () => {
   });
   it('keep Kind/name when one group has the Kind among the events', () => {
     assert.deepEqual(stableLines(events.slice(0, 1)), ['Normal Started Pipeline/build-1']);
+  });
+});
+
+// Issue 28: offline `--for pod/x` matched a custom resource's Pod as well as the core Pod. A bare
+// TYPE is now resolved as online, in kubectl's discovery order (core, the API server's own groups,
+// then custom resources), among the groups the file's events name and the built-in Kinds.
+describe('a saved input: a bare TYPE names one group, in kubectl\'s order', () => {
+  const crdPod = { apiVersion: 'chaos.example.com/v1', kind: 'Pod' };
+  const raw = [
+    ev({ name: 'core', reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: 'x', objectUid: 'u-core', first: 30 }),
+    ev({ name: 'crd', reason: 'Injected', ...crdPod, objectName: 'x', objectUid: 'u-crd', first: 20 }),
+    ev({ name: 'ci', reason: 'Started', apiVersion: 'ci.example.org/v1beta1', kind: 'Pipeline', objectName: 'build-1', objectUid: 'u-ci', first: 10 }),
+    ev({ name: 'lab', reason: 'Started', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', objectName: 'build-1', objectUid: 'u-lab', first: 5 }),
+  ];
+  async function reasons(argv: string[], items = raw) {
+    const saved = memorySource({ provenance: fromCapture(), raw: items });
+    const fake = fakeDeps({ openSource: openSources({ saved }).open });
+    const code = await runCli(['--from', 'cap', '-o', 'json', ...argv], fake.deps).catch((error: unknown) => error);
+    return { code, reasons: fake.stdout() === '' ? [] : (JSON.parse(fake.stdout()) as { reason: string }[]).map((e) => e.reason), stderr: fake.stderr() };
+  }
+  for (const token of ['pod', 'po', 'pods', 'Pod']) {
+    it(`--for ${token}/x: the core Pod's events only, not the custom resource's Pod`, async () => {
+      assert.deepEqual((await reasons(['--for', `${token}/x`])).reasons, ['Pulled']);
+    });
+  }
+  it('--for pod.chaos.example.com/x names the custom resource\'s Pod', async () => {
+    assert.deepEqual((await reasons(['--for', 'pod.chaos.example.com/x'])).reasons, ['Injected']);
+  });
+  it('a file holding only the custom resource\'s Pod: --for pod/x finds none, as kubectl would (the core Pod is served everywhere)', async () => {
+    const r = await reasons(['--for', 'pod/x'], raw.slice(1));
+    assert.deepEqual([r.code, r.reasons], [0, []]);
+  });
+  it('two custom groups sharing a Kind: refused as online, naming both qualified choices (exit 2); each choice works', async () => {
+    const r = await reasons(['--for', 'pipeline/build-1']);
+    assert.ok(r.code instanceof UsageError);
+    assert.equal(r.code.message, '--for pipeline/build-1 is ambiguous: "pipeline" is served by more than one group; name one of pipeline.ci.example.org/build-1, pipeline.ev.labhub.io/build-1');
+    assert.deepEqual((await reasons(['--for', 'pipeline.ev.labhub.io/build-1'])).reasons, ['Started']);
+  });
+  it('one group only: the TYPE as typed, any case of the Kind, as before', async () => {
+    const lower = { ...raw[0], involvedObject: { ...(raw[0]?.involvedObject as object), kind: 'pod' } };
+    assert.deepEqual((await reasons(['--for', 'pod/x'], [lower])).reasons, ['Pulled']);
   });
 });

@@ -250,7 +250,8 @@ describe('--tree refusals', () => {
     const live = memorySource({ provenance: fromCluster(), raw: RAW, served: [...SERVED, { ...served('', 'nodes', 'Node', ['no']), namespaced: false }], ownership: OBJECTS });
     const r = await run(['--for', 'node/n1', '--tree'], openSources({ live }));
     assert.ok(r.code instanceof UsageError);
-    assert.match(r.code.message, /Node is cluster-scoped/);
+    // A whole sentence (issue 28, L8: it ended "may be in any").
+    assert.equal(r.code.message, '--tree reads the ownership of one namespace: Node is cluster-scoped, so its dependents may be in any namespace');
   });
 
   test('-A: the namespace is the one the object\'s events are in; none is a usage error', async () => {

@@ -192,19 +192,27 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     }
   });
 
-  it('with one namespace captured, the source\'s listing of it is saved too (a ConfigMap no event is about); a listing that fails leaves the chains', async () => {
+  // A capture is made to be shared: by default objects.json keeps the trees of the objects the events
+  // are about (their owners, siblings and children), not every Secret and RoleBinding of the namespace (issue 28, L9).
+  it('with one namespace captured, the rest of the events\' trees is saved (a pod of the same ReplicaSet no event is about), the other objects only with --all-objects; a listing that fails leaves the chains', async () => {
     const config = meta({ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config', uid: 'u-cm' });
-    for (const [name, ownership, want] of [
-      ['listed', async () => [deploy, config], true],
-      ['refused', async () => Promise.reject(new Error('discovery refused')), false],
+    const secret = meta({ apiVersion: 'v1', kind: 'Secret', name: 'db-password', uid: 'u-secret' });
+    const binding = meta({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', name: 'ops-admin', uid: 'u-rb' });
+    const sibling = meta({ ...pod, name: 'web-5d4-zzz', uid: 'u-pod-zzz', deleting: null });
+    const orphanOfGone = meta({ apiVersion: 'v1', kind: 'ConfigMap', name: 'owned-by-gone', uid: 'u-og', owners: [owner('Pod', 'web-5d4-gone', 'u-pod-gone')] });
+    const listing = [deploy, rs, pod, pod2, sibling, config, secret, binding, orphanOfGone];
+    for (const [name, ownership, flags, want, note] of [
+      ['trees', async () => listing, [], ['ConfigMap/owned-by-gone', 'Deployment/web', 'Pod/web-5d4-q7w', 'Pod/web-5d4-x2k', 'Pod/web-5d4-zzz', 'ReplicaSet/web-5d4', 'Pod/web-5d4-gone (unknown)'], 'objects.json keeps the trees of the objects the events are about; 3 other objects of namespace shop were left out (capture --all-objects saves them too)\n'],
+      ['all', async () => listing, ['--all-objects'], ['ConfigMap/owned-by-gone', 'ConfigMap/web-config', 'Deployment/web', 'Pod/web-5d4-q7w', 'Pod/web-5d4-x2k', 'Pod/web-5d4-zzz', 'ReplicaSet/web-5d4', 'RoleBinding/ops-admin', 'Secret/db-password', 'Pod/web-5d4-gone (unknown)'], ''],
+      ['refused', async () => Promise.reject(new Error('discovery refused')), [], ['Deployment/web', 'Pod/web-5d4-q7w', 'Pod/web-5d4-x2k', 'ReplicaSet/web-5d4', 'Pod/web-5d4-gone (unknown)'], ''],
     ] as const) {
       const out = join(dir, `shop-${name}`);
       const live = { ...memorySource({ provenance: fromCluster({ namespace: 'shop' }), raw: events, lookups }), ownership };
       const fake = fakeDeps({ openSource: openSources({ live }).open });
-      assert.equal(await runCli(['capture', out], fake.deps), 0, name);
-      const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { kind: string; metadata: { name: string } }[] };
-      assert.equal(doc.items.some((i) => i.kind === 'ConfigMap'), want, name);
-      assert.equal(doc.items.filter((i) => i.kind === 'Deployment').length, 1, `${name}: the Deployment once`);
+      assert.equal(await runCli(['capture', out, ...flags], fake.deps), 0, name);
+      const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { kind: string; metadata: { name: string }; unknown?: unknown }[] };
+      assert.deepEqual(doc.items.map((i) => `${i.kind}/${i.metadata.name}${i.unknown ? ' (unknown)' : ''}`), want, name);
+      assert.equal(fake.stderr(), note, name);
     }
   });
 

@@ -304,6 +304,23 @@ test('a capture names when it was taken', () => {
   assert.match(text, /  - The capture was taken at 2026-11-30T11:59:00Z \(60s ago\)\.\n  - Its events cover /);
 });
 
+// Issue 28, L8: read from the saved file itself, the ages count from its capture time: no "(0s ago)".
+test('a capture read on its own: its time without an age, saying the ages count from then', () => {
+  const provenance = fromCapture({ capturedAt: NOW - 60_000 });
+  const text = renderIncidentText(buildIncident(labEvents().map(normaliseEvent), { ...CLUSTER, now: NOW - 60_000, provenance }), plainPalette);
+  assert.match(text, /  - The capture was taken at 2026-11-30T11:59:00Z; the ages here count from then\.\n/);
+  assert.doesNotMatch(text, /\(0s ago\)/);
+});
+
+// Issue 28, L8: a time ahead of the account's moment (anyone may write lastTimestamp: 3000-01-01) is no `<invalid> ago`.
+test('an event dated in the future is said to be, in the headline and the story', () => {
+  const future = normaliseEvent({ ...ev({ reason: 'Ahead', component: 'adv', count: 2, first: 60 }), lastTimestamp: '3000-01-01T00:00:00Z' });
+  const text = renderIncidentText(buildIncident([future], CLUSTER), plainPalette);
+  assert.doesNotMatch(text, /<invalid>/);
+  assert.match(text, /at 3000-01-01T00:00:00Z, in the future/);
+  assert.match(text, /3000-01-01T00:00:00Z \(in the future\)/);
+});
+
 test('many deleted objects share one headline line; objects that could not be checked are named under the limits', () => {
   const pods = Array.from({ length: 7 }, (_, i) =>
     normaliseEvent(ev({ kind: 'Pod', apiVersion: 'v1', objectName: `web-${i}`, objectUid: `uid-${i}`, first: 100 - i })),
