@@ -8,6 +8,7 @@ import type { ProcessOutput } from './io/process-output.ts';
 import { clusterNameLookups } from './kube/completion-names.ts';
 import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
 import { parseOtlpEventLines } from './otlp/collector-file.ts';
+import { parseStoreDocument, parseStoreLines } from './stores/files.ts';
 import { captureEventsPath, withCaptureObjects } from './io/capture-folder.ts';
 import { recordFileSource } from './io/record-stream.ts';
 import { clusterSource } from './kube/cluster-source.ts';
@@ -48,7 +49,7 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       const path = await captureEventsPath(request.path);
       const text = await readEventsFile(path, io.stdin);
       const refused = (file: string, why: string) => io.stderr.write(renderRefusedObjectsNotice(file, why));
-      return fileSource(await withCaptureObjects(parseEventsText(text, path, parseOtlpEventLines), path, refused), request.namespace);
+      return fileSource(await withCaptureObjects(parseEventsText(text, path, parseOtlpEventLines, { document: parseStoreDocument, lines: parseStoreLines }), path, refused), request.namespace);
     }
     if (request.kind === 'store') return openStore(request, io);
     const { target, namespace } = await resolveTarget(request.scope, io);

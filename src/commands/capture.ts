@@ -1,4 +1,6 @@
 // `kubectl evtimeline capture DIR`: the lab's report capture as one verb, written atomically.
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { criterionFlag } from '../options/selection.ts';
 import type { Deps } from '../deps.ts';
 import { Interrupted, SUCCESS, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -130,7 +132,7 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const { source, events, raw, live, ages, facts } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false, facts: true }, deps);
+  const { source, events, raw, live, ages, hidden, facts } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false, facts: true }, deps);
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }
@@ -146,5 +148,6 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
   if (leftOut > 0) {
     deps.stderr.write(`${OBJECTS_FILE} keeps the trees of the objects the events are about; ${leftOut === 1 ? '1 other object' : `${leftOut} other objects`} of ${escapeTerminal(where)} ${leftOut === 1 ? 'was' : 'were'} left out (capture --all-objects saves them too)\n`);
   }
+  deps.stderr.write(renderHiddenFooter(hidden, criterionFlag));
   return SUCCESS;
 }

@@ -22,6 +22,7 @@ import { OwnerRecorder } from '../app/record-owners.ts';
 import { FactsRecorder } from '../app/record-facts.ts';
 import type { SavedStatus } from '../io/facts-file.ts';
 import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
+import { kindWords } from '../io/path-kind.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
@@ -113,6 +114,10 @@ function factsRecorder(source: EventSource, held: SavedStatus[] | undefined, wri
 
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
+  // The shipper reads back what the record holds, and keeps its ledger beside it.
+  if (existing.stream !== null && opts.otlp !== null) {
+    throw new UsageError(`--otlp ships what the record file holds, read back from it: ${opts.file} is ${kindWords(existing.stream.kind)}, not a file`);
+  }
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
   const { namespace } = source.provenance;
@@ -142,7 +147,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     startup.learn([ev]);
     return filterEvents([ev], filter, deps.now(), { startupBelowThreshold: startup.belowThreshold }).length > 0;
   };
-  const writer = new SessionWriter(existing, header);
+  const writer = new SessionWriter(existing, header, { signal: stop.signal, waiting: () => status.notice(`waiting for a process to read ${file} (a FIFO)`) });
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
   const facts = factsRecorder(source, existing.record.status, writer, deps, status.notice);
   let shipping: Shipping | undefined;

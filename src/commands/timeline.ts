@@ -11,6 +11,7 @@ import { renderStable } from '../render/stable.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { escapeTerminal } from '../render/escape.ts';
 import { looksAtEachEvent } from '../core/filter.ts';
 import type { Hidden } from '../core/filter.ts';
 import type { RecorderNotes } from '../core/recorder-notes.ts';
@@ -73,7 +74,8 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
   if (opts.outputFile === null) return timelineTo(deps.stdout, opts, deps);
   let text = '';
   const result = await timelineTo({ write: (chunk) => void (text += chunk), isTTY: false }, opts, deps);
-  await writeFileAtomic(opts.outputFile, text);
+  const shown = escapeTerminal(opts.outputFile);
+  await writeFileAtomic(opts.outputFile, text, { waiting: () => deps.stderr.write(`waiting for a process to read ${shown} (a FIFO)...\n`) });
   return result;
 }
 

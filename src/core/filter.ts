@@ -220,6 +220,13 @@ export function filterEvents(events: Event[], filter: EventFilter, now: number, 
   return filterCounted(events, filter, now, ctx).events;
 }
 
+/** How many events each criterion hid, given each hidden event's criterion once (in CRITERIA order, only those that hid any). */
+export function countHidden(verdicts: Iterable<Criterion | null>): Hidden[] {
+  const counts = new Map<Criterion, number>();
+  for (const c of verdicts) if (c !== null) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return CRITERIA.flatMap((criterion) => (counts.has(criterion) ? [{ criterion, events: counts.get(criterion) ?? 0 }] : []));
+}
+
 /** filterEvents, and how many events each criterion hid (only those that hid any, in CRITERIA order). */
 export function filterCounted(events: Event[], filter: EventFilter, now: number, ctx: FilterContext = {}): { events: Event[]; hidden: Hidden[] } {
   const counts = new Map<Criterion, number>();

@@ -1,21 +1,36 @@
 // --from a capture: its folder, or the events.json in it; objects.json beside events.json says who
 // owned what (src/io/objects-file.ts). A capture without one (taken before objects.json existed, or
 // from an input that could not tell), or with one of another capture, reads as before: no ownership.
-import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { MAX_FROM_BYTES } from './event-file.ts';
+import { SavedFileError } from './saved-events.ts';
 import type { SavedEvents } from './saved-events.ts';
 import { errnoText } from './errno.ts';
 import { OBJECTS_FILE, readObjectsFile } from './objects-file.ts';
 import { STATUS_FILE, parseStatusFile } from './facts-file.ts';
+import { NotAFileError, TooBigError, kindOf, kindWords, readRegularFile } from './path-kind.ts';
 
 const EVENTS_FILE = 'events.json';
 
-/** A capture folder's events.json; any other path as given (a folder without one is refused by the reader, as before). */
+/**
+ * A capture folder's events.json; any other path as given (a folder without one is refused by the
+ * reader). Inside a capture only a regular file is read: a FIFO there would wait for ever, a link to
+ * /dev/zero would read without end.
+ */
 export async function captureEventsPath(path: string): Promise<string> {
-  if (path === '-') return path;
+  if (path === '-' || (await kindOf(path).catch(() => 'missing')) !== 'folder') return path;
   const inside = join(path, EVENTS_FILE);
-  const isFolder = await stat(path).then((s) => s.isDirectory(), () => false);
-  return isFolder && (await stat(inside).then((s) => s.isFile(), () => false)) ? inside : path;
+  const kind = await kindOf(inside).catch(() => 'missing' as const);
+  if (kind === 'missing') return path;
+  if (kind !== 'file') throw new SavedFileError(inside, 'not-a-file', kind);
+  return inside;
+}
+
+/** Why a capture's objects.json is not read, in the words after `objects.json `. */
+function unreadableWhy(error: unknown): string {
+  if (error instanceof NotAFileError) return `is ${kindWords(error.kind)}, not a file`;
+  if (error instanceof TooBigError) return `is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`;
+  return `cannot be read (${errnoText(error)})`;
 }
 
 /**
@@ -32,10 +47,14 @@ export async function withCaptureObjects(saved: SavedEvents, path: string, refus
 async function withCaptureStatus(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
   if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
   const file = join(dirname(path), STATUS_FILE);
-  const text = await readFile(file, 'utf8').catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, `cannot be read (${errnoText(error)})`);
-    return null;
-  });
+  // Capped and a regular file only, as objects.json and events.json.
+  const text = await readRegularFile(file, MAX_FROM_BYTES).then(
+    (bytes) => bytes.toString('utf8'),
+    (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, unreadableWhy(error));
+      return null;
+    },
+  );
   if (text === null) return saved;
   const status = parseStatusFile(text, saved.provenance.capturedAt);
   if (status === null) {
@@ -48,11 +67,15 @@ async function withCaptureStatus(saved: SavedEvents, path: string, refused: (fil
 async function withOwners(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
   if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
   const file = join(dirname(path), OBJECTS_FILE);
-  const text = await readFile(file, 'utf8').catch((error: unknown) => {
-    // None at all: a capture taken before objects.json existed, as before.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, `cannot be read (${errnoText(error)})`);
-    return null;
-  });
+  // Capped and a regular file only, as events.json: a shared capture is someone else's folder.
+  const text = await readRegularFile(file, MAX_FROM_BYTES).then(
+    (bytes) => bytes.toString('utf8'),
+    (error: unknown) => {
+      // None at all: a capture taken before objects.json existed, as before.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, unreadableWhy(error));
+      return null;
+    },
+  );
   if (text === null) return saved;
   const read = readObjectsFile(text, saved.provenance.capturedAt);
   if ('refused' in read) {

@@ -1,11 +1,12 @@
 // --from: events saved earlier, as an EventSource. Accepts a capture's events.json, a `kubectl get
 // events -o json` list, a bare JSON array, one Event, a record's JSON Lines (one observation per
-// line), a collector's OTLP logs (src/otlp/collector-file.ts) and a saved `-o stable` table.
-import { readFile, stat } from 'node:fs/promises';
+// line), a collector's OTLP logs (src/otlp/collector-file.ts), other log stores' output
+// (src/stores/files.ts) and a saved `-o stable` table.
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { errnoText } from './errno.ts';
+import { NotAFileError, TooBigError, countedChunks, inputChunks } from './path-kind.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
@@ -99,17 +100,24 @@ type OtlpLinesReader = (text: string) => SavedEvents | null;
  * Parses the text of a saved file: JSON (capture, list, array, one event), a record's JSON Lines, a
  * collector's OTLP JSON lines (read by `otlpLines`), or a stable table.
  */
-export function parseEventsText(text: string, path: string, otlpLines: OtlpLinesReader): SavedEvents {
+/** Readers of what other log stores wrote (src/stores/files.ts): whole documents, and JSON lines. */
+export interface StoreFileReaders {
+  document(doc: unknown): SavedEvents | null;
+  lines(text: string): SavedEvents | null;
+}
+
+export function parseEventsText(text: string, path: string, otlpLines: OtlpLinesReader, stores?: StoreFileReaders): SavedEvents {
   const trimmed = text.trim();
   if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
   try {
     const doc: unknown = JSON.parse(trimmed);
     // A collector's file of one export request is one JSON document: read as the lines it is.
     const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? otlpLines(text) : null;
-    return eventsOnly(oneLine ?? fromDocument(doc, path), path);
+    // Another store's answer (a Cloud Logging array, a search response) before the plain list it could pass for.
+    return eventsOnly(oneLine ?? stores?.document(doc) ?? fromDocument(doc, path), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
-    const lines = parseRecordSaved(text) ?? otlpLines(text);
+    const lines = parseRecordSaved(text) ?? otlpLines(text) ?? stores?.lines(text) ?? null;
     if (lines) return eventsOnly(lines, path);
     if (looksLikeStableTable(text)) {
       const provenance: StableTableProvenance = { kind: 'stable-table', namespace: null, context: '', server: '', tells: STABLE_TABLE_TELLS };
@@ -122,34 +130,40 @@ export function parseEventsText(text: string, path: string, otlpLines: OtlpLines
 
 /**
  * V8 holds a string of at most 2^29-24 characters (about 512 MiB): a bigger file would fail inside
- * readFile with "Invalid string length". Refused by its size instead, before it is read.
+ * readFile with "Invalid string length". Counted as the bytes arrive (a device's or a pipe's size
+ * is 0 to stat: /dev/zero passed a size check and filled the machine's memory).
  */
-const MAX_FROM_BYTES = 512 * 1024 * 1024;
+export const MAX_FROM_BYTES = 512 * 1024 * 1024;
 
 function tooBig(path: string, bytes: number): SavedFileError {
   return new SavedFileError(path, 'unreadable', `${Math.ceil(bytes / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`);
 }
 
-async function readAll(stream: Readable, path: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    bytes += buffer.length;
-    if (bytes > MAX_FROM_BYTES) throw tooBig(path, bytes);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** What --from reads is text: JSON, JSON Lines or a table. A NUL byte (/dev/zero, /dev/urandom, a binary) ends the read at once. */
+function binary(path: string, offset: number): SavedFileError {
+  return new SavedFileError(path, 'binary', String(offset + 1));
 }
 
+async function readAll(chunks: AsyncIterable<Buffer>, path: string): Promise<string> {
+  const read: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    const nul = chunk.indexOf(0);
+    if (nul >= 0) throw binary(path, bytes + nul);
+    bytes += chunk.length;
+    read.push(chunk);
+  }
+  return Buffer.concat(read).toString('utf8');
+}
+
+/** The text of --from: a file, or stdin (`-`), a pipe, a FIFO or a device read as a stream; counted either way. */
 export async function readEventsFile(path: string, stdin: Readable): Promise<string> {
-  if (path === '-') return readAll(stdin, path);
   try {
-    const { size } = await stat(path);
-    if (size > MAX_FROM_BYTES) throw tooBig(path, size);
-    return await readFile(path, 'utf8');
+    return await readAll(path === '-' ? countedChunks(stdin, path, MAX_FROM_BYTES) : inputChunks(path, MAX_FROM_BYTES), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
+    if (error instanceof TooBigError) throw tooBig(path, error.bytes);
+    if (error instanceof NotAFileError) throw new SavedFileError(path, 'not-a-file', error.kind);
     const code = (error as NodeJS.ErrnoException).code;
     throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : errnoText(error));
   }

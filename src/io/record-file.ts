@@ -27,7 +27,9 @@
 // the last version it had seen.
 import { distinctServers } from '../core/server.ts';
 import { errnoText, namingPath } from './errno.ts';
-import { open, readFile, stat } from 'node:fs/promises';
+import { NotAFileError, handleSink, openRegularFile, openSink, writeTarget } from './path-kind.ts';
+import type { PathKind, Sink, WriteTarget } from './path-kind.ts';
+import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SavedEvents } from './saved-events.ts';
@@ -50,15 +52,17 @@ import type { EventVersion } from '../core/source.ts';
 /**
  * A record file that cannot be read or appended to. The user can fix: not-a-file (a folder),
  * no-folder (its folder is missing), not-a-record (another file's content). The system said no:
- * unreadable, unwritable, changed (another writer). The message is complete but names no flag.
+ * unreadable, unwritable, changed (another writer), no-reader (a FIFO nobody read before the stop). The message is complete but names no flag.
  */
 export class RecordFileError extends Error {
   constructor(
     readonly path: string,
-    readonly problem: 'not-a-file' | 'no-folder' | 'not-a-record' | 'unreadable' | 'unwritable' | 'changed',
+    readonly problem: 'not-a-file' | 'no-folder' | 'not-a-record' | 'unreadable' | 'unwritable' | 'changed' | 'no-reader',
     message: string,
+    /** not-a-file: what the path is instead; no-reader: 'pipe' */
+    readonly kind: PathKind | null = null,
   ) {
-    super(message);
+    super(message || `${path}: ${problem}`);
   }
 }
 
@@ -324,6 +328,8 @@ export function parseRecordSaved(text: string): SavedEvents | null {
 interface ExistingRecord {
   path: string;
   exists: boolean;
+  /** a pipe, FIFO, device or descriptor of ours (`record >(gzip > r.gz)`): written to, never read (it holds no record) */
+  stream: WriteTarget | null;
   record: RecordText;
   /** bytes on disk when read */
   size: number;
@@ -341,31 +347,50 @@ function firstBadLine(text: string): number {
 
 /**
  * Reads FILE before a recorder appends to it. Refuses (RecordFileError, nothing written) a folder, a
- * file in a folder that does not exist, and a file that is not a record.
+ * file in a folder that does not exist, and a file that is not a record. A pipe, a FIFO or a device
+ * is not read (a FIFO would wait for a writer, /dev/stdout is our own pipe): it starts empty.
  */
 export async function readRecordFile(path: string): Promise<ExistingRecord> {
+  const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
+  const none = { path, exists: false, stream: null, record: empty, size: 0, completeBytes: 0, needsNewline: false };
   let buffer: Buffer;
   try {
-    buffer = await readFile(path);
+    const target = await writeTarget(path);
+    if (target.kind === 'folder' || target.kind === 'socket' || target.kind === 'disk') throw new RecordFileError(path, 'not-a-file', '', target.kind);
+    if (target.stream) return { ...none, stream: target };
+    if (target.kind === 'missing') {
+      const folder = dirname(target.path);
+      const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
+      if (!isFolder) throw new RecordFileError(path, 'no-folder', `cannot create ${path}: ${folder} is not a folder`);
+      return none;
+    }
+    // Opened as a regular file only: what stat said cannot have become a FIFO since.
+    const handle = await openRegularFile(path);
+    try {
+      buffer = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new RecordFileError(path, 'not-a-file', `${path} is a folder: record needs a file`);
-    if (code !== 'ENOENT') throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${errnoText(error)}`);
-    const folder = dirname(path);
-    const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
-    if (!isFolder) throw new RecordFileError(path, 'no-folder', `cannot create ${path}: ${folder} is not a folder`);
-    const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
-    return { path, exists: false, record: empty, size: 0, completeBytes: 0, needsNewline: false };
+    if (error instanceof RecordFileError) throw error;
+    // Replaced by something else between the look and the open: said as what it is now.
+    if (error instanceof NotAFileError) throw new RecordFileError(path, 'not-a-file', '', error.kind);
+    throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${errnoText(error)}`);
   }
   const text = buffer.toString('utf8');
   const completeBytes = buffer.lastIndexOf(0x0a) + 1;
-  const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
   const record = text.trim() === '' ? empty : parseRecordText(text);
   if (record === null) {
     throw new RecordFileError(path, 'not-a-record', `${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
   }
   const needsNewline = record.tornTail === '' && completeBytes < buffer.length;
-  return { path, exists: true, record, size: buffer.length, completeBytes, needsNewline };
+  return { path, exists: true, stream: null, record, size: buffer.length, completeBytes, needsNewline };
+}
+
+/** How a recorder waits to open a FIFO: until a reader comes (told once), or the stop. */
+export interface OpenWait {
+  signal?: AbortSignal;
+  waiting?: () => void;
 }
 
 /**
@@ -379,11 +404,14 @@ export class RecordAppender {
 
   private constructor(
     private readonly path: string,
-    private readonly handle: FileHandle,
+    private readonly sink: Sink,
     private pending: string,
+    /** the record's file, synced now and then; null for a pipe or a device (fdatasync is EINVAL there) */
+    private readonly file: FileHandle | null,
   ) {}
 
-  static async open(existing: ExistingRecord): Promise<RecordAppender> {
+  static async open(existing: ExistingRecord, wait: OpenWait = {}): Promise<RecordAppender> {
+    if (existing.stream !== null) return RecordAppender.openStream(existing.path, existing.stream, wait);
     const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
       throw new RecordFileError(existing.path, 'unwritable', `cannot write ${existing.path}: ${errnoText(error)}`);
     });
@@ -397,30 +425,35 @@ export class RecordAppender {
       await handle.close();
       throw error;
     }
-    return new RecordAppender(existing.path, handle, existing.needsNewline ? '\n' : '');
+    return new RecordAppender(existing.path, handleSink(handle), existing.needsNewline ? '\n' : '', handle);
+  }
+
+  private static async openStream(path: string, target: WriteTarget, wait: OpenWait): Promise<RecordAppender> {
+    const sink = await openSink(target, wait).catch((error: unknown) => {
+      if (wait.signal?.aborted) throw new RecordFileError(path, 'no-reader', '', target.kind);
+      throw new RecordFileError(path, 'unwritable', `cannot write ${path}: ${errnoText(error)}`);
+    });
+    return new RecordAppender(path, sink, '', null);
   }
 
   append(text: string): Promise<void> {
     return namingPath(this.path, async () => {
       const buffer = Buffer.from(this.pending + text, 'utf8');
       this.pending = '';
-      for (let offset = 0; offset < buffer.length; ) {
-        const { bytesWritten } = await this.handle.write(buffer, offset);
-        offset += bytesWritten;
-      }
+      await this.sink.write(buffer);
       // Each line is in the kernel once write returns, which is what survives a killed process;
       // a sync now and then bounds what a crash of the whole machine could take.
       const now = Date.now();
-      if (now - this.lastSync >= 1000) {
+      if (this.file !== null && now - this.lastSync >= 1000) {
         this.lastSync = now;
-        await this.handle.datasync();
+        await this.file.datasync();
       }
     });
   }
 
   async close(): Promise<void> {
-    await this.handle.datasync().catch(() => {});
-    await this.handle.close();
+    await this.file?.datasync().catch(() => {});
+    await this.sink.close();
   }
 }
 
@@ -436,6 +469,7 @@ export class SessionWriter {
   constructor(
     private readonly existing: ExistingRecord,
     private readonly header: RecordHeader,
+    private readonly wait: OpenWait = {},
   ) {}
 
   /** The server answered: the session's header is written. */
@@ -448,7 +482,7 @@ export class SessionWriter {
   }
 
   async begin(): Promise<void> {
-    this.appender ??= await RecordAppender.open(this.existing);
+    this.appender ??= await RecordAppender.open(this.existing, this.wait);
     if (this.headerWritten) return;
     await this.appender.append(formatHeader(this.header));
     this.headerWritten = true;

@@ -2,18 +2,20 @@
 // src/otlp/collector-file.ts), and the error a file that cannot be read as events raises. A module
 // of its own so the format readers and the file source that picks among them import no one back.
 import type { Event } from '../core/event.ts';
-import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance } from '../core/source.ts';
+import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance, StoreProvenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import type { SavedStatus } from './facts-file.ts';
 
 /**
  * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
- * knows (what `detail` says); unreadable: the file system said no (`detail` is its error code).
+ * knows (what `detail` says); binary: it holds a NUL byte (`detail`: at which byte, from 1);
+ * unreadable: the file system said no (`detail` is its error code); not-a-file: a folder that is
+ * not a capture, or a FIFO or device where a capture's file should be (`detail`: its PathKind).
  */
 export class SavedFileError extends Error {
   constructor(
     readonly path: string,
-    readonly problem: 'empty' | 'unrecognised' | 'unreadable',
+    readonly problem: 'empty' | 'unrecognised' | 'binary' | 'unreadable' | 'not-a-file',
     readonly detail: string,
   ) {
     super(`${path}: ${detail}`);
@@ -23,7 +25,7 @@ export class SavedFileError extends Error {
 /** A saved file as read: what it is, and its events (raw objects, or a stable table's minimal events). */
 export type SavedEvents =
   | {
-      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance;
+      provenance: CaptureProvenance | ListProvenance | RecordProvenance | OtlpProvenance | StoreProvenance;
       raw: RawEvents;
       /** every version the file holds, where it holds more than one each (a record, a collector's file); absent: raw.core, unobserved */
       versions?: EventVersion[];

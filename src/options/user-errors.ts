@@ -6,6 +6,8 @@ import type { AggregateProblem } from '../core/aggregate.ts';
 import { FolderError } from '../io/atomic.ts';
 import { SavedFileError } from '../io/saved-events.ts';
 import { RecordFileError } from '../io/record-file.ts';
+import { kindWords } from '../io/path-kind.ts';
+import type { PathKind } from '../io/path-kind.ts';
 import { PemFileError } from '../otlp/http.ts';
 import { KubeconfigError } from '../kube/kubeconfig.ts';
 
@@ -41,11 +43,25 @@ function kubeconfigWords(error: KubeconfigError): string {
   }
 }
 
+/** --from's words for a saved file that is not one: binary (at which byte), not a file (what it is). */
+function savedFileWords(error: SavedFileError): string {
+  if (error.problem === 'binary') return `not text (a NUL byte at byte ${error.detail}): neither JSON, a record, nor a stable table`;
+  if (error.problem !== 'not-a-file') return error.detail;
+  return error.detail === 'folder' ? 'a folder with no events.json in it (not a capture)' : `${kindWords(error.detail as PathKind)}, not a file`;
+}
+
+/** record's words for a path it cannot record into; null: the message the error carries. */
+function recordFileWords(error: RecordFileError): string | null {
+  if (error.problem === 'no-reader') return `record stopped before any process read ${error.path} (a FIFO): nothing recorded`;
+  if (error.problem === 'not-a-file' && error.kind !== null) return `${error.path} is ${kindWords(error.kind)}: record needs a file`;
+  return null;
+}
+
 /** The error as main prints it; errors that are not domain errors pass through unchanged. */
 export function inUserWords(error: unknown): unknown {
   if (error instanceof SavedFileError) {
-    const text = `--from ${error.path}: ${error.detail}`;
-    return error.problem === 'unreadable' ? new RuntimeError(text) : new UsageError(text);
+    const text = `--from ${error.path}: ${savedFileWords(error)}`;
+    return error.problem === 'unreadable' || error.problem === 'not-a-file' ? new RuntimeError(text) : new UsageError(text);
   }
   if (error instanceof FolderError) {
     if (error.problem === 'not-empty') return new UsageError(`${error.message}: pass --force to replace it`);
@@ -53,7 +69,8 @@ export function inUserWords(error: unknown): unknown {
   }
   if (error instanceof RecordFileError) {
     const fixable = error.problem === 'not-a-file' || error.problem === 'no-folder' || error.problem === 'not-a-record';
-    return fixable ? new UsageError(error.message) : new RuntimeError(error.message);
+    const text = recordFileWords(error) ?? error.message;
+    return fixable ? new UsageError(text) : new RuntimeError(text);
   }
   if (error instanceof AggregateError) return new UsageError(aggregateWords(error.problem));
   if (error instanceof KubeconfigError) return new RuntimeError(kubeconfigWords(error));

@@ -58,9 +58,9 @@ export function otlpProvenanceNotice(file: string, otlp: { writers: OtlpWriter[]
 export function storeProvenanceNotice(from: string, store: { writers: string[]; unkept: string[]; skipped: number }): string {
   const parts: string[] = [];
   if (store.unkept.length > 0) {
-    const writers = store.writers.length > 0 ? ` (written by ${store.writers.join(' and ')})` : '';
-    const join = store.unkept.includes('uid') ? '; repeats joined by name and first timestamp' : '';
-    parts.push(`not kept${writers}: ${store.unkept.join(', ')}, read as empty${join}`);
+    const writers = store.writers.length > 0 ? ` by ${store.writers.join(' and ')}` : '';
+    const join = store.unkept.includes('uid') ? '; repeats joined by object, reason and first timestamp' : '';
+    parts.push(`written${writers}, which did not keep ${store.unkept.join(', ')}${join}`);
   }
   if (store.skipped > 0) parts.push(`skipped ${plural(store.skipped, 'line')} not about a Kubernetes event`);
   return parts.length === 0 ? '' : `${from}: ${parts.join('; ')}\n`;

@@ -16,7 +16,8 @@ export interface FakeDeps {
 export interface FakeDepsOptions {
   now?: number;
   env?: Record<string, string | undefined>;
-  stdin?: string;
+  /** what --from - reads: text, or a stream of it */
+  stdin?: string | Readable;
   tty?: boolean;
   /** the port: what openSource hands the verb; by default the real adapters (files, the cluster in env's kubeconfig) */
   openSource?: Deps['openSource'];
@@ -32,7 +33,7 @@ export function fakeDeps(o: FakeDepsOptions = {}): FakeDeps {
   let interrupt: (signal: string) => void = () => {};
   const interrupted = new Promise<string>((resolve) => (interrupt = resolve));
   const env = o.env ?? { HOME: '/nonexistent-home' };
-  const stdin = Readable.from([o.stdin ?? '']);
+  const stdin = typeof o.stdin === 'object' ? o.stdin : Readable.from([o.stdin ?? '']);
   const deps: Deps = {
     stdout: { write: (text) => void (out += text), isTTY: o.tty ?? false },
     stderr: { write: (text) => void (err += text), isTTY: o.tty ?? false },

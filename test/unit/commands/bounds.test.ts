@@ -2,7 +2,8 @@
 // never end, watch lines that never end.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, ftruncateSync, mkdirSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../../src/cli.ts';
@@ -102,8 +103,47 @@ describe('--from files the file system or V8 refuse', () => {
 
   const runtimeError = (argv: string[]): Promise<string> => failure(argv, RuntimeError);
 
-  it(`a folder is named in words (libuv's), not EISDIR`, async () => {
-    assert.equal(await runtimeError(['--from', dir]), `--from ${dir}: illegal operation on a directory`);
+  it('a folder that is not a capture is named in words, not EISDIR', async () => {
+    assert.equal(await runtimeError(['--from', dir]), `--from ${dir}: a folder with no events.json in it (not a capture)`);
+  });
+
+  // H4: a device's or a pipe's size is 0 to stat; /dev/zero passed the size check and took 23 GB.
+  for (const device of ['/dev/zero', '/dev/urandom']) {
+    it(`${device} is refused at its first NUL byte, not read until memory runs out`, async () => {
+      assert.match(await usageError(['--from', device]), new RegExp(`^--from ${device}: not text \\(a NUL byte at byte \\d+\\): neither JSON, a record, nor a stable table$`));
+    });
+  }
+
+  it('stdin of NUL bytes (--from - < /dev/zero) is refused as soon as it starts', async () => {
+    const zeros = Readable.from((function* () {
+      for (;;) yield Buffer.alloc(65536);
+    })());
+    const error = await runCli(['--from', '-'], fakeDeps({ stdin: zeros }).deps).catch((e: unknown) => e);
+    assert.ok(error instanceof UsageError, String(error));
+    assert.equal(error.message, '--from -: not text (a NUL byte at byte 1): neither JSON, a record, nor a stable table');
+  });
+
+  it('a FIFO is read as a stream, as stdin is (--from <(kubectl get events -o json))', async () => {
+    const fifo = join(dir, 'events.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', `printf '%s' "$0" > "$1"`, JSON.stringify([ev({ reason: 'FromFifo' })]), fifo]);
+    const written = new Promise((resolve) => writer.on('close', resolve));
+    const fake = fakeDeps();
+    assert.equal(await runCli(['--from', fifo, '-o', 'stable'], fake.deps), 0);
+    assert.equal(fake.stdout(), 'Normal FromFifo Pipeline/build-1\n');
+    await written;
+  });
+
+  it("a capture folder's events.json that is a FIFO or a device is refused in one line, not waited on or read without end", async () => {
+    for (const [name, make, what] of [
+      ['fifo', (file: string) => execFileSync('mkfifo', [file]), 'a pipe (FIFO)'],
+      ['device', (file: string) => symlinkSync('/dev/zero', file), 'a device'],
+    ] as const) {
+      const capture = join(dir, `capture-${name}`);
+      mkdirSync(capture);
+      make(join(capture, 'events.json'));
+      assert.equal(await runtimeError(['--from', capture]), `--from ${join(capture, 'events.json')}: ${what}, not a file`);
+    }
   });
 
   it('a file past 512 MiB is refused by its size before it is read (not "Invalid string length")', async () => {

@@ -1,7 +1,8 @@
 // objects.json and the saved object item (src/io/objects-file.ts), and a capture that writes it and
 // is read back with --from: round trips, hostile names, files of another capture, older captures.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -168,7 +169,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     assert.deepEqual(readdirSync(older), ['events.json']);
   });
 
-  it('an objects.json that is there but not taken (torn, not JSON, another kind, another capture, a folder) is one stderr line naming it and why, never silence or a stack', async () => {
+  it('an objects.json that is there but not taken (torn, not JSON, another kind, another capture, a folder, a device, a FIFO, past the cap) is one stderr line naming it and why, never silence or a stack', async () => {
     const out = join(dir, 'shop-bad');
     await capture(out);
     const good = readFileSync(join(out, 'objects.json'), 'utf8');
@@ -177,7 +178,15 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
       ['text', (file) => writeFileSync(file, 'hello\n'), 'is not JSON'],
       ['list', (file) => writeFileSync(file, '[]'), 'is not an objects.json'],
       ['other', (file) => writeFileSync(file, formatObjectsFile('2026-11-29T00:00:00Z', [{ meta: deploy }])), 'belongs to another capture'],
-      ['folder', (file) => mkdirSync(file), 'cannot be read (illegal operation on a directory)'],
+      ['folder', (file) => mkdirSync(file), 'is a folder, not a file'],
+      // H4: a shared capture's objects.json pointing at a device was read without end (23 GB), a FIFO waited for ever.
+      ['device', (file) => symlinkSync('/dev/zero', file), 'is a device, not a file'],
+      ['fifo', (file) => execFileSync('mkfifo', [file]), 'is a pipe (FIFO), not a file'],
+      // Capped as events.json is (sparse: no disk used).
+      ['huge', (file) => {
+        writeFileSync(file, '');
+        truncateSync(file, 513 * 1024 * 1024);
+      }, 'is more than --from reads (512 MiB)'],
     ];
     for (const [name, make, why] of cases) {
       const folder = join(dir, `bad-${name}`);

@@ -139,11 +139,11 @@ describe('what the store could not keep, in one line', () => {
   test('names the writers and the fields, read as empty', () => {
     assert.equal(
       storeProvenanceNotice('victorialogs+http://vl:9428', { writers: ['the k8s_events receiver'], unkept: ['series', 'reporter'], skipped: 2 }),
-      'victorialogs+http://vl:9428: not kept (written by the k8s_events receiver): series, reporter, read as empty; skipped 2 lines not about a Kubernetes event\n',
+      'victorialogs+http://vl:9428: written by the k8s_events receiver, which did not keep series, reporter; skipped 2 lines not about a Kubernetes event\n',
     );
   });
   test('without a uid, says how repeats were joined', () => {
-    assert.match(storeProvenanceNotice('f', { writers: [], unkept: ['uid'], skipped: 0 }), /repeats joined by name and first timestamp\n$/);
+    assert.match(storeProvenanceNotice('f', { writers: [], unkept: ['uid'], skipped: 0 }), /repeats joined by object, reason and first timestamp\n$/);
   });
   test('nothing missing: nothing said', () => {
     assert.equal(storeProvenanceNotice('f', { writers: ['kubectl evtimeline export'], unkept: [], skipped: 0 }), '');
