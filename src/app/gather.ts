@@ -19,7 +19,7 @@ import { readEvents, readLiveFacts } from './read-events.ts';
 import { readObjectFacts } from './object-facts.ts';
 import type { FactSet } from '../core/facts.ts';
 
-export interface GatherRequest {
+interface GatherRequest {
   common: CommonOptions;
   /** --compare: also read the live cluster's events and say which of the saved ones it no longer holds */
   compare: boolean;
@@ -35,7 +35,7 @@ export interface GatherRequest {
   facts?: boolean;
 }
 
-export interface Gathered {
+interface Gathered {
   /** the one clock reading of the run */
   now: number;
   source: EventSource;

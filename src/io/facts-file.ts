@@ -1,5 +1,5 @@
 // Object facts as saved files keep them, so `incident --from` tells the same causes after the
-// objects are gone: a record's status lines (src/io/record-file.ts) and a capture's status.json.
+// objects are gone: a record's status lines (src/io/record-line.ts) and a capture's status.json.
 // One item per object, the facts of src/core/facts.ts as JSON (times in epoch ms, as the facts hold
 // them), or one per thing that could not be read:
 //

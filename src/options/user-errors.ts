@@ -5,7 +5,7 @@ import { AggregateError } from '../core/aggregate.ts';
 import type { AggregateProblem } from '../core/aggregate.ts';
 import { FolderError } from '../io/atomic.ts';
 import { SavedFileError } from '../io/saved-events.ts';
-import { RecordFileError } from '../io/record-file.ts';
+import { RecordFileError } from '../io/record-writer.ts';
 import { kindWords } from '../io/path-kind.ts';
 import type { PathKind } from '../io/path-kind.ts';
 import { PemFileError } from '../otlp/http.ts';
