@@ -9,7 +9,7 @@ import { normaliseEvent } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
 import type { FactGap, FactSet, ObjectFacts } from '../core/facts.ts';
 import { factsKey } from '../core/facts.ts';
-import type { SavedStatus } from '../io/facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 
 /** Distinct (object, reason) pairs kept to decide what to read; past this, new ones are not added. */
 const MAX_KEPT = 20_000;

@@ -20,7 +20,7 @@ import type { EventSource, Provenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
 import { FactsRecorder } from '../app/record-facts.ts';
-import type { SavedStatus } from '../io/facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 import { SessionWriter, readRecordFile } from '../io/record-writer.ts';
 import { describeFilter } from '../io/record-line.ts';
 import { kindWords } from '../io/path-kind.ts';

@@ -147,6 +147,9 @@ export interface FactSet {
   noStatus?: boolean;
 }
 
+/** One saved status (a record's status line, a capture's status.json item): an object's facts or a gap, as observed at a time. */
+export type SavedStatus = { observedAt: number | null } & ({ facts: ObjectFacts } | { missing: FactGap });
+
 export const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'] as const;
 
 const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);

@@ -10,14 +10,12 @@
 // its capturedAt is events.json's, so a file from another capture is not taken for this one's.
 import { asObject, asString, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import type { FactGap, FactSet, ObjectFacts } from '../core/facts.ts';
+import type { FactGap, FactSet, ObjectFacts, SavedStatus } from '../core/facts.ts';
 import { factsKey } from '../core/facts.ts';
 
 export const STATUS_KIND = 'EvtimelineStatus';
 export const STATUS_FILE = 'status.json';
 
-/** One saved status: an object's facts or a gap, as observed at a time. */
-export type SavedStatus = { observedAt: number | null } & ({ facts: ObjectFacts } | { missing: FactGap });
 
 const arrayOr = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 

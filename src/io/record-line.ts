@@ -33,7 +33,7 @@ import type { EventFilter } from '../core/filter.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
 import { STATUS_KIND, parseStatusLine } from './facts-file.ts';
-import type { SavedStatus } from './facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 
 /** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be). */
 export type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null } | { status: SavedStatus | null };

@@ -12,7 +12,7 @@ import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventVersion } from '../core/source.ts';
 import type { SavedEvents } from './saved-events.ts';
 import { RecordLineReader } from './record-line.ts';
-import type { SavedStatus } from './facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 
 export interface RecordText {
   headers: RecordHeader[];

@@ -21,7 +21,7 @@ import { eventIdentity } from '../core/versions.ts';
 import { notAnEventError } from './saved-events.ts';
 import { inNamespaceFacts } from './event-file.ts';
 import { factSetOf } from './facts-file.ts';
-import type { SavedStatus } from './facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';

@@ -4,7 +4,7 @@
 import type { Event } from '../core/event.ts';
 import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance, StoreProvenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
-import type { SavedStatus } from './facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 
 /**
  * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
