@@ -2,7 +2,7 @@
 // Plain data (epoch ms, strings, numbers); the sentences are in src/render/causes-text.ts.
 
 /** `stated`: a status field or an event says so; `probably`: inferred from several of them. */
-export type Certainty = 'stated' | 'probably';
+type Certainty = 'stated' | 'probably';
 
 /** Where one piece of evidence was read: a field of an object, an event, or the previous container's log. */
 export interface Evidence {

@@ -88,7 +88,7 @@ function foldSiblings(causes: Cause[], ownerOf: (cause: Cause) => string): Cause
 }
 
 /** Orders by RANK, then newest first, then by object: a stable order for the same input. */
-export function sortCauses(causes: Cause[]): Cause[] {
+function sortCauses(causes: Cause[]): Cause[] {
   return [...causes].sort(
     (a, b) =>
       RANK[a.detail.kind] - RANK[b.detail.kind] ||

@@ -41,7 +41,7 @@ export interface ContainerFacts {
   lastWords?: string[];
 }
 
-export interface Condition {
+interface Condition {
   type: string;
   status: string;
   reason: string;
@@ -150,7 +150,7 @@ export interface FactSet {
 /** One saved status (a record's status line, a capture's status.json item): an object's facts or a gap, as observed at a time. */
 export type SavedStatus = { observedAt: number | null } & ({ facts: ObjectFacts } | { missing: FactGap });
 
-export const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'] as const;
+const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'] as const;
 
 const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
 
@@ -191,7 +191,7 @@ function probesOf(container: Json): ProbeFacts[] {
   return out;
 }
 
-export function conditionsOf(value: unknown): Condition[] {
+function conditionsOf(value: unknown): Condition[] {
   if (!Array.isArray(value)) return [];
   return value.map((c) => {
     const o = asObject(c);
@@ -270,7 +270,7 @@ export function podFacts(object: Json): PodFacts {
   };
 }
 
-export function workloadFacts(kind: string, object: Json): WorkloadFacts {
+function workloadFacts(kind: string, object: Json): WorkloadFacts {
   const spec = asObject(object.spec);
   const status = asObject(object.status);
   const facts: WorkloadFacts = {
@@ -292,11 +292,11 @@ export function workloadFacts(kind: string, object: Json): WorkloadFacts {
   return facts;
 }
 
-export function pvcFacts(object: Json): PvcFacts {
+function pvcFacts(object: Json): PvcFacts {
   return { kind: 'PersistentVolumeClaim', ...baseOf(object), phase: asString(asObject(object.status).phase), storageClass: asString(asObject(object.spec).storageClassName) };
 }
 
-export function quotaFacts(object: Json): QuotaFacts {
+function quotaFacts(object: Json): QuotaFacts {
   const status = asObject(object.status);
   return { kind: 'ResourceQuota', ...baseOf(object), hard: strings(status.hard), used: strings(status.used) };
 }
@@ -354,7 +354,7 @@ export function podRequests(pod: PodFacts): Record<string, number> {
 }
 
 /** The requests of the Pods bound to a node that still hold their share: not Succeeded or Failed (kubectl describe node's field selector). */
-export function sumRequests(pods: PodFacts[]): Record<string, number> {
+function sumRequests(pods: PodFacts[]): Record<string, number> {
   const total: Record<string, number> = {};
   let count = 0;
   for (const pod of pods) {

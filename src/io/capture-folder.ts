@@ -43,11 +43,13 @@ export async function withCaptureObjects(saved: SavedEvents, path: string, refus
   return withCaptureStatus(await withOwners(saved, path, refused), path, refused);
 }
 
-/** The status.json beside events.json (src/io/facts-file.ts); none: a capture taken before status was kept. */
-async function withCaptureStatus(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
-  if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
-  const file = join(dirname(path), STATUS_FILE);
-  // Capped and a regular file only, as objects.json and events.json.
+/**
+ * A file beside events.json, capped and a regular file only, as events.json: a shared capture is
+ * someone else's folder. Null when it is not there (a capture taken before the file existed, as
+ * before) or cannot be read (told to `refused`).
+ */
+async function readBeside(path: string, name: string, refused: (file: string, why: string) => void): Promise<{ file: string; text: string | null }> {
+  const file = join(dirname(path), name);
   const text = await readRegularFile(file, MAX_FROM_BYTES).then(
     (bytes) => bytes.toString('utf8'),
     (error: unknown) => {
@@ -55,6 +57,13 @@ async function withCaptureStatus(saved: SavedEvents, path: string, refused: (fil
       return null;
     },
   );
+  return { file, text };
+}
+
+/** The status.json beside events.json (src/io/facts-file.ts); none: a capture taken before status was kept. */
+async function withCaptureStatus(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
+  if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
+  const { file, text } = await readBeside(path, STATUS_FILE, refused);
   if (text === null) return saved;
   const status = parseStatusFile(text, saved.provenance.capturedAt);
   if (status === null) {
@@ -66,16 +75,7 @@ async function withCaptureStatus(saved: SavedEvents, path: string, refused: (fil
 
 async function withOwners(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
   if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
-  const file = join(dirname(path), OBJECTS_FILE);
-  // Capped and a regular file only, as events.json: a shared capture is someone else's folder.
-  const text = await readRegularFile(file, MAX_FROM_BYTES).then(
-    (bytes) => bytes.toString('utf8'),
-    (error: unknown) => {
-      // None at all: a capture taken before objects.json existed, as before.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, unreadableWhy(error));
-      return null;
-    },
-  );
+  const { file, text } = await readBeside(path, OBJECTS_FILE, refused);
   if (text === null) return saved;
   const read = readObjectsFile(text, saved.provenance.capturedAt);
   if ('refused' in read) {

@@ -23,7 +23,7 @@ const arrayOr = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
  * An item back as facts; null when it is not one. The shape is checked where the causes engine
  * walks it (arrays, names), so a hand-edited or hostile file cannot make it throw.
  */
-export function parseSavedFacts(value: unknown): ObjectFacts | null {
+function parseSavedFacts(value: unknown): ObjectFacts | null {
   if (!isObject(value) || typeof value.kind !== 'string' || typeof value.name !== 'string') return null;
   const base = { ...value, name: value.name, namespace: asString(value.namespace), uid: asString(value.uid) };
   const conditions = arrayOr(value.conditions).filter(isObject);
@@ -52,7 +52,7 @@ export function parseSavedFacts(value: unknown): ObjectFacts | null {
   }
 }
 
-export function parseSavedGap(value: unknown): FactGap | null {
+function parseSavedGap(value: unknown): FactGap | null {
   if (!isObject(value)) return null;
   const what = value.what === 'log' ? 'log' : value.what === 'list' ? 'list' : null;
   const reason = value.reason === 'forbidden' ? 'forbidden' : value.reason === 'failed' ? 'failed' : null;

@@ -10,7 +10,7 @@ import { plural } from './words.ts';
 import type { Palette } from './color.ts';
 
 /** The default Why shows this many causes (two lines each: about 10 lines); --detail shows all. */
-export const WHY_CAUSES = 5;
+const WHY_CAUSES = 5;
 
 /** How a value read from a cluster is made safe: escapeTerminal for text, as is for JSON (its encoder escapes). */
 type Escape = (text: string) => string;
@@ -28,7 +28,7 @@ function probeWord(kind: string): string {
 }
 
 /** One sentence, without the object (the caller names it). Untrusted parts escaped. */
-export function causeSentence(cause: Cause, e: Escape = escapeTerminal): string {
+function causeSentence(cause: Cause, e: Escape = escapeTerminal): string {
   const q = (text: string): string => `"${e(text)}"`;
   const d = cause.detail;
   switch (d.kind) {
@@ -113,7 +113,7 @@ export function causeLineWith(cause: Cause, e: Escape): string {
 }
 
 /** `status.containerStatuses[app].lastState.terminated.reason=OOMKilled` or `event NAME (BackOff: ...)`. */
-export function evidenceText(ev: Evidence): string {
+function evidenceText(ev: Evidence): string {
   return evidenceTextWith(ev, escapeTerminal);
 }
 
@@ -132,7 +132,7 @@ function gapLine(gap: FactGap): string {
   return `Not read: ${e(gap.resource)}${where} (${why}): ${missing}.`;
 }
 
-export interface WhyView {
+interface WhyView {
   unknown?: string[];
   causes: Cause[];
   expected: Cause[];

@@ -67,7 +67,7 @@ export interface PageData {
   causes: PageCause[];
 }
 
-export interface PageCause {
+interface PageCause {
   line: string;
   evidence: string[];
   events: number[];
