@@ -60,7 +60,7 @@ function inEventTrees(listed: ObjectMeta[], events: Event[], byUid: ReadonlyMap<
   return listed.filter((m) => [...topsOf(m.uid, byUid)].some((top) => roots.has(top)));
 }
 
-export interface CapturedObjects {
+interface CapturedObjects {
   /** null: the input cannot tell */
   saved: SavedObject[] | null;
   /** objects of the namespace listed but left out: in no tree of an event's object (0 with --all-objects) */

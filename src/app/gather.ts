@@ -17,7 +17,7 @@ import type { EventSource, Provenance, RawEvents } from '../core/source.ts';
 import type { CommonOptions } from '../options/common.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
 
-export interface GatherRequest {
+interface GatherRequest {
   common: CommonOptions;
   /** --compare: also read the live cluster's events and say which of the saved ones it no longer holds */
   compare: boolean;
@@ -31,7 +31,7 @@ export interface GatherRequest {
   notes?: boolean;
 }
 
-export interface Gathered {
+interface Gathered {
   /** the one clock reading of the run */
   now: number;
   source: EventSource;

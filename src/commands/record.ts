@@ -1,5 +1,5 @@
 // `kubectl evtimeline record FILE`: watch events and append every observed version to FILE as
-// JSON Lines (src/io/record-file.ts), so the story outlives the API server's --event-ttl.
+// JSON Lines (src/io/record-line.ts), so the story outlives the API server's --event-ttl.
 // A list first, then a watch (src/kube/watch.ts); a FILE that already holds a record of the same
 // scope is continued from its newest resourceVersion, if the server has reached it. Which lines
 // each step adds, without writing anything twice, is decided in src/core/record.ts.
@@ -19,7 +19,8 @@ import type { RetryPolicy } from '../core/retry.ts';
 import type { EventSource, Provenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
-import { SessionWriter, describeFilter, readRecordFile } from '../io/record-file.ts';
+import { SessionWriter, readRecordFile } from '../io/record-writer.ts';
+import { describeFilter } from '../io/record-line.ts';
 import { kindWords } from '../io/path-kind.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { watchNoticeText } from '../render/adapter-notices.ts';

@@ -61,7 +61,7 @@ function labelsOf(value: unknown): { labels?: Record<string, string> } {
 // -- Owners, transitively ------------------------------------------------------------------------
 
 /** An object (an owner, an event's object) that could not be read: gone (or its name now holds another object), or the lookup failed. */
-export interface UnknownObject {
+interface UnknownObject {
   ref: ObjectRef;
   why: { reason: 'gone' } | LookupFailure;
 }

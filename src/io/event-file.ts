@@ -15,7 +15,7 @@ import { isStableLine, parseStableTable } from '../core/stable-table.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import { notAnEventError, SavedFileError } from './saved-events.ts';
 import type { SavedEvents } from './saved-events.ts';
-import { parseRecordSaved } from './record-file.ts';
+import { parseRecordSaved } from './record-replay.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {

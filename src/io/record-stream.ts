@@ -2,7 +2,7 @@
 // events are 250 MB of JSON Lines), so --from reads it line by line and keeps only the newest
 // version of each event, normalised and compacted: memory follows what is kept, not what was read.
 // The lines are read by RecordLineReader, as the whole-text reader reads them, and the versions
-// kept as latestVersions keeps them (src/io/record-file.ts): of two versions of an event the newer
+// kept as latestVersions keeps them (src/io/record-replay.ts): of two versions of an event the newer
 // wins, else the later line.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -22,7 +22,8 @@ import { notAnEventError } from './saved-events.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';
-import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
+import { RecordLineReader, couldBeOurs } from './record-line.ts';
+import { recordedNamespace } from './record-replay.ts';
 import { SlotIndex } from './slot-index.ts';
 import { distinctServers } from '../core/server.ts';
 

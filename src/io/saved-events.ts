@@ -1,4 +1,4 @@
-// A saved file as the readers of each format hand it back (src/io/event-file.ts, record-file.ts,
+// A saved file as the readers of each format hand it back (src/io/event-file.ts, record-replay.ts,
 // src/otlp/collector-file.ts), and the error a file that cannot be read as events raises. A module
 // of its own so the format readers and the file source that picks among them import no one back.
 import type { Event } from '../core/event.ts';

@@ -99,8 +99,8 @@ export function postOtlp(endpoint: OtlpEndpoint, contentType: string, body: Uint
 }
 
 /** Which endpoint a PEM file is for: a collector (export, record --otlp) or a log store (--from). */
-export type PemEndpoint = 'collector' | 'store';
-export type PemRole = 'ca' | 'client-cert' | 'client-key';
+type PemEndpoint = 'collector' | 'store';
+type PemRole = 'ca' | 'client-cert' | 'client-key';
 
 /**
  * A PEM file that cannot be read (`detail`: the file system's words) or holds no PEM block of its

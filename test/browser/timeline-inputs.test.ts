@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
-import { formatObservation } from '../../src/io/record-file.ts';
+import { formatObservation } from '../../src/io/record-line.ts';
 import { encodeLogs } from '../../src/otlp/encode.ts';
 import { eventToLog, hrTimeFromMs } from '../../src/otlp/logs.ts';
 import { ev, LAB_STABLE, labEvents, NOW } from '../support/builders.ts';

@@ -28,7 +28,7 @@ import type { Spawned } from '../harness/spawned.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { api, sleep, waitFor } from '../support/cluster-api.ts';
 import { parseOtlpLines } from '../../src/otlp/collector-file.ts';
-import { parseRecordText } from '../../src/io/record-file.ts';
+import { parseRecordText } from '../../src/io/record-replay.ts';
 import { planEvents, subjectsIn } from '../../scripts/bench-events.ts';
 import { eachLimited } from '../../src/kube/bounded.ts';
 

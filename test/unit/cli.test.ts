@@ -226,7 +226,7 @@ test('--version prints the version, commit and runtime', async () => {
 // Re-created objects and --compare need a live cluster: test/integration/incarnations.test.ts.
 
 test('a timeline from a record states on stderr the window it covers; stdout stays the table', async () => {
-  const { formatObservation } = await import('../../src/io/record-file.ts');
+  const { formatObservation } = await import('../../src/io/record-line.ts');
   const record = join(dir, 'window.jsonl');
   writeFileSync(
     record,

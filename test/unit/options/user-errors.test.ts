@@ -5,7 +5,7 @@ import { AggregateError } from '../../../src/core/aggregate.ts';
 import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { FolderError } from '../../../src/io/atomic.ts';
 import { SavedFileError } from '../../../src/io/saved-events.ts';
-import { RecordFileError } from '../../../src/io/record-file.ts';
+import { RecordFileError } from '../../../src/io/record-writer.ts';
 import { inUserWords } from '../../../src/options/user-errors.ts';
 import { KubeconfigError } from '../../../src/kube/kubeconfig.ts';
 import { PemFileError } from '../../../src/otlp/http.ts';

@@ -13,7 +13,7 @@ import { openEndpoint, retryAfterMs } from '../../../src/otlp/http.ts';
 import { RecordShipper } from '../../../src/otlp/record-ship.ts';
 import { RECORD_KIND } from '../../../src/core/record.ts';
 import type { RecordHeader } from '../../../src/core/record.ts';
-import { formatHeader, formatObjectLine, formatObservation } from '../../../src/io/record-file.ts';
+import { formatHeader, formatObjectLine, formatObservation } from '../../../src/io/record-line.ts';
 import { eventToLog, hrTimeFromMs } from '../../../src/otlp/logs.ts';
 import { NOW, ev } from '../../support/builders.ts';
 import { scratchDir } from '../../support/tmp.ts';
