@@ -17,7 +17,7 @@ import type { Keep } from '../core/keep.ts';
 import type { RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, RecordProvenance } from '../core/source.ts';
-import { eventIdentity } from '../core/versions.ts';
+import { eventIdentity } from '../core/identity.ts';
 import { notAnEventError } from './saved-events.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
