@@ -17,7 +17,7 @@ import type { Keep } from '../core/keep.ts';
 import type { RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, RecordProvenance } from '../core/source.ts';
-import { eventIdentity } from '../core/versions.ts';
+import { eventIdentity } from '../core/identity.ts';
 import { notAnEventError } from './saved-events.ts';
 import { inNamespaceFacts } from './event-file.ts';
 import { factSetOf } from './facts-file.ts';

@@ -40,6 +40,9 @@ function kubeconfigWords(error: KubeconfigError): string {
       return 'no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config';
     case 'no-current-context':
       return 'current-context is not set in the kubeconfig: pass --context';
+    case 'not-loadable':
+      // kubectl's wording (clientcmd's LoadFromFile error, as kubectl prints it).
+      return `error loading config file "${error.path}": ${error.detail}`;
   }
 }
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event } from '../../../src/core/event.ts';
-import { objectKey } from '../../../src/core/incarnation.ts';
+import { objectKey } from '../../../src/core/identity.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
 import { buildIncident } from '../../../src/core/incident.ts';
 import type { IncidentContext } from '../../../src/core/incident.ts';
