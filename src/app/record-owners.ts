@@ -1,5 +1,5 @@
 // record: the owner chain of each object the first time the recorder sees it, written as object lines
-// (src/io/record-file.ts) beside the observations. The lookups run behind the recording: events are
+// (src/io/record-line.ts) beside the observations. The lookups run behind the recording: events are
 // written as they come, objects queue up and are looked up in batches (one lookup of a batch can
 // LIST a collection instead of a GET each), and whatever a lookup cannot read is written as not
 // known, once: never retried, never fatal. What is still queued when the recorder stops is left to

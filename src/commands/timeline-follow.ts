@@ -9,7 +9,10 @@ import { RuntimeError, SUCCESS } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
-import { filterEvents, selectEvents } from '../core/filter.ts';
+import { countHidden, filterCounted, filterEvents, selectEvents } from '../core/filter.ts';
+import type { Criterion } from '../core/filter.ts';
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { criterionFlag } from '../options/selection.ts';
 import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { followedLabels } from '../app/labels.ts';
 import { resolveFilter } from '../app/for-object.ts';
@@ -102,6 +105,11 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
   const labels = (resolved.labels?.length ?? 0) > 0 ? followedLabels(source, deps.now) : null;
   const ctx = { startupBelowThreshold: startup.belowThreshold, ...(labels === null ? {} : { labelsOf: labels.labelsOf }) };
   const print = printer(opts, deps, namespace === null, tree);
+  // What the selection hid, each event (by uid) under its latest verdict: said once following ends.
+  const verdicts = new Map<string, Criterion | null>();
+  const judge = (candidates: Event[]): void => {
+    for (const ev of candidates) verdicts.set(ev.uid || `${ev.namespace}/${ev.name}`, filterCounted([ev], filter, deps.now(), ctx).hidden[0]?.criterion ?? null);
+  };
   const shown = new ShownOccurrences();
   let listed = false;
   const steps = source.follow({
@@ -117,6 +125,7 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
       await tree?.listed(dedupeByUid(listed));
       startup.learn(listed);
       await labels?.learn(listed);
+      judge(dedupeByUid(listed).filter((ev) => tree === null || tree.chainOf(ev) !== undefined));
       events = selectEvents(listed, filter, deps.now(), false, ctx).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
       const ev = normaliseEvent(step.object);
@@ -124,6 +133,7 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
       const inTree = tree === null || (await tree.place(ev)) !== undefined;
       startup.learn([ev]);
       await labels?.learn([ev]);
+      if (inTree) judge([ev]);
       events = inTree ? filterEvents([ev], filter, deps.now(), ctx) : [];
     } else {
       continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
@@ -137,5 +147,6 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
     }
     print(fresh);
   }
+  deps.stderr.write(renderHiddenFooter(countHidden(verdicts.values()), criterionFlag));
   return SUCCESS;
 }

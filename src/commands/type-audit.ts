@@ -1,4 +1,6 @@
 // `kubectl evtimeline type-audit`: events that tools silently misread. Exit 3 on findings, for CI.
+import { renderHiddenFooter } from '../render/hidden.ts';
+import { criterionFlag } from '../options/selection.ts';
 import type { Deps } from '../deps.ts';
 import { EXIT } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -24,7 +26,7 @@ export function parseTypeAuditOptions(raw: RawOptions): TypeAuditOptions {
 }
 
 export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<CommandResult> {
-  const { source, events } = await readEvents(opts.common, deps, deps.now());
+  const { source, events, hidden } = await readEvents(opts.common, deps, deps.now(), { notes: false });
   const report = auditEvents(events, { uids: source.provenance.tells.uids });
   if (opts.output.kind === 'document') {
     // -o name: each event with a finding, once
@@ -33,5 +35,6 @@ export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<
   } else {
     deps.stdout.write(renderAuditText(report, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
+  deps.stderr.write(renderHiddenFooter(hidden, criterionFlag));
   return { exitCode: report.hasFindings ? EXIT.findings : EXIT.ok };
 }

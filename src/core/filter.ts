@@ -3,7 +3,7 @@
 // when it hides an event so the reader is told what was left out.
 
 import type { Event } from './event.ts';
-import { groupOf } from './resources.ts';
+import { groupOf } from './identity.ts';
 import { matchesFields, matchesLabels } from './selectors.ts';
 import type { FieldTerm, LabelRequirement } from './selectors.ts';
 import { dedupeByUid, sortTimeline } from './timeline.ts';
@@ -218,6 +218,13 @@ function hiddenBy(ev: Event, filter: EventFilter, now: number, ctx: FilterContex
  */
 export function filterEvents(events: Event[], filter: EventFilter, now: number, ctx: FilterContext = {}): Event[] {
   return filterCounted(events, filter, now, ctx).events;
+}
+
+/** How many events each criterion hid, given each hidden event's criterion once (in CRITERIA order, only those that hid any). */
+export function countHidden(verdicts: Iterable<Criterion | null>): Hidden[] {
+  const counts = new Map<Criterion, number>();
+  for (const c of verdicts) if (c !== null) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return CRITERIA.flatMap((criterion) => (counts.has(criterion) ? [{ criterion, events: counts.get(criterion) ?? 0 }] : []));
 }
 
 /** filterEvents, and how many events each criterion hid (only those that hid any, in CRITERIA order). */

@@ -1,6 +1,6 @@
 // A record's domain: what one observation and one session header are, which observations a record
 // already holds, and which lines a step of a list-then-watch adds. The file format is in
-// src/io/record-file.ts, the list and watch in src/kube/watch.ts; this module reads neither.
+// src/io/record-line.ts, the list and watch in src/kube/watch.ts; this module reads neither.
 // Nothing is written twice: an event version is its uid + resourceVersion, and a uid is DELETED once.
 import { compareResourceVersions, inNamespace, resourceVersionOf } from './json.ts';
 import { rawIdentity } from './versions.ts';

@@ -1,5 +1,5 @@
 // Who owned what, as saved files keep it: a capture's objects.json and a record's object lines
-// (src/io/record-file.ts) hold the same item per object, shaped as the API server's
+// (src/io/record-line.ts) hold the same item per object, shaped as the API server's
 // PartialObjectMetadata (so `jq .items[].metadata.ownerReferences` reads as it does on a live list):
 //
 //   {"apiVersion":"apps/v1","kind":"ReplicaSet",

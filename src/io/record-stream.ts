@@ -2,7 +2,7 @@
 // events are 250 MB of JSON Lines), so --from reads it line by line and keeps only the newest
 // version of each event, normalised and compacted: memory follows what is kept, not what was read.
 // The lines are read by RecordLineReader, as the whole-text reader reads them, and the versions
-// kept as latestVersions keeps them (src/io/record-file.ts): of two versions of an event the newer
+// kept as latestVersions keeps them (src/io/record-replay.ts): of two versions of an event the newer
 // wins, else the later line.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -17,12 +17,16 @@ import type { Keep } from '../core/keep.ts';
 import type { RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, RecordProvenance } from '../core/source.ts';
-import { eventIdentity } from '../core/versions.ts';
+import { eventIdentity } from '../core/identity.ts';
 import { notAnEventError } from './saved-events.ts';
+import { inNamespaceFacts } from './event-file.ts';
+import { factSetOf } from './facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';
-import { RecordLineReader, couldBeOurs, recordedNamespace } from './record-file.ts';
+import { RecordLineReader, couldBeOurs } from './record-line.ts';
+import { recordedNamespace } from './record-replay.ts';
 import { SlotIndex } from './slot-index.ts';
 import { distinctServers } from '../core/server.ts';
 
@@ -62,6 +66,8 @@ interface FoldedRecord {
   tornLines: number;
   /** the object lines' objects (few: one per object, not per event); undefined when the record has none */
   objects?: SavedObject[];
+  /** the status lines (one per object and change of fact); undefined when the record has none */
+  status?: SavedStatus[];
 }
 
 /**
@@ -92,6 +98,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let firstObserved: number | null = null;
   let lastObserved: number | null = null;
   let objects: SavedObject[] | undefined;
+  let status: SavedStatus[] | undefined;
   const reader = new RecordLineReader();
   let index = -1;
   for await (const { line, complete } of lines) {
@@ -106,6 +113,10 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     }
     if ('object' in read) {
       (objects ??= []).push(...(read.object === null ? [] : [read.object]));
+      continue;
+    }
+    if ('status' in read) {
+      (status ??= []).push(...(read.status === null ? [] : [read.status]));
       continue;
     }
     const { observedAt, event: raw } = read.observation;
@@ -126,7 +137,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let bad = -1;
   for (const at of notEvent.keys()) if (bad < 0 || at < bad) bad = at;
   const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent.get(bad) as string };
-  return { headers, events: kept.events(), lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
+  return { headers, events: kept.events(), lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }) };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
@@ -239,5 +250,6 @@ export async function recordFileSource(path: string, namespace: string | null, k
     read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines.toArray()), eventsK8sIo: null } } : {}) }),
     // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).
     versions: () => observedVersions(path, namespace),
+    facts: async () => inNamespaceFacts(factSetOf(folded.status), namespace),
   };
 }

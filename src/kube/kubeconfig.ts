@@ -11,6 +11,7 @@ import { RuntimeError } from '../errors.ts';
 import { namespaceError } from '../core/object-names.ts';
 import { loadClientNode } from './client-node.ts';
 import { ExecCredentialCache } from './exec-credential.ts';
+import { KubeconfigTextError, parseKubeconfigText } from './kubeconfig-yaml.ts';
 import { describeCredentials, overrideCluster, overrideUser, readRawUsers, userExtras } from './overrides.ts';
 import type { UserExtras } from './overrides.ts';
 import type { ConnectionOverrides } from '../core/connection.ts';
@@ -54,12 +55,14 @@ export interface TargetAuth extends UserExtras {
 
 /**
  * A kubeconfig that cannot be chosen: the file --kubeconfig names is not there, no file is found
- * at all, or no context is current; src/options/user-errors.ts says which flag helps.
+ * at all, or no context is current; or one kubectl would not load (`detail`: what encoding/json or
+ * the YAML parser said); src/options/user-errors.ts says which flag helps.
  */
 export class KubeconfigError extends RuntimeError {
   constructor(
-    readonly problem: 'no-such-file' | 'none-found' | 'no-current-context',
+    readonly problem: 'no-such-file' | 'none-found' | 'no-current-context' | 'not-loadable',
     readonly path = '',
+    readonly detail = '',
   ) {
     super(path === '' ? problem : `${path}: ${problem}`);
   }
@@ -118,8 +121,10 @@ function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): Kube
       config.loadFromOptions({ clusters: [], users: [], contexts: [], currentContext: '' });
       return config;
     }
-    config.loadFromFile(path);
+    // Read as kubectl reads it (YAML 1.1, typed fields), then handed to client-node as JSON.
+    config.loadFromString(JSON.stringify(parseKubeconfigText(readFileSync(path, 'utf8'))));
   } catch (error) {
+    if (error instanceof KubeconfigTextError) throw new KubeconfigError('not-loadable', path, error.message);
     throw new RuntimeError(`cannot load kubeconfig ${path}: ${errnoText(error)}`);
   }
   return config;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
-import { yamlLibrary } from '../chunk.ts';
+import { parseKubeconfigText } from './kubeconfig-yaml.ts';
 import { RuntimeError } from '../errors.ts';
 import { resolveExecCommand } from './exec-credential.ts';
 import type { ExecConfig } from './exec-credential.ts';
@@ -41,7 +41,7 @@ export function readRawUsers(files: string[]): Map<string, RawUser> {
   for (const file of files) {
     let doc: { users?: Array<{ name?: string; user?: RawUser }> } | null;
     try {
-      doc = yamlLibrary().parse(readFileSync(file, 'utf8')) as typeof doc;
+      doc = parseKubeconfigText(readFileSync(file, 'utf8')) as typeof doc;
     } catch {
       continue; // client-node has already reported a file it cannot read
     }

@@ -6,7 +6,8 @@
 // kubectl's functions, and a template that half works is worse than a clear no.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
-import { JsonPathError, parseJsonPath } from '../render/jsonpath/jsonpath.ts';
+import { JsonPathError } from '../render/jsonpath/node.ts';
+import { parseJsonPath } from '../render/jsonpath/jsonpath.ts';
 import type { DocumentPrinter } from '../render/document.ts';
 import type { RawOptions } from './raw.ts';
 import { errnoText } from '../io/errno.ts';

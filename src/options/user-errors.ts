@@ -5,7 +5,7 @@ import { AggregateError } from '../core/aggregate.ts';
 import type { AggregateProblem } from '../core/aggregate.ts';
 import { FolderError } from '../io/atomic.ts';
 import { SavedFileError } from '../io/saved-events.ts';
-import { RecordFileError } from '../io/record-file.ts';
+import { RecordFileError } from '../io/record-writer.ts';
 import { kindWords } from '../io/path-kind.ts';
 import type { PathKind } from '../io/path-kind.ts';
 import { PemFileError } from '../otlp/http.ts';
@@ -40,6 +40,9 @@ function kubeconfigWords(error: KubeconfigError): string {
       return 'no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config';
     case 'no-current-context':
       return 'current-context is not set in the kubeconfig: pass --context';
+    case 'not-loadable':
+      // kubectl's wording (clientcmd's LoadFromFile error, as kubectl prints it).
+      return `error loading config file "${error.path}": ${error.detail}`;
   }
 }
 

@@ -20,7 +20,7 @@ import { K8S, OUR, SCOPE_NAME } from './logs.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { OtlpWriter, UnreadableRecords } from '../core/source.ts';
 import type { SavedEvents } from '../io/saved-events.ts';
-import { latestVersions } from '../io/record-file.ts';
+import { latestVersions } from '../io/record-replay.ts';
 
 
 export interface OtlpVersion {

@@ -6,7 +6,7 @@
 // ledger moves on, atomically: a recorder killed at any point resumes from there.
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { parseRecordLine } from '../io/record-file.ts';
+import { parseRecordLine } from '../io/record-line.ts';
 import { readLedger, recordHead, writeLedger } from './ledger.ts';
 import type { Ledger } from './ledger.ts';
 import { eventToLog, hrTimeFromMs } from './logs.ts';
@@ -74,6 +74,7 @@ export class RecordShipper {
       encoding: opts.encoding,
       retry: opts.retry,
       notice: opts.notice,
+      skipBadData: true,
       ...(opts.post ? { post: opts.post } : {}),
       confirmed: async (mark) => {
         const before = this.ledger.endpoints[key];

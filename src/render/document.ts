@@ -2,7 +2,7 @@
 import { RuntimeError } from '../errors.ts';
 import { escapeTerminal } from './escape.ts';
 import { toJsonText } from './json.ts';
-import { JsonPathError } from './jsonpath/jsonpath.ts';
+import { JsonPathError } from './jsonpath/node.ts';
 import type { JsonPathTemplate } from './jsonpath/jsonpath.ts';
 import { toYamlText } from './yaml.ts';
 

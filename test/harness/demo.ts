@@ -7,10 +7,12 @@
 // as one tree (--for deploy/checkout --tree: its ReplicaSet, its Pods, the gone ones marked) as a
 // timeline and as an incident, and stops. The control plane uses short node failure timings (FAST_NODE_FAILURE) so the
 // failure plays out in well under a minute; the lab runs with one node, as its outputs in the
-// README show ("0/1 nodes are available"), and node-2 joins only for the incident. Throughout, an
-// OpenTelemetry Collector's k8s_events receiver ships every event to a VictoriaLogs
-// (test/harness/store-pipeline.ts); at the end the namespace's events are deleted from the
-// cluster and the incident is read back from the store.
+// README show ("0/1 nodes are available"), and node-2 joins only for the incident. Then a real node
+// (test/harness/kubelet-node.ts) joins and a Deployment on it is killed for memory and restarts: its
+// story, which only a kubelet writes, told with incident --for deploy/thumbnailer --tree.
+// Throughout, an OpenTelemetry Collector's k8s_events receiver ships every event to a VictoriaLogs
+// (test/harness/store-pipeline.ts); at the end the node failure namespace's events are deleted from
+// the cluster and its incident is read back from the store.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAST_NODE_FAILURE, startControlPlane } from './controlplane.ts';
@@ -19,6 +21,9 @@ import { healNodeFailure, stageNodeFailure } from './node-failure.ts';
 import { addNode } from './nodes.ts';
 import { playLab } from './lab.ts';
 import { evtimeline, kubectl, ROOT } from './plugin.ts';
+import { startRealNode, type RealNode } from './kubelet-node.ts';
+import { missingForRealNode } from './node-prerequisites.mjs';
+import { stageOomKill } from './real-node-pods.ts';
 import { startStorePipeline } from './store-pipeline.ts';
 import { waitFor } from './wait.ts';
 
@@ -29,11 +34,14 @@ function stamp(): string {
 }
 
 async function main(): Promise<void> {
+  const missing = missingForRealNode();
+  if (missing) throw new Error(missing);
   const outDir = join(ROOT, 'out', `demo-${stamp()}`);
   mkdirSync(outDir, { recursive: true });
   console.log('starting the control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager)...');
   const cp = await startControlPlane(FAST_NODE_FAILURE);
   let pipeline: Awaited<ReturnType<typeof startStorePipeline>> | undefined;
+  let realNode: RealNode | undefined;
   try {
     console.log(`ready in ${cp.startupSeconds.toFixed(1)} s: Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}`);
     console.log('starting VictoriaLogs and the OpenTelemetry Collector (k8s_events receiver -> otlphttp -> VictoriaLogs)...');
@@ -97,6 +105,25 @@ async function main(): Promise<void> {
     const treePage = join(outDir, 'node-failure-tree.html');
     const treeHtml = await evtimeline(['-n', shop, ...tree, '-o', 'html', '--output-file', treePage], cp.kubeconfig);
     console.log(`\n$ kubectl evtimeline -n ${shop} ${tree.join(' ')} -o html --output-file ${treePage}   (exit ${treeHtml.code})\n${treeHtml.stderr}open it in a browser (lanes owner first): file://${treePage}`);
+    // The last incident happens on a real node: a kubelet, containerd and runc run the container,
+    // the kernel kills it for memory, the kubelet restarts it and backs off.
+    console.log('\nstaging a real incident on a real node: node-k (kubelet, containerd, runc) joins, then a Deployment whose container is killed for memory...');
+    realNode = await startRealNode(cp);
+    console.log(`  node-k ready in ${realNode.startupSeconds.toFixed(1)} s: kubelet ${realNode.kubeletVersion}, containerd ${realNode.containerdVersion}`);
+    const media = await createNamespace(cp.kubeconfig, 'media');
+    const oom = await stageOomKill(cp.kubeconfig, realNode, media, 'thumbnailer', (line) => console.log(`  ${line}`));
+    const oomTree = ['--for', `deploy/${oom.deployment}`, '--tree'];
+    await show([
+      [`kubectl get nodes -o wide`, () => kubectl(['get', 'nodes', '-o', 'wide'], cp.kubeconfig)],
+      [`kubectl describe pod -n ${media} ${oom.pod} | grep -A12 '^    State:'`, async () => {
+        const r = await kubectl(['describe', 'pod', '-n', media, oom.pod], cp.kubeconfig);
+        const lines = r.stdout.split('\n');
+        const at = lines.findIndex((l) => l.startsWith('    State:'));
+        return { ...r, stdout: `${lines.slice(at, at + 13).join('\n')}\n` };
+      }],
+      [`kubectl events -n ${media}`, () => kubectl(['events', '-n', media], cp.kubeconfig)],
+      [`kubectl evtimeline incident -n ${media} ${oomTree.join(' ')}`, () => evtimeline(['incident', '-n', media, ...oomTree], cp.kubeconfig), 'oom-tree-incident.txt'],
+    ]);
     // The cluster forgets (the TTL, or here a deletion); the store does not.
     const store = pipeline;
     const live = await evtimeline(['-n', shop, '-o', 'name'], cp.kubeconfig);
@@ -115,6 +142,7 @@ async function main(): Promise<void> {
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
   } finally {
     await pipeline?.close();
+    await realNode?.stop();
     await cp.stop();
     console.log('control plane stopped');
   }

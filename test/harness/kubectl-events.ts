@@ -40,8 +40,8 @@ function cell(column: string, text: string): string {
   return text;
 }
 
-/** The rows of a table on kubectl's columns, ages masked, sorted: comparable across the two tools. */
-function comparableRows(table: string): string[] {
+/** The rows of a table on kubectl's columns, ages masked, sorted: comparable across the two tools (and a saved file's table). */
+export function comparableRows(table: string): string[] {
   return rowsOf(table)
     .map((r) => r.key)
     .sort();

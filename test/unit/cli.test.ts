@@ -203,6 +203,12 @@ test('the selection flags combine with -o stable on a saved file, and the footer
   assert.equal(r.stderr.split('\n').filter((l) => l.startsWith('Hidden')).join('\n'), 'Hidden: 1 event by --exclude-type, 1 by --exclude-message.');
 });
 
+test('type-audit takes the selection flags too, and says what they hid', async () => {
+  const r = await run(['type-audit', '--from', labFile, '--exclude-type', 'Critical']);
+  assert.equal(r.code, 0, r.stdout);
+  assert.equal(r.stderr, 'Hidden: 1 event by --exclude-type.\n');
+});
+
 test('--from a missing file is a runtime error naming the file', async () => {
   const r = await run(['--from', join(dir, 'nope.json')]);
   const error = (r.code as { error?: Error }).error;
@@ -220,7 +226,7 @@ test('--version prints the version, commit and runtime', async () => {
 // Re-created objects and --compare need a live cluster: test/integration/incarnations.test.ts.
 
 test('a timeline from a record states on stderr the window it covers; stdout stays the table', async () => {
-  const { formatObservation } = await import('../../src/io/record-file.ts');
+  const { formatObservation } = await import('../../src/io/record-line.ts');
   const record = join(dir, 'window.jsonl');
   writeFileSync(
     record,

@@ -1,4 +1,4 @@
-// A record's object lines (src/io/record-file.ts, src/app/record-owners.ts): the recorder writes
+// A record's object lines (src/io/record-line.ts, src/app/record-owners.ts): the recorder writes
 // each object's owner chain the first time it sees the object, through the port's lookups; the
 // readers take ownership from them and everything else in a record reads as before.
 import assert from 'node:assert/strict';
@@ -11,7 +11,8 @@ import type { ObjectRef } from '../../../src/core/event.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
 import type { ObjectMeta } from '../../../src/core/ownership.ts';
 import type { FollowStep } from '../../../src/core/source.ts';
-import { formatObjectLine, parseRecordLine, parseRecordSaved, parseRecordText } from '../../../src/io/record-file.ts';
+import { formatObjectLine, parseRecordLine } from '../../../src/io/record-line.ts';
+import { parseRecordSaved, parseRecordText } from '../../../src/io/record-replay.ts';
 import { foldRecord, readLines } from '../../../src/io/record-stream.ts';
 import { systemSources } from '../../../src/system.ts';
 import { ev, NOW } from '../../support/builders.ts';

@@ -11,7 +11,7 @@ import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { continueTokens, MAX_PAGES } from '../../../src/kube/paging.ts';
 import { MAX_WATCH_LINE, readWatchLines } from '../../../src/kube/watch.ts';
 import { RECORD_KIND } from '../../../src/core/record.ts';
-import { formatHeader, formatObservation } from '../../../src/io/record-file.ts';
+import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
 import { ev } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';
 import { scratchDir } from '../../support/tmp.ts';

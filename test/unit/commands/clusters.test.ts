@@ -7,7 +7,7 @@ import { runCli } from '../../../src/cli.ts';
 import { distinctServers, sameServer } from '../../../src/core/server.ts';
 import { RECORD_KIND } from '../../../src/core/record.ts';
 import { UsageError } from '../../../src/errors.ts';
-import { formatHeader, formatObservation } from '../../../src/io/record-file.ts';
+import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
 import { ev, labEvents } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';
 import { scratchDir } from '../../support/tmp.ts';

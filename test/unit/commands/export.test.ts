@@ -15,7 +15,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { systemSources } from '../../../src/system.ts';
-import { formatHeader, formatObservation } from '../../../src/io/record-file.ts';
+import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
 import { scratchDir } from '../../support/tmp.ts';
 import { fromCluster, fromRecord, fromStableTable, memorySource, openSources } from '../../support/sources.ts';
 

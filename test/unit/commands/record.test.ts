@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseRecordOptions, statusWriter } from '../../../src/commands/record.ts';
 import { RECORD_KIND, RecordIndex, byResourceVersion, canResume, planStep } from '../../../src/core/record.ts';
-import { describeFilter } from '../../../src/io/record-file.ts';
+import { describeFilter } from '../../../src/io/record-line.ts';
 import type { PlanContext, RecordHeader } from '../../../src/core/record.ts';
 import type { ResumeVerdict } from '../../../src/core/source.ts';
 import { runCli } from '../../../src/cli.ts';

@@ -88,6 +88,8 @@ describe('the selection flags on the live cluster', () => {
     assert.deepEqual(live.followed.map((f) => f.fieldSelector), ['type!=Critical']);
     const names = r.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { name: string }).name);
     assert.deepEqual(names, ['pulled', 'db-killing', 'web-killing', 'startup-3']);
+    // said once following ends: the two Unhealthy that were below the threshold when they came
+    assert.match(r.stderr, /Hidden: 2 events by --exclude-startup-probes \(start-up probes below their failure threshold\)\.\n$/);
   });
 });
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { runCli } from '../../../src/cli.ts';
 import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { RECORD_KIND } from '../../../src/core/record.ts';
-import { formatHeader, formatObservation, parseRecordLine } from '../../../src/io/record-file.ts';
+import { formatHeader, formatObservation, parseRecordLine } from '../../../src/io/record-line.ts';
 import { encodeLogs } from '../../../src/otlp/encode.ts';
 import { eventToLog, hrTimeFromMs } from '../../../src/otlp/logs.ts';
 import { ev, labEvents } from '../../support/builders.ts';

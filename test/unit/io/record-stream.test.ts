@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { formatHeader, formatObservation, parseRecordSaved } from '../../../src/io/record-file.ts';
+import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
+import { parseRecordSaved } from '../../../src/io/record-replay.ts';
 import { foldRecord, readLines } from '../../../src/io/record-stream.ts';
 import { ev } from '../../support/builders.ts';
 import { selectEvents } from '../../../src/core/filter.ts';

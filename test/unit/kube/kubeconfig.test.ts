@@ -145,3 +145,68 @@ test('a file the kubeconfig or a flag names that is a folder is said in words wi
   await assert.rejects(requestOptions(target), { message: `cannot prepare a request to https://c.example:6443 (context "c"): read ${folder}: illegal operation on a directory` });
   await assert.rejects(openEndpoint({ url: new URL('https://127.0.0.1:4318/v1/logs'), headers: {}, caFile: folder, timeoutMs: 1000 }).catch((e: unknown) => { throw inUserWords(e); }), { message: `--otlp-ca ${folder}: illegal operation on a directory` });
 });
+
+// L7: kubectl reads a kubeconfig as YAML 1.1 into typed fields (client-go tools/clientcmd/loader.go
+// Load -> sigs.k8s.io/yaml YAMLToJSON over goyaml.v2 -> encoding/json into clientcmd/api/v1). Each
+// expected line is what kubectl 1.32 printed for the same file.
+function yaml11(file: string, lines: Record<string, string>): string {
+  const path = join(dir, file);
+  const text = [
+    'apiVersion: v1',
+    'kind: Config',
+    `current-context: ${lines.current ?? 'ok'}`,
+    'clusters:',
+    '- name: c',
+    '  cluster:',
+    '    server: https://127.0.0.1:6443',
+    `    insecure-skip-tls-verify: ${lines.insecure ?? 'false'}`,
+    'users:',
+    '- name: u',
+    `  user: {token: ${lines.token ?? 't'}}`,
+    'contexts:',
+    `- name: ${lines.context ?? 'ok'}`,
+    `  context: {cluster: c, user: u, namespace: ${lines.namespace ?? 'ns'}}`,
+    '',
+  ].join('\n');
+  writeFileSync(path, text);
+  return path;
+}
+
+for (const [word, want] of [
+  ['yes', true],
+  ['y', true],
+  ['on', true],
+  ['Yes', true],
+  ['true', true],
+  ['off', false],
+  ['no', false],
+  ['n', false],
+] as const) {
+  test(`insecure-skip-tls-verify: ${word} is ${want}, as kubectl reads it (YAML 1.1)`, async () => {
+    const t = await loadKubeTarget({ kubeconfig: yaml11(`insecure-${word}`, { insecure: word }), env: {} });
+    assert.equal(t.config.getCurrentCluster()?.skipTLSVerify, want);
+  });
+}
+
+for (const [name, lines, want] of [
+  ['a context named y', { context: 'y', current: '"y"' }, 'json: cannot unmarshal bool into Go struct field NamedContext.contexts.name of type string'],
+  ['current-context: n', { current: 'n' }, 'json: cannot unmarshal bool into Go struct field Config.current-context of type string'],
+  ['insecure-skip-tls-verify: "yes" (a string)', { insecure: '"yes"' }, 'json: cannot unmarshal string into Go struct field Cluster.clusters.cluster.insecure-skip-tls-verify of type bool'],
+  ['namespace: on', { namespace: 'on' }, 'json: cannot unmarshal bool into Go struct field Context.contexts.context.namespace of type string'],
+  ['token: 0755 (octal, a number)', { token: '0755' }, 'json: cannot unmarshal number into Go struct field AuthInfo.users.user.token of type string'],
+] as const) {
+  test(`${name} is refused with kubectl's words (exit 1)`, async () => {
+    const path = yaml11(`refused-${name.replace(/\W+/g, '-')}`, lines);
+    const error = inUserWords(await loadKubeTarget({ kubeconfig: path, env: {} }).catch((e: unknown) => e));
+    assert.ok(error instanceof RuntimeError, String(error));
+    assert.equal(error.message, `error loading config file "${path}": ${want}`);
+  });
+}
+
+test('what YAML 1.1 leaves as text stays text: base-60 (1:30), a timestamp, a quoted "y"', async () => {
+  for (const [token, context] of [['1:30', 'ok'], ['2001-12-14', 'ok'], ['t', '"y"']] as const) {
+    const t = await loadKubeTarget({ kubeconfig: yaml11(`text-${token.replace(/\W/g, '')}`, { token, context, current: context }), env: {} });
+    assert.equal(t.context, 'y' === context.replace(/"/g, '') ? 'y' : 'ok');
+    assert.equal(t.config.getCurrentUser()?.token, token);
+  }
+});

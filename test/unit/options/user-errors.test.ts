@@ -5,7 +5,7 @@ import { AggregateError } from '../../../src/core/aggregate.ts';
 import { RuntimeError, UsageError } from '../../../src/errors.ts';
 import { FolderError } from '../../../src/io/atomic.ts';
 import { SavedFileError } from '../../../src/io/saved-events.ts';
-import { RecordFileError } from '../../../src/io/record-file.ts';
+import { RecordFileError } from '../../../src/io/record-writer.ts';
 import { inUserWords } from '../../../src/options/user-errors.ts';
 import { KubeconfigError } from '../../../src/kube/kubeconfig.ts';
 import { PemFileError } from '../../../src/otlp/http.ts';
@@ -19,6 +19,12 @@ const cases: [string, Error, typeof UsageError | typeof RuntimeError, string][] 
   ['a capture folder with no parent', new FolderError('a/b', 'no-parent', 'cannot create a/b: a does not exist'), RuntimeError, 'cannot create a/b: a does not exist'],
   ['a record that is another file', new RecordFileError('r', 'not-a-record', 'r is not an evtimeline record'), UsageError, 'r is not an evtimeline record'],
   ['a record another writer changed', new RecordFileError('r', 'changed', 'r changed'), RuntimeError, 'r changed'],
+  ['a record that is a folder', new RecordFileError('r', 'not-a-file', '', 'folder'), UsageError, 'r is a folder: record needs a file'],
+  ['a record that is a socket', new RecordFileError('r.sock', 'not-a-file', '', 'socket'), UsageError, 'r.sock is a socket: record needs a file'],
+  ['a record into a FIFO nobody read before the stop', new RecordFileError('f', 'no-reader', '', 'pipe'), RuntimeError, 'record stopped before any process read f (a FIFO): nothing recorded'],
+  ['a saved file of NUL bytes', new SavedFileError('/dev/zero', 'binary', '1'), UsageError, '--from /dev/zero: not text (a NUL byte at byte 1): neither JSON, a record, nor a stable table'],
+  ['a folder that is not a capture', new SavedFileError('d', 'not-a-file', 'folder'), RuntimeError, '--from d: a folder with no events.json in it (not a capture)'],
+  ["a capture's events.json that is a FIFO", new SavedFileError('d/events.json', 'not-a-file', 'pipe'), RuntimeError, '--from d/events.json: a pipe (FIFO), not a file'],
   ['a total below the count', new AggregateError({ kind: 'count-below-current', count: 4, current: 5 }), UsageError, '--count 4 is below the current count 5: a recorder never decreases it'],
   ['a --kubeconfig that is not there', new KubeconfigError('no-such-file', 'k.yaml'), RuntimeError, '--kubeconfig k.yaml: no such file'],
   ['no kubeconfig at all', new KubeconfigError('none-found'), RuntimeError, 'no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config'],

@@ -5,17 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RECORD_KIND, RecordIndex } from '../../../src/core/record.ts';
 import type { Observation, RecordHeader } from '../../../src/core/record.ts';
-import {
-  RecordAppender,
-  formatHeader,
-  formatObservation,
-  latestVersions,
-  parseObservations,
-  parseRecordSaved,
-  RecordFileError,
-  parseRecordText,
-  readRecordFile,
-} from '../../../src/io/record-file.ts';
+import { RecordAppender, RecordFileError, readRecordFile } from '../../../src/io/record-writer.ts';
+import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
+import { latestVersions, parseRecordSaved, parseRecordText } from '../../../src/io/record-replay.ts';
 import { EVENT_OBJECTS_TELL, observedWindow } from '../../../src/core/source.ts';
 import { rawIdentity } from '../../../src/core/versions.ts';
 import { ev } from '../../support/builders.ts';
@@ -70,11 +62,11 @@ describe('record lines', () => {
 
   test('a last line that is complete but lacks its newline is an observation', () => {
     const text = formatObservation(obs('ADDED', started)) + formatObservation(obs('ADDED', weird)).trimEnd();
-    assert.equal(parseObservations(text)?.length, 2);
+    assert.equal(parseRecordText(text)?.observations.length, 2);
   });
 
   test('blank lines are allowed', () => {
-    assert.equal(parseObservations(`\n${formatObservation(obs('ADDED', started))}\n\n`)?.length, 1);
+    assert.equal(parseRecordText(`\n${formatObservation(obs('ADDED', started))}\n\n`)?.observations.length, 1);
   });
 
   const notRecords: [string, string][] = [
@@ -113,7 +105,7 @@ describe('record lines', () => {
   });
 
   test('a record with headers only has no observations (not "not a record")', () => {
-    assert.deepEqual(parseObservations(formatHeader(header()) + formatHeader(header())), []);
+    assert.deepEqual(parseRecordText(formatHeader(header()) + formatHeader(header()))?.observations, []);
   });
 });
 
@@ -249,7 +241,7 @@ describe('the record file on disk', () => {
 
   test('a folder, a missing folder and a file that is not a record are usage errors', () =>
     withDir(async (dir) => {
-      await assert.rejects(readRecordFile(dir), (e: unknown) => e instanceof RecordFileError && e.problem === 'not-a-file' && /is a folder/.test(e.message));
+      await assert.rejects(readRecordFile(dir), (e: unknown) => e instanceof RecordFileError && e.problem === 'not-a-file' && e.kind === 'folder');
       await assert.rejects(readRecordFile(join(dir, 'no', 'such.jsonl')), (e: unknown) => e instanceof RecordFileError && e.problem === 'no-folder' && /is not a folder/.test(e.message));
       const path = join(dir, 'events.json');
       await writeFile(path, '{"kind": "List",\n "items": []}\n');
@@ -278,7 +270,7 @@ describe('the record file on disk', () => {
       const appender = await RecordAppender.open(await readRecordFile(path));
       await appender.append(formatObservation(obs('ADDED', weird)));
       await appender.close();
-      assert.equal(parseObservations(await readFile(path, 'utf8'))?.length, 2);
+      assert.equal(parseRecordText(await readFile(path, 'utf8'))?.observations.length, 2);
     }));
 
   test('a file that grew after it was read is not appended to', () =>

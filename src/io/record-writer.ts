@@ -1,0 +1,235 @@
+// A record on disk as the record verb appends to it: read (and refused: a folder, another file,
+// a missing folder) before the first line, then each session's lines appended with fsync, the
+// torn tail a stopped recorder left cut off first (src/io/record-line.ts has the line format).
+import { open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { errnoText, namingPath } from './errno.ts';
+import { NotAFileError, handleSink, openRegularFile, openSink, writeTarget } from './path-kind.ts';
+import type { PathKind, Sink, WriteTarget } from './path-kind.ts';
+import type { Observation, RecordHeader } from '../core/record.ts';
+import type { SavedObject } from '../core/object-meta.ts';
+import { formatHeader, formatObjectLine, formatObservation, parseRecordLine } from './record-line.ts';
+import { formatStatusLine } from './facts-file.ts';
+import type { FactGap, ObjectFacts } from '../core/facts.ts';
+import { parseRecordText } from './record-replay.ts';
+import type { RecordText } from './record-replay.ts';
+
+/**
+ * A record file that cannot be read or appended to. The user can fix: not-a-file (a folder),
+ * no-folder (its folder is missing), not-a-record (another file's content). The system said no:
+ * unreadable, unwritable, changed (another writer), no-reader (a FIFO nobody read before the stop). The message is complete but names no flag.
+ */
+export class RecordFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: 'not-a-file' | 'no-folder' | 'not-a-record' | 'unreadable' | 'unwritable' | 'changed' | 'no-reader',
+    message: string,
+    /** not-a-file: what the path is instead; no-reader: 'pipe' */
+    readonly kind: PathKind | null = null,
+  ) {
+    super(message || `${path}: ${problem}`);
+  }
+}
+
+/** A record as found on disk before appending (an absent or empty file is an empty record). */
+interface ExistingRecord {
+  path: string;
+  exists: boolean;
+  /** a pipe, FIFO, device or descriptor of ours (`record >(gzip > r.gz)`): written to, never read (it holds no record) */
+  stream: WriteTarget | null;
+  record: RecordText;
+  /** bytes on disk when read */
+  size: number;
+  /** bytes up to and including the last newline */
+  completeBytes: number;
+  /** the last line is complete but has no newline (a writer stopped between the two) */
+  needsNewline: boolean;
+}
+
+function firstBadLine(text: string): number {
+  const lines = text.split('\n');
+  const bad = lines.findIndex((line, index) => index < lines.length - 1 && line.trim() !== '' && parseRecordLine(line) === null);
+  return bad < 0 ? 1 : bad + 1;
+}
+
+/**
+ * Reads FILE before a recorder appends to it. Refuses (RecordFileError, nothing written) a folder, a
+ * file in a folder that does not exist, and a file that is not a record. A pipe, a FIFO or a device
+ * is not read (a FIFO would wait for a writer, /dev/stdout is our own pipe): it starts empty.
+ */
+export async function readRecordFile(path: string): Promise<ExistingRecord> {
+  const empty: RecordText = { headers: [], observations: [], tornTail: '', tornLines: 0 };
+  const none = { path, exists: false, stream: null, record: empty, size: 0, completeBytes: 0, needsNewline: false };
+  let buffer: Buffer;
+  try {
+    const target = await writeTarget(path);
+    if (target.kind === 'folder' || target.kind === 'socket' || target.kind === 'disk') throw new RecordFileError(path, 'not-a-file', '', target.kind);
+    if (target.stream) return { ...none, stream: target };
+    if (target.kind === 'missing') {
+      const folder = dirname(target.path);
+      const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
+      if (!isFolder) throw new RecordFileError(path, 'no-folder', `cannot create ${path}: ${folder} is not a folder`);
+      return none;
+    }
+    // Opened as a regular file only: what stat said cannot have become a FIFO since.
+    const handle = await openRegularFile(path);
+    try {
+      buffer = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof RecordFileError) throw error;
+    // Replaced by something else between the look and the open: said as what it is now.
+    if (error instanceof NotAFileError) throw new RecordFileError(path, 'not-a-file', '', error.kind);
+    throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${errnoText(error)}`);
+  }
+  const text = buffer.toString('utf8');
+  const completeBytes = buffer.lastIndexOf(0x0a) + 1;
+  const record = text.trim() === '' ? empty : parseRecordText(text);
+  if (record === null) {
+    throw new RecordFileError(path, 'not-a-record', `${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
+  }
+  const needsNewline = record.tornTail === '' && completeBytes < buffer.length;
+  return { path, exists: true, stream: null, record, size: buffer.length, completeBytes, needsNewline };
+}
+
+/** How a recorder waits to open a FIFO: until a reader comes (told once), or the stop. */
+export interface OpenWait {
+  signal?: AbortSignal;
+  waiting?: () => void;
+}
+
+/**
+ * Appends lines to a record, each with its own write(2) on an O_APPEND descriptor, so a killed
+ * recorder leaves only complete lines plus at most one torn last line. On opening, a torn last
+ * line is cut off (it is not an observation; the recorder sees that version again) and a complete
+ * last line without its newline gets one.
+ */
+export class RecordAppender {
+  private lastSync = 0;
+
+  private constructor(
+    private readonly path: string,
+    private readonly sink: Sink,
+    private pending: string,
+    /** the record's file, synced now and then; null for a pipe or a device (fdatasync is EINVAL there) */
+    private readonly file: FileHandle | null,
+  ) {}
+
+  static async open(existing: ExistingRecord, wait: OpenWait = {}): Promise<RecordAppender> {
+    if (existing.stream !== null) return RecordAppender.openStream(existing.path, existing.stream, wait);
+    const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
+      throw new RecordFileError(existing.path, 'unwritable', `cannot write ${existing.path}: ${errnoText(error)}`);
+    });
+    try {
+      const { size } = await handle.stat();
+      if (size !== existing.size) {
+        throw new RecordFileError(existing.path, 'changed', `${existing.path} changed while it was being read: is another recorder writing to it?`);
+      }
+      if (existing.record.tornTail !== '') await handle.truncate(existing.completeBytes);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return new RecordAppender(existing.path, handleSink(handle), existing.needsNewline ? '\n' : '', handle);
+  }
+
+  private static async openStream(path: string, target: WriteTarget, wait: OpenWait): Promise<RecordAppender> {
+    const sink = await openSink(target, wait).catch((error: unknown) => {
+      if (wait.signal?.aborted) throw new RecordFileError(path, 'no-reader', '', target.kind);
+      throw new RecordFileError(path, 'unwritable', `cannot write ${path}: ${errnoText(error)}`);
+    });
+    return new RecordAppender(path, sink, '', null);
+  }
+
+  append(text: string): Promise<void> {
+    return namingPath(this.path, async () => {
+      const buffer = Buffer.from(this.pending + text, 'utf8');
+      this.pending = '';
+      await this.sink.write(buffer);
+      // Each line is in the kernel once write returns, which is what survives a killed process;
+      // a sync now and then bounds what a crash of the whole machine could take.
+      const now = Date.now();
+      if (this.file !== null && now - this.lastSync >= 1000) {
+        this.lastSync = now;
+        await this.file.datasync();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.file?.datasync().catch(() => {});
+    await this.sink.close();
+  }
+}
+
+/**
+ * One recorder session's writes: an existing record is opened at once (a torn last line cut off), a
+ * new file only once the server has answered (begin); the session's header goes before its first
+ * observation, so a quiet namespace still leaves a record, of no events, that --from reads.
+ */
+export class SessionWriter {
+  private appender: RecordAppender | undefined;
+  private headerWritten = false;
+
+  constructor(
+    private readonly existing: ExistingRecord,
+    private readonly header: RecordHeader,
+    private readonly wait: OpenWait = {},
+  ) {}
+
+  /** The server answered: the session's header is written. */
+  get started(): boolean {
+    return this.headerWritten;
+  }
+
+  async openExisting(): Promise<void> {
+    if (this.existing.exists) this.appender = await RecordAppender.open(this.existing);
+  }
+
+  async begin(): Promise<void> {
+    this.appender ??= await RecordAppender.open(this.existing, this.wait);
+    if (this.headerWritten) return;
+    await this.appender.append(formatHeader(this.header));
+    this.headerWritten = true;
+  }
+
+  /** One write per observation: a killed recorder leaves whole lines. */
+  async write(observations: Observation[]): Promise<void> {
+    await this.begin();
+    await this.serially(async () => {
+      for (const observation of observations) await (this.appender as RecordAppender).append(formatObservation(observation));
+    });
+  }
+
+  /** Object lines, written between the observations (the owner lookups run beside them), never inside one. */
+  async writeObjects(observedAt: number, objects: SavedObject[]): Promise<void> {
+    await this.begin();
+    await this.serially(async () => {
+      for (const object of objects) await (this.appender as RecordAppender).append(formatObjectLine(observedAt, object));
+    });
+  }
+
+  /** Status lines (src/io/facts-file.ts), written between the observations, never inside one. */
+  async writeStatus(observedAt: number, statuses: ({ facts: ObjectFacts } | { missing: FactGap })[]): Promise<void> {
+    await this.begin();
+    await this.serially(async () => {
+      for (const status of statuses) await (this.appender as RecordAppender).append(formatStatusLine(observedAt, status));
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.appender?.close();
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}
