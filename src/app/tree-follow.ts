@@ -7,14 +7,14 @@
 import type { Deps } from '../deps.ts';
 import type { Event, ObjectRef } from '../core/event.ts';
 import type { ObjectSelector } from '../core/filter.ts';
-import { objectKey } from '../core/incarnation.ts';
+import { groupOf, nameKeyInNamespace as nameKey, objectKey } from '../core/identity.ts';
 import { findOwners } from '../core/object-meta.ts';
 import { childNamedBy } from '../core/tree-owner-messages.ts';
 import type { ObjectMeta, Tree, TreeNode } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
-import { MAX_TREE_DEPTH, buildTree } from '../core/tree.ts';
-import { groupOf } from '../core/resources.ts';
-import type { TreeRoot } from '../core/tree.ts';
+import { buildTree } from '../core/tree.ts';
+import { MAX_TREE_DEPTH } from '../core/tree-grow.ts';
+import type { TreeRoot } from '../core/tree-index.ts';
 import { renderTooDeepNotice } from '../render/tree.ts';
 import { readTreeInputs } from './tree.ts';
 
@@ -24,11 +24,6 @@ export interface FollowedTree {
   /** an event that arrived: the tree grown to hold it when its object belongs; its chain, or undefined */
   place(ev: Event): Promise<readonly TreeNode[] | undefined>;
   chainOf(ev: Event): readonly TreeNode[] | undefined;
-}
-
-/** One object by group, Kind and name whatever its uid (core/tree.ts keys members the same way). */
-function nameKey(o: { apiVersion: string; kind: string; name: string }): string {
-  return [groupOf(o.apiVersion), o.kind, o.name].join('\u0000');
 }
 
 export function followTree(source: EventSource, object: ObjectSelector, deps: Pick<Deps, 'stderr'>): FollowedTree {

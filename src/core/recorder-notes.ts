@@ -25,9 +25,11 @@ export const SERIES_REFRESH_MS = 30 * 60_000;
 export const SERIES_FINISH_MS = 6 * 60_000;
 export const COMBINED_PREFIX = '(combined from similar events): ';
 
-// A hostile count (2^31) must not make us simulate two billion writes: past this many occurrences of
-// one event the bucket has long run dry, and the rest are placed at its last time.
-const MAX_SPREAD = 1_000;
+// An event of count c stands for c occurrences spread evenly from first to last seen (when each came
+// is not kept). Past this many, fewer points over the same span are simulated: the bucket, empty by
+// then, refills by less than a token between them unless they are minutes apart, so the notes come
+// out the same, and a hostile count (2^31) or 20,000 repeated events cost milliseconds.
+const MAX_SPREAD = 100;
 
 /** A source wrote so much about one object that the spam filter may have dropped what came next. */
 export interface SpamNote {
@@ -75,21 +77,25 @@ function spamKey(ev: Event): string {
   return [ev.reporter, ev.instance, o.kind, o.namespace, o.name, o.uid, o.apiVersion, ev.type].join('\u0000');
 }
 
-/** The times of an event's occurrences: the first at firstSeen, the others spread up to lastSeen. */
-function occurrenceTimes(ev: Event): number[] {
-  const first = ev.firstSeen ?? ev.lastSeen;
-  if (first === null) return [];
-  const last = ev.lastSeen ?? first;
-  const n = Math.min(ev.count, MAX_SPREAD);
-  if (n <= 1) return [first];
-  return Array.from({ length: n }, (_, i) => first + ((last - first) * i) / (n - 1));
+/** The times of the events' occurrences, in order: each event's first at firstSeen, the others spread up to lastSeen. */
+function occurrenceTimes(group: Event[]): Float64Array {
+  const times: number[] = [];
+  for (const ev of group) {
+    const first = ev.firstSeen ?? ev.lastSeen;
+    if (first === null) continue;
+    const last = ev.lastSeen ?? first;
+    const n = Math.min(ev.count, MAX_SPREAD);
+    if (n <= 1) times.push(first);
+    else for (let i = 0; i < n; i += 1) times.push(first + ((last - first) * i) / (n - 1));
+  }
+  return Float64Array.from(times).sort();
 }
 
 /**
  * golang.org/x/time/rate as client-go's passive token bucket uses it: full at the first write,
  * refilled continuously, at most `SPAM_BURST`. Null when the bucket never ran dry.
  */
-function simulateBucket(times: number[]): { emptiedAt: number; nextAt: number } | null {
+function simulateBucket(times: Float64Array): { emptiedAt: number; nextAt: number } | null {
   let tokens = SPAM_BURST;
   let at = times[0] ?? 0;
   let emptiedAt: number | null = null;
@@ -117,7 +123,7 @@ function spamNotes(events: Event[]): SpamNote[] {
   for (const group of groups.values()) {
     const occurrences = group.reduce((sum, ev) => sum + ev.count, 0);
     if (occurrences < SPAM_BURST) continue;
-    const times = group.flatMap(occurrenceTimes).sort((a, b) => a - b);
+    const times = occurrenceTimes(group);
     const dry = simulateBucket(times);
     const head = group[0];
     if (dry === null || head === undefined) continue;

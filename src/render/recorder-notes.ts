@@ -62,12 +62,19 @@ function seriesLine(group: SeriesNote[], t: NoteTimes): string {
   const subject =
     group.length === 1
       ? `${escapeTerminal(ev.reason || '<no reason>')} on ${objectOf(ev.object)} from ${escapeTerminal(ev.reporter || '<no reporter>')} (series count ${ev.count}, last observed ${when(last, t)})`
-      : `${group.length} series of ${escapeTerminal(ev.reason || '<no reason>')} from ${escapeTerminal(ev.reporter || '<no reporter>')} (counts ${Math.min(...group.map((n) => n.event.count))} to ${Math.max(...group.map((n) => n.event.count))}, last observed ${when(last, t)})`;
+      : `${group.length} series of ${escapeTerminal(ev.reason || '<no reason>')} from ${escapeTerminal(ev.reporter || '<no reporter>')} (${countRange(group)}, last observed ${when(last, t)})`;
   return (
     `${subject}: if written by client-go's events.k8s.io recorder, the server learns a series' count only every ${minutes(SERIES_REFRESH_MS)} ` +
     `and once it has been quiet for ${minutes(SERIES_FINISH_MS)} (tools/events event_broadcaster.go), so the count may lag by up to ${minutes(SERIES_REFRESH_MS)}, ` +
     `and a writer that stopped sooner never sent the rest.`
   );
+}
+
+/** `each count 2`, or `counts 2 to 5` */
+function countRange(group: SeriesNote[]): string {
+  const counts = group.map((n) => n.event.count);
+  const [low, high] = [Math.min(...counts), Math.max(...counts)];
+  return low === high ? `each count ${low}` : `counts ${low} to ${high}`;
 }
 
 /** Series told per reporter and reason: 400 Pods' FailedScheduling are one line. */
