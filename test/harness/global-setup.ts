@@ -12,6 +12,7 @@
 // node:test runs globalTeardown whether tests failed or not; if the runner itself is killed, the
 // node and the control plane see their stdin pipe close and tear themselves down.
 import { controlPlaneEnv, startControlPlane, type ControlPlane } from './controlplane.ts';
+import { missingFor } from '../../scripts/prerequisites.mjs';
 import { realNodeEnv, startRealNode, type RealNode } from './kubelet-node.ts';
 import { missingForRealNode } from './node-prerequisites.mjs';
 
@@ -19,6 +20,9 @@ let cp: ControlPlane | undefined;
 let node: RealNode | undefined;
 
 export async function globalSetup(): Promise<void> {
+  // Go (the control plane, collectors) and openssl (certificates): one line each, before any build.
+  const missing = missingFor(['integration']);
+  if (missing.length > 0) throw new Error(missing.join('\n'));
   if (process.env.EVTIMELINE_TEST_KUBECONFIG) return;
   const missing = missingForRealNode();
   if (missing) {
