@@ -148,7 +148,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
 const CHUNK_BYTES = 64 * 1024;
 
 /** A file's text in chunks, read as it is iterated. */
-function* chunksOf(path: string): Generator<string> {
+export function* chunksOf(path: string): Generator<string> {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
