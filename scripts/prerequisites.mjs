@@ -101,8 +101,9 @@ export function missingFor(purposes, env = process.env) {
   for (const row of PREREQUISITES) {
     if (!row.for.some((p) => wanted.has(p))) continue;
     if (row.missing) {
+      // Its own words, kept as they are (they name what is missing and how to get it).
       const line = row.missing(env);
-      if (line) lines.push(`missing: ${line}`);
+      if (line) lines.push(line);
     } else if (!row.present(env)) {
       lines.push(`missing: ${row.tool} (${row.why}): ${row.get}`);
     }
