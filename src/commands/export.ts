@@ -82,6 +82,7 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
     endpoint,
     encoding: opts.otlp.encoding,
     retry: opts.otlp.retry,
+    failUnreachable: true,
     notice: (notice) => deps.stderr.write(`${escapeTerminal(shipNoticeText(notice))}\n`),
   });
   const started = performance.now();
