@@ -22,7 +22,7 @@ import type { CaptureFile } from '../io/event-file.ts';
 import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
-import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
+import { oneContext, parseCommonOptions, parseEventTTL } from '../options/common.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
@@ -41,7 +41,7 @@ export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOption
   if (dir.trim() === '') throw new UsageError('capture needs a folder name');
   return {
     dir,
-    common: parseCommonOptions(raw),
+    common: oneContext(parseCommonOptions(raw), 'capture'),
     force: raw.force === true,
     allObjects: raw.allObjects === true,
     eventTTLms: parseEventTTL(raw),

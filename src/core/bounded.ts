@@ -1,5 +1,5 @@
-// Bounded concurrency for requests to one API server: a few at a time, never all at once (a
-// namespace of 400 objects or 50 resources must not open 400 requests), never one by one.
+// Bounded concurrency: a few at a time, never all at once (a namespace of 400 objects or 50
+// resources must not open 400 requests to one server; nor 40 contexts 40 lists), never one by one.
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping the items' order in the answer. */
 export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
