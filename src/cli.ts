@@ -20,6 +20,7 @@ import { ALL_FLAGS, commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './options/f
 import { commanderArgv, flagTable, scanArgv } from './options/argv.ts';
 import { programHelpText, VERB_HELP, verbHelpText } from './options/help.ts';
 import type { FlagSpec } from './options/flags.ts';
+import type { RawOptions } from './options/raw.ts';
 import { versionText } from './version.ts';
 
 /** A declared flag (src/options/flags.ts) as a commander Option. */
@@ -49,11 +50,39 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-function verb(program: Command, name: Verb, opts?: { isDefault: boolean }): Command {
-  return program.command(name, opts);
+/** A verb as the program runs it: its argument, if it takes one, and parse then run. */
+interface VerbEntry {
+  argument?: { name: string; description: string };
+  run(words: string[], raw: RawOptions, deps: Deps): Promise<CommandResult>;
 }
 
-/** Builds the program; each action stores its verb's result for runCli to return. */
+/** Every verb, in the order commander declares them; timeline is the default. */
+const VERB_TABLE: { [V in Verb]: VerbEntry } = {
+  timeline: {
+    run: ([word], raw, deps) => {
+      // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
+      if (word !== undefined) throw new UsageError(`unknown verb "${word}": want one of ${VERBS.join(', ')} (see --help)`);
+      return runTimeline(parseTimelineOptions(raw), deps);
+    },
+  },
+  incident: { run: (_words, raw, deps) => runIncident(parseIncidentOptions(raw), deps) },
+  'type-audit': { run: (_words, raw, deps) => runTypeAudit(parseTypeAuditOptions(raw), deps) },
+  'aggregate-patch': {
+    argument: { name: '<name>', description: 'the event name' },
+    run: ([name], raw, deps) => runAggregatePatch(parseAggregateOptions(name ?? '', raw), deps),
+  },
+  capture: {
+    argument: { name: '<dir>', description: 'the folder to create' },
+    run: ([dir], raw, deps) => runCapture(parseCaptureOptions(dir ?? '', raw), deps),
+  },
+  export: { run: (_words, raw, deps) => runExport(parseExportOptions(raw), deps) },
+  record: {
+    argument: { name: '<file>', description: 'the record to append to (resumed if it exists)' },
+    run: ([file], raw, deps) => runRecord(parseRecordOptions(file ?? '', raw), deps),
+  },
+};
+
+/** Builds the program from the verb table; each action stores its verb's result for runCli to return. */
 function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void): Command {
   // Named as users type it: kubectl runs kubectl-evtimeline for `kubectl evtimeline`.
   const program = new Command('kubectl evtimeline');
@@ -71,46 +100,15 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
       outputError: () => {},
     });
   addFlags(program, GLOBAL_FLAGS);
-
-  addFlags(verb(program, 'timeline', { isDefault: true }), VERB_FLAGS.timeline)
-    .description(VERB_HELP['timeline']?.short ?? '')
-    // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
-    .allowExcessArguments(true)
-    .action((_o, cmd: Command) => {
-      const [word] = cmd.args;
-      if (word !== undefined) throw new UsageError(`unknown verb "${word}": want one of ${VERBS.join(', ')} (see --help)`);
-      done(runTimeline(parseTimelineOptions(cmd.optsWithGlobals()), deps));
+  for (const [name, entry] of Object.entries(VERB_TABLE) as [Verb, VerbEntry][]) {
+    const command = addFlags(program.command(name, { isDefault: name === 'timeline' }), VERB_FLAGS[name]).description(VERB_HELP[name]?.short ?? '');
+    if (entry.argument) command.argument(entry.argument.name, entry.argument.description);
+    else if (name === 'timeline') command.allowExcessArguments(true);
+    command.action((...args: unknown[]) => {
+      const cmd = args.at(-1) as Command;
+      done(entry.run(cmd.args, cmd.optsWithGlobals(), deps));
     });
-
-  addFlags(verb(program, 'incident'), VERB_FLAGS.incident)
-    .description(VERB_HELP['incident']?.short ?? '')
-    .action((_o, cmd: Command) => done(runIncident(parseIncidentOptions(cmd.optsWithGlobals()), deps)));
-
-  addFlags(verb(program, 'type-audit'), VERB_FLAGS['type-audit'])
-    .description(VERB_HELP['type-audit']?.short ?? '')
-    .action((_o, cmd: Command) => done(runTypeAudit(parseTypeAuditOptions(cmd.optsWithGlobals()), deps)));
-
-  addFlags(verb(program, 'aggregate-patch'), VERB_FLAGS['aggregate-patch'])
-    .description(VERB_HELP['aggregate-patch']?.short ?? '')
-    .argument('<name>', 'the event name')
-    .action((name: string, _o, cmd: Command) =>
-      done(runAggregatePatch(parseAggregateOptions(name, cmd.optsWithGlobals()), deps)),
-    );
-
-  addFlags(verb(program, 'capture'), VERB_FLAGS.capture)
-    .description(VERB_HELP['capture']?.short ?? '')
-    .argument('<dir>', 'the folder to create')
-    .action((dir: string, _o, cmd: Command) => done(runCapture(parseCaptureOptions(dir, cmd.optsWithGlobals()), deps)));
-
-  addFlags(verb(program, 'export'), VERB_FLAGS.export)
-    .description(VERB_HELP['export']?.short ?? '')
-    .action((_o, cmd: Command) => done(runExport(parseExportOptions(cmd.optsWithGlobals()), deps)));
-
-  addFlags(verb(program, 'record'), VERB_FLAGS.record)
-    .description(VERB_HELP['record']?.short ?? '')
-    .argument('<file>', 'the record to append to (resumed if it exists)')
-    .action((file: string, _o, cmd: Command) => done(runRecord(parseRecordOptions(file, cmd.optsWithGlobals()), deps)));
-
+  }
   return program;
 }
 

@@ -5,7 +5,7 @@
 // made to be shared: by default it does not name every Secret and RoleBinding of the namespace. From
 // a saved input, what it saved. Null: the input cannot tell.
 import type { Event, ObjectRef } from '../core/event.ts';
-import { objectKey } from '../core/incarnation.ts';
+import { objectKey } from '../core/identity.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 import { MAX_OWNER_DEPTH } from '../core/object-meta.ts';

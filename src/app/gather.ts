@@ -16,6 +16,8 @@ import type { RecorderNotes } from '../core/recorder-notes.ts';
 import type { EventSource, Provenance, RawEvents, Unanswered } from '../core/source.ts';
 import type { CommonOptions } from '../options/common.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
+import { readObjectFacts } from './object-facts.ts';
+import type { FactSet } from '../core/facts.ts';
 
 interface GatherRequest {
   common: CommonOptions;
@@ -29,6 +31,8 @@ interface GatherRequest {
   raw?: boolean;
   /** false: the output tells no recorder notes, so none are worked out */
   notes?: boolean;
+  /** what the objects' status and spec say (src/core/facts.ts): read live, or what a saved file holds */
+  facts?: boolean;
 }
 
 interface Gathered {
@@ -56,6 +60,8 @@ interface Gathered {
   notes: RecorderNotes;
   /** several contexts read together: those that did not answer (said on stderr; the verb exits EXIT.partial) */
   unanswered: Unanswered[];
+  /** with `facts`: the objects' facts; undefined when the source holds none */
+  facts?: FactSet;
 }
 
 export async function gather(request: GatherRequest, deps: Deps): Promise<Gathered> {
@@ -69,6 +75,7 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
   const live = await readLiveFacts(read, common, deps, now, { compare, lookups: request.lookups });
   const { source, events } = read;
   const { provenance } = source;
+  const facts = request.facts ? await readObjectFacts(source, events, deps, now) : undefined;
   return {
     now,
     source,
@@ -82,5 +89,6 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     hidden: read.hidden,
     notes: read.notes,
     unanswered: read.unanswered,
+    ...(facts === undefined ? {} : { facts }),
   };
 }

@@ -2,7 +2,7 @@
 // not readable and why), then the owners of those read, up to the top. capture (objects.json) and
 // record (object lines) both save what this returns.
 import type { ObjectRef } from '../core/event.ts';
-import { objectKey } from '../core/incarnation.ts';
+import { objectKey } from '../core/identity.ts';
 import type { ObjectLookup } from '../core/incarnation.ts';
 import { findOwners } from '../core/object-meta.ts';
 import type { LookUp } from '../core/object-meta.ts';

@@ -7,6 +7,7 @@ import { observedWindow } from '../core/source.ts';
 import type { Provenance } from '../core/source.ts';
 import type { Tree } from '../core/ownership.ts';
 import { renderTimelinePage } from '../render/timeline-page.ts';
+import type { FactSet } from '../core/facts.ts';
 
 interface PageInput {
   provenance: Provenance;
@@ -16,12 +17,14 @@ interface PageInput {
   live?: LiveFacts;
   /** --for X --tree: the headline tells the tree, lanes come owner first */
   tree?: Tree;
+  /** the objects' status: the causes above the lanes */
+  facts?: FactSet;
 }
 
 /** The page, with the incident account's headline; a saved file is shown as of when it was taken. */
 export function timelinePage(input: PageInput): string {
-  const { provenance, events, now, eventTTLms, live, tree } = input;
-  const incident = buildIncident(events, { now, provenance, eventTTLms, ...(live === undefined ? {} : { live }), ...(tree === undefined ? {} : { tree }) });
+  const { provenance, events, now, eventTTLms, live, tree, facts } = input;
+  const incident = buildIncident(events, { now, provenance, eventTTLms, ...(live === undefined ? {} : { live }), ...(tree === undefined ? {} : { tree }), ...(facts === undefined ? {} : { facts }) });
   const { first, last } = observedWindow(provenance);
   return renderTimelinePage(events, incident, {
     capturedAt: last ?? now,

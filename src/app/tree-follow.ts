@@ -7,13 +7,13 @@
 import type { Deps } from '../deps.ts';
 import type { Event, ObjectRef } from '../core/event.ts';
 import type { ObjectSelector } from '../core/filter.ts';
-import { objectKey } from '../core/incarnation.ts';
+import { objectKey } from '../core/identity.ts';
 import { findOwners } from '../core/object-meta.ts';
 import { childNamedBy } from '../core/tree-owner-messages.ts';
 import type { ObjectMeta, Tree, TreeNode } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
 import { buildTree } from '../core/tree.ts';
-import type { TreeRoot } from '../core/tree.ts';
+import type { TreeRoot } from '../core/tree-index.ts';
 import { renderTooDeepNotice } from '../render/tree.ts';
 import { readTreeInputs } from './tree.ts';
 

@@ -9,7 +9,7 @@ import { isSelected } from '../core/filter.ts';
 import type { ObjectMeta, Tree } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
 import { buildTree } from '../core/tree.ts';
-import type { TreeRoot } from '../core/tree.ts';
+import type { TreeRoot } from '../core/tree-index.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { savedNoun } from '../render/notices.ts';
 import { renderNoOwnershipNotice, renderTooDeepNotice } from '../render/tree.ts';

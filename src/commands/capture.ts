@@ -22,6 +22,8 @@ import type { CaptureFile } from '../io/event-file.ts';
 import { OBJECTS_FILE, formatObjectsFile } from '../io/objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
+import { STATUS_FILE, formatStatusFile } from '../io/facts-file.ts';
+import type { FactSet } from '../core/facts.ts';
 import { oneContext, parseCommonOptions, parseEventTTL } from '../options/common.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
@@ -68,6 +70,8 @@ function captureFiles(input: {
   live?: LiveFacts;
   /** the events' objects and their owners; null: the input cannot tell */
   objects: SavedObject[] | null;
+  /** what the objects' status said; undefined: the input holds none */
+  facts?: FactSet;
 }): Record<string, string> {
   const { provenance, raw, events, now } = input;
   const capture: CaptureFile = {
@@ -86,6 +90,7 @@ function captureFiles(input: {
     provenance,
     eventTTLms: input.eventTTLms,
     ...(input.live === undefined ? {} : { live: input.live }),
+    ...(input.facts === undefined ? {} : { facts: input.facts }),
   });
   const live = input.live;
   const standing = live === undefined ? undefined : (ev: Event) => standingOf(ev, live);
@@ -93,6 +98,7 @@ function captureFiles(input: {
   return {
     'events.json': toJsonText(capture),
     ...(input.objects === null ? {} : { [OBJECTS_FILE]: formatObjectsFile(capture.capturedAt, input.objects) }),
+    ...(input.facts === undefined || input.facts.noStatus === true ? {} : { [STATUS_FILE]: formatStatusFile(capture.capturedAt, input.facts) }),
     'events-list.txt': events.length > 0 ? renderTimelineTable(events, table) : '',
     'count-report.txt': renderCountReport(events, now),
     'type-report.txt': renderTypeReport(auditEvents(events)),
@@ -100,7 +106,7 @@ function captureFiles(input: {
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
-    'timeline.html': timelinePage({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }) }),
+    'timeline.html': timelinePage({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }), ...(input.facts === undefined ? {} : { facts: input.facts }) }),
   };
 }
 
@@ -126,12 +132,12 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const { source, events, raw, live, ages, hidden } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false }, deps);
+  const { source, events, raw, live, ages, hidden, facts } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false, facts: true }, deps);
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }
   const { saved: objects, leftOut } = await capturedObjects(source, events, live, opts.allObjects);
-  const files = captureFiles({ provenance: source.provenance, raw, events, now: ages.at, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }) });
+  const files = captureFiles({ provenance: source.provenance, raw, events, now: ages.at, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }), ...(facts === undefined ? {} : { facts }) });
   await writeFolder(opts, files, deps);
   const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);

@@ -10,7 +10,7 @@ import type { FilterContext } from '../core/filter.ts';
 import { labelsFor } from '../app/labels.ts';
 import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { normaliseEvent } from '../core/event.ts';
-import { eventIdentity } from '../core/versions.ts';
+import { eventIdentity } from '../core/identity.ts';
 import type { EventVersion } from '../core/source.ts';
 import { eventToLog, hrTimeFromMs } from '../otlp/logs.ts';
 import type { OtlpLog } from '../otlp/logs.ts';
@@ -82,6 +82,7 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
     endpoint,
     encoding: opts.otlp.encoding,
     retry: opts.otlp.retry,
+    failUnreachable: true,
     notice: (notice) => deps.stderr.write(`${escapeTerminal(shipNoticeText(notice))}\n`),
   });
   const started = performance.now();

@@ -27,6 +27,8 @@ interface IncidentOptions {
   absoluteTimes: boolean;
   /** --detail: every object and item, no cap (text; -o json always carries everything) */
   detail: boolean;
+  /** --no-status: causes from the events alone (no status, spec or logs read) */
+  status: boolean;
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
@@ -38,12 +40,13 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
     compare: parseCompare(raw, common),
     absoluteTimes: raw.absoluteTimes === true,
     detail: raw.detail === true,
+    status: raw.status !== false,
   };
 }
 
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
-  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: true }, deps);
-  const { events, provenance, ages, live, tree } = gathered;
+  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: true, facts: opts.status }, deps);
+  const { events, provenance, ages, live, tree, facts } = gathered;
   const incident = buildIncident(events, {
     now: ages.at,
     provenance,
@@ -51,6 +54,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     ...(live === undefined ? {} : { live }),
     // --for X --tree: told owner first, siblings grouped by owner
     ...(tree === undefined ? {} : { tree }),
+    ...(facts === undefined ? {} : { facts }),
   });
   if (opts.output.kind === 'document') {
     const doc = { ...toIncidentJson(incident), recorderNotes: recorderNotesJson(gathered.notes), hidden: hiddenJson(gathered.hidden) };

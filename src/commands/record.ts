@@ -19,6 +19,8 @@ import type { RetryPolicy } from '../core/retry.ts';
 import type { EventSource, Provenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
+import { FactsRecorder } from '../app/record-facts.ts';
+import type { SavedStatus } from '../core/facts.ts';
 import { SessionWriter, readRecordFile } from '../io/record-writer.ts';
 import { describeFilter } from '../io/record-line.ts';
 import { kindWords } from '../io/path-kind.ts';
@@ -99,6 +101,18 @@ function ownerRecorder(source: EventSource, held: SavedObject[], writer: Session
   return new OwnerRecorder({ lookUp: (refs) => objects.lookUp(refs), write: (saved) => writer.writeObjects(deps.now(), saved), held, notice });
 }
 
+/** How long a stopping recorder waits for its last read of the objects' status. */
+const FACTS_GRACE_MS = 5_000;
+/** The least time between two reads of the objects' status while recording. */
+const FACTS_EVERY_MS = 5_000;
+
+/** Who writes status lines: a source that can read the objects' facts; none without. */
+function factsRecorder(source: EventSource, held: SavedStatus[] | undefined, writer: SessionWriter, deps: Deps, notice: (text: string) => void): FactsRecorder | undefined {
+  const read = source.facts;
+  if (read === undefined) return undefined;
+  return new FactsRecorder({ read: (events, now) => read(events, now), write: (now, lines) => writer.writeStatus(now, lines), now: () => deps.now(), held, notice, everyMs: FACTS_EVERY_MS });
+}
+
 export async function runRecord(opts: RecordOptions, deps: Deps): Promise<CommandResult> {
   const existing = await readRecordFile(opts.file);
   // The shipper reads back what the record holds, and keeps its ledger beside it.
@@ -136,6 +150,7 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   };
   const writer = new SessionWriter(existing, header, { signal: stop.signal, waiting: () => status.notice(`waiting for a process to read ${file} (a FIFO)`) });
   const owners = ownerRecorder(source, existing.record.objects ?? [], writer, deps, status.notice);
+  const facts = factsRecorder(source, existing.record.status, writer, deps, status.notice);
   let shipping: Shipping | undefined;
   let lastFailure = '';
   try {
@@ -167,12 +182,15 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       const planned = planStep(step, { index, namespace, keep, observedAt: deps.now() });
       await writer.write(planned);
       owners?.saw(planned.map((observation) => observation.event));
+      facts?.saw(planned.map((observation) => observation.event));
       for (const observation of planned) countObservation(counts, observation);
       if (planned.length > 0) shipping?.wake();
       status.update(counts);
     }
   } finally {
     stop.clear();
+    // The state the recorder leaves the story in: one last read of the objects its events are about.
+    await facts?.finish(FACTS_GRACE_MS);
     await owners?.finish(OWNERS_GRACE_MS);
     await writer.close();
     status.done();

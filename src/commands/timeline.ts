@@ -26,6 +26,7 @@ import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
+import { currentStatus } from '../core/current-status.ts';
 
 export interface TimelineOptions {
   common: CommonOptions;
@@ -108,8 +109,12 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
 async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<{ result: CommandResult; footer: string }> {
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
   // The recorder notes are the table's footer: -o json, stable, name and html stay as they were on stderr.
-  const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), notes: format === 'table' || format === 'wide' }, deps);
-  const { events, provenance, ages, standing, now, live, tree } = gathered;
+  // The wide table's STATUS column and the page's causes read the objects' status beside the events.
+  const gathered = await gather(
+    { common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), notes: format === 'table' || format === 'wide', facts: format === 'wide' || format === 'html' },
+    deps,
+  );
+  const { events, provenance, ages, standing, now, live, tree, facts } = gathered;
   // Notices about what a saved file covers go to stderr: stdout stays the table.
   deps.stderr.write(renderSavedNotice(provenance, events));
   if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
@@ -117,7 +122,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
   const done = { result: readResult(gathered.unanswered), footer: footer(gathered, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}) }));
+    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return done;
   }
@@ -146,6 +151,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     palette,
     standing,
     ...(tree ? { chainOf: (ev: Event) => tree.chainOf(ev) } : {}),
+    ...(facts !== undefined && facts.noStatus !== true ? { statusOf: currentStatus(facts) } : {}),
   });
   for (const piece of table) stdout.write(piece);
   return done;

@@ -3,7 +3,7 @@
 // when it hides an event so the reader is told what was left out.
 
 import type { Event } from './event.ts';
-import { groupOf } from './resources.ts';
+import { groupOf } from './identity.ts';
 import { matchesFields, matchesLabels } from './selectors.ts';
 import type { FieldTerm, LabelRequirement } from './selectors.ts';
 import { dedupeByUid, sortTimeline } from './timeline.ts';

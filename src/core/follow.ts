@@ -5,7 +5,7 @@
 // occurrence at all.
 import type { Event } from './event.ts';
 import { sortTimeline } from './timeline.ts';
-import { eventIdentity } from './versions.ts';
+import { eventIdentity } from './identity.ts';
 
 function occurrenceKey(ev: Event): string {
   return `${eventIdentity(ev)}|${ev.count}|${ev.lastSeen ?? ''}`;

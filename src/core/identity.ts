@@ -9,13 +9,13 @@
 import type { Event, ObjectRef } from './event.ts';
 
 /** The API group of an apiVersion ("apps/v1" -> "apps", "v1" -> ""): versions of one group are one object. */
-function groupOf(apiVersion: string): string {
+export function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/** One object by name, whatever its uid. NUL cannot appear in a Kubernetes name. */
-function nameKey(ref: ObjectRef): string {
+/** One object by name, whatever its uid: group, Kind, namespace and name. NUL cannot appear in a Kubernetes name. */
+export function nameKey(ref: ObjectRef): string {
   return [groupOf(ref.apiVersion), ref.kind, ref.namespace, ref.name].join('\u0000');
 }
 
@@ -83,4 +83,32 @@ export function objectIdentities(events: readonly Event[]): (ev: Event) => strin
     const uid = uidOf(ev);
     return uid !== '' ? `uid:${uid}` : `name:${nameKey(ev.object)}`;
   };
+}
+
+// The other keys of an object, each where one rule cannot serve:
+
+/**
+ * An object as a lookup asks for it: apiVersion (not group: a lookup asks one version), Kind,
+ * namespace and name; not uid, which is what the lookup answers and the events are compared with.
+ */
+export function objectKey(ref: ObjectRef): string {
+  return [ref.apiVersion, ref.kind, ref.namespace, ref.name].join('\u0000');
+}
+
+/**
+ * An object by group, Kind and name inside one namespace: the tree's rule (core/tree-index.ts). An
+ * ownerReference names no namespace (an owner is always in its child's), and an event about a
+ * namespaced object may leave involvedObject.namespace empty, so the namespace is left out.
+ */
+export function nameKeyInNamespace(o: { apiVersion: string; kind: string; name: string }): string {
+  return [groupOf(o.apiVersion), o.kind, o.name].join('\u0000');
+}
+
+/**
+ * Which Event an Event object is (not the object it is about): metadata.uid, else namespace/name;
+ * '' when it has neither (nothing to tell it apart by). core/versions.ts keeps the newest of each.
+ */
+export function eventIdentity(ev: { uid: string; namespace: string; name: string }): string {
+  if (ev.uid !== '') return `uid:${ev.uid}`;
+  return ev.name === '' ? '' : `name:${ev.namespace}/${ev.name}`;
 }

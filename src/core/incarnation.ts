@@ -5,6 +5,7 @@
 
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectMeta } from './ownership.ts';
+import { objectKey } from './identity.ts';
 
 /**
  * current: the live object has the uid the event names. previous: an object of that name exists,
@@ -58,11 +59,6 @@ export interface LiveFacts {
   liveUids?: ReadonlySet<string>;
   /** the live events that pass the filters, each once (--compare) */
   liveEvents?: Event[];
-}
-
-/** One object by name: apiVersion, Kind, namespace and name (not uid: that is what is compared). */
-export function objectKey(ref: ObjectRef): string {
-  return [ref.apiVersion, ref.kind, ref.namespace, ref.name].join('\u0000');
 }
 
 /** An event whose object can be looked up and compared: it names a uid, an apiVersion, a Kind and a name. */

@@ -18,6 +18,9 @@ import type { Tree } from './ownership.ts';
 import type { ObjectStory, Report } from './story.ts';
 import { buildStoryTree, ownerInTree, ownerLabel } from './tree-story.ts';
 import type { IncidentTree } from './tree-story.ts';
+import { findCauses } from './causes.ts';
+import type { Causes } from './causes.ts';
+import type { FactGap, FactSet } from './facts.ts';
 
 /** kube-apiserver's --event-ttl default. */
 export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
@@ -33,6 +36,19 @@ export interface IncidentContext {
   live?: LiveFacts;
   /** `--for X --tree`: the tree of X; the account is then told owner first and siblings are grouped by owner */
   tree?: Tree;
+  /** what the objects' status and spec say (read live, or saved in a record or capture); causes are told from the events alone without */
+  facts?: FactSet;
+}
+
+/** The causes of what the events show (src/core/causes.ts), and what could not be read for them. */
+export interface Why extends Causes {
+  gaps: FactGap[];
+  /** a saved file written before status lines were kept */
+  noStatus: boolean;
+  /** whether any status was read at all */
+  withFacts: boolean;
+  /** Kind/name of objects with Warning events whose status was not read (gone before it was read, or not in the saved file), byte order */
+  unknown: string[];
 }
 
 /** What the input can tell at all; a stable table carries types, reasons and objects only. */
@@ -137,6 +153,8 @@ export interface Incident {
   uncheckedObjects?: Unchecked[];
   /** with a tree (`--for X --tree`): the stories placed owner first */
   tree?: IncidentTree;
+  /** causes, when the input carries messages */
+  why?: Why;
 }
 
 /** Expects the events of one look; each event counts once even when both APIs listed it. */
@@ -170,7 +188,25 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   };
   if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
   if (tree !== undefined) incident.tree = buildStoryTree(tree, objects, (story) => story.chain);
+  if (carries.messages) {
+    const facts = ctx.facts ?? { objects: [], gaps: [], readAt: null };
+    const withFacts = ctx.facts !== undefined && facts.noStatus !== true;
+    incident.why = { ...findCauses(facts, events), gaps: facts.gaps, noStatus: facts.noStatus === true, withFacts, unknown: withFacts ? statusUnknown(facts, events) : [] };
+  }
   return incident;
+}
+
+/** Pods and workloads with Warning events that the facts do not hold, where their Kind was read in their namespace. */
+function statusUnknown(facts: FactSet, events: Event[]): string[] {
+  const held = new Set(facts.objects.map((o) => `${o.namespace}/${o.kind}/${o.name}`));
+  const kinds = new Set(facts.objects.map((o) => `${o.namespace}/${o.kind}`));
+  const out = new Set<string>();
+  for (const ev of events) {
+    const o = ev.object;
+    if (ev.type !== 'Warning' || o.kind === 'Node') continue;
+    if (kinds.has(`${o.namespace}/${o.kind}`) && !held.has(`${o.namespace}/${o.kind}/${o.name}`)) out.add(`${o.kind}/${o.name}`);
+  }
+  return [...out].sort(compareBytes);
 }
 
 function addLiveFacts(incident: Incident, events: Event[], live: LiveFacts): void {

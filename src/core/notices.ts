@@ -10,7 +10,10 @@ export type WatchNotice =
 
 /** Shipping OTLP logs (src/otlp/ship.ts, record-ship.ts). */
 export type ShipNotice =
-  | { kind: 'rejected'; origin: string; rejected: number; sent: number; message: string }
+  /** partial success; `claimed`: the count the endpoint gave when it was not believed (negative, or more than were sent) */
+  | { kind: 'rejected'; origin: string; rejected: number; sent: number; message: string; claimed?: number }
+  /** record --otlp: a batch the endpoint refused as bad data (400), passed over */
+  | { kind: 'bad-data'; origin: string; refused: number; why: string }
   | { kind: 'retrying'; origin: string; why: string; delayMs: number }
   /** the ledger beside the record (FILE.otlp.json) says more was shipped than the record holds */
   | { kind: 'ledger-ahead'; record: string }

@@ -3,7 +3,7 @@
 // owners of a set of objects found transitively, up to the top, through the live objects' lookups.
 import type { ObjectRef } from './event.ts';
 import type { LookupFailure, ObjectLookup } from './incarnation.ts';
-import { objectKey } from './incarnation.ts';
+import { objectKey } from './identity.ts';
 import { asObject, asString } from './json.ts';
 import type { Json } from './json.ts';
 import type { ObjectMeta, OwnerRef } from './ownership.ts';

@@ -4,6 +4,7 @@
 // the text is lower-cased, then tried as `resource.version.group`, else as `resource.group`
 // (`resource` alone: any group); `resource` may be the plural, the singular, the Kind or a short name.
 // Pure: the served resources (discovery) are handed in.
+import { groupOf } from './identity.ts';
 
 /** One resource the API server serves, as discovery lists it (subresources left out). */
 export interface ServedResource {
@@ -84,12 +85,6 @@ export function resolveResource(text: string, resources: ServedResource[]): Reso
   const found = matching(resources, resource, group, null);
   if (found.length === 0) return { outcome: 'unknown', resource, group: group ?? '' };
   return choose(found, resource);
-}
-
-/** The group part of an apiVersion: `apps/v1` is apps, `v1` (or nothing) is the core group ''. */
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
 // The Kinds every API server serves, by group (kubectl api-resources, Kubernetes v1.36): offline, a

@@ -13,6 +13,7 @@
 // wording or the wire shape differs; the compiler lists every switch that misses the new kind.
 
 import type { Event, ObjectRef } from './event.ts';
+import type { FactSet } from './facts.ts';
 import type { WatchNotice } from './notices.ts';
 import type { ObjectLookup } from './incarnation.ts';
 import type { Json } from './json.ts';
@@ -329,6 +330,12 @@ export interface EventSource {
    * served): an object of one of them, absent from its answer, is not known to be gone. Absent: none.
    */
   ownershipGaps?(): { group: string; kind: string }[];
+  /**
+   * What the objects' status and spec say beside the events (src/core/facts.ts): the live cluster
+   * reads them now; a record or capture hands back the status lines it saved. Absent: the input
+   * holds none (a list, a stable table, a collector's file).
+   */
+  facts?(events: Event[], now: number): Promise<FactSet>;
   /** the live server's resources, which resolve `--for TYPE/NAME` as kubectl does; absent for a saved input */
   readonly discovery?: ResourceDiscovery;
   /**

@@ -1,8 +1,9 @@
 // The story of a namespace: each event once, in the order things happened.
 
 import type { Event, ObjectRef } from './event.ts';
-import { groupOf } from './resources.ts';
-import { compareVersions, eventIdentity } from './versions.ts';
+import { groupOf } from './identity.ts';
+import { compareVersions } from './versions.ts';
+import { eventIdentity } from './identity.ts';
 
 /** What every renderer prints for an empty value, like `kubectl get` does. */
 export const NONE = '<none>';

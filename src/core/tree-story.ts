@@ -4,17 +4,13 @@
 // it owns; members no event reaches are counted, not told. Pure data; no English.
 
 import type { Event } from './event.ts';
+import { groupOf } from './identity.ts';
 import type { ObjectStory } from './story.ts';
 import type { Tree, TreeNode } from './ownership.ts';
 import { groupStories } from './families.ts';
 import type { ObjectFamily } from './families.ts';
 
 /** The API group of an apiVersion: versions of one group are one object. */
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
 /** One member of a tree: its uid, else (a child known only by its owner's message) group/Kind/namespace/name. */
 export function memberKey(n: TreeNode): string {
   return n.uid !== '' ? `uid:${n.uid}` : `name:${[groupOf(n.apiVersion), n.kind, n.namespace, n.name].join('\u0000')}`;

@@ -3,12 +3,7 @@
 // record's replay (every version its recorder saw).
 import type { Event } from './event.ts';
 import { asString, compareResourceVersions, metadataOf } from './json.ts';
-
-/** metadata.uid, else namespace/name; '' when the event has neither (nothing to tell it apart by). */
-export function eventIdentity(ev: { uid: string; namespace: string; name: string }): string {
-  if (ev.uid !== '') return `uid:${ev.uid}`;
-  return ev.name === '' ? '' : `name:${ev.namespace}/${ev.name}`;
-}
+import { eventIdentity } from './identity.ts';
 
 /** eventIdentity of a raw event object, as the server sent it. */
 export function rawIdentity(object: unknown): string {

@@ -7,6 +7,7 @@ import { SavedFileError } from './saved-events.ts';
 import type { SavedEvents } from './saved-events.ts';
 import { errnoText } from './errno.ts';
 import { OBJECTS_FILE, readObjectsFile } from './objects-file.ts';
+import { STATUS_FILE, parseStatusFile } from './facts-file.ts';
 import { NotAFileError, TooBigError, kindOf, kindWords, readRegularFile } from './path-kind.ts';
 
 const EVENTS_FILE = 'events.json';
@@ -39,16 +40,42 @@ function unreadableWhy(error: unknown): string {
  */
 export async function withCaptureObjects(saved: SavedEvents, path: string, refused: (file: string, why: string) => void = () => {}): Promise<SavedEvents> {
   if (path === '-' || !('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
-  const file = join(dirname(path), OBJECTS_FILE);
-  // Capped and a regular file only, as events.json: a shared capture is someone else's folder.
+  return withCaptureStatus(await withOwners(saved, path, refused), path, refused);
+}
+
+/**
+ * A file beside events.json, capped and a regular file only, as events.json: a shared capture is
+ * someone else's folder. Null when it is not there (a capture taken before the file existed, as
+ * before) or cannot be read (told to `refused`).
+ */
+async function readBeside(path: string, name: string, refused: (file: string, why: string) => void): Promise<{ file: string; text: string | null }> {
+  const file = join(dirname(path), name);
   const text = await readRegularFile(file, MAX_FROM_BYTES).then(
     (bytes) => bytes.toString('utf8'),
     (error: unknown) => {
-      // None at all: a capture taken before objects.json existed, as before.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') refused(file, unreadableWhy(error));
       return null;
     },
   );
+  return { file, text };
+}
+
+/** The status.json beside events.json (src/io/facts-file.ts); none: a capture taken before status was kept. */
+async function withCaptureStatus(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
+  if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
+  const { file, text } = await readBeside(path, STATUS_FILE, refused);
+  if (text === null) return saved;
+  const status = parseStatusFile(text, saved.provenance.capturedAt);
+  if (status === null) {
+    refused(file, 'is not a status.json of this capture');
+    return saved;
+  }
+  return { ...saved, status };
+}
+
+async function withOwners(saved: SavedEvents, path: string, refused: (file: string, why: string) => void): Promise<SavedEvents> {
+  if (!('raw' in saved) || saved.provenance.kind !== 'capture') return saved;
+  const { file, text } = await readBeside(path, OBJECTS_FILE, refused);
   if (text === null) return saved;
   const read = readObjectsFile(text, saved.provenance.capturedAt);
   if ('refused' in read) {

@@ -16,6 +16,8 @@ import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import { notAnEventError, SavedFileError } from './saved-events.ts';
 import type { SavedEvents } from './saved-events.ts';
 import { parseRecordSaved } from './record-replay.ts';
+import { factSetOf } from './facts-file.ts';
+import type { FactSet } from '../core/facts.ts';
 
 /** The events.json a capture writes: both API views plus where and when they came from. */
 export interface CaptureFile {
@@ -191,5 +193,13 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
     ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
     read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo, ...unread } } : { events }),
     versions: async () => versions,
+    // A record or capture says what status it holds, or that it holds none; a list or collector's file holds none and says nothing.
+    ...(saved.provenance.kind === 'record' || saved.provenance.kind === 'capture' ? { facts: async () => inNamespaceFacts(factSetOf(saved.status), namespace) } : {}),
   };
+}
+
+/** -n narrows a saved file's facts as it narrows its events (a Node, cluster-scoped, stays). */
+export function inNamespaceFacts(facts: FactSet, namespace: string | null): FactSet {
+  if (namespace === null) return facts;
+  return { ...facts, objects: facts.objects.filter((o) => o.namespace === '' || o.namespace === namespace), gaps: facts.gaps.filter((g) => g.namespace === '' || g.namespace === namespace) };
 }

@@ -7,7 +7,7 @@ import type { Event } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
 import { keptVersions } from '../core/keep.ts';
 import type { Keep } from '../core/keep.ts';
-import { eventIdentity } from '../core/versions.ts';
+import { eventIdentity } from '../core/identity.ts';
 import { SlotIndex } from './slot-index.ts';
 
 export class LatestFold {

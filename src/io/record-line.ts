@@ -16,6 +16,10 @@
 // The line begins as an observation does, so a reader that predates object lines skips it as a
 // torn fragment instead of refusing the record; readers that know them take the ownership from them.
 //
+// Status lines (src/io/facts-file.ts) hold what the objects' status and spec said, written the first
+// time the recorder reads an object and each time one of its facts changes; they too begin with
+// observedAt, so an older reader skips them as it skips object lines.
+//
 // Replay keeps the latest version of each event by uid, including events the server has since
 // expired or deleted: outliving the TTL is the point of a record. A DELETED line never removes
 // anything; it says the server no longer has the event. A DELETED line with "inferred": true was
@@ -28,9 +32,11 @@ import type { Observation, RecordHeader } from '../core/record.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
+import { STATUS_KIND, parseStatusLine } from './facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 
 /** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be). */
-export type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null };
+export type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null } | { status: SavedStatus | null };
 
 const OBJECT_LINE_KIND = 'EvtimelineObject';
 
@@ -99,6 +105,7 @@ export function parseRecordLine(line: string): RecordLine | null {
     };
   }
   if (value.kind === OBJECT_LINE_KIND) return { object: parseSavedObject(value.object) };
+  if (value.kind === STATUS_KIND) return { status: parseStatusLine(value, timeOf(value.observedAt)) };
   if (!isObject(value.event) || typeof value.type !== 'string') return null;
   const observation: Observation = { observedAt: timeOf(value.observedAt), type: value.type, event: value.event };
   if (value.inferred === true) observation.inferred = true;

@@ -12,12 +12,15 @@ import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventVersion } from '../core/source.ts';
 import type { SavedEvents } from './saved-events.ts';
 import { RecordLineReader } from './record-line.ts';
+import type { SavedStatus } from '../core/facts.ts';
 
 export interface RecordText {
   headers: RecordHeader[];
   observations: Observation[];
   /** the object lines' objects, in the order written; undefined: the record has no object lines (a recorder that predates them) */
   objects?: SavedObject[];
+  /** the status lines, in the order written; undefined: the record has none (a recorder that predates them) */
+  status?: SavedStatus[];
   /**
    * The text after the last newline, when it is not a complete line: a recorder killed in the
    * middle of a write. Readers ignore it; a recorder cuts it off before appending.
@@ -40,6 +43,7 @@ export function parseRecordText(text: string): RecordText | null {
   const headers: RecordHeader[] = [];
   const observations: Observation[] = [];
   let objects: SavedObject[] | undefined;
+  let status: SavedStatus[] | undefined;
   const reader = new RecordLineReader();
   const lines = text.split('\n');
   const last = lines.length - 1;
@@ -50,10 +54,11 @@ export function parseRecordText(text: string): RecordText | null {
     if (read === 'skip') continue;
     if ('header' in read) headers.push(read.header);
     else if ('observation' in read) observations.push(read.observation);
+    else if ('status' in read) (status ??= []).push(...(read.status === null ? [] : [read.status]));
     else (objects ??= []).push(...(read.object === null ? [] : [read.object]));
   }
   if (!reader.isRecord) return null;
-  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
+  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }) };
 }
 
 /**
@@ -106,5 +111,6 @@ export function parseRecordSaved(text: string): SavedEvents | null {
     raw: { core: latestVersions(observations), eventsK8sIo: null },
     versions: observedVersions(observations),
     ...(record.objects === undefined ? {} : { objects: record.objects }),
+    status: record.status,
   };
 }

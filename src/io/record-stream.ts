@@ -17,8 +17,11 @@ import type { Keep } from '../core/keep.ts';
 import type { RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, RecordProvenance } from '../core/source.ts';
-import { eventIdentity } from '../core/versions.ts';
+import { eventIdentity } from '../core/identity.ts';
 import { notAnEventError } from './saved-events.ts';
+import { inNamespaceFacts } from './event-file.ts';
+import { factSetOf } from './facts-file.ts';
+import type { SavedStatus } from '../core/facts.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';
@@ -63,6 +66,8 @@ interface FoldedRecord {
   tornLines: number;
   /** the object lines' objects (few: one per object, not per event); undefined when the record has none */
   objects?: SavedObject[];
+  /** the status lines (one per object and change of fact); undefined when the record has none */
+  status?: SavedStatus[];
 }
 
 /**
@@ -93,6 +98,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let firstObserved: number | null = null;
   let lastObserved: number | null = null;
   let objects: SavedObject[] | undefined;
+  let status: SavedStatus[] | undefined;
   const reader = new RecordLineReader();
   let index = -1;
   for await (const { line, complete } of lines) {
@@ -107,6 +113,10 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     }
     if ('object' in read) {
       (objects ??= []).push(...(read.object === null ? [] : [read.object]));
+      continue;
+    }
+    if ('status' in read) {
+      (status ??= []).push(...(read.status === null ? [] : [read.status]));
       continue;
     }
     const { observedAt, event: raw } = read.observation;
@@ -127,7 +137,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let bad = -1;
   for (const at of notEvent.keys()) if (bad < 0 || at < bad) bad = at;
   const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent.get(bad) as string };
-  return { headers, events: kept.events(), lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }) };
+  return { headers, events: kept.events(), lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }) };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
@@ -138,7 +148,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
 const CHUNK_BYTES = 64 * 1024;
 
 /** A file's text in chunks, read as it is iterated. */
-function* chunksOf(path: string): Generator<string> {
+export function* chunksOf(path: string): Generator<string> {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -240,5 +250,6 @@ export async function recordFileSource(path: string, namespace: string | null, k
     read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines.toArray()), eventsK8sIo: null } } : {}) }),
     // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).
     versions: () => observedVersions(path, namespace),
+    facts: async () => inNamespaceFacts(factSetOf(folded.status), namespace),
   };
 }

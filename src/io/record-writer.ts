@@ -10,6 +10,8 @@ import type { PathKind, Sink, WriteTarget } from './path-kind.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { formatHeader, formatObjectLine, formatObservation, parseRecordLine } from './record-line.ts';
+import { formatStatusLine } from './facts-file.ts';
+import type { FactGap, ObjectFacts } from '../core/facts.ts';
 import { parseRecordText } from './record-replay.ts';
 import type { RecordText } from './record-replay.ts';
 
@@ -207,6 +209,14 @@ export class SessionWriter {
     await this.begin();
     await this.serially(async () => {
       for (const object of objects) await (this.appender as RecordAppender).append(formatObjectLine(observedAt, object));
+    });
+  }
+
+  /** Status lines (src/io/facts-file.ts), written between the observations, never inside one. */
+  async writeStatus(observedAt: number, statuses: ({ facts: ObjectFacts } | { missing: FactGap })[]): Promise<void> {
+    await this.begin();
+    await this.serially(async () => {
+      for (const status of statuses) await (this.appender as RecordAppender).append(formatStatusLine(observedAt, status));
     });
   }
 

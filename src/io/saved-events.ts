@@ -4,6 +4,7 @@
 import type { Event } from '../core/event.ts';
 import type { CaptureProvenance, EventVersion, ListProvenance, OtlpProvenance, RawEvents, RecordProvenance, StableTableProvenance, StoreProvenance } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
+import type { SavedStatus } from '../core/facts.ts';
 
 /**
  * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
@@ -30,6 +31,8 @@ export type SavedEvents =
       versions?: EventVersion[];
       /** who owned what, where the file says (a capture's objects.json, a record's object lines); absent: it cannot tell */
       objects?: SavedObject[];
+      /** what the objects' status said (a record's status lines, a capture's status.json); undefined in a record or capture: written before status was kept */
+      status?: SavedStatus[] | undefined;
     }
   | { provenance: StableTableProvenance; events: Event[] };
 

@@ -80,6 +80,59 @@ function prepareFailure(error: unknown, target: KubeTarget): string {
   return pathErrorText(error).trim().split('\n')[0] ?? '';
 }
 
+/** Client certificate and key pairs already found to load: the check costs a key parse per request otherwise. */
+const loadedPairs = new Set<string>();
+
+/**
+ * A client certificate and key that do not load. A credential this machine cannot make, so final at
+ * once under -w and record too (a LocalCredentialError); src/options/user-errors.ts words it, in Go
+ * crypto/tls's words (tls.X509KeyPair, as client-go reports it: cert_rotation.go "Loading client
+ * cert failed" err=...).
+ */
+export class ClientKeyPairError extends LocalCredentialError {
+  override name = 'ClientKeyPairError';
+  constructor(
+    readonly server: string,
+    readonly context: string,
+    readonly problem: 'mismatch' | 'cert-not-pem' | 'key-not-pem' | 'unparsable',
+    /** the kubeconfig's client-certificate and client-key files; undefined for inline data */
+    readonly files: { cert?: string; key?: string },
+    /** OpenSSL's reason, for 'unparsable' */
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/**
+ * The client certificate and key the kubeconfig names, loaded once as the TLS connection will load
+ * them: a key that does not match its certificate, or that is not PEM, surfaced as OpenSSL's
+ * `error:05800074:x509 certificate routines::key values mismatch` from inside the request, an
+ * internal error, which -w and record retried for minutes.
+ */
+function checkClientPair(options: https.RequestOptions, target: KubeTarget): void {
+  const { cert, key } = options;
+  if (cert === undefined || key === undefined) return;
+  const id = `${String(cert)}\0${String(key)}`;
+  if (loadedPairs.has(id)) return;
+  const user = target.config.getCurrentUser();
+  const files = { ...(user?.certFile ? { cert: user.certFile } : {}), ...(user?.keyFile ? { key: user.keyFile } : {}) };
+  const refuse = (problem: ClientKeyPairError['problem'], detail = ''): never => {
+    throw new ClientKeyPairError(target.server, target.context, problem, files, detail);
+  };
+  // Go reads PEM blocks before any parse: a file with none is told as such.
+  if (!/-----BEGIN [A-Z0-9 ]*CERTIFICATE-----/.test(String(cert))) refuse('cert-not-pem');
+  if (!/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(String(key))) refuse('key-not-pem');
+  try {
+    process.getBuiltinModule('node:tls').createSecureContext({ cert, key });
+  } catch (error) {
+    const text = `${(error as NodeJS.ErrnoException).code ?? ''} ${error instanceof Error ? error.message : String(error)}`;
+    if (/KEY_VALUES_MISMATCH|key values mismatch/i.test(text)) refuse('mismatch');
+    refuse('unparsable', /error:[0-9A-F]+:[^:]*:[^:]*:([^:\n]+)/.exec(text)?.[1] ?? text.trim());
+  }
+  loadedPairs.add(id);
+}
+
 /**
  * The HTTP options (TLS material, Authorization header, proxy agent) kubectl would use for this
  * target: client-node's TLS, token and auth-provider handling, then what it lacks (auth.ts).
@@ -92,6 +145,7 @@ export async function requestOptions(target: KubeTarget): Promise<https.RequestO
     // A CA, client certificate or key that cannot be read: final, even under -w (credential-error.ts).
     throw new LocalCredentialError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${prepareFailure(error, target)}`);
   }
+  checkClientPair(options, target);
   // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
   // request then opened its own connection and TLS handshake (47 for a 20,000-event read with its
   // object lookups). Node's ClientRequest reads agent.keepAlive when the request is made.

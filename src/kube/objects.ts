@@ -6,7 +6,7 @@
 // (a Kind the reader may not get, a group/version no longer served, a Kind discovery does not list,
 // an unreachable server) makes that object "unknown": an incarnation that cannot be told is not an error.
 import type { ObjectRef } from '../core/event.ts';
-import { objectKey } from '../core/incarnation.ts';
+import { objectKey } from '../core/identity.ts';
 import { objectMetaOf } from '../core/object-meta.ts';
 import type { LookupFailure, ObjectLookup } from '../core/incarnation.ts';
 import { InvalidNameError, pathSegment } from './api-names.ts';

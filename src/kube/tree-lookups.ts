@@ -6,10 +6,10 @@
 // listed, or an apiVersion the server does not serve go to the ordinary lookups, so a gap is never
 // taken for gone.
 import type { ObjectRef } from '../core/event.ts';
-import { objectKey } from '../core/incarnation.ts';
+import { objectKey } from '../core/identity.ts';
 import type { ObjectLookup } from '../core/incarnation.ts';
 import type { ServedResource } from '../core/resources.ts';
-import { groupOf } from '../core/resources.ts';
+import { groupOf } from '../core/identity.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 import type { NamespaceOwnership } from './tree-listing.ts';
 

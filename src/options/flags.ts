@@ -168,6 +168,7 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     TREE,
     { long: '--absolute-times', description: 'print RFC 3339 times instead of ages', group: 'output' },
     { long: '--detail', description: 'tell every object and list everything; by default siblings with the same story are told once and each section is capped' },
+    { long: '--no-status', description: 'tell the causes from the events alone: read no object status, spec or container logs' },
   ],
   'type-audit': [output(AUDIT_OUTPUTS, true, 'text, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE or jsonpath-as-json=TEMPLATE')],
   'aggregate-patch': [

@@ -10,6 +10,20 @@ import { kindWords } from '../io/path-kind.ts';
 import type { PathKind } from '../io/path-kind.ts';
 import { PemFileError } from '../otlp/http.ts';
 import { KubeconfigError } from '../kube/kubeconfig.ts';
+import { ClientKeyPairError } from '../kube/http.ts';
+
+/** A client certificate and key that do not load: Go crypto/tls's words, then which files. */
+function clientKeyPairWords(error: ClientKeyPairError): string {
+  const why = {
+    mismatch: 'tls: private key does not match public key',
+    'cert-not-pem': 'tls: failed to find any PEM data in certificate input',
+    'key-not-pem': 'tls: failed to find any PEM data in key input',
+    unparsable: `tls: failed to parse the client certificate or key: ${error.detail}`,
+  }[error.problem];
+  const { cert, key } = error.files;
+  const files = cert !== undefined || key !== undefined ? ` (client-certificate ${cert ?? 'data'}, client-key ${key ?? 'data'})` : '';
+  return `cannot prepare a request to ${error.server} (context "${error.context}"): ${why}${files}`;
+}
 
 /** The flag that named a PEM file: --otlp-ca, --from-client-key, ... */
 function pemFlag(error: PemFileError): string {
@@ -77,6 +91,7 @@ export function inUserWords(error: unknown): unknown {
   }
   if (error instanceof AggregateError) return new UsageError(aggregateWords(error.problem));
   if (error instanceof KubeconfigError) return new RuntimeError(kubeconfigWords(error));
+  if (error instanceof ClientKeyPairError) return new RuntimeError(clientKeyPairWords(error));
   if (error instanceof PemFileError) {
     if (error.problem === 'unreadable') return new RuntimeError(`${pemFlag(error)} ${error.file}: ${error.detail}`);
     return new UsageError(`${pemFlag(error)} ${error.file}: not a PEM ${error.role === 'client-key' ? 'private key' : 'certificate'} file`);

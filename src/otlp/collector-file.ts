@@ -23,7 +23,7 @@ import type { SavedEvents } from '../io/saved-events.ts';
 import { latestVersions } from '../io/record-replay.ts';
 
 
-interface OtlpVersion {
+export interface OtlpVersion {
   /** a core/v1 Event (or an events.k8s.io/v1 one, as the k8sobjects receiver stored it) */
   event: Json;
   /** epoch ms the writer observed it (observedTimeUnixNano); null when it does not say */
@@ -250,24 +250,48 @@ function parseLine(line: string): Json | null {
  */
 export function parseOtlpLines(text: string): OtlpFile | null {
   const lines = text.split('\n');
+  const reader = new OtlpLineReader();
   const versions: OtlpVersion[] = [];
-  const writers = new Set<OtlpWriter>();
-  let skipped = 0;
-  let seen = 0;
-  let unreadable: UnreadableRecords | null = null;
-  const refuse = (count: number, index: number, error: unknown): void => {
-    if (!(error instanceof UnreadableRecord)) throw error;
-    unreadable = { count: (unreadable?.count ?? 0) + count, line: unreadable?.line ?? index + 1, why: unreadable?.why ?? error.message };
-  };
   for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    const request = parseLine(line);
-    const isRequest = request !== null && (Array.isArray(request.resourceLogs) || Array.isArray(request.resourceSpans) || Array.isArray(request.resourceMetrics));
-    if (!isRequest) {
-      if (index === lines.length - 1 && seen > 0) break;
+    const read = reader.take(line, index);
+    if (read === null) {
+      if (index === lines.length - 1 && reader.seen > 0) break;
       return null;
     }
-    seen += 1;
+    versions.push(...read);
+  }
+  return reader.seen === 0 ? null : { versions, writers: reader.writerList(), skipped: reader.skipped, unreadable: reader.unreadable };
+}
+
+/**
+ * The file exporter's lines one at a time (parseOtlpLines over a whole text, src/otlp/collector-stream.ts
+ * as the file streams): the versions each holds, and what was skipped or could not be read.
+ */
+export class OtlpLineReader {
+  private readonly writers = new Set<OtlpWriter>();
+  skipped = 0;
+  /** export requests read */
+  seen = 0;
+  unreadable: UnreadableRecords | null = null;
+
+  private refuse(count: number, index: number, error: unknown): void {
+    if (!(error instanceof UnreadableRecord)) throw error;
+    const before = this.unreadable;
+    this.unreadable = { count: (before?.count ?? 0) + count, line: before?.line ?? index + 1, why: before?.why ?? error.message };
+  }
+
+  writerList(): OtlpWriter[] {
+    return [...this.writers].sort();
+  }
+
+  /** The versions on line `index` (0-based); [] for a blank line; null when it is not an export request. */
+  take(line: string, index: number): OtlpVersion[] | null {
+    if (line.trim() === '') return [];
+    const request = parseLine(line);
+    const isRequest = request !== null && (Array.isArray(request.resourceLogs) || Array.isArray(request.resourceSpans) || Array.isArray(request.resourceMetrics));
+    if (!isRequest) return null;
+    this.seen += 1;
+    const versions: OtlpVersion[] = [];
     for (const resourceLogs of Array.isArray(request.resourceLogs) ? request.resourceLogs : []) {
       if (!isObject(resourceLogs)) continue;
       const scopes = (Array.isArray(resourceLogs.scopeLogs) ? resourceLogs.scopeLogs : []).filter(isObject);
@@ -275,7 +299,7 @@ export function parseOtlpLines(text: string): OtlpFile | null {
       try {
         resource = attributesToJson(isObject(resourceLogs.resource) ? resourceLogs.resource.attributes : []);
       } catch (error) {
-        refuse(scopes.reduce((n, s) => n + (Array.isArray(s.logRecords) ? s.logRecords.length : 0), 0), index, error);
+        this.refuse(scopes.reduce((n, s) => n + (Array.isArray(s.logRecords) ? s.logRecords.length : 0), 0), index, error);
         continue;
       }
       for (const scopeLogs of scopes) {
@@ -285,20 +309,20 @@ export function parseOtlpLines(text: string): OtlpFile | null {
           try {
             version = isObject(record) ? toVersion(resource, scopeName, record) : null;
           } catch (error) {
-            refuse(1, index, error);
+            this.refuse(1, index, error);
             continue;
           }
           if (version === null) {
-            skipped += 1;
+            this.skipped += 1;
             continue;
           }
-          writers.add(version.writer);
+          this.writers.add(version.writer);
           versions.push(version);
         }
       }
     }
+    return versions;
   }
-  return seen === 0 ? null : { versions, writers: [...writers].sort(), skipped, unreadable };
 }
 
 /**

@@ -74,6 +74,7 @@ export class RecordShipper {
       encoding: opts.encoding,
       retry: opts.retry,
       notice: opts.notice,
+      skipBadData: true,
       ...(opts.post ? { post: opts.post } : {}),
       confirmed: async (mark) => {
         const before = this.ledger.endpoints[key];

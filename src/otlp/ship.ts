@@ -38,8 +38,24 @@ export interface ShipperOptions<M> {
   confirmed?(mark: M, totals: ShipTotals): Promise<void> | void;
   sleep?(ms: number): Promise<void>;
   /** the transport (tests inject a failing one; default: postOtlp) */
-  post?(endpoint: OtlpEndpoint, contentType: string, body: Uint8Array): Promise<SendOutcome>;
+  post?(endpoint: OtlpEndpoint, contentType: string, body: Uint8Array, signal?: AbortSignal): Promise<SendOutcome>;
+  /**
+   * export: an endpoint that has never answered and where nothing listens (connection refused, no
+   * such host) is a wrong URL, said at once, as kubectl says `connection refused` at once; without
+   * it (record --otlp) a collector that is down is waited for.
+   */
+  failUnreachable?: boolean;
+  /**
+   * record --otlp: a batch the endpoint refuses as bad data (400) is counted as rejected and passed
+   * over, and the next batches are sent: one event a collector will not take (anyone who may create
+   * events can write one) must not stop a recorder. Without it (export) a 400 ends the run.
+   */
+  skipBadData?: boolean;
 }
+
+/** A collector's message is untrusted and may be long: its first line, at most this long. */
+const MESSAGE_CHARS = 300;
+const shortMessage = (text: string): string => (text.split('\n')[0] ?? '').slice(0, MESSAGE_CHARS);
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -53,6 +69,10 @@ export class Shipper<M> {
   private closed = false;
   private aborted = false;
   private wakeSleeper: (() => void) | undefined;
+  /** ends a request in flight when abort() is called */
+  private readonly inFlight = new AbortController();
+  /** a connection to the endpoint was made at least once (an answer, or a timeout on one) */
+  private reached = false;
   private readonly done: Promise<void>;
 
   constructor(private readonly opts: ShipperOptions<M>) {
@@ -93,6 +113,7 @@ export class Shipper<M> {
   async abort(): Promise<ShipTotals> {
     this.aborted = true;
     this.closed = true;
+    this.inFlight.abort();
     this.wakeSleeper?.();
     this.wakeConsumer?.();
     this.wakeProducer?.();
@@ -142,12 +163,27 @@ export class Shipper<M> {
     for (let attempt = 1; ; attempt++) {
       if (this.aborted) return false;
       this.totals.requests += 1;
-      const outcome = await post(endpoint, CONTENT_TYPE[encoding], body);
+      const outcome = await post(endpoint, CONTENT_TYPE[encoding], body, this.inFlight.signal);
+      if (this.aborted) return false;
       if (outcome.kind === 'ok') {
-        const { rejected, message } = await rejectedLogs(outcome.body, encoding);
-        if (rejected > 0) notice({ kind: 'rejected', origin: endpoint.url.origin, rejected, sent: logs.length, message });
+        this.reached = true;
+        const said = await rejectedLogs(outcome.body, encoding);
+        // The count is the endpoint's word: a negative one, or more than were sent (`rejected 999999
+        // of 2`), is not believed past what was sent.
+        const rejected = Number.isFinite(said.rejected) ? Math.min(Math.max(0, Math.trunc(said.rejected)), logs.length) : 0;
+        const message = shortMessage(said.message);
+        const believed = rejected === said.rejected;
+        if (rejected > 0 || !believed) {
+          notice({ kind: 'rejected', origin: endpoint.url.origin, rejected, sent: logs.length, message, ...(believed ? {} : { claimed: said.rejected }) });
+        }
         this.totals.rejected += rejected;
         this.totals.accepted += logs.length - rejected;
+        return true;
+      }
+      if (outcome.kind === 'fail' && outcome.badData === true && this.opts.skipBadData === true) {
+        this.reached = true;
+        notice({ kind: 'bad-data', origin: endpoint.url.origin, refused: logs.length, why: outcome.why });
+        this.totals.rejected += logs.length;
         return true;
       }
       if (outcome.kind === 'fail') {
@@ -158,6 +194,10 @@ export class Shipper<M> {
         }
         throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
       }
+      if (outcome.unreachable === true && !this.reached && this.opts.failUnreachable === true) {
+        throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+      }
+      if (outcome.unreachable !== true) this.reached = true;
       if (attempt >= retry.maxAttempts) {
         throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed ${attempt} times in a row, giving up: ${outcome.why}`);
       }

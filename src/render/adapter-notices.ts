@@ -27,8 +27,12 @@ export function outOfRangeNotice(verb: string, count: number): string {
 
 export function shipNoticeText(notice: ShipNotice): string {
   switch (notice.kind) {
-    case 'rejected':
-      return `${notice.origin}: rejected ${notice.rejected} of ${notice.sent} log records${notice.message ? `: ${notice.message}` : ''}`;
+    case 'rejected': {
+      const claimed = notice.claimed === undefined ? '' : ` (it said ${Number.isFinite(notice.claimed) ? Math.trunc(notice.claimed) : 'a count that is no number'}: counted as ${notice.rejected})`;
+      return `${notice.origin}: rejected ${notice.rejected} of ${notice.sent} log records${claimed}${notice.message ? `: ${notice.message}` : ''}`;
+    }
+    case 'bad-data':
+      return `${notice.origin}: refused ${notice.refused} log records as bad data (${notice.why}): not sent again; recording goes on`;
     case 'retrying':
       return `${notice.origin}: ${notice.why}; retrying in ${(notice.delayMs / 1000).toFixed(1)} s`;
     case 'ledger-ahead':

@@ -63,6 +63,14 @@ export interface PageData {
   fields: typeof EVENT_FIELDS;
   /** in timeline order within each track */
   events: PageEvent[];
+  /** the incident's causes, most decisive first, shown above the lanes: the sentence, where it was read, and indices into `events` of the events it explains */
+  causes: PageCause[];
+}
+
+interface PageCause {
+  line: string;
+  evidence: string[];
+  events: number[];
 }
 
 interface PageContext {
@@ -76,6 +84,8 @@ interface PageContext {
   standing?: (ev: Event) => EventStanding;
   /** --for X --tree: lanes owner first, each naming its owner's */
   tree?: Tree;
+  /** the causes as text (unescaped: the page shows text nodes only), each naming its events */
+  causes?: { line: string; evidence: string[]; events: string[] }[];
 }
 
 /** kubectl events --types compares with strings.EqualFold: `warning` passes there, nowhere else. */
@@ -134,6 +144,7 @@ export function buildPageData(events: Event[], ctx: PageContext): PageData {
   const tracks: PageData['tracks'] = [];
   const rows: PageEvent[] = [];
   const offset = (ms: number | null): number | null => (ms === null ? null : ms - t0);
+  const rowOfName = new Map<string, number>();
   for (const group of buildLanes(events, ctx.tree)) {
     const first = lanes.length;
     groups.push({ namespace: group.namespace, lanes: group.lanes.map((_, i) => first + i) });
@@ -147,6 +158,7 @@ export function buildPageData(events: Event[], ctx: PageContext): PageData {
       for (const track of lane.tracks) {
         const trackIndex = tracks.push([laneIndex, strings.add(track.reason), typeOf(track.type)]) - 1;
         for (const ev of track.events) {
+          rowOfName.set(ev.name, rows.length);
           rows.push([trackIndex, strings.add(ev.name), strings.add(ev.message), strings.add(ev.reporter), offset(ev.firstSeen), offset(ev.lastSeen), ev.count]);
         }
       }
@@ -170,5 +182,6 @@ export function buildPageData(events: Event[], ctx: PageContext): PageData {
     tracks,
     fields: EVENT_FIELDS,
     events: rows,
+    causes: (ctx.causes ?? []).map((c) => ({ line: c.line, evidence: c.evidence, events: c.events.flatMap((name) => (rowOfName.has(name) ? [rowOfName.get(name) as number] : [])) })),
   };
 }

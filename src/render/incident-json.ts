@@ -15,6 +15,8 @@ import { isoOrNull, toIso } from './time.ts';
 import type { TreeNode } from '../core/ownership.ts';
 import { memberKey } from '../core/tree-story.ts';
 import type { IncidentTree, StoryBranch } from '../core/tree-story.ts';
+import { toWhyJson } from './causes-json.ts';
+import type { WhyJson } from './causes-json.ts';
 
 type Iso = string | null;
 
@@ -110,6 +112,10 @@ interface IncidentJson {
   uncheckedObjects?: (Omit<Unchecked, 'why'> & { why: string })[];
   /** with --tree: the stories owner first */
   tree?: TreeJson;
+  /** the causes, most decisive first (absent when the input carries no messages) */
+  causes?: WhyJson['causes'];
+  /** what could not be read for the causes, and whether object status was read */
+  causesFrom?: Omit<WhyJson, 'causes'>;
 }
 
 function sourceOf(p: Provenance): IncidentJson['source'] {
@@ -235,6 +241,11 @@ export function toIncidentJson(incident: Incident): IncidentJson {
   if (incident.recreatedObjects !== undefined) json.recreatedObjects = incident.recreatedObjects;
   if (incident.goneObjects !== undefined) json.goneObjects = incident.goneObjects;
   if (incident.tree !== undefined) json.tree = treeJson(incident.tree, incident.objects);
+  if (incident.why !== undefined) {
+    const { causes, ...from } = toWhyJson(incident.why);
+    json.causes = causes;
+    json.causesFrom = from;
+  }
   if (incident.uncheckedObjects !== undefined) json.uncheckedObjects = incident.uncheckedObjects.map((u) => ({ ...u, why: lookupFailureText(u.why) }));
   return json;
 }

@@ -22,6 +22,7 @@ import { recorderNoteLines } from './recorder-notes.ts';
 import { memberLabel, treeSection } from './tree-incident-text.ts';
 import type { IncidentTree } from '../core/tree-story.ts';
 import { observedWindow } from '../core/source.ts';
+import { renderWhy } from './causes-text.ts';
 import type { StoreProvenance } from '../core/source.ts';
 
 // The bound of the default account (--detail lifts it): a headline of at most 5 items a line, a
@@ -33,6 +34,8 @@ const SECTION_ITEMS = 10;
 
 export function renderIncidentText(incident: IncidentView, palette: Palette): string {
   const sections = [renderIncidentHeadline(incident, palette)];
+  const why = incident.why === undefined ? '' : renderWhy({ ...incident.why, detail: incident.detail === true }, palette);
+  if (why !== '') sections.push(why);
   if (incident.headline.events > 0) {
     const stories = incident.tree === undefined ? objectsSection(incident, palette) : treeSection(incident, incident.tree, palette, OBJECT_SECTION_LINES);
     sections.push(stories, reportersSection(incident, palette));

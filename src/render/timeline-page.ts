@@ -8,6 +8,7 @@ import { plainPalette } from './color.ts';
 import { buildPageData } from './html-data.ts';
 import { renderTimelineHtml } from './html.ts';
 import { renderIncidentHeadline } from './incident-text.ts';
+import { causeLineWith, evidenceTextWith } from './causes-text.ts';
 
 interface TimelinePageOptions {
   /** epoch ms the events were read at: now for a live read, the capture time of a saved file */
@@ -26,5 +27,8 @@ export function renderTimelinePage(events: Event[], incident: Incident, opts: Ti
   const headline = renderIncidentHeadline(incident, plainPalette).split('\n');
   const { namespace } = incident.provenance;
   const scope = namespace === null ? 'all namespaces' : `namespace ${namespace}`;
-  return renderTimelineHtml(buildPageData(events, { scope, headline, ...opts }));
+  const asIs = (text: string): string => text;
+  // Every cause, as -o json carries them: the page shows text nodes only, so nothing is escaped here.
+  const causes = (incident.why?.causes ?? []).map((c) => ({ line: causeLineWith(c, asIs), evidence: c.evidence.map((ev) => evidenceTextWith(ev, asIs)), events: c.events }));
+  return renderTimelineHtml(buildPageData(events, { scope, headline, causes, ...opts }));
 }

@@ -30,6 +30,8 @@ export interface TimelineTableOptions {
   standing?: (ev: Event) => EventStanding;
   /** --tree: where each event's object sits (root first); the OBJECT cell shows the chain */
   chainOf?: (ev: Event) => readonly TreeNode[] | undefined;
+  /** wide: what each event's object is doing now (src/core/current-status.ts); absent: no status was read, no column */
+  statusOf?: (ev: Event) => string;
 }
 
 /** Marks a type outside Normal/Warning so it shows without colour; `--types=Warning` would hide it. */
@@ -122,7 +124,9 @@ function columnsFor(opts: TimelineTableOptions): Column[] {
   const tree = opts.chainOf === undefined ? null : treeColumns(opts.chainOf, opts.wide);
   const base = tree?.base ?? BASE;
   const wide = tree?.wide ?? (opts.wide ? WIDE : []);
-  return [...(opts.contexts === true ? [CONTEXT] : []), ...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...base, ...wide, MESSAGE];
+  const statusOf = opts.statusOf;
+  const status: Column[] = opts.wide && statusOf !== undefined ? [{ head: 'STATUS', cell: (ev) => statusOf(ev) }] : [];
+  return [...(opts.contexts === true ? [CONTEXT] : []), ...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...base, ...wide, ...status, MESSAGE];
 }
 
 /**

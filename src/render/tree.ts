@@ -4,7 +4,7 @@
 // and `Deployment/web > ReplicaSet/web-5d4 > Pod/web-5d4-x2k` reads alone (and greps).
 import type { TreeNode } from '../core/ownership.ts';
 import { formatQualifiedObjectRef } from '../core/timeline.ts';
-import { MAX_TREE_DEPTH } from '../core/tree.ts';
+import { MAX_TREE_DEPTH } from '../core/tree-grow.ts';
 import { escapeTerminal } from './escape.ts';
 import { plural } from './words.ts';
 

@@ -5,10 +5,9 @@
 // The window's start (--since, --since-time) and -n go into the query, so the server selects;
 // --until is applied after reading (each version is stamped with its own last time: an end in the
 // request would cut the later versions of an event first seen before it); the answer is read line by line and folded into the
-// newest version of each event as it arrives, never held whole. A big answer is paged by time:
-// with limit=N the server returns the N newest rows (it adds `sort by (_time) desc`, logsql.go
-// ProcessQueryRequest), so the next page ends (exclusive) where this one's oldest row was; the
-// rows at exactly that nanosecond are read on their own, unlimited, so none is lost or read twice.
+// newest version of each event as it arrives, never held whole. A big answer is paged by time
+// (storedRows): consecutive [start, end) windows, each streamed whole, so none is cut, lost or
+// read twice, and no request runs long enough for the server's -search.maxQueryDuration (30 s).
 //
 // Failures are one line: a server that cannot be reached, an HTTP error status with the first
 // line of its answer (a cluster front answers 502 when a storage node is down, cluster.md "High
@@ -173,40 +172,39 @@ function timeNanos(row: Json): bigint | null {
   return Number.isNaN(ms) ? null : BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
 }
 
+/** The selected rows' count and first and last time, from one stats query (`| stats ...`); null when none. */
+async function span(endpoint: StoreEndpoint, query: string, window: { start: bigint | null; end: bigint | null }): Promise<{ rows: number; first: bigint; last: bigint } | null> {
+  const stats = `${query} | stats count() as rows, min(_time) as first, max(_time) as last`;
+  for await (const row of rowsOf(endpoint, queryUrl(endpoint, stats, window, null))) {
+    const rows = Number(row.rows);
+    const first = timeNanos({ _time: row.first });
+    const last = timeNanos({ _time: row.last });
+    if (!(rows > 0) || first === null || last === null) return null;
+    return { rows, first, last };
+  }
+  return null;
+}
+
 /**
- * Every row the query selects in the window, page by page (see the header). The rows come newest
- * page first; within a page in the server's order.
+ * Every row the query selects in the window, page by page (see the header): one stats request
+ * learns how many rows there are and from when to when, then that span is read in consecutive
+ * time windows, [start, end) each, sized to hold about `pageRows` rows if they were spread evenly.
+ * A window is streamed whole however many it holds (no limit, so nothing is cut), and the server
+ * scans only its time range: the cost stays linear in the rows, where `limit` pages re-sort all
+ * older rows each time.
  */
 export async function* storedRows(endpoint: StoreEndpoint, query: string, window: TimeWindow, pageRows = DEFAULT_PAGE_ROWS): AsyncGenerator<Json> {
   const start = window.start === null ? null : BigInt(window.start) * 1_000_000n;
-  let end = window.end === null ? null : BigInt(window.end) * 1_000_000n;
-  for (;;) {
-    let count = 0;
-    let oldest: bigint | null = null;
-    // The rows at the oldest time seen so far: held back, since a full page may have cut them.
-    let held: Json[] = [];
-    for await (const row of rowsOf(endpoint, queryUrl(endpoint, query, { start, end }, pageRows))) {
-      count += 1;
-      const at = timeNanos(row);
-      if (at === null) {
-        yield row;
-      } else if (oldest === null || at < oldest) {
-        yield* held;
-        oldest = at;
-        held = [row];
-      } else if (at === oldest) {
-        held.push(row);
-      } else {
-        yield row;
-      }
-    }
-    if (count < pageRows || oldest === null) {
-      yield* held;
-      return;
-    }
-    // A full page: every row at `oldest` on its own, then the page before it.
-    yield* rowsOf(endpoint, queryUrl(endpoint, query, { start: oldest, end: oldest + 1n }, null));
-    if (start !== null && oldest <= start) return;
-    end = oldest;
+  const end = window.end === null ? null : BigInt(window.end) * 1_000_000n;
+  const selected = await span(endpoint, query, { start, end });
+  if (selected === null) return;
+  const pages = BigInt(Math.max(1, Math.ceil(selected.rows / pageRows)));
+  // Windows from the first row's nanosecond to just past the last's.
+  const from = selected.first;
+  const to = selected.last + 1n;
+  const width = (to - from + pages - 1n) / pages;
+  for (let at = from; at < to; at += width) {
+    const next = at + width < to ? at + width : to;
+    yield* rowsOf(endpoint, queryUrl(endpoint, query, { start: at, end: next }, null));
   }
 }

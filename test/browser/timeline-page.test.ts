@@ -729,6 +729,28 @@ test('Show TTL horizon with the largest --event-ttl (2562047h, 292 years) gives 
   await page.close();
 });
 
+test('the causes stand above the lanes, each linked to its events: a click shows the event on the timeline', async () => {
+  const hostile = ev({ kind: 'Pod', apiVersion: 'v1', objectName: 'evil', objectUid: 'uid-evil', type: 'Warning', reason: 'FailedScheduling', component: 'default-scheduler', message: '0/1 nodes are available: 1 Insufficient cpu\u001b[31m\u202e.', first: 30 });
+  const opened = await open('causes', [...labEvents(), hostile]);
+  const { page } = opened;
+  const causes = await page.locator('.why .cause').evaluateAll((els) => els.map((e) => e.firstChild?.textContent));
+  assert.deepEqual(causes, [
+    'Pod/evil: cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu^[[31m\\u202e.',
+    'Pod/hungry: cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu.',
+  ]);
+  // Above the lanes: the Why comes before the first lane in the page.
+  const order = await page.evaluate(() => {
+    const why = document.querySelector('.why') as Element;
+    const lane = document.querySelector('.lane-row') as Element;
+    return why.compareDocumentPosition(lane) & Node.DOCUMENT_POSITION_FOLLOWING;
+  });
+  assert.ok(order > 0);
+  await page.locator('.why .cause').nth(1).locator('.cause-event').click();
+  const tip = await tooltip(page);
+  assert.deepEqual([tip.Reason, tip.Object], ['FailedScheduling', 'Pod/hungry in op-events']);
+  assertQuiet(opened);
+});
+
 // Issue 28, L8: the headline is the incident account's (the terminal escaper's `^[`); the lanes, rows
 // and tooltips write a control character the same way, so one character reads alike all over the page.
 test('a control character reads the same in the headline and in the lanes: ESC as ^[, as the terminal shows it', async () => {

@@ -1,7 +1,7 @@
 // `npm run cluster [-- --event-ttl 5m --etcd-compaction-interval 1m --kubeconfig-out PATH --nodes 2
 //                     --fast-node-failure | --heartbeat-interval 10s --node-monitor-period 5s
 //                     --node-monitor-grace-period 50s --default-not-ready-toleration-seconds 300
-//                     --default-unreachable-toleration-seconds 300]`
+//                     --default-unreachable-toleration-seconds 300 --store]`
 //
 // Starts the test control plane in the foreground for a person: prints `export KUBECONFIG=...`,
 // how long start-up took, the node failure timings in effect and how to stop and restart a
@@ -11,12 +11,15 @@
 // (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go), the DefaultTolerationSeconds
 // admission plugin gives pods 300 s. --fast-node-failure takes the tests' timings
 // (FAST_NODE_FAILURE). A grace period must stay well above the heartbeat interval, or a healthy
-// node flaps to Unknown between two renewals: a shorter grace period alone is refused.
+// node flaps to Unknown between two renewals: a shorter grace period alone is refused. --store
+// also starts a VictoriaLogs and an OpenTelemetry Collector whose k8s_events receiver feeds it
+// (test/harness/store-pipeline.ts), and prints their URLs.
 
 import { parseArgs } from 'node:util';
 import { controlPlaneEnv, FAST_NODE_FAILURE, startControlPlane, type ControlPlaneOptions } from './controlplane.ts';
 import { BUSYBOX_IMAGE, realNodeEnv, startRealNode, UNPULLABLE_IMAGE, type RealNode } from './kubelet-node.ts';
 import { missingForRealNode } from './node-prerequisites.mjs';
+import { startStorePipeline, type StorePipeline } from './store-pipeline.ts';
 
 /** Seconds in a Go duration as `up` takes them (`1m30s`, `500ms`, `10s`); NaN when it is not one. */
 function goSeconds(duration: string): number {
@@ -55,6 +58,7 @@ async function main(): Promise<number> {
       'default-unreachable-toleration-seconds': { type: 'string' },
       'no-real-node': { type: 'boolean' },
       'max-restart-period': { type: 'string' },
+      store: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -64,11 +68,12 @@ async function main(): Promise<number> {
       'usage: npm run cluster [-- --event-ttl 1h] [--etcd-compaction-interval 5m] [--kubeconfig-out PATH] [--nodes 1]\n' +
         '                       [--fast-node-failure] [--heartbeat-interval 10s] [--node-monitor-period 5s]\n' +
         '                       [--node-monitor-grace-period 50s] [--default-not-ready-toleration-seconds 300]\n' +
-        '                       [--default-unreachable-toleration-seconds 300] [--max-restart-period 5s] [--no-real-node]\n' +
+        '                       [--default-unreachable-toleration-seconds 300] [--max-restart-period 5s] [--no-real-node] [--store]\n' +
         'Node failure timings are a real cluster\'s unless given; --fast-node-failure takes the tests\' (heartbeat 1s,\n' +
         'checks every 1s, grace period 10s, tolerations 5 s): a node is Unknown about 10 s after its heartbeat stops.\n' +
         'A real node, node-k (kubelet, containerd, runc; needs root), joins beside them unless --no-real-node;\n' +
-        '--max-restart-period is its kubelet\'s crashLoopBackOff.maxContainerRestartPeriod.\n',
+        '--max-restart-period is its kubelet\'s crashLoopBackOff.maxContainerRestartPeriod.\n' +
+        '--store also starts a VictoriaLogs and an OpenTelemetry Collector whose k8s_events receiver ships the cluster\'s events to it.\n',
     );
     return 0;
   }
@@ -120,6 +125,17 @@ async function main(): Promise<number> {
       throw err;
     }
   }
+  let pipeline: StorePipeline | undefined;
+  if (values.store) {
+    process.stderr.write('starting VictoriaLogs and the OpenTelemetry Collector (k8s_events receiver -> otlphttp) ...\n');
+    try {
+      pipeline = await startStorePipeline(cp.kubeconfig);
+    } catch (err) {
+      await node?.stop();
+      await cp.stop();
+      throw err;
+    }
+  }
   const total = (performance.now() - t0) / 1000;
 
   process.stdout.write(
@@ -155,6 +171,14 @@ async function main(): Promise<number> {
       'Events through client-go\'s own recorders (aggregation, spam filter, series), as an operator writes them:',
       `  ${cp.binary} emit --kubeconfig ${cp.kubeconfig} --kind Pod --name NAME --namespace NS --reason R --message M --count 20`,
       '',
+      ...(pipeline
+        ? [
+            `VictoriaLogs ${pipeline.store.front.url} (its UI: ${pipeline.store.front.url}/select/vmui/), fed by the OpenTelemetry Collector's k8s_events receiver (every namespace);`,
+            `its OTLP/HTTP endpoint for export and record --otlp: ${pipeline.store.otlpUrl}`,
+            `read it back, even after the cluster has lost the events:  kubectl evtimeline incident -n NS --from ${pipeline.store.fromUrl}`,
+            '',
+          ]
+        : []),
       'To make the integration tests reuse this control plane instead of starting their own:',
       `export ${Object.entries({ ...controlPlaneEnv(cp), ...(node ? realNodeEnv(node) : {}) }).map(([k, v]) => `${k}=${k === 'EVTIMELINE_TEST_REAL_NODE' ? `'${v}'` : v}`).join(' ')}`,
       `kubectl of the server's version: ${cp.binary} kubectl`,
@@ -183,6 +207,7 @@ async function main(): Promise<number> {
     process.on('SIGHUP', onSignal);
   });
   const ts = performance.now();
+  await pipeline?.close();
   await node?.stop();
   await cp.stop();
   clearInterval(keepAlive);

@@ -7,9 +7,12 @@
 // as one tree (--for deploy/checkout --tree: its ReplicaSet, its Pods, the gone ones marked) as a
 // timeline and as an incident, and stops. The control plane uses short node failure timings (FAST_NODE_FAILURE) so the
 // failure plays out in well under a minute; the lab runs with one node, as its outputs in the
-// README show ("0/1 nodes are available"), and node-2 joins only for the incident. Last, a real node
+// README show ("0/1 nodes are available"), and node-2 joins only for the incident. Then a real node
 // (test/harness/kubelet-node.ts) joins and a Deployment on it is killed for memory and restarts: its
 // story, which only a kubelet writes, told with incident --for deploy/thumbnailer --tree.
+// Throughout, an OpenTelemetry Collector's k8s_events receiver ships every event to a VictoriaLogs
+// (test/harness/store-pipeline.ts); at the end the node failure namespace's events are deleted from
+// the cluster and its incident is read back from the store.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAST_NODE_FAILURE, startControlPlane } from './controlplane.ts';
@@ -21,6 +24,8 @@ import { evtimeline, kubectl, ROOT } from './plugin.ts';
 import { startRealNode, type RealNode } from './kubelet-node.ts';
 import { missingForRealNode } from './node-prerequisites.mjs';
 import { stageOomKill } from './real-node-pods.ts';
+import { startStorePipeline } from './store-pipeline.ts';
+import { waitFor } from './wait.ts';
 
 const NAMESPACE = 'op-events';
 
@@ -35,9 +40,13 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   console.log('starting the control plane (etcd, kube-apiserver, kube-scheduler, kube-controller-manager)...');
   const cp = await startControlPlane(FAST_NODE_FAILURE);
+  let pipeline: Awaited<ReturnType<typeof startStorePipeline>> | undefined;
   let realNode: RealNode | undefined;
   try {
     console.log(`ready in ${cp.startupSeconds.toFixed(1)} s: Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}`);
+    console.log('starting VictoriaLogs and the OpenTelemetry Collector (k8s_events receiver -> otlphttp -> VictoriaLogs)...');
+    pipeline = await startStorePipeline(cp.kubeconfig);
+    console.log(`  VictoriaLogs ${pipeline.store.front.url}, read with --from ${pipeline.store.fromUrl}`);
     console.log(`playing the lab into namespace ${NAMESPACE}...`);
     await playLab({
       kubeconfig: cp.kubeconfig,
@@ -115,9 +124,24 @@ async function main(): Promise<void> {
       [`kubectl events -n ${media}`, () => kubectl(['events', '-n', media], cp.kubeconfig)],
       [`kubectl evtimeline incident -n ${media} ${oomTree.join(' ')}`, () => evtimeline(['incident', '-n', media, ...oomTree], cp.kubeconfig), 'oom-tree-incident.txt'],
     ]);
+    // The cluster forgets (the TTL, or here a deletion); the store does not.
+    const store = pipeline;
+    const live = await evtimeline(['-n', shop, '-o', 'name'], cp.kubeconfig);
+    const want = live.stdout.trim().split('\n').filter((l) => l !== '').length;
+    await waitFor('the receiver to ship the namespace\'s events to the store', async () => {
+      await store.store.flush();
+      const stored = await evtimeline(['-n', shop, '-o', 'name', '--from', store.store.fromUrl], cp.kubeconfig);
+      return stored.code === 0 && stored.stdout.trim().split('\n').filter((l) => l !== '').length >= want ? true : undefined;
+    }, { timeoutMs: 60_000, everyMs: 1000 });
+    await show([
+      [`kubectl delete events --all -n ${shop}`, () => kubectl(['delete', 'events', '--all', '-n', shop], cp.kubeconfig)],
+      [`kubectl evtimeline incident -n ${shop}`, () => evtimeline(['incident', '-n', shop], cp.kubeconfig)],
+      [`kubectl evtimeline incident -n ${shop} --from ${store.store.fromUrl}`, () => evtimeline(['incident', '-n', shop, '--from', store.store.fromUrl], cp.kubeconfig), 'node-failure-incident-from-store.txt'],
+    ]);
     writeFileSync(join(outDir, 'README.txt'), `Reports of the lab played on ${new Date().toISOString()} against Kubernetes ${cp.kubernetesVersion}.\n`);
     console.log(`\nthe lab's reports are in ${outDir}\nthe plugin's capture is in ${join(outDir, 'capture')}`);
   } finally {
+    await pipeline?.close();
     await realNode?.stop();
     await cp.stop();
     console.log('control plane stopped');

@@ -26,7 +26,8 @@ export interface CollectorOptions {
    * (an OTLP/HTTP logs URL, e.g. VictoriaLogs' /insert/opentelemetry/v1/logs), k8s_events also
    * through the core otlphttp exporter (protobuf) to it.
    */
-  k8s?: { kubeconfig: string; namespace: string; store?: string };
+  /** `namespace` absent: every namespace */
+  k8s?: { kubeconfig: string; namespace?: string; store?: string };
 }
 
 export interface Collector {
@@ -80,7 +81,7 @@ export function collectorConfig(port: number, output: string, opts: CollectorOpt
   const exporters: Record<string, unknown> = { file: file(output) };
   const pipelines: Record<string, unknown> = { logs: { receivers: ['otlp'], exporters: ['file'] } };
   if (opts.k8s) {
-    const namespaces = [opts.k8s.namespace];
+    const namespaces = opts.k8s.namespace === undefined ? [] : [opts.k8s.namespace];
     // auth_type kubeConfig: client-go's loading rules, so KUBECONFIG (set in the environment) is used.
     receivers.k8s_events = { auth_type: 'kubeConfig', namespaces };
     receivers.k8sobjects = { auth_type: 'kubeConfig', objects: [{ name: 'events', group: '', mode: 'watch', namespaces }] };

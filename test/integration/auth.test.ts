@@ -554,10 +554,22 @@ test('a credential this machine cannot make stops -w and record at once with the
   // follower used to take them for an unreachable server and run the plugin or read the file ten
   // times over two minutes.
   const failing = execPlugin('exec-fails-w', credential(cp.token), 'echo "the SSO session expired: run aws sso login" >&2; exit 1');
+  const notPem = join(work, 'not-pem.key');
+  writeFileSync(notPem, 'this is not a key\n');
   const cases = [
     { config: kubeconfig({ user: exec(failing.command) }), line: /^error: exec credential plugin ".*exec-fails-w\.sh" of user "someone": it failed with exit code 1: the SSO session expired: run aws sso login$/m },
     { config: kubeconfig({ user: { tokenFile: 'no-such-token' } }), line: new RegExp(`^error: tokenFile ${join(work, 'no-such-token')}: cannot read it \\(.*no such file or directory.*\\)$`, 'm') },
     { config: kubeconfig({ user: { 'client-certificate': join(work, 'no-such.crt'), 'client-key': join(work, 'no-such.key') } }), line: /^error: cannot prepare a request to .*no-such\.crt.*$/m },
+    // A key that is not its certificate's, and one that is not PEM: kubectl's (Go crypto/tls's)
+    // words, not OpenSSL's internals as an internal error, and not retried for minutes.
+    {
+      config: kubeconfig({ user: { 'client-certificate': join(cp.dir, 'client.crt'), 'client-key': join(cp.dir, 'stranger.key') } }),
+      line: new RegExp(`^error: cannot prepare a request to ${cp.server.replace(/\./g, '\\.')} \\(context "test"\\): tls: private key does not match public key \\(client-certificate ${join(cp.dir, 'client.crt')}, client-key ${join(cp.dir, 'stranger.key')}\\)$`, 'm'),
+    },
+    {
+      config: kubeconfig({ user: { 'client-certificate': join(cp.dir, 'client.crt'), 'client-key': notPem } }),
+      line: new RegExp(`^error: cannot prepare a request to \\S+ \\(context "test"\\): tls: failed to find any PEM data in key input \\(client-certificate \\S+, client-key ${notPem}\\)$`, 'm'),
+    },
   ];
   for (const [i, c] of cases.entries()) {
     const once = await names(c.config);

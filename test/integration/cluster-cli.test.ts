@@ -10,7 +10,7 @@ import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectlJSON } from '../harness/kubectl.ts';
-import { ROOT } from '../harness/plugin.ts';
+import { evtimeline, ROOT } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
 import { condition, type KubeObject } from '../harness/workloads.ts';
 
@@ -169,4 +169,44 @@ test('a grace period shorter than two heartbeats is refused before anything star
   assert.equal(code, 2);
   assert.match(stderr, /--node-monitor-grace-period 10s is less than twice the heartbeat interval 10s/);
   assert.equal(stdout, '');
+});
+
+test('--store: a VictoriaLogs fed by the collector\'s k8s_events receiver, its URLs printed; an event deleted from the cluster is still read back from it', { timeout: 900_000 }, async () => {
+  const c = await startCluster(['--no-real-node', '--store']);
+  try {
+    const from = /--from (victorialogs\+http:\/\/127\.0\.0\.1:\d+)$/m.exec(c.stdout)?.[1];
+    assert.ok(from, c.stdout);
+    assert.match(c.stdout, /^its OTLP\/HTTP endpoint for export and record --otlp: http:\/\/127\.0\.0\.1:\d+\/insert\/opentelemetry\/v1\/logs$/m);
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const event = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'stored.1', namespace: 'default' },
+      involvedObject: { kind: 'Pod', name: 'gone-pod', namespace: 'default', apiVersion: 'v1' },
+      reason: 'StoredForLater',
+      message: 'kept by the store after the cluster forgets',
+      type: 'Warning',
+      source: { component: 'cluster-cli-test' },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    };
+    await new Promise<void>((resolve, reject) => {
+      const child = execFile('kubectl', ['--kubeconfig', c.kubeconfig, 'create', '-f', '-'], (err, _o, stderr) => (err ? reject(new Error(stderr)) : resolve()));
+      child.stdin?.end(JSON.stringify(event));
+    });
+    const stored = await waitFor('the event in the store', async () => {
+      const r = await evtimeline(['--from', from, '-n', 'default', '-o', 'json'], c.kubeconfig);
+      const list = r.code === 0 ? (JSON.parse(r.stdout) as { reason: string }[]) : [];
+      return list.some((e) => e.reason === 'StoredForLater') ? list : undefined;
+    }, { timeoutMs: 60_000, everyMs: 1000 });
+    assert.ok(stored.length > 0);
+    await shell(`kubectl --kubeconfig=${c.kubeconfig} delete events --all -n default`);
+    const incident = await evtimeline(['incident', '--from', from, '-n', 'default'], c.kubeconfig);
+    assert.equal(incident.code, 0, incident.stderr);
+    assert.match(incident.stdout, /StoredForLater on Pod\/gone-pod/);
+    assert.match(incident.stderr, /written by the k8s_events receiver, which did not keep/);
+  } finally {
+    await stopCluster(c);
+  }
 });

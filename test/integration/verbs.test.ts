@@ -196,8 +196,13 @@ test('capture writes the reports atomically and they replay through --from to th
   const r = await evtimeline(['capture', '-n', lab, dir], cp.kubeconfig);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(readdirSync(dir).sort(), [
-    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'objects.json', 'scheduler-event.txt', 'timeline.html', 'timeline.txt', 'type-report.txt',
+    'both-apis.txt', 'count-report.txt', 'events-list.txt', 'events.json', 'incident.txt', 'objects.json', 'scheduler-event.txt', 'status.json', 'timeline.html', 'timeline.txt', 'type-report.txt',
   ]);
+  // status.json holds the lab's Pod hungry as the cluster had it: Pending, unscheduled, asking for 64 cpus.
+  const status = JSON.parse(readFileSync(join(dir, 'status.json'), 'utf8')) as { kind: string; items: { kind: string; name: string; phase?: string; containers?: { requests: Record<string, string> }[] }[] };
+  assert.equal(status.kind, 'EvtimelineStatus');
+  const hungry = status.items.find((o) => o.kind === 'Pod' && o.name === 'hungry');
+  assert.deepEqual([hungry?.phase, hungry?.containers?.[0]?.requests.cpu], ['Pending', '64']);
   assert.equal(readFileSync(join(dir, 'timeline.txt'), 'utf8'), LAB_STABLE);
   const replay = await evtimeline(['--from', join(dir, 'events.json'), '-o', 'stable'], cp.kubeconfig);
   assert.equal(replay.stdout, LAB_STABLE);

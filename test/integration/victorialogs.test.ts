@@ -142,15 +142,16 @@ describe('--from victorialogs+http:// (a single node)', () => {
     assert.doesNotMatch(fromStore.stderr, /did not keep|skipped/);
   });
 
-  test('--since and -n go into the query (-v=6 shows start= and the namespace filter) and the store selects', async () => {
+  test('--since and -n go into the query (-v=6 shows the time filter and the namespace filter) and the store selects', async () => {
     const r = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--since', '1h', '-o', 'json', '-v=6']);
     assert.equal(r.code, 0, r.stderr);
     const events = JSON.parse(r.stdout) as Json[];
     assert.ok(events.length > 0 && events.every((e) => e.reason !== 'Old' && e.namespace === 'shop'), 'only the last hour of shop');
     assert.ok(events.some((e) => e.uid === 'uid-400'), 'a series begun before the window and observed in it');
     const requests = r.stderr.split('\n').filter((l) => l.includes('"Response"'));
-    assert.equal(requests.length, 1, r.stderr);
-    const url = new URL(/url="([^"]+)"/.exec(requests[0] as string)?.[1] ?? '');
+    // How many and from when to when, then the one window that holds them.
+    assert.equal(requests.length, 2, r.stderr);
+    const url = new URL(/url="([^"]+)"/.exec(requests[1] as string)?.[1] ?? '');
     assert.equal(url.pathname, '/select/logsql/query');
     const query = url.searchParams.get('query') ?? '';
     const start = Date.parse(/_time:>=(\S+)/.exec(query)?.[1] ?? '');
@@ -218,11 +219,11 @@ describe('--from victorialogs+http:// (a single node)', () => {
 });
 
 describe('a big answer is paged by time, never truncated', () => {
-  test('25,000 events at 5,000 distinct times, some sharing a nanosecond across a page boundary, all read once', async () => {
+  test('25,000 events at 5,000 distinct times, five to a millisecond, read in time windows, each once', async () => {
     const vl = await store();
     const items = Array.from({ length: 25_000 }, (_, i) => {
       const e = event(i, 0);
-      // Five events a millisecond: pages of 10,000 end inside a run of equal times.
+      // Five events a millisecond: windows begin and end between and at equal times.
       const at = iso(Date.now() - 3600_000 + Math.floor(i / 5));
       Object.assign(e, { firstTimestamp: at, lastTimestamp: at });
       return e;
@@ -233,8 +234,15 @@ describe('a big answer is paged by time, never truncated', () => {
     const names = r.stdout.trim().split('\n');
     assert.equal(names.length, 25_000);
     assert.equal(new Set(names).size, 25_000);
-    const pages = r.stderr.split('\n').filter((l) => l.includes('limit=10000'));
-    assert.equal(pages.length, 3, r.stderr);
+    // One stats request (how many, from when to when), then three consecutive time windows of about 10,000 rows each.
+    const urls = r.stderr.split('\n').flatMap((l) => /url="([^"]+)"/.exec(l)?.[1] ?? []).map((u) => new URL(u));
+    assert.equal(urls.length, 4, r.stderr);
+    assert.match(urls[0]?.searchParams.get('query') ?? '', /\| stats count\(\) as rows/);
+    const windows = urls.slice(1).map((u) => ({ start: u.searchParams.get('start') ?? '', end: u.searchParams.get('end') ?? '' }));
+    for (const [i, { start, end }] of windows.entries()) {
+      assert.ok(start !== '' && end !== '' && start < end, `window ${i}: ${start} .. ${end}`);
+      if (i > 0) assert.equal(start, windows[i - 1]?.end, 'each window starts where the last ended');
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import type { Deps, SourceRequest } from '../../src/deps.ts';
 import { normaliseEvent } from '../../src/core/event.ts';
 import type { Event, ObjectRef } from '../../src/core/event.ts';
 import type { Json } from '../../src/core/json.ts';
-import { objectKey } from '../../src/core/incarnation.ts';
+import { objectKey } from '../../src/core/identity.ts';
 import type { ObjectLookup } from '../../src/core/incarnation.ts';
 import type { ObjectMeta } from '../../src/core/ownership.ts';
 import { EVENT_OBJECTS_TELL, LIVE_CLUSTER_TELLS, STABLE_TABLE_TELLS } from '../../src/core/source.ts';

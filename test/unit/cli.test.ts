@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
+import { VERBS } from '../../src/options/verbs.ts';
 import { ev, LAB_STABLE, labEvents, NOW } from '../support/builders.ts';
 import { fakeDeps } from '../support/deps.ts';
 import { scratchDir } from '../support/tmp.ts';
@@ -188,9 +189,10 @@ test('help VERB is VERB --help, with examples and the flags in groups, each defa
 });
 
 test('every verb has examples in its help, and none shows a default twice', async () => {
-  for (const verb of ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export']) {
+  for (const verb of VERBS) {
     const r = await run([verb, '--help']);
     assert.match(r.stdout, /\nExamples:\n  # /, verb);
+    assert.ok(r.stdout.includes(`\nUsage:\n  kubectl evtimeline ${verb} [flags]`), verb);
     assert.doesNotMatch(r.stdout, /\(default/, verb);
   }
   const top = await run(['--help']);

@@ -34,6 +34,10 @@ h1 { font-size: 18px; margin: 4px 0 6px; }
 .headline li { margin: 2px 0; overflow-wrap: anywhere; }
 .headline li:first-child { font-weight: 600; }
 .facts { color: var(--muted); margin: 2px 0; }
+.why h2 { font-size: 15px; margin: 8px 0 2px; }
+.causes { margin: 0 0 6px; padding-left: 18px; }
+.cause { margin: 2px 0; overflow-wrap: anywhere; }
+.cause-event { font: inherit; font-size: 12px; color: var(--focus); background: none; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; cursor: pointer; }
 .controls { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; border-top: 1px solid var(--line); }
 .controls button, .controls input { font: inherit; color: inherit; background: var(--row); border: 1px solid var(--line); border-radius: 5px; padding: 3px 8px; }
 .controls button:hover { border-color: var(--focus); }

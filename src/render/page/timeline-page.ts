@@ -200,6 +200,28 @@ export function timelinePage(): void {
   const headline = el('ul', 'headline');
   for (const line of data.headline) headline.append(el('li', '', line.trim()));
   header.append(headline);
+  // The causes above the lanes, each linked to the events it explains: a click selects the event's mark.
+  if (data.causes.length > 0) {
+    const why = el('section', 'why');
+    why.setAttribute('aria-label', 'Why');
+    why.append(el('h2', '', 'Why'));
+    const list = el('ul', 'causes');
+    for (const cause of data.causes) {
+      const item = el('li', 'cause', visible(cause.line));
+      if (cause.evidence.length > 0) item.title = visible(cause.evidence.join('\n'));
+      for (const i of cause.events.slice(0, 5)) {
+        const link = el('button', 'cause-event', visible(data.strings[rowsOf[i]?.[1] ?? -1] ?? ''));
+        link.type = 'button';
+        link.title = 'Show this event on the timeline';
+        link.addEventListener('click', () => showEvent(i));
+        item.append(' ', link);
+      }
+      if (cause.events.length > 5) item.append(` and ${plural(cause.events.length - 5, 'more event')}`);
+      list.append(item);
+    }
+    why.append(list);
+    header.append(why);
+  }
   const facts: string[] = [];
   if (data.window !== null) {
     facts.push(`The events cover ${iso(data.window[0])} to ${iso(data.window[1])} (${length(data.window[1] - data.window[0])}).`);
@@ -875,6 +897,16 @@ export function timelinePage(): void {
   /** The row's events that have a mark: timed, and (in a collapsed lane) of a type and reason the filter shows. */
   function shownEvents(row: Row): number[] {
     return row.events.filter((i) => markBox(row, i) !== null && (row.track !== null || trackShown(rowsOf[i]?.[0] ?? -1)));
+  }
+  /** A cause's event: its lane opened, its row scrolled into view, its mark selected. */
+  function showEvent(i: number): void {
+    const track = rowsOf[i]?.[0] ?? -1;
+    const lane = data.tracks[track]?.[0] ?? -1;
+    const row = collapsed.has(lane) ? laneRows[lane] : (laneTrackRows[lane] ?? []).find((r) => r.track === track);
+    if (row === undefined) return;
+    if (row.el.hidden) return;
+    row.el.scrollIntoView({ block: 'center' });
+    select({ row, event: i });
   }
   function select(next: { row: Row; event: number } | null): void {
     selected = next;

@@ -3,14 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event, ObjectRef } from '../../../src/core/event.ts';
-import {
-  classifyIncarnation,
-  compareWithLive,
-  objectKey,
-  objectsToLookUp,
-  standingOf,
-  summariseIncarnations,
-} from '../../../src/core/incarnation.ts';
+import { classifyIncarnation, compareWithLive, objectsToLookUp, standingOf, summariseIncarnations } from '../../../src/core/incarnation.ts';
+import { objectKey } from '../../../src/core/identity.ts';
 import type { Incarnation, ObjectLookup } from '../../../src/core/incarnation.ts';
 import { ApiError } from '../../../src/kube/http.ts';
 import { groupVersionPath, lookUpObjects } from '../../../src/kube/objects.ts';

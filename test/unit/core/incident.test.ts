@@ -6,7 +6,7 @@ import { buildIncident as buildDomain } from '../../../src/core/incident.ts';
 import { toIncidentJson } from '../../../src/render/incident-json.ts';
 import type { IncidentContext } from '../../../src/core/incident.ts';
 import { parseStableTable } from '../../../src/core/stable-table.ts';
-import { objectKey } from '../../../src/core/incarnation.ts';
+import { objectKey } from '../../../src/core/identity.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
 import { stableLines } from '../../../src/core/timeline.ts';
 import { ev, labEvents, newEv, NOW } from '../../support/builders.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ObjectRef } from '../../../src/core/event.ts';
-import { objectKey } from '../../../src/core/incarnation.ts';
+import { objectKey } from '../../../src/core/identity.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
 import { findOwners, objectMetaOf } from '../../../src/core/object-meta.ts';
 import type { ObjectMeta } from '../../../src/core/ownership.ts';

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ObjectRef } from '../../../src/core/event.ts';
-import { objectKey } from '../../../src/core/incarnation.ts';
+import { objectKey } from '../../../src/core/identity.ts';
 import { servedResource } from '../../support/served.ts';
 import { ApiError } from '../../../src/kube/http.ts';
 import { answerFromListing } from '../../../src/kube/tree-lookups.ts';

@@ -194,6 +194,105 @@ describe('the shipper', () => {
   });
 });
 
+describe('the shipper and what an endpoint says', () => {
+  const partial = (rejectedLogRecords: string | number, errorMessage = '') =>
+    ({ kind: 'ok', body: new TextEncoder().encode(JSON.stringify({ partialSuccess: { rejectedLogRecords, errorMessage } })) }) as const;
+
+  const claims: [string, string | number, number, string | undefined][] = [
+    ['a count past what was sent is not believed (`rejected 999999 of 2`)', '999999', 2, 'http://collector.test:4318: rejected 2 of 2 log records (it said 999999: counted as 2): too old'],
+    ['a negative count is none', '-5', 0, 'http://collector.test:4318: rejected 0 of 2 log records (it said -5: counted as 0): too old'],
+    ['a count within what was sent is taken', '1', 1, 'http://collector.test:4318: rejected 1 of 2 log records: too old'],
+    ['none rejected: nothing said', '0', 0, undefined],
+  ];
+  for (const [name, said, counted, notice] of claims) {
+    test(`partial success: ${name}`, async () => {
+      const notices: string[] = [];
+      const t = scripted([partial(said, 'too old')]);
+      const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: (n) => notices.push(shipNoticeText(n)), post: t.post });
+      await shipper.push({ logs: [log(1), log(2)], mark: 1 });
+      const totals = await shipper.finish();
+      assert.deepEqual({ rejected: totals.rejected, accepted: totals.accepted }, { rejected: counted, accepted: 2 - counted });
+      assert.deepEqual(notices, notice === undefined ? [] : [notice]);
+    });
+  }
+
+  test("a collector's long message is cut to its first line, at most 300 characters", async () => {
+    const notices: string[] = [];
+    const t = scripted([partial('1', `${'m'.repeat(1000)}\nsecond line`)]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: (n) => notices.push(shipNoticeText(n)), post: t.post });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    await shipper.finish();
+    assert.equal(notices[0], `http://collector.test:4318: rejected 1 of 1 log records: ${'m'.repeat(300)}`);
+  });
+
+  test('record --otlp (skipBadData): a batch refused with 400 is counted as rejected and passed over; the next is sent', async () => {
+    const notices: string[] = [];
+    const confirmed: number[] = [];
+    const t = scripted([{ kind: 'fail', why: 'HTTP 400: invalid timestamp', badData: true }]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, skipBadData: true, notice: (n) => notices.push(shipNoticeText(n)), post: t.post, confirmed: (m) => void confirmed.push(m) });
+    await shipper.push({ logs: [log(1), log(2)], mark: 1 });
+    await shipper.push({ logs: [log(3)], mark: 2 });
+    const totals = await shipper.finish();
+    assert.deepEqual(confirmed, [1, 2]);
+    assert.deepEqual(totals, { accepted: 1, rejected: 2, requests: 2, retries: 0 });
+    assert.deepEqual(notices, ['http://collector.test:4318: refused 2 log records as bad data (HTTP 400: invalid timestamp): not sent again; recording goes on']);
+  });
+
+  test('export (no skipBadData): a 400 ends the run with one line', async () => {
+    const t = scripted([{ kind: 'fail', why: 'HTTP 400: invalid timestamp', badData: true }]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: t.post });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: HTTP 400: invalid timestamp$/);
+  });
+
+  test('export (failUnreachable): nothing listening before any answer is said at once, not retried for minutes', async () => {
+    const refused = { kind: 'retry', why: 'connect collector.test:4318: connection refused (nothing listens there)', unreachable: true } as const;
+    const t = scripted([refused, refused]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, failUnreachable: true, notice: () => {}, post: t.post, sleep: async () => {} });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    await assert.rejects(shipper.finish(), /failed: connect collector\.test:4318: connection refused \(nothing listens there\)$/);
+    assert.equal(t.bodies.length, 1);
+  });
+
+  test('export (failUnreachable): once the endpoint has answered, a refused connection (a collector restarting) is retried', async () => {
+    const refused = { kind: 'retry', why: 'connect collector.test:4318: connection refused (nothing listens there)', unreachable: true } as const;
+    const t = scripted([{ kind: 'ok', body: new Uint8Array() }, refused, refused]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, failUnreachable: true, notice: () => {}, post: t.post, sleep: async () => {} });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    await shipper.push({ logs: [log(2)], mark: 2 });
+    const totals = await shipper.finish();
+    assert.deepEqual(totals, { accepted: 2, rejected: 0, requests: 4, retries: 2 });
+  });
+
+  test('record --otlp (no failUnreachable): a collector that is down is waited for', async () => {
+    const refused = { kind: 'retry', why: 'connect collector.test:4318: connection refused (nothing listens there)', unreachable: true } as const;
+    const t = scripted([refused, refused]);
+    const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: t.post, sleep: async () => {} });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    assert.equal((await shipper.finish()).accepted, 1);
+  });
+
+  test('abort ends a request in flight (a collector that never answers): the transport is told', async () => {
+    let told: AbortSignal | undefined;
+    const shipper = new Shipper<number>({
+      endpoint,
+      encoding: 'protobuf',
+      retry,
+      notice: () => {},
+      post: (_e, _t, _b, signal) =>
+        new Promise((resolve) => {
+          told = signal;
+          signal?.addEventListener('abort', () => resolve({ kind: 'retry', why: 'stopped' }));
+        }),
+    });
+    await shipper.push({ logs: [log(1)], mark: 1 });
+    await new Promise((r) => setTimeout(r, 10));
+    const totals = await shipper.abort();
+    assert.equal(told?.aborted, true);
+    assert.equal(totals.accepted, 0);
+  });
+});
+
 describe('record --otlp: the ledger beside the record', () => {
   const dir = scratchDir('otlp-ledger');
   const header: RecordHeader = { kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: Date.parse('2026-11-30T11:00:00.000Z') };

@@ -22,6 +22,8 @@ test('the lab page embeds its lanes, tracks and events as golden data at the fix
     version: 1,
     scope: 'namespace op-events',
     headline: ['Incident in namespace op-events'],
+    // No causes were handed to buildPageData: none on the page.
+    causes: [],
     capturedAt: NOW,
     ttlHorizon: NOW - HOUR,
     eventTTLms: HOUR,

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event } from '../../../src/core/event.ts';
-import { objectKey } from '../../../src/core/incarnation.ts';
+import { objectKey } from '../../../src/core/identity.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
 import { buildIncident } from '../../../src/core/incident.ts';
 import type { IncidentContext } from '../../../src/core/incident.ts';
@@ -43,6 +43,9 @@ const LAB_TAIL = [
   '',
 ];
 
+// The scheduler's words are the cause: told from the event alone, no status read.
+const LAB_WHY = ['Why', '  Pod/hungry: cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu.', '      from 1 event: hungry.18a1b2c3d4e5f607', ''];
+
 test('the lab reads as a golden account at the fixed clock', () => {
   const expected = [
     'Incident in namespace op-events, read from the cluster at 2026-11-30T12:00:00Z',
@@ -51,6 +54,7 @@ test('the lab reads as a golden account at the fixed clock', () => {
     '  1 event has a type other than Normal or Warning, which most tools never show: Critical (StageUnknown on Pipeline/build-1).',
     '  1 event repeated: ReconcileStarted on the same Pipeline, 5 times in 117s (first 2m ago, last 3s ago).',
     '',
+    ...LAB_WHY,
     'What happened, object by object (oldest first)',
     '',
     'Pipeline/build-1 (uid 11111111-2222-3333-4444-555555555555)',
@@ -245,6 +249,7 @@ test('a re-created Pipeline and a deleted Pod read as a golden account at the fi
     `  Pipeline/build-1 was re-created at 2026-11-30T11:59:30Z (uid 11111111-2222-3333-4444-555555555555 -> uid ${RECREATED}); 3 events are about the previous build-1 and 1 about the current one.`,
     '  Pod/hungry (uid 99999999-8888-7777-6666-555555555555) no longer exists; 1 event is about it.',
     '',
+    ...LAB_WHY,
     'What happened, object by object (oldest first)',
     '',
     'Pipeline/build-1 (uid 11111111-2222-3333-4444-555555555555, a previous incarnation)',

@@ -1,0 +1,97 @@
+// Reading the stores: `--from victorialogs+http://...` of a record's events shipped to a real
+// VictoriaLogs (test/harness/victorialogs.ts, built from the Go module proxy), beside `--from` the
+// record itself; and `--from` a collector's file of a smaller record's versions, read as a stream.
+// Prints median wall, CPU and peak RSS (scripts/maxrss.go) and events per CPU second; a benchmark,
+// not a test.
+//
+//   npm run bench:stores [-- --events 200000 --collector-events 20000 --runs 3]
+//
+// The collector's file is our export's OTLP JSON, one ExportLogsServiceRequest of 1,000 log
+// records a line, as the file exporter writes what it receives (src/otlp/encode.ts, the official
+// serializer): the same shape `--from` reads from a real collector in test/integration/otlp.test.ts.
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { ensureMaxRssHelper } from './maxrss.mjs';
+import { writeRecord } from './bench-events.ts';
+import { elapsed, evictFromPageCache, interleave, markdownTable, type Subject } from './bench-measure.ts';
+import { startVictoriaLogs } from '../test/harness/victorialogs.ts';
+import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
+import { encodeLogs } from '../src/otlp/encode.ts';
+import { eventToLog, hrTimeFromMs } from '../src/otlp/logs.ts';
+import { execFileSync } from 'node:child_process';
+
+/** A record's every version as a collector's file of our export: 1,000 log records a line. */
+async function writeCollectorFile(record: string, path: string): Promise<number> {
+  const out = createWriteStream(path);
+  let batch: ReturnType<typeof eventToLog>[] = [];
+  let versions = 0;
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const line = `${new TextDecoder().decode(await encodeLogs(batch, 'json'))}\n`;
+    if (!out.write(line)) await once(out, 'drain');
+    batch = [];
+  };
+  for await (const line of createInterface({ input: createReadStream(record) })) {
+    const parsed = JSON.parse(line) as { observedAt?: string; type?: string; event?: Record<string, unknown> };
+    if (parsed.event === undefined || parsed.type === 'DELETED') continue;
+    batch.push(eventToLog(parsed.event, hrTimeFromMs(Date.parse(parsed.observedAt ?? ''))));
+    versions += 1;
+    if (batch.length === 1000) await flush();
+  }
+  await flush();
+  out.end();
+  await once(out, 'close');
+  return versions;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { events: { type: 'string', default: '200000' }, 'collector-events': { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' } } });
+  const n = Number(values.events);
+  const m = Number(values['collector-events']);
+  const runs = Number(values.runs);
+  const helper = await ensureMaxRssHelper();
+  const work = await mkdtemp(join(tmpdir(), 'evtimeline-bench-stores-'));
+  const vl = await startVictoriaLogs();
+  try {
+    let started = performance.now();
+    const record = join(work, 'big.jsonl');
+    const { lines } = await writeRecord(record, n);
+    const small = join(work, 'small.jsonl');
+    await writeRecord(small, m);
+    const collectorFile = join(work, 'collector.jsonl');
+    const versions = await writeCollectorFile(small, collectorFile);
+    process.stderr.write(`wrote a record of ${n} events (${lines - 1} versions) and a collector file of ${m} events (${versions} versions) in ${elapsed(started)}\n`);
+    started = performance.now();
+    execFileSync(PLUGIN_BINARY, ['export', '--from', record, '--otlp', vl.otlpUrl], { stdio: ['ignore', 'ignore', 'inherit'] });
+    await vl.flush(lines - 1);
+    process.stderr.write(`exported the record into VictoriaLogs (${lines - 1} log records) in ${elapsed(started)}\n`);
+    const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: work, KUBECONFIG: join(work, 'none') };
+    const subjects: Subject[] = [
+      { name: `--from record (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', record, '-A', '-o', 'json'] },
+      { name: `--from victorialogs (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', vl.fromUrl, '-A', '-o', 'json'] },
+      { name: `--from collector file (${versions} versions) -o json`, command: [PLUGIN_BINARY, '--from', collectorFile, '-A', '-o', 'json'] },
+      { name: `--from record (${m} events) -o json`, command: [PLUGIN_BINARY, '--from', small, '-A', '-o', 'json'] },
+    ];
+    evictFromPageCache([PLUGIN_BINARY]);
+    const results = await interleave(helper, subjects, runs, env);
+    console.log(`VictoriaLogs ${vl.front.url} (v1.52.2, single node); ${runs} interleaved runs after a warm-up; medians; load average ${loadavg()[0]?.toFixed(1)}`);
+    console.log(markdownTable(results, subjects[0]?.name as string));
+    for (const r of results) {
+      const events = r.name.includes(`(${n} `) ? n : m;
+      console.log(`- \`${r.name}\`: ${Math.round(events / r.cpuSeconds)} events per CPU second, ${Math.round(events / r.wallSeconds)} per wall second`);
+    }
+  } finally {
+    await vl.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+// record: status lines (src/io/facts-file.ts) beside the observations, so a record tells the causes
+// after the objects are gone. The facts of the objects the events are about are read again after
+// new events (at most every `everyMs`, one LIST per Kind and namespace), and once more when the
+// recorder stops; a line is written the first time an object is read and each time one of its facts
+// changes. A status update that changes no fact (a Node's heartbeat, a resourceVersion) writes
+// nothing: facts hold no heartbeat time. Failures are said once and never stop the recording.
+import type { Event } from '../core/event.ts';
+import { normaliseEvent } from '../core/event.ts';
+import type { Json } from '../core/json.ts';
+import type { FactGap, FactSet, ObjectFacts } from '../core/facts.ts';
+import { factsKey } from '../core/facts.ts';
+import type { SavedStatus } from '../core/facts.ts';
+
+/** Distinct (object, reason) pairs kept to decide what to read; past this, new ones are not added. */
+const MAX_KEPT = 20_000;
+
+interface FactsRecorderOptions {
+  read(events: Event[], now: number): Promise<FactSet>;
+  write(now: number, statuses: ({ facts: ObjectFacts } | { missing: FactGap })[]): Promise<void>;
+  now(): number;
+  /** what the record already holds: unchanged facts are not written again */
+  held: SavedStatus[] | undefined;
+  notice(text: string): void;
+  /** the least time between two reads */
+  everyMs: number;
+}
+
+const gapKey = (g: FactGap): string => `${g.what}/${g.resource}/${g.namespace}/${g.reason}`;
+
+export class FactsRecorder {
+  /** one event per object and reason: what readFacts needs to choose its lists and nodes */
+  private readonly events = new Map<string, Event>();
+  private readonly written = new Map<string, string>();
+  private readonly gaps = new Set<string>();
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private lastRead = Number.NEGATIVE_INFINITY;
+  private dirty = false;
+  private closed = false;
+  private failed = false;
+
+  constructor(private readonly opts: FactsRecorderOptions) {
+    for (const s of opts.held ?? []) {
+      if ('facts' in s) this.written.set(factsKey(s.facts), JSON.stringify(s.facts));
+      else this.gaps.add(gapKey(s.missing));
+    }
+  }
+
+  /** Events just written: their objects' facts are read soon. */
+  saw(raws: Json[]): void {
+    if (this.closed) return;
+    for (const raw of raws) {
+      const ev = normaliseEvent(raw);
+      const key = `${ev.object.namespace}/${ev.object.kind}/${ev.object.name}/${ev.reason}`;
+      if (this.events.has(key) || this.events.size < MAX_KEPT) this.events.set(key, ev);
+    }
+    this.dirty = true;
+    this.schedule();
+  }
+
+  /** One last read (the state the recorder leaves the story in), within `graceMs`. */
+  async finish(graceMs: number): Promise<void> {
+    clearTimeout(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    const last = (async () => {
+      await this.running;
+      if (this.events.size > 0) await this.readOnce();
+    })();
+    await Promise.race([last, deadline]);
+    clearTimeout(timer);
+    this.closed = true;
+  }
+
+  private schedule(): void {
+    if (this.running !== undefined || this.timer !== undefined || this.closed || !this.dirty) return;
+    const wait = Math.max(0, this.lastRead + this.opts.everyMs - this.opts.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.readOnce().finally(() => {
+        this.running = undefined;
+        this.schedule();
+      });
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  private async readOnce(): Promise<void> {
+    this.dirty = false;
+    const now = this.opts.now();
+    this.lastRead = now;
+    try {
+      const facts = await this.opts.read([...this.events.values()], now);
+      if (this.closed) return;
+      const lines: ({ facts: ObjectFacts } | { missing: FactGap })[] = [];
+      for (const f of facts.objects) {
+        const text = JSON.stringify(f);
+        const key = factsKey(f);
+        if (this.written.get(key) === text) continue;
+        this.written.set(key, text);
+        lines.push({ facts: f });
+      }
+      for (const g of facts.gaps) {
+        if (this.gaps.has(gapKey(g))) continue;
+        this.gaps.add(gapKey(g));
+        lines.push({ missing: g });
+      }
+      if (lines.length > 0) await this.opts.write(now, lines);
+    } catch (error) {
+      // Said once: a recorder whose status reads fail keeps recording events.
+      if (!this.failed) this.opts.notice(`could not read object status (the events are still recorded): ${error instanceof Error ? error.message : String(error)}`);
+      this.failed = true;
+    }
+  }
+}

@@ -1,0 +1,205 @@
+// Reads the facts beside the events (src/core/facts.ts): one LIST per Kind and namespace the events
+// reach (never a GET per object), the Nodes the Pods run on with what the Pods on each request (as
+// `kubectl describe node` sums them: pods with spec.nodeName=X not Succeeded or Failed,
+// k8s.io/kubectl pkg/describe/describe.go describeNode), and the last words of exiting containers
+// (pods/log with previous and tailLines, bounded in count and bytes). Bounded concurrency; a list
+// or log the reader may not read is a gap, said, never guessed.
+import type { Event } from '../core/event.ts';
+import { asObject, isObject } from '../core/json.ts';
+import type { Json } from '../core/json.ts';
+import { factsOf, nodeFacts, podFacts } from '../core/facts.ts';
+import type { FactGap, FactSet, ObjectFacts, PodFacts } from '../core/facts.ts';
+import { parseQuotaRefusal } from '../core/causes-workloads.ts';
+import { ApiError, apiRequest, openStream, PAGE_SIZE } from './http.ts';
+import type { KubeTarget } from './kubeconfig.ts';
+import { continueTokens } from './paging.ts';
+import { mapBounded } from '../core/bounded.ts';
+import { pathSegment } from './api-names.ts';
+
+/** The collections facts are read from, by Kind. */
+const COLLECTIONS: Record<string, { root: string; resource: string }> = {
+  Pod: { root: '/api/v1', resource: 'pods' },
+  PersistentVolumeClaim: { root: '/api/v1', resource: 'persistentvolumeclaims' },
+  ResourceQuota: { root: '/api/v1', resource: 'resourcequotas' },
+  Deployment: { root: '/apis/apps/v1', resource: 'deployments' },
+  ReplicaSet: { root: '/apis/apps/v1', resource: 'replicasets' },
+  StatefulSet: { root: '/apis/apps/v1', resource: 'statefulsets' },
+  DaemonSet: { root: '/apis/apps/v1', resource: 'daemonsets' },
+  Job: { root: '/apis/batch/v1', resource: 'jobs' },
+};
+
+/** Requests at once to the API server (a few, as the ownership lists do). */
+const CONCURRENCY = 4;
+/** Last words: lines of each previous instance, containers read, bytes a log answer may bring. */
+const LOG_LINES = 5;
+const LOG_CONTAINERS = 10;
+const LOG_BYTES = 4096;
+/** Nodes whose Pods are listed one node at a time; past this, one list of every Pod. */
+const PER_NODE_LISTS = 8;
+
+interface Options {
+  timeoutMs: number;
+}
+
+function gapOf(error: unknown, what: FactGap['what'], resource: string, namespace: string): FactGap {
+  if (error instanceof ApiError && error.code === 403) return { what, resource, namespace, reason: 'forbidden' };
+  return { what, resource, namespace, reason: 'failed', detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** Every item of a list, page by page, each handed to `keep` as it arrives (the raw page is let go). */
+async function listItems(target: KubeTarget, path: string, query: string, opts: Options, keep: (item: Json) => void): Promise<void> {
+  const tokens = continueTokens(path);
+  let token: string | undefined = '';
+  do {
+    const page = asObject(
+      await apiRequest(target, { method: 'GET', path: `${path}?limit=${PAGE_SIZE}${query}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, timeoutMs: opts.timeoutMs }),
+    );
+    if (Array.isArray(page.items)) for (const item of page.items) if (isObject(item)) keep(item);
+    token = tokens.next(asObject(page.metadata).continue);
+  } while (token !== undefined);
+}
+
+/** Which Kinds to list in which namespace, from what the events are about. */
+function collectionsFor(events: Event[]): Map<string, Set<string>> {
+  const byNamespace = new Map<string, Set<string>>();
+  const want = (namespace: string, kind: string) => {
+    if (namespace === '' || COLLECTIONS[kind] === undefined) return;
+    const kinds = byNamespace.get(namespace) ?? new Set<string>();
+    kinds.add(kind);
+    byNamespace.set(namespace, kinds);
+  };
+  for (const ev of events) {
+    const ns = ev.object.namespace || ev.namespace;
+    want(ns, ev.object.kind);
+    // A workload's story is its Pods'; a refused creation names a quota; a Pod may wait on a claim.
+    if (COLLECTIONS[ev.object.kind] !== undefined) want(ns, 'Pod');
+    if (ev.reason === 'FailedCreate' && parseQuotaRefusal(ev.message) !== null) want(ns, 'ResourceQuota');
+    if (ev.reason === 'FailedScheduling' && /PersistentVolumeClaim|persistent volume/.test(ev.message)) want(ns, 'PersistentVolumeClaim');
+  }
+  return byNamespace;
+}
+
+/** The Pods the story needs: those the events name, and those a Job or ReplicaSet of the events owns. */
+function podWanted(events: Event[]): (pod: PodFacts) => boolean {
+  const named = new Set<string>();
+  for (const ev of events) named.add(`${ev.object.namespace || ev.namespace}/${ev.object.kind}/${ev.object.name}`);
+  return (pod) => named.has(`${pod.namespace}/Pod/${pod.name}`) || (pod.owner !== '' && named.has(`${pod.namespace}/${pod.owner}`));
+}
+
+/** The nodes the story touches: where its Pods run, what the events name; every node when a Pod could not be placed. */
+function nodesWanted(events: Event[], pods: PodFacts[]): { all: boolean; names: Set<string> } {
+  const names = new Set<string>();
+  for (const p of pods) if (p.nodeName !== '') names.add(p.nodeName);
+  let all = false;
+  for (const ev of events) {
+    if (ev.object.kind === 'Node') names.add(ev.object.name);
+    if (ev.reason === 'Scheduled') {
+      const to = / to (\S+)$/.exec(ev.message)?.[1];
+      if (to !== undefined) names.add(to);
+    }
+    if (ev.reason === 'FailedScheduling') all = true;
+  }
+  return { all, names };
+}
+
+async function readNodes(target: KubeTarget, want: { all: boolean; names: Set<string> }, opts: Options, gaps: FactGap[]): Promise<ObjectFacts[]> {
+  if (!want.all && want.names.size === 0) return [];
+  const nodes: Json[] = [];
+  try {
+    await listItems(target, '/api/v1/nodes', '', opts, (item) => {
+      const name = asObject(item.metadata).name;
+      if (want.all || (typeof name === 'string' && want.names.has(name))) nodes.push(item);
+    });
+  } catch (error) {
+    gaps.push(gapOf(error, 'list', 'nodes', ''));
+    return [];
+  }
+  const names = nodes.map((n) => String(asObject(n.metadata).name));
+  const bound = new Map<string, PodFacts[]>(names.map((n) => [n, []]));
+  const running = 'status.phase!=Succeeded,status.phase!=Failed';
+  try {
+    const keep = (item: Json) => {
+      const pod = podFacts(item);
+      bound.get(pod.nodeName)?.push(pod);
+    };
+    if (names.length <= PER_NODE_LISTS) {
+      await mapBounded(names, CONCURRENCY, (name) => listItems(target, '/api/v1/pods', `&fieldSelector=${encodeURIComponent(`spec.nodeName=${name},${running}`)}`, opts, keep));
+    } else {
+      await listItems(target, '/api/v1/pods', `&fieldSelector=${encodeURIComponent(running)}`, opts, keep);
+    }
+  } catch (error) {
+    // Without every namespace's Pods the nodes' requests are unknown: their free share is not told.
+    gaps.push(gapOf(error, 'list', 'pods', ''));
+    return nodes.map((n) => ({ ...nodeFacts(n), requested: {}, pods: [] }));
+  }
+  return nodes.map((n) => nodeFacts(n, bound.get(String(asObject(n.metadata).name)) ?? []));
+}
+
+/** The container instance whose words tell why it exits: the previous one of a restarted container, else the current, terminated one. */
+function exitsToRead(pods: PodFacts[]): { pod: PodFacts; container: string; previous: boolean }[] {
+  const out: { pod: PodFacts; container: string; previous: boolean }[] = [];
+  for (const pod of pods) {
+    for (const c of pod.containers) {
+      const last = c.restartCount > 0 ? c.lastState : c.state;
+      if (last?.state !== 'terminated' || last.exitCode === 0 || last.exitCode === null || last.reason === 'OOMKilled') continue;
+      out.push({ pod, container: c.name, previous: c.restartCount > 0 });
+    }
+  }
+  return out.slice(0, LOG_CONTAINERS);
+}
+
+async function readLog(target: KubeTarget, pod: PodFacts, container: string, previous: boolean, opts: Options): Promise<string[]> {
+  const path = `/api/v1/namespaces/${pathSegment('namespace', pod.namespace)}/pods/${pathSegment('pod name', pod.name)}/log`;
+  const response = await openStream(target, { method: 'GET', path, query: { container, previous, tailLines: LOG_LINES, limitBytes: LOG_BYTES }, accept: 'text/plain', timeoutMs: opts.timeoutMs });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size > LOG_BYTES) {
+      response.destroy();
+      break;
+    }
+  }
+  const text = Buffer.concat(chunks).subarray(0, LOG_BYTES).toString('utf8');
+  return text.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1).slice(-LOG_LINES);
+}
+
+async function readLastWords(target: KubeTarget, pods: PodFacts[], opts: Options, gaps: FactGap[]): Promise<void> {
+  const failedIn = new Set<string>();
+  await mapBounded(exitsToRead(pods), CONCURRENCY, async ({ pod, container, previous }) => {
+    if (failedIn.has(pod.namespace)) return;
+    try {
+      const words = await readLog(target, pod, container, previous, opts);
+      const c = pod.containers.find((x) => x.name === container);
+      if (c !== undefined) c.lastWords = words;
+    } catch (error) {
+      if (failedIn.has(pod.namespace)) return;
+      failedIn.add(pod.namespace);
+      gaps.push(gapOf(error, 'log', 'pods/log', pod.namespace));
+    }
+  });
+}
+
+/** The facts of the objects the events are about, read now; gaps say what could not be read. */
+export async function readFacts(target: KubeTarget, events: Event[], now: number, opts: Options): Promise<FactSet> {
+  const gaps: FactGap[] = [];
+  const objects: ObjectFacts[] = [];
+  const wantPod = podWanted(events);
+  const lists = [...collectionsFor(events)].flatMap(([namespace, kinds]) => [...kinds].map((kind) => ({ namespace, kind })));
+  await mapBounded(lists, CONCURRENCY, async ({ namespace, kind }) => {
+    const { root, resource } = COLLECTIONS[kind] as { root: string; resource: string };
+    try {
+      await listItems(target, `${root}/namespaces/${pathSegment('namespace', namespace)}/${resource}`, '', opts, (item) => {
+        const facts = factsOf(kind, item);
+        if (facts !== null && (facts.kind !== 'Pod' || wantPod(facts as PodFacts))) objects.push(facts);
+      });
+    } catch (error) {
+      gaps.push(gapOf(error, 'list', COLLECTIONS[kind]?.root === '/api/v1' ? resource : `${resource}.${root.split('/')[2]}`, namespace));
+    }
+  });
+  const pods = objects.filter((o): o is PodFacts => o.kind === 'Pod');
+  const [nodes] = await Promise.all([readNodes(target, nodesWanted(events, pods), opts, gaps), readLastWords(target, pods, opts, gaps)]);
+  objects.push(...nodes);
+  return { objects, gaps: gaps.sort((a, b) => `${a.namespace}/${a.resource}`.localeCompare(`${b.namespace}/${b.resource}`)), readAt: now };
+}
