@@ -76,6 +76,16 @@ export function describeFilter(filter: EventFilter): Json {
   if (filter.types && filter.types.length > 0) described.types = filter.types;
   if (filter.reasons && filter.reasons.length > 0) described.reasons = filter.reasons;
   if (filter.sinceMs !== undefined) described.sinceMs = filter.sinceMs;
+  // The selection criteria too: a session that hid events must not be taken for one that kept them
+  // (continuing it from its resourceVersion would never record what it hid).
+  if (filter.excludeTypes && filter.excludeTypes.length > 0) described.excludeTypes = filter.excludeTypes;
+  if (filter.excludeReasons && filter.excludeReasons.length > 0) described.excludeReasons = filter.excludeReasons;
+  if (filter.message) described.message = filter.message.source;
+  if (filter.excludeMessage) described.excludeMessage = filter.excludeMessage.source;
+  if (filter.fields && filter.fields.length > 0) described.fields = filter.fields.map((f) => `${f.field}${f.op}${f.value}`);
+  if (filter.sinceTime !== undefined) described.sinceTime = filter.sinceTime;
+  if (filter.until !== undefined) described.until = filter.until;
+  if (filter.hideStartupProbes === true) described.excludeStartupProbes = true;
   return described;
 }
 

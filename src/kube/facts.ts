@@ -150,7 +150,7 @@ function exitsToRead(pods: PodFacts[]): { pod: PodFacts; container: string; prev
 
 async function readLog(target: KubeTarget, pod: PodFacts, container: string, previous: boolean, opts: Options): Promise<string[]> {
   const path = `/api/v1/namespaces/${pathSegment('namespace', pod.namespace)}/pods/${pathSegment('pod name', pod.name)}/log`;
-  const response = await openStream(target, { method: 'GET', path, query: { container, previous, tailLines: LOG_LINES, limitBytes: LOG_BYTES }, accept: 'text/plain', timeoutMs: opts.timeoutMs });
+  const response = await openStream(target, { method: 'GET', path, query: { container, previous, tailLines: LOG_LINES, limitBytes: LOG_BYTES }, accept: 'application/json, */*', timeoutMs: opts.timeoutMs });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response) {
@@ -162,6 +162,9 @@ async function readLog(target: KubeTarget, pod: PodFacts, container: string, pre
     }
   }
   const text = Buffer.concat(chunks).subarray(0, LOG_BYTES).toString('utf8');
+  // The kubelet answers 200 with its own error as the body when the runtime no longer has the
+  // container (pkg/kubelet/kuberuntime/kuberuntime_container.go GetContainerLogs): not its words.
+  if (/^unable to retrieve container logs for \S+\s*$/.test(text)) throw new Error(text.trim());
   return text.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1).slice(-LOG_LINES);
 }
 

@@ -103,6 +103,30 @@ describe('continuing a record', () => {
       sinceMs: 60_000,
     });
   });
+
+  test('the selection criteria are described too, so a session that hid events is not continued as one that kept them', () => {
+    const filter = {
+      excludeReasons: ['Pulled'],
+      excludeTypes: ['Normal'],
+      message: /fail/u,
+      excludeMessage: /^Back-off/u,
+      fields: [{ field: 'reason', op: '!=' as const, value: 'X' }],
+      sinceTime: 1,
+      until: 2,
+      hideStartupProbes: true,
+    };
+    assert.deepEqual(describeFilter(filter), {
+      excludeReasons: ['Pulled'],
+      excludeTypes: ['Normal'],
+      message: 'fail',
+      excludeMessage: '^Back-off',
+      fields: ['reason!=X'],
+      sinceTime: 1,
+      until: 2,
+      excludeStartupProbes: true,
+    });
+    assert.notDeepEqual(describeFilter({ excludeReasons: ['Pulled'] }), describeFilter({}));
+  });
 });
 
 describe('which lines a step adds', () => {

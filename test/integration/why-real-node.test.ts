@@ -1,0 +1,137 @@
+// The Why of `incident` on the real node (test/harness/kubelet-node.ts: kubelet v1.36.3, containerd,
+// runc): what the kubelet writes in a container's status and events, told as causes, each compared
+// with `kubectl describe` (and `kubectl logs --previous`) for the same object. An OOM kill writes no
+// event (kubernetes#69676): only the status says it, and the record keeps it after the Deployment is
+// deleted.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { sharedRealNode, UNPULLABLE_IMAGE } from '../harness/kubelet-node.ts';
+import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { evtimeline, kubectl } from '../harness/plugin.ts';
+import { deleteAndWait, describeWhen, onRealNode, realNodePod, stageOomKill } from '../harness/real-node-pods.ts';
+import { waitFor } from '../harness/wait.ts';
+import { listEvents } from '../harness/workloads.ts';
+
+const { cp, node } = await sharedRealNode();
+const kc = cp.kubeconfig;
+const ns: Record<string, string> = {};
+const dir = mkdtempSync(join(tmpdir(), 'evtimeline-why-real-'));
+
+before(async () => {
+  for (const name of ['crash', 'pull', 'config', 'probe', 'job']) ns[name] = await freshNamespace(kc, `why-${name}`);
+  const pod = realNodePod.bind(null, node);
+  await applyObjects(kc, [
+    pod(ns.crash!, 'crasher', { command: ['sh', '-c', 'echo starting; echo "fatal: cannot reach db:5432"; exit 3'] }),
+    pod(ns.pull!, 'puller', { image: UNPULLABLE_IMAGE }),
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns.config }, data: { present: 'yes' } },
+    pod(ns.config!, 'configured', { command: ['sleep', '3600'], env: [{ name: 'MISSING', valueFrom: { configMapKeyRef: { name: 'settings', key: 'missing' } } }] }),
+    pod(ns.probe!, 'prober', { command: ['sleep', '3600'], livenessProbe: { exec: { command: ['sh', '-c', 'exit 3'] }, initialDelaySeconds: 1, periodSeconds: 1, failureThreshold: 2 } }),
+    {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'migrate', namespace: ns.job },
+      spec: { backoffLimit: 1, template: { spec: { ...onRealNode(node), restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'migrate', image: 'docker.io/library/busybox:1.35.0-local', command: ['sh', '-c', 'exit 7'] }] } } },
+    },
+  ]);
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The Why section of an incident's text: its lines, without the title. */
+function whyOf(text: string): string[] {
+  const start = text.indexOf('\nWhy\n');
+  if (start < 0) return [];
+  const rest = text.slice(start + 5);
+  return rest.slice(0, rest.indexOf('\n\n')).split('\n');
+}
+
+async function why(args: string[]): Promise<string[]> {
+  const r = await evtimeline(['incident', ...args], kc);
+  assert.equal(r.code, 0, r.stderr);
+  return whyOf(r.stdout);
+}
+
+test('a Deployment killed for memory: OOMKilled, exit 137, the limit and the restarts, though no event says OOM; the same from a record after the Deployment is deleted', async () => {
+  const oom = ns.oom ?? (ns.oom = await freshNamespace(kc, 'why-oom'));
+  const { pod } = await stageOomKill(kc, node, oom, 'thumbnailer', () => {});
+  assert.ok(!(await listEvents(kc, oom)).some((e) => /OOMKilled|out of memory/i.test(`${e.reason} ${e.message}`)), 'no event mentions the OOM kill');
+  const lines = await why(['-n', oom, '--for', 'deploy/thumbnailer', '--tree']);
+  const { described } = await describeWhen(kc, oom, pod, 'worker', (d) => d.lastReason === 'OOMKilled');
+  const line = lines.find((l) => l.includes('was killed for using more memory'));
+  assert.ok(line !== undefined, lines.join('\n'));
+  const restarts = Number(/restarted (\d+) times?\.$/.exec(line)?.[1]);
+  // kubectl describe pod, read after: the same reason and exit code, a restart count at least as high.
+  assert.equal(line, `  Pod/${pod}: container worker was killed for using more memory than its limit (OOMKilled, exit code ${described.lastExitCode}, limits.memory 20Mi), restarted ${restarts} time${restarts === 1 ? '' : 's'}.`);
+  assert.equal(described.lastReason, 'OOMKilled');
+  assert.ok(restarts >= 2 && restarts <= described.restartCount, `${restarts} vs describe's ${described.restartCount}`);
+  assert.equal(lines[0], line, 'the OOM kill is the first cause');
+
+  const file = join(dir, 'oom.jsonl');
+  const recorded = await evtimeline(['record', '-n', oom, file, '--duration', '3s'], kc);
+  assert.equal(recorded.code, 0, recorded.stderr);
+  await deleteAndWait(kc, oom, ['deployment', 'thumbnailer']);
+  await waitFor('the pod gone', async () => ((await kubectl(['-n', oom, 'get', 'pod', pod], kc)).code !== 0 ? true : undefined));
+  const replayed = (await why(['--from', file])).find((l) => l.includes('was killed for using more memory'));
+  assert.match(replayed ?? '', new RegExp(`^ {2}Pod/${pod}: container worker was killed for using more memory than its limit \\(OOMKilled, exit code 137, limits\\.memory 20Mi\\), restarted \\d+ times\\.$`));
+});
+
+test('a container that keeps exiting: its exit code and its last words, as kubectl logs --previous has them, or why they could not be read', async () => {
+  const { described } = await describeWhen(kc, ns.crash!, 'crasher', 'main', (d) => d.restartCount >= 1 && d.lastExitCode === 3);
+  assert.equal(described.lastReason, 'Error');
+  const words = 'starting\\nfatal: cannot reach db:5432';
+  // The runtime may no longer hold the previous container (its log then unreadable to kubectl too):
+  // each look must either tell its words right or name why it could not; kubectl is asked the same.
+  let told = false;
+  let kubectlHad = false;
+  const gaps: string[] = [];
+  for (let look = 0; look < 6 && !told; look += 1) {
+    const lines = await why(['-n', ns.crash!]);
+    const line = lines.find((l) => l.startsWith('  Pod/crasher: container main keeps exiting with code 3 (Error), restarted '));
+    assert.ok(line !== undefined, lines.join('\n'));
+    if (line.includes('its last words')) {
+      assert.ok(line.endsWith(`; its last words: "${words}".`), line);
+      told = true;
+    } else {
+      const gap = lines.find((l) => l.startsWith(`  Not read: pods/log in ${ns.crash} (failed: `));
+      assert.ok(gap !== undefined, lines.join('\n'));
+      gaps.push(gap);
+    }
+    const logs = await kubectl(['-n', ns.crash!, 'logs', 'crasher', '--previous', '--tail=5'], kc);
+    if (logs.code === 0 && logs.stdout === 'starting\nfatal: cannot reach db:5432\n') kubectlHad = true;
+    if (!told) await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  assert.ok(told || !kubectlHad, `kubectl logs --previous read the last words, the account never did:\n${gaps.join('\n')}`);
+});
+
+test('an image that cannot be pulled and a missing ConfigMap key: named as kubectl describe pod shows their reason', async () => {
+  const pulled = await describeWhen(kc, ns.pull!, 'puller', 'main', (d) => d.reason === 'ErrImagePull' || d.reason === 'ImagePullBackOff');
+  const pullLine = (await why(['-n', ns.pull!])).find((l) => l.includes('cannot pull image'));
+  assert.match(pullLine ?? '', new RegExp(`^ {2}Pod/puller: container main cannot pull image "${UNPULLABLE_IMAGE.replace(/[.:/]/g, '\\$&')}" \\((ErrImagePull|ImagePullBackOff)\\): Failed to pull image "`));
+  assert.ok(['ErrImagePull', 'ImagePullBackOff'].includes(pulled.described.reason ?? ''));
+
+  const configured = await describeWhen(kc, ns.config!, 'configured', 'main', (d) => d.reason === 'CreateContainerConfigError');
+  assert.equal(configured.described.reason, 'CreateContainerConfigError');
+  assert.ok((await why(['-n', ns.config!])).includes('  Pod/configured: container main cannot start: key "missing" is missing from ConfigMap "settings".'));
+});
+
+test('a liveness probe that fails: named as the cause of the restarts, with its threshold, as the kubelet killed it', async () => {
+  const { described } = await describeWhen(kc, ns.probe!, 'prober', 'main', (d) => d.restartCount >= 1);
+  await waitFor('Killing', async () => (await listEvents(kc, ns.probe!)).some((e) => e.reason === 'Killing' && e.message.includes('failed liveness probe')));
+  const line = (await why(['-n', ns.probe!])).find((l) => l.includes('liveness probe fails'));
+  assert.match(line ?? '', /^ {2}Pod\/prober: container main is restarted because its liveness probe fails \(\d+ failures, threshold 2; restarted \d+ times?\)/);
+  assert.ok(described.restartCount >= 1);
+});
+
+test("a Job past its back-off limit, with its Pods' exit codes, as kubectl describe job counts them", async () => {
+  await waitFor('the Job Failed', async () => ((await kubectlOk(kc, ['-n', ns.job!, 'get', 'job', 'migrate', '-o', 'jsonpath={.status.conditions[?(@.type=="Failed")].reason}'])) === 'BackoffLimitExceeded' ? true : undefined));
+  const describedJob = await kubectlOk(kc, ['-n', ns.job!, 'describe', 'job', 'migrate']);
+  const failed = Number(/Pods Statuses:\s+\d+ Active[^/]*\/ \d+ Succeeded \/ (\d+) Failed/.exec(describedJob)?.[1]);
+  const line = (await why(['-n', ns.job!])).find((l) => l.startsWith('  Job/migrate: gave up'));
+  assert.ok(line !== undefined);
+  assert.ok(line.startsWith(`  Job/migrate: gave up: Job has reached the specified backoff limit (backoffLimit 1, ${failed} failed Pods); exit codes: `), `${line}\n${describedJob}`);
+  assert.equal((line.match(/migrate exit 7 \(Error\)/g) ?? []).length, failed, line);
+});
