@@ -71,11 +71,12 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     ...(request.keep === undefined ? {} : { keep: request.keep }),
     ...(request.notes === false ? { notes: false } : {}),
     ...(request.raw ? { raw: true, eventsK8sIo: true } : {}),
+    ...(request.facts ? { facts: true } : {}),
   });
   const live = await readLiveFacts(read, common, deps, now, { compare, lookups: request.lookups });
   const { source, events } = read;
   const { provenance } = source;
-  const facts = request.facts ? await readObjectFacts(source, events, deps, now) : undefined;
+  const facts = read.facts === undefined ? undefined : await readObjectFacts(read.facts, events, deps, now);
   return {
     now,
     source,

@@ -3,12 +3,12 @@
 import type { Deps } from '../deps.ts';
 import type { Event } from '../core/event.ts';
 import type { FactSet } from '../core/facts.ts';
-import type { EventSource } from '../core/source.ts';
+import type { FactsReading } from '../core/source.ts';
 import { statusLine } from './status-line.ts';
 
-/** Undefined when the source holds no facts (a list, a stable table, a collector's file). */
-export async function readObjectFacts(source: EventSource, events: Event[], deps: Deps, now: number): Promise<FactSet | undefined> {
-  if (source.facts === undefined || events.length === 0) return undefined;
+/** Undefined when there are no events to tell facts of. */
+export async function readObjectFacts(source: FactsReading, events: Event[], deps: Deps, now: number): Promise<FactSet | undefined> {
+  if (events.length === 0) return undefined;
   const status = statusLine(deps);
   try {
     status.show('reading object status...');

@@ -12,7 +12,7 @@ import type { Keep } from '../core/keep.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
-import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance, Unanswered } from '../core/source.ts';
+import type { EventSource, FactsReading, Provenance, RawEvents, ReadOptions, RecordProvenance, Unanswered } from '../core/source.ts';
 import { renderUnanswered } from '../render/fleet.ts';
 import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
@@ -69,6 +69,8 @@ interface ReadEvents {
   fieldSelectorSent: boolean;
   /** several contexts read together: those that did not answer (said on stderr already) */
   unanswered: Unanswered[];
+  /** with `facts: true`: where the objects' facts come from (begun before the events for a live source) */
+  facts?: FactsReading;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function readEvents(
   common: CommonOptions,
   deps: Deps,
   now: number,
-  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep; notes?: boolean } = {},
+  opts: { raw?: boolean; eventsK8sIo?: boolean; keep?: Keep; notes?: boolean; facts?: boolean } = {},
 ): Promise<ReadEvents> {
   const source = await deps.openSource(requestFor(common, opts.keep, now));
   const { provenance } = source;
@@ -100,6 +102,9 @@ export async function readEvents(
   if (provenance.refusedObjects !== undefined && common.from !== null) deps.stderr.write(renderRefusedSavedObjects(common.from, provenance.refusedObjects));
   const resolved = await resolveFilter(source, common.filter);
   const sent = sendsFieldSelector(common);
+  // The facts' reads that do not wait for the events run beside them (issue 22: "fetched with the events").
+  const factsReading = !opts.facts ? undefined : (source.startFacts?.() ?? (source.facts === undefined ? undefined : { facts: source.facts.bind(source) }));
+  const facts = factsReading === undefined ? {} : { facts: factsReading };
   const read = await readWithProgress(source, deps, { ...opts, ...(sent ? { fieldSelector: common.fieldSelector } : {}) });
   const unanswered = read.unanswered ?? [];
   deps.stderr.write(renderUnanswered(unanswered));
@@ -119,13 +124,13 @@ export async function readEvents(
     const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
     const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
     const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, events);
-    return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, unanswered, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+    return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, unanswered, ...facts, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
   const all = read.distinct === true ? read.events : dedupeByUid(read.events);
   const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));
   // Only where they are told; kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
   const notes = opts.notes === false || opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
-  return { source, events, filter, hidden, notes, fieldSelectorSent: sent, unanswered, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+  return { source, events, filter, hidden, notes, fieldSelectorSent: sent, unanswered, ...facts, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
 }
 
 /**

@@ -317,6 +317,11 @@ export function nodeFacts(object: Json, bound: PodFacts[] = []): NodeFacts {
   };
 }
 
+/** A Node's facts with what the Pods bound to it request (nodeFacts(object, bound) from facts read without them). */
+export function nodeWithPods(node: NodeFacts, bound: PodFacts[]): NodeFacts {
+  return { ...node, requested: sumRequests(bound), pods: bound.map((p) => `${p.namespace}/${p.name}`).sort() };
+}
+
 /** Reads one API object into facts by its Kind; null for a Kind that has none here. */
 export function factsOf(kind: string, object: Json): ObjectFacts | null {
   if (kind === 'Pod') return podFacts(object);

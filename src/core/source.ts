@@ -306,6 +306,11 @@ export interface FollowOptions {
   fieldSelector?: string;
 }
 
+/** Facts whose reading has begun (EventSource.startFacts). */
+export interface FactsReading {
+  facts(events: Event[], now: number): Promise<FactSet>;
+}
+
 export interface EventSource {
   readonly provenance: Provenance;
   read(opts?: ReadOptions): Promise<SourceRead>;
@@ -336,6 +341,11 @@ export interface EventSource {
    * holds none (a list, a stable table, a collector's file).
    */
   facts?(events: Event[], now: number): Promise<FactSet>;
+  /**
+   * A live source begins, before its events are read, the facts' reads that do not depend on them
+   * (the namespace's Pods, the Nodes); the reading's facts() then reads the rest. Absent: facts() alone.
+   */
+  startFacts?(): FactsReading;
   /** the live server's resources, which resolve `--for TYPE/NAME` as kubectl does; absent for a saved input */
   readonly discovery?: ResourceDiscovery;
   /**

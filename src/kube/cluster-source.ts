@@ -14,7 +14,7 @@ import type { DiscoveryCache } from './objects.ts';
 import { answerFromListing } from './tree-lookups.ts';
 import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
-import { readFacts } from './facts.ts';
+import { readFacts, startFacts } from './facts.ts';
 import { listOwnership } from './tree-listing.ts';
 import type { UnlistedResource } from './tree-listing.ts';
 
@@ -81,6 +81,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       },
     },
     facts: (events, now) => readFacts(target, events, now, { timeoutMs }),
+    startFacts: () => startFacts(target, namespace, { timeoutMs }),
     discovery,
     async ownership(ns) {
       const read = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);

@@ -7,8 +7,8 @@
 import type { Event } from '../core/event.ts';
 import { asObject, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import { factsOf, nodeFacts, podFacts } from '../core/facts.ts';
-import type { FactGap, FactSet, ObjectFacts, PodFacts } from '../core/facts.ts';
+import { factsOf, nodeFacts, nodeWithPods, podFacts } from '../core/facts.ts';
+import type { FactGap, FactSet, NodeFacts, ObjectFacts, PodFacts } from '../core/facts.ts';
 import { parseQuotaRefusal } from '../core/causes-workloads.ts';
 import { ApiError, apiRequest, openStream, PAGE_SIZE } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
@@ -102,19 +102,15 @@ function nodesWanted(events: Event[], pods: PodFacts[]): { all: boolean; names: 
   return { all, names };
 }
 
-async function readNodes(target: KubeTarget, want: { all: boolean; names: Set<string> }, opts: Options, gaps: FactGap[]): Promise<ObjectFacts[]> {
+async function readNodes(target: KubeTarget, want: { all: boolean; names: Set<string> }, early: Promise<Early<NodeFacts>> | undefined, opts: Options, gaps: FactGap[]): Promise<ObjectFacts[]> {
   if (!want.all && want.names.size === 0) return [];
-  const nodes: Json[] = [];
-  try {
-    await listItems(target, '/api/v1/nodes', '', opts, (item) => {
-      const name = asObject(item.metadata).name;
-      if (want.all || (typeof name === 'string' && want.names.has(name))) nodes.push(item);
-    });
-  } catch (error) {
-    gaps.push(gapOf(error, 'list', 'nodes', ''));
+  const listed = await (early ?? listEarly(target, () => '/api/v1/nodes', opts, (item) => nodeFacts(item)));
+  if ('error' in listed) {
+    gaps.push(gapOf(listed.error, 'list', 'nodes', ''));
     return [];
   }
-  const names = nodes.map((n) => String(asObject(n.metadata).name));
+  const nodes = listed.items.filter((n) => want.all || want.names.has(n.name));
+  const names = nodes.map((n) => n.name);
   const bound = new Map<string, PodFacts[]>(names.map((n) => [n, []]));
   const running = 'status.phase!=Succeeded,status.phase!=Failed';
   try {
@@ -130,9 +126,9 @@ async function readNodes(target: KubeTarget, want: { all: boolean; names: Set<st
   } catch (error) {
     // Without every namespace's Pods the nodes' requests are unknown: their free share is not told.
     gaps.push(gapOf(error, 'list', 'pods', ''));
-    return nodes.map((n) => ({ ...nodeFacts(n), requested: {}, pods: [] }));
+    return nodes.map((n) => ({ ...n, requested: {}, pods: [] }));
   }
-  return nodes.map((n) => nodeFacts(n, bound.get(String(asObject(n.metadata).name)) ?? []));
+  return nodes.map((n) => nodeWithPods(n, bound.get(n.name) ?? []));
 }
 
 /** The container instance whose words tell why it exits: the previous one of a restarted container, else the current, terminated one. */
@@ -184,25 +180,65 @@ async function readLastWords(target: KubeTarget, pods: PodFacts[], opts: Options
   });
 }
 
+/** A list read before the events were known: its items, or why it could not be read. */
+type Early<T> = { items: T[] } | { error: unknown };
+
+function listEarly<T>(target: KubeTarget, path: () => string, opts: Options, read: (item: Json) => T): Promise<Early<T>> {
+  const items: T[] = [];
+  // The path is made inside the promise: a namespace it refuses is a failed list, said where the list is needed.
+  return Promise.resolve()
+    .then(() => listItems(target, path(), '', opts, (item) => items.push(read(item))))
+    .then(
+      () => ({ items }),
+      (error: unknown) => ({ error }),
+    );
+}
+
+/**
+ * The facts of the objects the events are about. startFacts begins, while the events are still being
+ * read, the lists that do not depend on them (the Pods of the namespace read, every Node); `facts`
+ * then reads what the events name (their workloads, quotas, claims, the Pods' nodes, last words),
+ * at most CONCURRENCY requests at a time. An early list the events turn out not to need is dropped,
+ * its failure with it: the gaps are those of the lists the story needs, as when they are read after.
+ */
+export function startFacts(target: KubeTarget, namespace: string | null, opts: Options): { facts(events: Event[], now: number): Promise<FactSet> } {
+  const earlyPods = namespace === null ? undefined : listEarly(target, () => `/api/v1/namespaces/${pathSegment('namespace', namespace)}/pods`, opts, podFacts);
+  const earlyNodes = listEarly(target, () => '/api/v1/nodes', opts, (item) => nodeFacts(item));
+  return { facts: (events, now) => readFacts(target, events, now, opts, { namespace, pods: earlyPods, nodes: earlyNodes }) };
+}
+
 /** The facts of the objects the events are about, read now; gaps say what could not be read. */
-export async function readFacts(target: KubeTarget, events: Event[], now: number, opts: Options): Promise<FactSet> {
+export async function readFacts(
+  target: KubeTarget,
+  events: Event[],
+  now: number,
+  opts: Options,
+  early: { namespace: string | null; pods?: Promise<Early<PodFacts>>; nodes?: Promise<Early<NodeFacts>> } = { namespace: null },
+): Promise<FactSet> {
   const gaps: FactGap[] = [];
   const objects: ObjectFacts[] = [];
   const wantPod = podWanted(events);
   const lists = [...collectionsFor(events)].flatMap(([namespace, kinds]) => [...kinds].map((kind) => ({ namespace, kind })));
   await mapBounded(lists, CONCURRENCY, async ({ namespace, kind }) => {
     const { root, resource } = COLLECTIONS[kind] as { root: string; resource: string };
+    const gap = (error: unknown) => gaps.push(gapOf(error, 'list', COLLECTIONS[kind]?.root === '/api/v1' ? resource : `${resource}.${root.split('/')[2]}`, namespace));
+    if (kind === 'Pod' && namespace === early.namespace && early.pods !== undefined) {
+      const listed = await early.pods;
+      if ('error' in listed) gap(listed.error);
+      else objects.push(...listed.items.filter(wantPod));
+      return;
+    }
     try {
       await listItems(target, `${root}/namespaces/${pathSegment('namespace', namespace)}/${resource}`, '', opts, (item) => {
         const facts = factsOf(kind, item);
         if (facts !== null && (facts.kind !== 'Pod' || wantPod(facts as PodFacts))) objects.push(facts);
       });
     } catch (error) {
-      gaps.push(gapOf(error, 'list', COLLECTIONS[kind]?.root === '/api/v1' ? resource : `${resource}.${root.split('/')[2]}`, namespace));
+      gap(error);
     }
   });
   const pods = objects.filter((o): o is PodFacts => o.kind === 'Pod');
-  const [nodes] = await Promise.all([readNodes(target, nodesWanted(events, pods), opts, gaps), readLastWords(target, pods, opts, gaps)]);
+  const [nodes] = await Promise.all([readNodes(target, nodesWanted(events, pods), early.nodes, opts, gaps), readLastWords(target, pods, opts, gaps)]);
   objects.push(...nodes);
   return { objects, gaps: gaps.sort((a, b) => `${a.namespace}/${a.resource}`.localeCompare(`${b.namespace}/${b.resource}`)), readAt: now };
 }
