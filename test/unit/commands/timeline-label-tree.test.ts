@@ -8,7 +8,7 @@ import { UsageError } from '../../../src/errors.ts';
 import type { ObjectMeta } from '../../../src/core/ownership.ts';
 import { ev, NOW } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';
-import { fromCapture, fromCluster, memorySource, openSources } from '../../support/sources.ts';
+import { fromCapture, fromCluster, fromRecord, memorySource, openSources } from '../../support/sources.ts';
 import { servedResource } from '../../support/owned-objects.ts';
 
 const NS = 'shop-9';
@@ -81,6 +81,13 @@ describe('timeline -l SELECTOR --tree (no --for)', () => {
 
   test('offline: a capture that kept labels gives the same trees', async () => {
     const r = await run(['--from', 'cap.json', '-l', 'app=cart', '--tree', '--no-headers'], saved(OBJECTS));
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(objectCells(r.stdout).sort(), CART_TREES);
+  });
+
+  test('offline: a record\'s object lines kept labels too', async () => {
+    const record = openSources({ saved: memorySource({ provenance: fromRecord({ namespace: NS }), raw: RAW, ownership: OBJECTS }) });
+    const r = await run(['--from', 'rec.jsonl', '-l', 'app=cart', '--tree', '--no-headers'], record);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(objectCells(r.stdout).sort(), CART_TREES);
   });
