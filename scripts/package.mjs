@@ -25,6 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkExecutable } from './check-executable.mjs';
 import { nodeBinaryFor } from './node-binaries.mjs';
 import { archiveFiles, hostPlatform, PLATFORMS } from './platforms.mjs';
+import { missingFor } from './prerequisites.mjs';
 import { buildSea, chunkAssets, pinnedNodeBinary } from './sea.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -171,6 +172,10 @@ async function packagePlatform(entry, version, pinned) {
 
 async function main() {
   const entries = parseArgs(process.argv.slice(2));
+  // The tools these platforms need, checked before anything is built (scripts/prerequisites.mjs).
+  const needed = ['tar', 'gzip', ...entries.map((entry) => entry.strip).filter(Boolean)];
+  const absent = missingFor(['package']).filter((line) => needed.some((tool) => line.startsWith(`missing: ${tool} (`)));
+  if (absent.length > 0) throw new Error(absent.join('\npackage: '));
   const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   const pinned = pinnedNodeBinary();
   for (const entry of entries) await packagePlatform(entry, version, pinned);

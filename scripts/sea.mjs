@@ -64,6 +64,8 @@ function run(file, args) {
   try {
     execFileSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
+    // A tool that is not there fails with ENOENT and no output: say so (scripts/prerequisites.mjs names its package).
+    if (error.code === 'ENOENT') throw new Error(`${file}: not found on PATH (node scripts/prerequisites.mjs package says which package brings it)`);
     throw new Error(`${[file, ...args].join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   }
 }

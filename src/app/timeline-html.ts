@@ -22,7 +22,7 @@ interface PageInput {
 }
 
 /** The page, with the incident account's headline; a saved file is shown as of when it was taken. */
-export function timelinePage(input: PageInput): string {
+export function timelineHtml(input: PageInput): string {
   const { provenance, events, now, eventTTLms, live, tree, facts } = input;
   const incident = buildIncident(events, { now, provenance, eventTTLms, ...(live === undefined ? {} : { live }), ...(tree === undefined ? {} : { tree }), ...(facts === undefined ? {} : { facts }) });
   const { first, last } = observedWindow(provenance);

@@ -28,7 +28,7 @@ import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
-import { timelinePage } from '../app/timeline-html.ts';
+import { timelineHtml } from '../app/timeline-html.ts';
 
 interface CaptureOptions {
   dir: string;
@@ -106,7 +106,7 @@ function captureFiles(input: {
     'scheduler-event.txt': renderSchedulerReport(events, now),
     'timeline.txt': renderStable(events),
     'incident.txt': renderIncidentText(incident, plainPalette),
-    'timeline.html': timelinePage({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }), ...(input.facts === undefined ? {} : { facts: input.facts }) }),
+    'timeline.html': timelineHtml({ provenance, events, now, eventTTLms: input.eventTTLms, ...(live === undefined ? {} : { live }), ...(input.facts === undefined ? {} : { facts: input.facts }) }),
   };
 }
 

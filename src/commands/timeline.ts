@@ -19,7 +19,7 @@ import type { RecorderNotes } from '../core/recorder-notes.ts';
 import { renderHiddenFooter } from '../render/hidden.ts';
 import { recorderNotesJson, renderRecorderFooter } from '../render/recorder-notes.ts';
 import { criterionFlag } from '../options/selection.ts';
-import { timelinePage } from '../app/timeline-html.ts';
+import { timelineHtml } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
 import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile, refuseForest } from '../options/common.ts';
 import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
@@ -126,7 +126,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
   const done = { result: SUCCESS, footer: footer(table ? gathered : { hidden: gathered.hidden, notes: recorderNotes([]) }, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
-    stdout.write(timelinePage({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
+    stdout.write(timelineHtml({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
     if (events.length === 0) deps.stderr.write(noEventsMessage(provenance.namespace));
     return done;
   }

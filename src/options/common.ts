@@ -138,14 +138,6 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
   };
 }
 
-export function parseOutput<T extends string>(text: unknown, allowed: readonly T[]): T {
-  const value = typeof text === 'string' ? text : allowed[0];
-  if (!allowed.includes(value as T)) {
-    throw new UsageError(`-o ${JSON.stringify(value)}: want one of ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
 /** --event-ttl: what the user says the cluster's TTL is, else the default. */
 export function parseEventTTL(raw: RawOptions): number {
   return parseDurationFlag('--event-ttl', str(raw, 'eventTtl')) ?? DEFAULT_EVENT_TTL_MS;

@@ -110,8 +110,3 @@ export function* jsonTextChunks<T>(value: T[] | unknown, each: (element: T) => u
 export function escapeJsonUnsafe(json: string): string {
   return replaceUnsafe(json, escapeForJson);
 }
-
-/** A JSON array (`[]` when empty) of toJsonEvent objects, as toJsonText prints it. */
-export function renderEventsJson(events: Event[], standing?: (ev: Event) => EventStanding): string {
-  return toJsonText(events.map((ev) => toJsonEvent(ev, standing?.(ev))));
-}

@@ -50,6 +50,8 @@ interface Column {
   cell(ev: Event, now: number, shared: ReadonlySet<string>, standing: EventStanding): string;
   /** text added after the escaped, cut cell, so a long value never hides it */
   mark?(standing: EventStanding): string;
+  /** the padded cell in colour (TYPE: an unconventional type marked) */
+  paint?(ev: Event, cell: string, palette: Palette): string;
   /** a long cell is cut at its start, not its end (the chain: its end is the event's object) */
   keepEnd?: boolean;
 }
@@ -68,14 +70,15 @@ const TIMES: Column[] = [
     mark: (s) => (s.onServer === false ? NOT_ON_SERVER_MARK : ''),
   },
 ];
+const OBJECT: Column = {
+  head: 'OBJECT',
+  cell: (ev, _now, shared) => formatQualifiedObjectRef(ev.object, shared),
+  mark: (s) => (s.incarnation === undefined ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
+};
 const BASE: Column[] = [
-  { head: 'TYPE', cell: (ev) => ev.type },
+  { head: 'TYPE', cell: (ev) => ev.type, paint: (ev, cell, palette) => paintType(ev.type, cell, palette, UNCONVENTIONAL_MARK) },
   { head: 'REASON', cell: (ev) => ev.reason },
-  {
-    head: 'OBJECT',
-    cell: (ev, _now, shared) => formatQualifiedObjectRef(ev.object, shared),
-    mark: (s) => (s.incarnation === undefined ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
-  },
+  OBJECT,
   { head: 'FROM', cell: (ev) => ev.reporter },
 ];
 const WIDE: Column[] = [
@@ -108,7 +111,7 @@ function treeColumns(chainOf: NonNullable<TimelineTableOptions['chainOf']>, wide
     mark: (s) => (s.incarnation === undefined || s.incarnation === 'gone' ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
   };
   const owner: Column = { head: 'OWNER UID', cell: (ev) => chainOf(ev)?.at(-2)?.uid ?? '' };
-  return { base: BASE.map((c) => (c.head === 'OBJECT' ? object : c)), wide: wide ? [...WIDE, owner] : [] };
+  return { base: BASE.map((c) => (c === OBJECT ? object : c)), wide: wide ? [...WIDE, owner] : [] };
 }
 
 /** The chain with its last member (the event's own object) not marked gone. */
@@ -155,7 +158,7 @@ export function* timelineTableChunks(events: Event[], opts: TimelineTableOptions
   const cellOf = (column: Column, ev: Event, standing: EventStanding): string => {
     const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
     const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared, standing)), max) + (column.mark?.(standing) ?? '');
-    return column.head === 'TYPE' ? paintType(ev.type, cell, opts.palette, UNCONVENTIONAL_MARK) : cell;
+    return column.paint === undefined ? cell : column.paint(ev, cell, opts.palette);
   };
   const rowOf = (ev: Event, which: readonly Column[] = columns): string[] => {
     const standing = opts.standing?.(ev) ?? {};

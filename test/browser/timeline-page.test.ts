@@ -18,7 +18,7 @@ import { fakeDeps } from '../support/deps.ts';
 import { manyEvents } from '../support/many-events.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
-import { timelinePage } from '../../src/app/timeline-html.ts';
+import { timelineHtml } from '../../src/app/timeline-html.ts';
 import { about, handTree, SMALL_ROLLOUT } from '../support/trees.ts';
 import { fromCluster } from '../support/sources.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
@@ -488,7 +488,7 @@ test('with --tree the lanes come owner first, each indented under its owner with
     about('Deployment', 'web', 60, { reason: 'ScalingReplicaSet', component: 'deployment-controller' }),
     about('ReplicaSet', 'web-5d4f7c9b8', 50, { reason: 'SuccessfulCreate', component: 'replicaset-controller' }),
   ];
-  const html = timelinePage({ provenance: fromCluster(), events: sortTimeline(raw.map(normaliseEvent)), now: NOW, eventTTLms: 3_600_000, tree });
+  const html = timelineHtml({ provenance: fromCluster(), events: sortTimeline(raw.map(normaliseEvent)), now: NOW, eventTTLms: 3_600_000, tree });
   const opened = await openPage(browser, 'tree.html', html);
   const { page } = opened;
   const lanes = await page.locator('.lane').evaluateAll((els) =>

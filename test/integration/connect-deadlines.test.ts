@@ -2,7 +2,7 @@
 // against the built executable: every verb gives up on client-go's handshake deadline (10 s,
 // transport/cache.go:149) with kubectl's words, whatever --request-timeout says, and -w and record
 // retry it with their back-off instead of hanging silently.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -36,7 +36,7 @@ describe('a server that never answers the TLS handshake', () => {
   });
   after(() => hole.close());
 
-  it('every one-shot verb: exit 1, one line with "net/http: TLS handshake timeout", --request-timeout 0 too', async () => {
+  test('every one-shot verb: exit 1, one line with "net/http: TLS handshake timeout", --request-timeout 0 too', async () => {
     const kc = ['--kubeconfig', hole.kubeconfig];
     const cases: [string, string[]][] = [
       ['timeline', kc],
@@ -57,7 +57,7 @@ describe('a server that never answers the TLS handshake', () => {
     ['-w', ['-w']],
     ['record without --duration', ['record', 'REC']],
   ] as const) {
-    it(`${name}: says the handshake timed out and retries with its back-off, instead of hanging`, async () => {
+    test(`${name}: says the handshake timed out and retries with its back-off, instead of hanging`, async () => {
       const argv = args.map((a) => (a === 'REC' ? join(dir, 'rec.jsonl') : a));
       const before = hole.connections();
       const run = spawnCollecting(PLUGIN_BINARY, [...argv, '--kubeconfig', hole.kubeconfig], { env: { PATH: process.env.PATH, HOME: dir } });

@@ -1,7 +1,7 @@
 // Faults a healthy API server cannot produce, from a deliberately misbehaving server on loopback,
 // and output faults (a full disk, a reader that leaves), against the built executable: each case
 // asserts the exit code, the one line a user sees, and what was (not) left behind.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ describe('a misbehaving server', () => {
     for (const server of servers) await server.close();
   });
 
-  it('repeating the same continue token: exit 1 after two pages, not a loop', async () => {
+  test('repeating the same continue token: exit 1 after two pages, not a loop', async () => {
     const server = await serve({ kind: 'repeat-continue' });
     const run = await plugin(['--kubeconfig', server.kubeconfig]);
     assert.equal(run.code, 1);
@@ -66,7 +66,7 @@ describe('a misbehaving server', () => {
     assert.equal(run.stdout, '');
   });
 
-  it('the same for every verb that lists: incident, type-audit, capture (no folder left)', async () => {
+  test('the same for every verb that lists: incident, type-audit, capture (no folder left)', async () => {
     const server = await serve({ kind: 'repeat-continue' });
     for (const args of [['incident'], ['type-audit'], ['capture', join(dir, 'never')]]) {
       const run = await plugin([...args, '--kubeconfig', server.kubeconfig]);
@@ -76,7 +76,7 @@ describe('a misbehaving server', () => {
     assert.equal(existsSync(join(dir, 'never')), false);
   });
 
-  it('a body shorter than its Content-Length: exit 1, said to be cut off', async () => {
+  test('a body shorter than its Content-Length: exit 1, said to be cut off', async () => {
     const server = await serve({ kind: 'truncated-body' });
     const run = await plugin(['--kubeconfig', server.kubeconfig, '-o', 'json']);
     assert.equal(run.code, 1);
@@ -84,21 +84,21 @@ describe('a misbehaving server', () => {
     assert.equal(run.stdout, '');
   });
 
-  it('a 300 MB body: refused at 128 MiB, not read whole', async () => {
+  test('a 300 MB body: refused at 128 MiB, not read whole', async () => {
     const server = await serve({ kind: 'huge-body', bytes: 300 * 1024 * 1024 }, [ev({ message: 'x'.repeat(4000) })]);
     const run = await plugin(['--kubeconfig', server.kubeconfig]);
     assert.equal(run.code, 1);
     assert.equal(oneLine(run), "error: the API server's answer to GET /api/v1/namespaces/op-events/events is larger than 128 MiB: refusing to read it");
   });
 
-  it('a slow drip: --request-timeout bounds the whole answer', async () => {
+  test('a slow drip: --request-timeout bounds the whole answer', async () => {
     const server = await serve({ kind: 'slow-drip', everyMs: 50 });
     const run = await plugin(['--kubeconfig', server.kubeconfig, '--request-timeout', '1s']);
     assert.equal(run.code, 1);
     assert.equal(oneLine(run), `error: request to ${server.url} timed out after 1000 ms (--request-timeout)`);
   });
 
-  it('429 with Retry-After: asked again after the wait, as client-go does, and the list arrives', async () => {
+  test('429 with Retry-After: asked again after the wait, as client-go does, and the list arrives', async () => {
     const server = await serve({ kind: 'too-many-requests', times: 2, seconds: 1 });
     const run = await plugin(['--kubeconfig', server.kubeconfig, '-o', 'stable']);
     assert.equal(run.code, 0, run.stderr);
@@ -106,7 +106,7 @@ describe('a misbehaving server', () => {
     assert.match(run.stdout, /^Warning FailedScheduling Pod\/hungry$/m);
   });
 
-  it('a connection reset before any answer: the GET asked again after a second, as client-go does, and the list arrives', async () => {
+  test('a connection reset before any answer: the GET asked again after a second, as client-go does, and the list arrives', async () => {
     const server = await serve({ kind: 'reset-before-answer', times: 2 });
     const run = await plugin(['--kubeconfig', server.kubeconfig, '-o', 'stable']);
     assert.equal(run.code, 0, run.stderr);
@@ -114,7 +114,7 @@ describe('a misbehaving server', () => {
     assert.match(run.stdout, /^Warning FailedScheduling Pod\/hungry$/m);
   });
 
-  it('503: exit 1 with the server\'s words', async () => {
+  test('503: exit 1 with the server\'s words', async () => {
     const server = await serve({ kind: 'unavailable' });
     const run = await plugin(['--kubeconfig', server.kubeconfig]);
     assert.equal(run.code, 1);
@@ -122,7 +122,7 @@ describe('a misbehaving server', () => {
     assert.equal(server.requests.length, 1);
   });
 
-  it('a GET of an event answered with another object: exit 1, and no PATCH is sent', async () => {
+  test('a GET of an event answered with another object: exit 1, and no PATCH is sent', async () => {
     const server = await serve({ kind: 'wrong-object' });
     const run = await plugin(['aggregate-patch', 'build-1-started', '--kubeconfig', server.kubeconfig]);
     assert.equal(run.code, 1);
@@ -135,7 +135,7 @@ describe('output that cannot be written', () => {
   const events = join(dir, 'events.json');
   before(() => writeFileSync(events, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: labEvents() })));
 
-  it('stdout on a full device (/dev/full): exit 1 with kubectl\'s line, for every verb', async () => {
+  test('stdout on a full device (/dev/full): exit 1 with kubectl\'s line, for every verb', async () => {
     for (const args of [['-o', 'json'], ['incident'], ['type-audit']]) {
       const run = await new Promise<Run>((resolve) => {
         const out = openSync('/dev/full', 'w');
@@ -153,7 +153,7 @@ describe('output that cannot be written', () => {
     }
   });
 
-  it('a full device that is never written to is no failure: no events on stdout, or no notice on stderr, exit 0', async () => {
+  test('a full device that is never written to is no failure: no events on stdout, or no notice on stderr, exit 0', async () => {
     const empty = join(dir, 'empty.json');
     writeFileSync(empty, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
     /** Runs the plugin with one of its outputs on /dev/full and the other piped: exit code and the piped text. */
@@ -177,7 +177,7 @@ describe('output that cannot be written', () => {
     assert.equal((await withFull(['--version'], 'stderr')).code, 0);
   });
 
-  it('a reader that leaves early (| head -1): quiet, the verb\'s own exit code', async () => {
+  test('a reader that leaves early (| head -1): quiet, the verb\'s own exit code', async () => {
     const many = join(dir, 'many.json');
     writeFileSync(many, JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => ev({ name: `e-${i}`, message: 'm'.repeat(200) })) }));
     const run = await new Promise<Run>((resolve) => {
@@ -194,7 +194,7 @@ describe('output that cannot be written', () => {
     assert.equal(run.code, 0);
   });
 
-  it('a file on a full filesystem (a small tmpfs): exit 1, and the file is not left looking complete', async (t) => {
+  test('a file on a full filesystem (a small tmpfs): exit 1, and the file is not left looking complete', async (t) => {
     const mnt = join(dir, 'tiny');
     const mounted = await new Promise<boolean>((resolve) => {
       execFile('sh', ['-c', `mkdir -p "${mnt}" && mount -t tmpfs -o size=64k tmpfs "${mnt}"`], (error) => resolve(error === null));

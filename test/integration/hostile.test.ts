@@ -1,7 +1,7 @@
 // Hostile names and values against the real control plane: dot segments and slashes in names and
 // namespaces (D1), an event about an object named `..`, counts at the int32 edge (D10), a plain
 // http:// server as `kubectl proxy` serves one (D7). The real kubectl is the reference for wording.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -54,8 +54,8 @@ before(async () => {
   await ok(['-n', ns, 'create', '-f', '-'], event('plain'));
 });
 
-describe('D1: names and namespaces that are not names', () => {
-  it('aggregate-patch .. exits 2 before any request; the Namespace object is not touched', async () => {
+describe('names and namespaces that are not names', () => {
+  test('aggregate-patch .. exits 2 before any request; the Namespace object is not touched', async () => {
     const before = JSON.parse(await ok(['get', 'namespace', ns, '-o', 'json'])) as { metadata: { resourceVersion: string } };
     const r = await evtimeline(['aggregate-patch', '..', '-n', ns], cp.kubeconfig);
     assert.equal(r.code, 2);
@@ -66,7 +66,7 @@ describe('D1: names and namespaces that are not names', () => {
   });
 
   for (const bad of ['..', '.', 'a/b', 'a%2fb']) {
-    it(`-n ${bad} exits 2 in kubectl's words`, async () => {
+    test(`-n ${bad} exits 2 in kubectl's words`, async () => {
       const reference = await kubectl(['get', 'events', '-n', bad], cp.kubeconfig);
       assert.notEqual(reference.code, 0);
       const r = await evtimeline(['-n', bad], cp.kubeconfig);
@@ -76,13 +76,13 @@ describe('D1: names and namespaces that are not names', () => {
     });
   }
 
-  it('-n with a capital letter names the API server rule for namespaces', async () => {
+  test('-n with a capital letter names the API server rule for namespaces', async () => {
     const r = await evtimeline(['-n', 'Op-Events'], cp.kubeconfig);
     assert.equal(r.code, 2);
     assert.match(stderrLine(r), /^error: invalid namespace "Op-Events": \[a lowercase RFC 1123 label must consist of/);
   });
 
-  it('an event about a Pod named .. is not matched to the Namespace its path would resolve to', async () => {
+  test('an event about a Pod named .. is not matched to the Namespace its path would resolve to', async () => {
     const namespace = JSON.parse(await ok(['get', 'namespace', ns, '-o', 'json'])) as { metadata: { uid: string } };
     // core/v1 accepts any involvedObject.name: the event names the namespace's own uid, so a lookup
     // that reached /api/v1/namespaces/NS/ (where pods/.. resolves) would call it "current".
@@ -94,14 +94,14 @@ describe('D1: names and namespaces that are not names', () => {
   });
 });
 
-describe('D10: counts at the int32 edge', () => {
-  it('--count 2147483648 --dry-run=client is a usage error', async () => {
+describe('counts at the int32 edge', () => {
+  test('--count 2147483648 --dry-run=client is a usage error', async () => {
     const r = await evtimeline(['aggregate-patch', 'plain', '-n', ns, '--count', '2147483648', '--dry-run=client'], cp.kubeconfig);
     assert.equal(r.code, 2);
     assert.equal(stderrLine(r), `error: --count "2147483648": want a whole number from 1 to 2147483647 (the API's int32 count)`);
   });
 
-  it('--add past int32 from the stored count is a usage error, and nothing is patched', async () => {
+  test('--add past int32 from the stored count is a usage error, and nothing is patched', async () => {
     await ok(['-n', ns, 'create', '-f', '-'], event('full', { count: 2147483647 }));
     const r = await evtimeline(['aggregate-patch', 'full', '-n', ns, '--add', '1'], cp.kubeconfig);
     assert.equal(r.code, 2);
@@ -111,13 +111,13 @@ describe('D10: counts at the int32 edge', () => {
   });
 });
 
-describe('D7: a plain http:// server, as kubectl proxy serves one', () => {
+describe('a plain http:// server, as kubectl proxy serves one', () => {
   let proxy: ChildProcess | undefined;
   after(() => {
     proxy?.kill('SIGTERM');
   });
 
-  it('reads the events kubectl reads through the same proxy', async () => {
+  test('reads the events kubectl reads through the same proxy', async () => {
     proxy = spawn('kubectl', ['--kubeconfig', cp.kubeconfig, 'proxy', '--port=0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const port = await new Promise<string>((resolve, reject) => {
       let out = '';

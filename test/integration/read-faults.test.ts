@@ -4,7 +4,7 @@
 // APIs) leaves no folder behind. And -w stops once stdout can take no more (a full disk).
 // client-go does not retry a body cut off mid-page either (rest/request.go retries only errors
 // before the response); a list that lost a page must not be shown as if it were whole.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync } from 'node:fs';
@@ -61,7 +61,7 @@ describe('a connection reset in the middle of a list page', () => {
     ['type-audit', ['type-audit']],
     ['capture', ['capture', 'cap']],
   ] as const) {
-    it(`${verb}: exit 1, one line saying the answer was cut off, no partial output`, async () => {
+    test(`${verb}: exit 1, one line saying the answer was cut off, no partial output`, async () => {
       const proxy = await startTcpProxy(cp.server);
       proxies.push(proxy);
       const kubeconfig = proxiedKubeconfig(cp, proxy, ns, join(work, `${verb.replace(/\W+/g, '-')}.kubeconfig`));
@@ -80,7 +80,7 @@ describe('a connection reset in the middle of a list page', () => {
 });
 
 describe('-w with stdout on a full device', () => {
-  it('stops at the first write that fails: exit 1 with kubectl\'s line (it kept watching, the output going nowhere)', async () => {
+  test('stops at the first write that fails: exit 1 with kubectl\'s line (it kept watching, the output going nowhere)', async () => {
     const full = openSync('/dev/full', 'w');
     const child = spawn(PLUGIN_BINARY, ['-w', '-n', ns, '--kubeconfig', cp.kubeconfig], { stdio: ['ignore', full, 'pipe'], env: { PATH: process.env.PATH, HOME: work } });
     // A hang guard, not a time limit: without the fix the watch never ends.

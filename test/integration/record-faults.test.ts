@@ -2,7 +2,7 @@
 // record, against the real control plane and the built executable: exit codes that tell "never
 // reached the server" from "reached it", TLS failures that are not retried, and a file whose every
 // line is whole after any stop.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -85,8 +85,8 @@ async function waitForText(read: () => string, pattern: RegExp): Promise<void> {
   while (!pattern.test(read())) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-describe('D6: a record that cannot trust its server stops at once', () => {
-  it('a CA that did not sign the server certificate: exit 1 with one line, no file', async () => {
+describe('a record that cannot trust its server stops at once', () => {
+  test('a CA that did not sign the server certificate: exit 1 with one line, no file', async () => {
     // Without the cluster's CA, the system's CAs are asked, and none signed this one.
     const config = kubeconfigWith('no-ca.kubeconfig', (t) => t.replace(/^\s*certificate-authority(-data)?:.*$/m, ''));
     const file = join(work, 'no-ca.jsonl');
@@ -99,7 +99,7 @@ describe('D6: a record that cannot trust its server stops at once', () => {
     assert.equal(existsSync(file), false);
   });
 
-  it('a server name the certificate does not hold: exit 1 with one line, no file', async () => {
+  test('a server name the certificate does not hold: exit 1 with one line, no file', async () => {
     const config = kubeconfigWith('wrong-name.kubeconfig', (t) => t.replace(/^(\s*)server: (.*)$/m, '$1server: $2\n$1tls-server-name: wrong.example'));
     const file = join(work, 'wrong-name.jsonl');
     const end = await record([file, '-n', ns, '--duration', '10m'], config).ended;
@@ -109,8 +109,8 @@ describe('D6: a record that cannot trust its server stops at once', () => {
   });
 });
 
-describe('D6: a record that never reached its server', () => {
-  it('for its whole --duration: exit 1, says so, no file', async () => {
+describe('a record that never reached its server', () => {
+  test('for its whole --duration: exit 1, says so, no file', async () => {
     const port = await closedPort();
     const config = kubeconfigWith('closed.kubeconfig', (t) => t.replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${port}`));
     const file = join(work, 'closed.jsonl');
@@ -124,7 +124,7 @@ describe('D6: a record that never reached its server', () => {
     assert.equal(existsSync(file), false);
   });
 
-  it('stopped by Ctrl-C before it ever reached the server: the same exit 1', async () => {
+  test('stopped by Ctrl-C before it ever reached the server: the same exit 1', async () => {
     const port = await closedPort();
     const config = kubeconfigWith('closed-int.kubeconfig', (t) => t.replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${port}`));
     const file = join(work, 'closed-int.jsonl');
@@ -139,7 +139,7 @@ describe('D6: a record that never reached its server', () => {
 });
 
 describe('a record on a full disk', () => {
-  it('exit 1 with one line naming the file, not `write: no space left on device`', async (t) => {
+  test('exit 1 with one line naming the file, not `write: no space left on device`', async (t) => {
     const mnt = join(work, 'tiny');
     mkdirSync(mnt, { recursive: true });
     if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', mnt]).status !== 0) {
@@ -162,7 +162,7 @@ describe('a record on a full disk', () => {
 
 describe('a record stopped while it follows the server', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} while watching: exit 0, the summary, every line whole`, async () => {
+    test(`${signal} while watching: exit 0, the summary, every line whole`, async () => {
       await createEvent(`watched-${signal.toLowerCase()}`);
       const file = join(work, `watch-${signal}.jsonl`);
       const run = record([file, '-n', ns], cp.kubeconfig);

@@ -4,7 +4,7 @@
 // part-way, so the signal surely lands mid-list; SIGSTOP the moment the file appears makes it land
 // mid-append. Each time: the exit code, the one line, a file whose every line is whole and that a
 // later record completes, and nothing temporary left beside it.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, watch } from 'node:fs';
@@ -101,7 +101,7 @@ async function recordToTheEnd(file: string, kubeconfig = cp.kubeconfig): Promise
 
 describe('record stopped during the initial list of a large namespace', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} mid-list: exit 1, one line saying it was stopped before the list was complete, no file; a later record is whole`, async () => {
+    test(`${signal} mid-list: exit 1, one line saying it was stopped before the list was complete, no file; a later record is whole`, async () => {
       const folder = join(work, `mid-list-${signal}`);
       mkdirSync(folder);
       const file = join(folder, 'events.jsonl');
@@ -130,7 +130,7 @@ describe('record stopped during the initial list of a large namespace', () => {
     });
   }
 
-  it('SIGINT mid-list of a record that must list first (other filters): the file is left byte for byte; the next record completes it', async () => {
+  test('SIGINT mid-list of a record that must list first (other filters): the file is left byte for byte; the next record completes it', async () => {
     const folder = join(work, 'mid-list-existing');
     mkdirSync(folder);
     const file = join(folder, 'events.jsonl');
@@ -167,7 +167,7 @@ describe('record stopped during the initial list of a large namespace', () => {
 
 describe('record stopped while it appends what the list brought', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} mid-append: exit 0, the summary, every listed event written once, nothing left beside it`, async (t) => {
+    test(`${signal} mid-append: exit 0, the summary, every listed event written once, nothing left beside it`, async (t) => {
       const folder = join(work, `mid-append-${signal}`);
       mkdirSync(folder);
       const file = join(folder, 'events.jsonl');

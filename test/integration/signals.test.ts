@@ -1,6 +1,6 @@
 // Ctrl-C and SIGTERM at each phase of capture and record, against the built executable: the exit
 // code, the one line, and that nothing was left behind (no hidden temp folder, no torn record line).
-import { after, describe, it } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -56,7 +56,7 @@ function appears(folder: string, pattern: RegExp): { seen: Promise<void>; close(
 
 describe('capture, interrupted', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} while the saved input is still being read: ends by the signal, nothing written`, async () => {
+    test(`${signal} while the saved input is still being read: ends by the signal, nothing written`, async () => {
       const parent = join(dir, `reading-${signal}`);
       mkdirSync(parent);
       const fifo = join(dir, `fifo-${signal}`);
@@ -70,7 +70,7 @@ describe('capture, interrupted', () => {
       assert.deepEqual(readdirSync(parent), []);
     });
 
-    it(`${signal} while the capture folder is being written: exit ${signal === 'SIGINT' ? 130 : 143}, one line, no temp folder left`, async (t) => {
+    test(`${signal} while the capture folder is being written: exit ${signal === 'SIGINT' ? 130 : 143}, one line, no temp folder left`, async (t) => {
       const parent = join(dir, `writing-${signal}`);
       mkdirSync(parent);
       // Stopped (SIGSTOP) the moment its temp folder appears, so the signal lands mid-write
@@ -98,7 +98,7 @@ describe('capture, interrupted', () => {
     });
   }
 
-  it('SIGKILL mid-write leaves a temp folder; the next capture of the same folder removes it', async () => {
+  test('SIGKILL mid-write leaves a temp folder; the next capture of the same folder removes it', async () => {
     const parent = join(dir, 'killed');
     mkdirSync(parent);
     const input = bigList(20_000);

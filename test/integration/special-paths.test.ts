@@ -2,9 +2,9 @@
 // (/dev/null, /dev/zero, /dev/stdout), FIFOs, pipes and process substitutions, symlinks (H4, H5, M1,
 // L3 of issue 28). What replaced /dev/null as root is tried only inside a private mount namespace
 // (`unshare --mount` with a tmpfs over /dev holding its own null device): never on the machine's /dev.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import { scratchDir } from '../support/tmp.ts';
 const dir = scratchDir('special-paths');
 const children = new Set<ChildProcess>();
 after(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGKILL');
 });
 
 interface Run {
@@ -28,16 +28,33 @@ interface Run {
   stderr: string;
 }
 
-/** A command line run by sh (bash for `>(...)`), the plugin as `$P`; ends within `timeoutMs` or is killed (code null). */
+/**
+ * A command line run by sh (bash for `>(...)`), the plugin as `$P`, in a process group of its own:
+ * past `timeoutMs` the whole group is killed (code null), so a plugin that hangs (as record into a
+ * FIFO did) is not left running behind the shell.
+ */
 function shell(script: string, opts: { env?: NodeJS.ProcessEnv; shell?: string; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(
-      opts.shell ?? 'sh',
-      ['-c', script],
-      { env: { PATH: process.env.PATH, HOME: dir, P: PLUGIN_BINARY, ...opts.env }, cwd: dir, timeout: opts.timeoutMs ?? 60_000, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
-    );
+    const child = spawn(opts.shell ?? 'sh', ['-c', script], {
+      env: { PATH: process.env.PATH, HOME: dir, P: PLUGIN_BINARY, ...opts.env },
+      cwd: dir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      process.kill(-(child.pid as number), 'SIGKILL');
+    }, opts.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: killed ? null : code, stdout, stderr });
+    });
   });
 }
 
@@ -67,7 +84,7 @@ describe('devices and descriptors as --output-file, as root, in a private mount 
 
   before(() => mkdirSync(join(dir, 'in'), { recursive: true }));
 
-  it('--output-file /dev/null writes into the device, which stays a character device (it became a regular file for every process)', async () => {
+  test('--output-file /dev/null writes into the device, which stays a character device (it became a regular file for every process)', async () => {
     const run = await shell(
       `printf '%s' '${events}' > in/events.json
 unshare --mount sh -c '${privateDev}
@@ -78,7 +95,7 @@ stat -c "%F %t,%T" /dev/null'`,
     assert.equal(run.stdout, 'rc=0\ncharacter special file 1,3\n');
   });
 
-  it('--output-file /dev/stdout prints to stdout (it replaced the link, printed nothing and exited 0); `>> log` appends to the log', async () => {
+  test('--output-file /dev/stdout prints to stdout (it replaced the link, printed nothing and exited 0); `>> log` appends to the log', async () => {
     const run = await shell(
       `unshare --mount sh -c '${privateDev}
 "$P" --from in/events.json -o stable --output-file /dev/stdout; echo "rc=$?"
@@ -91,19 +108,19 @@ stat -c "%F" /dev/stdout'`,
     assert.equal(run.stdout, 'Normal Pulled Pod/web-1\nrc=0\nappended rc=0\nbefore\nNormal Pulled Pod/web-1\nsymbolic link\n');
   });
 
-  it('a process substitution (/dev/fd/63) is written through, not replaced', async () => {
+  test('a process substitution (/dev/fd/63) is written through, not replaced', async () => {
     const run = await shell(`"$P" --from in/events.json -o stable --output-file >(tr a-z A-Z > upper.txt); echo "rc=$?"; sleep 0.5; cat upper.txt`, { shell: 'bash' });
     assert.equal(run.stderr, '');
     assert.equal(run.stdout, 'rc=0\nNORMAL PULLED POD/WEB-1\n');
   });
 
-  it('a symlinked --output-file is followed: the link stays, its target gets the output (L3)', async () => {
+  test('a symlinked --output-file is followed: the link stays, its target gets the output (L3)', async () => {
     const run = await shell(`ln -s report.txt linked.txt && "$P" --from in/events.json -o stable --output-file linked.txt; echo "rc=$?"; cat report.txt`);
     assert.equal(run.stdout, 'rc=0\nNormal Pulled Pod/web-1\n');
     assert.equal(lstatSync(join(dir, 'linked.txt')).isSymbolicLink(), true);
   });
 
-  it('a folder is refused in one line, exit 2', async () => {
+  test('a folder is refused in one line, exit 2', async () => {
     const run = await shell(`mkdir -p afolder && "$P" --from in/events.json --output-file afolder; echo "rc=$?"`);
     assert.equal(run.stdout, 'rc=2\n');
     assert.equal(run.stderr, 'error: cannot write afolder: it is a folder\n');
@@ -111,7 +128,7 @@ stat -c "%F" /dev/stdout'`,
 });
 
 describe('--from a device or stdin of zeros (H4)', () => {
-  it('/dev/stdin < /dev/zero ends at the first byte: exit 2, one line', async () => {
+  test('/dev/stdin < /dev/zero ends at the first byte: exit 2, one line', async () => {
     const run = await shell('"$P" --from /dev/stdin < /dev/zero; echo "rc=$?"');
     assert.equal(run.stdout, 'rc=2\n');
     assert.equal(run.stderr, 'error: --from /dev/stdin: not text (a NUL byte at byte 1): neither JSON, a record, nor a stable table\n');
@@ -136,7 +153,7 @@ describe('record into a FIFO, a pipe, a process substitution (M1)', () => {
       .filter((line) => line.startsWith('{"observedAt"') && line.includes('"event"'))
       .map((line) => (JSON.parse(line) as { event: { reason: string } }).event.reason);
 
-  it('a FIFO nobody reads: --duration ends it (it hung before starting), exit 1, one line, the FIFO stays', async () => {
+  test('a FIFO nobody reads: --duration ends it (it hung before starting), exit 1, one line, the FIFO stays', async () => {
     const run = await shell(`mkfifo unread.fifo && "$P" record -n ${ns} unread.fifo --duration 3s; echo "rc=$?"`, { env: { KUBECONFIG: kubeconfig } });
     assert.equal(run.stdout, 'rc=1\n');
     const lines = run.stderr.split('\n').filter((l) => l !== '');
@@ -145,7 +162,7 @@ describe('record into a FIFO, a pipe, a process substitution (M1)', () => {
     assert.equal(lstatSync(join(dir, 'unread.fifo')).isFIFO(), true);
   });
 
-  it('a FIFO with a reader gets the record as it is written, without being read first', async () => {
+  test('a FIFO with a reader gets the record as it is written, without being read first', async () => {
     const run = await shell(`mkfifo read.fifo && (cat read.fifo > got.jsonl &) && "$P" record -n ${ns} read.fifo --duration 3s; echo "rc=$?"; sleep 0.5; cat got.jsonl`, {
       env: { KUBECONFIG: kubeconfig },
     });
@@ -154,25 +171,25 @@ describe('record into a FIFO, a pipe, a process substitution (M1)', () => {
     assert.match(run.stderr, /^recorded 1 line \(1 added, 0 modified, 0 deleted\) to read\.fifo/m);
   });
 
-  it('record /dev/stdout | cat: the lines come out of the pipe', async () => {
+  test('record /dev/stdout | cat: the lines come out of the pipe', async () => {
     const run = await shell(`"$P" record -n ${ns} /dev/stdout --duration 3s | cat`, { env: { KUBECONFIG: kubeconfig } });
     assert.deepEqual(reasons(run.stdout), ['Pulled']);
     assert.match(run.stdout, /^\{"kind":"EvtimelineRecord"/);
   });
 
-  it('record >(gzip > r.jsonl.gz): a replayable record, compressed', async () => {
+  test('record >(gzip > r.jsonl.gz): a replayable record, compressed', async () => {
     const run = await shell(`"$P" record -n ${ns} >(gzip > r.jsonl.gz) --duration 3s; echo "rc=$?"; sleep 0.5`, { shell: 'bash', env: { KUBECONFIG: kubeconfig } });
     assert.equal(run.stdout, 'rc=0\n');
     assert.deepEqual(reasons(gunzipSync(readFileSync(join(dir, 'r.jsonl.gz'))).toString('utf8')), ['Pulled']);
   });
 
-  it('--otlp, which reads the record back, is refused for a pipe: exit 2 before anything is asked', async () => {
+  test('--otlp, which reads the record back, is refused for a pipe: exit 2 before anything is asked', async () => {
     const run = await shell(`set -o pipefail; "$P" record -n ${ns} /dev/stdout --otlp http://127.0.0.1:9 --duration 3s | cat; echo "rc=$?"`, { shell: 'bash', env: { KUBECONFIG: kubeconfig } });
     assert.equal(run.stdout, 'rc=2\n');
     assert.equal(run.stderr, 'error: --otlp ships what the record file holds, read back from it: /dev/stdout is a pipe (FIFO), not a file\n');
   });
 
-  it('a capture DIR that is a symlink is followed: the link stays, the target holds the capture (L3)', async () => {
+  test('a capture DIR that is a symlink is followed: the link stays, the target holds the capture (L3)', async () => {
     mkdirSync(join(dir, 'cap-target'));
     symlinkSync('cap-target', join(dir, 'capl'));
     const run = await shell(`"$P" capture -n ${ns} capl; echo "rc=$?"`, { env: { KUBECONFIG: kubeconfig } });

@@ -1,6 +1,6 @@
 // --for TYPE/NAME through the EventSource port: a live source's discovery resolves it as kubectl
 // does; a saved input (no discovery) keeps the type as typed. Tables tell two groups' Kinds apart.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveFilter } from '../../../src/app/for-object.ts';
 import { normaliseEvent } from '../../../src/core/event.ts';
@@ -29,13 +29,13 @@ const live = memorySource({ provenance: fromCluster(), served: SERVED });
 const forObject = (kind: string) => ({ object: { kind, name: 'build-1' } });
 
 describe('resolveFilter', () => {
-  it('resolves a CRD short name to its Kind and group', async () => {
+  test('resolves a CRD short name to its Kind and group', async () => {
     assert.deepEqual(await resolveFilter(live, forObject('pl')), { object: { kind: 'Pipeline', group: 'ev.labhub.io', name: 'build-1' } });
   });
-  it('resolves resource.group to that group', async () => {
+  test('resolves resource.group to that group', async () => {
     assert.deepEqual(await resolveFilter(live, forObject('pipelines.ci.example.org')), { object: { kind: 'Pipeline', group: 'ci.example.org', name: 'build-1' } });
   });
-  it('refuses a Kind two groups share, naming both qualified choices (exit 2)', async () => {
+  test('refuses a Kind two groups share, naming both qualified choices (exit 2)', async () => {
     await assert.rejects(resolveFilter(live, forObject('Pipeline')), (error: Error) => {
       assert.ok(error instanceof UsageError);
       assert.equal(
@@ -45,13 +45,13 @@ describe('resolveFilter', () => {
       return true;
     });
   });
-  it("refuses an unknown type in kubectl's words (exit 1)", async () => {
+  test("refuses an unknown type in kubectl's words (exit 1)", async () => {
     await assert.rejects(resolveFilter(live, forObject('Nonsense')), new RuntimeError('the server doesn\'t have a resource type "nonsense"'));
   });
-  it('names the group an unknown type was asked in', async () => {
+  test('names the group an unknown type was asked in', async () => {
     await assert.rejects(resolveFilter(live, forObject('pipelines.nowhere.io')), new RuntimeError('the server doesn\'t have a resource type "pipelines" in group "nowhere.io"'));
   });
-  it('leaves a saved input’s filter as typed: there is no discovery', async () => {
+  test('leaves a saved input’s filter as typed: there is no discovery', async () => {
     const saved = memorySource({ provenance: fromCapture(), raw: [] });
     assert.deepEqual(await resolveFilter(saved, forObject('pl')), forObject('pl'));
   });
@@ -65,19 +65,19 @@ describe('objects of two groups sharing a Kind', () => {
       ev({ name: 'c', reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: 'build-1-pod', first: 10 }),
     ].map(normaliseEvent),
   );
-  it('are group-qualified in the table, and only they', () => {
+  test('are group-qualified in the table, and only they', () => {
     const table = renderTimelineTable(events, { now: NOW, wide: false, allNamespaces: false, noHeaders: true, palette: plainPalette });
     const objects = table.trimEnd().split('\n').map((line) => line.split(/ {3,}/)[4]);
     assert.deepEqual(objects, ['Pipeline.ev.labhub.io/build-1', 'Pipeline.ci.example.org/build-1', 'Pod/build-1-pod']);
   });
-  it('are group-qualified in stable lines, which would otherwise fold them into one', () => {
+  test('are group-qualified in stable lines, which would otherwise fold them into one', () => {
     assert.deepEqual(stableLines(events), [
       'Normal Pulled Pod/build-1-pod',
       'Normal Started Pipeline.ci.example.org/build-1',
       'Normal Started Pipeline.ev.labhub.io/build-1',
     ]);
   });
-  it('keep Kind/name when one group has the Kind among the events', () => {
+  test('keep Kind/name when one group has the Kind among the events', () => {
     assert.deepEqual(stableLines(events.slice(0, 1)), ['Normal Started Pipeline/build-1']);
   });
 });
@@ -100,24 +100,24 @@ describe('a saved input: a bare TYPE names one group, in kubectl\'s order', () =
     return { code, reasons: fake.stdout() === '' ? [] : (JSON.parse(fake.stdout()) as { reason: string }[]).map((e) => e.reason), stderr: fake.stderr() };
   }
   for (const token of ['pod', 'po', 'pods', 'Pod']) {
-    it(`--for ${token}/x: the core Pod's events only, not the custom resource's Pod`, async () => {
+    test(`--for ${token}/x: the core Pod's events only, not the custom resource's Pod`, async () => {
       assert.deepEqual((await reasons(['--for', `${token}/x`])).reasons, ['Pulled']);
     });
   }
-  it('--for pod.chaos.example.com/x names the custom resource\'s Pod', async () => {
+  test('--for pod.chaos.example.com/x names the custom resource\'s Pod', async () => {
     assert.deepEqual((await reasons(['--for', 'pod.chaos.example.com/x'])).reasons, ['Injected']);
   });
-  it('a file holding only the custom resource\'s Pod: --for pod/x finds none, as kubectl would (the core Pod is served everywhere)', async () => {
+  test('a file holding only the custom resource\'s Pod: --for pod/x finds none, as kubectl would (the core Pod is served everywhere)', async () => {
     const r = await reasons(['--for', 'pod/x'], raw.slice(1));
     assert.deepEqual([r.code, r.reasons], [0, []]);
   });
-  it('two custom groups sharing a Kind: refused as online, naming both qualified choices (exit 2); each choice works', async () => {
+  test('two custom groups sharing a Kind: refused as online, naming both qualified choices (exit 2); each choice works', async () => {
     const r = await reasons(['--for', 'pipeline/build-1']);
     assert.ok(r.code instanceof UsageError);
     assert.equal(r.code.message, '--for pipeline/build-1 is ambiguous: "pipeline" is served by more than one group; name one of pipeline.ci.example.org/build-1, pipeline.ev.labhub.io/build-1');
     assert.deepEqual((await reasons(['--for', 'pipeline.ev.labhub.io/build-1'])).reasons, ['Started']);
   });
-  it('one group only: the TYPE as typed, any case of the Kind, as before', async () => {
+  test('one group only: the TYPE as typed, any case of the Kind, as before', async () => {
     const lower = { ...raw[0], involvedObject: { ...(raw[0]?.involvedObject as object), kind: 'pod' } };
     assert.deepEqual((await reasons(['--for', 'pod/x'], [lower])).reasons, ['Pulled']);
   });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { timelinePage } from '../../../src/app/timeline-html.ts';
+import { timelineHtml } from '../../../src/app/timeline-html.ts';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { EVENT_OBJECTS_TELL } from '../../../src/core/source.ts';
 import type { Provenance } from '../../../src/core/source.ts';
@@ -18,7 +18,7 @@ function dataOf(html: string): PageData {
 }
 
 const events = sortTimeline(labEvents().map(normaliseEvent));
-const page = (provenance: Provenance, now: number, eventTTLms: number): PageData => dataOf(timelinePage({ provenance, events, now, eventTTLms }));
+const page = (provenance: Provenance, now: number, eventTTLms: number): PageData => dataOf(timelineHtml({ provenance, events, now, eventTTLms }));
 
 test('a record is shown as of its last observation, its TTL horizon counted from its first', () => {
   const data = page({ ...common, kind: 'record', firstObserved: NOW - 2 * HOUR, lastObserved: NOW - HOUR }, NOW + 5 * HOUR, HOUR);

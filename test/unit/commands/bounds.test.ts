@@ -1,6 +1,6 @@
 // Bounds on what a server, a proxy or a user can make the plugin do: counts past int32, pages that
 // never end, watch lines that never end.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -36,14 +36,14 @@ describe('aggregate-patch counts are int32, as the API has them', () => {
     ['--count 0', ['--count', '0'], '--count "0": want a whole number from 1 to 2147483647 (the API\'s int32 count)'],
   ];
   for (const [name, flags, want] of cases) {
-    it(`${name} is a usage error before any request, even with --dry-run=client`, async () => {
+    test(`${name} is a usage error before any request, even with --dry-run=client`, async () => {
       assert.equal(await usageError(['aggregate-patch', 'ev-1', '-n', 'ns', '--dry-run=client', ...flags]), want);
     });
   }
 });
 
 describe('continue tokens', () => {
-  it('follows new tokens and stops at an empty one', () => {
+  test('follows new tokens and stops at an empty one', () => {
     const tokens = continueTokens('events in namespace ns');
     assert.equal(tokens.next('a'), 'a');
     assert.equal(tokens.next('b'), 'b');
@@ -51,7 +51,7 @@ describe('continue tokens', () => {
     assert.equal(tokens.next(undefined), undefined);
   });
 
-  it('refuses a token handed out twice in one list', () => {
+  test('refuses a token handed out twice in one list', () => {
     const tokens = continueTokens('events in namespace ns');
     tokens.next('a');
     tokens.next('b');
@@ -60,7 +60,7 @@ describe('continue tokens', () => {
     });
   });
 
-  it(`stops at ${MAX_PAGES} pages`, () => {
+  test(`stops at ${MAX_PAGES} pages`, () => {
     const tokens = continueTokens('x');
     for (let i = 1; i < MAX_PAGES; i += 1) tokens.next(`t${i}`);
     assert.throws(() => tokens.next('last'), RuntimeError);
@@ -68,7 +68,7 @@ describe('continue tokens', () => {
 });
 
 describe('watch lines', () => {
-  it('a line that never ends is refused once past the limit, never buffered whole', async () => {
+  test('a line that never ends is refused once past the limit, never buffered whole', async () => {
     async function* endless(): AsyncGenerator<string> {
       const chunk = 'x'.repeat(1024 * 1024);
       for (let i = 0; i < MAX_WATCH_LINE / chunk.length + 2; i += 1) yield chunk;
@@ -79,7 +79,7 @@ describe('watch lines', () => {
     }, /the watch of events sent a line longer than 16 MiB/);
   });
 
-  it('lines just under the limit still pass', async () => {
+  test('lines just under the limit still pass', async () => {
     const object = { type: 'ADDED', object: { message: 'y'.repeat(1024 * 1024) } };
     const got = [];
     for await (const line of readWatchLines(Readable.from([`${JSON.stringify(object)}\n`]))) got.push(line);
@@ -89,7 +89,7 @@ describe('watch lines', () => {
 
 describe('aggregate-patch and the read filters', () => {
   for (const flag of [['--for', 'Pod/x'], ['--types', 'Warning'], ['--reason', 'BackOff'], ['--since', '5m']]) {
-    it(`refuses ${flag[0]}, which it would otherwise ignore`, async () => {
+    test(`refuses ${flag[0]}, which it would otherwise ignore`, async () => {
       assert.equal(
         await usageError(['aggregate-patch', 'ev-1', '-n', 'ns', ...flag]),
         `aggregate-patch patches the one event it names: ${flag[0]} does not apply`,
@@ -103,18 +103,18 @@ describe('--from files the file system or V8 refuse', () => {
 
   const runtimeError = (argv: string[]): Promise<string> => failure(argv, RuntimeError);
 
-  it('a folder that is not a capture is named in words, not EISDIR', async () => {
+  test('a folder that is not a capture is named in words, not EISDIR', async () => {
     assert.equal(await runtimeError(['--from', dir]), `--from ${dir}: a folder with no events.json in it (not a capture)`);
   });
 
   // H4: a device's or a pipe's size is 0 to stat; /dev/zero passed the size check and took 23 GB.
   for (const device of ['/dev/zero', '/dev/urandom']) {
-    it(`${device} is refused at its first NUL byte, not read until memory runs out`, async () => {
+    test(`${device} is refused at its first NUL byte, not read until memory runs out`, async () => {
       assert.match(await usageError(['--from', device]), new RegExp(`^--from ${device}: not text \\(a NUL byte at byte \\d+\\): neither JSON, a record, nor a stable table$`));
     });
   }
 
-  it('stdin of NUL bytes (--from - < /dev/zero) is refused as soon as it starts', async () => {
+  test('stdin of NUL bytes (--from - < /dev/zero) is refused as soon as it starts', async () => {
     const zeros = Readable.from((function* () {
       for (;;) yield Buffer.alloc(65536);
     })());
@@ -123,7 +123,7 @@ describe('--from files the file system or V8 refuse', () => {
     assert.equal(error.message, '--from -: not text (a NUL byte at byte 1): neither JSON, a record, nor a stable table');
   });
 
-  it('a FIFO is read as a stream, as stdin is (--from <(kubectl get events -o json))', async () => {
+  test('a FIFO is read as a stream, as stdin is (--from <(kubectl get events -o json))', async () => {
     const fifo = join(dir, 'events.fifo');
     execFileSync('mkfifo', [fifo]);
     const writer = spawn('sh', ['-c', `printf '%s' "$0" > "$1"`, JSON.stringify([ev({ reason: 'FromFifo' })]), fifo]);
@@ -134,7 +134,7 @@ describe('--from files the file system or V8 refuse', () => {
     await written;
   });
 
-  it("a capture folder's events.json that is a FIFO or a device is refused in one line, not waited on or read without end", async () => {
+  test("a capture folder's events.json that is a FIFO or a device is refused in one line, not waited on or read without end", async () => {
     for (const [name, make, what] of [
       ['fifo', (file: string) => execFileSync('mkfifo', [file]), 'a pipe (FIFO)'],
       ['device', (file: string) => symlinkSync('/dev/zero', file), 'a device'],
@@ -146,7 +146,7 @@ describe('--from files the file system or V8 refuse', () => {
     }
   });
 
-  it('a file past 512 MiB is refused by its size before it is read (not "Invalid string length")', async () => {
+  test('a file past 512 MiB is refused by its size before it is read (not "Invalid string length")', async () => {
     const big = join(dir, 'big.json');
     // Sparse: 513 MiB long, no disk used.
     const fd = openSync(big, 'w');
@@ -157,7 +157,7 @@ describe('--from files the file system or V8 refuse', () => {
 });
 
 describe('a record with a torn line in the middle', () => {
-  it('is read with a warning, not refused as "not a record"', async () => {
+  test('is read with a warning, not refused as "not a record"', async () => {
     const dir = scratchDir('bounds-torn');
     const file = join(dir, 'torn.jsonl');
     const line = (uid: string) => formatObservation({ observedAt: Date.parse('2026-11-30T11:00:00.000Z'), type: 'ADDED', event: ev({ uid, reason: `R${uid}` }) });

@@ -1,5 +1,5 @@
 // D4: what came from one cluster is never silently mixed with, or compared against, another.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,12 +49,12 @@ describe('sameServer', () => {
     ['https://h:6443', 'https://h:6444', false],
     ['https://rancher/k8s/clusters/c-1', 'https://rancher/k8s/clusters/c-2', false],
   ];
-  for (const [a, b, want] of cases) it(`${a} and ${b}: ${want ? 'one server' : 'two'}`, () => assert.equal(sameServer(a, b), want));
-  it('lists each server once, leaving out files that name none', () => assert.deepEqual(distinctServers(['https://a', '', 'https://A:443/', 'https://b']), ['https://a', 'https://b']));
+  for (const [a, b, want] of cases) test(`${a} and ${b}: ${want ? 'one server' : 'two'}`, () => assert.equal(sameServer(a, b), want));
+  test('lists each server once, leaving out files that name none', () => assert.deepEqual(distinctServers(['https://a', '', 'https://A:443/', 'https://b']), ['https://a', 'https://b']));
 });
 
 describe('--compare against another cluster', () => {
-  it('a capture taken from another server is refused before any request, exit 2', async () => {
+  test('a capture taken from another server is refused before any request, exit 2', async () => {
     const capture = join(dir, 'capture.json');
     writeFileSync(capture, JSON.stringify({ kind: 'EvtimelineCapture', version: 1, context: 'prod', server: THERE, namespace: 'op-events', capturedAt: '2026-11-30T11:00:00Z', core: labEvents(), eventsK8sIo: [] }));
     const error = await runCli(['incident', '--from', capture, '--compare'], fakeDeps({ env }).deps).then(
@@ -68,13 +68,13 @@ describe('--compare against another cluster', () => {
     );
   });
 
-  it('a record one of whose sessions came from another server is refused too', async () => {
+  test('a record one of whose sessions came from another server is refused too', async () => {
     const file = join(dir, 'two-sessions.jsonl');
     writeFileSync(file, header(HERE) + observation(ev({ uid: 'a' })) + header(THERE, '2026-11-30T11:30:00.000Z') + observation(ev({ uid: 'b' })));
     await assert.rejects(runCli(['timeline', '--from', file, '--compare'], fakeDeps({ env }).deps), (e: unknown) => e instanceof UsageError && /was taken from https:\/\/10\.0\.0\.9:6443/.test(e.message));
   });
 
-  it('a list that names no server is compared, with a warning first', async () => {
+  test('a list that names no server is compared, with a warning first', async () => {
     const list = join(dir, 'list.json');
     writeFileSync(list, JSON.stringify({ items: [ev()] }));
     const fake = fakeDeps({ env });
@@ -85,7 +85,7 @@ describe('--compare against another cluster', () => {
 });
 
 describe('a record spanning two clusters', () => {
-  it('is read, with a warning naming both servers', async () => {
+  test('is read, with a warning naming both servers', async () => {
     const file = join(dir, 'spanning.jsonl');
     writeFileSync(file, header(HERE) + observation(ev({ uid: 'a', reason: 'Here' })) + header(THERE, '2026-11-30T11:30:00.000Z') + observation(ev({ uid: 'b', reason: 'There' })));
     const fake = fakeDeps();
@@ -94,7 +94,7 @@ describe('a record spanning two clusters', () => {
     assert.equal(fake.stderr().split('\n')[0], `warning: ${file} was recorded from 2 API servers (${HERE}, ${THERE}): its events are read as one record`);
   });
 
-  it('record refuses to add this cluster to a record of another, before any request, and leaves it as it was', async () => {
+  test('record refuses to add this cluster to a record of another, before any request, and leaves it as it was', async () => {
     const file = join(dir, 'theirs.jsonl');
     const text = header(THERE) + observation(ev({ uid: 'a' }));
     writeFileSync(file, text);

@@ -1,6 +1,6 @@
 // `record --duration` past 24.8 days: setTimeout holds at most 2^31-1 ms and fires after 1 ms
 // beyond, so the wait is taken in steps (src/commands/record-timer.ts).
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_TIMER_MS, afterLongDelay } from '../../../src/commands/record-timer.ts';
 import type { Timers } from '../../../src/commands/record-timer.ts';
@@ -43,7 +43,7 @@ function fakeTimers() {
 }
 
 describe('afterLongDelay', () => {
-  it('a short wait is one timer', () => {
+  test('a short wait is one timer', () => {
     const t = fakeTimers();
     let fired = 0;
     afterLongDelay(90_000, () => (fired += 1), t.timers);
@@ -54,7 +54,7 @@ describe('afterLongDelay', () => {
     assert.deepEqual(t.asked, [90_000]);
   });
 
-  it('exactly 2^31-1 ms is still one timer', () => {
+  test('exactly 2^31-1 ms is still one timer', () => {
     const t = fakeTimers();
     let fired = 0;
     afterLongDelay(MAX_TIMER_MS, () => (fired += 1), t.timers);
@@ -65,7 +65,7 @@ describe('afterLongDelay', () => {
     assert.deepEqual(t.asked, [MAX_TIMER_MS]);
   });
 
-  it('30 days: not at once, not at 24.8 days, exactly at 30 days', () => {
+  test('30 days: not at once, not at 24.8 days, exactly at 30 days', () => {
     const t = fakeTimers();
     let firedAt: number | undefined;
     afterLongDelay(30 * DAY, () => (firedAt = t.now()), t.timers);
@@ -79,7 +79,7 @@ describe('afterLongDelay', () => {
     assert.ok(t.asked.every((ms) => ms <= MAX_TIMER_MS));
   });
 
-  it('a year takes as many steps as it needs, and fires once', () => {
+  test('a year takes as many steps as it needs, and fires once', () => {
     const t = fakeTimers();
     const fired: number[] = [];
     afterLongDelay(365 * DAY, () => fired.push(t.now()), t.timers);
@@ -92,7 +92,7 @@ describe('afterLongDelay', () => {
     );
   });
 
-  it('cancelled between steps, it never fires and leaves no timer', () => {
+  test('cancelled between steps, it never fires and leaves no timer', () => {
     const t = fakeTimers();
     let fired = 0;
     const cancel = afterLongDelay(60 * DAY, () => (fired += 1), t.timers);
@@ -106,7 +106,7 @@ describe('afterLongDelay', () => {
 });
 
 describe('with Node timers', () => {
-  it('a bare setTimeout past 2^31-1 ms fires before a 50 ms one (why the steps exist)', async () => {
+  test('a bare setTimeout past 2^31-1 ms fires before a 50 ms one (why the steps exist)', async () => {
     const order: string[] = [];
     await new Promise<void>((resolve) => {
       setTimeout(() => order.push('overflowed'), MAX_TIMER_MS + 1);
@@ -118,7 +118,7 @@ describe('with Node timers', () => {
     assert.deepEqual(order, ['overflowed', '50ms']);
   });
 
-  it('afterLongDelay(30 days) has not fired when a 50 ms timer set after it fires', async () => {
+  test('afterLongDelay(30 days) has not fired when a 50 ms timer set after it fires', async () => {
     const order: string[] = [];
     const cancel = afterLongDelay(30 * DAY, () => order.push('30 days'));
     await new Promise<void>((resolve) => setTimeout(resolve, 50));

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AggregateError, applyMergePatch, planAggregate } from '../../../src/core/aggregate.ts';
 import type { AggregateProblem, AggregateRequest } from '../../../src/core/aggregate.ts';
@@ -15,7 +15,7 @@ const ONE = { add: 1 };
 describe('planAggregate on a legacy core/v1 event', () => {
   const started = () => withRv(ev({ name: 'build-1-started', count: 1, first: 120 }), '2001');
 
-  it('patches count and lastTimestamp (whole seconds) with the resourceVersion, like the lab step 5', () => {
+  test('patches count and lastTimestamp (whole seconds) with the resourceVersion, like the lab step 5', () => {
     const plan = planAggregate(started(), { change: { count: 5 }, at: AT });
     assert.equal(plan.style, 'legacy');
     assert.deepEqual(plan.patch, {
@@ -25,33 +25,33 @@ describe('planAggregate on a legacy core/v1 event', () => {
     });
   });
 
-  it('shows before and after as normalised events', () => {
+  test('shows before and after as normalised events', () => {
     const plan = planAggregate(started(), { change: { count: 5 }, at: AT });
     assert.deepEqual([plan.before.count, plan.after.count], [1, 5]);
     assert.deepEqual([plan.before.lastSeen, plan.after.lastSeen], [NOW - 120_000, NOW]);
     assert.equal(plan.after.firstSeen, NOW - 120_000);
   });
 
-  it('adds one occurrence when neither --add nor --count is given', () => {
+  test('adds one occurrence when neither --add nor --count is given', () => {
     assert.equal(planAggregate(withRv(ev({ count: 3 }), '1'), { change: ONE, at: AT }).patch.count, 4);
   });
 
-  it('adds --add occurrences', () => {
+  test('adds --add occurrences', () => {
     assert.equal(planAggregate(withRv(ev({ count: 3 }), '1'), { change: { add: 4 }, at: AT }).patch.count, 7);
   });
 
-  it('counts an unset count (0) as the one occurrence the event is', () => {
+  test('counts an unset count (0) as the one occurrence the event is', () => {
     assert.equal(planAggregate(withRv(ev({ count: 0 }), '1'), { change: ONE, at: AT }).patch.count, 2);
   });
 
-  it('leaves metadata out when the event has no resourceVersion', () => {
+  test('leaves metadata out when the event has no resourceVersion', () => {
     const plan = planAggregate(withRv(ev({}), ''), { change: ONE, at: AT });
     assert.equal('metadata' in plan.patch, false);
   });
 });
 
 describe('planAggregate on an events.k8s.io/v1 event (core/v1 view)', () => {
-  it('starts a series at 2 when there is none yet, with a microsecond lastObservedTime', () => {
+  test('starts a series at 2 when there is none yet, with a microsecond lastObservedTime', () => {
     const plan = planAggregate(withRv(newEv({ name: 'build-1-done' }), '3001'), { change: ONE, at: AT });
     assert.equal(plan.style, 'series');
     assert.deepEqual(plan.patch, {
@@ -62,7 +62,7 @@ describe('planAggregate on an events.k8s.io/v1 event (core/v1 view)', () => {
     assert.equal(plan.after.lastSeen, AT);
   });
 
-  it('adds to an existing series.count and leaves count and lastTimestamp alone', () => {
+  test('adds to an existing series.count and leaves count and lastTimestamp alone', () => {
     const plan = planAggregate(withRv(newEv({ seriesCount: 4, seriesLast: 10 }), '1'), { change: { add: 2 }, at: AT });
     assert.deepEqual(plan.patch.series, { count: 6, lastObservedTime: '2026-11-30T12:00:00.123000Z' });
     assert.equal('count' in plan.patch, false);
@@ -70,7 +70,7 @@ describe('planAggregate on an events.k8s.io/v1 event (core/v1 view)', () => {
     assert.deepEqual([plan.before.count, plan.after.count], [4, 6]);
   });
 
-  it('sets series.count with --count', () => {
+  test('sets series.count with --count', () => {
     const plan = planAggregate(withRv(newEv({ seriesCount: 4 }), '1'), { change: { count: 10 }, at: AT });
     assert.equal((plan.patch.series as { count: number }).count, 10);
   });
@@ -85,10 +85,10 @@ describe('planAggregate refuses', () => {
     ['the events.k8s.io/v1 view', eventsV1({}), { change: ONE, at: AT }, { kind: 'new-api-view' }],
   ];
   for (const [name, raw, req, problem] of cases) {
-    it(name, () => assert.throws(() => planAggregate(raw, req), (e: unknown) => e instanceof AggregateError && (assert.deepEqual(e.problem, problem), true)));
+    test(name, () => assert.throws(() => planAggregate(raw, req), (e: unknown) => e instanceof AggregateError && (assert.deepEqual(e.problem, problem), true)));
   }
 
-  it('accepts a --count equal to the current count so re-running is harmless', () => {
+  test('accepts a --count equal to the current count so re-running is harmless', () => {
     assert.equal(planAggregate(ev({ count: 5 }), { change: { count: 5 }, at: AT }).patch.count, 5);
   });
 });
@@ -101,10 +101,10 @@ describe('applyMergePatch (RFC 7386)', () => {
     ['creates missing objects', {}, { series: { count: 2 } }, { series: { count: 2 } }],
   ];
   for (const [name, target, patch, want] of cases) {
-    it(name, () => assert.deepEqual(applyMergePatch(target, patch), want));
+    test(name, () => assert.deepEqual(applyMergePatch(target, patch), want));
   }
 
-  it('does not change the target', () => {
+  test('does not change the target', () => {
     const target = { a: { b: 1 } };
     applyMergePatch(target, { a: { b: 2 } });
     assert.deepEqual(target, { a: { b: 1 } });

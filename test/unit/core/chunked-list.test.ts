@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import { ChunkedList } from '../../../src/core/chunked-list.ts';
 
 describe('ChunkedList', () => {
   for (const n of [0, 1, 4095, 4096, 4097, 10_000]) {
-    it(`holds ${n} items across chunks, replaced in place, and gives them back as one array`, () => {
+    test(`holds ${n} items across chunks, replaced in place, and gives them back as one array`, () => {
       const list = new ChunkedList<string>();
       for (let i = 0; i < n; i += 1) list.set(i, `v${i}`);
       for (let i = 0; i < n; i += 7) list.set(i, `w${i}`);
@@ -15,7 +15,7 @@ describe('ChunkedList', () => {
     });
   }
 
-  it('refuses an index past the end, and reads none outside', () => {
+  test('refuses an index past the end, and reads none outside', () => {
     const list = new ChunkedList<number>();
     list.set(0, 0);
     assert.throws(() => list.set(2, 2), RangeError);

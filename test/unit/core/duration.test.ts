@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDuration } from '../../../src/core/duration.ts';
 import { formatAge, humanDuration } from '../../../src/render/duration.ts';
@@ -38,7 +38,7 @@ describe('humanDuration (apimachinery HumanDuration)', () => {
     ['a non-number is invalid', Number.NaN, '<invalid>'],
   ];
   for (const [name, ms, want] of cases) {
-    it(name, () => assert.equal(humanDuration(ms), want));
+    test(name, () => assert.equal(humanDuration(ms), want));
   }
 });
 
@@ -59,7 +59,7 @@ describe('humanDuration matches the upstream Go test table', () => {
     [5 * Y, '5y'], [6 * Y, '6y'], [7 * Y, '7y'], [8 * Y - 1, '7y364d'], [8 * Y, '8y'], [8 * Y + 364 * DAY, '8y'], [9 * Y, '9y'],
   ];
   for (const [ms, want] of upstream) {
-    it(`${ms} ms is ${want}`, () => assert.equal(humanDuration(ms), want));
+    test(`${ms} ms is ${want}`, () => assert.equal(humanDuration(ms), want));
   }
 });
 
@@ -70,7 +70,7 @@ describe('formatAge', () => {
     ['a time far in the future is <invalid>', NOW + HOUR, '<invalid>'],
   ];
   for (const [name, from, want] of cases) {
-    it(name, () => assert.equal(formatAge(from, NOW), want));
+    test(name, () => assert.equal(formatAge(from, NOW), want));
   }
 });
 
@@ -104,6 +104,6 @@ describe('parseDuration', () => {
     ['a billion hours as invalid (once year -112053)', '1000000000h', null],
   ];
   for (const [name, text, want] of cases) {
-    it(`reads ${name}: ${JSON.stringify(text)}`, () => assert.equal(parseDuration(text), want));
+    test(`reads ${name}: ${JSON.stringify(text)}`, () => assert.equal(parseDuration(text), want));
   }
 });

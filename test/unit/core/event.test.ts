@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent, parseTime } from '../../../src/core/event.ts';
 import { NOW, ago, ev, eventsV1, newEv } from '../../support/builders.ts';
@@ -6,7 +6,7 @@ import { NOW, ago, ev, eventsV1, newEv } from '../../support/builders.ts';
 const s = (seconds: number): number => NOW - seconds * 1000;
 
 describe('normaliseEvent', () => {
-  it('reads a legacy core/v1 event: source, count, first and last timestamps', () => {
+  test('reads a legacy core/v1 event: source, count, first and last timestamps', () => {
     const e = normaliseEvent(
       ev({ name: 'build-1-started', component: 'pipeline-operator', host: 'node-a', count: 5, first: 120, last: 3 }),
     );
@@ -24,7 +24,7 @@ describe('normaliseEvent', () => {
     });
   });
 
-  it('reads the core/v1 view of an events.k8s.io/v1 event: reportingComponent, eventTime, count 0 as 1', () => {
+  test('reads the core/v1 view of an events.k8s.io/v1 event: reportingComponent, eventTime, count 0 as 1', () => {
     const e = normaliseEvent(newEv({ first: 30, instance: 'op-0', action: 'Reconcile' }));
     assert.deepEqual(
       { reporter: e.reporter, instance: e.instance, action: e.action, count: e.count, firstSeen: e.firstSeen, lastSeen: e.lastSeen, seriesStyle: e.seriesStyle },
@@ -32,14 +32,14 @@ describe('normaliseEvent', () => {
     );
   });
 
-  it('takes series.count and series.lastObservedTime over the legacy counters', () => {
+  test('takes series.count and series.lastObservedTime over the legacy counters', () => {
     const e = normaliseEvent(newEv({ first: 600, seriesCount: 7, seriesLast: 10 }));
     assert.equal(e.count, 7);
     assert.equal(e.firstSeen, s(600));
     assert.equal(e.lastSeen, s(10));
   });
 
-  it('reads the events.k8s.io/v1 view: regarding, note, reportingController', () => {
+  test('reads the events.k8s.io/v1 view: regarding, note, reportingController', () => {
     const e = normaliseEvent(eventsV1({ name: 'build-1-done', note: 'Done.', kind: 'Pipeline', objectName: 'build-1', first: 60 }));
     assert.deepEqual(
       { name: e.name, message: e.message, reporter: e.reporter, instance: e.instance, kind: e.object.kind, object: e.object.name, firstSeen: e.firstSeen, count: e.count },
@@ -47,7 +47,7 @@ describe('normaliseEvent', () => {
     );
   });
 
-  it('reads deprecatedSource and deprecatedCount of the events.k8s.io/v1 view of a legacy event', () => {
+  test('reads deprecatedSource and deprecatedCount of the events.k8s.io/v1 view of a legacy event', () => {
     const raw = eventsV1({ deprecatedCount: 4, deprecatedSource: { component: 'kubelet', host: 'node-a' }, controller: '', instance: '' });
     delete raw.eventTime;
     raw.deprecatedFirstTimestamp = ago(300);
@@ -59,7 +59,7 @@ describe('normaliseEvent', () => {
     );
   });
 
-  it('recognises the events.k8s.io/v1 view by its field names when apiVersion is missing', () => {
+  test('recognises the events.k8s.io/v1 view by its field names when apiVersion is missing', () => {
     const raw = eventsV1({ deprecatedCount: 3 });
     delete raw.apiVersion;
     delete raw.regarding;
@@ -67,12 +67,12 @@ describe('normaliseEvent', () => {
     assert.equal(normaliseEvent(raw).count, 3);
   });
 
-  it('reads the events.k8s.io/v1 series', () => {
+  test('reads the events.k8s.io/v1 series', () => {
     const e = normaliseEvent(eventsV1({ first: 900, seriesCount: 3, seriesLast: 5 }));
     assert.deepEqual({ count: e.count, lastSeen: e.lastSeen, seriesStyle: e.seriesStyle }, { count: 3, lastSeen: s(5), seriesStyle: true });
   });
 
-  it('falls back to creationTimestamp when no event time is set', () => {
+  test('falls back to creationTimestamp when no event time is set', () => {
     const raw = ev({ first: 50 });
     raw.firstTimestamp = null;
     raw.lastTimestamp = null;
@@ -81,7 +81,7 @@ describe('normaliseEvent', () => {
     assert.equal(e.lastSeen, s(50));
   });
 
-  it('treats Go zero time as unset', () => {
+  test('treats Go zero time as unset', () => {
     const raw = ev({});
     raw.firstTimestamp = '0001-01-01T00:00:00Z';
     raw.lastTimestamp = '0001-01-01T00:00:00Z';
@@ -91,7 +91,7 @@ describe('normaliseEvent', () => {
     assert.equal(e.lastSeen, null);
   });
 
-  it('gives an event with no involvedObject an empty object reference', () => {
+  test('gives an event with no involvedObject an empty object reference', () => {
     const e = normaliseEvent(ev({ noObject: true }));
     assert.deepEqual(e.object, { apiVersion: '', kind: '', name: '', namespace: '', uid: '', fieldPath: '' });
   });
@@ -106,7 +106,7 @@ describe('normaliseEvent', () => {
     ['an object with wrongly typed fields', { metadata: 'x', involvedObject: [1], count: '5', series: 3, firstTimestamp: 12 }],
   ];
   for (const [what, input] of malformed) {
-    it(`never throws on ${what}`, () => {
+    test(`never throws on ${what}`, () => {
       const e = normaliseEvent(input);
       assert.equal(e.uid, '');
       assert.equal(e.count, 1);
@@ -126,6 +126,6 @@ describe('parseTime', () => {
     ['an invalid Date as null', new Date('x'), null],
   ];
   for (const [name, input, want] of cases) {
-    it(`reads ${name}`, () => assert.equal(parseTime(input), want));
+    test(`reads ${name}`, () => assert.equal(parseTime(input), want));
   }
 });

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event } from '../../../src/core/event.ts';
@@ -21,7 +21,7 @@ describe('parseObjectRef', () => {
     ['resource.version. (the core group, as kubectl reads it)', 'Pod.v1./x', { kind: 'Pod.v1.', name: 'x' }],
   ];
   for (const [name, text, want] of cases) {
-    it(`reads ${name}`, () => assert.deepEqual(parseObjectRef(text), want));
+    test(`reads ${name}`, () => assert.deepEqual(parseObjectRef(text), want));
   }
 });
 
@@ -46,7 +46,7 @@ describe('matchesKind', () => {
     ['not an event with no kind', 's', '', false],
   ];
   for (const [name, token, kind, want] of cases) {
-    it(`matches ${name}: ${token} vs ${kind || '""'} is ${want}`, () => assert.equal(matchesKind(token, kind), want));
+    test(`matches ${name}: ${token} vs ${kind || '""'} is ${want}`, () => assert.equal(matchesKind(token, kind), want));
   }
 });
 
@@ -70,10 +70,10 @@ describe('filterEvents', () => {
     ['criteria combine with AND', { types: ['Normal'], sinceMs: 10_000 }, ['build-1-started']],
   ];
   for (const [name, filter, want] of cases) {
-    it(name, () => assert.deepEqual(names(filter), want));
+    test(name, () => assert.deepEqual(names(filter), want));
   }
 
-  it('--since leaves out an event with no time at all', () => {
+  test('--since leaves out an event with no time at all', () => {
     const raw = ev({ name: 'timeless' });
     raw.firstTimestamp = null;
     raw.lastTimestamp = null;
@@ -81,7 +81,7 @@ describe('filterEvents', () => {
     assert.deepEqual(filterEvents([normaliseEvent(raw)], { sinceMs: 3_600_000 }, NOW), []);
   });
 
-  it('--types matches an empty type only when asked for an empty string', () => {
+  test('--types matches an empty type only when asked for an empty string', () => {
     const blank = normaliseEvent(ev({ name: 'blank', type: '' }));
     assert.deepEqual(filterEvents([blank], { types: ['Normal'] }, NOW), []);
     assert.deepEqual(filterEvents([blank], { types: [''] }, NOW).map((e) => e.name), ['blank']);
@@ -101,7 +101,7 @@ describe('matchesType offline (no discovery)', () => {
     ['resource.version. matches the core group at that version', 'Pod.v1.', 'Pod', 'v1', true],
   ];
   for (const [name, token, kind, apiVersion, want] of cases) {
-    it(`${name}: ${token} vs ${kind} ${apiVersion}`, () => assert.equal(matchesType(token, kind, apiVersion), want));
+    test(`${name}: ${token} vs ${kind} ${apiVersion}`, () => assert.equal(matchesType(token, kind, apiVersion), want));
   }
 });
 
@@ -110,11 +110,11 @@ describe('filterEvents with a resolved --for (a group from discovery)', () => {
     ev({ name: 'ev-labhub', apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', objectName: 'build-1' }),
     ev({ name: 'ci-example', apiVersion: 'ci.example.org/v1beta1', kind: 'Pipeline', objectName: 'build-1' }),
   ].map(normaliseEvent);
-  it('keeps only the events about that group\'s Kind', () => {
+  test('keeps only the events about that group\'s Kind', () => {
     const kept = filterEvents(events, { object: { kind: 'Pipeline', group: 'ci.example.org', name: 'build-1' } }, NOW);
     assert.deepEqual(kept.map((e) => e.name), ['ci-example']);
   });
-  it('compares the resolved Kind exactly', () => {
+  test('compares the resolved Kind exactly', () => {
     assert.deepEqual(filterEvents(events, { object: { kind: 'pipeline', group: 'ci.example.org', name: 'build-1' } }, NOW), []);
   });
 });
@@ -146,10 +146,10 @@ describe('filterCounted: the selection flags, and what each hid', () => {
     ],
   ];
   for (const [name, filter, kept, hidden] of cases) {
-    it(name, () => assert.deepEqual(run(filter), { kept, hidden }));
+    test(name, () => assert.deepEqual(run(filter), { kept, hidden }));
   }
 
-  it('-l needs the labels of the object: an event whose object has none known is hidden', () => {
+  test('-l needs the labels of the object: an event whose object has none known is hidden', () => {
     const labelsOf = (e: { name: string }) => (e.name === 'a' ? { app: 'web' } : undefined);
     const { events: kept, hidden } = filterCounted(events, { labels: [{ key: 'app', op: '=', values: ['web'] }] }, NOW, { labelsOf });
     assert.deepEqual(kept.map((e) => e.name), ['a']);
@@ -169,16 +169,16 @@ describe('StartupProbeEvidence: a start-up probe Unhealthy below its threshold',
     ['below when the Killing was about another Pod', [unhealthy('p1', 'app'), killing('p2', 'app')], true],
   ];
   for (const [name, raw, want] of cases) {
-    it(name, () => {
+    test(name, () => {
       const all = raw.map(normaliseEvent);
       assert.equal(new StartupProbeEvidence().learn(all).belowThreshold(all[0] as Event), want);
     });
   }
-  it('leaves a readiness or liveness probe failure alone', () => {
+  test('leaves a readiness or liveness probe failure alone', () => {
     const readiness = normaliseEvent(ev({ reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 500' }));
     assert.equal(new StartupProbeEvidence().belowThreshold(readiness), false);
   });
-  it('--exclude-startup-probes hides it and counts it', () => {
+  test('--exclude-startup-probes hides it and counts it', () => {
     const all = [unhealthy('p1', 'app'), unhealthy('p2', 'app'), killing('p2', 'app')].map(normaliseEvent);
     const evidence = new StartupProbeEvidence().learn(all);
     const { events: kept, hidden } = filterCounted(all, { hideStartupProbes: true }, NOW, { startupBelowThreshold: evidence.belowThreshold });

@@ -1,5 +1,5 @@
 import { lookupFailureText } from '../../../src/render/lookup-failure.ts';
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event, ObjectRef } from '../../../src/core/event.ts';
@@ -38,20 +38,20 @@ describe('classifyIncarnation', () => {
     ['an event whose object names no apiVersion: unknown', pipeline({ apiVersion: '' }), exists(NEW), 'unknown'],
   ];
   for (const [name, event, found, want] of cases) {
-    it(name, () => {
+    test(name, () => {
       const map = found === undefined ? new Map<string, ObjectLookup>() : lookups([event, found]);
       assert.equal(classifyIncarnation(event, map), want);
     });
   }
 
-  it('compares Kind, apiVersion, namespace and name: another namespace is another object', () => {
+  test('compares Kind, apiVersion, namespace and name: another namespace is another object', () => {
     const there = pipeline({ namespace: 'elsewhere' });
     assert.equal(classifyIncarnation(there, lookups([pipeline(), exists(NEW)])), 'unknown');
   });
 });
 
 describe('objectsToLookUp', () => {
-  it('names each object once, in the order first named, whatever its uid', () => {
+  test('names each object once, in the order first named, whatever its uid', () => {
     const events = [pipeline({ objectUid: OLD }), pod(), pipeline({ objectUid: NEW }), pipeline({ objectUid: OLD }), pod()];
     assert.deepEqual(
       objectsToLookUp(events).map((r) => `${r.apiVersion} ${r.kind}/${r.name}`),
@@ -59,7 +59,7 @@ describe('objectsToLookUp', () => {
     );
   });
 
-  it('leaves out events that give nothing to compare: no uid, no object, no apiVersion', () => {
+  test('leaves out events that give nothing to compare: no uid, no object, no apiVersion', () => {
     assert.deepEqual(objectsToLookUp([pipeline({ objectUid: '' }), pipeline({ noObject: true }), pod({ apiVersion: '' })]), []);
   });
 });
@@ -79,7 +79,7 @@ describe('summariseIncarnations', () => {
     [events[5] as Event, { state: 'unknown', why: { reason: 'not-served', apiVersion: 'gone.example.com/v1' } }],
   );
 
-  it('tells a re-created object: the old uid, the new uid, when, and how many events each', () => {
+  test('tells a re-created object: the old uid, the new uid, when, and how many events each', () => {
     assert.deepEqual(summariseIncarnations(events, found).recreated, [
       {
         apiVersion: 'ev.labhub.io/v1',
@@ -95,19 +95,19 @@ describe('summariseIncarnations', () => {
     ]);
   });
 
-  it('tells an object that is gone, with its uid and its events', () => {
+  test('tells an object that is gone, with its uid and its events', () => {
     assert.deepEqual(summariseIncarnations(events, found).gone, [
       { apiVersion: 'v1', kind: 'Pod', name: 'hungry', namespace: 'op-events', uids: [POD], events: 1 },
     ]);
   });
 
-  it('lists what could not be checked, and why', () => {
+  test('lists what could not be checked, and why', () => {
     assert.deepEqual(summariseIncarnations(events, found).unchecked, [
       { apiVersion: 'gone.example.com/v1', kind: 'Widget', name: 'w', namespace: 'op-events', why: { reason: 'not-served', apiVersion: 'gone.example.com/v1' }, events: 1 },
     ]);
   });
 
-  it('says nothing about an object whose events are all about its current incarnation', () => {
+  test('says nothing about an object whose events are all about its current incarnation', () => {
     const current = [pipeline()];
     assert.deepEqual(summariseIncarnations(current, lookups([pipeline(), exists(OLD)])), { recreated: [], gone: [], unchecked: [] });
   });
@@ -118,18 +118,18 @@ describe('standingOf and compareWithLive', () => {
   const expired = pipeline({ uid: 'expired' });
   const newer = pipeline({ uid: 'newer', objectUid: NEW });
 
-  it('without live facts an event stands nowhere: nothing is claimed', () => {
+  test('without live facts an event stands nowhere: nothing is claimed', () => {
     assert.deepEqual(standingOf(kept, {}), {});
     assert.equal(compareWithLive([kept], {}), null);
   });
 
-  it('gives the incarnation when objects were looked up, and onServer when live events were read', () => {
+  test('gives the incarnation when objects were looked up, and onServer when live events were read', () => {
     const facts = { lookups: lookups([kept, exists(NEW)]), liveUids: new Set(['kept']) };
     assert.deepEqual(standingOf(kept, facts), { incarnation: 'previous', onServer: true });
     assert.deepEqual(standingOf(expired, facts), { incarnation: 'previous', onServer: false });
   });
 
-  it('counts the saved events the server no longer has, and the live ones the file lacks', () => {
+  test('counts the saved events the server no longer has, and the live ones the file lacks', () => {
     const compared = compareWithLive([kept, expired, pipeline({ uid: '' })], { liveUids: new Set(['kept', 'newer']), liveEvents: [kept, newer] });
     assert.deepEqual(
       { ...compared, onlyInSaved: compared?.onlyInSaved.map((e) => e.uid) },
@@ -147,7 +147,7 @@ describe('groupVersionPath', () => {
     ['', null],
     ['a/b/c', null],
   ];
-  for (const [apiVersion, path] of cases) it(`${JSON.stringify(apiVersion)} -> ${String(path)}`, () => assert.equal(groupVersionPath(apiVersion), path));
+  for (const [apiVersion, path] of cases) test(`${JSON.stringify(apiVersion)} -> ${String(path)}`, () => assert.equal(groupVersionPath(apiVersion), path));
 });
 
 describe('lookUpObjects', () => {
@@ -179,7 +179,7 @@ describe('lookUpObjects', () => {
   const meta = (apiVersion: string, kind: string, namespace: string, name: string, uid: string, created: number | null) =>
     ({ apiVersion, kind, namespace, name, uid, owners: [], created, deleting: null });
 
-  it('asks discovery once per group/version and GETs each object once, from the resource (not a subresource)', async () => {
+  test('asks discovery once per group/version and GETs each object once, from the resource (not a subresource)', async () => {
     const { get, asked } = server({
       '/apis/ev.labhub.io/v1': pipelines,
       '/api/v1': core,
@@ -246,7 +246,7 @@ describe('lookUpObjects', () => {
     ['an answer without a uid', { '/apis/ev.labhub.io/v1': pipelines, '/apis/ev.labhub.io/v1/namespaces/op-events/pipelines/build-1': { metadata: { name: 'build-1' } } }, {}, /without a uid/],
   ];
   for (const [name, answers, o, why] of unknowns) {
-    it(`${name} is unknown, not an error`, async () => {
+    test(`${name} is unknown, not an error`, async () => {
       const r = ref(o);
       const found = (await lookUpObjects(server(answers).get, [r])).get(objectKey(r));
       assert.equal(found?.state, 'unknown');
@@ -269,7 +269,7 @@ describe('lookUpObjects', () => {
   });
   const states = (found: Map<string, ObjectLookup>, refs: ReturnType<typeof ref>[]) => refs.map((r) => found.get(objectKey(r))?.state);
 
-  it('LISTs a namespace once for 50 of its pods: one discovery and one metadata-only list; a pod the list lacks is gone', async () => {
+  test('LISTs a namespace once for 50 of its pods: one discovery and one metadata-only list; a pod the list lacks is gone', async () => {
     const refs = pods(50);
     const accepts: string[] = [];
     const { get, asked } = server({ '/api/v1': core, '/api/v1/namespaces/op-events/pods?limit=500': podList(refs.slice(1).map((r) => r.name)) });
@@ -281,7 +281,7 @@ describe('lookUpObjects', () => {
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 49);
   });
 
-  it('with a cache shared by its lookups, a group/version is discovered once; again for a Kind it did not serve; a failure is not kept', async () => {
+  test('with a cache shared by its lookups, a group/version is discovered once; again for a Kind it did not serve; a failure is not kept', async () => {
     const { get, asked } = server({
       '/api/v1': core,
       '/api/v1/namespaces/op-events/pods/a': { metadata: { name: 'a', uid: 'ua' } },
@@ -298,7 +298,7 @@ describe('lookUpObjects', () => {
     assert.deepEqual(asked.filter((p) => !p.includes('/namespaces/')), ['/api/v1', '/api/v1', '/apis/ev.labhub.io/v1', '/apis/ev.labhub.io/v1']);
   });
 
-  it('follows the continue token page by page', async () => {
+  test('follows the continue token page by page', async () => {
     const refs = pods(4);
     const { get, asked } = server({
       '/api/v1': core,
@@ -327,7 +327,7 @@ describe('lookUpObjects', () => {
     ['4 Pipelines of a resource without list are 4 GETs', builds(4), getOnly, ['/apis/ev.labhub.io/v1', ...buildGets(4)]],
   ];
   for (const [name, refs, answers, want] of counts) {
-    it(name, async () => {
+    test(name, async () => {
       const { get, asked } = server(answers);
       await lookUpObjects(get, refs);
       assert.deepEqual([...asked].sort(), [...want].sort());
@@ -343,7 +343,7 @@ describe('lookUpObjects', () => {
     items: refs.map((r) => ({ metadata: { name: r.name, namespace: r.namespace, uid: `uid-${r.namespace}-${r.name}`, creationTimestamp: '2026-11-30T00:00:00Z' } })),
   });
 
-  it('answers pods in 50 namespaces from one list across namespaces; a pod it lacks is gone, a same-named pod elsewhere is not it', async () => {
+  test('answers pods in 50 namespaces from one list across namespaces; a pod it lacks is gone, a same-named pod elsewhere is not it', async () => {
     const refs = spread(50, 4);
     const missing = refs[5] as ObjectRef;
     // ns-1/pod-1 is not on the server, though pod-1 of every other namespace is.
@@ -355,7 +355,7 @@ describe('lookUpObjects', () => {
     assert.equal(states(found, refs).filter((s) => s === 'exists').length, 199);
   });
 
-  it('reads on while the whole list takes fewer requests than the namespaces one by one', async () => {
+  test('reads on while the whole list takes fewer requests than the namespaces one by one', async () => {
     const refs = spread(50, 4);
     const { get, asked } = server({
       '/api/v1': core,
@@ -366,7 +366,7 @@ describe('lookUpObjects', () => {
     assert.equal(asked.length, 3);
   });
 
-  it('stops a list across namespaces that runs on past the requests it would save, and lists the namespaces one by one', async () => {
+  test('stops a list across namespaces that runs on past the requests it would save, and lists the namespaces one by one', async () => {
     // 3 namespaces of 4 pods: 3 LISTs one by one, so the list across them may take 2 pages.
     const refs = spread(3, 4);
     const answers: Record<string, unknown> = {
@@ -390,7 +390,7 @@ describe('lookUpObjects', () => {
     ['a list that fails', new ApiError('etcd is down', 500, 'InternalError')],
   ];
   for (const [name, answer] of fallbacks) {
-    it(`${name}: the namespaces are listed one by one, as without it`, async () => {
+    test(`${name}: the namespaces are listed one by one, as without it`, async () => {
       const refs = spread(5, 4);
       const answers: Record<string, unknown> = { '/api/v1': core, '/api/v1/pods?limit=500': answer };
       for (const [i, path] of perNamespace(refs).entries()) answers[path] = podList(refs.slice(i * 4, i * 4 + 3).map((r) => r.name));
@@ -401,7 +401,7 @@ describe('lookUpObjects', () => {
     });
   }
 
-  it('falls back to a GET each when the list is forbidden (get without list), with the GET rules: 403 unknown, 404 gone', async () => {
+  test('falls back to a GET each when the list is forbidden (get without list), with the GET rules: 403 unknown, 404 gone', async () => {
     const refs = pods(5);
     const { get, asked } = server({
       '/api/v1': core,
@@ -416,13 +416,13 @@ describe('lookUpObjects', () => {
     assert.equal(asked.length, 1 + 1 + 5);
   });
 
-  it('a list that fails otherwise makes its objects unknown, saying why', async () => {
+  test('a list that fails otherwise makes its objects unknown, saying why', async () => {
     const refs = pods(4);
     const found = await lookUpObjects(server({ '/api/v1': core, '/api/v1/namespaces/op-events/pods?limit=500': new ApiError('etcd is down', 500, 'InternalError') }).get, refs);
     assert.deepEqual([...new Set(refs.map((r) => JSON.stringify(found.get(objectKey(r)))))], [JSON.stringify({ state: 'unknown', why: { reason: 'failed', step: 'list', target: 'pods', detail: 'etcd is down' } })]);
   });
 
-  it('keeps at most the given number of requests in flight', async () => {
+  test('keeps at most the given number of requests in flight', async () => {
     let inFlight = 0;
     let most = 0;
     const get: Getter = async (path) => {

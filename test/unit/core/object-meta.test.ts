@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ObjectRef } from '../../../src/core/event.ts';
 import { objectKey } from '../../../src/core/identity.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
@@ -14,7 +14,7 @@ function meta(kind: string, name: string, uid: string, owners: ObjectMeta['owner
 const owner = (kind: string, name: string, uid: string) => ({ ...APPS, kind, name, uid, controller: true });
 
 describe('objectMetaOf reads an object metadata as the API server sends it', () => {
-  it('keeps identity, owners and both times of a metadata-only item', () => {
+  test('keeps identity, owners and both times of a metadata-only item', () => {
     const read = objectMetaOf(
       {
         name: 'web-5d4-x2k',
@@ -54,7 +54,7 @@ describe('objectMetaOf reads an object metadata as the API server sends it', () 
     ],
   ];
   for (const [name, input, expected] of cases) {
-    it(name, () => assert.deepEqual(objectMetaOf(input, { apiVersion: 'v1', kind: 'Node' }), expected));
+    test(name, () => assert.deepEqual(objectMetaOf(input, { apiVersion: 'v1', kind: 'Node' }), expected));
   }
 });
 
@@ -78,20 +78,20 @@ describe('findOwners walks ownerReferences up to the top, one lookup per level',
   const rs = meta('ReplicaSet', 'web-5d4', 'u-rs', [owner('Deployment', 'web', 'u-deploy')]);
   const pods = [1, 2, 3].map((i) => meta('Pod', `web-5d4-${i}`, `u-pod-${i}`, [owner('ReplicaSet', 'web-5d4', 'u-rs')]));
 
-  it('three pods of one ReplicaSet: the ReplicaSet once, then its Deployment, in two lookups', async () => {
+  test('three pods of one ReplicaSet: the ReplicaSet once, then its Deployment, in two lookups', async () => {
     const { lookUp, calls } = cluster([deploy, rs, ...pods]);
     const found = await findOwners(pods, lookUp);
     assert.deepEqual(found, { owners: [rs, deploy], unknown: [] });
     assert.deepEqual(calls, [['ReplicaSet/web-5d4'], ['Deployment/web']]);
   });
 
-  it('an owner already known is not asked for again, nor are its owners', async () => {
+  test('an owner already known is not asked for again, nor are its owners', async () => {
     const { lookUp, calls } = cluster([deploy, rs, ...pods]);
     assert.deepEqual(await findOwners(pods, lookUp, (uid) => uid === 'u-rs'), { owners: [], unknown: [] });
     assert.deepEqual(calls, []);
   });
 
-  it('an owner whose name now holds another object (another uid) is gone, as is one the server lacks', async () => {
+  test('an owner whose name now holds another object (another uid) is gone, as is one the server lacks', async () => {
     const recreated = { ...rs, uid: 'u-rs-new' };
     const { lookUp } = cluster([recreated]);
     const found = await findOwners(pods, lookUp);
@@ -104,14 +104,14 @@ describe('findOwners walks ownerReferences up to the top, one lookup per level',
     assert.deepEqual((await findOwners(pods, empty)).unknown.map((u) => u.why), [{ reason: 'gone' }]);
   });
 
-  it('a lookup that fails is not known, with its reason, and stops that branch', async () => {
+  test('a lookup that fails is not known, with its reason, and stops that branch', async () => {
     const { lookUp } = cluster([deploy, rs], { 'web-5d4': { state: 'unknown', why: { reason: 'forbidden', step: 'get', target: 'replicasets' } } });
     const found = await findOwners(pods, lookUp);
     assert.deepEqual(found.owners, []);
     assert.deepEqual(found.unknown.map((u) => u.why), [{ reason: 'forbidden', step: 'get', target: 'replicasets' }]);
   });
 
-  it('an ownership loop (a owns b owns a) ends: nothing is asked twice, the object itself not at all', async () => {
+  test('an ownership loop (a owns b owns a) ends: nothing is asked twice, the object itself not at all', async () => {
     const a = meta('Thing', 'a', 'u-a', [owner('Thing', 'b', 'u-b')]);
     const b = meta('Thing', 'b', 'u-b', [owner('Thing', 'a', 'u-a')]);
     const { lookUp, calls } = cluster([a, b]);

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { recorderNotes } from '../../../src/core/recorder-notes.ts';
@@ -7,12 +7,12 @@ import { NOW, ev, newEv } from '../../support/builders.ts';
 const pod = { kind: 'Pod', apiVersion: 'v1', objectName: 'web-0', objectUid: 'pod-uid', component: 'kubelet', host: 'node-k' };
 
 describe('recorderNotes: the legacy recorder spam filter (25 at once, then one every 5 minutes)', () => {
-  it('says nothing of 24 occurrences in a burst: the bucket still holds a token', () => {
+  test('says nothing of 24 occurrences in a burst: the bucket still holds a token', () => {
     const notes = recorderNotes([normaliseEvent(ev({ ...pod, type: 'Warning', reason: 'BackOff', count: 24, first: 60, last: 50 }))]);
     assert.deepEqual(notes.spam, []);
   });
 
-  it('notes 25 occurrences within seconds: later reports may be missing, the next could have come 5 minutes after the first', () => {
+  test('notes 25 occurrences within seconds: later reports may be missing, the next could have come 5 minutes after the first', () => {
     const notes = recorderNotes([normaliseEvent(ev({ ...pod, type: 'Warning', reason: 'BackOff', count: 25, first: 60, last: 50 }))]);
     assert.equal(notes.spam.length, 1);
     const [note] = notes.spam;
@@ -22,12 +22,12 @@ describe('recorderNotes: the legacy recorder spam filter (25 at once, then one e
     assert.equal(note?.nextAt, NOW - 60_000 + 300_000);
   });
 
-  it('counts 25 distinct events of one source, object and type whatever their reasons', () => {
+  test('counts 25 distinct events of one source, object and type whatever their reasons', () => {
     const events = Array.from({ length: 25 }, (_, i) => normaliseEvent(ev({ ...pod, type: 'Warning', reason: `Reason${i % 3}`, message: `m${i}`, first: 100 - i })));
     assert.equal(recorderNotes(events).spam.length, 1);
   });
 
-  it('keeps two types of one object apart (the spam key holds the type)', () => {
+  test('keeps two types of one object apart (the spam key holds the type)', () => {
     const events = [
       normaliseEvent(ev({ ...pod, type: 'Warning', reason: 'BackOff', count: 20, first: 60, last: 50 })),
       normaliseEvent(ev({ ...pod, type: 'Normal', reason: 'Pulled', count: 20, first: 60, last: 50 })),
@@ -35,17 +35,17 @@ describe('recorderNotes: the legacy recorder spam filter (25 at once, then one e
     assert.deepEqual(recorderNotes(events).spam, []);
   });
 
-  it('says nothing when 30 occurrences were spread over 3 hours: the bucket refilled', () => {
+  test('says nothing when 30 occurrences were spread over 3 hours: the bucket refilled', () => {
     const notes = recorderNotes([normaliseEvent(ev({ ...pod, type: 'Warning', reason: 'BackOff', count: 30, first: 3 * 3600 + 60, last: 60 }))]);
     assert.deepEqual(notes.spam, []);
   });
 
-  it('leaves events.k8s.io events out: that recorder has no spam filter', () => {
+  test('leaves events.k8s.io events out: that recorder has no spam filter', () => {
     const notes = recorderNotes([normaliseEvent(newEv({ type: 'Warning', reason: 'FailedScheduling', seriesCount: 40, first: 60, seriesLast: 10 }))]);
     assert.deepEqual(notes.spam, []);
   });
 
-  it('does not simulate a hostile count of 2^31 occurrence by occurrence', () => {
+  test('does not simulate a hostile count of 2^31 occurrence by occurrence', () => {
     const started = performance.now();
     const notes = recorderNotes([normaliseEvent(ev({ ...pod, type: 'Warning', count: 2 ** 31 - 1, first: 600, last: 0 }))]);
     assert.equal(notes.spam.length, 1);
@@ -54,14 +54,14 @@ describe('recorderNotes: the legacy recorder spam filter (25 at once, then one e
 });
 
 describe('recorderNotes: the aggregator and the series', () => {
-  it('notes an event whose message starts "(combined from similar events): "', () => {
+  test('notes an event whose message starts "(combined from similar events): "', () => {
     const combined = normaliseEvent(ev({ ...pod, reason: 'Synced', message: '(combined from similar events): item 14 synced', count: 5 }));
     const plain = normaliseEvent(ev({ ...pod, reason: 'Synced', message: 'item 3 synced' }));
     const notes = recorderNotes([combined, plain]);
     assert.deepEqual(notes.combined.map((n) => n.event.message), ['(combined from similar events): item 14 synced']);
   });
 
-  it('notes a series with its last observed time, and not a single events.k8s.io event', () => {
+  test('notes a series with its last observed time, and not a single events.k8s.io event', () => {
     const series = normaliseEvent(newEv({ reason: 'FailedScheduling', seriesCount: 2, first: 120, seriesLast: 100 }));
     const single = normaliseEvent(newEv({ reason: 'Scheduled', first: 50 }));
     const notes = recorderNotes([series, single]);
@@ -69,7 +69,7 @@ describe('recorderNotes: the aggregator and the series', () => {
     assert.equal(notes.series[0]?.lastObserved, NOW - 100_000);
   });
 
-  it('notes nothing on the lab: a handful of events', async () => {
+  test('notes nothing on the lab: a handful of events', async () => {
     const { labEvents } = await import('../../support/builders.ts');
     const notes = recorderNotes(labEvents().map(normaliseEvent));
     assert.deepEqual(notes, { spam: [], combined: [], series: [] });

@@ -1,5 +1,5 @@
 // --for TYPE/NAME resolved as kubectl's REST mapper resolves it, against a fixed discovery.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveResource } from '../../../src/core/resources.ts';
 import type { Resolution, ServedResource } from '../../../src/core/resources.ts';
@@ -62,6 +62,6 @@ describe('resolveResource', () => {
     ['a Kind in a group that serves another Kind is unknown', 'pod.apps', { outcome: 'unknown', resource: 'pod', group: 'apps' }],
   ];
   for (const [name, text, want] of cases) {
-    it(`${name}: ${text}`, () => assert.deepEqual(resolveResource(text, SERVED), want));
+    test(`${name}: ${text}`, () => assert.deepEqual(resolveResource(text, SERVED), want));
   }
 });

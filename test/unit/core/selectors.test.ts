@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../../../src/core/selectors.ts';
 
@@ -18,19 +18,19 @@ describe('parseLabelSelector and matchesLabels (apimachinery labels.Parse)', () 
     ['a set beside another requirement', 'tier in (x,front),app=web', true],
   ];
   for (const [name, text, want] of cases) {
-    it(`reads ${name}: ${text}`, () => {
+    test(`reads ${name}: ${text}`, () => {
       const parsed = parseLabelSelector(text);
       assert.ok(parsed.ok, JSON.stringify(parsed));
       assert.equal(matchesLabels(parsed.value, labels), want);
     });
   }
   for (const bad of ['', 'app=we b', '-app=web', 'a=b=c=d e']) {
-    it(`refuses ${JSON.stringify(bad)}`, () => assert.equal(parseLabelSelector(bad).ok, false));
+    test(`refuses ${JSON.stringify(bad)}`, () => assert.equal(parseLabelSelector(bad).ok, false));
   }
 });
 
 describe('parseFieldSelector and matchesFields (fields.ParseSelector, the fields Events can be selected by)', () => {
-  it('reads =, == and != joined by commas', () => {
+  test('reads =, == and != joined by commas', () => {
     const parsed = parseFieldSelector('reason=Unhealthy,type!=Normal,involvedObject.kind==Pod');
     assert.deepEqual(parsed, {
       ok: true,
@@ -45,13 +45,13 @@ describe('parseFieldSelector and matchesFields (fields.ParseSelector, the fields
       assert.equal(matchesFields(parsed.value, { reason: 'Unhealthy', type: 'Normal', 'involvedObject.kind': 'Pod' }), false);
     }
   });
-  it('unescapes a comma in a value', () => {
+  test('unescapes a comma in a value', () => {
     assert.deepEqual(parseFieldSelector('reason=a\\,b'), { ok: true, value: [{ field: 'reason', op: '=', value: 'a,b' }] });
   });
-  it("refuses a field the API server cannot select Events by, in the server's words", () => {
+  test("refuses a field the API server cannot select Events by, in the server's words", () => {
     assert.deepEqual(parseFieldSelector('message=x'), { ok: false, error: 'field label not supported: message' });
   });
-  it('refuses a term without an operator', () => {
+  test('refuses a term without an operator', () => {
     assert.equal(parseFieldSelector('reason').ok, false);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,11 +32,11 @@ describe('reading a stable table line', () => {
     ['a name whose later words hold slashes, after a sentence holding one', 'Warning Moved from a/b ConfigMap/x y/z w/', ['Warning', 'Moved from a/b', 'ConfigMap', 'x y/z w/']],
     ['a lower-case Kind still read at the last word with a slash', 'Normal Started pod/x', ['Normal', 'Started', 'pod', 'x']],
   ];
-  for (const [name, line, want] of cases) it(name, () => assert.deepEqual(fields(line), want));
+  for (const [name, line, want] of cases) test(name, () => assert.deepEqual(fields(line), want));
 
-  it('takes a line with a spaced name for a stable line', () => assert.ok(isStableLine('Normal Started Pod/my pod')));
+  test('takes a line with a spaced name for a stable line', () => assert.ok(isStableLine('Normal Started Pod/my pod')));
 
-  it('reads back what -o stable wrote, for any type, reason, Kind and name', () => {
+  test('reads back what -o stable wrote, for any type, reason, Kind and name', () => {
     const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9]{0,11}$/);
     // A reason may be a sentence; a name may hold spaces (but is not read apart from a later word with a slash).
     const sentence = fc.array(fc.stringMatching(/^[A-Za-z0-9.:-]{1,8}$/), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
@@ -56,7 +56,7 @@ describe('a stable table where two groups share a Kind', () => {
   const written = renderStable(
     [ev({ apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline' }), ev({ apiVersion: 'ci.example.org/v1beta1', kind: 'Pipeline', reason: 'Done' })].map(normaliseEvent),
   );
-  it('reads back as the same two lines, each object in its group', () => {
+  test('reads back as the same two lines, each object in its group', () => {
     assert.equal(renderStable(parseStableTable(written)), written);
     assert.deepEqual(
       parseStableTable(written).map((e) => `${e.object.kind} ${e.object.apiVersion}`),
@@ -65,8 +65,8 @@ describe('a stable table where two groups share a Kind', () => {
   });
 });
 
-describe('D9: capture, then incident --from its own timeline.txt', () => {
-  it('reads back a capture whose object names hold spaces', async () => {
+describe('capture, then incident --from its own timeline.txt', () => {
+  test('reads back a capture whose object names hold spaces', async () => {
     const list = join(dir, 'spaced.json');
     writeFileSync(
       list,

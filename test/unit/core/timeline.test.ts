@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { compareBytes, dedupeByUid, sortTimeline, stableLines } from '../../../src/core/timeline.ts';
@@ -14,7 +14,7 @@ function withRv(raw: Record<string, unknown>, rv: string): Record<string, unknow
 }
 
 describe('stableLines', () => {
-  it('turns the lab fixture into exactly the four lines of timeline.sh', () => {
+  test('turns the lab fixture into exactly the four lines of timeline.sh', () => {
     assert.deepEqual(stableLines(labEvents().map(normaliseEvent)), [
       'Critical StageUnknown Pipeline/build-1',
       'Normal ReconcileStarted Pipeline/build-1',
@@ -23,16 +23,16 @@ describe('stableLines', () => {
     ]);
   });
 
-  it('prints each line once when both APIs list the same events', () => {
+  test('prints each line once when both APIs list the same events', () => {
     const both = [...labEvents(), ...labEvents()].map(normaliseEvent);
     assert.equal(stableLines(both).length, 4);
   });
 
-  it('writes <none> for an empty type, reason or object', () => {
+  test('writes <none> for an empty type, reason or object', () => {
     assert.deepEqual(stableLines([norm({ type: '', reason: '', noObject: true })]), ['<none> <none> <none>/<none>']);
   });
 
-  it('sorts byte-wise: upper case before lower case, unlike localeCompare', () => {
+  test('sorts byte-wise: upper case before lower case, unlike localeCompare', () => {
     const events = [norm({ reason: 'alpha' }), norm({ reason: 'Beta' }), norm({ reason: 'Zeta' })];
     assert.deepEqual(stableLines(events), [
       'Normal Beta Pipeline/build-1',
@@ -43,7 +43,7 @@ describe('stableLines', () => {
 });
 
 describe('renderStable', () => {
-  it('prints the lines with a trailing newline', () => {
+  test('prints the lines with a trailing newline', () => {
     assert.equal(
       renderStable(labEvents().map(normaliseEvent)),
       'Critical StageUnknown Pipeline/build-1\n' +
@@ -53,9 +53,9 @@ describe('renderStable', () => {
     );
   });
 
-  it('prints nothing for no events', () => assert.equal(renderStable([]), ''));
+  test('prints nothing for no events', () => assert.equal(renderStable([]), ''));
 
-  it('escapes terminal control characters in every value', () => {
+  test('escapes terminal control characters in every value', () => {
     const out = renderStable([norm({ type: 'Normal\u001b[2J', reason: 'Re\rason', objectName: 'x\u202ey' })]);
     assert.equal(out, 'Normal^[[2J Re\\rason Pipeline/x\\u202ey\n');
   });
@@ -69,12 +69,12 @@ describe('compareBytes', () => {
     ['an astral character sorts after U+FFxx as UTF-8 bytes do', '\u{1F600}', '\uFF01', 1],
   ];
   for (const [name, a, b, sign] of cases) {
-    it(name, () => assert.equal(Math.sign(compareBytes(a, b)), sign));
+    test(name, () => assert.equal(Math.sign(compareBytes(a, b)), sign));
   }
 });
 
 describe('dedupeByUid', () => {
-  it('keeps one event per uid when core/v1 and events.k8s.io/v1 list the same one', () => {
+  test('keeps one event per uid when core/v1 and events.k8s.io/v1 list the same one', () => {
     const core = normaliseEvent(withRv(newEv({ uid: 'u-1', name: 'build-1-done' }), '1234'));
     const other = normaliseEvent(withRv(eventsV1({ uid: 'u-1', name: 'build-1-done' }), '1234'));
     const out = dedupeByUid([core, other]);
@@ -82,51 +82,51 @@ describe('dedupeByUid', () => {
     assert.equal(out[0], core);
   });
 
-  it('keeps the version with the higher resourceVersion, compared as numbers', () => {
+  test('keeps the version with the higher resourceVersion, compared as numbers', () => {
     const old = normaliseEvent(withRv(ev({ uid: 'u-1', count: 9 }), '999'));
     const fresh = normaliseEvent(withRv(ev({ uid: 'u-1', count: 2 }), '1000'));
     assert.equal(dedupeByUid([fresh, old])[0], fresh);
     assert.equal(dedupeByUid([old, fresh])[0], fresh);
   });
 
-  it('falls back to the later lastSeen when resourceVersions are not numbers', () => {
+  test('falls back to the later lastSeen when resourceVersions are not numbers', () => {
     const early = normaliseEvent(withRv(ev({ uid: 'u-1', first: 100, last: 50 }), 'abc'));
     const late = normaliseEvent(withRv(ev({ uid: 'u-1', first: 100, last: 5 }), 'abd'));
     assert.equal(dedupeByUid([late, early])[0], late);
   });
 
-  it('falls back to the higher count when times tie', () => {
+  test('falls back to the higher count when times tie', () => {
     const low = normaliseEvent(withRv(ev({ uid: 'u-1', count: 2 }), ''));
     const high = normaliseEvent(withRv(ev({ uid: 'u-1', count: 3 }), ''));
     assert.equal(dedupeByUid([low, high])[0], high);
   });
 
-  it('dedupes events without uid by namespace and name', () => {
+  test('dedupes events without uid by namespace and name', () => {
     const a = normaliseEvent(withRv(ev({ uid: '', name: 'same', namespace: 'a' }), '7'));
     const b = normaliseEvent(withRv(ev({ uid: '', name: 'same', namespace: 'a' }), '7'));
     const c = normaliseEvent(withRv(ev({ uid: '', name: 'same', namespace: 'b' }), '7'));
     assert.deepEqual(dedupeByUid([a, b, c]), [a, c]);
   });
 
-  it('keeps every event that has neither uid nor name', () => {
+  test('keeps every event that has neither uid nor name', () => {
     const a = normaliseEvent({ reason: 'A' });
     const b = normaliseEvent({ reason: 'B' });
     assert.deepEqual(dedupeByUid([a, b]), [a, b]);
   });
 
-  it('keeps the order of first appearance', () => {
+  test('keeps the order of first appearance', () => {
     const [x, y, z] = [norm({ uid: 'x' }), norm({ uid: 'y' }), norm({ uid: 'z' })];
     assert.deepEqual(dedupeByUid([y, x, y, z, x]).map((e) => e.uid), ['y', 'x', 'z']);
   });
 });
 
 describe('sortTimeline', () => {
-  it('orders the lab fixture by first occurrence', () => {
+  test('orders the lab fixture by first occurrence', () => {
     const sorted = sortTimeline(labEvents().map(normaliseEvent).reverse());
     assert.deepEqual(sorted.map((e) => e.name), ['build-1-started', 'build-1-weird', 'build-1-done', 'hungry.18a1b2c3d4e5f607']);
   });
 
-  it('puts events with no time first', () => {
+  test('puts events with no time first', () => {
     const raw = ev({ name: 'timeless' });
     raw.firstTimestamp = null;
     raw.lastTimestamp = null;
@@ -135,7 +135,7 @@ describe('sortTimeline', () => {
     assert.deepEqual(sorted.map((e) => e.name), ['timeless', 'timed']);
   });
 
-  it('breaks ties by lastSeen, then namespace, then name', () => {
+  test('breaks ties by lastSeen, then namespace, then name', () => {
     const events = [
       norm({ name: 'b', namespace: 'ns2', first: 60, last: 10 }),
       norm({ name: 'a', namespace: 'ns2', first: 60, last: 10 }),
@@ -145,7 +145,7 @@ describe('sortTimeline', () => {
     assert.deepEqual(sortTimeline(events).map((e) => `${e.namespace}/${e.name}`), ['ns9/y', 'ns1/z', 'ns2/a', 'ns2/b']);
   });
 
-  it('does not change the array it is given', () => {
+  test('does not change the array it is given', () => {
     const events = labEvents().map(normaliseEvent).reverse();
     const first = events[0];
     sortTimeline(events);
@@ -162,6 +162,6 @@ describe('isConventionalType', () => {
     ['', false],
   ];
   for (const [type, want] of cases) {
-    it(`${JSON.stringify(type)} is ${want ? '' : 'not '}conventional`, () => assert.equal(isConventionalType(type), want));
+    test(`${JSON.stringify(type)} is ${want ? '' : 'not '}conventional`, () => assert.equal(isConventionalType(type), want));
   }
 });

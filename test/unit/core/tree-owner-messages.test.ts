@@ -1,5 +1,5 @@
 // The controllers' messages naming a child, as k8s.io/kubernetes v1.19 to v1.36 wrote them (core/tree-owner-messages.ts).
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { childNamedBy } from '../../../src/core/tree-owner-messages.ts';
 import type { NamedChild } from '../../../src/core/tree-owner-messages.ts';
@@ -90,6 +90,6 @@ describe('childNamedBy', () => {
     ['trailing text after the name', 'SuccessfulCreate', 'Created pod: web-x and more', { kind: 'ReplicaSet', name: 'web' }, null],
   ];
   for (const [name, reason, message, owner, want] of cases) {
-    it(name, () => assert.deepEqual(childNamedBy(reason, message, owner), want));
+    test(name, () => assert.deepEqual(childNamedBy(reason, message, owner), want));
   }
 });

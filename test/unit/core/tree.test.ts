@@ -1,5 +1,5 @@
 // buildTree (core/tree.ts): ownerReferences by uid, children named by their owners' events, gone members.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event } from '../../../src/core/event.ts';
@@ -44,19 +44,19 @@ const OBJECTS = [deploy, rs, podA, podB, stranger];
 const ROOT = { kind: 'Deployment', group: 'apps', name: 'web', namespace: NS };
 
 describe('buildTree', () => {
-  it('finds members by ownerReferences, transitively, children by creation', () => {
+  test('finds members by ownerReferences, transitively, children by creation', () => {
     const tree = buildTree(ROOT, OBJECTS, []);
     assert.deepEqual(outline(tree), ['Deployment/web', 'ReplicaSet/web-5d4', 'Pod/web-5d4-aaaaa', 'Pod/web-5d4-bbbbb']);
     assert.equal(tree.root.uid, 'd-1');
   });
 
-  it('matches owners by uid, never by name: a same-named owner of another incarnation owns nothing here', () => {
+  test('matches owners by uid, never by name: a same-named owner of another incarnation owns nothing here', () => {
     const impostor = { ...meta('v1', 'Pod', 'web-5d4-zzzzz', 'p-z'), owners: [{ apiVersion: APPS, kind: 'ReplicaSet', name: 'web-5d4', uid: 'rs-old', controller: true }] };
     const tree = buildTree(ROOT, [...OBJECTS, impostor], []);
     assert.ok(!tree.nodes.some((n) => n.name === 'web-5d4-zzzzz'));
   });
 
-  it("gives each event its member's chain; events of other objects are not in the tree", () => {
+  test("gives each event its member's chain; events of other objects are not in the tree", () => {
     const scheduled = about(podA, 'FailedScheduling', '0/3 nodes are available: 3 Insufficient cpu.', 60);
     const other = about(stranger, 'Pulled', 'pulled', 50);
     const tree = buildTree(ROOT, OBJECTS, [scheduled, other]);
@@ -64,7 +64,7 @@ describe('buildTree', () => {
     assert.equal(tree.chainOf(other), undefined);
   });
 
-  it('keeps a gone pod its ReplicaSet named, with its own events, marked gone', () => {
+  test('keeps a gone pod its ReplicaSet named, with its own events, marked gone', () => {
     const created = about(rs, 'SuccessfulCreate', 'Created pod: web-5d4-ccccc', 400);
     const gonePod = { apiVersion: 'v1', kind: 'Pod', name: 'web-5d4-ccccc', uid: 'p-c' };
     const killed = about(gonePod, 'Killing', 'Stopping container web', 300);
@@ -74,7 +74,7 @@ describe('buildTree', () => {
     assert.equal(tree.chainOf(killed)?.at(-1)?.uid, 'p-c');
   });
 
-  it("follows a gone ReplicaSet's own messages to its gone pods (a rollout's old ReplicaSet)", () => {
+  test("follows a gone ReplicaSet's own messages to its gone pods (a rollout's old ReplicaSet)", () => {
     const oldRs = { apiVersion: APPS, kind: 'ReplicaSet', name: 'web-7f9', uid: 'rs-0' };
     const oldPod = { apiVersion: 'v1', kind: 'Pod', name: 'web-7f9-qqqqq', uid: '' };
     const events = [
@@ -90,7 +90,7 @@ describe('buildTree', () => {
     assert.equal(tree.chainOf(events[2] as Event)?.at(-1)?.uid, '');
   });
 
-  it('tells incarnations apart: an old pod of a reused name is its own gone member, the live one keeps its events', () => {
+  test('tells incarnations apart: an old pod of a reused name is its own gone member, the live one keeps its events', () => {
     const sts = meta(APPS, 'StatefulSet', 'db', 's-1', undefined, 5000);
     const live = meta('v1', 'Pod', 'db-0', 'new-0', sts, 100);
     const oldPod = { ...live, uid: 'old-0' };
@@ -108,21 +108,21 @@ describe('buildTree', () => {
     assert.equal(tree.chainOf(events[3] as Event)?.at(-1)?.gone, false);
   });
 
-  it('an event naming no uid joins the incarnation identity.ts settles for it', () => {
+  test('an event naming no uid joins the incarnation identity.ts settles for it', () => {
     const noUid = about(podA, 'TaintManagerEviction', 'Marking for deletion Pod op-events/web-5d4-aaaaa', 30, '');
     const withUid = about(podA, 'Scheduled', 'assigned', 40);
     const tree = buildTree(ROOT, OBJECTS, [withUid, noUid]);
     assert.equal(tree.chainOf(noUid)?.at(-1)?.uid, 'p-a');
   });
 
-  it('does not adopt a live object of the named name that another owner owns', () => {
+  test('does not adopt a live object of the named name that another owner owns', () => {
     const taken = meta('v1', 'Pod', 'web-5d4-ddddd', 'p-d', stranger);
     const created = about(rs, 'SuccessfulCreate', 'Created pod: web-5d4-ddddd', 400);
     const tree = buildTree(ROOT, [...OBJECTS, taken], [created]);
     assert.ok(!tree.nodes.some((n) => n.name === 'web-5d4-ddddd'));
   });
 
-  it('without ownership (null), builds the tree from the owners\' messages alone and marks nothing gone', () => {
+  test('without ownership (null), builds the tree from the owners\' messages alone and marks nothing gone', () => {
     const events = [
       about(deploy, 'ScalingReplicaSet', 'Scaled up replica set web-5d4 from 0 to 2', 800),
       about(rs, 'SuccessfulCreate', 'Created pod: web-5d4-aaaaa', 790),
@@ -134,25 +134,25 @@ describe('buildTree', () => {
     assert.equal(tree.root.uid, 'd-1');
   });
 
-  it('keeps objects a saved file saw owned by a member, absent now, as gone members', () => {
+  test('keeps objects a saved file saw owned by a member, absent now, as gone members', () => {
     const savedPod = meta('v1', 'Pod', 'web-5d4-eeeee', 'p-e', rs, 680);
     const tree = buildTree(ROOT, OBJECTS, [], { seen: [savedPod, podA] });
     assert.deepEqual(outline(tree), ['Deployment/web', 'ReplicaSet/web-5d4', 'Pod/web-5d4-aaaaa', 'Pod/web-5d4-eeeee (gone)', 'Pod/web-5d4-bbbbb']);
   });
 
-  it('a child of a Kind the objects leave out (not allowed to list) is not known to be gone', () => {
+  test('a child of a Kind the objects leave out (not allowed to list) is not known to be gone', () => {
     const created = about(rs, 'SuccessfulCreate', 'Created pod: web-5d4-ccccc', 400);
     const tree = buildTree(ROOT, [deploy, rs], [created], { untold: [{ group: '', kind: 'Pod' }] });
     assert.deepEqual(outline(tree), ['Deployment/web', 'ReplicaSet/web-5d4', 'Pod/web-5d4-ccccc']);
   });
 
-  it('a root that no longer exists is told from its events, marked gone', () => {
+  test('a root that no longer exists is told from its events, marked gone', () => {
     const events = [about(deploy, 'ScalingReplicaSet', 'Scaled up replica set web-5d4 from 0 to 1', 800)];
     const tree = buildTree(ROOT, [rs, podA], events);
     assert.deepEqual(outline(tree), ['Deployment/web (gone)', 'ReplicaSet/web-5d4', 'Pod/web-5d4-aaaaa']);
   });
 
-  it('stops on an ownership cycle', () => {
+  test('stops on an ownership cycle', () => {
     const a = meta('v1', 'ConfigMap', 'a', 'c-a');
     const b = meta('v1', 'ConfigMap', 'b', 'c-b', a);
     const a2 = { ...a, owners: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'c-b', controller: false }] };
@@ -160,7 +160,7 @@ describe('buildTree', () => {
     assert.deepEqual(outline(tree), ['ConfigMap/a', 'ConfigMap/b']);
   });
 
-  it('reads only the root namespace', () => {
+  test('reads only the root namespace', () => {
     const elsewhere = { ...meta('v1', 'Pod', 'web-5d4-fffff', 'p-f', rs), namespace: 'other' };
     const tree = buildTree(ROOT, [...OBJECTS, elsewhere], []);
     assert.ok(!tree.nodes.some((n) => n.name === 'web-5d4-fffff'));

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ function deadPid(): number {
 }
 
 describe('writeFolderAtomic', () => {
-  it('writes the folder whole, with nothing left beside it', async () => {
+  test('writes the folder whole, with nothing left beside it', async () => {
     const parent = join(root, 'whole');
     mkdirSync(parent);
     await writeFolderAtomic(join(parent, 'cap'), { 'a.txt': 'a', 'b.txt': 'b' }, false);
@@ -23,7 +23,7 @@ describe('writeFolderAtomic', () => {
     assert.deepEqual(readdirSync(join(parent, 'cap')).sort(), ['a.txt', 'b.txt']);
   });
 
-  it('stopped before it is done (Ctrl-C): removes its temp folder and leaves no capture', async () => {
+  test('stopped before it is done (Ctrl-C): removes its temp folder and leaves no capture', async () => {
     const parent = join(root, 'stopped');
     mkdirSync(parent);
     const stop = new AbortController();
@@ -32,7 +32,7 @@ describe('writeFolderAtomic', () => {
     assert.deepEqual(readdirSync(parent), []);
   });
 
-  it('stopped while replacing with --force: the old capture stays as it was', async () => {
+  test('stopped while replacing with --force: the old capture stays as it was', async () => {
     const parent = join(root, 'replacing');
     mkdirSync(join(parent, 'cap'), { recursive: true });
     writeFileSync(join(parent, 'cap', 'old.txt'), 'old');
@@ -43,7 +43,7 @@ describe('writeFolderAtomic', () => {
     assert.equal(readFileSync(join(parent, 'cap', 'old.txt'), 'utf8'), 'old');
   });
 
-  it('collects the temp folders a killed capture of the same folder left, and only those', async () => {
+  test('collects the temp folders a killed capture of the same folder left, and only those', async () => {
     const parent = join(root, 'stale');
     const dead = deadPid();
     const stale = join(parent, `.cap.tmp-${dead}-abcdef`);
@@ -57,7 +57,7 @@ describe('writeFolderAtomic', () => {
     assert.equal(existsSync(other), true, 'another folder\'s temp is not ours to remove');
   });
 
-  it('puts back a capture a killed --force left moved aside, then replaces it as asked', async () => {
+  test('puts back a capture a killed --force left moved aside, then replaces it as asked', async () => {
     const parent = join(root, 'swap');
     const aside = join(parent, `.cap.tmp-${deadPid()}-abcdef.old`);
     mkdirSync(aside, { recursive: true });
@@ -70,7 +70,7 @@ describe('writeFolderAtomic', () => {
 
 // H5, L3: --output-file and a capture DIR go through symlinks and never replace what is not a file.
 describe('writeFileAtomic writes where `>` would, whole', () => {
-  it('a replaced file keeps its mode and owner (a 0600 report stays 0600, root writing it does not take it)', async () => {
+  test('a replaced file keeps its mode and owner (a 0600 report stays 0600, root writing it does not take it)', async () => {
     const file = join(root, 'report.txt');
     writeFileSync(file, 'old');
     chmodSync(file, 0o600);
@@ -83,14 +83,14 @@ describe('writeFileAtomic writes where `>` would, whole', () => {
     assert.deepEqual([info.uid, info.gid], [4321, 4321]);
   });
 
-  it('a new file is made as `>` makes it (0666 less the umask)', async () => {
+  test('a new file is made as `>` makes it (0666 less the umask)', async () => {
     const file = join(root, 'fresh.txt');
     await writeFileAtomic(file, 'x');
     const umask = process.umask();
     assert.equal(statSync(file).mode & 0o777, 0o666 & ~umask);
   });
 
-  it('a symlink is followed: the link stays, its target is written', async () => {
+  test('a symlink is followed: the link stays, its target is written', async () => {
     const dir = join(root, 'linked');
     mkdirSync(dir);
     writeFileSync(join(dir, 'target.txt'), 'old');
@@ -101,7 +101,7 @@ describe('writeFileAtomic writes where `>` would, whole', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['out.txt', 'target.txt']);
   });
 
-  it('a dangling symlink creates its target, as `>` does', async () => {
+  test('a dangling symlink creates its target, as `>` does', async () => {
     const dir = join(root, 'dangling');
     mkdirSync(join(dir, 'sub'), { recursive: true });
     symlinkSync('sub/made.txt', join(dir, 'out.txt'));
@@ -110,7 +110,7 @@ describe('writeFileAtomic writes where `>` would, whole', () => {
     assert.equal(readFileSync(join(dir, 'sub', 'made.txt'), 'utf8'), 'made');
   });
 
-  it('a FIFO is written in place once a reader comes, and stays a FIFO', async () => {
+  test('a FIFO is written in place once a reader comes, and stays a FIFO', async () => {
     const fifo = join(root, 'out.fifo');
     execFileSync('mkfifo', [fifo]);
     let waited = 0;
@@ -128,14 +128,14 @@ describe('writeFileAtomic writes where `>` would, whole', () => {
     assert.equal(lstatSync(fifo).isFIFO(), true);
   });
 
-  it('a FIFO nobody reads: the wait ends when the signal aborts, and the FIFO stays', async () => {
+  test('a FIFO nobody reads: the wait ends when the signal aborts, and the FIFO stays', async () => {
     const fifo = join(root, 'unread.fifo');
     execFileSync('mkfifo', [fifo]);
     await assert.rejects(writeFileAtomic(fifo, 'x', { signal: AbortSignal.timeout(200) }), { name: 'TimeoutError' });
     assert.equal(lstatSync(fifo).isFIFO(), true);
   });
 
-  it('a folder is refused, naming it', async () => {
+  test('a folder is refused, naming it', async () => {
     const dir = join(root, 'a-folder');
     mkdirSync(dir);
     await assert.rejects(writeFileAtomic(dir, 'x'), (error: unknown) => error instanceof FolderError && error.problem === 'not-a-file' && error.message === `cannot write ${dir}: it is a folder`);
@@ -143,7 +143,7 @@ describe('writeFileAtomic writes where `>` would, whole', () => {
 });
 
 describe('writeFolderAtomic through a symlink (L3)', () => {
-  it('captures into the link\'s target and keeps the link', async () => {
+  test('captures into the link\'s target and keeps the link', async () => {
     const parent = join(root, 'folder-link');
     mkdirSync(join(parent, 'target'), { recursive: true });
     symlinkSync('target', join(parent, 'capl'));
@@ -153,7 +153,7 @@ describe('writeFolderAtomic through a symlink (L3)', () => {
     assert.deepEqual(readdirSync(parent).sort(), ['capl', 'target']);
   });
 
-  it('with --force replaces what the target holds, still through the link', async () => {
+  test('with --force replaces what the target holds, still through the link', async () => {
     const parent = join(root, 'folder-link-force');
     mkdirSync(join(parent, 'target'), { recursive: true });
     writeFileSync(join(parent, 'target', 'old.txt'), 'old');
@@ -164,7 +164,7 @@ describe('writeFolderAtomic through a symlink (L3)', () => {
     assert.deepEqual(readdirSync(join(parent, 'target')), ['new.txt']);
   });
 
-  it('a dangling link makes its target folder', async () => {
+  test('a dangling link makes its target folder', async () => {
     const parent = join(root, 'folder-dangling');
     mkdirSync(parent);
     symlinkSync('made', join(parent, 'capl'));

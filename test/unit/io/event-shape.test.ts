@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,10 +37,10 @@ describe('firstNonEvent', () => {
     ['an object of another group', [{ apiVersion: 'apps/v1', reason: 'x' }], { position: 1, what: 'an object of apps/v1' }],
     ['an array', [[ev()]], { position: 1, what: 'an array' }],
   ];
-  for (const [name, items, want] of cases) it(name, () => assert.deepEqual(firstNonEvent(items), want));
+  for (const [name, items, want] of cases) test(name, () => assert.deepEqual(firstNonEvent(items), want));
 });
 
-describe('D3: --from refuses what is not events, naming the first item that is not one', () => {
+describe('--from refuses what is not events, naming the first item that is not one', () => {
   const cases: [string, unknown, string][] = [
     ['[1,2,3]', [1, 2, 3], '--from FILE: item 1 is not an Event: a number (1)'],
     ['a ConfigMapList', { apiVersion: 'v1', kind: 'ConfigMapList', items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' } }] }, '--from FILE: item 1 is not an Event: a ConfigMap "kube-root-ca.crt"'],
@@ -48,16 +48,16 @@ describe('D3: --from refuses what is not events, naming the first item that is n
     ['a capture whose second event is a string', { kind: 'EvtimelineCapture', version: 1, core: [ev(), 'x'], eventsK8sIo: [] }, '--from FILE: item 2 is not an Event: a string ("x")'],
   ];
   for (const [name, doc, want] of cases) {
-    it(`${name}: a usage error, not invented findings (type-audit used to exit 3)`, async () => assert.equal(await refusal(doc), want));
+    test(`${name}: a usage error, not invented findings (type-audit used to exit 3)`, async () => assert.equal(await refusal(doc), want));
   }
 
-  it('a record whose event is not one', async () => {
+  test('a record whose event is not one', async () => {
     const header = JSON.stringify({ kind: 'EvtimelineRecord', version: 1, context: 'c', server: 's', namespace: 'ns', filter: {}, startedAt: '2026-11-30T12:00:00Z' });
     const line = JSON.stringify({ observedAt: '2026-11-30T12:00:00Z', type: 'ADDED', event: { kind: 'Pod', metadata: { name: 'web', uid: 'u' } } });
     assert.equal(await refusal(`${header}\n${line}\n`, ['incident']), '--from FILE: item 1 is not an Event: a Pod "web"');
   });
 
-  it('any list that mixes events with other JSON names the position of the first other item', async () => {
+  test('any list that mixes events with other JSON names the position of the first other item', async () => {
     const other = fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.record({ kind: fc.constantFrom('Pod', 'ConfigMap'), data: fc.string() }));
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 4 }), other, async (events, item) => {

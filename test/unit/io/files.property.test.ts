@@ -1,7 +1,7 @@
 // Property tests of what --from reads (captures, lists, records, stable tables, collector files) and of record
 // lines: whatever a file holds, a read verb shows its events or refuses it with one usage error,
 // never a crash and never an event invented from something that is not one.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ async function readBack(text: string, verb: string[] = ['-o', 'json']): Promise<
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 
 describe('--from, for any file', () => {
-  it('any text: events, or a usage error, never a crash', async () => {
+  test('any text: events, or a usage error, never a crash', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string({ maxLength: 200 }), jsonValue.map((v) => JSON.stringify(v))), async (text) => {
         const r = await readBack(text);
@@ -46,7 +46,7 @@ describe('--from, for any file', () => {
     );
   });
 
-  it('a list whose items are Events reads back every one of them', async () => {
+  test('a list whose items are Events reads back every one of them', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.record({ reason: fc.stringMatching(/^[A-Za-z]{1,12}$/), message: fc.string({ maxLength: 40 }) }), { maxLength: 8 }), async (specs) => {
         const items = specs.map((s, i) => ev({ name: `e-${i}`, uid: `uid-${i}`, reason: s.reason, message: s.message }));
@@ -59,7 +59,7 @@ describe('--from, for any file', () => {
     );
   });
 
-  it('the lab as a record, cut at any byte after its header, reads back the events whose lines are whole', async () => {
+  test('the lab as a record, cut at any byte after its header, reads back the events whose lines are whole', async () => {
     const header = formatHeader({ kind: RECORD_KIND, version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'op-events', filter: {}, startedAt: Date.parse('2026-11-30T12:00:00.000Z') });
     const lines = labEvents().map((event, i) => formatObservation({ observedAt: Date.parse(`2026-11-30T12:00:0${i}.000Z`), type: 'ADDED', event }));
     const whole = header + lines.join('');
@@ -84,7 +84,7 @@ describe('--from a collector file (OTLP JSON lines), for any cut or stray line',
   const linesOf = async (): Promise<string[]> =>
     Promise.all(lab.map(async (event) => `${new TextDecoder().decode(await encodeLogs([eventToLog(event, observed)], 'json'))}\n`));
 
-  it('cut at any byte after its first line, reads back the events whose lines are whole', async () => {
+  test('cut at any byte after its first line, reads back the events whose lines are whole', async () => {
     const lines = await linesOf();
     const whole = lines.join('');
     await fc.assert(
@@ -99,7 +99,7 @@ describe('--from a collector file (OTLP JSON lines), for any cut or stray line',
     );
   });
 
-  it('with any line in the middle replaced by other text: its events, or a usage error, never a crash', async () => {
+  test('with any line in the middle replaced by other text: its events, or a usage error, never a crash', async () => {
     const lines = await linesOf();
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string({ maxLength: 80 }), jsonValue.map((v) => JSON.stringify(v))), async (stray) => {
@@ -114,7 +114,7 @@ describe('--from a collector file (OTLP JSON lines), for any cut or stray line',
 });
 
 describe('record lines', () => {
-  it('an observation reads back exactly as it was written', () => {
+  test('an observation reads back exactly as it was written', () => {
     fc.assert(
       fc.property(
         // Epoch ms up to year 9999 (written as ISO 8601), or null (written as '', read back as null).
@@ -129,7 +129,7 @@ describe('record lines', () => {
     );
   });
 
-  it('any other line is not an observation, or is one only when it has the shape of one', () => {
+  test('any other line is not an observation, or is one only when it has the shape of one', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), jsonValue.map((v) => JSON.stringify(v))), (line) => {
         const parsed = parseRecordLine(line);

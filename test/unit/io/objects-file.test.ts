@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import { runCli } from '../../../src/cli.ts';
 import type { ObjectRef } from '../../../src/core/event.ts';
 import type { ObjectLookup } from '../../../src/core/incarnation.ts';
@@ -31,7 +31,7 @@ const rs = meta({ kind: 'ReplicaSet', name: 'web-5d4', uid: 'u-rs', owners: [own
 const pod = meta({ apiVersion: 'v1', kind: 'Pod', name: 'web-5d4-x2k', uid: 'u-pod', owners: [owner('ReplicaSet', 'web-5d4', 'u-rs')], deleting: Date.parse('2026-11-30T11:59:59.250Z') });
 
 describe('a saved object item', () => {
-  it('is shaped as the API server PartialObjectMetadata, times to the second as Kubernetes writes them', () => {
+  test('is shaped as the API server PartialObjectMetadata, times to the second as Kubernetes writes them', () => {
     assert.deepEqual(formatSavedObject({ meta: rs }), {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
@@ -54,7 +54,7 @@ describe('a saved object item', () => {
     ['an object that could not be read, and why', { unknown: { ref: { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: 'shop', name: hostile, uid: 'u', fieldPath: '' }, why: { reason: 'forbidden', step: 'get', target: 'replicasets' } } }],
   ];
   for (const [name, saved] of cases) {
-    it(`round-trips through JSON: ${name}`, () => {
+    test(`round-trips through JSON: ${name}`, () => {
       assert.deepEqual(parseSavedObject(JSON.parse(JSON.stringify(formatSavedObject(saved)))), saved);
     });
   }
@@ -65,9 +65,9 @@ describe('a saved object item', () => {
     ['no uid', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }],
     ['an unknown one without a name', { apiVersion: 'v1', kind: 'Pod', metadata: {}, unknown: { reason: 'gone' } }],
   ];
-  for (const [name, item] of bad) it(`is not read when it has ${name}`, () => assert.equal(parseSavedObject(item), null));
+  for (const [name, item] of bad) test(`is not read when it has ${name}`, () => assert.equal(parseSavedObject(item), null));
 
-  it('knownObjects leaves the unknown out and keeps the last of one uid', () => {
+  test('knownObjects leaves the unknown out and keeps the last of one uid', () => {
     const later = { ...rs, deleting: NOW };
     const gone = cases[3]?.[1] as SavedObject;
     assert.deepEqual(knownObjects([{ meta: rs }, gone, { meta: deploy }, { meta: later }]), [later, deploy]);
@@ -77,7 +77,7 @@ describe('a saved object item', () => {
 describe('objects.json', () => {
   const text = formatObjectsFile(CAPTURED, [{ meta: deploy }, { meta: rs }, { meta: pod }]);
 
-  it('reads back what was written, for the capture it belongs to', () => {
+  test('reads back what was written, for the capture it belongs to', () => {
     assert.deepEqual(parseObjectsFile(text, Date.parse(CAPTURED)), [{ meta: deploy }, { meta: rs }, { meta: pod }]);
   });
 
@@ -88,9 +88,9 @@ describe('objects.json', () => {
     ['another kind of document', JSON.stringify({ kind: 'EvtimelineCapture', capturedAt: CAPTURED, items: [] }), Date.parse(CAPTURED)],
     ['items that are not a list', JSON.stringify({ kind: 'EvtimelineObjects', capturedAt: CAPTURED, items: {} }), Date.parse(CAPTURED)],
   ];
-  for (const [name, body, capturedAt] of refused) it(`is not taken from ${name}`, () => assert.equal(parseObjectsFile(body, capturedAt), null));
+  for (const [name, body, capturedAt] of refused) test(`is not taken from ${name}`, () => assert.equal(parseObjectsFile(body, capturedAt), null));
 
-  it('skips the items it cannot read, one by one', () => {
+  test('skips the items it cannot read, one by one', () => {
     const doc = { kind: 'EvtimelineObjects', version: 1, capturedAt: CAPTURED, items: [7, { kind: 'Pod' }, formatSavedObject({ meta: deploy })] };
     assert.deepEqual(parseObjectsFile(JSON.stringify(doc), Date.parse(CAPTURED)), [{ meta: deploy }]);
   });
@@ -122,7 +122,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
   }
   const open = systemSources({ env: {}, stdin: Readable.from([]), stderr: { write: () => {} } });
 
-  it('saves the pods, their ReplicaSet and Deployment (one lookup per level), and the deleted pod as gone', async () => {
+  test('saves the pods, their ReplicaSet and Deployment (one lookup per level), and the deleted pod as gone', async () => {
     const out = join(dir, 'shop');
     const { code, live, stdout } = await capture(out);
     assert.equal(code, 0);
@@ -137,7 +137,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     );
   });
 
-  it('--from the folder, or its events.json, tells ownership: the known objects of the namespace', async () => {
+  test('--from the folder, or its events.json, tells ownership: the known objects of the namespace', async () => {
     const out = join(dir, 'shop-read');
     await capture(out);
     for (const path of [out, join(out, 'events.json')]) {
@@ -150,7 +150,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     }
   });
 
-  it('a capture without objects.json (an older one), or with one of another capture, reads as before and tells no ownership', async () => {
+  test('a capture without objects.json (an older one), or with one of another capture, reads as before and tells no ownership', async () => {
     const out = join(dir, 'shop-old');
     await capture(out);
     const other = join(dir, 'other');
@@ -169,7 +169,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     assert.deepEqual(readdirSync(older), ['events.json']);
   });
 
-  it('an objects.json that is there but not taken (torn, not JSON, another kind, another capture, a folder, a device, a FIFO, past the cap) is one stderr line naming it and why, never silence or a stack', async () => {
+  test('an objects.json that is there but not taken (torn, not JSON, another kind, another capture, a folder, a device, a FIFO, past the cap) is one stderr line naming it and why, never silence or a stack', async () => {
     const out = join(dir, 'shop-bad');
     await capture(out);
     const good = readFileSync(join(out, 'objects.json'), 'utf8');
@@ -203,7 +203,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
 
   // A capture is made to be shared: by default objects.json keeps the trees of the objects the events
   // are about (their owners, siblings and children), not every Secret and RoleBinding of the namespace (issue 28, L9).
-  it('with one namespace captured, the rest of the events\' trees is saved (a pod of the same ReplicaSet no event is about), the other objects only with --all-objects; a listing that fails leaves the chains', async () => {
+  test('with one namespace captured, the rest of the events\' trees is saved (a pod of the same ReplicaSet no event is about), the other objects only with --all-objects; a listing that fails leaves the chains', async () => {
     const config = meta({ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config', uid: 'u-cm' });
     const secret = meta({ apiVersion: 'v1', kind: 'Secret', name: 'db-password', uid: 'u-secret' });
     const binding = meta({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', name: 'ops-admin', uid: 'u-rb' });
@@ -225,7 +225,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     }
   });
 
-  it('with -A only the chains are saved: listing every namespace is not asked for', async () => {
+  test('with -A only the chains are saved: listing every namespace is not asked for', async () => {
     const out = join(dir, 'all-namespaces');
     const asked: string[] = [];
     const live = { ...memorySource({ provenance: fromCluster({ namespace: null }), raw: events, lookups }), ownership: async (ns: string) => (asked.push(ns), []) };
@@ -237,7 +237,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
 
   // Saved ownership is checked, not trusted as written (issue 28, L4): what no API server could have
   // written is refused, the rest is read, and stderr says what was refused.
-  it('an object name no server allows (`web-5d4 > Deployment/spoof`), and every claim of a uid two objects share, are refused and named; the rest is read', async () => {
+  test('an object name no server allows (`web-5d4 > Deployment/spoof`), and every claim of a uid two objects share, are refused and named; the rest is read', async () => {
     const out = join(dir, 'shop-spoofed');
     await capture(out);
     const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: { apiVersion: string; kind: string; metadata: { name: string; uid: string; namespace: string; ownerReferences?: { name: string }[] } }[] };
@@ -263,7 +263,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     );
   });
 
-  it('two objects of different groups sharing a uid: neither is taken, and the refusal names both', async () => {
+  test('two objects of different groups sharing a uid: neither is taken, and the refusal names both', async () => {
     const out = join(dir, 'shop-uid');
     await capture(out);
     const doc = JSON.parse(readFileSync(join(out, 'objects.json'), 'utf8')) as { items: unknown[] };
@@ -279,7 +279,7 @@ describe('a capture writes objects.json and --from reads the ownership back', ()
     assert.equal((await open({ kind: 'file', path: out, namespace: null })).provenance.refusedObjects, undefined);
   });
 
-  it('a list or an event array tells no ownership', async () => {
+  test('a list or an event array tells no ownership', async () => {
     const list = join(dir, 'list.json');
     writeFileSync(list, JSON.stringify({ kind: 'EventList', apiVersion: 'v1', items: events }));
     const source = await open({ kind: 'file', path: list, namespace: null });

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
@@ -50,7 +50,7 @@ async function folded(text: string, size = 7, namespace: string | null = null): 
 }
 
 describe('readLines', () => {
-  it('gives each line once whatever the chunk size, and the text after the last newline as incomplete', async () => {
+  test('gives each line once whatever the chunk size, and the text after the last newline as incomplete', async () => {
     const text = 'one\ntwo\n\nthree\nfour';
     for (const size of [1, 2, 3, 5, 100]) {
       assert.deepEqual(await lines(text, size), [
@@ -63,7 +63,7 @@ describe('readLines', () => {
     }
   });
 
-  it('gives nothing after a final newline', async () => {
+  test('gives nothing after a final newline', async () => {
     assert.deepEqual(await lines('a\n', 1), [{ line: 'a', complete: true }]);
   });
 });
@@ -80,13 +80,13 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     observed('a', 12, { count: 2, type: 'MODIFIED' }), // older than the version already seen
   ].join('');
 
-  it('the newest version of each event, in the order each first appeared', async () => {
+  test('the newest version of each event, in the order each first appeared', async () => {
     const events = (await folded(record)) as { name: string; count: number }[];
     assert.deepEqual(events.map((e) => [e.name, e.count]), [['a', 3], ['b', 2], ['c', 1]]);
     assert.deepEqual(events, reference(record));
   });
 
-  it('a newer version that changes every field replaces the kept one whole, and an older one after it changes nothing', async () => {
+  test('a newer version that changes every field replaces the kept one whole, and an older one after it changes nothing', async () => {
     const version = (rv: number, o: Parameters<typeof ev>[0]): string => {
       const raw = ev({ name: 'x.17a', uid: 'uid-x', ...o }) as Record<string, any>;
       raw.metadata.resourceVersion = String(rv);
@@ -102,13 +102,13 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     assert.equal(x.lastSeen! - x.firstSeen!, 95_000);
   });
 
-  it('ignores a torn last line, as a recorder killed mid-write leaves it', async () => {
+  test('ignores a torn last line, as a recorder killed mid-write leaves it', async () => {
     const torn = `${record}${observed('d', 20).slice(0, 40)}`;
     assert.deepEqual(await folded(torn, 3), reference(torn));
     assert.equal(((await folded(torn)) as unknown[]).length, 3);
   });
 
-  it('skips and counts torn fragments in the middle, keeping the whole line after one, as the whole-text reader does', async () => {
+  test('skips and counts torn fragments in the middle, keeping the whole line after one, as the whole-text reader does', async () => {
     const torn = [header('op-events'), observed('a', 10), `${observed('b', 11).slice(0, 30)}${observed('c', 12)}`, `${observed('d', 13).slice(0, 25)}\n`, observed('e', 14)].join('');
     const fold = await foldRecord(readLines(chunksOf(torn, 11)), null);
     assert.deepEqual(fold?.events.map((e) => e.name), ['a', 'c', 'e']);
@@ -118,27 +118,27 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     assert.deepEqual(fold?.events, reference(torn));
   });
 
-  it('is not a record when a complete line in the middle is not one of ours', async () => {
+  test('is not a record when a complete line in the middle is not one of ours', async () => {
     const bad = `${header('op-events')}${observed('a', 1)}{"not":"a record line"}\n${observed('b', 2)}`;
     assert.equal(await folded(bad), null);
     assert.equal(reference(bad), null);
   });
 
-  it('is not a record when no line is ours', async () => {
+  test('is not a record when no line is ours', async () => {
     assert.equal(await folded('{"kind":"EventList","items":[]}\n'), null);
   });
 
-  it('reads a header alone as a record with no events', async () => {
+  test('reads a header alone as a record with no events', async () => {
     assert.deepEqual(await folded(header(null)), []);
   });
 
-  it('keeps only the namespace asked for', async () => {
+  test('keeps only the namespace asked for', async () => {
     const two = [header(null), observed('a', 1, { namespace: 'one' }), observed('b', 2, { namespace: 'two' })].join('');
     const events = (await folded(two, 5, 'two')) as { name: string }[];
     assert.deepEqual(events.map((e) => e.name), ['b']);
   });
 
-  it('keeps one version of each event, so there is nothing to de-duplicate (SourceRead.distinct)', async () => {
+  test('keeps one version of each event, so there is nothing to de-duplicate (SourceRead.distinct)', async () => {
     const lines = [header('op-events')];
     for (let i = 0; i < 200; i += 1) lines.push(observed(`e${i % 30}`, 1 + ((i * 37) % 400), { uid: i % 7 === 0 ? '' : undefined }));
     const fold = await foldRecord(readLines(chunksOf(lines.join(''), 97)), null);
@@ -146,7 +146,7 @@ describe('foldRecord keeps what the whole-text reader keeps', () => {
     assert.deepEqual(dedupeByUid(fold.events), fold.events);
   });
 
-  it('matches the whole-text reader on shuffled versions of many events', async () => {
+  test('matches the whole-text reader on shuffled versions of many events', async () => {
     let seed = 7;
     const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
     const lines = [header('op-events')];
@@ -191,7 +191,7 @@ describe("foldRecord keeping 'stable' (core/keep.ts): what -o stable prints, and
     version('f', 6, { object: 'db', namespace: 'other', last: '2026-11-30T09:00:00Z' }),
   ].join('');
 
-  it('prints the same lines with the same span as the whole events', async () => {
+  test('prints the same lines with the same span as the whole events', async () => {
     const { all, stable } = await both(record);
     assert.deepEqual(stable, all);
     assert.match((all as { lines: string }).lines, /Warning Failed Pod\/web/);
@@ -204,13 +204,13 @@ describe("foldRecord keeping 'stable' (core/keep.ts): what -o stable prints, and
     ['--for', { object: { kind: 'pod', name: 'db' } }],
     ['--for that matches nothing', { object: { kind: 'pod', name: 'nothing' } }],
   ] as [string, EventFilter][]) {
-    it(`prints the same lines with the same span under ${name}`, async () => {
+    test(`prints the same lines with the same span under ${name}`, async () => {
       const { all, stable } = await both(record, filter);
       assert.deepEqual(stable, all);
     });
   }
 
-  it('keeps one event per line, however many events the record holds', async () => {
+  test('keeps one event per line, however many events the record holds', async () => {
     const many = [header(null), ...Array.from({ length: 50 }, (_, i) => version(`e${i}`, i + 1, { last: `2026-11-30T11:${String(i).padStart(2, '0')}:00Z` }))].join('');
     const fold = await foldRecord(readLines(chunksOf(many, 101)), null, 'stable');
     assert.equal(fold?.events.length, 1);
@@ -248,7 +248,7 @@ describe("foldRecord keeping 'table' (core/keep.ts): every field, the numbers in
     version('e7', 1, { count: 30, message: 'stale' }),
   ].join('');
 
-  it('keeps every field of every event, the newest version of each', async () => {
+  test('keeps every field of every event, the newest version of each', async () => {
     const { all, table } = await both(record);
     assert.equal(table.length, 4200);
     assert.deepEqual(fields(table), fields(all));
@@ -258,7 +258,7 @@ describe("foldRecord keeping 'table' (core/keep.ts): every field, the numbers in
     assert.equal((table[97] as Event).firstSeen, null);
   });
 
-  it('prints the same table, plain and wide, as the whole events', async () => {
+  test('prints the same table, plain and wide, as the whole events', async () => {
     const { all, table } = await both(record);
     for (const wide of [false, true]) {
       const opts = { now: NOW, wide, allNamespaces: true, noHeaders: false, palette: plainPalette };

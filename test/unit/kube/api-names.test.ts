@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { runCli } from '../../../src/cli.ts';
@@ -29,7 +29,7 @@ describe('namespaceError: client-go path rules, then the API server namespace ru
     ['refuses 64 characters', 'a'.repeat(64), `invalid namespace "${'a'.repeat(64)}": [must be no more than 63 bytes]`],
     ['refuses an empty name', '', 'namespace may not be empty'],
   ];
-  for (const [name, input, want] of cases) it(name, () => assert.equal(namespaceError(input), want));
+  for (const [name, input, want] of cases) test(name, () => assert.equal(namespaceError(input), want));
 });
 
 describe('eventNameError: an Event name is a DNS-1123 subdomain', () => {
@@ -40,30 +40,30 @@ describe('eventNameError: an Event name is a DNS-1123 subdomain', () => {
     ['refuses a space', 'a b', `invalid resource name "a b": [${SUBDOMAIN_RULE}]`],
     ['refuses an empty name', '', 'resource name may not be empty'],
   ];
-  for (const [name, input, want] of cases) it(name, () => assert.equal(eventNameError(input), want));
+  for (const [name, input, want] of cases) test(name, () => assert.equal(eventNameError(input), want));
 });
 
 describe('path building', () => {
-  it('refuses a dot segment wherever it would go', () => {
+  test('refuses a dot segment wherever it would go', () => {
     assert.throws(() => eventsPath('core', '..'), /invalid namespace "\.\."/);
     assert.throws(() => eventsPath('core', 'ns', '.'), /invalid resource name "\."/);
     assert.throws(() => pathSegment('resource name', ''), /may not be empty/);
   });
 
-  it('refuses a path the URL parser would resolve elsewhere', () => {
+  test('refuses a path the URL parser would resolve elsewhere', () => {
     assert.throws(() => buildUrl('https://h:6443', '/api/v1/namespaces/x/events/..'), /refusing request path/);
     assert.throws(() => buildUrl('https://h:6443/prefix', '/api/v1/%2e%2e/x'), /refusing request path/);
     assert.equal(buildUrl('https://h:6443/prefix/', '/api/v1/events?limit=1').pathname, '/prefix/api/v1/events');
   });
 
-  it('reads no group/version that is not one (an involvedObject.apiVersion is free text)', () => {
+  test('reads no group/version that is not one (an involvedObject.apiVersion is free text)', () => {
     assert.equal(groupVersionPath('../..'), null);
     assert.equal(groupVersionPath('ev.labhub.io/..'), null);
     assert.equal(groupVersionPath('a/b/c'), null);
     assert.equal(groupVersionPath('ev.labhub.io/v1'), '/apis/ev.labhub.io/v1');
   });
 
-  it('builds, for any name a path segment may hold, a URL whose path is exactly what was asked', () => {
+  test('builds, for any name a path segment may hold, a URL whose path is exactly what was asked', () => {
     const name = fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).filter((s) => s !== '.' && s !== '..' && !/[/%]/.test(s));
     fc.assert(
       fc.property(name, name, (namespace, event) => {
@@ -95,5 +95,5 @@ describe('names refused before any request, exit 2', () => {
     ['record -n ..', ['record', '-n', '..', 'f.jsonl'], `invalid namespace "..": [may not be '..']`],
     ['capture -n ..', ['capture', '-n', '..', 'out'], `invalid namespace "..": [may not be '..']`],
   ];
-  for (const [name, argv, want] of cases) it(name, async () => assert.equal(await usage(argv), want));
+  for (const [name, argv, want] of cases) test(name, async () => assert.equal(await usage(argv), want));
 });

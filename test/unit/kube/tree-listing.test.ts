@@ -1,7 +1,7 @@
 // src/kube/tree-listing.ts over a Getter double (the port every kube read goes through): which
 // resources are listed, how, and what a refusal does. What a real API server answers is in
 // test/integration/tree.test.ts.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { servedResource } from '../../support/served.ts';
 import { ApiError } from '../../../src/kube/http.ts';
@@ -23,7 +23,7 @@ const SERVED = [
 ];
 
 describe('listableResources', () => {
-  it('keeps namespaced resources with list, the preferred version once, and no events', () => {
+  test('keeps namespaced resources with list, the preferred version once, and no events', () => {
     assert.deepEqual(
       listableResources(SERVED).map((x) => `${x.resource}.${x.group}/${x.version}`),
       ['pods./v1', 'replicasets.apps/v1', 'pipelines.ev.labhub.io/v1', 'vaults.secret.example/v1'],
@@ -32,7 +32,7 @@ describe('listableResources', () => {
 });
 
 describe('listOwnership', () => {
-  it('lists each resource once, metadata only, paging with continue; a 403 is skipped and reported', async () => {
+  test('lists each resource once, metadata only, paging with continue; a 403 is skipped and reported', async () => {
     const asked: { path: string; accept: string | undefined }[] = [];
     const get = async (path: string, accept?: string): Promise<unknown> => {
       asked.push({ path, accept });
@@ -88,7 +88,7 @@ describe('listOwnership', () => {
     for (const a of asked) assert.equal(a.accept, 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json');
   });
 
-  it('keeps at most `concurrency` lists in flight', async () => {
+  test('keeps at most `concurrency` lists in flight', async () => {
     let inFlight = 0;
     let most = 0;
     const get = async (): Promise<unknown> => {
@@ -103,14 +103,14 @@ describe('listOwnership', () => {
     assert.equal(most, 3);
   });
 
-  it('an error other than 403/404/405 is the read\'s error', async () => {
+  test('an error other than 403/404/405 is the read\'s error', async () => {
     const get = async (): Promise<unknown> => {
       throw new ApiError('boom', 500, 'InternalError');
     };
     await assert.rejects(listOwnership(get, SERVED, 'ns1'), /boom/);
   });
 
-  it('a name no path may hold (a hostile discovery document) is not listed', async () => {
+  test('a name no path may hold (a hostile discovery document) is not listed', async () => {
     const asked: string[] = [];
     const get = async (path: string): Promise<unknown> => {
       asked.push(path);
@@ -122,7 +122,7 @@ describe('listOwnership', () => {
 });
 
 describe('discovery: scope and verbs', () => {
-  it('reads scope and verbs from aggregated discovery', async () => {
+  test('reads scope and verbs from aggregated discovery', async () => {
     const get = async (path: string): Promise<unknown> => ({
       kind: 'APIGroupDiscoveryList',
       items: [
@@ -154,7 +154,7 @@ describe('discovery: scope and verbs', () => {
     );
   });
 
-  it('reads namespaced and verbs from legacy discovery', async () => {
+  test('reads namespaced and verbs from legacy discovery', async () => {
     const get = async (path: string): Promise<unknown> => {
       if (path === '/api') return { kind: 'APIVersions', versions: ['v1'] };
       if (path === '/apis') return { kind: 'APIGroupList', groups: [] };

@@ -3,7 +3,7 @@
 // lists do not cover (a Kind the reader may not list, another namespace, a version not served).
 // Both read one namespace through a Getter double; what a real API server answers is in
 // test/integration/tree.test.ts.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ObjectRef } from '../../../src/core/event.ts';
 import { objectKey } from '../../../src/core/identity.ts';
@@ -66,7 +66,7 @@ const REFS = [
 ];
 
 describe('lookups answered from the ownership lists', () => {
-  it('answer as the lookups would over the same objects, and leave the rest to them', async () => {
+  test('answer as the lookups would over the same objects, and leave the rest to them', async () => {
     const read = await listOwnership(server(), SERVED, 'shop');
     assert.deepEqual(read.unlisted.map((u) => u.kind), ['Vault']);
     const { found, rest } = answerFromListing(REFS, { ...read, namespace: 'shop' }, SERVED);
@@ -96,7 +96,7 @@ describe('lookups answered from the ownership lists', () => {
     assert.deepEqual(found.get(objectKey(REFS[2] as ObjectRef)), { state: 'gone' });
   });
 
-  it('the Kind the reader may not list is looked up, never called gone', async () => {
+  test('the Kind the reader may not list is looked up, never called gone', async () => {
     const read = await listOwnership(server(), SERVED, 'shop');
     const vault = ref('secret.example/v1', 'Vault', 'shop', 'keys', 'vault1');
     const { found, rest } = answerFromListing([vault], { ...read, namespace: 'shop' }, SERVED);

@@ -1,5 +1,5 @@
 // Flags anywhere (src/options/argv.ts): pflag's readings, the verb found by name, values never verbs.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { commanderArgv, flagTable, scanArgv } from '../../../src/options/argv.ts';
@@ -26,24 +26,24 @@ describe('scanArgv', () => {
     ['an unknown flag kept as written for commander to name', ['--bogus', 'x'], { verb: null, flags: ['--bogus'], args: ['x'] }],
   ];
   for (const [name, argv, want] of cases) {
-    it(`reads ${name}: ${argv.join(' ')}`, () => {
+    test(`reads ${name}: ${argv.join(' ')}`, () => {
       const s = scan(argv);
       assert.deepEqual({ verb: s.verb, flags: s.flags, args: s.args }, want);
     });
   }
 
-  it('reads help VERB and -h as help', () => {
+  test('reads help VERB and -h as help', () => {
     assert.deepEqual([scan(['help', 'record']).help, scan(['help', 'record']).verb], [true, 'record']);
     assert.deepEqual([scan(['capture', '-h']).help, scan(['capture', '-h']).verb], [true, 'capture']);
     assert.equal(scan(['--for', 'help/x']).help, false);
   });
 
-  it('gives commander the verb, the flags, then -- and the arguments', () => {
+  test('gives commander the verb, the flags, then -- and the arguments', () => {
     assert.deepEqual(commanderArgv(scan(['x', '-n', 'ns', 'capture']), 'timeline'), ['capture', '--namespace=ns', '--', 'x']);
     assert.deepEqual(commanderArgv(scan(['-A']), 'timeline'), ['timeline', '--all-namespaces']);
   });
 
-  it('knows every flag name once across verbs, with one arity', () => {
+  test('knows every flag name once across verbs, with one arity', () => {
     const seen = new Map<string, boolean>();
     for (const f of ALL_FLAGS) {
       for (const name of [f.long, f.short].filter((n): n is string => n !== undefined)) {
@@ -69,7 +69,7 @@ const unit = fc.oneof(
 );
 
 describe('flags anywhere: a property over permutations', () => {
-  it('finds the same verb and the same flags whatever the order of flags and verb', () => {
+  test('finds the same verb and the same flags whatever the order of flags and verb', () => {
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 6 }), fc.constantFrom(...VERBS), fc.nat(), fc.nat(), (units, verb, at, seed) => {
         const place = at % (units.length + 1);

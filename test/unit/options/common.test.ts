@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCommonOptions, parseOutput, parseRequestTimeout } from '../../../src/options/common.ts';
+import { parseCommonOptions, parseRequestTimeout } from '../../../src/options/common.ts';
 import { splitList } from '../../../src/options/raw.ts';
 import { UsageError } from '../../../src/errors.ts';
 
@@ -46,10 +46,3 @@ for (const [name, raw, message] of badCommon) {
   test(`common options: ${name} is a usage error`, () => assert.throws(() => parseCommonOptions(raw), (e: unknown) => e instanceof UsageError && message.test(e.message)));
 }
 
-test('-o: an allowed value passes and a missing one takes the first', () => {
-  assert.equal(parseOutput('json', ['table', 'json'] as const), 'json');
-  assert.equal(parseOutput(undefined, ['table', 'json'] as const), 'table');
-});
-
-test('-o: an unknown format names the allowed ones', () =>
-  assert.throws(() => parseOutput('yaml', ['table', 'json'] as const), /-o "yaml": want one of table, json/));

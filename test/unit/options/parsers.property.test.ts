@@ -1,6 +1,6 @@
 // Property tests of the parsers a user or a file feeds: durations and flags. Whatever the input,
 // a parser answers with a value or a usage error, never a crash, never a value outside its range.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ const UNITS: [string, number][] = [
 ];
 
 describe('parseDuration, for any text', () => {
-  it('adds up any sequence of whole-number parts, as Go does', () => {
+  test('adds up any sequence of whole-number parts, as Go does', () => {
     const part = fc.tuple(fc.integer({ min: 0, max: 10_000 }), fc.constantFrom(...UNITS));
     fc.assert(
       fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
@@ -34,7 +34,7 @@ describe('parseDuration, for any text', () => {
     );
   });
 
-  it('answers null or a whole number of milliseconds within Go\'s range, and never throws', () => {
+  test('answers null or a whole number of milliseconds within Go\'s range, and never throws', () => {
     const text = fc.oneof(fc.string(), fc.stringMatching(/^[0-9.]{0,25}(ns|us|ms|s|m|h|d|x)?([0-9.]{0,25}(s|m|h))?$/));
     fc.assert(
       fc.property(text, (t) => {
@@ -54,7 +54,7 @@ describe('flags, for any value', () => {
   const verbs = [[], ['incident'], ['type-audit']];
   const value = fc.oneof(fc.string({ maxLength: 30 }), fc.stringMatching(/^[A-Za-z0-9./%-]{0,12}$/), fc.constantFrom('..', '.', 'a/b', '1000000000h', '-1s', 'Pod/', '/x', ''));
 
-  it('a read verb over a saved file ends normally or with a usage error, never a crash', async () => {
+  test('a read verb over a saved file ends normally or with a usage error, never a crash', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...verbs), fc.constantFrom(...flags), value, async (verb, flag, v) => {
         const fake = fakeDeps();
@@ -69,7 +69,7 @@ describe('flags, for any value', () => {
     );
   });
 
-  it('aggregate-patch refuses any name or count the API could not hold before any request (no kubeconfig is ever read)', async () => {
+  test('aggregate-patch refuses any name or count the API could not hold before any request (no kubeconfig is ever read)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 20 }), fc.oneof(fc.string({ maxLength: 12 }), fc.bigInt({ min: -10n, max: 10n ** 12n }).map(String)), async (name, count) => {
         const fake = fakeDeps();

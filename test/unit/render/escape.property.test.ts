@@ -1,6 +1,6 @@
 // Property tests of the one escaper and the JSON writer: whatever text an attacker puts in an event,
 // nothing that acts on a terminal or draws as nothing reaches it, and -o json gives the text back exactly.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { escapeTerminal, truncateCell } from '../../../src/render/escape.ts';
@@ -22,19 +22,19 @@ const hostileChar = fc.oneof(
 const hostileText = fc.array(hostileChar, { maxLength: 40 }).map((parts) => parts.join(''));
 
 describe('escapeTerminal, for any text', () => {
-  it('leaves no control, format or invisible character in its output', () => {
+  test('leaves no control, format or invisible character in its output', () => {
     fc.assert(fc.property(hostileText, (text) => !FORBIDDEN.test(escapeTerminal(text))));
   });
 
-  it('changes nothing in text that holds none of them', () => {
+  test('changes nothing in text that holds none of them', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => FORBIDDEN.test(text) || escapeTerminal(text) === text));
   });
 
-  it('is stable: escaping twice gives what escaping once gave', () => {
+  test('is stable: escaping twice gives what escaping once gave', () => {
     fc.assert(fc.property(hostileText, (text) => escapeTerminal(escapeTerminal(text)) === escapeTerminal(text)));
   });
 
-  it('keeps the text safe when a cell is cut to any width', () => {
+  test('keeps the text safe when a cell is cut to any width', () => {
     fc.assert(
       fc.property(hostileText, fc.integer({ min: 1, max: 50 }), (text, width) => !FORBIDDEN.test(truncateCell(escapeTerminal(text), width))),
     );
@@ -48,11 +48,11 @@ describe('toJsonText, for any value', () => {
     fc.array(fc.record({ reason: hostileText, message: hostileText, count: fc.integer() }, { noNullPrototype: true }), { maxLength: 5 }),
   );
 
-  it('parses back to exactly the value it was given', () => {
+  test('parses back to exactly the value it was given', () => {
     fc.assert(fc.property(values, (value) => assert.deepEqual(JSON.parse(toJsonText(value)), value)));
   });
 
-  it('puts only printable ASCII, newlines and characters a terminal shows on the terminal', () => {
+  test('puts only printable ASCII, newlines and characters a terminal shows on the terminal', () => {
     fc.assert(fc.property(values, (value) => !FORBIDDEN.test(toJsonText(value).replace(/\n/g, ''))));
   });
 });
@@ -62,11 +62,11 @@ describe('toYamlText, for any value', () => {
   // A lone surrogate half cannot be written as YAML at all (a reader refuses its escape): left to -o json.
   const wellFormed = values.filter((v) => v.every((e) => !/\p{Cs}/u.test(e.reason + e.message)));
 
-  it('parses back (as YAML 1.1, as Go readers do) to exactly the value it was given', () => {
+  test('parses back (as YAML 1.1, as Go readers do) to exactly the value it was given', () => {
     fc.assert(fc.property(wellFormed, (value) => assert.deepEqual(parseYaml(toYamlText(value), { version: '1.1' }), value)));
   });
 
-  it('puts no control, format or invisible character on the terminal', () => {
+  test('puts no control, format or invisible character on the terminal', () => {
     fc.assert(fc.property(values, (value) => !FORBIDDEN.test(toYamlText(value).replace(/\n/g, ''))));
   });
 });

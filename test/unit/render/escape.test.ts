@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { escapeTerminal, truncateCell } from '../../../src/render/escape.ts';
 
@@ -38,14 +38,14 @@ describe('escapeTerminal', () => {
     ['leaves an emoji whole', 'ok 😀', 'ok 😀'],
   ];
   for (const [name, input, want] of cases) {
-    it(name, () => assert.equal(escapeTerminal(input), want));
+    test(name, () => assert.equal(escapeTerminal(input), want));
   }
 
-  it('makes two reasons that differ only by an invisible character look different', () => {
+  test('makes two reasons that differ only by an invisible character look different', () => {
     assert.notEqual(escapeTerminal('BackOff'), escapeTerminal('Back\u2060Off'));
   });
 
-  it('leaves no control character of any kind in its output', () => {
+  test('leaves no control character of any kind in its output', () => {
     let all = '';
     for (let c = 0; c <= 0xa0; c += 1) all += String.fromCharCode(c);
     all += '\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff';
@@ -62,10 +62,10 @@ describe('truncateCell', () => {
     ['counts an emoji as one character and never splits it', '😀😀😀😀😀', 4, '😀...'],
   ];
   for (const [name, text, max, want] of cases) {
-    it(name, () => assert.equal(truncateCell(text, max), want));
+    test(name, () => assert.equal(truncateCell(text, max), want));
   }
 
-  it('cuts a 10 kB message to 200 characters', () => {
+  test('cuts a 10 kB message to 200 characters', () => {
     const out = truncateCell('x'.repeat(10_240), 200);
     assert.equal(out.length, 200);
     assert.ok(out.endsWith('xxx...'));

@@ -1,16 +1,23 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { jsonTextChunks, renderEventsJson, toJsonEvent, toJsonText } from '../../../src/render/json.ts';
+import { jsonTextChunks, toJsonEvent, toJsonText } from '../../../src/render/json.ts';
+import type { Event } from '../../../src/core/event.ts';
+import type { EventStanding } from '../../../src/core/incarnation.ts';
+
+/** timeline -o json as the verb prints it (src/commands/timeline.ts): each event through toJsonEvent, in chunks. */
+function timelineJson(events: Event[], standing?: (ev: Event) => EventStanding): string {
+  return [...jsonTextChunks(events, (ev: Event) => toJsonEvent(ev, standing?.(ev)))].join('');
+}
 import { ev, labEvents } from '../../support/builders.ts';
 
-describe('renderEventsJson', () => {
-  it('prints the lab scheduler event with keys in a fixed order and ISO times (golden)', () => {
+describe('timeline -o json', () => {
+  test('prints the lab scheduler event with keys in a fixed order and ISO times (golden)', () => {
     const hungry = labEvents()[3];
     (hungry?.metadata as Record<string, unknown>).uid = 'aaaaaaaa-0000-0000-0000-000000000004';
     (hungry?.metadata as Record<string, unknown>).resourceVersion = '1004';
     assert.equal(
-      renderEventsJson([normaliseEvent(hungry)]),
+      timelineJson([normaliseEvent(hungry)]),
       `[
   {
     "uid": "aaaaaaaa-0000-0000-0000-000000000004",
@@ -41,16 +48,16 @@ describe('renderEventsJson', () => {
     );
   });
 
-  it('prints an empty array for no events', () => assert.equal(renderEventsJson([]), '[]\n'));
+  test('prints an empty array for no events', () => assert.equal(timelineJson([]), '[]\n'));
 
-  it('keeps hostile text exact: every control is a JSON escape, and the terminal escaper does not touch it', () => {
+  test('keeps hostile text exact: every control is a JSON escape, and the terminal escaper does not touch it', () => {
     const message = '\u001b[31mred\u001b]0;title\u0007\rback\u202e';
-    const out = renderEventsJson([normaliseEvent(ev({ message }))]);
+    const out = timelineJson([normaliseEvent(ev({ message }))]);
     assert.ok(out.includes('"message": "\\u001b[31mred\\u001b]0;title\\u0007\\rback\\u202e"'));
     assert.equal((JSON.parse(out) as { message: string }[])[0]?.message, message);
   });
 
-  it('prints null for times that are not set', () => {
+  test('prints null for times that are not set', () => {
     const raw = ev({});
     raw.firstTimestamp = null;
     raw.lastTimestamp = null;
@@ -60,8 +67,8 @@ describe('renderEventsJson', () => {
     assert.equal(json.lastSeen, null);
   });
 
-  it('prints every lab event as a round-trippable object', () => {
-    const parsed = JSON.parse(renderEventsJson(labEvents().map(normaliseEvent))) as { reason: string; count: number }[];
+  test('prints every lab event as a round-trippable object', () => {
+    const parsed = JSON.parse(timelineJson(labEvents().map(normaliseEvent))) as { reason: string; count: number }[];
     assert.deepEqual(
       parsed.map((e) => `${e.reason} x${e.count}`),
       ['ReconcileStarted x5', 'StageUnknown x1', 'ReconcileSucceeded x1', 'FailedScheduling x1'],
@@ -69,19 +76,19 @@ describe('renderEventsJson', () => {
   });
 });
 
-describe('renderEventsJson with what the live cluster says', () => {
-  it('adds incarnation and onServer last, only when they were checked', () => {
+describe('timeline -o json with what the live cluster says', () => {
+  test('adds incarnation and onServer last, only when they were checked', () => {
     const events = labEvents().map(normaliseEvent).slice(0, 2);
     const standing = (e: (typeof events)[number]) => (e === events[0] ? { incarnation: 'previous' as const, onServer: false } : {});
-    const parsed = JSON.parse(renderEventsJson(events, standing)) as Record<string, unknown>[];
+    const parsed = JSON.parse(timelineJson(events, standing)) as Record<string, unknown>[];
     assert.deepEqual(Object.keys(parsed[0] ?? {}).slice(-3), ['seriesStyle', 'incarnation', 'onServer']);
     assert.deepEqual([parsed[0]?.incarnation, parsed[0]?.onServer], ['previous', false]);
     assert.ok(!('incarnation' in (parsed[1] ?? {})) && !('onServer' in (parsed[1] ?? {})));
   });
 
-  it('leaves the shape unchanged without them', () => {
+  test('leaves the shape unchanged without them', () => {
     const events = labEvents().map(normaliseEvent);
-    assert.equal(renderEventsJson(events, () => ({})), renderEventsJson(events));
+    assert.equal(timelineJson(events, () => ({})), timelineJson(events));
   });
 });
 
@@ -97,21 +104,21 @@ describe('toJsonText', () => {
     ['accented letters, CJK and emoji stay as they are', 'é 日本 \u{1F600}', 'é 日本 \u{1F600}'],
   ];
   for (const [name, value, written] of cases) {
-    it(`${name}, and parses back exactly`, () => {
+    test(`${name}, and parses back exactly`, () => {
       const out = toJsonText({ message: value });
       assert.equal(out, `{\n  "message": "${written}"\n}\n`);
       assert.deepEqual(JSON.parse(out), { message: value });
     });
   }
 
-  it('escapes keys too, and a message holding all of them at once round-trips', () => {
+  test('escapes keys too, and a message holding all of them at once round-trips', () => {
     const message = 'CSI\u009b31m RLO\u202e LS\u2028 DEL\u007f end';
     const out = toJsonText({ [`k\u202e`]: [message] });
     assert.doesNotMatch(out, /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/);
     assert.deepEqual(JSON.parse(out), { [`k\u202e`]: [message] });
   });
 
-  it('is JSON.stringify with two-space indent and a newline for plain data', () => {
+  test('is JSON.stringify with two-space indent and a newline for plain data', () => {
     const value = { at: '2026-11-30T12:00:00.000Z', n: 3, none: null, list: [true, 'x'] };
     assert.equal(toJsonText(value), `${JSON.stringify(value, null, 2)}\n`);
   });
@@ -120,18 +127,18 @@ describe('toJsonText', () => {
 describe('jsonTextChunks', () => {
   const event = (i: number) => ({ name: `e-${i}`, message: i % 7 === 0 ? 'bell \u0007 and \u202e' : `m ${i}`, nested: { list: [i, i + 1] } });
   for (const n of [0, 1, 499, 500, 501, 1000, 1234]) {
-    it(`joins to exactly toJsonText's text for an array of ${n}`, () => {
+    test(`joins to exactly toJsonText's text for an array of ${n}`, () => {
       const value = Array.from({ length: n }, (_, i) => event(i));
       assert.equal([...jsonTextChunks(value)].join(''), toJsonText(value));
     });
   }
 
-  it('gives a value that is not an array whole', () => {
+  test('gives a value that is not an array whole', () => {
     assert.deepEqual([...jsonTextChunks({ a: 1 })], [toJsonText({ a: 1 })]);
   });
 
   for (const n of [3, 1234]) {
-    it(`prints each element of ${n} as \`each\` turns it, chunk by chunk, to toJsonText's text of them all`, () => {
+    test(`prints each element of ${n} as \`each\` turns it, chunk by chunk, to toJsonText's text of them all`, () => {
       const ids = Array.from({ length: n }, (_, i) => i);
       let made = 0;
       const chunks = jsonTextChunks(ids, (i: number) => (made += 1, event(i)));

@@ -1,6 +1,6 @@
 // -o jsonpath to a terminal: every value a template takes from the document is escaped (event text is
 // untrusted), the template's own text is printed as written; to a pipe or file, client-go's exact bytes.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseJsonPath } from '../../../src/render/jsonpath/jsonpath.ts';
 import { renderDocument } from '../../../src/render/document.ts';
@@ -26,22 +26,22 @@ describe('jsonpath values to a terminal', () => {
     const doc = { items: [{ reason: raw, count: 2 }, { reason: 'Plain', count: 3 }] };
     const template = '{range .items[*]}{.reason}{"\\t"}{.count}{"\\n"}{end}';
 
-    it(`${what}: escaped on a terminal, the template's tab and newline kept`, () => {
+    test(`${what}: escaped on a terminal, the template's tab and newline kept`, () => {
       assert.equal(run(template, doc, true), `${shown}\t2\nPlain\t3\n`);
     });
 
-    it(`${what}: exact to a pipe`, () => {
+    test(`${what}: exact to a pipe`, () => {
       assert.equal(run(template, doc, false), `${raw}\t2\nPlain\t3\n`);
     });
   }
 
-  it("leaves the template's own control characters alone, in plain text and in quoted literals", () => {
+  test("leaves the template's own control characters alone, in plain text and in quoted literals", () => {
     const doc = { reason: 'x\u001b[0m' };
     // What the user wrote: bold on, the value, bold off (a \x escape in a quoted literal is text too).
     assert.equal(run('\u001b[1m{.reason}{"\\x1b[0m"}', doc, true), '\u001b[1mx^[[0m\u001b[0m');
   });
 
-  it('escapes a map or list printed as JSON: what Go writes raw (C1, bidi) is made visible', () => {
+  test('escapes a map or list printed as JSON: what Go writes raw (C1, bidi) is made visible', () => {
     const doc = { object: { name: 'n\u009b2J', kind: 'P\u202eod' } };
     const out = run('{.object}', doc, true);
     assert.doesNotMatch(out, NONE);
@@ -49,12 +49,12 @@ describe('jsonpath values to a terminal', () => {
     assert.equal(run('{.object}', doc, false), '{"kind":"P\u202eod","name":"n\u009b2J"}');
   });
 
-  it('a filter still compares the exact values on a terminal; only what it prints is escaped', () => {
+  test('a filter still compares the exact values on a terminal; only what it prints is escaped', () => {
     const doc = { items: [{ reason: 'a\u001bb', message: 'm\u001b[31m' }, { reason: 'c', message: 'n' }] };
     assert.equal(run('{.items[?(@.reason=="a\\x1bb")].message}', doc, true), 'm^[[31m');
   });
 
-  it('a bracket union of paths is document text: escaped', () => {
+  test('a bracket union of paths is document text: escaped', () => {
     assert.equal(run("{.items[*]['reason','message']}", { items: [{ reason: 'r\u0007', message: 'm\r' }] }, true), 'r^G m\\r');
   });
 });
@@ -62,13 +62,13 @@ describe('jsonpath values to a terminal', () => {
 describe('jsonpath-as-json to a terminal', () => {
   const doc = { items: [{ reason: 'a\u001b[31m\u009b\u202e\u200b\r\nb' }] };
 
-  it('is JSON of the same values with nothing a terminal acts on left raw', () => {
+  test('is JSON of the same values with nothing a terminal acts on left raw', () => {
     const out = run('{.items[*].reason}', doc, true, true);
     assert.doesNotMatch(out, NONE);
     assert.deepEqual(JSON.parse(out), ['a\u001b[31m\u009b\u202e\u200b\r\nb']);
   });
 
-  it('to a pipe is what encoding/json writes: C0 escaped, C1 and bidi raw', () => {
+  test('to a pipe is what encoding/json writes: C0 escaped, C1 and bidi raw', () => {
     assert.equal(run('{.items[*].reason}', doc, false, true), '[\n    "a\\u001b[31m\u009b\u202e\u200b\\r\\nb"\n]\n');
   });
 });
@@ -76,11 +76,11 @@ describe('jsonpath-as-json to a terminal', () => {
 describe('-o name to a terminal', () => {
   const names = ['ok', 'evil\u001b]0;owned\u0007', 'two\nlines', 'rtl\u202e'];
 
-  it('escapes each name, one a line', () => {
+  test('escapes each name, one a line', () => {
     assert.equal(renderDocument([], names, { kind: 'name' }, true), 'event/ok\nevent/evil^[]0;owned^G\nevent/two\\nlines\nevent/rtl\\u202e\n');
   });
 
-  it('writes each name exactly to a pipe', () => {
+  test('writes each name exactly to a pipe', () => {
     assert.equal(renderDocument([], names, { kind: 'name' }, false), names.map((n) => `event/${n}\n`).join(''));
   });
 });

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { formatGoFloat, goJson, parseJsonPath } from '../../../src/render/jsonpath/jsonpath.ts';
@@ -14,7 +14,7 @@ function run(template: string, data: unknown, allowMissingKeys = true, outputJso
 
 describe("jsonpath: kubectl's own test table", () => {
   for (const c of KUBECTL_TABLE) {
-    it(`${c.name}: ${c.template}`, () => {
+    test(`${c.name}: ${c.template}`, () => {
       if (c.error) assert.throws(() => run(c.template, doc(c.file), c.allowMissingKeys), { name: 'JsonPathError' });
       else assert.equal(run(c.template, doc(c.file), c.allowMissingKeys), c.expect);
     });
@@ -32,20 +32,20 @@ describe('jsonpath: what Go prints', () => {
     [-2.5, '-2.5'],
     [1e300, '1e+300'],
   ];
-  for (const [f, want] of floats) it(`prints the float ${f} as fmt's %v does: ${want}`, () => assert.equal(formatGoFloat(f), want));
+  for (const [f, want] of floats) test(`prints the float ${f} as fmt's %v does: ${want}`, () => assert.equal(formatGoFloat(f), want));
 
-  it('prints an int64 as digits, never in exponent form', () => assert.equal(run('{.n}', { n: 1000000 }), '1000000'));
-  it('writes objects with sorted keys and <, >, & escaped, as encoding/json does', () =>
+  test('prints an int64 as digits, never in exponent form', () => assert.equal(run('{.n}', { n: 1000000 }), '1000000'));
+  test('writes objects with sorted keys and <, >, & escaped, as encoding/json does', () =>
     assert.equal(goJson({ b: '<a&b>', a: [1, 'x\u2028'] }), '{"a":[1,"x\\u2028"],"b":"\\u003ca\\u0026b\\u003e"}'));
-  it('indents jsonpath-as-json with four spaces, one array per action', () =>
+  test('indents jsonpath-as-json with four spaces, one array per action', () =>
     assert.equal(run('{.a[*]}', { a: [1, { k: 'v' }] }, true, true), '[\n    1,\n    {\n        "k": "v"\n    }\n]\n'));
-  it('prints a missing key as nothing when missing keys are allowed', () => assert.equal(run('a{.x.y}b', {}), 'ab'));
-  it('refuses a missing key when they are not', () => assert.throws(() => run('{.x}', {}, false), /x is not found/));
-  it('refuses to compare an int with a float', () => assert.throws(() => run('{[?(@.v>1.5)]}', [{ v: 2 }]), /incompatible types for comparison/));
-  it('compares a float field with a float literal', () => assert.equal(run('{[?(@.v>1.5)].v}', [{ v: 2.5 }, { v: 1.25 }]), '2.5'));
-  it('compares strings by UTF-8 bytes, as Go does', () => assert.equal(run('{[?(@.s<"\uff5e")].s}', [{ s: '\u{1f600}' }, { s: 'a' }]), 'a'));
-  it('prints a string\'s bytes for a wildcard over it', () => assert.equal(run('{.s.*}', { s: 'hé' }), '104 195 169'));
-  it('reports a syntax error with kubectl\'s words', () => assert.throws(() => run('{.a[?(@.b=="x"}', {}), /unterminated filter/));
-  it('names an unrecognised character as Go\'s %#U does', () => assert.throws(() => run('{#}', {}), /unrecognized character in action: U\+0023 '#'/));
-  it('survives a template of ten thousand actions', () => assert.equal(run('{.a}'.repeat(10_000), { a: 1 }).length, 10_000));
+  test('prints a missing key as nothing when missing keys are allowed', () => assert.equal(run('a{.x.y}b', {}), 'ab'));
+  test('refuses a missing key when they are not', () => assert.throws(() => run('{.x}', {}, false), /x is not found/));
+  test('refuses to compare an int with a float', () => assert.throws(() => run('{[?(@.v>1.5)]}', [{ v: 2 }]), /incompatible types for comparison/));
+  test('compares a float field with a float literal', () => assert.equal(run('{[?(@.v>1.5)].v}', [{ v: 2.5 }, { v: 1.25 }]), '2.5'));
+  test('compares strings by UTF-8 bytes, as Go does', () => assert.equal(run('{[?(@.s<"\uff5e")].s}', [{ s: '\u{1f600}' }, { s: 'a' }]), 'a'));
+  test('prints a string\'s bytes for a wildcard over it', () => assert.equal(run('{.s.*}', { s: 'hé' }), '104 195 169'));
+  test('reports a syntax error with kubectl\'s words', () => assert.throws(() => run('{.a[?(@.b=="x"}', {}), /unterminated filter/));
+  test('names an unrecognised character as Go\'s %#U does', () => assert.throws(() => run('{#}', {}), /unrecognized character in action: U\+0023 '#'/));
+  test('survives a template of ten thousand actions', () => assert.equal(run('{.a}'.repeat(10_000), { a: 1 }).length, 10_000));
 });

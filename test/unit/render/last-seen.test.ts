@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { formatLastSeen } from '../../../src/render/last-seen.ts';
@@ -17,10 +17,10 @@ describe('formatLastSeen', () => {
     ['an event in the future beyond clock skew is <invalid>', ev({ first: -10 }), '<invalid>'],
   ];
   for (const [name, raw, want] of cases) {
-    it(name, () => assert.equal(formatLastSeen(normaliseEvent(raw), NOW), want));
+    test(name, () => assert.equal(formatLastSeen(normaliseEvent(raw), NOW), want));
   }
 
-  it('shows <unknown> when the event carries no time at all', () => {
+  test('shows <unknown> when the event carries no time at all', () => {
     const raw = ev({});
     raw.firstTimestamp = null;
     raw.lastTimestamp = null;

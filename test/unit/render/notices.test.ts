@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Comparison } from '../../../src/core/incarnation.ts';
@@ -15,21 +15,21 @@ const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202
 
 describe('notices for stderr', () => {
 
-  it('a record: its observations, then the time its events cover, on one line', () => {
+  test('a record: its observations, then the time its events cover, on one line', () => {
     assert.equal(
       renderSavedNotice(fromRecord({ firstObserved: NOW - 7_200_000, lastObserved: NOW - 60_000 }), lab()),
       'The record covers 2026-11-30T10:00:00Z .. 2026-11-30T11:59:00Z (first .. last observation); its events were first seen 2026-11-30T11:58:00Z .. last seen 2026-11-30T11:59:57Z.\n',
     );
   });
 
-  it('a capture: when it was taken', () => {
+  test('a capture: when it was taken', () => {
     assert.equal(
       renderSavedNotice(fromCapture({ capturedAt: NOW }), []),
       'The capture was taken at 2026-11-30T12:00:00Z.\n',
     );
   });
 
-  it('a plain list says nothing', () => assert.equal(renderSavedNotice(fromList(), lab()), ''));
+  test('a plain list says nothing', () => assert.equal(renderSavedNotice(fromList(), lab()), ''));
 
   const comparisons: [string, Comparison, Provenance['kind'], string][] = [
     ['one expired', { savedEvents: 4, onlyInSaved: lab().slice(0, 1), onlyOnServer: 0 }, 'record', '1 of 4 events in the record is no longer on the server (expired after --event-ttl or deleted), marked [not on server].\n'],
@@ -39,10 +39,10 @@ describe('notices for stderr', () => {
     ['nothing to compare', { savedEvents: 0, onlyInSaved: [], onlyOnServer: 0 }, 'record', 'The record holds no events with a uid to compare with the server.\n'],
   ];
   for (const [name, comparison, format, want] of comparisons) {
-    it(`compared: ${name}`, () => assert.equal(renderComparisonNotice(comparison, format), want));
+    test(`compared: ${name}`, () => assert.equal(renderComparisonNotice(comparison, format), want));
   }
 
-  it('nothing from the file reaches the terminal: a hostile record header names no noun, and the notice is only counts and times', () => {
+  test('nothing from the file reaches the terminal: a hostile record header names no noun, and the notice is only counts and times', () => {
     const hostile = 'ctx\u001b[2J\u009b\u202e';
     const provenance = fromRecord({ context: hostile, server: hostile, namespace: hostile, firstObserved: NOW - 60_000, lastObserved: NOW });
     const comparison: Comparison = { savedEvents: 4, onlyInSaved: lab().slice(0, 1), onlyOnServer: 1 };
@@ -50,7 +50,7 @@ describe('notices for stderr', () => {
     assert.doesNotMatch(renderSavedNotice(provenance, lab()), UNSAFE);
   });
 
-  it('the live cluster and a stable table have no saved window to tell', () => {
+  test('the live cluster and a stable table have no saved window to tell', () => {
     assert.equal(renderSavedNotice(fromCluster(), lab()), '');
     assert.equal(renderSavedNotice(fromStableTable(), lab()), '');
   });

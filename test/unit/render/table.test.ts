@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { alignColumns, displayWidth } from '../../../src/render/table.ts';
 
@@ -21,11 +21,11 @@ describe('displayWidth counts terminal columns', () => {
     ['nothing for SGR colour codes', '\u001b[33mWarning\u001b[39m', 7],
     ['escaped control characters as the text they became', '^[[31mred\\r', 11],
   ];
-  for (const [name, text, width] of cases) it(name, () => assert.equal(displayWidth(text), width));
+  for (const [name, text, width] of cases) test(name, () => assert.equal(displayWidth(text), width));
 });
 
 describe('alignColumns lays rows out as kubectl tabwriter does', () => {
-  it('pads every column but the last to its widest cell plus the gap', () => {
+  test('pads every column but the last to its widest cell plus the gap', () => {
     assert.deepEqual(alignColumns([['TYPE', 'REASON', 'MESSAGE'], ['Warning', 'BackOff', 'x'], ['Normal', 'Pulled', 'a longer one']], 3), [
       'TYPE      REASON    MESSAGE',
       'Warning   BackOff   x',
@@ -33,7 +33,7 @@ describe('alignColumns lays rows out as kubectl tabwriter does', () => {
     ]);
   });
 
-  it('keeps columns aligned after wide characters and emoji', () => {
+  test('keeps columns aligned after wide characters and emoji', () => {
     assert.deepEqual(alignColumns([['OBJECT', 'REASON'], ['Pod/漢字', 'A'], ['Pod/😀', 'B'], ['Pod/e\u0301', 'C']], 2), [
       'OBJECT    REASON',
       'Pod/漢字  A',
@@ -42,15 +42,15 @@ describe('alignColumns lays rows out as kubectl tabwriter does', () => {
     ]);
   });
 
-  it('keeps columns aligned when a cell is coloured', () => {
+  test('keeps columns aligned when a cell is coloured', () => {
     assert.deepEqual(alignColumns([['\u001b[33mWarning\u001b[39m', 'x'], ['Normal', 'y']], 1), ['\u001b[33mWarning\u001b[39m x', 'Normal  y']);
   });
 
-  it('uses the gap even when every cell of a column is empty', () => {
+  test('uses the gap even when every cell of a column is empty', () => {
     assert.deepEqual(alignColumns([['', 'a'], ['', 'b']], 2), ['  a', '  b']);
   });
 
-  it('returns no lines for no rows', () => {
+  test('returns no lines for no rows', () => {
     assert.deepEqual(alignColumns([], 3), []);
   });
 });

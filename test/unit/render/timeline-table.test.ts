@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event } from '../../../src/core/event.ts';
@@ -21,7 +21,7 @@ function timeless(o: Parameters<typeof ev>[0]): Record<string, unknown> {
 }
 
 describe('renderTimelineTable golden output at NOW', () => {
-  it('prints the lab fixture like kubectl events, with FIRST SEEN and FROM, and marks Critical', () => {
+  test('prints the lab fixture like kubectl events, with FIRST SEEN and FROM, and marks Critical', () => {
     assert.equal(
       renderTimelineTable(lab(), plain),
       `FIRST SEEN   LAST SEEN         TYPE        REASON               OBJECT             FROM                MESSAGE
@@ -33,7 +33,7 @@ describe('renderTimelineTable golden output at NOW', () => {
     );
   });
 
-  it('prints the wide table across all namespaces', () => {
+  test('prints the wide table across all namespaces', () => {
     assert.equal(
       renderTimelineTable(lab(), { ...plain, wide: true, allNamespaces: true }),
       `NAMESPACE   FIRST SEEN   LAST SEEN         TYPE        REASON               OBJECT             FROM                INSTANCE                   ACTION       COUNT   NAME                      OBJECT UID                             MESSAGE
@@ -45,7 +45,7 @@ op-events   45s          45s               Warning     FailedScheduling     Pod/
     );
   });
 
-  it('prints rows only with --no-headers', () => {
+  test('prints rows only with --no-headers', () => {
     assert.equal(
       renderTimelineTable(lab().slice(0, 2), { ...plain, noHeaders: true }),
       `2m    3s (x5 over 2m)   Normal      ReconcileStarted   Pipeline/build-1   pipeline-operator   Started reconciling Pipeline build-1.
@@ -54,7 +54,7 @@ op-events   45s          45s               Warning     FailedScheduling     Pod/
     );
   });
 
-  it('makes hostile and missing values visible and harmless', () => {
+  test('makes hostile and missing values visible and harmless', () => {
     const events = [
       ev({ name: 'esc', reason: 'Inject', message: '\u001b[31mred\u001b]0;title\u0007', first: 30 }),
       ev({ name: 'cr', reason: 'Overwrite', message: 'all good\rFAKE: everything is fine', first: 25 }),
@@ -80,14 +80,14 @@ op-events   45s          45s               Warning     FailedScheduling     Pod/
 describe('renderTimelineTable safety and shape', () => {
   const huge = () => [normaliseEvent(ev({ name: 'huge', message: `${'m'.repeat(10_237)}END` }))];
 
-  it('cuts a 10 kB message to 1024 characters in the default table', () => {
+  test('cuts a 10 kB message to 1024 characters in the default table', () => {
     const row = renderTimelineTable(huge(), { ...plain, noHeaders: true }).trimEnd();
     const message = row.slice(row.lastIndexOf('   ') + 3);
     assert.equal(message.length, 1024);
     assert.ok(message.endsWith('mmm...'));
   });
 
-  it('keeps whole what kubectl events shows whole: kube-scheduler\'s FailedScheduling on two nodes, and a 1024-character note', () => {
+  test('keeps whole what kubectl events shows whole: kube-scheduler\'s FailedScheduling on two nodes, and a 1024-character note', () => {
     const scheduler =
       "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). " +
       'no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.';
@@ -98,16 +98,16 @@ describe('renderTimelineTable safety and shape', () => {
     }
   });
 
-  it('keeps the whole message with -o wide', () => {
+  test('keeps the whole message with -o wide', () => {
     assert.ok(renderTimelineTable(huge(), { ...plain, wide: true }).includes('mmmEND\n'));
   });
 
-  it('uses a given cell width', () => {
+  test('uses a given cell width', () => {
     const row = renderTimelineTable(huge(), { ...plain, noHeaders: true, maxCellWidth: 20 }).trimEnd();
     assert.ok(row.endsWith('   mmmmmmmmmmmmmmmmm...'));
   });
 
-  it('never writes a raw control character, whatever the event holds', () => {
+  test('never writes a raw control character, whatever the event holds', () => {
     const nasty = '\u0000\u0007\b\t\n\u000b\f\r\u001b\u007f\u009b\u202e\u2028\ufeff';
     const raw = ev({ name: nasty, type: nasty, reason: nasty, kind: nasty, objectName: nasty, component: nasty, message: nasty });
     const out = renderTimelineTable([normaliseEvent(raw)], { ...plain, wide: true, allNamespaces: true });
@@ -116,15 +116,15 @@ describe('renderTimelineTable safety and shape', () => {
     for (const line of lines) assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u202e\u2028\ufeff]/);
   });
 
-  it('leaves no trailing spaces', () => {
+  test('leaves no trailing spaces', () => {
     for (const line of renderTimelineTable(lab(), { ...plain, wide: true }).split('\n')) assert.equal(line, line.trimEnd());
   });
 
-  it('prints nothing for no events (the caller says "No events found" on stderr)', () => {
+  test('prints nothing for no events (the caller says "No events found" on stderr)', () => {
     assert.equal(renderTimelineTable([], plain), '');
   });
 
-  it('colours Warning and unconventional types with the ANSI palette, and nothing else', () => {
+  test('colours Warning and unconventional types with the ANSI palette, and nothing else', () => {
     const out = renderTimelineTable(lab(), { ...plain, palette: ansiPalette, noHeaders: true });
     const lines = out.split('\n');
     assert.ok(lines[1]?.includes('\u001b[35mCritical!\u001b[39m'));
@@ -132,7 +132,7 @@ describe('renderTimelineTable safety and shape', () => {
     assert.doesNotMatch(`${lines[0]}${lines[2]}`, /\u001b/);
   });
 
-  it('keeps columns aligned when cells are coloured', () => {
+  test('keeps columns aligned when cells are coloured', () => {
     const coloured = renderTimelineTable(lab(), { ...plain, palette: ansiPalette }).replace(/\u001b\[\d+m/g, '');
     assert.equal(coloured, renderTimelineTable(lab(), plain));
   });
@@ -152,7 +152,7 @@ describe('choosePalette', () => {
     ['TERM=dumb turns auto off', { flag: 'auto', isTTY: true, env: { TERM: 'dumb' } }, 'plain'],
   ];
   for (const [name, choice, want] of cases) {
-    it(name, () => assert.equal(choosePalette(choice), want === 'ansi' ? ansiPalette : plainPalette));
+    test(name, () => assert.equal(choosePalette(choice), want === 'ansi' ? ansiPalette : plainPalette));
   }
 });
 
@@ -165,7 +165,7 @@ describe('renderTimelineTable marks what the live cluster says', () => {
   };
   const standing = (ev: Event): EventStanding => standings[ev.name] ?? {};
 
-  it('adds (previous) and (gone) to OBJECT and [not on server] to LAST SEEN; current and unknown add nothing (golden)', () => {
+  test('adds (previous) and (gone) to OBJECT and [not on server] to LAST SEEN; current and unknown add nothing (golden)', () => {
     assert.equal(
       renderTimelineTable(lab(), { ...plain, standing }),
       `FIRST SEEN   LAST SEEN             TYPE        REASON               OBJECT                        FROM                MESSAGE
@@ -177,12 +177,12 @@ describe('renderTimelineTable marks what the live cluster says', () => {
     );
   });
 
-  it('prints the table unchanged when every event is current and on the server', () => {
+  test('prints the table unchanged when every event is current and on the server', () => {
     const all = (): EventStanding => ({ incarnation: 'current', onServer: true });
     assert.equal(renderTimelineTable(lab(), { ...plain, standing: all }), renderTimelineTable(lab(), plain));
   });
 
-  it('keeps the marker after a name cut to the cell width', () => {
+  test('keeps the marker after a name cut to the cell width', () => {
     const long = [normaliseEvent(ev({ objectName: 'x'.repeat(50) }))];
     const row = renderTimelineTable(long, { ...plain, noHeaders: true, maxCellWidth: 20, standing: () => ({ incarnation: 'gone' }) });
     assert.match(row, / Pipeline\/xxxxxxxx\.\.\. \(gone\) /);
@@ -203,7 +203,7 @@ describe('renderTimelineTable with --tree: one mark per object', () => {
   const events = rows.map((r) => normaliseEvent(ev({ name: r.uid, first: r.first, apiVersion: 'v1', kind: 'Pod', objectName: r.name, namespace: 'shop', reason: 'Scheduled', message: 'assigned' })));
   const byEvent = new Map(events.map((e, i) => [e.name, rows[i] as (typeof rows)[number]]));
 
-  it('marks an earlier incarnation (previous) only, a gone object (gone) only, an owner gone as the tree says (golden)', () => {
+  test('marks an earlier incarnation (previous) only, a gone object (gone) only, an owner gone as the tree says (golden)', () => {
     const table = renderTimelineTable(events, {
       ...plain,
       chainOf: (e) => byEvent.get(e.name)?.chain,
@@ -228,21 +228,21 @@ describe('timelineTableChunks: the table in pieces, for tables too big to hold',
   const many = (): Event[] =>
     Array.from({ length: 2500 }, (_, i) => normaliseEvent(ev({ name: `e${i}`, reason: i === 2499 ? 'AReasonWiderThanEveryOther' : 'Pulled', first: 2500 - i })));
 
-  it('is the whole table, piece after piece, each piece whole lines', () => {
+  test('is the whole table, piece after piece, each piece whole lines', () => {
     const pieces = [...timelineTableChunks(many(), plain)];
     assert.ok(pieces.length >= 3, `${pieces.length} pieces`);
     for (const piece of pieces) assert.ok(piece.endsWith('\n') && piece.length < 64 * 1024, `a piece of ${piece.length}`);
     assert.equal(pieces.join('').split('\n').length, 1 + 2500 + 1);
   });
 
-  it('lays every piece out for the widest cell of any row', () => {
+  test('lays every piece out for the widest cell of any row', () => {
     const lines = [...timelineTableChunks(many(), plain)].join('').trimEnd().split('\n');
     const message = (lines[0] as string).indexOf('MESSAGE');
     assert.ok(message > (lines[0] as string).indexOf('REASON') + 'AReasonWiderThanEveryOther'.length);
     for (const line of lines.slice(1)) assert.equal(line.indexOf('Started reconciling'), message, line);
   });
 
-  it('is nothing for no events', () => {
+  test('is nothing for no events', () => {
     assert.deepEqual([...timelineTableChunks([], plain)], []);
   });
 });

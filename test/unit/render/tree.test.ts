@@ -1,5 +1,5 @@
 // render/tree.ts: the OBJECT chain and the --tree notices.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TreeNode } from '../../../src/core/ownership.ts';
 import { formatChain, renderNoOwnershipNotice, renderUnlistedNotice } from '../../../src/render/tree.ts';
@@ -7,20 +7,20 @@ import { formatChain, renderNoOwnershipNotice, renderUnlistedNotice } from '../.
 const node = (apiVersion: string, kind: string, name: string, gone = false): TreeNode => ({ apiVersion, kind, name, namespace: 'ns', uid: '', gone });
 
 describe('formatChain', () => {
-  it('joins the chain root first, a gone member marked', () => {
+  test('joins the chain root first, a gone member marked', () => {
     assert.equal(
       formatChain([node('apps/v1', 'Deployment', 'web'), node('apps/v1', 'ReplicaSet', 'web-5d4', true), node('v1', 'Pod', 'web-5d4-x2k', true)], new Set()),
       'Deployment/web > ReplicaSet/web-5d4 (gone) > Pod/web-5d4-x2k (gone)',
     );
   });
-  it('qualifies a Kind two groups share, as the OBJECT column does', () => {
+  test('qualifies a Kind two groups share, as the OBJECT column does', () => {
     assert.equal(formatChain([node('ev.labhub.io/v1', 'Pipeline', 'b'), node('v1', 'Pod', 'b-1')], new Set(['Pipeline'])), 'Pipeline.ev.labhub.io/b > Pod/b-1');
   });
 });
 
 describe('renderUnlistedNotice', () => {
-  it('is nothing when every resource was listed', () => assert.equal(renderUnlistedNotice([]), ''));
-  it('names the resources left out, by why, in one line', () => {
+  test('is nothing when every resource was listed', () => assert.equal(renderUnlistedNotice([]), ''));
+  test('names the resources left out, by why, in one line', () => {
     assert.equal(
       renderUnlistedNotice([
         { group: '', resource: 'secrets', code: 403 },
@@ -30,11 +30,11 @@ describe('renderUnlistedNotice', () => {
       'warning: --tree left out 3 resources (not allowed to list: roles.rbac.authorization.k8s.io, secrets; no longer served: pods.metrics.k8s.io): their objects are not in the tree\n',
     );
   });
-  it('escapes a resource name a hostile aggregated API hands over', () => {
+  test('escapes a resource name a hostile aggregated API hands over', () => {
     assert.doesNotMatch(renderUnlistedNotice([{ group: 'x.io', resource: 'a\u001b[2Jb', code: 403 }]), /\u001b/);
   });
 });
 
 describe('renderNoOwnershipNotice', () => {
-  it('says the file holds no ownership', () => assert.match(renderNoOwnershipNotice('the record'), /^warning: the record holds no ownership: the tree is only what the owners' events name/));
+  test('says the file holds no ownership', () => assert.match(renderNoOwnershipNotice('the record'), /^warning: the record holds no ownership: the tree is only what the owners' events name/));
 });

@@ -1,7 +1,7 @@
 // Property tests of the other stores' files (src/stores/files.ts): whatever entries a store wrote,
 // one event per event the writer had, its count and times those the entries say; Alloy's lines
 // read back as written, whatever the message holds.
-import { describe, it } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { normaliseEvent } from '../../../src/core/event.ts';
@@ -50,7 +50,7 @@ function alloyLine(fields: AlloyFields): string {
 const token = fc.stringMatching(/^[A-Za-z0-9._:/-]{1,12}$/);
 
 describe('a Cloud Logging export, whatever entries it holds', () => {
-  it('one event per uid, its count the number of its entries, its times the first and last entry', () => {
+  test('one event per uid, its count the number of its entries, its times the first and last entry', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ uid: fc.constantFrom('a', 'b', 'c'), at: fc.integer({ min: 0, max: 86_400 }) }), { minLength: 1, maxLength: 30 }), (entries) => {
         const doc = entries.map((e, i) => ({ insertId: String(i), logName: 'projects/p/logs/events', timestamp: iso(e.at), jsonPayload: payload(e.uid, i) }));
@@ -71,7 +71,7 @@ describe('a Cloud Logging export, whatever entries it holds', () => {
 });
 
 describe('an Elasticsearch search response, whatever hits it holds', () => {
-  it('every hit whose _source is an Event is read, and nothing else', () => {
+  test('every hit whose _source is an Event is read, and nothing else', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.integer({ min: 1, max: 999 }).map((rv) => ({ _source: payload(`u${rv % 4}`, rv) })), fc.constant({ _source: { message: 'x' } }), fc.constant(null)), { maxLength: 20 }), (hits) => {
         const saved = parseStoreDocument({ hits: { hits } }) as Json;
@@ -99,10 +99,10 @@ describe("Alloy's lines, whatever they hold", () => {
     },
     { requiredKeys: ['name', 'msg'] },
   );
-  it('a logfmt line reads back as the fields written, the message byte for byte', () => {
+  test('a logfmt line reads back as the fields written, the message byte for byte', () => {
     fc.assert(fc.property(fields, (f) => assert.deepEqual(parseAlloyLogfmt(alloyLine(f)), { ...f })));
   });
-  it('logcli lines of one object and reason: one event per run of rising counts, first seen where its run began', () => {
+  test('logcli lines of one object and reason: one event per run of rising counts, first seen where its run began', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 20 }), (counts) => {
         const text = counts

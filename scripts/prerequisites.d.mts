@@ -1,0 +1,12 @@
+// Types for prerequisites.mjs (a plain Node ESM script so npm scripts can run it without tsx).
+export interface Prerequisite {
+  tool: string;
+  why?: string;
+  for: string[];
+  present?(env: NodeJS.ProcessEnv): boolean;
+  missing?(env: NodeJS.ProcessEnv): string | undefined;
+  get?: string;
+}
+export declare const PREREQUISITES: Prerequisite[];
+export declare function onPath(name: string, path?: string): boolean;
+export declare function missingFor(purposes: string[], env?: NodeJS.ProcessEnv): string[];
