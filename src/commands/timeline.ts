@@ -1,6 +1,6 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
 import type { Deps, Output } from '../deps.ts';
-import { SUCCESS, UsageError } from '../errors.ts';
+import { UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import type { Keep } from '../core/keep.ts';
@@ -21,7 +21,7 @@ import { recorderNotesJson, renderRecorderFooter } from '../render/recorder-note
 import { criterionFlag } from '../options/selection.ts';
 import { timelineHtml } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
-import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile, refuseForest } from '../options/common.ts';
+import { oneContext, parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile, refuseForest } from '../options/common.ts';
 import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
@@ -47,6 +47,8 @@ export interface TimelineOptions {
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
   const common = parseCommonOptions(raw);
+  // One page has one lane per object, not yet one group of lanes per cluster.
+  if (raw.output === 'html') oneContext(common, '-o html');
   const output = parseOutputChoice(raw, TIMELINE_OUTPUTS, true);
   if (output.kind === 'verb' && output.format === 'html') refuseForest(common, '-o html');
   return {
@@ -64,6 +66,7 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
 function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['watch'] {
   const watch = raw.watchOnly === true ? 'watch-only' : raw.watch === true ? 'watch' : 'none';
   if (watch === 'none') return watch;
+  oneContext(common, `--${watch}`);
   if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
   refuseForest(common, `--${watch}`);
   if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
@@ -123,7 +126,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
   deps.stderr.write(renderSavedNotice(provenance, events));
   if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
-  const done = { result: SUCCESS, footer: footer(table ? gathered : { hidden: gathered.hidden, notes: recorderNotes([]) }, ages.at, opts) };
+  const done = { result: readResult(gathered.unanswered), footer: footer(table ? gathered : { hidden: gathered.hidden, notes: recorderNotes([]) }, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
     stdout.write(timelineHtml({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
@@ -155,6 +158,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     absoluteTimes: opts.absoluteTimes,
     wide: format === 'wide',
     allNamespaces: provenance.namespace === null,
+    ...(provenance.kind === 'cluster' && provenance.clusters !== undefined ? { contexts: true } : {}),
     noHeaders: opts.noHeaders,
     palette,
     standing,
