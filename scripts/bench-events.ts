@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { RECORD_KIND } from '../src/core/record.ts';
-import { eachLimited } from '../src/kube/bounded.ts';
+import { eachLimited } from '../src/core/bounded.ts';
 
 /** POSTs in flight while writing: enough to keep a 2-core API server busy, never throttled. */
 export const WRITE_CONCURRENCY = 32;

@@ -20,7 +20,7 @@ import { Workspace, readFlags } from './bench-session.ts';
 import { ensureMaxRssHelper } from './maxrss.mjs';
 import type { ControlPlane } from '../test/harness/controlplane.ts';
 import { freshNamespace } from '../test/harness/namespace.ts';
-import { eachLimited } from '../src/kube/bounded.ts';
+import { eachLimited } from '../src/core/bounded.ts';
 import { kubectlOk } from '../test/harness/kubectl.ts';
 import { waitFor } from '../test/harness/wait.ts';
 import { deploymentObject, listObjects, type KubeObject } from '../test/harness/workloads.ts';

@@ -5,6 +5,8 @@ export const EXIT = {
   error: 1,
   usage: 2,
   findings: 3,
+  /** several contexts read together, and some of them did not answer: what the others said was printed */
+  partial: 4,
 } as const;
 
 type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -36,3 +38,8 @@ export interface CommandResult {
 }
 
 export const SUCCESS: CommandResult = { exitCode: EXIT.ok };
+
+/** A read verb's result: success, or EXIT.partial when some of several contexts did not answer. */
+export function readResult(unanswered: readonly unknown[]): CommandResult {
+  return unanswered.length > 0 ? { exitCode: EXIT.partial } : SUCCESS;
+}

@@ -15,9 +15,14 @@ import { recordFileSource } from './io/record-stream.ts';
 import { clusterSource } from './kube/cluster-source.ts';
 import { clusterEventStore } from './kube/event-store.ts';
 import type { EventStore } from './core/event-store.ts';
-import { loadKubeTarget } from './kube/kubeconfig.ts';
+import { KubeconfigError, kubeconfigContexts, loadKubeTarget } from './kube/kubeconfig.ts';
+import { fleetSource } from './core/fleet.ts';
+import type { FleetEntry } from './core/fleet.ts';
+import { canonical } from './core/server.ts';
+import { UsageError } from './errors.ts';
+import { renderSameClusterNotice } from './render/fleet.ts';
 import type { KubeTarget } from './kube/kubeconfig.ts';
-import type { ScopeOptions } from './options/common.ts';
+import type { FleetChoice, ScopeOptions } from './options/common.ts';
 import { renderRefusedObjectsNotice, renderUnlistedNotice } from './render/tree.ts';
 import { openEndpoint } from './otlp/http.ts';
 import type { StoreEndpoint } from './stores/victorialogs.ts';
@@ -56,13 +61,54 @@ export function systemSources(io: SourceIo): (request: SourceRequest) => Promise
       return fileSource(await withCaptureObjects(parseEventsText(text, path, parseOtlpEventLines, { document: parseStoreDocument, lines: parseStoreLines }), path, refused), request.namespace);
     }
     if (request.kind === 'store') return openStore(request, io);
-    const { target, namespace } = await resolveTarget(request.scope, io);
+    const { scope } = request;
+    if (scope.fleet !== undefined) return openFleet(scope, scope.fleet, io);
+    const { target, namespace } = await resolveTarget(scope, io);
     return clusterSource(target, {
       namespace,
-      timeoutMs: request.scope.requestTimeoutMs,
+      timeoutMs: scope.requestTimeoutMs,
       onUnlisted: (unlisted) => io.stderr.write(renderUnlistedNotice(unlisted)),
     });
   };
+}
+
+/** The contexts a fleet choice names, in the kubeconfig's order (a list: as typed); none matching is a usage error. */
+async function fleetContexts(scope: ScopeOptions, fleet: FleetChoice, io: SourceIo): Promise<string[]> {
+  if ('names' in fleet) return fleet.names;
+  const all = await kubeconfigContexts({ kubeconfig: scope.kubeconfig, env: io.env });
+  const chosen = 'all' in fleet ? all : all.filter((name) => fleet.pattern.test(name));
+  if (chosen.length === 0) throw new UsageError('all' in fleet ? 'the kubeconfig has no contexts' : `--contexts ${JSON.stringify(fleet.text)} matches no context of the kubeconfig`);
+  return chosen;
+}
+
+/**
+ * Several contexts as one source (core/fleet.ts). Two contexts that read the same API server and
+ * namespace would list the same events twice: the second is read once, under the first's name, and
+ * said (another user on the same server sees the same events; RBAC aside, one read tells both).
+ * A context whose kubeconfig entry or credentials cannot be used is a context that did not answer.
+ */
+async function openFleet(scope: ScopeOptions, fleet: FleetChoice, io: SourceIo): Promise<EventSource> {
+  const names = await fleetContexts(scope, fleet, io);
+  const entries: FleetEntry[] = [];
+  const read = new Map<string, string>();
+  for (const context of names) {
+    try {
+      const { target, namespace } = await resolveTarget({ ...scope, context }, io);
+      const key = `${canonical(target.server)}\u0000${namespace ?? ''}`;
+      const first = read.get(key);
+      if (first !== undefined) {
+        io.stderr.write(renderSameClusterNotice(context, first, target.server, namespace));
+        continue;
+      }
+      read.set(key, context);
+      const source = clusterSource(target, { namespace, timeoutMs: scope.requestTimeoutMs, onUnlisted: (unlisted) => io.stderr.write(renderUnlistedNotice(unlisted)) });
+      entries.push({ context, server: target.server, namespace, source });
+    } catch (unopened) {
+      if (unopened instanceof KubeconfigError && unopened.problem !== 'not-loadable') throw unopened;
+      entries.push({ context, server: '', namespace: scope.allNamespaces ? null : scope.namespace, unopened });
+    }
+  }
+  return fleetSource(entries);
 }
 
 /** A log store's source: its TLS files read, -v=6 request lines on stderr. */
@@ -91,6 +137,7 @@ async function openStore(request: Extract<SourceRequest, { kind: 'store' }>, io:
 /** The production EventStore factory (Deps.openEventStore): the live cluster's events in the scope's namespace. */
 export function systemEventStores(io: SourceIo): (scope: ScopeOptions) => Promise<EventStore> {
   return async (scope) => {
+    if (scope.fleet !== undefined) throw new UsageError('aggregate-patch writes to one cluster: pass one --context');
     const { target, namespace } = await resolveTarget(scope, io);
     return clusterEventStore(target, namespace, scope.requestTimeoutMs);
   };

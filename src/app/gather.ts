@@ -13,7 +13,7 @@ import type { Comparison, EventStanding, LiveFacts } from '../core/incarnation.t
 import type { Tree } from '../core/ownership.ts';
 import type { Hidden } from '../core/filter.ts';
 import type { RecorderNotes } from '../core/recorder-notes.ts';
-import type { EventSource, Provenance, RawEvents } from '../core/source.ts';
+import type { EventSource, Provenance, RawEvents, Unanswered } from '../core/source.ts';
 import type { CommonOptions } from '../options/common.ts';
 import { readEvents, readLiveFacts } from './read-events.ts';
 import { readObjectFacts } from './object-facts.ts';
@@ -58,6 +58,8 @@ interface Gathered {
   hidden: Hidden[];
   /** where client-go's recorders may have dropped, merged or not yet sent what is shown */
   notes: RecorderNotes;
+  /** several contexts read together: those that did not answer (said on stderr; the verb exits EXIT.partial) */
+  unanswered: Unanswered[];
   /** with `facts`: the objects' facts; undefined when the source holds none */
   facts?: FactSet;
 }
@@ -86,6 +88,7 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     ages: agesFrom(provenance, events, now),
     hidden: read.hidden,
     notes: read.notes,
+    unanswered: read.unanswered,
     ...(facts === undefined ? {} : { facts }),
   };
 }

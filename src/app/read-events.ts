@@ -12,7 +12,8 @@ import type { Keep } from '../core/keep.ts';
 import { objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
-import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance } from '../core/source.ts';
+import type { EventSource, Provenance, RawEvents, ReadOptions, RecordProvenance, Unanswered } from '../core/source.ts';
+import { renderUnanswered } from '../render/fleet.ts';
 import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
@@ -66,6 +67,8 @@ interface ReadEvents {
   notes: RecorderNotes;
   /** --field-selector went to the server */
   fieldSelectorSent: boolean;
+  /** several contexts read together: those that did not answer (said on stderr already) */
+  unanswered: Unanswered[];
 }
 
 /**
@@ -98,6 +101,8 @@ export async function readEvents(
   const resolved = await resolveFilter(source, common.filter);
   const sent = sendsFieldSelector(common);
   const read = await readWithProgress(source, deps, { ...opts, ...(sent ? { fieldSelector: common.fieldSelector } : {}) });
+  const unanswered = read.unanswered ?? [];
+  deps.stderr.write(renderUnanswered(unanswered));
   // A saved input has no discovery: a bare --for TYPE is resolved among its events' groups once they are read.
   const saved = source.discovery === undefined ? resolveSavedFilter(resolved, read.events) : resolved;
   const filter: EventFilter = sent ? { ...saved, fields: undefined } : saved;
@@ -114,13 +119,13 @@ export async function readEvents(
     const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
     const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
     const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, events);
-    return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+    return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, unanswered, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
   const all = read.distinct === true ? read.events : dedupeByUid(read.events);
   const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));
   // Only where they are told; kept for -o stable, an event stands for its triple's: no counts or times to read notes from.
   const notes = opts.notes === false || opts.keep === 'stable' ? recorderNotes([]) : recorderNotesFor(all, events);
-  return { source, events, filter, hidden, notes, fieldSelectorSent: sent, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+  return { source, events, filter, hidden, notes, fieldSelectorSent: sent, unanswered, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { TimelineTableOptions } from '../render/timeline-table.ts';
 import type { EventStore } from '../core/event-store.ts';
 import { eventNameError } from '../core/object-names.ts';
 import { DRY_RUN_MODES } from '../options/flags.ts';
-import { parseCommonOptions } from '../options/common.ts';
+import { oneContext, parseCommonOptions } from '../options/common.ts';
 import type { ColorMode, ScopeOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 
@@ -51,7 +51,7 @@ function positiveInteger(flag: string, text: unknown): number | undefined {
 }
 
 export function parseAggregateOptions(name: string, raw: RawOptions): AggregateOptions {
-  const common = parseCommonOptions(raw);
+  const common = oneContext(parseCommonOptions(raw), 'aggregate-patch');
   const invalidName = eventNameError(name);
   if (invalidName !== null) throw new UsageError(invalidName);
   if (common.from !== null) throw new UsageError('aggregate-patch writes to a cluster: --from does not apply');

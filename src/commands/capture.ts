@@ -24,7 +24,7 @@ import type { SavedObject } from '../core/object-meta.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
 import { STATUS_FILE, formatStatusFile } from '../io/facts-file.ts';
 import type { FactSet } from '../core/facts.ts';
-import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
+import { oneContext, parseCommonOptions, parseEventTTL } from '../options/common.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
@@ -43,7 +43,7 @@ export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOption
   if (dir.trim() === '') throw new UsageError('capture needs a folder name');
   return {
     dir,
-    common: parseCommonOptions(raw),
+    common: oneContext(parseCommonOptions(raw), 'capture'),
     force: raw.force === true,
     allObjects: raw.allObjects === true,
     eventTTLms: parseEventTTL(raw),

@@ -63,7 +63,8 @@ function parseWords(words: string[]): Parsed {
     const value = inline ?? words[i + 1];
     if (flag === '-n' || flag === '--namespace') namespace = value ?? null;
     if (flag === '--kubeconfig') kubeconfig = value;
-    if (flag === '--context') context = value;
+    // Several contexts: names are looked up in the first.
+    if (flag === '--context') context = value?.split(',')[0];
     const spec = word.startsWith('-') ? findFlag(flag, 'timeline') : undefined;
     if (spec !== undefined && CONNECTION_FLAGS.has(spec.long)) {
       const key = optionKey(spec.long);
@@ -87,12 +88,21 @@ function withPrefix(prefix: string, values: readonly string[], directive: number
   return { candidates: values.filter((v) => v.startsWith(prefix)), directive };
 }
 
+/** --context a,b: the name after the last comma is completed; the names already typed are not offered again. */
+function commaList(prefix: string, values: readonly string[]): Completion {
+  const typed = prefix.split(',');
+  const last = typed.pop() ?? '';
+  const head = typed.map((t) => `${t},`).join('');
+  const offered = withPrefix(last, values.filter((v) => !typed.includes(v)));
+  return { ...offered, candidates: offered.candidates.map((v) => `${head}${v}`) };
+}
+
 async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups: NameLookups): Promise<Completion> {
   const values = findFlag(flag, parsed.verb)?.values;
   if (values === undefined) return { candidates: [], directive: DIRECTIVE.noFileComp };
   if (values === 'files') return { candidates: [], directive: DIRECTIVE.default };
   if (values === 'namespaces') return withPrefix(prefix, await lookups.namespaces());
-  if (values === 'contexts') return withPrefix(prefix, await lookups.contexts());
+  if (values === 'contexts') return commaList(prefix, await lookups.contexts());
   if (values === 'clusters') return withPrefix(prefix, await lookups.clusters());
   if (values === 'users') return withPrefix(prefix, await lookups.users());
   return withPrefix(prefix, values);

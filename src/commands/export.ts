@@ -19,7 +19,7 @@ import { exportSummary } from '../render/otlp-status.ts';
 import { outOfRangeNotice, shipNoticeText } from '../render/adapter-notices.ts';
 import { openEndpoint } from '../otlp/http.ts';
 import { Shipper } from '../otlp/ship.ts';
-import { parseCommonOptions } from '../options/common.ts';
+import { oneContext, parseCommonOptions } from '../options/common.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { parseOtlpOptions } from '../options/otlp.ts';
@@ -33,7 +33,7 @@ interface ExportOptions {
 }
 
 export function parseExportOptions(raw: RawOptions): ExportOptions {
-  const common = parseCommonOptions(raw);
+  const common = oneContext(parseCommonOptions(raw), 'export');
   const otlp = parseOtlpOptions(raw);
   if (otlp === null) throw new UsageError('export needs --otlp URL, e.g. --otlp http://localhost:4318/v1/logs');
   return { common, otlp };

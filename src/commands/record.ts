@@ -28,7 +28,7 @@ import { escapeTerminal } from '../render/escape.ts';
 import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
-import { parseCommonOptions } from '../options/common.ts';
+import { oneContext, parseCommonOptions } from '../options/common.ts';
 import { parseDurationFlag } from '../options/raw.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { statusLine } from '../app/status-line.ts';
@@ -54,7 +54,7 @@ interface RecordOptions {
 export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions {
   if (file.trim() === '') throw new UsageError('record needs a file name, e.g. record -n op-events events.jsonl');
   if (file === '-') throw new UsageError('record writes to a file, not to stdout: give a file name');
-  const common = parseCommonOptions(raw);
+  const common = oneContext(parseCommonOptions(raw), 'record');
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
   // A record keeps its objects with their labels: -l chooses when it is read back.
   if ((common.filter.labels?.length ?? 0) > 0) throw new UsageError('-l does not apply to record: the record keeps the objects with their labels; use -l when reading it back (timeline --from FILE -l ...)');

@@ -1,6 +1,6 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
 import type { Deps, Output } from '../deps.ts';
-import { SUCCESS, UsageError } from '../errors.ts';
+import { UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import type { Keep } from '../core/keep.ts';
@@ -20,7 +20,7 @@ import { renderRecorderFooter } from '../render/recorder-notes.ts';
 import { criterionFlag } from '../options/selection.ts';
 import { timelineHtml } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
-import { parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
+import { oneContext, parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
 import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
@@ -46,6 +46,8 @@ export interface TimelineOptions {
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
   const common = parseCommonOptions(raw);
+  // One page has one lane per object, not yet one group of lanes per cluster.
+  if (raw.output === 'html') oneContext(common, '-o html');
   return {
     common,
     output: parseOutputChoice(raw, TIMELINE_OUTPUTS, true),
@@ -61,6 +63,7 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
 function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['watch'] {
   const watch = raw.watchOnly === true ? 'watch-only' : raw.watch === true ? 'watch' : 'none';
   if (watch === 'none') return watch;
+  oneContext(common, `--${watch}`);
   if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
   if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
   if (raw.outputFile !== undefined) throw new UsageError(`--output-file does not apply to --${watch}`);
@@ -116,7 +119,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
   deps.stderr.write(renderSavedNotice(provenance, events));
   if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
-  const done = { result: SUCCESS, footer: footer(gathered, ages.at, opts) };
+  const done = { result: readResult(gathered.unanswered), footer: footer(gathered, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
     stdout.write(timelineHtml({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
@@ -143,6 +146,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     absoluteTimes: opts.absoluteTimes,
     wide: format === 'wide',
     allNamespaces: provenance.namespace === null,
+    ...(provenance.kind === 'cluster' && provenance.clusters !== undefined ? { contexts: true } : {}),
     noHeaders: opts.noHeaders,
     palette,
     standing,

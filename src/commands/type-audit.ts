@@ -9,7 +9,7 @@ import { choosePalette } from '../render/color.ts';
 import { toAuditJson } from '../render/audit-json.ts';
 import { renderDocument } from '../render/document.ts';
 import { renderAuditText } from '../render/audit-text.ts';
-import { parseCommonOptions } from '../options/common.ts';
+import { oneContext, parseCommonOptions } from '../options/common.ts';
 import { AUDIT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
@@ -22,7 +22,7 @@ interface TypeAuditOptions {
 }
 
 export function parseTypeAuditOptions(raw: RawOptions): TypeAuditOptions {
-  return { common: parseCommonOptions(raw), output: parseOutputChoice(raw, AUDIT_OUTPUTS, true) };
+  return { common: oneContext(parseCommonOptions(raw), 'type-audit'), output: parseOutputChoice(raw, AUDIT_OUTPUTS, true) };
 }
 
 export async function runTypeAudit(opts: TypeAuditOptions, deps: Deps): Promise<CommandResult> {

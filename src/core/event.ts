@@ -34,6 +34,14 @@ export interface Event {
   lastSeen: number | null;
   /** events.k8s.io/v1 style: the event carries eventTime or series, so count/lastTimestamp are not its counters */
   seriesStyle: boolean;
+  /** read from several contexts at once (--context a,b, --contexts, --all-contexts): the one it came from */
+  cluster?: EventCluster;
+}
+
+/** The kubeconfig context an event was read through and its API server; one object shared by that context's events. */
+export interface EventCluster {
+  context: string;
+  server: string;
 }
 
 import { asObject, asString } from './json.ts';

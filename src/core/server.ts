@@ -3,7 +3,7 @@
 // as far as the plugin can tell (a proxy in front of a cluster is another URL for it).
 
 /** scheme://host:port/path in one spelling; the text itself when it is not a URL. */
-function canonical(server: string): string {
+export function canonical(server: string): string {
   try {
     const url = new URL(server);
     const port = url.port || (url.protocol === 'http:' ? '80' : '443');

@@ -60,6 +60,23 @@ interface Common {
 /** The live API server, read now. */
 export interface ClusterProvenance extends Common {
   kind: 'cluster';
+  /** several contexts read as one (core/fleet.ts): each, in the order asked; absent for one context */
+  clusters?: FleetMember[];
+}
+
+/** One context of several read together, and the namespace read in it (null: all). */
+export interface FleetMember {
+  context: string;
+  server: string;
+  namespace: string | null;
+}
+
+/** A context of several that did not answer a read: the others' events are still shown. */
+export interface Unanswered {
+  context: string;
+  server: string;
+  /** the error's one line, in the words a lone read of it would have said */
+  reason: string;
 }
 
 /** A capture's events.json: both API views, taken at one moment. */
@@ -202,6 +219,8 @@ export interface SourceRead {
   raw?: RawEvents | null;
   /** true when `events` already hold one version of each event (a record's): de-duplicating them would find nothing */
   distinct?: boolean;
+  /** several contexts read together: those that did not answer (absent when all did) */
+  unanswered?: Unanswered[];
 }
 
 /** One version of an event as the input observed it. */

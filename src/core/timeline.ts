@@ -121,6 +121,7 @@ export function stableLines(events: Event[]): string[] {
   const shared = kindsInSeveralGroups(events);
   // Into a set as they are made: 200,000 events say a few hundred distinct lines.
   const lines = new Set<string>();
-  for (const ev of events) lines.add(`${orNone(ev.type)} ${orNone(ev.reason)} ${formatQualifiedObjectRef(ev.object, shared)}`);
+  // Several contexts read together: each line begins with its context (one context: the lab's form).
+  for (const ev of events) lines.add(`${ev.cluster === undefined ? '' : `${ev.cluster.context} `}${orNone(ev.type)} ${orNone(ev.reason)} ${formatQualifiedObjectRef(ev.object, shared)}`);
   return [...lines].sort(compareBytes);
 }

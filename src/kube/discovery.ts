@@ -6,7 +6,7 @@
 import type { ServedResource } from '../core/resources.ts';
 import type { ResourceDiscovery } from '../core/source.ts';
 import type { Getter } from './objects.ts';
-import { mapBounded } from './bounded.ts';
+import { mapBounded } from '../core/bounded.ts';
 
 const AGGREGATED =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';

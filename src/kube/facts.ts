@@ -13,7 +13,7 @@ import { parseQuotaRefusal } from '../core/causes-workloads.ts';
 import { ApiError, apiRequest, openStream, PAGE_SIZE } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { continueTokens } from './paging.ts';
-import { mapBounded } from './bounded.ts';
+import { mapBounded } from '../core/bounded.ts';
 import { pathSegment } from './api-names.ts';
 
 /** The collections facts are read from, by Kind. */

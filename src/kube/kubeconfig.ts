@@ -130,13 +130,24 @@ function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): Kube
   return config;
 }
 
-export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget> {
+/** The kubeconfig files kubectl would read, merged by its rule. */
+async function loadMerged(req: KubeconfigRequest): Promise<{ files: string[]; config: KubeConfig }> {
   const files = kubeconfigFiles(req);
   if (files.length === 0) {
     throw new KubeconfigError('none-found');
   }
   const { KubeConfig: KubeConfigClass } = await loadClientNode();
-  const config = mergeKubeconfigs(KubeConfigClass, files.map((file) => readFile(KubeConfigClass, file)));
+  return { files, config: mergeKubeconfigs(KubeConfigClass, files.map((file) => readFile(KubeConfigClass, file))) };
+}
+
+/** Every context of the merged kubeconfig, in the order kubectl config get-contexts lists them (by name). */
+export async function kubeconfigContexts(req: KubeconfigRequest): Promise<string[]> {
+  const { config } = await loadMerged(req);
+  return config.contexts.map((c) => c.name).sort();
+}
+
+export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget> {
+  const { files, config } = await loadMerged(req);
   const contextName = req.context || config.currentContext;
   const o = req.overrides ?? {};
   if (!contextName && !o.server) throw new KubeconfigError('no-current-context');

@@ -13,7 +13,7 @@ import { InvalidNameError, pathSegment } from './api-names.ts';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../core/object-names.ts';
 import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
 import { continueTokens } from './paging.ts';
-import { eachLimited } from './bounded.ts';
+import { eachLimited } from '../core/bounded.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import type { ServedResource } from '../core/resources.ts';
 

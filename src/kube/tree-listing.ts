@@ -9,7 +9,7 @@ import { objectMetaOf } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 import type { ServedResource } from '../core/resources.ts';
 import { InvalidNameError, pathSegment } from './api-names.ts';
-import { mapBounded } from './bounded.ts';
+import { mapBounded } from '../core/bounded.ts';
 import { ApiError, PAGE_SIZE } from './http.ts';
 import type { Getter } from './objects.ts';
 import { continueTokens } from './paging.ts';

@@ -19,6 +19,8 @@ export interface ScopeOptions {
   namespace: string | null;
   allNamespaces: boolean;
   context?: string;
+  /** several contexts read together: named (--context a,b), by a pattern (--contexts), or all (--all-contexts) */
+  fleet?: FleetChoice;
   kubeconfig?: string;
   /** 0 = no limit */
   requestTimeoutMs: number;
@@ -26,6 +28,44 @@ export interface ScopeOptions {
   overrides: ConnectionOverrides;
   /** -v/--v: 6 logs each request on stderr */
   verbosity: number;
+}
+
+export type FleetChoice = { names: string[] } | { pattern: RegExp; text: string } | { all: true };
+
+/**
+ * --context repeatable and comma-separated, --contexts REGEX (kubectl-mc's flag: a context whose
+ * name the expression matches anywhere, as Go's regexp.MatchString), --all-contexts. One context
+ * named once is the plain --context it always was.
+ */
+function parseContexts(raw: RawOptions): { context?: string; fleet?: FleetChoice } {
+  const names = [...new Set(splitList(raw.context) ?? [])];
+  const pattern = str(raw, 'contexts');
+  const all = raw.allContexts === true;
+  const given = [names.length > 0 ? '--context' : '', pattern !== undefined ? '--contexts' : '', all ? '--all-contexts' : ''].filter((f) => f !== '');
+  if (given.length > 1) throw new UsageError(`${given.join(' and ')} both choose contexts: use one`);
+  const fleet: FleetChoice | undefined =
+    pattern !== undefined ? { pattern: compileContexts(pattern), text: pattern } : all ? { all: true } : names.length > 1 ? { names } : undefined;
+  if (fleet === undefined) return names.length === 1 ? { context: names[0] as string } : {};
+  if (str(raw, 'from') !== undefined) throw new UsageError('several contexts are read from live clusters: they do not apply to --from');
+  for (const flag of ['server', 'cluster', 'user', 'token'] as const) {
+    if (str(raw, flag) !== undefined) throw new UsageError(`--${flag} names one cluster or user: it does not apply to several contexts`);
+  }
+  return { fleet };
+}
+
+function compileContexts(text: string): RegExp {
+  if (text === '') throw new UsageError('--contexts needs a regular expression');
+  try {
+    return new RegExp(text, 'u');
+  } catch (error) {
+    throw new UsageError(`--contexts ${JSON.stringify(text)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** A verb that reads or writes one cluster refuses several contexts in one line (exit 2). */
+export function oneContext(common: CommonOptions, what: string): CommonOptions {
+  if (common.scope.fleet !== undefined) throw new UsageError(`${what} reads one context: several (--context a,b, --contexts, --all-contexts) are read by the timeline only`);
+  return common;
 }
 
 export interface CommonOptions {
@@ -123,7 +163,7 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
     scope: {
       namespace,
       allNamespaces,
-      context: str(raw, 'context'),
+      ...parseContexts(raw),
       kubeconfig: str(raw, 'kubeconfig'),
       requestTimeoutMs: parseRequestTimeout(str(raw, 'requestTimeout')),
       overrides: parseConnectionOverrides(raw),

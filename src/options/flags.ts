@@ -41,7 +41,9 @@ const COLOR_MODES = ['auto', 'always', 'never'] as const;
 export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { long: '--namespace', short: '-n', value: '<name>', description: "namespace to read; without it, the context's namespace, else default", values: 'namespaces', group: 'reading' },
   { long: '--all-namespaces', short: '-A', description: 'read every namespace', group: 'reading' },
-  { long: '--context', value: '<name>', description: 'kubeconfig context to use', values: 'contexts', group: 'connection' },
+  { long: '--context', value: '<name>', description: 'kubeconfig context to use; several (comma-separated or repeated) are read together', repeatable: true, values: 'contexts', group: 'connection' },
+  { long: '--contexts', value: '<regex>', description: 'read every kubeconfig context whose name matches this regular expression, together', group: 'connection' },
+  { long: '--all-contexts', description: 'read every kubeconfig context together', group: 'connection' },
   { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use; without it, $KUBECONFIG, else ~/.kube/config', values: 'files', group: 'connection' },
   { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0', group: 'connection' },
   {

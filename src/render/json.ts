@@ -20,6 +20,9 @@ type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
   onServer?: boolean;
   /** only with --tree: the owner chain of the event's object, root first, the object itself last */
   tree?: JsonTreeNode[];
+  /** only when several contexts were read together: the one the event came from, and its API server */
+  context?: string;
+  server?: string;
 };
 
 /**
@@ -51,6 +54,10 @@ export function toJsonEvent(ev: Event, standing: EventStanding = {}, chain?: rea
     lastSeen: isoOrNull(ev.lastSeen),
     seriesStyle: ev.seriesStyle,
   };
+  if (ev.cluster !== undefined) {
+    json.context = ev.cluster.context;
+    json.server = ev.cluster.server;
+  }
   if (standing.incarnation !== undefined) json.incarnation = standing.incarnation;
   if (standing.onServer !== undefined) json.onServer = standing.onServer;
   if (chain !== undefined) json.tree = toJsonChain(chain);

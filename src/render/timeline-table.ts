@@ -18,6 +18,8 @@ export interface TimelineTableOptions {
   now: number;
   wide: boolean;
   allNamespaces: boolean;
+  /** several contexts read together: a CONTEXT column first, the context each event came from */
+  contexts?: boolean;
   noHeaders: boolean;
   palette: Palette;
   /** Longest cell in characters; default DEFAULT_CELL_WIDTH (1024), and no limit with wide (0 = no limit). */
@@ -57,6 +59,7 @@ interface Column {
 }
 
 const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
+const CONTEXT: Column = { head: 'CONTEXT', cell: (ev) => ev.cluster?.context ?? '' };
 const AGES: Column[] = [
   { head: 'FIRST SEEN', cell: (ev, now) => formatAge(ev.firstSeen, now) },
   { head: 'LAST SEEN', cell: (ev, now) => formatLastSeen(ev, now), mark: (s) => (s.onServer === false ? NOT_ON_SERVER_MARK : '') },
@@ -126,7 +129,7 @@ function columnsFor(opts: TimelineTableOptions): Column[] {
   const wide = tree?.wide ?? (opts.wide ? WIDE : []);
   const statusOf = opts.statusOf;
   const status: Column[] = opts.wide && statusOf !== undefined ? [{ head: 'STATUS', cell: (ev) => statusOf(ev) }] : [];
-  return [...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...base, ...wide, ...status, MESSAGE];
+  return [...(opts.contexts === true ? [CONTEXT] : []), ...(opts.allNamespaces ? [NAMESPACE] : []), ...(opts.absoluteTimes ? TIMES : AGES), ...base, ...wide, ...status, MESSAGE];
 }
 
 /**

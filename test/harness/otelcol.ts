@@ -8,14 +8,14 @@
 // The file exporter appends OTLP JSON, one ExportLogsServiceRequest a line, to `output`: what
 // `kubectl evtimeline --from` reads back.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureOtelcol } from './build-otelcol.mjs';
 import { freePort } from './ports.ts';
+import { spawnUntilReady, stopChild } from './spawned.ts';
 
 export interface CollectorOptions {
   /** serve OTLP/HTTP over TLS with this certificate and key (PEM files); with clientCaFile, ask for a client certificate signed by it */
@@ -63,7 +63,6 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The collector's config as JSON (YAML is a superset): a logs pipeline from OTLP/HTTP to a file;
@@ -118,36 +117,15 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
   let port = 0;
 
   const launch = async (): Promise<void> => {
-    const log = createWriteStream(logPath, { flags: 'a' });
     const env = opts.k8s ? { ...process.env, KUBECONFIG: opts.k8s.kubeconfig } : process.env;
-    const proc = spawn(binary, [`--config=${configPath}`], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    proc.stdout?.pipe(log);
-    proc.stderr?.pipe(log);
-    let exited = false;
-    proc.once('exit', () => (exited = true));
-    child = proc;
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      if (exited) {
-        child = undefined;
-        const text = await readFile(logPath, 'utf8').catch(() => '');
-        throw new Error(`the collector exited before it was ready:\n${text.trimEnd().split('\n').slice(-20).join('\n')}`);
-      }
-      if (await canConnect(port)) return;
-      await sleep(100);
-    }
-    proc.kill('SIGKILL');
-    throw new Error(`the collector did not accept connections on 127.0.0.1:${port} within ${READY_TIMEOUT_MS / 1000} s (log: ${logPath})`);
+    const what = `the collector on 127.0.0.1:${port}`;
+    child = await spawnUntilReady({ binary, args: [`--config=${configPath}`], env, logPath, what, ready: () => canConnect(port), timeoutMs: READY_TIMEOUT_MS });
   };
 
   const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> => {
     const proc = child;
     child = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      proc.once('exit', () => resolve());
-      proc.kill(signal);
-    });
+    await stopChild(proc, signal);
   };
 
   // A port picked free can be taken before the collector binds it: try another.

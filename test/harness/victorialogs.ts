@@ -7,13 +7,13 @@
 // Each node gets a fresh data folder and a free loopback port; a node can be stopped and started
 // again on the same port and data (a storage node lost mid-read).
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureVictoriaLogs } from './build-victorialogs.mjs';
 import { freePort } from './ports.ts';
+import { spawnUntilReady, stopChild } from './spawned.ts';
 
 export interface VictoriaLogsNode {
   /** http://127.0.0.1:PORT */
@@ -64,7 +64,6 @@ async function startNode(binary: string, dir: string, name: string, extra: strin
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
-    const out = createWriteStream(logPath, { flags: 'a' });
     const args = [
       `-httpListenAddr=127.0.0.1:${port}`,
       `-storageDataPath=${dataPath}`,
@@ -75,34 +74,14 @@ async function startNode(binary: string, dir: string, name: string, extra: strin
       '-inmemoryDataFlushInterval=1s',
       ...extra,
     ];
-    const proc = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    proc.stdout?.pipe(out);
-    proc.stderr?.pipe(out);
-    let exited = false;
-    proc.once('exit', () => (exited = true));
-    child = proc;
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      if (exited) {
-        child = undefined;
-        const text = await readFile(logPath, 'utf8').catch(() => '');
-        throw new Error(`victoria-logs ${name} exited before it was ready:\n${text.trimEnd().split('\n').slice(-15).join('\n')}`);
-      }
-      if (await healthy(`http://127.0.0.1:${port}`)) return;
-      await sleep(100);
-    }
-    proc.kill('SIGKILL');
-    throw new Error(`victoria-logs ${name} was not healthy on 127.0.0.1:${port} within ${READY_TIMEOUT_MS / 1000} s (log: ${logPath})`);
+    const ready = () => healthy(`http://127.0.0.1:${port}`);
+    child = await spawnUntilReady({ binary, args, logPath, what: `victoria-logs ${name} on 127.0.0.1:${port}`, ready, timeoutMs: READY_TIMEOUT_MS });
   };
 
   const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> => {
     const proc = child;
     child = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      proc.once('exit', () => resolve());
-      proc.kill(signal);
-    });
+    await stopChild(proc, signal);
   };
 
   // A port picked free can be taken before the node binds it: try another.

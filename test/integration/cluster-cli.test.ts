@@ -177,6 +177,8 @@ test('--store: a VictoriaLogs fed by the collector\'s k8s_events receiver, its U
     const from = /--from (victorialogs\+http:\/\/127\.0\.0\.1:\d+)$/m.exec(c.stdout)?.[1];
     assert.ok(from, c.stdout);
     assert.match(c.stdout, /^its OTLP\/HTTP endpoint for export and record --otlp: http:\/\/127\.0\.0\.1:\d+\/insert\/opentelemetry\/v1\/logs$/m);
+    // The receiver drops events stamped before its own start (to the second): stamp this one later.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const event = {
       apiVersion: 'v1',

@@ -30,7 +30,7 @@ import { api, sleep, waitFor } from '../support/cluster-api.ts';
 import { parseOtlpLines } from '../../src/otlp/collector-file.ts';
 import { parseRecordText } from '../../src/io/record-replay.ts';
 import { planEvents, subjectsIn } from '../../scripts/bench-events.ts';
-import { eachLimited } from '../../src/kube/bounded.ts';
+import { eachLimited } from '../../src/core/bounded.ts';
 
 type Json = Record<string, any>;
 

@@ -49,7 +49,7 @@ before(async () => {
     pod(ns.pull!, 'puller', { image: UNPULLABLE_IMAGE }),
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns.config }, data: { present: 'yes' } },
     pod(ns.config!, 'configured', { command: ['sleep', '3600'], env: [{ name: 'MISSING', valueFrom: { configMapKeyRef: { name: 'settings', key: 'missing' } } }] }),
-    pod(ns.deleted!, 'sleeper', { command: ['sleep', '3600'] }),
+    pod(ns.deleted!, 'sleeper', { command: ['sh', '-c', 'echo started; exec sleep 3600'] }),
     oomDeployment(node, ns.deploy!, 'hog'),
   ]);
 });
@@ -88,6 +88,10 @@ test('a container that exits 1 over and over: Back-off restarting, CrashLoopBack
   );
   assert.deepEqual({ ...last, restartCount: 0 }, { lastState: 'Terminated', lastReason: 'Error', lastExitCode: 1, restartCount: 0 });
   await waitFor('BackOff', () => hasEvent(ns.crash!, 'BackOff', /^Back-off restarting failed container main in pod crasher_/));
+  // The apiserver reaches the kubelet by its InternalIP (--kubelet-preferred-address-types) for logs:
+  // those of the latest run. (--previous names the run before, which the kubelet's container GC may
+  // already have removed, keeping one dead container per container: "unable to retrieve container logs".)
+  await waitFor('kubectl logs crasher', async () => (await kubectlOk(kc, ['-n', ns.crash!, 'logs', 'crasher'])) === 'crashing\n');
   await deleteAndWait(kc, ns.crash!, ['pod', 'crasher']);
   const rows = await sameAsKubectl(ns.crash!);
   // No Killing: a container in back-off is not running when its pod is deleted, so there is nothing to stop.
@@ -165,9 +169,12 @@ test('a missing ConfigMap key: CreateContainerConfigError', async () => {
   await sameAsKubectl(ns.config!);
 });
 
-test('a pod deleted while running: the kubelet stops its container (Killing)', async () => {
+test('a running pod: kubectl logs and exec reach it; deleted, the kubelet stops its container (Killing)', async () => {
   const d = await described(ns.deleted!, 'sleeper', (x) => x.state === 'Running');
   assert.deepEqual(d, { state: 'Running', restartCount: 0 });
+  // kubectl logs and exec go through the apiserver to this kubelet (by InternalIP, with a client certificate).
+  assert.equal(await kubectlOk(kc, ['-n', ns.deleted!, 'logs', 'sleeper']), 'started\n');
+  assert.equal(await kubectlOk(kc, ['-n', ns.deleted!, 'exec', 'sleeper', '--', 'cat', '/etc/hostname']), 'sleeper\n');
   await deleteAndWait(kc, ns.deleted!, ['pod', 'sleeper']);
   const rows = await sameAsKubectl(ns.deleted!);
   assert.deepEqual(rows.map((r) => r.split(' | ').slice(1, 3).join(' ')).sort(), ['Normal Created', 'Normal Killing', 'Normal Pulled', 'Normal Scheduled', 'Normal Started']);

@@ -4,7 +4,7 @@
 // (`unshare --mount` with a tmpfs over /dev holding its own null device): never on the machine's /dev.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import { scratchDir } from '../support/tmp.ts';
 const dir = scratchDir('special-paths');
 const children = new Set<ChildProcess>();
 after(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGKILL');
 });
 
 interface Run {
@@ -28,16 +28,33 @@ interface Run {
   stderr: string;
 }
 
-/** A command line run by sh (bash for `>(...)`), the plugin as `$P`; ends within `timeoutMs` or is killed (code null). */
+/**
+ * A command line run by sh (bash for `>(...)`), the plugin as `$P`, in a process group of its own:
+ * past `timeoutMs` the whole group is killed (code null), so a plugin that hangs (as record into a
+ * FIFO did) is not left running behind the shell.
+ */
 function shell(script: string, opts: { env?: NodeJS.ProcessEnv; shell?: string; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(
-      opts.shell ?? 'sh',
-      ['-c', script],
-      { env: { PATH: process.env.PATH, HOME: dir, P: PLUGIN_BINARY, ...opts.env }, cwd: dir, timeout: opts.timeoutMs ?? 60_000, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
-    );
+    const child = spawn(opts.shell ?? 'sh', ['-c', script], {
+      env: { PATH: process.env.PATH, HOME: dir, P: PLUGIN_BINARY, ...opts.env },
+      cwd: dir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      process.kill(-(child.pid as number), 'SIGKILL');
+    }, opts.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: killed ? null : code, stdout, stderr });
+    });
   });
 }
 

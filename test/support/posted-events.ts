@@ -1,7 +1,7 @@
 // Many plain core/v1 Events in one namespace, created through the API in parallel (bounded): enough
 // for several list pages (500 each) in the tests that cut or hold a list part-way.
 import type { ControlPlane } from '../harness/controlplane.ts';
-import { eachLimited } from '../../src/kube/bounded.ts';
+import { eachLimited } from '../../src/core/bounded.ts';
 import { api } from './cluster-api.ts';
 
 /** Creates `n` events named e-00000.. about pods pod-e-00000.., each message padded to about `padding` words; returns their names. */

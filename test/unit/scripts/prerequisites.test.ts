@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingFor, PREREQUISITES } from '../../../scripts/prerequisites.mjs';
+import { missingFor, packagesFor, PREREQUISITES } from '../../../scripts/prerequisites.mjs';
 import { scratchDir } from '../../support/tmp.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -45,4 +45,12 @@ test('npm run package without the cross strip stops before building, with that o
   );
   assert.equal(run.code, 1);
   assert.equal(run.stderr, `package: ${ARM64_STRIP}\n`);
+});
+
+test('--install names the Debian packages of the missing rows only, once each, in the table\'s order', () => {
+  assert.deepEqual(packagesFor(['package'], { PATH: bin }), ['binutils-aarch64-linux-gnu']);
+  assert.deepEqual(packagesFor(['package'], { PATH: '' }), ['binutils', 'binutils-aarch64-linux-gnu', 'tar', 'gzip']);
+  assert.deepEqual(packagesFor(['browser'], { PATH: bin, EVTIMELINE_CHROMIUM: join(bin, 'no-chromium') }), ['chromium']);
+  assert.ok(packagesFor(['demo'], { PATH: bin }).includes('runc'), 'the demo starts the real node, which needs runc');
+  assert.deepEqual(packagesFor(['browser'], { PATH: bin, EVTIMELINE_CHROMIUM: join(bin, 'strip') }), []);
 });

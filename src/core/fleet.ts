@@ -1,0 +1,120 @@
+// Several kubeconfig contexts read as one source (--context a,b, --contexts REGEX, --all-contexts):
+// each context's own source is read at the same time as the others, at most FLEET_READS_AT_ONCE
+// at a time, and their events handed back as one list labelled with where each came from. A context
+// that does not answer (down, refused, timed out after its own --request-timeout) is left out and
+// named; only when none answers is the read an error, the first context's.
+import { mapBounded } from './bounded.ts';
+import type { Event, EventCluster } from './event.ts';
+import type { ServedResource } from './resources.ts';
+import { LIVE_CLUSTER_TELLS } from './source.ts';
+import type { EventSource, FleetMember, ReadOptions, SourceRead, Unanswered } from './source.ts';
+
+/**
+ * How many contexts are read at once. Each read is one paged LIST to its own API server, so the
+ * wait is the network's and the servers': ten contexts at once cost about the slowest one. The bound
+ * keeps --all-contexts over a kubeconfig of hundreds from opening hundreds of connections.
+ */
+export const FLEET_READS_AT_ONCE = 16;
+
+/** A context to read: its source, or why it could not even be opened (its kubeconfig entry, its credentials). */
+export type FleetEntry = FleetMember & ({ source: EventSource } | { unopened: unknown });
+
+function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? '';
+}
+
+/** The namespace the fleet reads: one when every context reads the same, else null (the table then shows NAMESPACE). */
+function sharedNamespace(members: FleetMember[]): string | null {
+  const namespaces = new Set(members.map((m) => m.namespace));
+  return namespaces.size === 1 ? ([...namespaces][0] ?? null) : null;
+}
+
+/** Union of what each answering context serves: a Kind one cluster serves resolves --for even where another does not. */
+async function servedByAny(entries: FleetEntry[]): Promise<ServedResource[]> {
+  const answers = await mapBounded(entries, FLEET_READS_AT_ONCE, async (entry) => {
+    if (!('source' in entry) || entry.source.discovery === undefined) return { error: 'unopened' in entry ? entry.unopened : new Error('no discovery') };
+    try {
+      return { served: await entry.source.discovery.served() };
+    } catch (error) {
+      return { error };
+    }
+  });
+  const served: ServedResource[][] = answers.flatMap((a) => ('served' in a && a.served !== undefined ? [a.served] : []));
+  if (served.length === 0) throw answers.map((a) => ('error' in a ? a.error : undefined)).find((e) => e !== undefined);
+  const seen = new Set<string>();
+  return served.flat().filter((r) => {
+    const key = `${r.group}/${r.version}/${r.resource}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function fleetSource(entries: FleetEntry[]): EventSource {
+  const members: FleetMember[] = entries.map(({ context, server, namespace }) => ({ context, server, namespace }));
+  let served: Promise<ServedResource[]> | undefined;
+  return {
+    provenance: {
+      kind: 'cluster',
+      context: members.map((m) => m.context).join(','),
+      server: [...new Set(members.map((m) => m.server))].join(','),
+      namespace: sharedNamespace(members),
+      tells: LIVE_CLUSTER_TELLS,
+      clusters: members,
+    },
+    async read(opts: ReadOptions = {}): Promise<SourceRead> {
+      const counts = entries.map(() => 0);
+      const answers = await mapBounded(entries, FLEET_READS_AT_ONCE, async (entry) => {
+        if (!('source' in entry)) return { entry, error: entry.unopened };
+        const at = entries.indexOf(entry);
+        const progress = opts.progress;
+        const each: ReadOptions = {
+          ...opts,
+          ...(progress === undefined
+            ? {}
+            : {
+                progress: (n: number) => {
+                  counts[at] = n;
+                  progress(counts.reduce((a, b) => a + b, 0));
+                },
+              }),
+        };
+        try {
+          return { entry, read: await entry.source.read(each) };
+        } catch (error) {
+          return { entry, error };
+        }
+      });
+      const read = answers.flatMap((a) => ('read' in a && a.read !== undefined ? [{ entry: a.entry, read: a.read }] : []));
+      if (read.length === 0) throw answers[0]?.error ?? new Error('no context to read');
+      const unanswered: Unanswered[] = answers.flatMap((a) =>
+        'error' in a ? [{ context: a.entry.context, server: a.entry.server, reason: reasonOf(a.error) }] : [],
+      );
+      const events: Event[] = [];
+      for (const { entry, read: one } of read) {
+        const cluster: EventCluster = { context: entry.context, server: entry.server };
+        for (const ev of one.events) events.push({ ...ev, cluster });
+      }
+      const raws = read.map((r) => r.read.raw);
+      const raw =
+        opts.raw === true && raws.every((r) => r !== undefined && r !== null)
+          ? {
+              raw: {
+                core: raws.flatMap((r) => r?.core ?? []),
+                eventsK8sIo: raws.every((r) => r?.eventsK8sIo !== null) ? raws.flatMap((r) => r?.eventsK8sIo ?? []) : null,
+              },
+            }
+          : {};
+      return { events, ...raw, ...(unanswered.length > 0 ? { unanswered } : {}) };
+    },
+    async versions() {
+      const all = await mapBounded(entries, FLEET_READS_AT_ONCE, async (entry) => ('source' in entry ? ((await entry.source.versions()) ?? []) : []));
+      return all.flat();
+    },
+    // Which incarnation an event is about is asked of its own cluster; a reference names no cluster,
+    // so a fleet's events go without the (gone)/(previous) marks rather than be looked up in the wrong one.
+    objects: null,
+    discovery: { served: () => (served ??= servedByAny(entries)) },
+  };
+}

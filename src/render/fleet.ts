@@ -1,0 +1,20 @@
+// What reading several contexts together says on stderr: a context that did not answer (its events
+// are missing from what is printed), a context that reads what another already read.
+import type { Unanswered } from '../core/source.ts';
+import { escapeTerminal } from './escape.ts';
+
+/** One line per context that did not answer, naming it, its server and why. */
+export function renderUnanswered(unanswered: readonly Unanswered[]): string {
+  return unanswered
+    .map(({ context, server, reason }) => {
+      const at = server === '' ? '' : ` (${escapeTerminal(server)})`;
+      return `warning: context "${escapeTerminal(context)}"${at} did not answer, its events are not shown: ${escapeTerminal(reason)}\n`;
+    })
+    .join('');
+}
+
+/** A context on the server and namespace another context already reads: read once. */
+export function renderSameClusterNotice(context: string, first: string, server: string, namespace: string | null): string {
+  const where = namespace === null ? 'all namespaces' : `namespace "${escapeTerminal(namespace)}"`;
+  return `context "${escapeTerminal(context)}" reads ${where} of ${escapeTerminal(server)}, as context "${escapeTerminal(first)}" does: read once, as "${escapeTerminal(first)}"\n`;
+}

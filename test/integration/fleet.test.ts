@@ -1,0 +1,184 @@
+// Several contexts read together on three real control planes (the shared one and two of this
+// file's own), each with its own events, through a kubeconfig whose contexts differ in name, user
+// and namespace: every context's rows in the merged table are what `kubectl events --context X`
+// prints for it. Two contexts on the same server and namespace (other user) are read once; one of the
+// three control planes is stopped mid-test, and a server that never answers meets --request-timeout.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
+import type { ControlPlane } from '../harness/controlplane.ts';
+import { comparableRows } from '../harness/kubectl-events.ts';
+import { kubectlOk } from '../harness/kubectl.ts';
+import { createNamespace, freshNamespace } from '../harness/namespace.ts';
+import { evtimeline } from '../harness/plugin.ts';
+import { scratchDir } from '../support/tmp.ts';
+
+const dir = scratchDir('fleet');
+const cpShared = sharedControlPlane();
+let east: ControlPlane;
+let west: ControlPlane;
+let south: ControlPlane;
+let kubeconfig: string;
+let hangConfig: string;
+let hang: Server;
+const ns: Record<string, string> = {};
+
+/** Each context's events: a reason only it has, and one reason they share. */
+const REASONS: Record<string, string[]> = { east: ['ImagePulled', 'BackOff'], 'east-other': ['Scaled'], west: ['FailedScheduling', 'BackOff'], south: ['Evicted'] };
+
+function event(namespace: string, reason: string, i: number) {
+  const first = new Date(Date.now() - (60 + i * 7) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${reason.toLowerCase()}-${i}`, namespace },
+    involvedObject: { apiVersion: 'v1', kind: 'Pod', name: `web-${i}`, namespace },
+    reason,
+    type: reason === 'BackOff' || reason === 'FailedScheduling' ? 'Warning' : 'Normal',
+    message: `${reason} in ${namespace}`,
+    firstTimestamp: first,
+    lastTimestamp: first,
+    count: 1,
+    source: { component: 'fleet-test' },
+  };
+}
+
+function cluster(name: string, cp: ControlPlane) {
+  return { name, cluster: { server: cp.server, 'certificate-authority-data': Buffer.from(cp.ca).toString('base64') } };
+}
+
+before(async () => {
+  // Two control planes of this file's own, started while the shared one is asked for.
+  [east, west, south] = await Promise.all([cpShared, startControlPlane(), startControlPlane()]);
+  ns.east = await freshNamespace(east.kubeconfig, 'fleet-east');
+  ns['east-other'] = await freshNamespace(east.kubeconfig, 'fleet-east-other');
+  ns.west = await createNamespace(west.kubeconfig, 'shop-west');
+  ns.south = await createNamespace(south.kubeconfig, 'shop-south');
+  const cps: Record<string, ControlPlane> = { east, 'east-other': east, west, south };
+  for (const [context, reasons] of Object.entries(REASONS)) {
+    const items = reasons.map((reason, i) => event(ns[context] as string, reason, i));
+    await kubectlOk((cps[context] as ControlPlane).kubeconfig, ['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  }
+  kubeconfig = join(dir, 'fleet.kubeconfig');
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'east',
+    clusters: [cluster('c-east', east), cluster('c-west', west), cluster('c-south', south)],
+    users: [
+      { name: 'admin-east', user: { token: east.token } },
+      { name: 'ops-east', user: { token: east.token } },
+      { name: 'admin-west', user: { token: west.token } },
+      { name: 'admin-south', user: { token: south.token } },
+    ],
+    contexts: [
+      { name: 'east', context: { cluster: 'c-east', user: 'admin-east', namespace: ns.east } },
+      { name: 'east-ops', context: { cluster: 'c-east', user: 'ops-east', namespace: ns.east } },
+      { name: 'east-other', context: { cluster: 'c-east', user: 'admin-east', namespace: ns['east-other'] } },
+      { name: 'west', context: { cluster: 'c-west', user: 'admin-west', namespace: ns.west } },
+      { name: 'south', context: { cluster: 'c-south', user: 'admin-south', namespace: ns.south } },
+    ],
+  };
+  writeFileSync(kubeconfig, JSON.stringify(config));
+  // A server that takes the request and never answers: only --request-timeout ends the wait.
+  hang = createServer(() => {});
+  await new Promise<void>((resolve) => hang.listen(0, '127.0.0.1', resolve));
+  const port = (hang.address() as { port: number }).port;
+  hangConfig = join(dir, 'hang.kubeconfig');
+  writeFileSync(
+    hangConfig,
+    JSON.stringify({
+      ...config,
+      clusters: [...config.clusters, { name: 'c-hang', cluster: { server: `http://127.0.0.1:${port}` } }],
+      contexts: [...config.contexts, { name: 'hang', context: { cluster: 'c-hang', user: 'admin-east', namespace: 'default' } }],
+    }),
+  );
+});
+
+after(async () => {
+  hang?.closeAllConnections();
+  hang?.close();
+  await Promise.all([west?.stop(), south?.stop()]);
+});
+
+/** The rows of one context in the merged table (header kept), on kubectl events' columns. */
+function rowsOfContext(table: string, context: string): string[] {
+  const [header = '', ...rows] = table.split('\n');
+  const mine = rows.filter((row) => row.split(/\s+/)[0] === context);
+  // Contexts reading different namespaces add NAMESPACE after CONTEXT: each row's is its context's.
+  if (/^CONTEXT\s+NAMESPACE\s/.test(header)) for (const row of mine) assert.equal(row.split(/\s+/)[1], ns[context], row);
+  return comparableRows([header.replace('NAMESPACE', ' '.repeat(9)), ...mine].join('\n'));
+}
+
+async function kubectlEvents(context: string): Promise<string[]> {
+  return comparableRows(await kubectlOk(kubeconfig, ['events', '--context', context]));
+}
+
+test('--context a,b,c: each context\'s rows are what kubectl events --context X prints', { timeout: 120_000 }, async () => {
+  const r = await evtimeline(['--context', 'east,east-other', '--context', 'west,south'], kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^CONTEXT\s+NAMESPACE\s+FIRST SEEN\s+LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+FROM\s+MESSAGE\n/);
+  for (const context of ['east', 'east-other', 'west', 'south']) {
+    const theirs = await kubectlEvents(context);
+    assert.equal(theirs.length, REASONS[context]?.length);
+    assert.deepEqual(rowsOfContext(r.stdout, context), theirs, context);
+  }
+  assert.equal(r.stdout.trimEnd().split('\n').length, 1 + 6);
+});
+
+test('two contexts on the same server and namespace (another user) are read once, and said', { timeout: 60_000 }, async () => {
+  const r = await evtimeline(['--context', 'east,east-ops,west'], kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`^context "east-ops" reads namespace "${ns.east}" of ${east.server.replace(/\./g, '\\.')}, as context "east" does: read once, as "east"$`, 'm'));
+  assert.deepEqual(rowsOfContext(r.stdout, 'east'), await kubectlEvents('east'));
+  assert.equal(r.stdout.split('\n').filter((row) => row.startsWith('east-ops')).length, 0);
+});
+
+test('-o stable is prefixed with the context only for several; -o json carries context and server', { timeout: 60_000 }, async () => {
+  const one = await evtimeline(['--context', 'west', '-o', 'stable'], kubeconfig);
+  assert.equal(one.stdout, 'Warning BackOff Pod/web-1\nWarning FailedScheduling Pod/web-0\n');
+  const several = await evtimeline(['--contexts', '^(west|south)$', '-o', 'stable'], kubeconfig);
+  assert.equal(several.stdout, 'south Normal Evicted Pod/web-0\nwest Warning BackOff Pod/web-1\nwest Warning FailedScheduling Pod/web-0\n');
+  const json = await evtimeline(['--all-contexts', '-o', 'json'], kubeconfig);
+  assert.equal(json.code, 0, json.stderr);
+  const items = JSON.parse(json.stdout) as { reason: string; namespace: string; context: string; server: string; firstSeen: string }[];
+  // One story in time order across the clusters.
+  const times = items.map((item) => Date.parse(item.firstSeen));
+  assert.deepEqual(times, [...times].sort((a, b) => a - b));
+  const servers: Record<string, string> = { east: east.server, 'east-other': east.server, west: west.server, south: south.server };
+  assert.equal(items.length, 6);
+  for (const item of items) {
+    assert.equal(item.server, servers[item.context], item.context);
+    assert.equal(item.namespace, ns[item.context]);
+    assert.ok(REASONS[item.context]?.includes(item.reason), `${item.context} ${item.reason}`);
+  }
+});
+
+test('a control plane stopped mid-test: one warning naming it, the others printed, exit 4', { timeout: 120_000 }, async () => {
+  await south.stop();
+  const r = await evtimeline(['--context', 'east,west,south'], kubeconfig);
+  assert.equal(r.code, 4, r.stderr);
+  const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+  assert.equal(warnings.length, 1, r.stderr);
+  assert.match(warnings[0] ?? '', /^warning: context "south" \(https:\/\/127\.0\.0\.1:\d+\) did not answer, its events are not shown: cannot reach the API server at https:\/\/127\.0\.0\.1:\d+ \(context "south"\): ECONNREFUSED$/);
+  assert.deepEqual(rowsOfContext(r.stdout, 'east'), await kubectlEvents('east'));
+  assert.deepEqual(rowsOfContext(r.stdout, 'west'), await kubectlEvents('west'));
+  assert.deepEqual(rowsOfContext(r.stdout, 'south'), []);
+  // Alone, it is the plain error of one cluster: exit 1.
+  const alone = await evtimeline(['--context', 'south'], kubeconfig);
+  assert.equal(alone.code, 1);
+});
+
+test('--request-timeout applies to each cluster: one that never answers is left out, the others printed', { timeout: 60_000 }, async () => {
+  const t0 = performance.now();
+  const r = await evtimeline(['--context', 'hang,west', '--request-timeout', '2s'], hangConfig);
+  const seconds = (performance.now() - t0) / 1000;
+  assert.equal(r.code, 4, r.stderr);
+  assert.match(r.stderr, /^warning: context "hang" \(http:\/\/127\.0\.0\.1:\d+\) did not answer, its events are not shown: .+$/m);
+  assert.deepEqual(rowsOfContext(r.stdout, 'west'), await kubectlEvents('west'));
+  assert.ok(seconds < 10, `took ${seconds.toFixed(1)} s`);
+});

@@ -1,0 +1,165 @@
+// Several contexts read together (--context a,b, --contexts, --all-contexts) through the port: the
+// fleet source (core/fleet.ts) over in-memory sources, one per context. Agreement with kubectl events
+// per context on real control planes is test/integration/fleet.test.ts.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../../../src/cli.ts';
+import { EXIT, RuntimeError, UsageError } from '../../../src/errors.ts';
+import { FLEET_READS_AT_ONCE, fleetSource } from '../../../src/core/fleet.ts';
+import type { FleetEntry } from '../../../src/core/fleet.ts';
+import type { EventSource } from '../../../src/core/source.ts';
+import { parseCommonOptions } from '../../../src/options/common.ts';
+import { ev } from '../../support/builders.ts';
+import { fakeDeps } from '../../support/deps.ts';
+import { servedResource } from '../../support/served.ts';
+import { fromCluster, memorySource, openSources } from '../../support/sources.ts';
+
+const EAST = 'https://east.example:6443';
+const WEST = 'https://west.example:6443';
+
+function member(context: string, server: string, raw: unknown[], o: { served?: ReturnType<typeof servedResource>[] } = {}): FleetEntry {
+  const source = memorySource({ provenance: fromCluster({ context, server, namespace: 'shop' }), raw, ...(o.served ? { served: o.served } : {}) });
+  return { context, server, namespace: 'shop', source };
+}
+
+function down(context: string, server: string, why: string): FleetEntry {
+  const source: EventSource = {
+    ...memorySource({ provenance: fromCluster({ context, server }), raw: [] }),
+    read: async () => {
+      throw new RuntimeError(why);
+    },
+  };
+  return { context, server, namespace: 'shop', source };
+}
+
+async function run(argv: string[], live: EventSource) {
+  const fake = fakeDeps({ openSource: openSources({ live }).open, now: Date.parse('2026-11-30T12:00:00Z') });
+  const code = await runCli(argv, fake.deps).catch((error: unknown) => error);
+  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
+}
+
+const eastEvents = () => [
+  ev({ namespace: 'shop', reason: 'Pulled', kind: 'Pod', apiVersion: 'v1', objectName: 'web-1', first: 300 }),
+  ev({ namespace: 'shop', type: 'Warning', reason: 'BackOff', kind: 'Pod', apiVersion: 'v1', objectName: 'web-1', first: 100 }),
+];
+const westEvents = () => [ev({ namespace: 'shop', type: 'Warning', reason: 'FailedScheduling', kind: 'Pod', apiVersion: 'v1', objectName: 'web-2', first: 200 })];
+
+describe('several contexts in one timeline', () => {
+  test('the table merges them in time order with a CONTEXT column first', async () => {
+    const r = await run(['--context', 'east,west'], fleetSource([member('east', EAST, eastEvents()), member('west', WEST, westEvents())]));
+    assert.equal(r.code, EXIT.ok, r.stderr);
+    const [header, ...rows] = r.stdout.trimEnd().split('\n');
+    assert.match(header ?? '', /^CONTEXT\s+FIRST SEEN\s+LAST SEEN\s+TYPE\s+REASON\s+OBJECT/);
+    assert.deepEqual(
+      rows.map((row) => row.split(/\s+/).filter((cell) => /^(east|west|Pulled|BackOff|FailedScheduling)$/.test(cell))),
+      [['east', 'Pulled'], ['west', 'FailedScheduling'], ['east', 'BackOff']],
+    );
+  });
+
+  test('one context keeps the table it always had: no CONTEXT column', async () => {
+    const one = memorySource({ provenance: fromCluster({ context: 'east', server: EAST, namespace: 'shop' }), raw: eastEvents() });
+    const r = await run(['--context', 'east'], one);
+    assert.doesNotMatch(r.stdout, /CONTEXT/);
+  });
+
+  test('-o stable prefixes each line with its context; -o json carries context and server', async () => {
+    const fleet = () => fleetSource([member('east', EAST, eastEvents()), member('west', WEST, westEvents())]);
+    const stable = await run(['--context', 'east,west', '-o', 'stable'], fleet());
+    assert.equal(stable.stdout, ['east Normal Pulled Pod/web-1', 'east Warning BackOff Pod/web-1', 'west Warning FailedScheduling Pod/web-2', ''].join('\n'));
+    const json = await run(['--context', 'east,west', '-o', 'json'], fleet());
+    const items = JSON.parse(json.stdout) as { reason: string; context: string; server: string }[];
+    assert.deepEqual(
+      items.map((i) => [i.reason, i.context, i.server]),
+      [['Pulled', 'east', EAST], ['FailedScheduling', 'west', WEST], ['BackOff', 'east', EAST]],
+    );
+  });
+
+  test('a context that does not answer: one warning naming it, the others printed, exit 4', async () => {
+    const r = await run(['--context', 'east,gone,west'], fleetSource([member('east', EAST, eastEvents()), down('gone', 'https://gone.example', 'cannot reach the API server at https://gone.example (context "gone"): connection refused'), member('west', WEST, westEvents())]));
+    assert.equal(r.code, EXIT.partial);
+    assert.equal(r.stderr.split('\n').filter((l) => l.startsWith('warning:')).length, 1);
+    assert.match(r.stderr, /^warning: context "gone" \(https:\/\/gone\.example\) did not answer, its events are not shown: cannot reach the API server .*connection refused$/m);
+    assert.match(r.stdout, /east .*Pulled/);
+    assert.match(r.stdout, /west .*FailedScheduling/);
+  });
+
+  test('when no context answers, the first one\'s error is the error (exit 1)', async () => {
+    const r = await run(['--context', 'a,b'], fleetSource([down('a', EAST, 'first \x1b[31m down'), down('b', WEST, 'second down')]));
+    assert.ok(r.code instanceof RuntimeError);
+    assert.equal(r.code.message, 'first \x1b[31m down');
+  });
+
+  test('a context that could not be opened counts as not answering; its reason is escaped', async () => {
+    const r = await run(['--context', 'east,bad'], fleetSource([member('east', EAST, eastEvents()), { context: 'bad\x1b[2J', server: '', namespace: 'shop', unopened: new RuntimeError('context "bad" names cluster "x", which has no server\x07') }]));
+    assert.equal(r.code, EXIT.partial);
+    assert.match(r.stderr, /^warning: context "bad\^\[\[2J" did not answer, its events are not shown: context "bad" names cluster "x", which has no server\^G$/m);
+  });
+
+  test('--for resolves a Kind served by one cluster and not the other; served by none, it is the server\'s error', async () => {
+    const crd = servedResource('ev.labhub.io', 'v1', 'pipelines', 'Pipeline');
+    const pods = servedResource('', 'v1', 'pods', 'Pod');
+    const fleet = () =>
+      fleetSource([
+        member('east', EAST, [ev({ namespace: 'shop', reason: 'Started', objectName: 'build-1' })], { served: [pods, crd] }),
+        member('west', WEST, westEvents(), { served: [pods] }),
+      ]);
+    const r = await run(['--context', 'east,west', '--for', 'pipeline/build-1', '-o', 'stable'], fleet());
+    assert.equal(r.code, EXIT.ok, r.stderr);
+    assert.equal(r.stdout, 'east Normal Started Pipeline/build-1\n');
+    const none = await run(['--context', 'east,west', '--for', 'widget/w'], fleet());
+    assert.ok(none.code instanceof RuntimeError);
+    assert.match(none.code.message, /doesn't have a resource type "widget"/);
+  });
+
+  test(`reads at most ${FLEET_READS_AT_ONCE} contexts at once, and all of them`, async () => {
+    let now = 0;
+    let most = 0;
+    const entries: FleetEntry[] = Array.from({ length: 40 }, (_, i) => {
+      const base = member(`c${i}`, `https://c${i}.example`, [ev({ namespace: 'shop', reason: `R${i}` })]);
+      const inner = (base as { source: EventSource }).source;
+      const source: EventSource = {
+        ...inner,
+        read: async (opts) => {
+          now += 1;
+          most = Math.max(most, now);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          now -= 1;
+          return inner.read(opts);
+        },
+      };
+      return { ...base, source };
+    });
+    const read = await fleetSource(entries).read();
+    assert.equal(most, FLEET_READS_AT_ONCE);
+    assert.equal(read.events.length, 40);
+  });
+});
+
+describe('choosing several contexts', () => {
+  test('--context is comma-separated and repeatable; one name is the plain --context', () => {
+    assert.deepEqual(parseCommonOptions({ context: ['a,b', 'c', 'a'] }).scope.fleet, { names: ['a', 'b', 'c'] });
+    assert.deepEqual(parseCommonOptions({ context: 'a,b' }).scope.fleet, { names: ['a', 'b'] });
+    const one = parseCommonOptions({ context: ['a'] }).scope;
+    assert.equal(one.context, 'a');
+    assert.equal(one.fleet, undefined);
+  });
+
+  test('--contexts takes a regular expression; --all-contexts every context; two ways at once is a usage error', () => {
+    const scope = parseCommonOptions({ contexts: '^prod-' }).scope;
+    assert.ok(scope.fleet !== undefined && 'pattern' in scope.fleet && scope.fleet.pattern.test('prod-eu'));
+    assert.deepEqual(parseCommonOptions({ allContexts: true }).scope.fleet, { all: true });
+    assert.throws(() => parseCommonOptions({ contexts: '(' }), (e: unknown) => e instanceof UsageError && /^--contexts "\(": /.test(e.message));
+    assert.throws(() => parseCommonOptions({ context: 'a', allContexts: true }), /--context and --all-contexts both choose contexts: use one/);
+    assert.throws(() => parseCommonOptions({ context: 'a,b', from: 'x.json' }), /do not apply to --from/);
+    assert.throws(() => parseCommonOptions({ allContexts: true, server: 'https://x' }), /--server names one cluster/);
+  });
+
+  test('verbs that do not read several contexts yet refuse them in one line', async () => {
+    const live = fleetSource([member('east', EAST, eastEvents()), member('west', WEST, westEvents())]);
+    for (const argv of [['incident'], ['type-audit'], ['record', 'x.jsonl'], ['capture', 'dir'], ['-w'], ['-o', 'html']]) {
+      const r = await run([...argv, '--context', 'east,west'], live);
+      assert.ok(r.code instanceof UsageError, argv.join(' '));
+      assert.match(r.code.message, /reads one context: several \(--context a,b, --contexts, --all-contexts\) are read by the timeline only$/);
+    }
+  });
+});
