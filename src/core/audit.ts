@@ -33,6 +33,8 @@ export interface AuditFinding {
   reporter: string;
   count: number;
   cause: FindingCause;
+  /** several contexts read together: the one the event came from */
+  context?: string;
 }
 
 /** What `kubectl events --types=<T>` does for one type, as read from kubectl's events.go. */
@@ -67,6 +69,8 @@ export interface FindingGroup {
   occurrences: number;
   /** the first finding in the report's order */
   example: AuditFinding;
+  /** several contexts read together: those the group's events came from, in the report's order */
+  contexts?: string[];
 }
 
 export interface AuditReport {
@@ -96,7 +100,7 @@ export function auditEvents(events: Event[], opts: { uids: boolean } = { uids: t
   const unique = dedupeByUid(events);
   const findings = unique.flatMap((ev) => findingsFor(ev, opts.uids));
   findings.sort(
-    (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || compareBytes(a.event, b.event),
+    (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || compareBytes(a.context ?? '', b.context ?? '') || compareBytes(a.event, b.event),
   );
   const offending = [...new Set(findings.filter((f) => f.kind === 'unconventional-type').map((f) => f.type))];
   offending.sort(compareBytes);
@@ -114,13 +118,17 @@ function groupFindings(findings: AuditFinding[]): FindingGroup[] {
   for (const f of findings) {
     const key = [f.kind, f.cause, f.reporter, f.reason, f.type].join('\u0000');
     const found = groups.get(key);
+    // The same Kind/name in two clusters is two objects.
+    const object = f.context === undefined ? f.object : `${f.context}\u0000${f.object}`;
     if (found === undefined) {
-      groups.set(key, { group: { kind: f.kind, cause: f.cause, reporter: f.reporter, reason: f.reason, type: f.type, events: 1, objects: 1, occurrences: f.count, example: f }, objects: new Set([f.object]) });
+      const contexts = f.context === undefined ? {} : { contexts: [f.context] };
+      groups.set(key, { group: { kind: f.kind, cause: f.cause, reporter: f.reporter, reason: f.reason, type: f.type, events: 1, objects: 1, occurrences: f.count, example: f, ...contexts }, objects: new Set([object]) });
     } else {
       found.group.events += 1;
       found.group.occurrences += f.count;
-      found.objects.add(f.object);
+      found.objects.add(object);
       found.group.objects = found.objects.size;
+      if (f.context !== undefined && found.group.contexts !== undefined && !found.group.contexts.includes(f.context)) found.group.contexts.push(f.context);
     }
   }
   return [...groups.values()].map((g) => g.group);
@@ -138,6 +146,7 @@ function findingsFor(ev: Event, uids: boolean): AuditFinding[] {
       reporter: ev.reporter,
       count: ev.count,
       cause,
+      ...(ev.cluster === undefined ? {} : { context: ev.cluster.context }),
     });
   };
   if (!isConventionalType(ev.type)) add('unconventional-type', typeCause(ev.type));

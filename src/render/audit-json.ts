@@ -38,7 +38,7 @@ export function toAuditJson(report: AuditReport): AuditJson {
     checked: report.checked,
     findings: report.findings.map((f) => {
       const { kind, event, object, reason, type, reporter, count } = f;
-      return { kind, event, object, reason, type, reporter, count, explanation: explainFinding(f) };
+      return { kind, event, object, reason, type, reporter, count, explanation: explainFinding(f), ...(f.context === undefined ? {} : { context: f.context }) };
     }),
     groups: report.groups.map((g) => ({
       kind: g.kind,
@@ -50,6 +50,7 @@ export function toAuditJson(report: AuditReport): AuditJson {
       occurrences: g.occurrences,
       explanation: explainFinding(g.example),
       example: { event: g.example.event, object: g.example.object, count: g.example.count },
+      ...(g.contexts === undefined ? {} : { contexts: g.contexts }),
     })),
     types: report.types.map(toKubectlTypesJson),
     hasFindings: report.hasFindings,

@@ -46,14 +46,20 @@ function groupLines(g: FindingGroup, palette: Palette): string {
   const f = g.example;
   const type = f.kind === 'unconventional-type' ? palette.unconventional(escapeOrNone(f.type)) : escapeOrNone(f.type);
   const facts = `reason ${escapeOrNone(f.reason)}, type ${type}, reported by ${escapeOrNone(f.reporter)}, ${plural(g.occurrences, 'time')} in all`;
-  const example = `for example ${palette.bold(escapeOrNone(f.event))} about ${escapeOrNone(f.object)} (count ${f.count})`;
-  return `  ${plural(g.events, 'event')} about ${plural(g.objects, 'object')}: ${facts}; ${example}\n    ${escapeTerminal(explainFinding(f))}`;
+  const example = `for example ${palette.bold(`${inContext(f)}${escapeOrNone(f.event)}`)} about ${escapeOrNone(f.object)} (count ${f.count})`;
+  const clusters = g.contexts === undefined ? '' : ` in ${plural(g.contexts.length, 'cluster')} (${g.contexts.map(escapeTerminal).join(', ')})`;
+  return `  ${plural(g.events, 'event')} about ${plural(g.objects, 'object')}${clusters}: ${facts}; ${example}\n    ${escapeTerminal(explainFinding(f))}`;
 }
 
 function findingLines(f: AuditFinding, palette: Palette): string {
   const type = f.kind === 'unconventional-type' ? palette.unconventional(escapeOrNone(f.type)) : escapeOrNone(f.type);
   const facts = `reason ${escapeOrNone(f.reason)}, type ${type}, reported by ${escapeOrNone(f.reporter)}, count ${f.count}`;
-  return `  ${palette.bold(escapeOrNone(f.event))} about ${escapeOrNone(f.object)}: ${facts}\n    ${escapeTerminal(explainFinding(f))}`;
+  return `  ${palette.bold(`${inContext(f)}${escapeOrNone(f.event)}`)} about ${escapeOrNone(f.object)}: ${facts}\n    ${escapeTerminal(explainFinding(f))}`;
+}
+
+/** Several contexts read together: `context: ` before the event's name. */
+function inContext(f: AuditFinding): string {
+  return f.context === undefined ? '' : `${escapeTerminal(f.context)}: `;
 }
 
 /** One type: the command a user would try and what it does, then what Warning filters do with it. */

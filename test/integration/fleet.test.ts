@@ -182,3 +182,22 @@ test('--request-timeout applies to each cluster: one that never answers is left 
   assert.deepEqual(rowsOfContext(r.stdout, 'west'), await kubectlEvents('west'));
   assert.ok(seconds < 10, `took ${seconds.toFixed(1)} s`);
 });
+
+test('type-audit across clusters: one group names both clusters; each finding its context', { timeout: 60_000 }, async () => {
+  // A type kubectl reads case-blind and an exact Warning match misses, written in two clusters.
+  for (const [cp, context] of [[east, 'east'], [west, 'west']] as const) {
+    const odd = { ...event(ns[context] as string, 'DiskFull', 9), type: 'warning', source: { component: 'disk-watcher' } };
+    await kubectlOk(cp.kubeconfig, ['create', '-f', '-'], JSON.stringify(odd));
+    // kubectl events --types=Warning lists it (strings.EqualFold): the audit's claim, on the real kubectl.
+    assert.match(await kubectlOk(kubeconfig, ['events', '--context', context, '--types=Warning']), /DiskFull/);
+  }
+  const r = await evtimeline(['type-audit', '--context', 'east,west'], kubeconfig);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stdout, /^ {2}2 events about 2 objects in 2 clusters \(east, west\): reason DiskFull, type warning, reported by disk-watcher, 2 times in all; for example east: /m);
+  const json = await evtimeline(['type-audit', '--context', 'east,west', '-o', 'json'], kubeconfig);
+  const doc = JSON.parse(json.stdout) as { findings: { kind: string; context: string; event: string }[] };
+  assert.deepEqual(
+    doc.findings.filter((f) => f.kind === 'unconventional-type').map((f) => `${f.context} ${f.event}`),
+    [`east ${ns.east}/diskfull-9`, `west ${ns.west}/diskfull-9`],
+  );
+});

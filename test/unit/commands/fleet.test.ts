@@ -156,10 +156,25 @@ describe('choosing several contexts', () => {
 
   test('verbs that do not read several contexts yet refuse them in one line', async () => {
     const live = fleetSource([member('east', EAST, eastEvents()), member('west', WEST, westEvents())]);
-    for (const argv of [['incident'], ['type-audit'], ['record', 'x.jsonl'], ['capture', 'dir'], ['-w'], ['-o', 'html']]) {
+    for (const argv of [['incident'], ['record', 'x.jsonl'], ['capture', 'dir'], ['-w'], ['-o', 'html']]) {
       const r = await run([...argv, '--context', 'east,west'], live);
       assert.ok(r.code instanceof UsageError, argv.join(' '));
       assert.match(r.code.message, /reads one context: several \(--context a,b, --contexts, --all-contexts\) are read by the timeline only$/);
     }
+  });
+
+  test('type-audit across clusters: one group names the clusters it spans; -o json carries each finding\'s context', async () => {
+    const odd = (namespace: string, objectName: string) => ev({ namespace, type: 'warning', reason: 'DiskFull', component: 'disk-watcher', kind: 'Pod', apiVersion: 'v1', objectName });
+    const fleet = () => fleetSource([member('east', EAST, [odd('shop', 'db-0')]), member('west\x1b[1m', WEST, [odd('shop', 'db-0'), ...westEvents()])]);
+    const text = await run(['type-audit', '--context', 'east,west'], fleet());
+    assert.equal(text.code, EXIT.findings, text.stderr);
+    assert.match(text.stdout, /^ {2}2 events about 2 objects in 2 clusters \(east, west\^\[\[1m\): reason DiskFull, type warning, reported by disk-watcher, 2 times in all; for example east: shop\/ev-\d+ about Pod\/db-0 \(count 1\)$/m);
+    const json = await run(['type-audit', '--context', 'east,west', '-o', 'json'], fleet());
+    const doc = JSON.parse(json.stdout) as { findings: { context: string; kind: string }[]; groups: { contexts: string[] }[] };
+    assert.deepEqual(doc.findings.filter((f) => f.kind === 'unconventional-type').map((f) => f.context), ['east', 'west\x1b[1m']);
+    assert.deepEqual(doc.groups[0]?.contexts, ['east', 'west\x1b[1m']);
+    const partial = await run(['type-audit', '--context', 'east,gone'], fleetSource([member('east', EAST, [odd('shop', 'db-0')]), down('gone', 'https://gone.example', 'refused')]));
+    assert.equal(partial.code, EXIT.partial, 'incomplete: 4 before 3');
+    assert.match(partial.stderr, /^warning: context "gone"/m);
   });
 });
