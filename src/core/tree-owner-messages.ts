@@ -62,7 +62,7 @@ const OWNER_MESSAGES: readonly OwnerMessage[] = [
   // v1.28-30:314 v1.31-34:315 v1.35:310 v1.36:358. The verb (%s) is strings.ToLower(verb) in v1.19-v1.34
   // ("create Pod ingester-2 in StatefulSet ingester successful", a 2021 cluster's; ToLower at
   // v1.19-22:150 v1.23-26:290 v1.27:292 v1.28-30:293 v1.31-34:294) and cases.Title(language.English)
-  // from v1.35 on ("Create Pod ...": v1.35:289 v1.36:337, PR #133179).
+  // from v1.35.0 on ("Create Pod ...": v1.35:289 v1.36:337; v1.34.0 still lower-cases).
   {
     reasons: ['SuccessfulCreate', 'SuccessfulUpdate', 'SuccessfulDelete'],
     owners: ['StatefulSet'],
