@@ -39,8 +39,13 @@ class LabelIndex {
   }
 }
 
+/** A saved input whose objects carry no labels: -l can match nothing in it. */
+export function noLabelsWarning(from: string): string {
+  return `warning: ${escapeTerminal(from)} keeps no labels of the events' objects: -l matches none of its events (a capture or record made by this version keeps them)\n`;
+}
+
 /** The namespaces the events are about (a cluster-scoped object's events are in default). */
-function namespacesOf(events: readonly Event[]): string[] {
+export function namespacesOf(events: readonly Event[]): string[] {
   return [...new Set(events.map((ev) => ev.object.namespace || ev.namespace))].filter((ns) => ns !== '');
 }
 
@@ -53,9 +58,7 @@ export async function labelsFor(source: EventSource, events: readonly Event[], d
   if (source.ownership !== undefined) {
     for (const ns of namespacesOf(events)) index.add((await source.ownership(ns)) ?? []);
   }
-  if (from !== null && !index.anyLabels && events.length > 0) {
-    deps.stderr.write(`warning: ${escapeTerminal(from)} keeps no labels of the events' objects: -l matches none of its events (a capture or record made by this version keeps them)\n`);
-  }
+  if (from !== null && !index.anyLabels && events.length > 0) deps.stderr.write(noLabelsWarning(from));
   return index.labelsOf;
 }
 

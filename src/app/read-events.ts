@@ -18,7 +18,7 @@ import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
 import { resolveFilter, resolveSavedFilter } from './for-object.ts';
-import { treeFor } from './tree.ts';
+import { treeFor, treesOfLabelled } from './tree.ts';
 import { labelsFor } from './labels.ts';
 import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
@@ -120,6 +120,17 @@ export async function readEvents(
     const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
     const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, events);
     return { source, events, filter, tree, hidden, notes, fieldSelectorSent: sent, unanswered, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
+  }
+  if (common.tree === true && filter.object === undefined && filter.labels !== undefined) {
+    // -l SELECTOR --tree: the trees of the matching objects; the members' events are then all
+    // theirs, labelled or not (a ReplicaSet's Pods carry its template's labels, a Job's may not).
+    const all = dedupeByUid(read.events);
+    const tree = await treesOfLabelled(source, filter.labels, all, deps, common.from);
+    const members = tree === null ? [] : all.filter((ev) => tree.chainOf(ev) !== undefined);
+    const picked = selectCounted(members, { ...filter, labels: undefined }, asOf, true, await filterContext(all, { ...filter, labels: undefined }, source, deps, common.from));
+    const hidden: Hidden[] = all.length > members.length ? [{ criterion: 'labels', events: all.length - members.length }, ...picked.hidden] : picked.hidden;
+    const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, picked.events);
+    return { source, events: picked.events, filter, ...(tree === null ? {} : { tree }), hidden, notes, fieldSelectorSent: sent, unanswered, ...(opts.raw ? { raw: read.raw ?? null } : {}) };
   }
   const all = read.distinct === true ? read.events : dedupeByUid(read.events);
   const { events, hidden } = selectCounted(all, filter, asOf, true, await filterContext(all, filter, source, deps, common.from));

@@ -9,6 +9,9 @@ import { isSelected } from '../core/filter.ts';
 import type { ObjectMeta, Tree } from '../core/ownership.ts';
 import type { EventSource } from '../core/source.ts';
 import { buildTree } from '../core/tree.ts';
+import { labelledRoots, plantForest } from '../core/tree-forest.ts';
+import type { LabelRequirement } from '../core/selectors.ts';
+import { namespacesOf, noLabelsWarning } from './labels.ts';
 import type { TreeRoot } from '../core/tree-index.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { savedNoun } from '../render/notices.ts';
@@ -72,4 +75,32 @@ export async function treeFor(source: EventSource, object: ObjectSelector, event
   const tree = buildTree(root, objects, events, { untold });
   if (tree.tooDeep === true) deps.stderr.write(renderTooDeepNotice());
   return tree;
+}
+
+/**
+ * `-l SELECTOR --tree` without --for: the trees of every object whose labels match (core/tree-forest.ts),
+ * each built as treeFor builds one, from the ownership of each namespace read (or the events are in).
+ * Null when no object matches.
+ */
+export async function treesOfLabelled(
+  source: EventSource,
+  labels: readonly LabelRequirement[],
+  events: readonly Event[],
+  deps: Pick<Deps, 'stderr'>,
+  from: string | null,
+): Promise<Tree | null> {
+  const namespaces = source.provenance.namespace !== null ? [source.provenance.namespace] : namespacesOf(events);
+  const untold = source.ownershipGaps?.() ?? [];
+  const trees: Tree[] = [];
+  let anyLabels = false;
+  for (const namespace of namespaces) {
+    const objects = (await source.ownership?.(namespace)) ?? null;
+    if (objects === null) continue;
+    anyLabels ||= objects.some((o) => o.labels !== undefined);
+    for (const root of labelledRoots(objects, labels, namespace)) trees.push(buildTree(root, objects, events, { untold }));
+  }
+  if (from !== null && !anyLabels && events.length > 0) deps.stderr.write(noLabelsWarning(from));
+  const forest = plantForest(trees);
+  if (forest?.tooDeep === true) deps.stderr.write(renderTooDeepNotice());
+  return forest;
 }

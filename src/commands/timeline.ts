@@ -14,13 +14,14 @@ import { writeFileAtomic } from '../io/atomic.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { looksAtEachEvent } from '../core/filter.ts';
 import type { Hidden } from '../core/filter.ts';
+import { notesAbout, recorderNotes } from '../core/recorder-notes.ts';
 import type { RecorderNotes } from '../core/recorder-notes.ts';
 import { renderHiddenFooter } from '../render/hidden.ts';
-import { renderRecorderFooter } from '../render/recorder-notes.ts';
+import { recorderNotesJson, renderRecorderFooter } from '../render/recorder-notes.ts';
 import { criterionFlag } from '../options/selection.ts';
 import { timelineHtml } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
-import { oneContext, parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile } from '../options/common.ts';
+import { oneContext, parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile, refuseForest } from '../options/common.ts';
 import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
@@ -48,9 +49,11 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
   const common = parseCommonOptions(raw);
   // One page has one lane per object, not yet one group of lanes per cluster.
   if (raw.output === 'html') oneContext(common, '-o html');
+  const output = parseOutputChoice(raw, TIMELINE_OUTPUTS, true);
+  if (output.kind === 'verb' && output.format === 'html') refuseForest(common, '-o html');
   return {
     common,
-    output: parseOutputChoice(raw, TIMELINE_OUTPUTS, true),
+    output,
     noHeaders: raw.headers === false,
     compare: parseCompare(raw, common),
     eventTTLms: parseEventTTL(raw),
@@ -65,6 +68,7 @@ function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['wa
   if (watch === 'none') return watch;
   oneContext(common, `--${watch}`);
   if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
+  refuseForest(common, `--${watch}`);
   if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
   if (raw.outputFile !== undefined) throw new UsageError(`--output-file does not apply to --${watch}`);
   // A page is written whole once: there is no row to add to it as events come (it printed the table instead).
@@ -108,10 +112,13 @@ async function timelineTo(stdout: Output, opts: TimelineOptions, deps: Deps): Pr
 
 async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): Promise<{ result: CommandResult; footer: string }> {
   const format = opts.output.kind === 'verb' ? opts.output.format : null;
-  // The recorder notes are the table's footer: -o json, stable, name and html stay as they were on stderr.
+  // The recorder notes are the table's footer, and on each event they concern in the documents (json,
+  // yaml, jsonpath: one document); stable, name and html stay as they were, and stderr tells them under the table only.
   // The wide table's STATUS column and the page's causes read the objects' status beside the events.
+  const table = format === 'table' || format === 'wide';
+  const documentNotes = opts.output.kind === 'document' && opts.output.printer.kind !== 'name';
   const gathered = await gather(
-    { common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), notes: format === 'table' || format === 'wide', facts: format === 'wide' || format === 'html' },
+    { common: opts.common, compare: opts.compare, lookups: format !== 'stable', keep: keepFor(opts), notes: table || documentNotes, facts: format === 'wide' || format === 'html' },
     deps,
   );
   const { events, provenance, ages, standing, now, live, tree, facts } = gathered;
@@ -119,7 +126,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
   deps.stderr.write(renderSavedNotice(provenance, events));
   if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
-  const done = { result: readResult(gathered.unanswered), footer: footer(gathered, ages.at, opts) };
+  const done = { result: readResult(gathered.unanswered), footer: footer(table ? gathered : { hidden: gathered.hidden, notes: recorderNotes([]) }, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
     stdout.write(timelineHtml({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
@@ -127,7 +134,12 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     return done;
   }
   if (opts.output.kind === 'document') {
-    const print = (ev: Event) => toJsonEvent(ev, standing?.(ev), tree?.chainOf(ev));
+    const about = notesAbout(gathered.notes);
+    const print = (ev: Event) => {
+      const doc = toJsonEvent(ev, standing?.(ev), tree?.chainOf(ev));
+      const notes = about(ev);
+      return notes === null ? doc : { ...doc, recorderNotes: recorderNotesJson(notes) };
+    };
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return done;
@@ -141,7 +153,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     return done;
   }
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
-  const table = timelineTableChunks(events, {
+  const rows = timelineTableChunks(events, {
     now: ages.at,
     absoluteTimes: opts.absoluteTimes,
     wide: format === 'wide',
@@ -153,6 +165,6 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     ...(tree ? { chainOf: (ev: Event) => tree.chainOf(ev) } : {}),
     ...(facts !== undefined && facts.noStatus !== true ? { statusOf: currentStatus(facts) } : {}),
   });
-  for (const piece of table) stdout.write(piece);
+  for (const piece of rows) stdout.write(piece);
   return done;
 }

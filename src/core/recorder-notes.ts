@@ -168,3 +168,21 @@ export function recorderNotesFor(all: Event[], shown: Event[]): RecorderNotes {
     series: notes.series.filter((n) => visible.has(n.event)),
   };
 }
+
+/**
+ * The notes about one event (timeline -o json and yaml carry them on each event): a spam note on
+ * every event of its source, object and type; a combined or series note on its own event. Null: none.
+ */
+export function notesAbout(notes: RecorderNotes): (ev: Event) => RecorderNotes | null {
+  const spam = new Map<string, SpamNote>();
+  for (const n of notes.spam) spam.set(spamKey({ reporter: n.reporter, instance: n.instance, object: n.object, type: n.type } as Event), n);
+  const combined = new Map(notes.combined.map((n) => [n.event, n]));
+  const series = new Map(notes.series.map((n) => [n.event, n]));
+  return (ev) => {
+    const s = ev.seriesStyle ? undefined : spam.get(spamKey(ev));
+    const c = combined.get(ev);
+    const r = series.get(ev);
+    if (s === undefined && c === undefined && r === undefined) return null;
+    return { spam: s === undefined ? [] : [s], combined: c === undefined ? [] : [c], series: r === undefined ? [] : [r] };
+  };
+}

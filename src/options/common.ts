@@ -76,7 +76,7 @@ export interface CommonOptions {
   /** --from victorialogs+http(s)://...: the store, its query and TLS */
   store?: StoreAddress;
   color: ColorMode;
-  /** --tree: the --for object and everything it owns (src/app/tree.ts) */
+  /** --tree: the --for object (else each object -l matches) and everything it owns (src/app/tree.ts) */
   tree?: boolean;
   /** --field-selector as typed: a live read sends it to the server (filter.fields applies it elsewhere) */
   fieldSelector?: string;
@@ -148,7 +148,6 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
   const object = forText === undefined ? undefined : parseObjectRef(forText);
   if (object === null) throw new UsageError(`--for ${JSON.stringify(forText)}: want KIND/NAME, e.g. Pod/hungry`);
   const tree = raw.tree === true;
-  if (tree && object === undefined) throw new UsageError('--tree needs --for KIND/NAME: the object whose tree to show');
   const filter: EventFilter = {
     object,
     types: splitList(raw.types),
@@ -157,6 +156,7 @@ export function parseCommonOptions(raw: RawOptions): CommonOptions {
   };
   const selection = parseSelection(raw, splitList);
   Object.assign(filter, selection.filter);
+  if (tree && object === undefined && filter.labels === undefined) throw new UsageError('--tree needs --for KIND/NAME or -l SELECTOR: the objects whose trees to show');
   const from = str(raw, 'from') ?? null;
   const store = parseStoreFrom(from, raw);
   return {
@@ -196,4 +196,14 @@ export function parseOutputFile(raw: RawOptions): string | null {
   if (path === undefined) return null;
   if (path.trim() === '') throw new UsageError('--output-file needs a file name');
   return path;
+}
+
+/**
+ * `-l SELECTOR --tree` without --for is several trees: refused where one tree is told (incident owner
+ * first, the page's lanes, the tree -w grows from one root), exit 2.
+ */
+export function refuseForest(common: CommonOptions, where: string): void {
+  if (common.tree === true && common.filter.object === undefined) {
+    throw new UsageError(`-l SELECTOR --tree without --for is several trees, and ${where} tells one: add --for KIND/NAME`);
+  }
 }

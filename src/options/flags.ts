@@ -127,7 +127,7 @@ const EVENT_TTL: FlagSpec = {
 
 const TREE: FlagSpec = {
   long: '--tree',
-  description: 'with --for: the object and everything it owns (ownerReferences, and children its events name though gone), each row showing its owner chain',
+  description: 'with --for: the object and everything it owns (ownerReferences, and children its events name though gone), each row showing its owner chain; with -l and no --for: the tree of every object whose labels match',
 };
 
 /** -o: the verb's own formats, then the documents of output.ts (json, yaml, name where the verb has names, jsonpath). */

@@ -26,6 +26,7 @@ export const VERB_HELP: Record<string, VerbHelp> = {
       ['Show the events of a namespace', 'kubectl evtimeline -n op-events'],
       ['Only Warnings, without the start-up probes still below their threshold', 'kubectl evtimeline -n shop --types Warning --exclude-startup-probes'],
       ["A Deployment's story with everything it owns, then follow it", 'kubectl evtimeline -n shop --for deploy/web --tree -w'],
+      ['The trees of every object labelled app in (web,cart): each one and everything it owns', "kubectl evtimeline -n shop -l 'app in (web,cart)' --tree"],
       ['Events about the objects labelled app=web, within an absolute window', 'kubectl evtimeline -n shop -l app=web --since-time 2026-11-30T10:00:00Z --until 2026-11-30T11:00:00Z'],
       ['The lab table, sorted and unique, and a self-contained page', 'kubectl evtimeline -n op-events -o stable > timeline.txt\n  kubectl evtimeline -n op-events -o html --output-file timeline.html'],
     ],

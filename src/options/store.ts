@@ -6,7 +6,7 @@ import { UsageError } from '../errors.ts';
 import { parseOtlpHeaders } from './otlp.ts';
 import type { RawOptions } from './raw.ts';
 
-export const STORE_SCHEME = 'victorialogs+';
+const STORE_SCHEME = 'victorialogs+';
 
 export interface StoreAddress {
   /** http(s)://HOST:PORT[/prefix] */
@@ -27,7 +27,7 @@ const FLAG_NAMES: Record<(typeof STORE_FLAGS)[number], string> = {
 };
 
 /** Whether --from names a store rather than a file. */
-export function isStoreFrom(from: string): boolean {
+function isStoreFrom(from: string): boolean {
   return from.toLowerCase().startsWith(STORE_SCHEME);
 }
 

@@ -12,7 +12,7 @@ import type { OtlpWriter } from '../core/source.ts';
 import { K8S, OUR, SCOPE_NAME } from '../otlp/logs.ts';
 import { fromAttributes, K8S_REPORTING } from '../otlp/collector-file.ts';
 
-export interface StoredVersion {
+interface StoredVersion {
   event: Json;
   writer: OtlpWriter;
   /** epoch ms of the row's _time: the writer's timestamp (eventTime, else lastTimestamp) */

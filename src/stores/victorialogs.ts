@@ -37,10 +37,10 @@ export interface StoreEndpoint {
 }
 
 /** Rows per page: the server sorts this many at most per request. */
-export const DEFAULT_PAGE_ROWS = 10_000;
+const DEFAULT_PAGE_ROWS = 10_000;
 
 /** A namespace as a LogsQL exact-match filter on either writer's field for it (docs/victorialogs/logsql.md, "Exact filter"). */
-export function namespaceFilter(namespace: string): string {
+function namespaceFilter(namespace: string): string {
   const quoted = JSON.stringify(namespace);
   return `(evtimeline.event.namespace:=${quoted} OR k8s.namespace.name:=${quoted})`;
 }
@@ -50,7 +50,7 @@ export function namespaceFilter(namespace: string): string {
  * export's series whose last observation is (a series is stamped with its first eventTime, which
  * a window on _time alone would miss). The series time compares as text from the second before.
  */
-export function sinceFilter(start: number): string {
+function sinceFilter(start: number): string {
   const at = new Date(start).toISOString();
   const second = JSON.stringify(new Date(Math.floor(start / 1000) * 1000).toISOString().slice(0, 19));
   return `(_time:>=${at} OR evtimeline.event.series.last_observed_time:string_range(${second}, "9999"))`;

@@ -721,6 +721,12 @@ test('Show TTL horizon with the largest --event-ttl (2562047h, 292 years) gives 
   const { page } = opened;
   await page.getByRole('button', { name: 'Show TTL horizon' }).click();
   await page.waitForFunction(() => Number(document.getElementById('range')?.dataset.start) < Date.parse('1800-01-01T00:00:00Z'));
+  // The axis is redrawn at the next frame after the range changes (a loaded machine showed the old
+  // minutes between the two): wait until its labels are years, failing at the timeout if they never are.
+  await page.waitForFunction(() => {
+    const ticks = Array.from(document.querySelectorAll('.tick'));
+    return ticks.length > 0 && ticks.every((t) => /^\d{4}$/.test(t.textContent ?? ''));
+  });
   const labels = await axisLabels(page);
   assertReadable(labels, '292 years');
   assert.ok(labels.every((l) => /^\d{4}$/.test(l.text)), labels.map((l) => l.text).join(' '));

@@ -46,6 +46,19 @@ async function incidentJson(ns: string): Promise<NotesDoc> {
   return JSON.parse(r.stdout) as NotesDoc;
 }
 
+interface TimelineDoc {
+  name: string;
+  recorderNotes?: NotesDoc['recorderNotes'];
+}
+
+/** The timeline's -o json: each event carries the notes about it; the footer stays the table's (stderr empty of notes). */
+async function timelineJson(ns: string): Promise<TimelineDoc[]> {
+  const r = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /What the recorders/);
+  return JSON.parse(r.stdout) as TimelineDoc[];
+}
+
 test('a burst past 25: the server holds count 25 of 30, and the account says later reports may be missing and when the next could come', async () => {
   const ns = await freshNamespace(cp.kubeconfig, 'notes-burst');
   await emitAbout(ns, 'burst', { type: 'Warning', reason: 'QueueFull', message: 'queue is full', instance: 'acme-0', count: 30 });
@@ -66,6 +79,11 @@ test('a burst past 25: the server holds count 25 of 30, and the account says lat
   const table = await evtimeline(['-n', ns], cp.kubeconfig);
   assert.match(table.stderr, /(^|\n)What the recorders may have left out:\n {2}- acme-operator \(acme-0\) wrote 25 occurrences .*, and the next can come at \S+ \(in [0-9ms]+\)\.\n/);
   assert.doesNotMatch(table.stdout, /What the recorders/);
+  // -o json: the note on the event it is about
+  const [item] = await timelineJson(ns);
+  assert.equal(item?.name, event.metadata.name);
+  assert.equal(item?.recorderNotes?.spam[0]?.occurrences, 25);
+  assert.equal(item?.recorderNotes?.spam[0]?.nextCouldComeAt, new Date(first + 300_000).toISOString());
 });
 
 test('10 distinct messages of one reason: the combined event is explained, its count covering the merged messages', async () => {
@@ -79,6 +97,8 @@ test('10 distinct messages of one reason: the combined event is explained, its c
   const doc = await incidentJson(ns);
   assert.deepEqual(doc.recorderNotes.combined.map((c) => [c.event.name, c.count]), [[combined[0]?.metadata.name, 3]]);
   const text = await evtimeline(['incident', '-n', ns], cp.kubeconfig);
+  const items = await timelineJson(ns);
+  assert.deepEqual(items.filter((i) => i.recorderNotes !== undefined).map((i) => [i.name, i.recorderNotes?.combined.map((c) => c.count)]), [[combined[0]?.metadata.name, [3]]]);
   assert.match(text.stdout, /Synced on ConfigMap\/sync \(event sync\.[0-9a-f]+, count 3, .*after 10 different messages for one reason about one object, each within 10m of the last, .*Its count covers all the merged messages; only the latest text is kept \("item 12 synced"\)/);
 });
 
@@ -93,6 +113,11 @@ test('an events.k8s.io series: count 2 on the server, and the note says when it 
   assert.equal(note?.lastObserved, new Date(Date.parse(event?.series?.lastObservedTime ?? '')).toISOString());
   assert.equal(note?.mayLagSeconds, 1800);
   const text = await evtimeline(['incident', '-n', ns], cp.kubeconfig);
+  const [item] = await timelineJson(ns);
+  assert.equal(item?.recorderNotes?.series[0]?.count, 2);
+  assert.equal(item?.recorderNotes?.series[0]?.mayLagSeconds, 1800);
+  const yaml = await evtimeline(['-n', ns, '-o', 'yaml'], cp.kubeconfig);
+  assert.match(yaml.stdout, /recorderNotes:\n(.*\n)*?\s+mayLagSeconds: 1800\n/);
   assert.match(text.stdout, /Throttled on ConfigMap\/series from acme-operator \(series count 2, last observed .*\): if written by client-go's events\.k8s\.io recorder, the server learns a series' count only every 30m and once it has been quiet for 6m .*may lag by up to 30m/);
 });
 
@@ -102,6 +127,7 @@ test('a namespace with a handful of events gets no recorder note', async () => {
   await emitAbout(ns, 'once', { recorder: 'events', reason: 'Started', message: 'started', count: 1 });
   const doc = await incidentJson(ns);
   assert.deepEqual(doc.recorderNotes, { spam: [], combined: [], series: [] });
+  assert.deepEqual((await timelineJson(ns)).filter((i) => i.recorderNotes !== undefined), []);
   const text = await evtimeline(['incident', '-n', ns], cp.kubeconfig);
   assert.doesNotMatch(text.stdout, /recorder/);
   const table = await evtimeline(['-n', ns], cp.kubeconfig);

@@ -3,6 +3,9 @@
 // one pod deleted (the ReplicaSet replaces it) is a child gone that the ReplicaSet's events still name.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { kubectlOk } from '../harness/kubectl.ts';
 import { deleteNamespace, freshNamespace } from '../harness/namespace.ts';
@@ -137,6 +140,58 @@ describe('--tree on a Deployment whose pods cannot be scheduled', () => {
         assert.deepEqual(of(rs.metadata.uid), new Set(['current']));
       }
       if (name === 'incident') assert.match(r.stdout, new RegExp(`Pod/${gone.metadata.name} \\(uid ${gone.metadata.uid}\\) no longer exists`));
+    }
+  });
+});
+
+describe('-l SELECTOR --tree without --for: the trees of the objects whose labels match', () => {
+  const json = async (args: string[]) => {
+    const r = await evtimeline([...args, '-o', 'json'], cp.kubeconfig);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as (JsonTreeEvent & { uid: string })[];
+  };
+  const uids = (items: { uid: string }[]) => items.map((e) => e.uid).sort();
+
+  test('live: the Deployment\'s whole tree as --for shows it (its ReplicaSet and Pods match too, told once), the deleted pod\'s events included', async () => {
+    const byFor = await json(['-n', ns, '--for', 'deploy/hungry-web', '--tree']);
+    const byLabel = await json(['-n', ns, '-l', 'app=hungry-web', '--tree']);
+    assert.deepEqual(uids(byLabel), uids(byFor));
+    for (const e of byLabel) assert.equal(e.tree[0]?.name, 'hungry-web');
+    assert.deepEqual(byLabel.find((e) => e.object.uid === gone.metadata.uid)?.tree.at(-1)?.gone, true);
+    // Without --tree, -l is the labelled objects' own events: the deleted pod, no longer listed, has no labels to match.
+    const flat = await json(['-n', ns, '-l', 'app=hungry-web']);
+    assert.ok(!flat.some((e) => e.object.uid === gone.metadata.uid));
+    assert.ok(flat.length < byLabel.length);
+  });
+
+  test('a selector matching two Deployments: two trees, each event under its own root', async () => {
+    const items = await json(['-n', ns, '-l', 'app in (hungry-web,bystander)', '--tree']);
+    assert.deepEqual([...new Set(items.map((e) => e.tree[0]?.name))].sort(), ['bystander', 'hungry-web']);
+    for (const e of items) assert.equal(e.tree[0]?.kind, 'Deployment');
+    const table = await evtimeline(['-n', ns, '-l', 'app in (hungry-web,bystander)', '--tree', '--no-headers'], cp.kubeconfig);
+    assert.match(table.stdout, /Deployment\/bystander > ReplicaSet\/bystander-\S+ > Pod\/bystander-/);
+    assert.match(table.stdout, new RegExp(`Deployment/hungry-web > ReplicaSet/${rs.metadata.name} > Pod/${gone.metadata.name} \\(gone\\)`));
+  });
+
+  test('offline: a capture keeps the labels, and gives the trees --for gives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'label-tree-'));
+    try {
+      const cap = join(dir, 'cap');
+      const captured = await evtimeline(['capture', '-n', ns, cap], cp.kubeconfig);
+      assert.equal(captured.code, 0, captured.stderr);
+      const byLabel = await json(['--from', cap, '-l', 'app=hungry-web', '--tree']);
+      assert.deepEqual(uids(byLabel), uids(await json(['--from', cap, '--for', 'deploy/hungry-web', '--tree'])));
+      assert.ok(byLabel.some((e) => e.object.uid === gone.metadata.uid));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('-w and incident refuse it (exit 2): they tell one tree', async () => {
+    for (const args of [['-w'], ['incident']]) {
+      const r = await evtimeline([...args, '-n', ns, '-l', 'app=hungry-web', '--tree'], cp.kubeconfig);
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr, 'error: -l SELECTOR --tree without --for is several trees, and ' + (args[0] === '-w' ? '--watch' : 'incident') + ' tells one: add --for KIND/NAME\n');
     }
   });
 });

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../../../src/cli.ts';
 import type { ObjectMeta } from '../../../src/core/ownership.ts';
-import { ev, NOW } from '../../support/builders.ts';
+import { ev, newEv, NOW } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';
 import { servedResource } from '../../support/served.ts';
 import { fromCapture, fromCluster, memorySource, openSources } from '../../support/sources.ts';
@@ -121,5 +121,35 @@ describe('the selection flags on a saved file', () => {
     const text = await run(['incident', '--from', 'cap', '--exclude-reason', 'pulled'], openSources({ saved }));
     assert.match(text.stdout, /kubelet \(node-k\) wrote 29 occurrences of Warning events \(2 events\) about Pod\/web-1 .* reports after .* may be missing, and the next can come at 2026-11-30T12:03:20Z \(in 3m20s\)\./);
     assert.match(text.stdout, /- Hidden: 1 event by --exclude-reason\./);
+  });
+
+  test('timeline -o json and -o yaml carry on each event the recorder notes about it; the table\'s stderr and -o json\'s stderr unchanged', async () => {
+    const burst = ev({ ...pod('web-1', 'u1'), name: 'backoff', type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container app', count: 25, first: 50, last: 20 });
+    const merged = ev({ ...pod('db-0', 'u2'), name: 'merged', type: 'Warning', reason: 'FailedMount', message: '(combined from similar events): MountVolume.SetUp failed for volume "cfg-9"', count: 3, first: 40, last: 10 });
+    const series = newEv({ name: 'series', kind: 'Pod', apiVersion: 'v1', objectName: 'db-0', objectUid: 'u2', reason: 'Probe', seriesCount: 7, seriesLast: 5, first: 600 });
+    const saved = memorySource({ provenance: fromCapture({ capturedAt: NOW }), raw: [...events(), burst, merged, series] });
+    const r = await run(['--from', 'cap', '-o', 'json', '--exclude-reason', 'pulled'], openSources({ saved }));
+    assert.equal(r.code, 0, r.stderr);
+    type Doc = { name: string; uid: string; recorderNotes?: { spam: { occurrences: number; nextCouldComeAt: string }[]; combined: { reason: string; count: number }[]; series: { count: number; mayLagSeconds: number }[] } };
+    const docs = JSON.parse(r.stdout) as Doc[];
+    const notesOf = (name: string) => docs.find((d) => d.name === name)?.recorderNotes;
+    // the spam note on both Warning events of kubelet about web-1 (4 + 25 occurrences share its bucket)
+    assert.equal(notesOf('backoff')?.spam[0]?.occurrences, 29);
+    assert.equal(notesOf('startup')?.spam[0]?.nextCouldComeAt, new Date(NOW - 100_000 + 300_000).toISOString());
+    assert.deepEqual(notesOf('merged')?.combined, [{ event: { namespace: 'op-events', name: 'merged', uid: docs.find((d) => d.name === 'merged')?.uid }, object: { kind: 'Pod', apiVersion: 'v1', namespace: 'op-events', name: 'db-0', uid: 'u2' }, reason: 'FailedMount', count: 3, lastSeen: new Date(NOW - 10_000).toISOString() }]);
+    assert.deepEqual(notesOf('merged')?.spam, []);
+    assert.equal(notesOf('series')?.series[0]?.count, 7);
+    assert.equal(notesOf('series')?.series[0]?.mayLagSeconds, 1800);
+    // an event no note concerns has no key
+    assert.equal(notesOf('db-killing'), undefined);
+    assert.ok(!('recorderNotes' in (docs.find((d) => d.name === 'db-killing') ?? {})));
+    // the footer stays the table's: -o json's stderr holds no notes
+    assert.doesNotMatch(r.stderr, /What the recorders may have left out/);
+    const table = await run(['--from', 'cap', '--exclude-reason', 'pulled'], openSources({ saved }));
+    assert.match(table.stderr, /What the recorders may have left out/);
+    assert.doesNotMatch(table.stdout, /recorderNotes/);
+    const yaml = await run(['--from', 'cap', '-o', 'yaml', '--exclude-reason', 'pulled'], openSources({ saved }));
+    assert.match(yaml.stdout, /recorderNotes:\n\s+spam:\n\s+- reporter: kubelet\n/);
+    assert.match(yaml.stdout, /mayLagSeconds: 1800/);
   });
 });
