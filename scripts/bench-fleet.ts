@@ -1,0 +1,75 @@
+// `npm run bench:fleet`: what reading several contexts together costs. Three private control planes
+// (test/harness); ten contexts (--contexts, default 10), each its own namespace of N events
+// (--events, default 2,000) about 40 objects, spread round-robin over the three; and one more context
+// whose namespace holds all contexts x N events in one (20,000). Measured, interleaved, medians of
+// --runs (default 3): each single context, the ten read together (`--contexts '^c\d'`), and the one
+// namespace of 20,000. The issue's bar: the ten together within 1.3x the wall time of the slowest
+// single context, and a peak RSS within that of reading the 20,000 from one namespace.
+//
+//   node --import tsx scripts/bench-fleet.ts [--contexts 10] [--events 2000] [--runs 3]
+//
+// A benchmark, not a test: it prints figures and judges nothing. The control planes are stopped at
+// the end and on an error.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureMaxRssHelper } from './maxrss.mjs';
+import { populate } from './bench-events.ts';
+import { interleave, markdownTable, type Subject } from './bench-measure.ts';
+import { readFlags } from './bench-session.ts';
+import { startControlPlane, type ControlPlane } from '../test/harness/controlplane.ts';
+import { uniqueNamespaceName } from '../test/harness/namespace.ts';
+import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
+import { api } from '../test/support/cluster-api.ts';
+
+let contexts = 10;
+let events = 2000;
+let runs = 3;
+readFlags(process.argv.slice(2), 'bench-fleet', (flag, _value, whole) => {
+  if (flag === '--contexts') contexts = whole(1);
+  else if (flag === '--events') events = whole(1);
+  else if (flag === '--runs') runs = whole(1);
+  else return false;
+  return true;
+});
+
+const cps: ControlPlane[] = [];
+try {
+  const started = performance.now();
+  cps.push(...(await Promise.all([startControlPlane(), startControlPlane(), startControlPlane()])));
+  process.stderr.write(`bench-fleet: three control planes in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const names = Array.from({ length: contexts }, (_, i) => `c${i}`);
+  const namespaces = names.map((name) => uniqueNamespaceName(`fleet-${name}`));
+  const cpOf = (i: number) => cps[i % cps.length] as ControlPlane;
+  await Promise.all(names.map((_, i) => populate((method, path, body) => api(cpOf(i), method, path, body), [namespaces[i] as string], events, 40)));
+  const oneNs = uniqueNamespaceName('fleet-one');
+  await populate((method, path, body) => api(cps[0] as ControlPlane, method, path, body), [oneNs], events * contexts, 40 * contexts);
+  process.stderr.write(`bench-fleet: ${contexts} x ${events} events and one namespace of ${events * contexts} written\n`);
+  const cluster = (cp: ControlPlane, i: number) => ({ name: `cp${i}`, cluster: { server: cp.server, 'certificate-authority-data': Buffer.from(cp.ca).toString('base64') } });
+  const kubeconfig = join(cps[0]?.dir ?? '.', 'fleet-bench.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'one',
+      clusters: cps.map(cluster),
+      users: cps.map((cp, i) => ({ name: `u${i}`, user: { token: cp.token } })),
+      contexts: [
+        ...names.map((name, i) => ({ name, context: { cluster: `cp${i % cps.length}`, user: `u${i % cps.length}`, namespace: namespaces[i] } })),
+        { name: 'one', context: { cluster: 'cp0', user: 'u0', namespace: oneNs } },
+      ],
+    }),
+  );
+  const helper = await ensureMaxRssHelper();
+  const plugin = (args: string[]): string[] => [PLUGIN_BINARY, ...args, '--kubeconfig', kubeconfig];
+  const subjects: Subject[] = [
+    ...names.map((name) => ({ name: `evtimeline --context ${name}`, command: plugin(['--context', name]) })),
+    { name: `evtimeline --contexts '^c\\d'`, command: plugin(['--contexts', '^c\\d']) },
+    { name: `evtimeline --context one (${events * contexts} events)`, command: plugin(['--context', 'one']) },
+  ];
+  const results = await interleave(helper, subjects, runs, process.env);
+  const slowest = results.slice(0, contexts).reduce((a, b) => (b.wallSeconds > a.wallSeconds ? b : a));
+  process.stdout.write(`${markdownTable(results, slowest.name)}\n\nratios to the slowest single context (${slowest.name}); ${runs} runs, medians\n`);
+} finally {
+  await Promise.all(cps.map((cp) => cp.stop()));
+}
