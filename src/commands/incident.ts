@@ -50,6 +50,8 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
   const { events, provenance, ages, live, tree, facts } = gathered;
   const incident = buildIncident(events, {
     now: ages.at,
+    // Ages count from when a saved file was taken, but the cluster it is compared with was read now.
+    ...(opts.compare ? { comparedAt: gathered.now } : {}),
     provenance,
     eventTTLms: opts.eventTTLms,
     ...(live === undefined ? {} : { live }),

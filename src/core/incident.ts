@@ -32,6 +32,8 @@ export interface IncidentContext {
   provenance: Provenance;
   /** the API server's --event-ttl, 1h by default */
   eventTTLms: number;
+  /** --compare: epoch ms the live cluster was read; a saved file's ages still count from `now`, when it was taken */
+  comparedAt?: number;
   /** what the live cluster said beside the events: object lookups (live reads, --compare) and the events it still holds (--compare) */
   live?: LiveFacts;
   /** `--for X --tree`: the tree of X; the account is then told owner first and siblings are grouped by owner */
@@ -128,6 +130,8 @@ export interface ComparisonSummary {
 export interface Incident {
   /** epoch ms the account was made */
   at: number;
+  /** --compare: epoch ms the live cluster was read (later than `at` for a saved file) */
+  comparedAt?: number;
   /** what the events were read from: namespace, kind of input, the time a saved file covers */
   provenance: Provenance;
   carries: Carries;
@@ -186,6 +190,7 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
     repeats: sortRepeats(repeats),
     limits: limitsFor(events, ctx, carries),
   };
+  if (ctx.comparedAt !== undefined) incident.comparedAt = ctx.comparedAt;
   if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
   if (tree !== undefined) incident.tree = buildStoryTree(tree, objects, (story) => story.chain);
   if (carries.messages) {

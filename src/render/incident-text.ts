@@ -88,7 +88,7 @@ function origin(incident: Incident): string {
         : p.kind === 'capture' && p.capturedAt !== null
         ? `read from a capture taken at ${formatTime(p.capturedAt)}`
         : 'read from a saved file';
-  return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${formatTime(incident.at)}`;
+  return incident.comparison === undefined ? read : `${read}, compared with the cluster at ${formatTime(incident.comparedAt ?? incident.at)}`;
 }
 
 /** The account's first paragraph: what happened, in a few lines (also the timeline page's headline). */

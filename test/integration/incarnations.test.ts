@@ -167,5 +167,12 @@ test('--compare with a record: the events only the record still holds are counte
   const text = await plugin(['incident', '--from', record, '--compare', '-n', ns]);
   assert.ok(text.includes(`  1 of ${total} events in the record (${Math.round(100 / total)}%) is no longer on the server (expired after --event-ttl or deleted).\n`), text);
   assert.match(text, /\nOnly in the record \(no longer on the server\)\n  ReconcileSucceeded on Pipeline\/build-1 \(event build-1-done, Normal\), last seen /);
-  assert.match(text, /  - The recorder watched from \S+ \(.+\) to \S+ \(.+\): the record's first and last observation\.\n/);
+  // Ages count from the record's last observation, with --compare too (README "Times in saved files",
+  // commit 7843499): that time is written bare, said to be where the ages count from, and an earlier
+  // first observation keeps its age (fc5f052 drops a '(0s ago)' when both are the same moment).
+  const watched = /  - The recorder watched from \d{4}-\d\d-\d\dT\S+Z(?: \(\d+\w+ ago\))? to (\d{4}-\d\d-\d\dT\S+Z): the record's first and last observation; the ages here count from then\.\n/.exec(text);
+  assert.ok(watched, text);
+  // The title names when the cluster was read, after the record ended and build-1-done was deleted.
+  const compared = /, compared with the cluster at (\S+)\n/.exec(text);
+  assert.ok(compared && Date.parse(compared[1]!) > Date.parse(watched[1]!), text);
 });

@@ -141,6 +141,15 @@ describe('a saved file beside the live cluster (--compare)', () => {
     assert.equal(r.stderr, "Ages are counted from 2026-11-30T11:59:00Z, the record's last observation.\n");
   });
 
+  test('incident --compare names the moment the cluster was read, not the record\'s last observation its ages count from', async () => {
+    // Regression: with ages counted from the record (7843499) the title said the cluster was read at
+    // 11:59, an hour-long record's end, while it was read now (12:00, the fake clock).
+    const r = await run(['incident', '--from', 'events.jsonl', '--compare'], openSources({ saved: saved(), live: live() }));
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^Incident across all namespaces, read from a record, compared with the cluster at 2026-11-30T12:00:00Z\n/);
+    assert.match(r.stdout, /to 2026-11-30T11:59:00Z: the record's first and last observation; the ages here count from then\.\n/);
+  });
+
   test('--compare reads the one namespace the file\'s events are in, with the user\'s kubeconfig and context', async () => {
     const sources = openSources({ saved: saved(), live: live() });
     await run(['incident', '--from', 'events.jsonl', '--compare', '--context', 'other'], sources);
