@@ -30,6 +30,8 @@ function kubectl(args: string[], input?: string): Promise<string> {
       if (err) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr || err.message}`));
       else resolve(stdout);
     });
+    // A process that exits before reading its stdin closes the pipe: its exit code and stderr say why, not EPIPE.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(input ?? '');
   });
 }
