@@ -8,11 +8,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startControlPlane } from '../test/harness/controlplane.ts';
-import { startRealNode, UNPULLABLE_IMAGE } from '../test/harness/kubelet-node.ts';
+import { startRealNode } from '../test/harness/kubelet-node.ts';
 import { applyObjects, kubectlJSON } from '../test/harness/kubectl.ts';
 import { freshNamespace } from '../test/harness/namespace.ts';
 import { ROOT } from '../test/harness/plugin.ts';
-import { describeWhen, onRealNode, realNodePod, stageOomKill } from '../test/harness/real-node-pods.ts';
+import { describeWhen, stageOomKill, whyScenarios } from '../test/harness/real-node-pods.ts';
 import { waitFor } from '../test/harness/wait.ts';
 import { listEvents } from '../test/harness/workloads.ts';
 
@@ -36,20 +36,7 @@ async function main(): Promise<void> {
       const kc = cp.kubeconfig;
       const ns: Record<string, string> = {};
       for (const n of ['oom', 'crash', 'pull', 'config', 'probe', 'job']) ns[n] = await freshNamespace(kc, `fixture-${n}`);
-      const pod = realNodePod.bind(null, node);
-      await applyObjects(kc, [
-        pod(ns.crash!, 'crasher', { command: ['sh', '-c', 'echo starting; echo "fatal: cannot reach db:5432"; exit 3'] }),
-        pod(ns.pull!, 'puller', { image: UNPULLABLE_IMAGE }),
-        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns.config }, data: { present: 'yes' } },
-        pod(ns.config!, 'configured', { command: ['sleep', '3600'], env: [{ name: 'MISSING', valueFrom: { configMapKeyRef: { name: 'settings', key: 'missing' } } }] }),
-        pod(ns.probe!, 'prober', { command: ['sleep', '3600'], livenessProbe: { exec: { command: ['sh', '-c', 'exit 3'] }, initialDelaySeconds: 1, periodSeconds: 1, failureThreshold: 2 } }),
-        {
-          apiVersion: 'batch/v1',
-          kind: 'Job',
-          metadata: { name: 'migrate', namespace: ns.job },
-          spec: { backoffLimit: 1, template: { spec: { ...onRealNode(node), restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'migrate', image: 'docker.io/library/busybox:1.35.0-local', command: ['sh', '-c', 'exit 7'] }] } } },
-        },
-      ]);
+      await applyObjects(kc, whyScenarios(node, ns));
       await stageOomKill(kc, node, ns.oom!, 'thumbnailer', (l) => process.stderr.write(`${l}\n`));
       await save(kc, 'oom-killed', ns.oom!, ['pods', 'deployments', 'replicasets']);
       await describeWhen(kc, ns.crash!, 'crasher', 'main', (d) => d.restartCount >= 2);

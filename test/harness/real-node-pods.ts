@@ -1,7 +1,7 @@
 // Pods for the real node (test/harness/kubelet-node.ts), and what `kubectl describe pod` says of
 // their container: the kubelet's own account of a crash, an OOM kill, a probe or a pull failure.
 import { applyObjects, kubectlJSON, kubectlOk } from './kubectl.ts';
-import { BUSYBOX_IMAGE, REAL_NODE_TAINT, type RealNodeInfo } from './kubelet-node.ts';
+import { BUSYBOX_IMAGE, REAL_NODE_TAINT, UNPULLABLE_IMAGE, type RealNodeInfo } from './kubelet-node.ts';
 import { waitFor } from './wait.ts';
 import { listEvents, listObjects, type KubeObject } from './workloads.ts';
 
@@ -164,4 +164,27 @@ export async function stageOomKill(
   await waitFor('BackOff', async () => (await listEvents(kubeconfig, ns)).some((e) => e.reason === 'BackOff' && e.involvedObject.name === name));
   log(`pod ${name} OOMKilled (exit code 137) and restarted twice; the kubelet backs off`);
   return { deployment, pod: name };
+}
+
+/**
+ * The Why's scenarios on the real node, one namespace each (`ns.crash`, `ns.pull`, `ns.config`,
+ * `ns.probe`, `ns.job`): a container that keeps exiting with last words, an unpullable image, a missing
+ * ConfigMap key, a liveness probe that fails, a Job past its back-off limit. The integration test and the
+ * fixture script (scripts/capture-why-fixtures.ts) stage the same objects.
+ */
+export function whyScenarios(node: RealNodeInfo, ns: Record<string, string>): object[] {
+  const pod = realNodePod.bind(null, node);
+  return [
+    pod(ns.crash!, 'crasher', { command: ['sh', '-c', 'echo starting; echo "fatal: cannot reach db:5432"; exit 3'] }),
+    pod(ns.pull!, 'puller', { image: UNPULLABLE_IMAGE }),
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns.config }, data: { present: 'yes' } },
+    pod(ns.config!, 'configured', { command: ['sleep', '3600'], env: [{ name: 'MISSING', valueFrom: { configMapKeyRef: { name: 'settings', key: 'missing' } } }] }),
+    pod(ns.probe!, 'prober', { command: ['sleep', '3600'], livenessProbe: { exec: { command: ['sh', '-c', 'exit 3'] }, initialDelaySeconds: 1, periodSeconds: 1, failureThreshold: 2 } }),
+    {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'migrate', namespace: ns.job },
+      spec: { backoffLimit: 1, template: { spec: { ...onRealNode(node), restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'migrate', image: BUSYBOX_IMAGE, command: ['sh', '-c', 'exit 7'] }] } } },
+    },
+  ];
 }

@@ -12,7 +12,7 @@ import { sharedRealNode, UNPULLABLE_IMAGE } from '../harness/kubelet-node.ts';
 import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
-import { deleteAndWait, describeWhen, onRealNode, realNodePod, stageOomKill } from '../harness/real-node-pods.ts';
+import { deleteAndWait, describeWhen, stageOomKill, whyScenarios } from '../harness/real-node-pods.ts';
 import { waitFor } from '../harness/wait.ts';
 import { listEvents } from '../harness/workloads.ts';
 
@@ -23,20 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'evtimeline-why-real-'));
 
 before(async () => {
   for (const name of ['crash', 'pull', 'config', 'probe', 'job']) ns[name] = await freshNamespace(kc, `why-${name}`);
-  const pod = realNodePod.bind(null, node);
-  await applyObjects(kc, [
-    pod(ns.crash!, 'crasher', { command: ['sh', '-c', 'echo starting; echo "fatal: cannot reach db:5432"; exit 3'] }),
-    pod(ns.pull!, 'puller', { image: UNPULLABLE_IMAGE }),
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns.config }, data: { present: 'yes' } },
-    pod(ns.config!, 'configured', { command: ['sleep', '3600'], env: [{ name: 'MISSING', valueFrom: { configMapKeyRef: { name: 'settings', key: 'missing' } } }] }),
-    pod(ns.probe!, 'prober', { command: ['sleep', '3600'], livenessProbe: { exec: { command: ['sh', '-c', 'exit 3'] }, initialDelaySeconds: 1, periodSeconds: 1, failureThreshold: 2 } }),
-    {
-      apiVersion: 'batch/v1',
-      kind: 'Job',
-      metadata: { name: 'migrate', namespace: ns.job },
-      spec: { backoffLimit: 1, template: { spec: { ...onRealNode(node), restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'migrate', image: 'docker.io/library/busybox:1.35.0-local', command: ['sh', '-c', 'exit 7'] }] } } },
-    },
-  ]);
+  await applyObjects(kc, whyScenarios(node, ns));
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
