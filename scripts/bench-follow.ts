@@ -142,14 +142,25 @@ async function tailRecord(path: string, tally: Tally, stop: AbortSignal): Promis
   }
 }
 
-/** VmRSS of a process in MiB, or NaN once it is gone. */
-function rssMiB(pid: number | undefined): number {
+/**
+ * VmRSS of a process in MiB, and RssAnon, the part that is its own memory (the rest is mostly the
+ * 115 MiB executable's pages, mapped as they are first run and dropped when the page cache needs
+ * room); NaN once it is gone.
+ */
+function rssMiB(pid: number | undefined): { rss: number; anon: number } {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : Number.NaN;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
+    return { rss: kib('VmRSS'), anon: kib('RssAnon') };
   } catch {
-    return Number.NaN;
+    return { rss: Number.NaN, anon: Number.NaN };
   }
+}
+
+/** How far apart the lowest and highest values are, as a share of the lowest. */
+function spread(values: number[]): string {
+  const lo = Math.min(...values);
+  return `${(((Math.max(...values) - lo) / lo) * 100).toFixed(1)}%`;
 }
 
 /** Objects the events are about, per namespace: a Pod name and a made-up uid (record looks each up once, and writes it as not found). */
@@ -271,14 +282,18 @@ async function main(): Promise<void> {
 
     // -- The long run --------------------------------------------------------------------------
     console.log(`\n${opts.rate} events/s for ${opts.minutes} min (RSS in MiB; seen = the driver's events each reader has shown, of those created):`);
-    console.log('minute  created  load average     | -w RSS   seen    | record RSS  seen    | informer RSS  seen');
-    const rss: Record<keyof typeof pids, number[]> = { watch: [], record: [], informer: [] };
+    console.log('minute  created  load average      | -w RSS (anon)    seen  | record RSS (anon)  seen  | informer RSS (anon)  seen');
+    const rss: Record<keyof typeof pids, { rss: number; anon: number }[]> = { watch: [], record: [], informer: [] };
     const first = next;
     const report = (minute: number): void => {
       for (const k of Object.keys(pids) as (keyof typeof pids)[]) rss[k].push(rssMiB(pids[k]));
       const seen = (t: Tally): string => String(t.first.size - 1).padStart(7);
+      const both = (k: keyof typeof pids, width: number): string => {
+        const last = rss[k].at(-1);
+        return `${mib(last?.rss ?? NaN)} (${mib(last?.anon ?? NaN)})`.padStart(width);
+      };
       console.log(
-        `${String(minute).padStart(6)}  ${String(created.size - 1).padStart(7)}  ${load().padEnd(15)}  | ${mib(rss.watch.at(-1) ?? NaN).padStart(6)}  ${seen(tallies.watch)}  | ${mib(rss.record.at(-1) ?? NaN).padStart(10)}  ${seen(tallies.record)}  | ${mib(rss.informer.at(-1) ?? NaN).padStart(12)}  ${seen(tallies.informer)}`,
+        `${String(minute).padStart(6)}  ${String(created.size - 1).padStart(7)}  ${load().padEnd(16)}  | ${both('watch', 14)}  ${seen(tallies.watch)} | ${both('record', 16)}  ${seen(tallies.record)} | ${both('informer', 18)}  ${seen(tallies.informer)}`,
       );
     };
     report(0);
@@ -291,14 +306,13 @@ async function main(): Promise<void> {
     const settleBy = Date.now() + 60_000;
     while (Object.values(tallies).some((t) => t.missing(first, next, created) > 0) && Date.now() < settleBy) await sleep(500);
     console.log(`\nafter ${opts.minutes} min (${created.size - 1} events created at ${opts.rate}/s, then up to 60 s to arrive; load average ${load()}):`);
-    console.log('reader        seen     lost  duplicated  deleted (TTL)  RSS min 5 .. end (MiB)   spread');
+    console.log('reader        seen     lost  duplicated  deleted (TTL)  | from minute 5: RSS (MiB)  spread | anon (MiB)      spread');
     for (const [k, t] of Object.entries(tallies) as [keyof typeof pids, Tally][]) {
       const later = rss[k].slice(Math.min(5, rss[k].length - 1));
-      const lo = Math.min(...later);
-      const hi = Math.max(...later);
+      const range = (values: number[]): string => `${mib(Math.min(...values))} .. ${mib(Math.max(...values))}`.padStart(15) + spread(values).padStart(8);
       const deleted = k === 'watch' ? '-' : `${t.deleted}${t.deletedTwice ? ` (${t.deletedTwice} twice)` : ''}`;
       console.log(
-        `${t.name.padEnd(10)}  ${String(created.size - 1 - t.missing(first, next, created)).padStart(7)}  ${String(t.missing(first, next, created)).padStart(7)}  ${String(t.duplicated(first, next)).padStart(10)}  ${deleted.padStart(13)}  ${`${mib(lo)} .. ${mib(hi)}`.padStart(22)}  ${`${(((hi - lo) / lo) * 100).toFixed(1)}%`.padStart(7)}`,
+        `${t.name.padEnd(10)}  ${String(created.size - 1 - t.missing(first, next, created)).padStart(7)}  ${String(t.missing(first, next, created)).padStart(7)}  ${String(t.duplicated(first, next)).padStart(10)}  ${deleted.padStart(13)}  |      ${range(later.map((r) => r.rss))} | ${range(later.map((r) => r.anon))}`,
       );
     }
 
