@@ -23,7 +23,7 @@ export interface ClusterStanding {
 }
 
 /** A story told in more than one cluster: `FailedScheduling on Pod/web-<hash>-<id>: in 3 of 5 clusters`. */
-export interface SharedStory {
+interface SharedStory {
   group: EventGroup;
   /** the contexts it was told in, in the order the contexts were asked for */
   clusters: string[];
