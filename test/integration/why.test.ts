@@ -1,10 +1,9 @@
-// The Why of `incident` on the real control plane: the scheduler, the ReplicaSet and Deployment
-// controllers, quota admission and the node lifecycle and taint eviction controllers write the
-// status and events; each cause is compared with what `kubectl describe` shows for the same object.
-// Its own control plane: two nodes and short node failure timings, as node-failure.test.ts.
-// Causes that need a kubelet running containers (OOMKilled, exits, image pulls, missing
-// ConfigMaps, probes, a Job's back-off) are unit-tested from the kubelet's shapes
-// (test/unit/core/causes.test.ts) until the real node is in the test control plane.
+// The Why of `incident` on the real control plane: the scheduler, the ReplicaSet, Deployment and Job
+// controllers, admission (ResourceQuota, LimitRanger, PodSecurity) and the node lifecycle and taint
+// eviction controllers write the status and events; each cause is compared with what `kubectl
+// describe` shows for the same object. Its own control plane: two nodes and short node failure
+// timings, as node-failure.test.ts. Causes that need a kubelet running containers (OOMKilled, exits,
+// image pulls, missing ConfigMaps and Secrets, probes, a Job's back-off) are in why-real-node.test.ts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
