@@ -240,7 +240,7 @@ test('deleted while waiting: exit 7, told plainly; kubectl rollout status keeps 
 
 test('Ctrl-C: exit 130 with what it knows (the events so far and the account)', async () => {
   const ns = await freshNamespace(kc, 'wait-int');
-  // Not beside kubectl: kubectl rollout status stopped by Ctrl-C is killed by the signal and says nothing.
+  // Not beside kubectl: what a stopped wait prints has no reference there.
   await applyObjects(kc, [deployment(ns, 'stuck', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
   const run = await ours(ns, ['deploy/stuck'], 'deployments');
   // Once the kubelet has said the probe fails, so there is something to tell.
