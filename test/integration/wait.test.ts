@@ -226,7 +226,7 @@ test('--settle: a container that crashes after the rollout was Available fails i
   assert.match(slow.mine.stdout, /^deployment "slow" successfully rolled out in \d+s, 1 of 1 ready, no Warning in the 8s after$/m);
 });
 
-test('deleted while waiting: exit 7, told plainly; kubectl rollout status keeps waiting until its timeout', async () => {
+test('deleted while waiting: exit 7, told plainly; kubectl rollout status exits 1', async () => {
   const ns = await freshNamespace(kc, 'wait-gone');
   await applyObjects(kc, [deployment(ns, 'doomed', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
   const run = await ours(ns, ['deploy/doomed', '-q'], 'deployments');
