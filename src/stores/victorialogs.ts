@@ -20,6 +20,10 @@ import type { Json } from '../core/json.ts';
 import type { TimeWindow } from '../core/source.ts';
 import { readLines } from '../io/record-stream.ts';
 import { parseRow } from './victorialogs-rows.ts';
+import { isTlsFailure, tlsFailureText } from '../otlp/http.ts';
+
+/** The flags a TLS failure's words point to (src/options/store.ts). */
+const STORE_TLS_FLAGS = { ca: '--from-ca', clientCert: '--from-client-cert' };
 
 export interface StoreEndpoint {
   /** http(s)://HOST:PORT[/prefix], without the victorialogs+ scheme prefix or a query */
@@ -132,7 +136,9 @@ function get(endpoint: StoreEndpoint, url: URL): Promise<IncomingMessage> {
       },
     );
     if (endpoint.timeoutMs > 0) req.on('timeout', () => req.destroy(new Error(`no answer within ${endpoint.timeoutMs / 1000} s`)));
-    req.on('error', (error: NodeJS.ErrnoException) => reject(new RuntimeError(`cannot reach ${where(endpoint)}: ${error.code ?? error.message}`)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      reject(new RuntimeError(isTlsFailure(error) ? `${where(endpoint)}: TLS: ${tlsFailureText(error, STORE_TLS_FLAGS)}` : `cannot reach ${where(endpoint)}: ${error.code ?? error.message}`)),
+    );
     req.end();
   });
 }
