@@ -124,6 +124,9 @@ function iso(ms: number | null): string | undefined {
   return ms === null ? undefined : new Date(ms).toISOString();
 }
 
+/** Go's zero time.Time and the second after it: what an unset creationTimestamp prints as. */
+const GO_ZERO_TIME_MS = Date.parse('0001-01-01T00:00:01Z');
+
 /**
  * k8s.event.start_time, Go's time.Time.String() (`2026-11-30 10:00:00 +0000 UTC`, perhaps with
  * fractional seconds or a `m=+0.1` monotonic suffix) as RFC 3339; undefined when it does not parse.
@@ -133,7 +136,7 @@ export function parseGoTimeString(text: unknown): string | undefined {
   const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)? ([+-])(\d\d)(\d\d)\b/.exec(text);
   if (!m) return undefined;
   const ms = Date.parse(`${m[1]}T${m[2]}${m[3] ?? ''}${m[4]}${m[5]}:${m[6]}`);
-  if (Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z')) return undefined;
+  if (Number.isNaN(ms) || ms <= GO_ZERO_TIME_MS) return undefined;
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
@@ -143,7 +146,13 @@ function str(value: unknown): string {
 
 /** Drops keys whose value is undefined or '' so an absent field stays absent. */
 function compact(object: Json): Json {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined && v !== ''));
+  // A loop, not fromEntries(entries().filter()): it runs for every version read (three times each).
+  const out: Json = {};
+  for (const key in object) {
+    const value = object[key];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
 }
 
 /** Our export or the k8s_events receiver's record (the same names; ours carry more) as a core/v1 Event. */
@@ -301,6 +310,27 @@ export class OtlpLineReader {
     }
     this.seen += 1;
     return versions;
+  }
+
+  /**
+   * The versions in one element of a line's resourceLogs array, its JSON text (a line read element
+   * by element, src/otlp/request-pieces.ts); null when it is not JSON. `endRequest` then counts the line.
+   */
+  takeElement(text: string, index: number): OtlpVersion[] | null {
+    let element: unknown;
+    try {
+      element = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    const versions: OtlpVersion[] = [];
+    this.versionsOf([element], index, versions);
+    return versions;
+  }
+
+  /** A line read element by element closed as an export request does. */
+  endRequest(): void {
+    this.seen += 1;
   }
 
   private versionsOf(each: Iterable<unknown>, index: number, versions: OtlpVersion[]): void {

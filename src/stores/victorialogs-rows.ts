@@ -36,11 +36,12 @@ export function rowToVersion(row: Json): StoredVersion | null {
   const ours = row['scope.name'] === SCOPE_NAME && typeof row[OUR.namespace] === 'string';
   const receiver = !ours && typeof row[K8S.eventUid] === 'string' && typeof row[K8S.reason] === 'string';
   if (!ours && !receiver) return null;
-  const attrs: Json = { ...row };
+  // The row is ours (parsed from its line for this call): its ints are made numbers in place, not in a copy.
+  const attrs: Json = row;
   for (const key of INT_FIELDS) {
     const value = row[key];
     if (typeof value === 'string' && /^-?\d+$/.test(value)) attrs[key] = Number(value);
-    else delete attrs[key];
+    else if (key in attrs) delete attrs[key];
   }
   const time = typeof row._time === 'string' ? row._time : '';
   const record: Json = {
