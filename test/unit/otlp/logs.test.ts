@@ -1,4 +1,5 @@
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { eventToLog, goTimeString, hrTimeFromMs, parseHrTime, SEVERITY } from '../../../src/otlp/logs.ts';
@@ -118,6 +119,32 @@ describe('times', () => {
     assert.equal(parseGoTimeString('2026-11-30 12:00:00 +0000 UTC'), '2026-11-30T12:00:00Z');
     assert.equal(parseGoTimeString('2026-11-30 13:00:00.5 +0100 CET m=+0.01'), '2026-11-30T12:00:00.500Z');
     assert.equal(parseGoTimeString('0001-01-01 00:00:00 +0000 UTC'), undefined);
+  });
+
+  test("Go's time.String form read as Date reads it, whatever the fields (30 February rolls over, 24:00 too)", () => {
+    // The reading before whole UTC seconds skipped Date.
+    const throughDate = (text: string): string | undefined => {
+      const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)? ([+-])(\d\d)(\d\d)\b/.exec(text);
+      const ms = m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? ''}${m[4]}${m[5]}:${m[6]}`) : Number.NaN;
+      return Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z') ? undefined : new Date(ms).toISOString().replace('.000Z', 'Z');
+    };
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1, 1969, 1970, 2000, 2024, 2026, 2100, 9999),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: 25 }),
+        fc.integer({ min: 0, max: 61 }),
+        fc.constantFrom('', '.5', '.123456789'),
+        fc.constantFrom('+0000 UTC', '-0000 UTC', '+0100 CET', '+0000 UTC m=+0.01'),
+        (year, month, day, hour, second, fraction, zone) => {
+          const text = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)} ${two(hour)}:${two(second % 60)}:${two(second)}${fraction} ${zone}`;
+          assert.equal(parseGoTimeString(text), throughDate(text), text);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 
