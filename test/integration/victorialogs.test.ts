@@ -200,6 +200,21 @@ describe('--from victorialogs+http:// (a single node)', () => {
     assert.match(r.stdout, /BackOff/);
   });
 
+  test('type-audit, --for and --tree read the store too', async () => {
+    const audit = await plugin(['type-audit', '--from', vl.fromUrl, '-n', 'shop']);
+    assert.equal(audit.code, 0, audit.stderr);
+    assert.match(audit.stdout, /^Type audit: 37 events checked/);
+    const uids = (r: Run) => (JSON.parse(r.stdout) as Json[]).map((e) => e.uid).sort();
+    const forPod = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--for', 'Pod/pod-3', '-o', 'json']);
+    assert.equal(forPod.code, 0, forPod.stderr);
+    assert.deepEqual(uids(forPod), ['uid-103', 'uid-3']);
+    // A store keeps no ownership: the tree is what the events name, here the Pod alone.
+    const tree = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--for', 'Pod/pod-3', '--tree', '-o', 'json']);
+    assert.equal(tree.code, 0, tree.stderr);
+    assert.deepEqual(uids(tree), ['uid-103', 'uid-3']);
+    assert.match(tree.stderr, /the store holds no ownership/);
+  });
+
   test('export --otlp-json to VictoriaLogs is one line saying it takes protobuf', async () => {
     const r = await plugin(['export', '--from', file, '--otlp', vl.otlpUrl, '--otlp-json']);
     assert.equal(r.code, 1);

@@ -5,6 +5,7 @@ import { normaliseEvent } from '../../../src/core/event.ts';
 import { eventToLog, goTimeString, hrTimeFromMs, parseHrTime, SEVERITY } from '../../../src/otlp/logs.ts';
 import { encodeLogs } from '../../../src/otlp/encode.ts';
 import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../../src/otlp/collector-file.ts';
+import { collectorFileSource } from '../../../src/otlp/collector-stream.ts';
 import { otlpProvenanceNotice } from '../../../src/render/otlp-status.ts';
 import { NOW, ev, labEvents, newEv } from '../../support/builders.ts';
 import { writeFile } from 'node:fs/promises';
@@ -242,6 +243,31 @@ describe('--from a collector file: what the receivers wrote', () => {
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Critical', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Critical');
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Error', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Error');
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Degraded', 1, NEWER_SEVERITY))?.versions[0]?.event).type, '');
+  });
+
+  test('k8s_events, a newer release (contrib PR #45289): the reporter is read, and the namespace from the resource, also when the file is streamed', async () => {
+    // The newer receiver adds k8s.event.reporting_controller/instance and puts k8s.namespace.name on the resource.
+    const line = JSON.parse(receiverLine('Warning', 2, NEWER_SEVERITY)) as { resourceLogs: { resource: { attributes: unknown[] }; scopeLogs: { logRecords: { attributes: { key: string }[] }[] }[] }[] };
+    const [logs] = line.resourceLogs;
+    const record = logs?.scopeLogs[0]?.logRecords[0];
+    if (logs === undefined || record === undefined) throw new Error('no record');
+    record.attributes = [
+      ...record.attributes.filter((a) => a.key !== 'k8s.namespace.name'),
+      { key: 'k8s.event.reporting_controller', value: { stringValue: 'default-scheduler' } },
+      { key: 'k8s.event.reporting_instance', value: { stringValue: 'default-scheduler-node-1' } },
+    ] as never;
+    logs.resource.attributes.push({ key: 'k8s.namespace.name', value: { stringValue: 'op-events' } });
+    const text = `${JSON.stringify(line)}\n`;
+    const whole = normaliseEvent(parseOtlpLines(text)?.versions[0]?.event);
+    const path = join(scratchDir('otlp-newer-receiver'), 'newer-receiver.jsonl');
+    await writeFile(path, text);
+    const streamed = (await (await collectorFileSource(path, 'op-events'))?.read())?.events[0];
+    for (const event of [whole, streamed]) {
+      assert.equal(event?.reporter, 'default-scheduler');
+      assert.equal(event?.instance, 'default-scheduler-node-1');
+      assert.equal(event?.namespace, 'op-events');
+      assert.equal(event?.uid, 'uid-h');
+    }
   });
 
   test('one event written by both the k8s_events receiver and our export: the same version reads as ours, with what the receiver dropped', async () => {
