@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     process.stderr.write(`exported the record into VictoriaLogs (${lines - 1} log records) in ${elapsed(started)}\n`);
     const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: work, KUBECONFIG: join(work, 'none') };
     // The record piped in as a user pipes it (cat FILE | ...): stdin is a pipe, not the file.
-    const piped = (args: string[]) => ['/bin/sh', '-c', 'cat "$1" | "$0" --from - -A "$@"', PLUGIN_BINARY, record, ...args];
+    const piped = (args: string[]) => ['/bin/sh', '-c', 'file=$1; shift; cat "$file" | "$0" --from - -A "$@"', PLUGIN_BINARY, record, ...args];
     const subjects: Subject[] = [
       { name: `--from record (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', record, '-A', '-o', 'json'] },
       { name: `--from victorialogs (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', vl.fromUrl, '-A', '-o', 'json'] },
