@@ -98,7 +98,8 @@ function isNewApiView(raw: Json): boolean {
  * message, source, count, firstTimestamp, lastTimestamp; reportingController is core/v1 JSON's
  * reportingComponent; eventTime, series, action, reason, type, related, reportingInstance and the
  * metadata are the same fields). Both views are one stored object, so this is what a core/v1 reader
- * (the Collector's k8s_events receiver) gets for it. A core/v1 object is returned as it is.
+ * gets for it: the Collector's k8s_events receiver watches core/v1 only (contrib
+ * receiver/k8seventsreceiver v0.111.0 receiver.go:127-131). A core/v1 object is returned as it is.
  */
 export function coreV1View(input: unknown): Json {
   const raw = asObject(input);
