@@ -12,7 +12,7 @@
 // src/io or src/kube, and open it in src/system.ts. Core and render switch on `kind` where the
 // wording or the wire shape differs; the compiler lists every switch that misses the new kind.
 
-import type { Event, ObjectRef } from './event.ts';
+import type { Event, EventCluster, ObjectRef } from './event.ts';
 import type { FactSet } from './facts.ts';
 import type { WatchNotice } from './notices.ts';
 import type { ObjectLookup } from './incarnation.ts';
@@ -289,7 +289,8 @@ export interface ResumeStep {
 /** A step that may add events: a list or a change. */
 export type ObservedStep = ListStep | ChangeStep;
 
-export type FollowStep = (ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep;
+/** `cluster`: several contexts followed together (core/fleet-follow.ts), the one the step came from. */
+export type FollowStep = ((ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep) & { cluster?: EventCluster };
 
 export interface FollowOptions {
   /** resume from here (once the server is known to have reached it); '' lists first */
@@ -304,6 +305,21 @@ export interface FollowOptions {
   retry?: RetryPolicy;
   /** sent to the server with the list and every watch (`--field-selector`) */
   fieldSelector?: string;
+  /** several contexts followed together: one that stopped (refused, gave up retrying) while others go on */
+  gaveUp?(member: Unanswered): void;
+}
+
+/** One object `wait` follows: its resource as discovery serves it, and its name. */
+export interface WatchedObject {
+  group: string;
+  version: string;
+  /** the plural: `deployments` */
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  /** ignored when not namespaced */
+  namespace: string;
+  name: string;
 }
 
 /** Facts whose reading has begun (EventSource.startFacts). */
@@ -354,4 +370,11 @@ export interface EventSource {
    * last step taken loses nothing. Absent for a saved input.
    */
   follow?(opts: FollowOptions): AsyncIterable<FollowStep>;
+  /**
+   * One object's list (by name: none or one item), then its every change, resumed and relisted as
+   * follow() is (`wait`). Absent for a saved input.
+   */
+  followObject?(object: WatchedObject, opts: FollowOptions): AsyncIterable<FollowStep>;
+  /** The objects of a resource in a namespace that `ownerUid` owns, metadata only (a rollout's ReplicaSets). */
+  ownedBy?(of: { group: string; version: string; resource: string; kind: string }, namespace: string, ownerUid: string): Promise<ObjectMeta[]>;
 }

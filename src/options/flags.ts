@@ -7,7 +7,7 @@ import { AUDIT_OUTPUTS, INCIDENT_OUTPUTS, TIMELINE_OUTPUTS, outputValues } from 
 import type { Verb } from './verbs.ts';
 
 /** What completion offers for a flag's value: fixed words, a cluster lookup, or the shell's file names. */
-type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'clusters' | 'users' | 'files';
+type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'context-patterns' | 'clusters' | 'users' | 'files';
 
 /** aggregate-patch --dry-run, as kubectl's. */
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
@@ -42,7 +42,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { long: '--namespace', short: '-n', value: '<name>', description: "namespace to read; without it, the context's namespace, else default", values: 'namespaces', group: 'reading' },
   { long: '--all-namespaces', short: '-A', description: 'read every namespace', group: 'reading' },
   { long: '--context', value: '<name>', description: 'kubeconfig context to use; several (comma-separated or repeated) are read together', repeatable: true, values: 'contexts', group: 'connection' },
-  { long: '--contexts', value: '<regex>', description: 'read every kubeconfig context whose name matches this regular expression, together', group: 'connection' },
+  { long: '--contexts', value: '<regex>', description: 'read every kubeconfig context whose name matches this regular expression, together', values: 'context-patterns', group: 'connection' },
   { long: '--all-contexts', description: 'read every kubeconfig context together', group: 'connection' },
   { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use; without it, $KUBECONFIG, else ~/.kube/config', values: 'files', group: 'connection' },
   { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0', group: 'connection' },
@@ -187,6 +187,15 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     ...otlpFlags('also ship each observation, as it is recorded, to this OTLP/HTTP logs endpoint (the file stays the source of truth)'),
   ],
   export: otlpFlags("the collector's OTLP/HTTP logs endpoint, e.g. http://localhost:4318/v1/logs"),
+  wait: [
+    { long: '--output', short: '-o', value: '<format>', description: 'text, or json: one result object (outcome, durations, causes, the events of this rollout)', default: 'text', values: ['text', 'json'], group: 'output' },
+    { long: '--output-file', value: '<file>', description: 'also write the JSON result to this file (whole or not at all)', values: 'files', group: 'output' },
+    { long: '--timeout', value: '<duration>', description: 'give up after this long (exit 6); 0: wait for ever', shown: '5m' },
+    { long: '--for-condition', value: '<type[=status]>', description: 'wait for this condition of any object (custom resources too) instead of its rollout, as kubectl wait --for=condition=', },
+    { long: '--settle', value: '<duration>', description: 'after success, keep watching this long and fail (exit 5) if a Warning fires' },
+    { long: '--wait-for-create', description: 'an object that does not exist yet is waited for (without it: exit 1 at once)' },
+    { long: '--quiet', short: '-q', description: 'print nothing until the end' },
+  ],
 };
 
 /** Every flag of every verb, once: what argv's scanner needs to tell a flag's value from a verb. */
