@@ -48,9 +48,34 @@ function base(pod: PodFacts, at: number | null): Pick<Cause, 'object' | 'alike' 
   return { object: { kind: 'Pod', name: pod.name, namespace: pod.namespace }, alike: [], at, events: [] };
 }
 
-/** Events about this Pod (by uid when both carry one, else by namespace and name). */
+/**
+ * Each list's Pod events by namespace and name, in the list's order, made once: the causes ask for
+ * every Pod's events, and a scan of the whole list per Pod was 400 x 20,000 comparisons, three
+ * times over (4.5 s of a 20,000-event incident).
+ */
+const podIndexes = new WeakMap<Event[], { length: number; index: Map<string, Event[]> }>();
+
+function podIndex(events: Event[]): Map<string, Event[]> {
+  let index = podIndexes.get(events)?.index;
+  // A list that grew since (a follow adding to it) is indexed again.
+  if (index === undefined || podIndexes.get(events)?.length !== events.length) {
+    index = new Map();
+    for (const ev of events) {
+      if (ev.object.kind !== 'Pod') continue;
+      const key = `${ev.object.namespace}\0${ev.object.name}`;
+      const list = index.get(key);
+      if (list === undefined) index.set(key, [ev]);
+      else list.push(ev);
+    }
+    podIndexes.set(events, { length: events.length, index });
+  }
+  return index;
+}
+
+/** Events about this Pod (by uid when both carry one, else by namespace and name), in the list's order. */
 export function eventsOfPod(pod: { name: string; namespace: string; uid: string }, events: Event[]): Event[] {
-  return events.filter((ev) => ev.object.kind === 'Pod' && ev.object.name === pod.name && ev.object.namespace === pod.namespace && (ev.object.uid === '' || pod.uid === '' || ev.object.uid === pod.uid));
+  const mine = podIndex(events).get(`${pod.namespace}\0${pod.name}`) ?? [];
+  return mine.filter((ev) => ev.object.uid === '' || pod.uid === '' || ev.object.uid === pod.uid);
 }
 
 const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM' };

@@ -32,7 +32,8 @@ interface ListOptions<T> {
   onPage?: (total: number) => void;
   /**
    * What to keep of each item, applied as each page arrives (normaliseEvent, say): the page's raw
-   * objects, managedFields and all, are then let go before the next page comes. Default: the item.
+   * objects are then let go before the next page comes, and their managedFields, which it must not
+   * read, are never parsed. Default: the item, whole.
    */
   keep?: (item: unknown) => T;
 }
@@ -50,6 +51,7 @@ export async function listEvents<T = unknown>(target: KubeTarget, api: EventsApi
       path: eventsPath(api, namespace),
       query: { limit: PAGE_SIZE, continue: next, fieldSelector: opts.fieldSelector },
       timeoutMs: opts.timeoutMs,
+      dropManagedFields: opts.keep !== undefined,
     });
     if (!isObject(answer) || !Array.isArray(answer.items)) {
       throw new RuntimeError(`the API server's answer to GET ${eventsPath(api, namespace)} is not a list of events`);

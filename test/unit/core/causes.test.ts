@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCauses } from '../../../src/core/causes.ts';
 import { parseFailedScheduling } from '../../../src/core/causes-nodes.ts';
+import { eventsOfPod } from '../../../src/core/causes-pod.ts';
 import { factsOf, nodeFacts, podFacts } from '../../../src/core/facts.ts';
 import type { FactSet, ObjectFacts } from '../../../src/core/facts.ts';
 import type { Event } from '../../../src/core/event.ts';
@@ -252,4 +253,18 @@ test('quantities are read as apimachinery writes them', () => {
   assert.equal(formatQuantity('cpu', 1.5), '1.5');
   assert.equal(formatQuantity('cpu', 0.25), '250m');
   assert.equal(formatQuantity('memory', 20 * 2 ** 20), '20Mi');
+});
+
+test('eventsOfPod: a Pod\'s events in the list\'s order, by uid when both carry one, and those added to the list since', () => {
+  const a1 = kubeletEvent({ pod: 'web-a', reason: 'BackOff', message: 'one' });
+  const b = kubeletEvent({ pod: 'web-b', reason: 'BackOff', message: 'other pod' });
+  const a2 = kubeletEvent({ pod: 'web-a', reason: 'Unhealthy', message: 'two' });
+  const other = kubeletEvent({ pod: 'web-a', namespace: 'elsewhere', reason: 'BackOff', message: 'other namespace' });
+  const events = [a1, b, a2, other];
+  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: '' }, events), [a1, a2]);
+  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: 'uid-web-a' }, events), [a1, a2]);
+  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: 'uid-of-a-later-pod' }, events), []);
+  const a3 = kubeletEvent({ pod: 'web-a', reason: 'Killing', message: 'three' });
+  events.push(a3);
+  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: '' }, events), [a1, a2, a3]);
 });
