@@ -12,7 +12,7 @@
 // double quotes); anything else in an array element (an escape, a float, an odd key) hands that
 // element to the package. The unit test compares both writers on hostile documents.
 import { yamlLibrary } from '../chunk.ts';
-import { hasUnsafe, replaceUnsafe } from './escape.ts';
+import { hasUnsafe, replaceUnsafeKeepingLines } from './escape.ts';
 
 type Yaml = typeof import('yaml');
 
@@ -44,7 +44,7 @@ export function libraryYaml(value: unknown): string {
   const { Scalar, stringify } = yamlLibrary();
   const text = stringify(quoteUnsafe(value, Scalar), { version: '1.1', lineWidth: 0 });
   // Only double-quoted scalars can hold these characters now, and there the escape is exact.
-  return replaceUnsafe(text, (ch) => (ch === '\n' ? ch : hex(ch)));
+  return replaceUnsafeKeepingLines(text, hex);
 }
 
 /** A value the fast writer does not write: its element (or the document) goes to the package. */
@@ -59,9 +59,13 @@ const DOCUMENT_MARKER = /^(%|---|\.\.\.)/;
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,200}$/;
 
 let tagTests: RegExp[] | undefined;
+const TYPED_FIRST = /^[~NnYyTtFfOoEe0-9+.-]/;
 
 /** The YAML 1.1 schema's tests for a plain scalar that would read back as something else than a string. */
 function typedScalar(text: string): boolean {
+  // Every one of them (null, bool, int, float, sexagesimal, timestamp) starts with one of these or is
+  // empty (a float may start with its exponent: `e5`).
+  if (text !== '' && !TYPED_FIRST.test(text)) return false;
   if (tagTests === undefined) {
     const { Document } = yamlLibrary();
     const schema = new Document(null, { version: '1.1' }).schema as unknown as { tags: Tag[]; compat?: Tag[] | null };

@@ -10,7 +10,7 @@ import { libraryYaml, toYamlText, yamlTextChunks } from '../../../src/render/yam
 // YAML 1.1 booleans, numbers, timestamps, document markers, quotes of both kinds, controls.
 const tricky = fc.constantFrom(
   '', ' ', 'yes', 'No', 'ON', 'off', 'y', 'N', 'null', 'Null', '~', 'true', 'False', '0123', '0x1f', '0b101', '1_000', '190:20:30',
-  '1e3', '+1', '-1', '.5', '.inf', '-.Inf', '.NaN', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '<<', '=', '---', '--- x', '...', '%YAML',
+  '1e3', 'e3', 'E10', 'e', '+1', '-1', '.5', '.inf', '-.Inf', '.NaN', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '<<', '=', '---', '--- x', '...', '%YAML',
   '- x', '-', '?', '? x', ':', 'a: b', 'a:b', 'a #b', 'a#b', '#x', '&a', '*a', '!t', '|', '>', "'", '"', 'it\'s', 'say "hi"', 'both \' and "',
   '[x]', '{x}', 'a, b', '@x', '`x', 'x ', ' x', 'x:', 'tab\there', 'line\nbreak', 'long line\nbreak that goes on past forty characters', '\u202e', '\u0000', 'é', '日本',
 );
