@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCauses } from '../../../src/core/causes.ts';
 import { parseFailedScheduling } from '../../../src/core/causes-nodes.ts';
-import { eventsOfPod } from '../../../src/core/causes-pod.ts';
 import { factsOf, nodeFacts, podFacts } from '../../../src/core/facts.ts';
 import type { FactSet, ObjectFacts } from '../../../src/core/facts.ts';
 import type { Event } from '../../../src/core/event.ts';
@@ -198,6 +197,16 @@ test('a quota refusal names the quota with requested, used and limited, and its 
   assert.deepEqual(lines(facts(), [admission]), ['ReplicaSet/web-2: cannot create Pods: pods "web-2-abcde" is forbidden: violates PodSecurity "restricted:latest": privileged.']);
 });
 
+test("a refusal the recorder combined after ten (\"(combined from similar events): \") is told as the admission's words alone", () => {
+  // client-go's EventAggregator (tools/record/events_cache.go) combines a ReplicaSet's refusals once
+  // each retry's Pod name made ten different messages; seen on the real control plane (why.test.ts, LimitRange).
+  const combined = kubeletEvent({ kind: 'ReplicaSet', name: 'web-7c', component: 'replicaset-controller', reason: 'FailedCreate', message: '(combined from similar events): Error creating: pods "web-7c-ksmf4" is forbidden: maximum cpu usage per Pod is 100m.  No limit is specified' });
+  assert.deepEqual(lines(facts(), [combined]), ['ReplicaSet/web-7c: cannot create Pods: pods "web-7c-ksmf4" is forbidden: maximum cpu usage per Pod is 100m.  No limit is specified.']);
+  const quota = kubeletEvent({ kind: 'Job', name: 'migrate', component: 'job-controller', reason: 'FailedCreate', message: '(combined from similar events): Error creating: pods "migrate-x2x7q" is forbidden: exceeded quota: one, requested: pods=1, used: pods=1, limited: pods=1' });
+  const [cause] = findCauses(facts(), [quota]).causes;
+  assert.equal(cause?.detail.kind === 'create-refused' ? cause.detail.message : '', 'pods "migrate-x2x7q" is forbidden: exceeded quota: one, requested: pods=1, used: pods=1, limited: pods=1');
+});
+
 test('a rollout past its progress deadline and a Job past its back-off limit with its Pods exit codes', () => {
   const deploy = factsOf('Deployment', {
     metadata: { name: 'web', namespace: 'shop', uid: 'd' },
@@ -253,18 +262,4 @@ test('quantities are read as apimachinery writes them', () => {
   assert.equal(formatQuantity('cpu', 1.5), '1.5');
   assert.equal(formatQuantity('cpu', 0.25), '250m');
   assert.equal(formatQuantity('memory', 20 * 2 ** 20), '20Mi');
-});
-
-test('eventsOfPod: a Pod\'s events in the list\'s order, by uid when both carry one, and those added to the list since', () => {
-  const a1 = kubeletEvent({ pod: 'web-a', reason: 'BackOff', message: 'one' });
-  const b = kubeletEvent({ pod: 'web-b', reason: 'BackOff', message: 'other pod' });
-  const a2 = kubeletEvent({ pod: 'web-a', reason: 'Unhealthy', message: 'two' });
-  const other = kubeletEvent({ pod: 'web-a', namespace: 'elsewhere', reason: 'BackOff', message: 'other namespace' });
-  const events = [a1, b, a2, other];
-  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: '' }, events), [a1, a2]);
-  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: 'uid-web-a' }, events), [a1, a2]);
-  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: 'uid-of-a-later-pod' }, events), []);
-  const a3 = kubeletEvent({ pod: 'web-a', reason: 'Killing', message: 'three' });
-  events.push(a3);
-  assert.deepEqual(eventsOfPod({ namespace: 'shop', name: 'web-a', uid: '' }, events), [a1, a2, a3]);
 });
