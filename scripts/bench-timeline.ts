@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     console.log(`kubectl: ${(await capture([k, 'version', '--client'], env)).trim().split('\n')[0]} (${k})`);
     console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
 
-    const api = opts.parts.includes('ns') || opts.parts.includes('all') ? (await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager')).api : undefined;
+    const api = opts.parts.some((p) => p !== 'record') ? (await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager')).api : undefined;
     evictFromPageCache([k, opts.plugin, ...(opts.baseline ? [opts.baseline] : [])]);
     const call = (method: string, path: string, body?: unknown): Promise<any> => (api as Api).call(method, path, body);
 
