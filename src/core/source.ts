@@ -357,4 +357,6 @@ export interface EventSource {
    * last step taken loses nothing. Absent for a saved input.
    */
   follow?(opts: FollowOptions): AsyncIterable<FollowStep>;
+  /** several contexts read together (core/fleet.ts): each context's own source (--tree is built in each cluster) */
+  readonly members?: readonly { context: string; source: EventSource }[];
 }

@@ -330,7 +330,9 @@ function timelinePage(): void {
   data.groups.forEach((group) => {
     const section = el('section', 'group');
     const laneCount = group.lanes.length;
-    section.append(el('h2', 'group-title', `${group.namespace === '' ? 'cluster-scoped' : `namespace ${visible(group.namespace)}`} \u00B7 ${plural(laneCount, 'object')}`));
+    // Several contexts read together: each cluster's lanes under its context's name.
+    const cluster = group.context === undefined ? '' : `context ${visible(group.context)} \u00B7 `;
+    section.append(el('h2', 'group-title', `${cluster}${group.namespace === '' ? 'cluster-scoped' : `namespace ${visible(group.namespace)}`} \u00B7 ${plural(laneCount, 'object')}`));
     for (const lane of group.lanes) section.append(buildLane(lane));
     groupEls.push(section);
     rowsEl.append(section);
