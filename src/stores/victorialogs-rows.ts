@@ -6,7 +6,7 @@
 // those of a collector's file (src/otlp/collector-file.ts): our export (every field) and the contrib
 // k8s_events receiver through its otlphttp exporter (no series, no resourceVersion; a reporter only
 // from newer releases). Anything else (an application's logs in the same store) is skipped.
-import { isObject } from '../core/json.ts';
+import { isObject, stringOnly } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { OtlpWriter } from '../core/source.ts';
 import { K8S, OUR, SCOPE_NAME } from '../otlp/logs.ts';
@@ -42,11 +42,11 @@ export function rowToVersion(row: Json): StoredVersion | null {
     if (typeof value === 'string' && /^-?\d+$/.test(value)) attrs[key] = Number(value);
     else delete attrs[key];
   }
-  const time = typeof row._time === 'string' ? row._time : '';
+  const time = stringOnly(row._time);
   const record: Json = {
     timeUnixNano: rfc3339ToNanos(time),
-    body: { stringValue: typeof row._msg === 'string' ? row._msg : '' },
-    severityText: typeof row.severity_text === 'string' ? row.severity_text : '',
+    body: { stringValue: stringOnly(row._msg) },
+    severityText: stringOnly(row.severity_text),
   };
   const at = Date.parse(time);
   return { event: fromAttributes(row, record, attrs), writer: ours ? 'evtimeline' : 'k8s_events', at: Number.isNaN(at) ? null : at };

@@ -10,7 +10,8 @@ import { objectKey } from '../../../src/core/identity.ts';
 import { servedResource } from '../../support/served.ts';
 import { ApiError } from '../../../src/kube/http.ts';
 import { answerFromListing } from '../../../src/kube/tree-lookups.ts';
-import { discoveryCacheOf, lookUpObjects } from '../../../src/kube/objects.ts';
+import { lookUpObjects } from '../../../src/kube/objects.ts';
+import { serverDiscovery } from '../../../src/kube/discovery.ts';
 import { listOwnership } from '../../../src/kube/tree-listing.ts';
 
 const r = servedResource;
@@ -75,7 +76,7 @@ describe('lookups answered from the ownership lists', () => {
       ['secret.example/v1 Vault shop/keys', 'v1 Pod other/away', 'apps/v1beta1 ReplicaSet shop/web', 'v1 Node /node-1'],
     );
     const asked = REFS.filter((x) => !rest.includes(x));
-    const direct = await lookUpObjects(server(), asked, 4, discoveryCacheOf(SERVED));
+    const direct = await lookUpObjects(server(), asked, 4, serverDiscovery(server(), SERVED));
     assert.equal(found.size, asked.length);
     for (const x of asked) assert.deepEqual(found.get(objectKey(x)), direct.get(objectKey(x)), `${x.kind}/${x.name}`);
     assert.deepEqual(found.get(objectKey(REFS[0] as ObjectRef)), {
@@ -102,7 +103,8 @@ describe('lookups answered from the ownership lists', () => {
     const { found, rest } = answerFromListing([vault], { ...read, namespace: 'shop' }, SERVED);
     assert.equal(found.size, 0);
     const asked: string[] = [];
-    const looked = await lookUpObjects(server(asked), rest, 4, discoveryCacheOf(SERVED));
+    const get = server(asked);
+    const looked = await lookUpObjects(get, rest, 4, serverDiscovery(get, SERVED));
     assert.equal(looked.get(objectKey(vault))?.state, 'exists');
     // discovery already known: the one request is the object's own GET
     assert.deepEqual(asked, ['/apis/secret.example/v1/namespaces/shop/vaults/keys']);
