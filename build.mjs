@@ -3,11 +3,12 @@
 // kubectl's completion helper dist/kubectl_complete-evtimeline beside it.
 // CommonJS because commander's bundled ESM output hits "Dynamic require of node:events".
 // `node build.mjs --bundle-only` stops after the bundle.
-import { build } from 'esbuild';
+import { build, buildSync } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { lazyBuiltins } from './scripts/lazy-builtins.mjs';
+import { bundlePageScript } from './src/render/page/script-bundle.ts';
 import { CLIENT_NODE_CHUNK, OTLP_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
@@ -116,6 +117,8 @@ const CHUNKS = [
   // The OTLP logs serializers (src/otlp/transformer.ts), compiled only by export and record --otlp.
   { file: OTLP_CHUNK, entry: 'src/otlp/transformer.ts', constant: '__EVTIMELINE_OTLP_CHUNK__', plugins: [stubOptionalModules] },
 ];
+// The -o html page's script, bundled from its modules and carried in the bundle as a string.
+const pageScript = bundlePageScript({ buildSync }, 'src/render/page');
 const { metafile } = await build({
   ...common,
   entryPoints: ['src/main.ts'],
@@ -123,6 +126,7 @@ const { metafile } = await build({
   define: {
     __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
     __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
+    __EVTIMELINE_PAGE_SCRIPT__: JSON.stringify(pageScript),
     ...Object.fromEntries(CHUNKS.map((c) => [c.constant, JSON.stringify(c.file)])),
     // Only src/chunk.ts's from-source path reads it, which the constants above make dead code here.
     'import.meta.url': JSON.stringify('file:///not-in-the-bundle'),
@@ -143,7 +147,7 @@ for (const c of CHUNKS) {
   chunks.push({ ...c, path, metafile: result.metafile });
 }
 const sizes = await Promise.all([BUNDLE, ...chunks.map((c) => c.path)].map(async (p) => `${p} (${await megabytes(p)})`));
-console.log(`built ${sizes.join(', ')} in ${seconds(started)}`);
+console.log(`built ${sizes.join(', ')} (the -o html page's script: ${(pageScript.length / 1024).toFixed(1)} KiB) in ${seconds(started)}`);
 
 if (!process.argv.includes('--bundle-only')) {
   started = performance.now();

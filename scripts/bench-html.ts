@@ -1,8 +1,8 @@
 // `npm run bench:html`: what the -o html page of N events (--events, default 20,000, about --objects
 // objects, default 400, in 4 namespaces) costs: the page's size, the single executable's time to write it from a
 // saved list (`--from FILE -o html`), and in Debian's headless Chromium the time from opening the
-// file to the first drawn frame, the time a zoom takes to redraw, and the JavaScript heap after
-// drawing. Medians of --runs (default 5), each in a fresh page. A benchmark, not a test: it prints
+// file to the first drawn frame, the time a zoom, a type filter (untick Normal, tick it again) and a
+// jump to the page's end take to the next drawn frame, and the JavaScript heap after drawing. Medians of --runs (default 5), each in a fresh page. A benchmark, not a test: it prints
 // figures and judges nothing, except that it fails loudly when the page does not draw.
 //
 //   node --import tsx scripts/bench-html.ts [--events 20000] [--objects 400] [--runs 5] [--plugin PATH]
@@ -49,6 +49,9 @@ async function main(): Promise<void> {
     const loads: number[] = [];
     const drawn: number[] = [];
     const zooms: number[] = [];
+    const untick: number[] = [];
+    const retick: number[] = [];
+    const jumps: number[] = [];
     const heaps: number[] = [];
     for (let run = 0; run < opts.runs; run += 1) {
       const started = performance.now();
@@ -65,6 +68,31 @@ async function main(): Promise<void> {
           return performance.now() - t;
         }),
       );
+      // A type filter as a person makes it: a click on the Normal box, timed to the frame drawn after it.
+      const [off, on] = await opened.page.evaluate(async () => {
+        const box = Array.from(document.querySelectorAll('.type-choice')).find((l) => l.querySelector('.type-name')?.textContent === 'Normal')?.querySelector('input');
+        if (!box) throw new Error('no Normal type box');
+        // No named functions in here: tsx would wrap them in a __name helper the page does not have.
+        const times: number[] = [];
+        for (let i = 0; i < 2; i += 1) {
+          const t = performance.now();
+          box.click();
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          times.push(performance.now() - t);
+        }
+        return times;
+      });
+      untick.push(off ?? NaN);
+      retick.push(on ?? NaN);
+      // The End key's jump to the last lane, to the frame drawn there.
+      jumps.push(
+        await opened.page.evaluate(async () => {
+          const t = performance.now();
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          return performance.now() - t;
+        }),
+      );
       heaps.push(await opened.page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0));
       await opened.page.close();
     }
@@ -77,6 +105,9 @@ async function main(): Promise<void> {
     console.log(`| Chromium: open the file to first drawn frame | ${ms(median(loads))} |`);
     console.log(`| Chromium: navigation start to first drawn frame, by the page's clock | ${ms(median(drawn))} |`);
     console.log(`| Chromium: zoom in, to the next frame drawn | ${ms(median(zooms))} |`);
+    console.log(`| Chromium: untick a type (Normal), to the next frame drawn | ${ms(median(untick))} |`);
+    console.log(`| Chromium: tick it again, to the next frame drawn | ${ms(median(retick))} |`);
+    console.log(`| Chromium: scroll to the page's end, to the next frame drawn | ${ms(median(jumps))} |`);
     console.log(`| Chromium: JS heap after drawing | ${(median(heaps) / 1024 / 1024).toFixed(1)} MiB |`);
   } finally {
     await browser.close();

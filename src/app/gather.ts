@@ -73,10 +73,14 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     ...(request.raw ? { raw: true, eventsK8sIo: true } : {}),
     ...(request.facts ? { facts: true } : {}),
   });
-  const live = await readLiveFacts(read, common, deps, now, { compare, lookups: request.lookups });
   const { source, events } = read;
   const { provenance } = source;
-  const facts = read.facts === undefined ? undefined : await readObjectFacts(read.facts, events, deps, now);
+  // The facts' lists and the lookups' are independent reads: side by side, the facts cost the account
+  // what they add, not the lookups' time again (issue 22's bar: at most 20% more wall time).
+  const reading = read.facts === undefined ? Promise.resolve(undefined) : readObjectFacts(read.facts, events, deps, now);
+  reading.catch(() => {}); // awaited below; a lookup that throws first must not leave it unhandled
+  const live = await readLiveFacts(read, common, deps, now, { compare, lookups: request.lookups });
+  const facts = await reading;
   return {
     now,
     source,

@@ -97,12 +97,29 @@ function commaList(prefix: string, values: readonly string[]): Completion {
   return { ...offered, candidates: offered.candidates.map((v) => `${head}${v}`) };
 }
 
+/** A context name as a regular expression that matches it alone: `^prod\.eu$`. */
+function exactPattern(name: string): string {
+  return `^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
+}
+
+/**
+ * --contexts REGEX: each context as the pattern that matches it alone (`^prod\.eu$`, its regex
+ * characters escaped), those that begin with what was typed; typed without the `^`, offered without
+ * it (`prod` -> `prod\.eu$`). A pattern of one's own (`prod|stage`) is then typed past them.
+ */
+function contextPatterns(prefix: string, contexts: readonly string[]): Completion {
+  const bare = prefix.replace(/^\^/, '');
+  const literal = contexts.filter((c) => exactPattern(c).startsWith(`^${bare}`)).map(exactPattern);
+  return { candidates: prefix.startsWith('^') || prefix === '' ? literal : literal.map((p) => p.slice(1)), directive: DIRECTIVE.noFileComp };
+}
+
 async function flagValues(flag: string, prefix: string, parsed: Parsed, lookups: NameLookups): Promise<Completion> {
   const values = findFlag(flag, parsed.verb)?.values;
   if (values === undefined) return { candidates: [], directive: DIRECTIVE.noFileComp };
   if (values === 'files') return { candidates: [], directive: DIRECTIVE.default };
   if (values === 'namespaces') return withPrefix(prefix, await lookups.namespaces());
   if (values === 'contexts') return commaList(prefix, await lookups.contexts());
+  if (values === 'context-patterns') return contextPatterns(prefix, await lookups.contexts());
   if (values === 'clusters') return withPrefix(prefix, await lookups.clusters());
   if (values === 'users') return withPrefix(prefix, await lookups.users());
   return withPrefix(prefix, values);

@@ -1,6 +1,6 @@
 // `kubectl evtimeline incident`: a written account of what happened, from events alone.
 import type { Deps } from '../deps.ts';
-import { SUCCESS } from '../errors.ts';
+import { readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { buildIncident } from '../core/incident.ts';
 import { choosePalette } from '../render/color.ts';
@@ -11,7 +11,7 @@ import { renderAgesNotice } from '../render/notices.ts';
 import { renderHiddenFooter } from '../render/hidden.ts';
 import { recorderNotesJson } from '../render/recorder-notes.ts';
 import { criterionFlag, hiddenJson } from '../options/selection.ts';
-import { oneContext, parseCommonOptions, parseCompare, parseEventTTL, refuseForest } from '../options/common.ts';
+import { parseCommonOptions, parseCompare, parseEventTTL, refuseForest } from '../options/common.ts';
 import { INCIDENT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
@@ -32,7 +32,7 @@ interface IncidentOptions {
 }
 
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
-  const common = oneContext(parseCommonOptions(raw), 'incident');
+  const common = parseCommonOptions(raw);
   refuseForest(common, 'incident');
   return {
     common,
@@ -58,6 +58,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     // --for X --tree: told owner first, siblings grouped by owner
     ...(tree === undefined ? {} : { tree }),
     ...(facts === undefined ? {} : { facts }),
+    ...(gathered.unanswered.length === 0 ? {} : { unanswered: gathered.unanswered }),
   });
   if (opts.output.kind === 'document') {
     const doc = { ...toIncidentJson(incident), recorderNotes: recorderNotesJson(gathered.notes), hidden: hiddenJson(gathered.hidden) };
@@ -68,5 +69,5 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     const view = { ...incident, absoluteTimes: opts.absoluteTimes, detail: opts.detail, recorderNotes: gathered.notes, ...(hiddenLine === '' ? {} : { hiddenLine }) };
     deps.stdout.write(renderIncidentText(view, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
-  return SUCCESS;
+  return readResult(gathered.unanswered);
 }

@@ -5,7 +5,9 @@
 // `kubectl events -w` (kubernetes#116974, kubectl#704) an update that is no new occurrence prints
 // nothing, and a relist prints only what was not shown.
 import type { Deps } from '../deps.ts';
-import { RuntimeError, SUCCESS } from '../errors.ts';
+import { RuntimeError, readResult } from '../errors.ts';
+import type { Unanswered } from '../core/source.ts';
+import { renderStoppedFollowing } from '../render/fleet.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
@@ -39,7 +41,7 @@ export interface FollowOptions {
   absoluteTimes: boolean;
 }
 
-function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null): (events: Event[]) => void {
+function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null, contexts: boolean): (events: Event[]) => void {
   const stdout = deps.stdout;
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
   const stable = new Set<string>();
@@ -71,6 +73,7 @@ function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: 
         now: deps.now(),
         wide: output.format === 'wide',
         allNamespaces,
+        ...(contexts ? { contexts } : {}),
         noHeaders: headerShown,
         palette,
         absoluteTimes: opts.absoluteTimes,
@@ -104,31 +107,41 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
   const startup = new StartupProbeEvidence();
   const labels = (resolved.labels?.length ?? 0) > 0 ? followedLabels(source, deps.now) : null;
   const ctx = { startupBelowThreshold: startup.belowThreshold, ...(labels === null ? {} : { labelsOf: labels.labelsOf }) };
-  const print = printer(opts, deps, namespace === null, tree);
+  // Several contexts: one stream, each row labelled with its context (core/fleet-follow.ts).
+  const fleet = source.provenance.kind === 'cluster' && source.provenance.clusters !== undefined;
+  const print = printer(opts, deps, namespace === null, tree, fleet);
+  const gaveUp: Unanswered[] = [];
   // What the selection hid, each event (by uid) under its latest verdict: said once following ends.
   const verdicts = new Map<string, Criterion | null>();
   const judge = (candidates: Event[]): void => {
     for (const ev of candidates) verdicts.set(ev.uid || `${ev.namespace}/${ev.name}`, filterCounted([ev], filter, deps.now(), ctx).hidden[0]?.criterion ?? null);
   };
   const shown = new ShownOccurrences();
-  let listed = false;
+  // Each context's first list is what exists now (--watch-only shows none of it).
+  const listed = new Set<string>();
   const steps = source.follow({
     resourceVersion: '',
     signal: stopSignal(deps),
     ...(sent ? { fieldSelector: opts.common.fieldSelector } : {}),
     notice: (notice) => deps.stderr.write(`${escapeTerminal(watchNoticeText(notice))}\n`),
+    gaveUp: (member) => {
+      gaveUp.push(member);
+      deps.stderr.write(renderStoppedFollowing(member));
+    },
   });
   for await (const step of steps) {
     let events: Event[];
+    const cluster = step.cluster;
+    const labelled = (ev: Event): Event => (cluster === undefined ? ev : Object.assign(ev, { cluster }));
     if (step.kind === 'list') {
-      const listed = step.items.map(normaliseEvent);
+      const listed = step.items.map((item) => labelled(normaliseEvent(item)));
       await tree?.listed(dedupeByUid(listed));
       startup.learn(listed);
       await labels?.learn(listed);
       judge(dedupeByUid(listed).filter((ev) => tree === null || tree.chainOf(ev) !== undefined));
       events = selectEvents(listed, filter, deps.now(), false, ctx).filter((ev) => tree === null || tree.chainOf(ev) !== undefined);
     } else if (step.kind === 'change' && step.type !== 'DELETED') {
-      const ev = normaliseEvent(step.object);
+      const ev = labelled(normaliseEvent(step.object));
       // Placed whatever --types says: its message may name a child whose events come next.
       const inTree = tree === null || (await tree.place(ev)) !== undefined;
       startup.learn([ev]);
@@ -139,14 +152,15 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
       continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
     }
     const fresh = shown.takeNew(events);
-    if (!listed) {
-      listed = true;
+    const from = cluster?.context ?? '';
+    if (!listed.has(from)) {
+      listed.add(from);
       // --watch-only: what exists now counts as shown, and only what comes next prints.
       if (watchOnly) continue;
-      if (fresh.length === 0 && opts.output.kind === 'verb') deps.stderr.write(noEventsMessage(namespace));
+      if (fresh.length === 0 && opts.output.kind === 'verb' && !fleet) deps.stderr.write(noEventsMessage(namespace));
     }
     print(fresh);
   }
   deps.stderr.write(renderHiddenFooter(countHidden(verdicts.values()), criterionFlag));
-  return SUCCESS;
+  return readResult(gaveUp);
 }

@@ -66,7 +66,6 @@ export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
 function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['watch'] {
   const watch = raw.watchOnly === true ? 'watch-only' : raw.watch === true ? 'watch' : 'none';
   if (watch === 'none') return watch;
-  oneContext(common, `--${watch}`);
   if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
   refuseForest(common, `--${watch}`);
   if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);

@@ -73,8 +73,8 @@ export type CauseKind = CauseDetail['kind'];
 
 export interface Cause {
   certainty: Certainty;
-  /** the object the cause is about */
-  object: { kind: string; name: string; namespace: string };
+  /** the object the cause is about; `context`: several contexts read together, the one it is in */
+  object: { kind: string; name: string; namespace: string; context?: string };
   /** other objects with the same cause (siblings of one owner), folded into this one */
   alike: string[];
   /** epoch ms of the last sign of it; null when unknown */

@@ -15,7 +15,7 @@ import type { Cause, Evidence, ResourceShortfall } from './cause-types.ts';
 import type { NodeFacts, PodFacts, PvcFacts, Taint, Toleration } from './facts.ts';
 import { podRequests } from './facts.ts';
 import { parseQuantity } from './quantity.ts';
-import { eventsOfPod } from './causes-pod.ts';
+import type { PodEvents } from './causes-pod.ts';
 
 /** The taints the node lifecycle controller puts on a node that stopped reporting (k8s.io/api core/v1 well_known_taints.go). */
 const LOST_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
@@ -49,18 +49,31 @@ function tolerates(t: Toleration, taint: Taint): boolean {
   return t.operator === 'Exists' || t.value === taint.value;
 }
 
-function shortfall(resource: string, requested: number | null, nodes: NodeFacts[]): ResourceShortfall {
-  let best: ResourceShortfall['best'];
-  for (const node of nodes) {
-    const allocatable = parseQuantity(node.allocatable[resource] ?? '');
-    if (allocatable === null) continue;
-    const free = allocatable - (node.requested[resource] ?? 0);
-    if (best === undefined || free > best.free) best = { node: node.name, free, allocatable };
-  }
-  return best === undefined ? { resource, requested } : { resource, requested, best };
+/** The node with the most of a resource free: the same for every Pod, so worked out once per resource. */
+type MostFree = (resource: string) => ResourceShortfall['best'];
+
+function mostFreeOf(nodes: NodeFacts[]): MostFree {
+  const known = new Map<string, ResourceShortfall['best']>();
+  return (resource) => {
+    if (known.has(resource)) return known.get(resource);
+    let best: ResourceShortfall['best'];
+    for (const node of nodes) {
+      const allocatable = parseQuantity(node.allocatable[resource] ?? '');
+      if (allocatable === null) continue;
+      const free = allocatable - (node.requested[resource] ?? 0);
+      if (best === undefined || free > best.free) best = { node: node.name, free, allocatable };
+    }
+    known.set(resource, best);
+    return best;
+  };
 }
 
-function unschedulable(pod: PodFacts | null, ref: { name: string; namespace: string }, ev: Event, nodes: NodeFacts[], claims: PvcFacts[]): Cause {
+function shortfall(resource: string, requested: number | null, mostFree: MostFree): ResourceShortfall {
+  const best = mostFree(resource);
+  return best === undefined ? { resource, requested } : { resource, requested, best: { ...best } };
+}
+
+function unschedulable(pod: PodFacts | null, ref: { name: string; namespace: string }, ev: Event, nodes: NodeFacts[], mostFree: MostFree, claims: PvcFacts[]): Cause {
   const parsed = parseFailedScheduling(ev.message);
   const reasons = parsed?.reasons ?? [{ count: null, text: ev.message }];
   const requests = pod === null ? {} : podRequests(pod);
@@ -68,9 +81,9 @@ function unschedulable(pod: PodFacts | null, ref: { name: string; namespace: str
     const insufficient = /^Insufficient (\S+)$/.exec(r.text);
     if (insufficient !== null) {
       const resource = insufficient[1] ?? '';
-      return [shortfall(resource, requests[resource] ?? null, nodes)];
+      return [shortfall(resource, requests[resource] ?? null, mostFree)];
     }
-    return r.text === 'Too many pods' ? [shortfall('pods', 1, nodes)] : [];
+    return r.text === 'Too many pods' ? [shortfall('pods', 1, mostFree)] : [];
   });
   const tainted = reasons.some((r) => r.text.includes('taint'));
   const taints = tainted
@@ -113,25 +126,26 @@ function unschedulable(pod: PodFacts | null, ref: { name: string; namespace: str
 }
 
 /** A Pod still waiting for a node: its latest FailedScheduling, read with the nodes' numbers. */
-export function schedulingCauses(podRefs: { name: string; namespace: string; uid: string }[], pods: Map<string, PodFacts>, events: Event[], nodes: NodeFacts[], claims: PvcFacts[]): Cause[] {
+export function schedulingCauses(podRefs: { name: string; namespace: string; uid: string }[], pods: Map<string, PodFacts>, eventsOf: PodEvents, nodes: NodeFacts[], claims: PvcFacts[]): Cause[] {
   const causes: Cause[] = [];
+  const mostFree = mostFreeOf(nodes);
   for (const ref of podRefs) {
     const pod = pods.get(`${ref.namespace}/${ref.name}`) ?? null;
-    const mine = eventsOfPod(ref, events);
+    const mine = eventsOf(ref);
     const failed = mine.filter((ev) => ev.reason === 'FailedScheduling').at(-1);
     if (failed === undefined) continue;
     // Placed since (bound to a node, or a Scheduled event after it): the scheduler's complaint is over.
     if (pod !== null && pod.nodeName !== '') continue;
     if (pod === null && mine.some((ev) => ev.reason === 'Scheduled' && (ev.lastSeen ?? 0) >= (failed.lastSeen ?? 0))) continue;
-    causes.push(unschedulable(pod, ref, failed, nodes, claims));
+    causes.push(unschedulable(pod, ref, failed, nodes, mostFree, claims));
   }
   return causes;
 }
 
 /** The node a Pod was bound to: its spec.nodeName, else its Scheduled event. */
-function nodeOfPod(ref: { name: string; namespace: string; uid: string }, pod: PodFacts | undefined, events: Event[]): string {
+function nodeOfPod(ref: { name: string; namespace: string; uid: string }, pod: PodFacts | undefined, mine: Event[]): string {
   if (pod !== undefined && pod.nodeName !== '') return pod.nodeName;
-  const scheduled = eventsOfPod(ref, events).filter((ev) => ev.reason === 'Scheduled').at(-1);
+  const scheduled = mine.filter((ev) => ev.reason === 'Scheduled').at(-1);
   return scheduled === undefined ? '' : (/ to (\S+)$/.exec(scheduled.message)?.[1] ?? '');
 }
 
@@ -143,7 +157,7 @@ function readyOf(node: NodeFacts | undefined) {
  * A node that stopped reporting, joined to the Pods it lost (in every namespace the facts reach):
  * the time it went NotReady, the taint that evicted its Pods, and which Pods those were.
  */
-export function nodeLostCauses(podRefs: { name: string; namespace: string; uid: string }[], pods: Map<string, PodFacts>, events: Event[], nodes: NodeFacts[]): Cause[] {
+export function nodeLostCauses(podRefs: { name: string; namespace: string; uid: string }[], pods: Map<string, PodFacts>, events: Event[], eventsOf: PodEvents, nodes: NodeFacts[]): Cause[] {
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const lost = new Map<string, { pods: Set<string>; events: Event[] }>();
   const add = (node: string, pod: string | null, evs: Event[]) => {
@@ -160,9 +174,10 @@ export function nodeLostCauses(podRefs: { name: string; namespace: string; uid: 
     if (ev.object.kind === 'Node' && ev.reason === 'NodeNotReady') add(ev.object.name, null, [ev]);
   }
   for (const ref of podRefs) {
-    const mine = eventsOfPod(ref, events).filter((ev) => ev.reason === 'NodeNotReady' || ev.reason === 'TaintManagerEviction' || ev.reason === 'NodeControllerEviction');
+    const all = eventsOf(ref);
+    const mine = all.filter((ev) => ev.reason === 'NodeNotReady' || ev.reason === 'TaintManagerEviction' || ev.reason === 'NodeControllerEviction');
     if (mine.length === 0) continue;
-    add(nodeOfPod(ref, pods.get(`${ref.namespace}/${ref.name}`), events), `${ref.namespace}/${ref.name}`, mine);
+    add(nodeOfPod(ref, pods.get(`${ref.namespace}/${ref.name}`), all), `${ref.namespace}/${ref.name}`, mine);
   }
   const causes: Cause[] = [];
   for (const [name, entry] of lost) {

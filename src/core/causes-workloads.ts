@@ -1,12 +1,14 @@
 // Causes of workloads: a controller that cannot create Pods, a rollout past its deadline, a Job past
 // its back-off limit. Formats, k8s.io/kubernetes v1.36.3 / k8s.io/apiserver v0.36.3:
 //   FailedCreate "Error creating: %v"                                  pkg/controller/controller_utils.go:600
+//     (after 10 different messages: "(combined from similar events): " first, client-go tools/record/events_cache.go)
 //   quota  "exceeded quota: %s, requested: %s, used: %s, limited: %s"  apiserver pkg/admission/plugin/resourcequota/controller.go:622
 //   Progressing=False ProgressDeadlineExceeded `ReplicaSet %q has timed out progressing.`  pkg/controller/deployment/progress.go:89-91
 //   Failed=True BackoffLimitExceeded "Job has reached the specified backoff limit"  pkg/controller/job/job_controller.go:1089, event :1666
 import type { Event } from './event.ts';
 import type { Cause, Evidence } from './cause-types.ts';
 import type { PodFacts, QuotaFacts, WorkloadFacts } from './facts.ts';
+import { COMBINED_PREFIX } from './recorder-notes.ts';
 
 function eventEvidence(ev: Event): Evidence {
   return { from: 'event', object: `${ev.object.kind}/${ev.object.name}`, namespace: ev.namespace, path: ev.name, value: `${ev.reason}: ${ev.message}` };
@@ -23,7 +25,8 @@ export function createRefusedCauses(events: Event[], workloads: WorkloadFacts[],
   for (const ev of events) if (ev.reason === 'FailedCreate') latest.set(`${ev.object.kind}/${ev.namespace}/${ev.object.name}`, ev);
   const causes: Cause[] = [];
   for (const ev of latest.values()) {
-    const message = ev.message.replace(/^Error creating: /, '');
+    // After ten refusals with different Pod names the recorder combines them (its prefix first).
+    const message = (ev.message.startsWith(COMBINED_PREFIX) ? ev.message.slice(COMBINED_PREFIX.length) : ev.message).replace(/^Error creating: /, '');
     const quota = parseQuotaRefusal(message);
     const hard = quota === null ? undefined : quotas.find((q) => q.namespace === ev.namespace && q.name === quota.name);
     const evidence: Evidence[] = [eventEvidence(ev)];

@@ -5,7 +5,7 @@
 import type { Event } from './event.ts';
 import type { Cause, CauseKind } from './cause-types.ts';
 import type { FactSet, NodeFacts, PodFacts, PvcFacts, QuotaFacts, WorkloadFacts } from './facts.ts';
-import { podCauses, podEventCauses } from './causes-pod.ts';
+import { podCauses, podEventCauses, podEventIndex } from './causes-pod.ts';
 import { nodeLostCauses, schedulingCauses } from './causes-nodes.ts';
 import { backoffLimitCauses, createRefusedCauses, progressDeadlineCauses } from './causes-workloads.ts';
 import { compareBytes } from './timeline.ts';
@@ -106,13 +106,14 @@ export function findCauses(facts: FactSet, events: Event[]): Causes {
   const workloads = facts.objects.filter((o): o is WorkloadFacts => o.kind !== 'Pod' && o.kind !== 'Node' && o.kind !== 'PersistentVolumeClaim' && o.kind !== 'ResourceQuota');
   const byKey = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p]));
   const refs = podRefsOf(events, pods);
+  const eventsOf = podEventIndex(events);
   const all: Cause[] = [];
   for (const ref of refs) {
     const pod = byKey.get(`${ref.namespace}/${ref.name}`);
-    all.push(...(pod === undefined ? podEventCauses(ref, events) : podCauses(pod, events)));
+    all.push(...(pod === undefined ? podEventCauses(ref, eventsOf(ref)) : podCauses(pod, eventsOf(ref))));
   }
-  all.push(...schedulingCauses(refs, byKey, events, nodes, claims));
-  all.push(...nodeLostCauses(refs, byKey, events, nodes));
+  all.push(...schedulingCauses(refs, byKey, eventsOf, nodes, claims));
+  all.push(...nodeLostCauses(refs, byKey, events, eventsOf, nodes));
   all.push(...createRefusedCauses(events, workloads, quotas));
   all.push(...progressDeadlineCauses(workloads));
   all.push(...backoffLimitCauses(workloads, pods, events));

@@ -72,7 +72,8 @@ export function groupStories(objects: ObjectStory[], ownerOf: (o: ObjectStory) =
   const families = new Map<string, ObjectStory[]>();
   for (const o of objects) {
     // Incarnations of one name are not siblings: a previous and a current build-1 stay apart.
-    const key = [o.namespace, o.kind, nameTemplate(o.name), o.incarnation ?? '', ownerOf(o) ?? '\u0001', signature(o, keys)].join('\u0003');
+    // Several contexts read together: the same app in each cluster is one family whatever namespace each context reads.
+    const key = [o.context === undefined ? o.namespace : '', o.kind, nameTemplate(o.name), o.incarnation ?? '', ownerOf(o) ?? '\u0001', signature(o, keys)].join('\u0003');
     const members = families.get(key);
     if (members === undefined) families.set(key, [o]);
     else members.push(o);

@@ -4,6 +4,8 @@
 // that does not answer (down, refused, timed out after its own --request-timeout) is left out and
 // named; only when none answers is the read an error, the first context's.
 import { mapBounded } from './bounded.ts';
+import { followMerged } from './fleet-follow.ts';
+import type { FollowedMember } from './fleet-follow.ts';
 import type { Event, EventCluster } from './event.ts';
 import type { ServedResource } from './resources.ts';
 import { LIVE_CLUSTER_TELLS } from './source.ts';
@@ -121,5 +123,20 @@ export function fleetSource(entries: FleetEntry[]): EventSource {
     // so a fleet's events go without the (gone)/(previous) marks rather than be looked up in the wrong one.
     objects: null,
     discovery: { served: () => (served ??= servedByAny(entries)) },
+    follow(opts) {
+      const gaveUp = opts.gaveUp ?? (() => {});
+      const followed: FollowedMember[] = [];
+      for (const entry of entries) {
+        const { context, server, namespace } = entry;
+        const follow = 'source' in entry ? entry.source.follow?.bind(entry.source) : undefined;
+        if (follow !== undefined) followed.push({ context, server, namespace, follow });
+        else if (entries.length > 1) gaveUp({ context, server, reason: reasonOf('unopened' in entry ? entry.unopened : 'it cannot be followed') });
+      }
+      if (followed.length === 0) {
+        const first = entries[0];
+        throw first !== undefined && 'unopened' in first ? first.unopened : new Error('no context to follow');
+      }
+      return followMerged(followed, opts, gaveUp);
+    },
   };
 }

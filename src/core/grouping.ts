@@ -28,6 +28,8 @@ export interface GroupMember {
   kind: string;
   name: string;
   namespace: string;
+  /** several contexts read together: the context the object is in (the same name in two clusters is two objects) */
+  context?: string;
 }
 
 export interface EventGroup extends StoryKey {
@@ -46,6 +48,8 @@ export interface EventGroup extends StoryKey {
   /** epoch ms: oldest first seen, newest last seen */
   firstSeen: number | null;
   lastSeen: number | null;
+  /** several contexts read together: the contexts whose events are in the group, byte order */
+  clusters?: string[];
   /** the most recent member event, quoted for the group */
   example: { event: string; object: string; message: string | null; reporter: string; count: number; firstSeen: number | null; lastSeen: number | null };
 }
@@ -137,9 +141,13 @@ function toGroup({ key, events }: Building, input: GroupingInput): EventGroup {
   const sorted = [...events].sort((a, b) => (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity) || compareBytes(a.name, b.name));
   const example = sorted[0] as Event;
   const objects = new Map<string, GroupMember>();
+  const clusters = new Set<string>();
   for (const ev of sorted) {
     const o = ev.object;
-    objects.set(`${o.namespace}\u0000${o.kind}\u0000${o.name}`, { kind: o.kind, name: o.name, namespace: o.namespace });
+    const context = ev.cluster?.context;
+    if (context !== undefined) clusters.add(context);
+    const member: GroupMember = { kind: o.kind, name: o.name, namespace: o.namespace, ...(context === undefined ? {} : { context }) };
+    objects.set(`${context ?? ''}\u0000${o.namespace}\u0000${o.kind}\u0000${o.name}`, member);
   }
   let firstSeen: number | null = null;
   let lastSeen: number | null = null;
@@ -157,6 +165,7 @@ function toGroup({ key, events }: Building, input: GroupingInput): EventGroup {
     reporters: [...new Set(events.map((e) => e.reporter))].sort(compareBytes),
     firstSeen,
     lastSeen,
+    ...(clusters.size === 0 ? {} : { clusters: [...clusters].sort(compareBytes) }),
     example: {
       event: example.name,
       object: formatObjectRef(example.object),

@@ -13,14 +13,17 @@ import { groupEvents } from './grouping.ts';
 import type { EventGroup } from './grouping.ts';
 import { groupStories } from './families.ts';
 import type { ObjectFamily } from './families.ts';
-import type { Provenance, Tells } from './source.ts';
+import type { Provenance, Tells, Unanswered } from './source.ts';
 import type { Tree } from './ownership.ts';
 import type { ObjectStory, Report } from './story.ts';
 import { buildStoryTree, ownerInTree, ownerLabel } from './tree-story.ts';
 import type { IncidentTree } from './tree-story.ts';
 import { findCauses } from './causes.ts';
 import type { Causes } from './causes.ts';
+import type { Cause } from './cause-types.ts';
 import type { FactGap, FactSet } from './facts.ts';
+import { fleetAccount } from './fleet-incident.ts';
+import type { FleetAccount } from './fleet-incident.ts';
 
 /** kube-apiserver's --event-ttl default. */
 export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
@@ -40,6 +43,8 @@ export interface IncidentContext {
   tree?: Tree;
   /** what the objects' status and spec say (read live, or saved in a record or capture); causes are told from the events alone without */
   facts?: FactSet;
+  /** several contexts read together: those that did not answer */
+  unanswered?: Unanswered[];
 }
 
 /** The causes of what the events show (src/core/causes.ts), and what could not be read for them. */
@@ -159,6 +164,8 @@ export interface Incident {
   tree?: IncidentTree;
   /** causes, when the input carries messages */
   why?: Why;
+  /** several contexts read together: which clusters share a story, where each stands */
+  fleet?: FleetAccount;
 }
 
 /** Expects the events of one look; each event counts once even when both APIs listed it. */
@@ -191,14 +198,40 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
     limits: limitsFor(events, ctx, carries),
   };
   if (ctx.comparedAt !== undefined) incident.comparedAt = ctx.comparedAt;
+  if (provenance.kind === 'cluster' && provenance.clusters !== undefined) {
+    incident.fleet = fleetAccount(provenance.clusters, ctx.unanswered ?? [], events, incident.groups, ctx.eventTTLms);
+  }
   if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
   if (tree !== undefined) incident.tree = buildStoryTree(tree, objects, (story) => story.chain);
   if (carries.messages) {
     const facts = ctx.facts ?? { objects: [], gaps: [], readAt: null };
     const withFacts = ctx.facts !== undefined && facts.noStatus !== true;
-    incident.why = { ...findCauses(facts, events), gaps: facts.gaps, noStatus: facts.noStatus === true, withFacts, unknown: withFacts ? statusUnknown(facts, events) : [] };
+    incident.why = { ...causesOf(facts, events, provenance), gaps: facts.gaps, noStatus: facts.noStatus === true, withFacts, unknown: withFacts ? statusUnknown(facts, events) : [] };
   }
   return incident;
+}
+
+/**
+ * Several contexts read together: each cluster's causes from its own events (a Pod/web-0 in two
+ * clusters is two Pods), each cause naming its context; one context: the causes of its events.
+ */
+function causesOf(facts: FactSet, events: Event[], provenance: Provenance): Causes {
+  if (provenance.kind !== 'cluster' || provenance.clusters === undefined) return findCauses(facts, events);
+  const byContext = new Map<string, Event[]>();
+  for (const ev of events) {
+    const context = ev.cluster?.context ?? '';
+    const own = byContext.get(context) ?? [];
+    own.push(ev);
+    byContext.set(context, own);
+  }
+  const all: Causes = { causes: [], expected: [] };
+  for (const [context, own] of byContext) {
+    const found = findCauses(facts, own);
+    const named = (c: Cause): Cause => ({ ...c, object: { ...c.object, context } });
+    all.causes.push(...found.causes.map(named));
+    all.expected.push(...found.expected.map(named));
+  }
+  return all;
 }
 
 /** Pods and workloads with Warning events that the facts do not hold, where their Kind was read in their namespace. */
@@ -279,13 +312,15 @@ function groupByObject(events: Event[], carries: Carries, live: LiveFacts, tree:
   for (const ev of sorted) {
     const o = ev.object;
     const resolved = carries.uids ? uidOf(ev) : '';
-    const key = resolved !== '' ? `uid:${resolved}` : `ref:${o.kind}\u0000${o.namespace}\u0000${o.name}`;
+    const context = ev.cluster?.context;
+    const key = resolved !== '' ? `uid:${context ?? ''}\u0000${resolved}` : `ref:${context ?? ''}\u0000${o.kind}\u0000${o.namespace}\u0000${o.name}`;
     let story = stories.get(key);
     if (story === undefined) {
       // Every event of a story is about the same uid, so the first tells the story's incarnation.
       const named: Event = { ...ev, object: { ...o, uid: resolved } };
       const incarnation = carries.uids && live.lookups !== undefined ? { incarnation: classifyIncarnation(named, live.lookups) } : {};
-      story = { kind: o.kind, name: o.name, namespace: o.namespace, uid: resolved !== '' ? resolved : null, ...incarnation, reports: [] };
+      const where = context === undefined ? {} : { context };
+      story = { kind: o.kind, name: o.name, namespace: o.namespace, uid: resolved !== '' ? resolved : null, ...where, ...incarnation, reports: [] };
       stories.set(key, story);
     }
     story.reports.push(toReport(ev, carries, live));

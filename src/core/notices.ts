@@ -3,10 +3,12 @@
 // stderr, so src/kube and src/otlp hold no English (scripts/adapter-words.sh).
 
 /** Following events (src/kube/watch.ts followEvents): `what` is the request that met trouble. */
-export type WatchNotice =
+/** `context`: several contexts followed together, the one that met it. */
+export type WatchNotice = (
   | { kind: 'credential-refused'; what: 'watch' | 'list' }
   | { kind: 'expired'; what: 'watch' | 'list' }
-  | { kind: 'retrying'; what: 'watch' | 'list'; error: string; delayMs: number };
+  | { kind: 'retrying'; what: 'watch' | 'list'; error: string; delayMs: number }
+) & { context?: string };
 
 /** Shipping OTLP logs (src/otlp/ship.ts, record-ship.ts). */
 export type ShipNotice =

@@ -12,7 +12,7 @@
 // src/io or src/kube, and open it in src/system.ts. Core and render switch on `kind` where the
 // wording or the wire shape differs; the compiler lists every switch that misses the new kind.
 
-import type { Event, ObjectRef } from './event.ts';
+import type { Event, EventCluster, ObjectRef } from './event.ts';
 import type { FactSet } from './facts.ts';
 import type { WatchNotice } from './notices.ts';
 import type { ObjectLookup } from './incarnation.ts';
@@ -289,7 +289,8 @@ export interface ResumeStep {
 /** A step that may add events: a list or a change. */
 export type ObservedStep = ListStep | ChangeStep;
 
-export type FollowStep = (ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep;
+/** `cluster`: several contexts followed together (core/fleet-follow.ts), the one the step came from. */
+export type FollowStep = ((ListStep & { resourceVersion: string; why: 'start' | 'expired' }) | ResumeStep | ChangeStep) & { cluster?: EventCluster };
 
 export interface FollowOptions {
   /** resume from here (once the server is known to have reached it); '' lists first */
@@ -304,6 +305,8 @@ export interface FollowOptions {
   retry?: RetryPolicy;
   /** sent to the server with the list and every watch (`--field-selector`) */
   fieldSelector?: string;
+  /** several contexts followed together: one that stopped (refused, gave up retrying) while others go on */
+  gaveUp?(member: Unanswered): void;
 }
 
 /** Facts whose reading has begun (EventSource.startFacts). */

@@ -33,6 +33,8 @@ export interface ObjectStory {
   name: string;
   namespace: string;
   uid: string | null;
+  /** several contexts read together: the context the object is in */
+  context?: string;
   /** which incarnation of Kind/name this uid is, when the live object was looked up */
   incarnation?: Incarnation;
   /** in time order: first seen, then last seen */

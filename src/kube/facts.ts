@@ -15,6 +15,7 @@ import type { KubeTarget } from './kubeconfig.ts';
 import { continueTokens } from './paging.ts';
 import { mapBounded } from '../core/bounded.ts';
 import { pathSegment } from './api-names.ts';
+import { compareBytes } from '../core/timeline.ts';
 
 /** The collections facts are read from, by Kind. */
 const COLLECTIONS: Record<string, { root: string; resource: string }> = {
@@ -102,17 +103,26 @@ function nodesWanted(events: Event[], pods: PodFacts[]): { all: boolean; names: 
   return { all, names };
 }
 
-async function readNodes(target: KubeTarget, want: { all: boolean; names: Set<string> }, early: Promise<Early<NodeFacts>> | undefined, opts: Options, gaps: FactGap[]): Promise<ObjectFacts[]> {
+/**
+ * The Nodes the story touches, each with what the Pods bound to it request. The Pods of a namespace
+ * already listed in full (`listed`) are not asked for again: the lists by node leave that namespace
+ * out (metadata.namespace!=NS, a field every namespaced resource can be selected by), and its Pods
+ * join theirs in the order one list would give (etcd key order: namespace/name).
+ */
+async function readNodes(
+  target: KubeTarget, want: { all: boolean; names: Set<string> }, early: Promise<Early<NodeFacts>> | undefined, listed: Map<string, PodFacts[]>, opts: Options, gaps: FactGap[],
+): Promise<ObjectFacts[]> {
   if (!want.all && want.names.size === 0) return [];
-  const listed = await (early ?? listEarly(target, () => '/api/v1/nodes', opts, (item) => nodeFacts(item)));
-  if ('error' in listed) {
-    gaps.push(gapOf(listed.error, 'list', 'nodes', ''));
+  const read = await (early ?? listEarly(target, () => '/api/v1/nodes', opts, (item) => nodeFacts(item)));
+  if ('error' in read) {
+    gaps.push(gapOf(read.error, 'list', 'nodes', ''));
     return [];
   }
-  const nodes = listed.items.filter((n) => want.all || want.names.has(n.name));
+  const nodes = read.items.filter((n) => want.all || want.names.has(n.name));
   const names = nodes.map((n) => n.name);
   const bound = new Map<string, PodFacts[]>(names.map((n) => [n, []]));
-  const running = 'status.phase!=Succeeded,status.phase!=Failed';
+  const holdsShare = (pod: PodFacts) => pod.phase !== 'Succeeded' && pod.phase !== 'Failed';
+  const running = ['status.phase!=Succeeded', 'status.phase!=Failed', ...[...listed.keys()].map((ns) => `metadata.namespace!=${ns}`)].join(',');
   try {
     const keep = (item: Json) => {
       const pod = podFacts(item);
@@ -127,6 +137,11 @@ async function readNodes(target: KubeTarget, want: { all: boolean; names: Set<st
     // Without every namespace's Pods the nodes' requests are unknown: their free share is not told.
     gaps.push(gapOf(error, 'list', 'pods', ''));
     return nodes.map((n) => ({ ...n, requested: {}, pods: [] }));
+  }
+  if (listed.size > 0) {
+    for (const pods of listed.values()) for (const pod of pods) if (holdsShare(pod)) bound.get(pod.nodeName)?.push(pod);
+    const key = (pod: PodFacts) => `${pod.namespace}/${pod.name}`;
+    for (const pods of bound.values()) pods.sort((a, b) => compareBytes(key(a), key(b)));
   }
   return nodes.map((n) => nodeWithPods(n, bound.get(n.name) ?? []));
 }
@@ -217,6 +232,8 @@ export async function readFacts(
 ): Promise<FactSet> {
   const gaps: FactGap[] = [];
   const objects: ObjectFacts[] = [];
+  /** every Pod of the namespaces whose Pods were listed in full, by namespace: readNodes counts them without listing them again */
+  const listedPods = new Map<string, PodFacts[]>();
   const wantPod = podWanted(events);
   const lists = [...collectionsFor(events)].flatMap(([namespace, kinds]) => [...kinds].map((kind) => ({ namespace, kind })));
   await mapBounded(lists, CONCURRENCY, async ({ namespace, kind }) => {
@@ -225,20 +242,26 @@ export async function readFacts(
     if (kind === 'Pod' && namespace === early.namespace && early.pods !== undefined) {
       const listed = await early.pods;
       if ('error' in listed) gap(listed.error);
-      else objects.push(...listed.items.filter(wantPod));
+      else {
+        objects.push(...listed.items.filter(wantPod));
+        listedPods.set(namespace, listed.items);
+      }
       return;
     }
+    const pods: PodFacts[] = [];
     try {
       await listItems(target, `${root}/namespaces/${pathSegment('namespace', namespace)}/${resource}`, '', opts, (item) => {
         const facts = factsOf(kind, item);
+        if (facts?.kind === 'Pod') pods.push(facts as PodFacts);
         if (facts !== null && (facts.kind !== 'Pod' || wantPod(facts as PodFacts))) objects.push(facts);
       });
+      if (kind === 'Pod') listedPods.set(namespace, pods);
     } catch (error) {
       gap(error);
     }
   });
   const pods = objects.filter((o): o is PodFacts => o.kind === 'Pod');
-  const [nodes] = await Promise.all([readNodes(target, nodesWanted(events, pods), early.nodes, opts, gaps), readLastWords(target, pods, opts, gaps)]);
+  const [nodes] = await Promise.all([readNodes(target, nodesWanted(events, pods), early.nodes, listedPods, opts, gaps), readLastWords(target, pods, opts, gaps)]);
   objects.push(...nodes);
   return { objects, gaps: gaps.sort((a, b) => `${a.namespace}/${a.resource}`.localeCompare(`${b.namespace}/${b.resource}`)), readAt: now };
 }

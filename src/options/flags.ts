@@ -7,7 +7,7 @@ import { AUDIT_OUTPUTS, INCIDENT_OUTPUTS, TIMELINE_OUTPUTS, outputValues } from 
 import type { Verb } from './verbs.ts';
 
 /** What completion offers for a flag's value: fixed words, a cluster lookup, or the shell's file names. */
-type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'clusters' | 'users' | 'files';
+type FlagValues = readonly string[] | 'namespaces' | 'contexts' | 'context-patterns' | 'clusters' | 'users' | 'files';
 
 /** aggregate-patch --dry-run, as kubectl's. */
 export const DRY_RUN_MODES = ['none', 'server', 'client'] as const;
@@ -42,7 +42,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { long: '--namespace', short: '-n', value: '<name>', description: "namespace to read; without it, the context's namespace, else default", values: 'namespaces', group: 'reading' },
   { long: '--all-namespaces', short: '-A', description: 'read every namespace', group: 'reading' },
   { long: '--context', value: '<name>', description: 'kubeconfig context to use; several (comma-separated or repeated) are read together', repeatable: true, values: 'contexts', group: 'connection' },
-  { long: '--contexts', value: '<regex>', description: 'read every kubeconfig context whose name matches this regular expression, together', group: 'connection' },
+  { long: '--contexts', value: '<regex>', description: 'read every kubeconfig context whose name matches this regular expression, together', values: 'context-patterns', group: 'connection' },
   { long: '--all-contexts', description: 'read every kubeconfig context together', group: 'connection' },
   { long: '--kubeconfig', value: '<path>', description: 'kubeconfig file to use; without it, $KUBECONFIG, else ~/.kube/config', values: 'files', group: 'connection' },
   { long: '--request-timeout', value: '<duration>', description: 'give up on a request after this long, e.g. 30s (0: never)', default: '0', group: 'connection' },

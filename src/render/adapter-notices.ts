@@ -9,6 +9,10 @@ function seconds(ms: number): string {
 }
 
 export function watchNoticeText(notice: WatchNotice): string {
+  return notice.context === undefined ? watchNoticeBody(notice) : `context "${notice.context}": ${watchNoticeBody(notice)}`;
+}
+
+function watchNoticeBody(notice: WatchNotice): string {
   switch (notice.kind) {
     case 'credential-refused':
       return `${notice.what} refused the exec credential plugin's token (401 Unauthorized): running the plugin again`;

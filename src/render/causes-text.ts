@@ -96,7 +96,7 @@ function listed(items: string[], max = 5): string {
 
 function subject(cause: Cause, e: Escape): string {
   const o = cause.object;
-  const name = `${e(o.kind)}/${e(o.name)}`;
+  const name = `${o.context === undefined ? '' : `${e(o.context)}: `}${e(o.kind)}/${e(o.name)}`;
   const alike = cause.alike.length === 0 ? '' : ` (and ${listed(cause.alike.map(e), 3)}, alike)`;
   return `${name}${alike}`;
 }

@@ -18,3 +18,9 @@ export function renderSameClusterNotice(context: string, first: string, server: 
   const where = namespace === null ? 'all namespaces' : `namespace "${escapeTerminal(namespace)}"`;
   return `context "${escapeTerminal(context)}" reads ${where} of ${escapeTerminal(server)}, as context "${escapeTerminal(first)}" does: read once, as "${escapeTerminal(first)}"\n`;
 }
+
+/** A context of several followed together that stopped (refused, or gave up retrying): the others go on. */
+export function renderStoppedFollowing({ context, server, reason }: Unanswered): string {
+  const at = server === '' ? '' : ` (${escapeTerminal(server)})`;
+  return `warning: context "${escapeTerminal(context)}"${at} stopped answering, its events are no longer followed: ${escapeTerminal(reason)}\n`;
+}

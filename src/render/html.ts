@@ -9,7 +9,7 @@
 import type { PageData } from './html-data.ts';
 import { escapeTerminal } from './escape.ts';
 import { escapeJsonUnsafe } from './json.ts';
-import { PAGE_SCRIPT } from './page/script.ts';
+import { pageScript } from './page/script.ts';
 import { PAGE_STYLE } from './page/style.ts';
 
 const SCRIPT_UNSAFE = /[<>&]/g;
@@ -51,7 +51,7 @@ export function renderTimelineHtml(data: PageData, title = `Event timeline: ${da
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(PAGE_SCRIPT, PAGE_STYLE))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(pageScript(), PAGE_STYLE))}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
@@ -63,7 +63,7 @@ export function renderTimelineHtml(data: PageData, title = `Event timeline: ${da
 <noscript><p>This page draws the timeline with its own inline script; it needs JavaScript, and nothing else.</p></noscript>
 <main id="app"></main>
 <script type="application/json" id="timeline-data">${toScriptJson(data)}</script>
-<script>${PAGE_SCRIPT}</script>
+<script>${pageScript()}</script>
 </body>
 </html>
 `;

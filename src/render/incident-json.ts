@@ -7,6 +7,7 @@ import type { Carries, ComparisonSummary, EventRef, Headline, Incident, Reporter
 import type { ObjectStory, Report } from '../core/story.ts';
 import { observedWindow } from '../core/source.ts';
 import type { EventGroup } from '../core/grouping.ts';
+import type { ClusterStanding } from '../core/fleet-incident.ts';
 import type { Provenance } from '../core/source.ts';
 import { toKubectlTypesJson } from './audit-json.ts';
 import { missedBy, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
@@ -31,6 +32,8 @@ interface ObjectStoryJson {
   name: string;
   namespace: string;
   uid: string | null;
+  /** several contexts read together: the context the object is in */
+  context?: string;
   incarnation?: Incarnation;
   reports: ReportJson[];
   /** with --tree: where the object sits, root first and the object last (as each event's `tree` in the timeline's -o json) */
@@ -116,7 +119,11 @@ interface IncidentJson {
   causes?: WhyJson['causes'];
   /** what could not be read for the causes, and whether object status was read */
   causesFrom?: Omit<WhyJson, 'causes'>;
+  /** several contexts read together: each one's standing, and the groups (indexes in `groups`) more than one cluster tells */
+  clusters?: { standing: ClusterStandingJson[]; answered: number; shared: { group: number; clusters: string[] }[] };
 }
+
+type ClusterStandingJson = Omit<ClusterStanding, 'oldest'> & { oldest: Iso };
 
 function sourceOf(p: Provenance): IncidentJson['source'] {
   return p.kind === 'cluster' || p.kind === 'stable-table' ? p.kind : 'file';
@@ -143,7 +150,8 @@ function reportJson(r: Report): ReportJson {
 function storyJson(o: ObjectStory): ObjectStoryJson {
   const incarnation = o.incarnation === undefined ? {} : { incarnation: o.incarnation };
   const chain = o.chain === undefined ? {} : { tree: o.chain.map(linkJson) };
-  return { kind: o.kind, name: o.name, namespace: o.namespace, uid: o.uid, ...incarnation, reports: o.reports.map(reportJson), ...chain };
+  const context = o.context === undefined ? {} : { context: o.context };
+  return { kind: o.kind, name: o.name, namespace: o.namespace, uid: o.uid, ...context, ...incarnation, reports: o.reports.map(reportJson), ...chain };
 }
 
 function linkJson(n: TreeNode): ChainLinkJson {
@@ -197,6 +205,7 @@ function groupJson(g: EventGroup): GroupJson {
     lastSeen: isoOrNull(g.lastSeen),
     reporters: g.reporters,
     objects: g.objects,
+    ...(g.clusters === undefined ? {} : { clusters: g.clusters }),
     example: { event: e.event, object: e.object, message: e.message, reporter: e.reporter, count: e.count, firstSeen: isoOrNull(e.firstSeen), lastSeen: isoOrNull(e.lastSeen) },
   };
 }
@@ -245,6 +254,15 @@ export function toIncidentJson(incident: Incident): IncidentJson {
     const { causes, ...from } = toWhyJson(incident.why);
     json.causes = causes;
     json.causesFrom = from;
+  }
+  if (incident.fleet !== undefined) {
+    const { standing, answered, shared } = incident.fleet;
+    const at = new Map(incident.groups.map((g, i) => [g, i]));
+    json.clusters = {
+      standing: standing.map((s) => ({ ...s, oldest: isoOrNull(s.oldest) })),
+      answered,
+      shared: shared.map((s) => ({ group: at.get(s.group) as number, clusters: s.clusters })),
+    };
   }
   if (incident.uncheckedObjects !== undefined) json.uncheckedObjects = incident.uncheckedObjects.map((u) => ({ ...u, why: lookupFailureText(u.why) }));
   return json;

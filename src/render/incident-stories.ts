@@ -49,8 +49,16 @@ export function inSpan(spanMs: number | null): string {
   return span === '0s' ? ' within a second' : ` in ${span}`;
 }
 
+/** `Pod/web-0`; several contexts read together: `west: Pod/web-0`. */
 function objectLabel(o: ObjectStory): string {
-  return `${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}`;
+  const context = o.context === undefined ? '' : `${escapeTerminal(o.context)}: `;
+  return `${context}${escapeOrNone(o.kind)}/${escapeOrNone(o.name)}`;
+}
+
+/** A family whose members are in several clusters says which: ` in 3 clusters (east, west, south)`. */
+function familyClusters(f: ObjectFamily): string {
+  const contexts = [...new Set(f.members.flatMap((m) => (m.context === undefined ? [] : [m.context])))];
+  return contexts.length < 2 ? '' : ` in ${contexts.length} clusters (${contexts.map(escapeTerminal).join(', ')})`;
 }
 
 /** One object's own story, report by report, as it happened. */
@@ -81,7 +89,7 @@ export function familyBlock(f: ObjectFamily, incident: Incident, palette: Palett
   const header =
     f.members.length === 1
       ? objectHeader(first, incident, palette)
-      : `${palette.bold(objectLabel(first))} and ${f.members.length - 1} more ${escapeOrNone(f.kind)}/${escapeOrNone(f.nameTemplate)} with the same story${gone === 0 ? '' : `, ${gone} of them gone`}`;
+      : `${palette.bold(objectLabel(first))} and ${f.members.length - 1} more ${escapeOrNone(f.kind)}/${escapeOrNone(f.nameTemplate)} with the same story${familyClusters(f)}${gone === 0 ? '' : `, ${gone} of them gone`}`;
   // One object's story: its reports with the same reason fold into one line (see foldByReason).
   const told = f.members.length === 1 ? foldByReason(f.lines) : f.lines;
   const shown = new Set(

@@ -23,6 +23,7 @@ import { memberLabel, treeSection } from './tree-incident-text.ts';
 import type { IncidentTree } from '../core/tree-story.ts';
 import { observedWindow } from '../core/source.ts';
 import { renderWhy } from './causes-text.ts';
+import { sharedLines, standingSection } from './fleet-incident-text.ts';
 import type { StoreProvenance } from '../core/source.ts';
 
 // The bound of the default account (--detail lifts it): a headline of at most 5 items a line, a
@@ -34,6 +35,7 @@ const SECTION_ITEMS = 10;
 
 export function renderIncidentText(incident: IncidentView, palette: Palette): string {
   const sections = [renderIncidentHeadline(incident, palette)];
+  if (incident.fleet !== undefined) sections.push(standingSection(incident.fleet, incident.at, incident.absoluteTimes === true, palette));
   const why = incident.why === undefined ? '' : renderWhy({ ...incident.why, detail: incident.detail === true }, palette);
   if (why !== '') sections.push(why);
   if (incident.headline.events > 0) {
@@ -59,6 +61,8 @@ function listSome(items: string[], separator = ', '): string {
 
 function scope(incident: Incident): string {
   const namespace = incident.provenance.namespace;
+  const clusters = incident.provenance.kind === 'cluster' ? incident.provenance.clusters : undefined;
+  if (clusters !== undefined) return `in ${plural(clusters.length, 'context')} (${clusters.map((c) => escapeTerminal(c.context)).join(', ')})`;
   return namespace === null ? 'across all namespaces' : `in namespace ${escapeOrNone(namespace)}`;
 }
 
@@ -77,6 +81,7 @@ function upperFirst(text: string): string {
 function origin(incident: Incident): string {
   const p = incident.provenance;
   if (p.kind === 'stable-table') return 'rebuilt from a saved stable table';
+  if (p.kind === 'cluster' && p.clusters !== undefined) return `read from their clusters at ${formatTime(incident.at)}`;
   if (p.kind === 'cluster') return `read from the cluster at ${formatTime(incident.at)}`;
   const read =
     p.kind === 'record'
@@ -101,6 +106,7 @@ export function renderIncidentHeadline(incident: IncidentView, palette: Palette)
   const folded = groups.length < h.events ? ` They tell ${plural(groups.length, 'story', 'stories')}: siblings with the same reason and message are told once.` : '';
   const lines = [`${title}\n  ${plural(h.events, 'event')} about ${plural(h.objects, 'object')}.${folded}`];
   if (incident.tree !== undefined) lines.push(`  ${treeLine(incident.tree)}`);
+  if (incident.fleet !== undefined) lines.push(...sharedLines(incident.fleet, palette, incident.detail === true));
   // Each object is named at most once in the headline: later mentions point back to it.
   const named = new Set<string>();
   const warnings = groups.filter((g) => g.severity === 'warning');

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -16,6 +16,10 @@ import { kubectlOk } from '../harness/kubectl.ts';
 import { createNamespace, freshNamespace } from '../harness/namespace.ts';
 import { evtimeline } from '../harness/plugin.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { spawn } from 'node:child_process';
+import { PLUGIN_BINARY } from '../harness/plugin.ts';
+import { startTcpProxy } from '../harness/tcp-proxy.ts';
+import type { TcpProxy } from '../harness/tcp-proxy.ts';
 
 const dir = scratchDir('fleet');
 const cpShared = sharedControlPlane();
@@ -39,7 +43,8 @@ function event(namespace: string, reason: string, i: number) {
     involvedObject: { apiVersion: 'v1', kind: 'Pod', name: `web-${i}`, namespace },
     reason,
     type: reason === 'BackOff' || reason === 'FailedScheduling' ? 'Warning' : 'Normal',
-    message: `${reason} in ${namespace}`,
+    // BackOff's message is the same in every cluster (the same image failing everywhere): one story told in two.
+    message: reason === 'BackOff' ? 'Back-off restarting failed container app in pod web' : `${reason} in ${namespace}`,
     firstTimestamp: first,
     lastTimestamp: first,
     count: 1,
@@ -99,7 +104,9 @@ before(async () => {
   );
 });
 
+let proxy: TcpProxy | undefined;
 after(async () => {
+  await proxy?.close();
   hang?.closeAllConnections();
   hang?.close();
   await Promise.all([west?.stop(), south?.stop()]);
@@ -158,6 +165,83 @@ test('-o stable is prefixed with the context only for several; -o json carries c
   }
 });
 
+test('incident across clusters: the story two clusters share is named with both, each cluster\'s standing against kubectl events', { timeout: 120_000 }, async () => {
+  const r = await evtimeline(['incident', '--context', 'east,west,south'], kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Incident in 3 contexts \(east, west, south\), read from their clusters at /);
+  assert.match(r.stdout, /^ {2}3 contexts read together, 3 answered\. 1 story is told in more than one cluster:\n {2}BackOff on Pod\/web-<n>: in 2 of 3 clusters \(east, west\)\.$/m);
+  const servers: Record<string, string> = { east: east.server, west: west.server, south: south.server };
+  for (const context of ['east', 'west', 'south']) {
+    const rows = (await kubectlEvents(context)).length;
+    const line = new RegExp(`^ {2}${context} \\(${servers[context]?.replace(/\./g, '\\.')}, namespace ${ns[context]}\\): ${rows} events?, back to \\S+ \\(\\S+ ago\\); an event not written for 1h \\(--event-ttl\\) is gone from it\\.$`, 'm');
+    assert.match(r.stdout, line, context);
+  }
+  // The two BackOff Pods, one in each cluster, are one family said to span both.
+  assert.match(r.stdout, /^east: Pod\/web-1 and 1 more Pod\/web-<n> with the same story in 2 clusters \(east, west\)$/m);
+  const json = JSON.parse((await evtimeline(['incident', '--context', 'east,west,south', '-o', 'json'], kubeconfig)).stdout) as {
+    clusters: { answered: number; standing: { context: string; server: string; events: number }[]; shared: { clusters: string[] }[] };
+  };
+  assert.deepEqual(json.clusters.standing.map((s) => [s.context, s.server, s.events]), [['east', east.server, 2], ['west', west.server, 2], ['south', south.server, 1]]);
+  assert.deepEqual(json.clusters.shared.map((s) => s.clusters), [['east', 'west']]);
+});
+
+/** The plugin following, its stdout read line by line as it comes. */
+function follow(args: string[], config: string) {
+  const child = spawn(PLUGIN_BINARY, [...args, '--kubeconfig', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let buffered = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const until = async (what: string, ok: () => boolean) => {
+    const end = Date.now() + 60_000;
+    while (!ok()) {
+      if (child.exitCode !== null) throw new Error(`the follower exited (${child.exitCode}) waiting for ${what}: ${err}`);
+      if (Date.now() > end) throw new Error(`no ${what} in 60 s; stdout: ${lines.join('\n')}; stderr: ${err}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { child, lines, stderr: () => err, exited, until };
+}
+
+test('-w across contexts: one stream, each event labelled; a cluster that drops is told and resumes while the other goes on', { timeout: 180_000 }, async () => {
+  proxy = await startTcpProxy(west.server);
+  const config = join(dir, 'proxied-west.kubeconfig');
+  const base = JSON.parse(readFileSync(kubeconfig, 'utf8')) as { clusters: { name: string; cluster: Record<string, string> }[]; contexts: unknown[] };
+  writeFileSync(
+    config,
+    JSON.stringify({ ...base, clusters: [...base.clusters, { name: 'c-west-p', cluster: { ...base.clusters[1]?.cluster, server: proxy.url } }], contexts: [...base.contexts, { name: 'west-p', context: { cluster: 'c-west-p', user: 'admin-west', namespace: ns.west } }] }),
+  );
+  const f = follow(['-w', '-o', 'json', '--context', 'east,west-p'], config);
+  type Row = { name: string; context: string; server: string };
+  const rows = () => f.lines.map((line) => JSON.parse(line) as Row);
+  const has = (context: string, name: string) => rows().some((r) => r.context === context && r.name === name);
+  // What each cluster holds now, each labelled with its context and the server it was read from.
+  await f.until('the listed events', () => f.lines.length >= 4);
+  assert.deepEqual(rows().map((r) => `${r.context} ${r.server === east.server || r.server === proxy?.url}`).sort(), ['east true', 'east true', 'west-p true', 'west-p true']);
+  // West drops and cannot reconnect: east goes on.
+  proxy.refuse(true);
+  assert.ok(proxy.cutAll() > 0);
+  await kubectlOk(east.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns.east as string, 'Started', 20)));
+  await f.until('east\'s new event while west is down', () => has('east', 'started-20'));
+  await kubectlOk(west.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns.west as string, 'Pulling', 21)));
+  await f.until('a notice naming west-p', () => /^context "west-p": (watch|list) failed \(.+\): retrying in /m.test(f.stderr()));
+  assert.ok(!has('west-p', 'pulling-21'));
+  // West comes back: what it wrote meanwhile arrives, labelled, once.
+  proxy.refuse(false);
+  await f.until('west\'s missed event', () => has('west-p', 'pulling-21'));
+  f.child.kill('SIGINT');
+  assert.equal(await f.exited, 0, f.stderr());
+  assert.equal(rows().filter((r) => r.name === 'pulling-21').length, 1);
+  assert.equal(rows().length, 6, f.lines.join('\n'));
+});
+
 test('a control plane stopped mid-test: one warning naming it, the others printed, exit 4', { timeout: 120_000 }, async () => {
   await south.stop();
   const r = await evtimeline(['--context', 'east,west,south'], kubeconfig);
@@ -168,6 +252,11 @@ test('a control plane stopped mid-test: one warning naming it, the others printe
   assert.deepEqual(rowsOfContext(r.stdout, 'east'), await kubectlEvents('east'));
   assert.deepEqual(rowsOfContext(r.stdout, 'west'), await kubectlEvents('west'));
   assert.deepEqual(rowsOfContext(r.stdout, 'south'), []);
+  // The incident says it did not answer, and still tells the others' story.
+  const incident = await evtimeline(['incident', '--context', 'east,west,south'], kubeconfig);
+  assert.equal(incident.code, 4, incident.stderr);
+  assert.match(incident.stdout, /^ {2}3 contexts read together, 2 answered\. 1 story is told in more than one cluster:\n {2}BackOff on Pod\/web-<n>: in 2 of 2 clusters \(east, west\)\.$/m);
+  assert.match(incident.stdout, /^ {2}south \(https:\/\/127\.0\.0\.1:\d+, namespace shop-south\): did not answer \(cannot reach the API server at .+ECONNREFUSED\); its events are not in this account\.$/m);
   // Alone, it is the plain error of one cluster: exit 1.
   const alone = await evtimeline(['--context', 'south'], kubeconfig);
   assert.equal(alone.code, 1);

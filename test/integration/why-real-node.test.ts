@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { sharedRealNode, UNPULLABLE_IMAGE } from '../harness/kubelet-node.ts';
-import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
+import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
-import { deleteAndWait, describeWhen, stageOomKill, whyScenarios } from '../harness/real-node-pods.ts';
+import { deleteAndWait, describeWhen, parseDescribe, realNodePod, stageOomKill, whyScenarios } from '../harness/real-node-pods.ts';
 import { waitFor } from '../harness/wait.ts';
 import { listEvents } from '../harness/workloads.ts';
 
@@ -103,6 +103,92 @@ test('an image that cannot be pulled and a missing ConfigMap key: named as kubec
   const configured = await describeWhen(kc, ns.config!, 'configured', 'main', (d) => d.reason === 'CreateContainerConfigError');
   assert.equal(configured.described.reason, 'CreateContainerConfigError');
   assert.ok((await why(['-n', ns.config!])).includes('  Pod/configured: container main cannot start: key "missing" is missing from ConfigMap "settings".'));
+});
+
+test('a ConfigMap and a Secret that do not exist at all: named as kubectl describe pod shows them (CreateContainerConfigError, FailedMount)', async () => {
+  const absent = await freshNamespace(kc, 'why-absent');
+  await applyObjects(kc, [
+    realNodePod(node, absent, 'unconfigured', { command: ['sleep', '3600'], env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'absent-settings', key: 'mode' } } }] }),
+    realNodePod(node, absent, 'unmounted', { command: ['sleep', '3600'], volumeMounts: [{ name: 'creds', mountPath: '/creds' }] }, { volumes: [{ name: 'creds', secret: { secretName: 'absent-creds' } }] }),
+  ]);
+  const { described } = await describeWhen(kc, absent, 'unconfigured', 'main', (d) => d.reason === 'CreateContainerConfigError');
+  assert.equal(described.reason, 'CreateContainerConfigError');
+  const mounted = await describeWhen(kc, absent, 'unmounted', 'main', (d) => d.reason === 'ContainerCreating');
+  assert.equal(mounted.described.reason, 'ContainerCreating');
+  await waitFor('FailedMount', async () => (await listEvents(kc, absent)).some((e) => e.reason === 'FailedMount' && e.involvedObject.name === 'unmounted'));
+  // What kubectl describe pod shows of each: the kubelet's own words, in its Events.
+  assert.match(await kubectlOk(kc, ['-n', absent, 'describe', 'pod', 'unconfigured']), /\n\s+Warning\s+Failed\s+.*\s{2}Error: configmap "absent-settings" not found\n/);
+  assert.match(await kubectlOk(kc, ['-n', absent, 'describe', 'pod', 'unmounted']), /\n\s+Warning\s+FailedMount\s+.*\s{2}MountVolume\.SetUp failed for volume "creds" : secret "absent-creds" not found\n/);
+  const lines = await why(['-n', absent]);
+  assert.ok(lines.includes('  Pod/unconfigured: container main cannot start: ConfigMap "absent-settings" does not exist.'), lines.join('\n'));
+  assert.ok(lines.includes('  Pod/unmounted: volume creds cannot start: Secret "absent-creds" does not exist.'), lines.join('\n'));
+});
+
+test('a readiness probe that fails while the container starts, fewer times than its threshold: folded as expected, counted as kubectl describe pod counts it', async () => {
+  const warming = await freshNamespace(kc, 'why-ready');
+  await applyObjects(kc, [
+    realNodePod(node, warming, 'warming', {
+      command: ['sh', '-c', 'sleep 4; touch /tmp/ready; exec sleep 3600'],
+      readinessProbe: { exec: { command: ['sh', '-c', 'test -f /tmp/ready'] }, periodSeconds: 1, failureThreshold: 30 },
+    }),
+  ]);
+  // Ready, after at least one Unhealthy: the probe has stopped failing, so the count is final.
+  await waitFor('ready after failing', async () => {
+    const pod = await kubectlJSON<{ status?: { containerStatuses?: { ready: boolean }[] } }>(kc, ['-n', warming, 'get', 'pod', 'warming']);
+    if (pod.status?.containerStatuses?.[0]?.ready !== true) return undefined;
+    return (await listEvents(kc, warming)).some((e) => e.reason === 'Unhealthy') ? true : undefined;
+  });
+  const described = await kubectlOk(kc, ['-n', warming, 'describe', 'pod', 'warming']);
+  assert.match(described, /\n\s+Ready:\s+True\n/);
+  const row = /\n\s+Warning\s+Unhealthy\s+\S+(?: \(x(\d+) over \S+\))?\s{2,}kubelet\s{2,}Readiness probe failed: ?\n/.exec(described);
+  assert.ok(row !== null, described);
+  const failures = Number(row[1] ?? 1);
+  const lines = await why(['-n', warming]);
+  assert.deepEqual(lines, ['  1 probe failure below its threshold while starting: expected (--detail).']);
+  const detailed = await why(['-n', warming, '--detail']);
+  assert.ok(detailed.includes(`  Pod/warming: container main's readiness probe failed while it started (${failures} failure${failures === 1 ? '' : 's'}, threshold 30): expected, below the threshold.`), detailed.join('\n'));
+});
+
+/** The cells of one column of a table whose columns are padded (the timeline's -o wide). */
+function column(table: string, head: string, next: string): { row: string; cell: string }[] {
+  const [header, ...rows] = table.split('\n').filter((l) => l !== '');
+  const from = header?.indexOf(head) ?? -1;
+  const to = header?.indexOf(next) ?? -1;
+  assert.ok(from >= 0 && to > from, table);
+  return rows.map((row) => ({ row, cell: row.slice(from, to).trim() }));
+}
+
+test("the timeline's -o wide STATUS: a Pod's as kubectl get pods says it, a container's as kubectl describe pod", async () => {
+  await describeWhen(kc, ns.config!, 'configured', 'main', (d) => d.reason === 'CreateContainerConfigError');
+  await waitFor('the Job Failed', async () => ((await kubectlOk(kc, ['-n', ns.job!, 'get', 'job', 'migrate', '-o', 'jsonpath={.status.conditions[?(@.type=="Failed")].reason}'])) === 'BackoffLimitExceeded' ? true : undefined));
+  for (const namespace of [ns.config!, ns.job!]) {
+    const r = await evtimeline(['-n', namespace, '-o', 'wide'], kc);
+    assert.equal(r.code, 0, r.stderr);
+    const cells = column(r.stdout, 'STATUS', 'MESSAGE');
+    // kubectl get pods' STATUS column (printers PrintPod), by Pod name.
+    const printed = new Map((await kubectlOk(kc, ['-n', namespace, 'get', 'pods', '--no-headers'])).trim().split('\n').map((l) => l.split(/\s+/)).map((f) => [f[0], f[2]]));
+    let told = 0;
+    for (const { row, cell } of cells) {
+      const pod = /\bpod\/(\S+)/i.exec(row)?.[1];
+      if (pod === undefined || !printed.has(pod)) continue;
+      // An event about a container (its fieldPath spec.containers{NAME}) is told as `NAME: status`.
+      const container = /^([a-z0-9-]+): /.exec(cell)?.[1];
+      if (container === undefined) {
+        assert.equal(cell, printed.get(pod), row);
+      } else {
+        const d = parseDescribe(await kubectlOk(kc, ['-n', namespace, 'describe', 'pod', pod]), container);
+        const now = d.state === 'Running' ? 'Running' : d.reason ?? d.state;
+        assert.ok(cell.startsWith(`${container}: ${now}`), `${cell} vs describe ${JSON.stringify(d)}`);
+        if (d.exitCode !== undefined) assert.ok(cell.includes(`(exit ${d.exitCode})`), cell);
+      }
+      told += 1;
+    }
+    assert.ok(told > 0, r.stdout);
+  }
+  // The Job's own rows: its Failed condition's reason, as kubectl get job -o wide's conditions hold it.
+  const jobRows = column((await evtimeline(['-n', ns.job!, '-o', 'wide'], kc)).stdout, 'STATUS', 'MESSAGE').filter(({ row }) => /\bJob\/migrate\b/.test(row));
+  assert.ok(jobRows.length > 0);
+  for (const { cell } of jobRows) assert.equal(cell, 'BackoffLimitExceeded');
 });
 
 test('a liveness probe that fails: named as the cause of the restarts, with its threshold, as the kubelet killed it', async () => {

@@ -1,10 +1,9 @@
-// The Why of `incident` on the real control plane: the scheduler, the ReplicaSet and Deployment
-// controllers, quota admission and the node lifecycle and taint eviction controllers write the
-// status and events; each cause is compared with what `kubectl describe` shows for the same object.
-// Its own control plane: two nodes and short node failure timings, as node-failure.test.ts.
-// Causes that need a kubelet running containers (OOMKilled, exits, image pulls, missing
-// ConfigMaps, probes, a Job's back-off) are unit-tested from the kubelet's shapes
-// (test/unit/core/causes.test.ts) until the real node is in the test control plane.
+// The Why of `incident` on the real control plane: the scheduler, the ReplicaSet, Deployment and Job
+// controllers, admission (ResourceQuota, LimitRanger, PodSecurity) and the node lifecycle and taint
+// eviction controllers write the status and events; each cause is compared with what `kubectl
+// describe` shows for the same object. Its own control plane: two nodes and short node failure
+// timings, as node-failure.test.ts. Causes that need a kubelet running containers (OOMKilled, exits,
+// image pulls, missing ConfigMaps and Secrets, probes, a Job's back-off) are in why-real-node.test.ts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -82,6 +81,59 @@ test('a quota that refuses a ReplicaSet: named with requested, used and limited,
     why.includes(`  ReplicaSet/${refused.involvedObject.name}: cannot create Pods: ResourceQuota "one-pod" refused them (requested pods=1, used pods=1, limited pods=1) (its hard limits: pods=1).`),
     why.join('\n'),
   );
+});
+
+/** `kubectl describe`'s Events rows of one reason: their messages (describe prints each on one line, last column). */
+function describedMessages(described: string, reason: string): string[] {
+  return described.split('\n').flatMap((l) => {
+    const m = new RegExp(`^\\s+Warning\\s+${reason}\\s+.*?\\s{2,}\\S+\\s{2,}(.*)$`).exec(l);
+    return m === null ? [] : [m[1] as string];
+  });
+}
+
+/**
+ * The admission message the Why tells for an object that cannot create Pods. Each retry of a
+ * generateName'd Pod is refused with its own name (validating admission runs after the name is made,
+ * k8s.io/apiserver pkg/registry/generic/registry/store.go Create), so the newest is told: it is read
+ * first, and kubectl describe, read after, must hold it among its events.
+ */
+async function refusalTold(object: string, ns: string): Promise<string> {
+  const why = whyOf(await incident(['-n', ns]));
+  const prefix = `  ${object}: cannot create Pods: `;
+  const line = why.find((l) => l.startsWith(prefix));
+  assert.ok(line !== undefined && line.endsWith('.'), why.join('\n'));
+  return line.slice(prefix.length, -1);
+}
+
+test('a LimitRange that refuses a ReplicaSet: the admission message, as kubectl describe replicaset shows it', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'why-limits');
+  // Type Pod has no defaults (pkg/apis/core/v1/defaults.go SetDefaults_LimitRangeItem fills them for
+  // Container only): a Pod without a cpu limit is refused by LimitRanger's max, not changed.
+  await applyObjects(cp.kubeconfig, [{ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'small', namespace: ns }, spec: { limits: [{ type: 'Pod', max: { cpu: '100m' } }] } }]);
+  await createDeployment(cp.kubeconfig, ns, 'web', { cpu: '200m' });
+  const refused = await waitForEvent(cp.kubeconfig, ns, 'FailedCreate', (e) => e.reason === 'FailedCreate' && e.involvedObject.kind === 'ReplicaSet');
+  const message = await refusalTold(`ReplicaSet/${refused.involvedObject.name}`, ns);
+  assert.match(message, /^pods "web-[^"]+" is forbidden: maximum cpu usage per Pod is 100m\.  No limit is specified$/);
+  const described = await kubectlOk(cp.kubeconfig, ['-n', ns, 'describe', 'replicaset', refused.involvedObject.name]);
+  assert.ok(describedMessages(described, 'FailedCreate').includes(`Error creating: ${message}`), described);
+  assert.match(described, /\n\s+ReplicaFailure\s+True\s+FailedCreate\n/);
+});
+
+test('PodSecurity admission that refuses a Job\'s Pods: the admission message, as kubectl describe job shows it', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'why-podsecurity');
+  await kubectlOk(cp.kubeconfig, ['label', 'namespace', ns, 'pod-security.kubernetes.io/enforce=restricted']);
+  const job = {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'migrate', namespace: ns },
+    spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'registry.k8s.io/pause:3.10' }] } } },
+  };
+  await applyObjects(cp.kubeconfig, [job]);
+  await waitForEvent(cp.kubeconfig, ns, 'FailedCreate', (e) => e.reason === 'FailedCreate' && e.involvedObject.kind === 'Job');
+  const message = await refusalTold('Job/migrate', ns);
+  assert.match(message, /^pods "migrate-[^"]+" is forbidden: violates PodSecurity "restricted:latest": .*runAsNonRoot != true/);
+  const described = await kubectlOk(cp.kubeconfig, ['-n', ns, 'describe', 'job', 'migrate']);
+  assert.ok(describedMessages(described, 'FailedCreate').includes(`Error creating: ${message}`), described);
 });
 
 test('a rollout past its progress deadline, as kubectl describe deployment says it; the same after record, deleting the Deployment and incident --from', async () => {

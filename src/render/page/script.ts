@@ -1,11 +1,27 @@
-// The timeline page's inline script: the source text of timelinePage, called once.
-// Function.prototype.toString gives the code as it runs here: bundled by esbuild in the executable,
-// transformed by tsx in tests. tsx (esbuild's keepNames) wraps nested functions in a `__name(fn,
-// "name")` helper that lives outside the function, so the page defines a harmless one of its own.
-import { timelinePage } from './timeline-page.ts';
+// The timeline page's inline script, bundled from src/render/page/script/ by esbuild
+// (script-bundle.ts). In the executable build.mjs has put the bundle's text here (esbuild define):
+// nothing is read at run time. From source (tsx, the tests) it is bundled on first use.
+import { bundlePageScript } from './script-bundle.ts';
 
-export const PAGE_SCRIPT = `"use strict";\nvar __name = function (fn) { return fn; };\n(${timelinePage.toString()})();\n`;
+// Set by build.mjs to the bundled script's text; undefined when run from source.
+declare const __EVTIMELINE_PAGE_SCRIPT__: string | undefined;
 
-// An inline script ends at the first `</script` whatever JavaScript means there; `<!--` changes how
-// the HTML parser reads it. The page's own code must hold neither (event text never reaches it).
-if (/<\/script|<!--/i.test(PAGE_SCRIPT)) throw new Error('the timeline page script holds </script or <!--');
+let script: string | undefined;
+
+/** The page's script, checked once: an inline script ends at the first `</script` whatever JavaScript means there, and `<!--` changes how the HTML parser reads it. */
+export function pageScript(): string {
+  if (script !== undefined) return script;
+  const text = typeof __EVTIMELINE_PAGE_SCRIPT__ === 'string' ? __EVTIMELINE_PAGE_SCRIPT__ : fromSource();
+  if (/<\/script|<!--/i.test(text)) throw new Error('the timeline page script holds </script or <!--');
+  script = text;
+  return text;
+}
+
+/** Run from source: esbuild (a development dependency) bundles the page's modules now. */
+function fromSource(): string {
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const { dirname } = process.getBuiltinModule('node:path');
+  const { fileURLToPath } = process.getBuiltinModule('node:url');
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  return bundlePageScript(esbuild, dirname(fileURLToPath(import.meta.url)));
+}

@@ -25,6 +25,9 @@ const cases: [string, string[], string[], number][] = [
   ['every declared flag is offered, kubectl connection flags included', ['--as'], ['--as', '--as-group', '--as-uid'], DIRECTIVE.noFileComp],
   ['aggregate-patch completes event names in the namespace given', ['aggregate-patch', '-n', 'op-events', 'build'], ['build-1-started', 'build-1-done'], DIRECTIVE.noFileComp],
   ['--context completes kubeconfig contexts', ['--context', 'p'], ['prod'], DIRECTIVE.noFileComp],
+  ['--contexts offers each context as the pattern that matches it alone', ['--contexts', ''], ['^evtimeline$', '^prod$'], DIRECTIVE.noFileComp],
+  ['--contexts completes a pattern begun with ^, and one begun without', ['--contexts', '^p'], ['^prod$'], DIRECTIVE.noFileComp],
+  ['--contexts without the ^', ['--contexts', 'ev'], ['evtimeline$'], DIRECTIVE.noFileComp],
   ['--context completes the name after the last comma, not offering one already typed', ['--context', 'prod,'], ['prod,evtimeline'], DIRECTIVE.noFileComp],
   ['--cluster completes kubeconfig clusters', ['--cluster', 's'], ['staging'], DIRECTIVE.noFileComp],
   ['--user completes kubeconfig users', ['--user=v'], ['--user=viewer'], DIRECTIVE.noFileComp],
@@ -79,4 +82,12 @@ test("completion's lookups use kubectl's connection flags typed anywhere on the 
   asked.length = 0;
   await runComplete(['--insecure-skip-tls-verify=false', '--certificate-authority', '/ca.crt', '--client-certificate', '/c.crt', '--client-key', '/c.key', '-n', ''], fake.deps);
   assert.deepEqual(asked[0]?.overrides, { certificateAuthority: '/ca.crt', clientCertificate: '/c.crt', clientKey: '/c.key' });
+});
+
+test('--contexts escapes the regex characters of a context name, so the pattern offered matches that context alone', async () => {
+  const dotted: NameLookups = { ...lookups, contexts: async () => ['prod.eu', 'prod-eu', 'a+b(1)'] };
+  const offered = await complete(['--contexts', '^prod'], dotted);
+  assert.deepEqual(offered.candidates, ['^prod\\.eu$', '^prod-eu$']);
+  assert.ok(new RegExp(offered.candidates[0] ?? '', 'u').test('prod.eu') && !new RegExp(offered.candidates[0] ?? '', 'u').test('prodXeu'));
+  assert.deepEqual((await complete(['--contexts', 'a'], dotted)).candidates, ['a\\+b\\(1\\)$']);
 });

@@ -7,7 +7,8 @@ import { runCli } from '../../../src/cli.ts';
 import { EXIT, RuntimeError, UsageError } from '../../../src/errors.ts';
 import { FLEET_READS_AT_ONCE, fleetSource } from '../../../src/core/fleet.ts';
 import type { FleetEntry } from '../../../src/core/fleet.ts';
-import type { EventSource } from '../../../src/core/source.ts';
+import type { EventSource, FollowStep } from '../../../src/core/source.ts';
+import type { Json } from '../../../src/core/json.ts';
 import { parseCommonOptions } from '../../../src/options/common.ts';
 import { ev } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';
@@ -156,7 +157,7 @@ describe('choosing several contexts', () => {
 
   test('verbs that do not read several contexts yet refuse them in one line', async () => {
     const live = fleetSource([member('east', EAST, eastEvents()), member('west', WEST, westEvents())]);
-    for (const argv of [['incident'], ['record', 'x.jsonl'], ['capture', 'dir'], ['-w'], ['-o', 'html']]) {
+    for (const argv of [['record', 'x.jsonl'], ['capture', 'dir'], ['-o', 'html']]) {
       const r = await run([...argv, '--context', 'east,west'], live);
       assert.ok(r.code instanceof UsageError, argv.join(' '));
       assert.match(r.code.message, /reads one context: several \(--context a,b, --contexts, --all-contexts\) are read by the timeline only$/);
@@ -176,5 +177,64 @@ describe('choosing several contexts', () => {
     const partial = await run(['type-audit', '--context', 'east,gone'], fleetSource([member('east', EAST, [odd('shop', 'db-0')]), down('gone', 'https://gone.example', 'refused')]));
     assert.equal(partial.code, EXIT.partial, 'incomplete: 4 before 3');
     assert.match(partial.stderr, /^warning: context "gone"/m);
+  });
+
+  test('incident across clusters: the headline names the clusters that share a story, each cluster\'s standing is said', async () => {
+    // Pod names as a ReplicaSet makes them (pod-template-hash and suffix in Kubernetes' safe alphabet), each its own uid.
+    const unscheduled = (objectName: string, first: number) =>
+      ev({ namespace: 'shop', type: 'Warning', reason: 'FailedScheduling', kind: 'Pod', apiVersion: 'v1', objectName, objectUid: `uid-${objectName}`, first, message: '0/3 nodes are available: 3 Insufficient cpu.' });
+    const fleet = () =>
+      fleetSource([
+        member('east', EAST, [unscheduled('web-5d4f7c9b8-x2k4q', 100), ...eastEvents()]),
+        member('west', WEST, [unscheduled('web-7f8c6d5b4-q9r8s', 200)]),
+        down('gone', 'https://gone.example', 'connection refused'),
+        member('south\x1b[1m', 'https://south.example', [unscheduled('web-6c5b4d798-z4w2x', 300)]),
+      ]);
+    const r = await run(['incident', '--context', 'east,west,gone,south'], fleet());
+    assert.equal(r.code, EXIT.partial, r.stderr);
+    assert.match(r.stdout, /^Incident in 4 contexts \(east, west, gone, south\^\[\[1m\), read from their clusters at /);
+    assert.match(r.stdout, /^ {2}4 contexts read together, 3 answered\. 1 story is told in more than one cluster:\n {2}FailedScheduling on Pod\/web-<hash>-<id>: in 3 of 3 clusters \(east, west, south\^\[\[1m\)\.$/m);
+    assert.match(r.stdout, /^Clusters\n {2}east \(https:\/\/east\.example:6443, namespace shop\): 3 events, back to \S+ \(\d+m ago\); an event not written for 1h \(--event-ttl\) is gone from it\.$/m);
+    assert.match(r.stdout, /^ {2}gone \(https:\/\/gone\.example, namespace shop\): did not answer \(connection refused\); its events are not in this account\.$/m);
+    // The three Pods tell one story: one family, its oldest member first, said to span the three clusters.
+    assert.match(r.stdout, /^south\^\[\[1m: Pod\/web-6c5b4d798-z4w2x and 2 more Pod\/web-<hash>-<id> with the same story in 3 clusters \(south\^\[\[1m, west, east\)$/m);
+    const json = await run(['incident', '--context', 'east,west,gone,south', '-o', 'json'], fleet());
+    const doc = JSON.parse(json.stdout) as { groups: { reason: string; clusters?: string[] }[]; clusters: { answered: number; shared: { group: number; clusters: string[] }[]; standing: { context: string; events: number; unanswered?: string }[] } };
+    assert.equal(doc.clusters.answered, 3);
+    assert.deepEqual(doc.clusters.standing.map((s) => [s.context, s.events, s.unanswered ?? null]), [['east', 3, null], ['west', 1, null], ['gone', 0, 'connection refused'], ['south\x1b[1m', 1, null]]);
+    const [shared] = doc.clusters.shared;
+    assert.deepEqual(shared?.clusters, ['east', 'west', 'south\x1b[1m']);
+    assert.equal(doc.groups[shared?.group ?? -1]?.reason, 'FailedScheduling');
+  });
+
+  test('incident across clusters where no story is shared says so, and one context reads as it always did', async () => {
+    const r = await run(['incident', '--context', 'east,west'], fleetSource([member('east', EAST, eastEvents()), member('west', WEST, westEvents())]));
+    assert.equal(r.code, EXIT.ok, r.stderr);
+    assert.match(r.stdout, /^ {2}2 contexts read together, 2 answered\. No story is told in more than one cluster\.$/m);
+    assert.match(r.stdout, /^west: Pod\/web-2/m);
+    const one = memorySource({ provenance: fromCluster({ context: 'east', server: EAST, namespace: 'shop' }), raw: eastEvents() });
+    const alone = await run(['incident'], one);
+    assert.doesNotMatch(alone.stdout, /Clusters|contexts read together|east: /);
+  });
+
+  test('-w across contexts: one stream with a CONTEXT column; --watch-only skips each context\'s list; a context that stops is said, exit 4', async () => {
+    const following = (context: string, server: string, listed: unknown[], changed: unknown[]): FleetEntry => {
+      const steps: FollowStep[] = [{ kind: 'list', items: listed as Json[], resourceVersion: '1', why: 'start' }, ...changed.map((object): FollowStep => ({ kind: 'change', type: 'ADDED', object: object as Json }))];
+      return { context, server, namespace: 'shop', source: memorySource({ provenance: fromCluster({ context, server, namespace: 'shop' }), raw: [], steps }) };
+    };
+    const pulled = () => ev({ namespace: 'shop', reason: 'Pulled', kind: 'Pod', apiVersion: 'v1', objectName: 'web-9', first: 5 });
+    const fleet = () => fleetSource([following('east', EAST, eastEvents(), [pulled()]), following('west', WEST, westEvents(), [])]);
+    const r = await run(['-w', '--context', 'east,west'], fleet());
+    assert.equal(r.code, EXIT.ok, r.stderr);
+    const rows = r.stdout.trimEnd().split('\n');
+    assert.match(rows[0] ?? '', /^CONTEXT\s+FIRST SEEN\s+LAST SEEN\s+TYPE\s+REASON/);
+    assert.deepEqual(rows.slice(1).map((row) => row.split(/\s+/).filter((cell) => /^(east|west|Pulled|BackOff|FailedScheduling)$/.test(cell)).join(' ')).sort(), ['east BackOff', 'east Pulled', 'east Pulled', 'west FailedScheduling']);
+    const only = await run(['--watch-only', '--context', 'east,west', '-o', 'stable'], fleet());
+    assert.equal(only.stdout, 'east Normal Pulled Pod/web-9\n');
+    const stops: EventSource = { ...memorySource({ provenance: fromCluster({ context: 'gone', server: 'https://gone.example' }), raw: [] }), follow: async function* () { yield* []; throw new RuntimeError('gave up following events after 10 failures in a row: ECONNREFUSED'); } };
+    const partial = await run(['-w', '--context', 'east,gone', '-o', 'stable'], fleetSource([following('east', EAST, eastEvents(), []), { context: 'gone', server: 'https://gone.example', namespace: 'shop', source: stops }]));
+    assert.equal(partial.code, EXIT.partial, partial.stderr);
+    assert.match(partial.stderr, /^warning: context "gone" \(https:\/\/gone\.example\) stopped answering, its events are no longer followed: gave up following events after 10 failures in a row: ECONNREFUSED$/m);
+    assert.equal(partial.stdout, 'east Normal Pulled Pod/web-1\neast Warning BackOff Pod/web-1\n');
   });
 });

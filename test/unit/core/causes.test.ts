@@ -197,6 +197,16 @@ test('a quota refusal names the quota with requested, used and limited, and its 
   assert.deepEqual(lines(facts(), [admission]), ['ReplicaSet/web-2: cannot create Pods: pods "web-2-abcde" is forbidden: violates PodSecurity "restricted:latest": privileged.']);
 });
 
+test("a refusal the recorder combined after ten (\"(combined from similar events): \") is told as the admission's words alone", () => {
+  // client-go's EventAggregator (tools/record/events_cache.go) combines a ReplicaSet's refusals once
+  // each retry's Pod name made ten different messages; seen on the real control plane (why.test.ts, LimitRange).
+  const combined = kubeletEvent({ kind: 'ReplicaSet', name: 'web-7c', component: 'replicaset-controller', reason: 'FailedCreate', message: '(combined from similar events): Error creating: pods "web-7c-ksmf4" is forbidden: maximum cpu usage per Pod is 100m.  No limit is specified' });
+  assert.deepEqual(lines(facts(), [combined]), ['ReplicaSet/web-7c: cannot create Pods: pods "web-7c-ksmf4" is forbidden: maximum cpu usage per Pod is 100m.  No limit is specified.']);
+  const quota = kubeletEvent({ kind: 'Job', name: 'migrate', component: 'job-controller', reason: 'FailedCreate', message: '(combined from similar events): Error creating: pods "migrate-x2x7q" is forbidden: exceeded quota: one, requested: pods=1, used: pods=1, limited: pods=1' });
+  const [cause] = findCauses(facts(), [quota]).causes;
+  assert.equal(cause?.detail.kind === 'create-refused' ? cause.detail.message : '', 'pods "migrate-x2x7q" is forbidden: exceeded quota: one, requested: pods=1, used: pods=1, limited: pods=1');
+});
+
 test('a rollout past its progress deadline and a Job past its back-off limit with its Pods exit codes', () => {
   const deploy = factsOf('Deployment', {
     metadata: { name: 'web', namespace: 'shop', uid: 'd' },

@@ -1,12 +1,14 @@
 /// <reference lib="dom" />
-// The timeline page's script: runs in the browser, never in Node. src/render/page/script.ts inlines
-// it into the page as the source text of `timelinePage`, so the function must be self-contained: no
-// imports, no module-level values (types are fine, they are erased).
+// The timeline page's script: runs in the browser, never in Node. build.mjs bundles this file and
+// what it imports into one script (esbuild, src/render/page/script-bundle.ts) that the page inlines.
 // Event text is untrusted. It is read from a JSON script element with JSON.parse and only ever put
 // into the page as text nodes (textContent, createTextNode) or painted on a canvas; never innerHTML,
 // never an attribute that loads or runs anything. Controls and bidi overrides are shown as \uXXXX.
 
-import type { PageData, PageEvent, PageType } from '../html-data.ts';
+import type { PageData, PageEvent, PageType } from '../../html-data.ts';
+import { shape, shapeSwatch, spanSwatch } from './shapes.ts';
+import { el, iso, length, plural, thousands, visible } from './text.ts';
+import { axisTicks } from './ticks.ts';
 
 interface Row {
   el: HTMLElement;
@@ -19,55 +21,13 @@ interface Row {
   h: number;
 }
 
-export function timelinePage(): void {
+function timelinePage(): void {
   const doc = document;
   const data = JSON.parse(doc.getElementById('timeline-data')?.textContent ?? 'null') as PageData;
   const app = doc.getElementById('app') as HTMLElement;
 
-  // ---- text ---------------------------------------------------------------------------------------
-  // The set src/render/escape.ts makes visible in a terminal: controls, format characters (bidi
-  // overrides, zero-width), line and paragraph separators, lone surrogates, default-ignorables.
-  const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
-  /**
-   * Untrusted text as shown: newlines and tabs kept, every other such character in the terminal
-   * escaper's notation (src/render/escape.ts: `^[` for ESC, `^?` for DEL, `\r`, `\u202e`), which the
-   * headline above the lanes is written in: one character reads the same everywhere on the page.
-   */
-  function visible(text: string): string {
-    return text.replace(UNSAFE, (ch) => {
-      if (ch === '\n' || ch === '\t') return ch;
-      if (ch === '\r') return '\\r';
-      const code = ch.codePointAt(0) ?? 0;
-      if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
-      if (code === 0x7f) return '^?';
-      return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-    });
-  }
-  function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text?: string): HTMLElementTagNameMap[K] {
-    const node = doc.createElement(tag);
-    if (cls !== '') node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
   const str = (i: number): string => data.strings[i] ?? '';
   const typeName = (type: PageType): string => (type.name === '' ? '(empty)' : visible(type.name));
-  /** `20,000`: toLocaleString does the same through Intl, at a cost that shows on thousands of rows. */
-  const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const plural = (n: number, word: string): string => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
-
-  function iso(ms: number): string {
-    return new Date(ms).toISOString().replace('.000Z', 'Z');
-  }
-  /** A precise length of time: `850ms`, `12.3s`, `4m05s`, `2h03m`, `3d04h`. */
-  function length(ms: number): string {
-    const abs = Math.abs(ms);
-    const two = (n: number): string => String(Math.floor(n)).padStart(2, '0');
-    if (abs < 1000) return `${Math.round(abs)}ms`;
-    if (abs < 60_000) return `${(abs / 1000).toFixed(abs < 10_000 ? 3 : 1).replace(/\.?0+$/, '')}s`;
-    if (abs < 3_600_000) return `${Math.floor(abs / 60_000)}m${two((abs % 60_000) / 1000)}s`;
-    if (abs < 86_400_000) return `${Math.floor(abs / 3_600_000)}h${two((abs % 3_600_000) / 60_000)}m`;
-    return `${Math.floor(abs / 86_400_000)}d${two((abs % 86_400_000) / 3_600_000)}h`;
-  }
   function relative(ms: number): string {
     const d = ms - data.capturedAt;
     if (d === 0) return 'at capture time';
@@ -603,56 +563,6 @@ export function timelinePage(): void {
     node.style.width = `${x2 - x1}px`;
   }
 
-  // ---- axis ticks: clock steps up to a week, then calendar months, years, decades, centuries ---------
-  const MAX_TICKS = 24;
-  const MS_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5, 108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5];
-  /** In months: a month, a quarter, half a year, then 1, 2, 5, 10, 20, 50 ... years up to Date's range. */
-  const MONTH_STEPS = [1, 3, 6, ...[1, 10, 100, 1e3, 1e4, 1e5].flatMap((p) => [p, 2 * p, 5 * p]).map((years) => years * 12)];
-  const AVERAGE_MONTH = 2_629_746_000;
-  type TickStep = { ms: number } | { months: number };
-  /** The finest step that leaves at least 110 px between labels, and never more than MAX_TICKS of them. */
-  function tickStep(span: number, width: number): TickStep {
-    const most = Math.max(2, Math.min(MAX_TICKS, width / 110));
-    const ms = MS_STEPS.find((s) => span / s <= most);
-    if (ms !== undefined) return { ms };
-    return { months: MONTH_STEPS.find((m) => span / (m * AVERAGE_MONTH) <= most) ?? (MONTH_STEPS.at(-1) as number) };
-  }
-  /** Midnight UTC of the first of a month, counted in months from year 0 (Date.UTC reads years 0-99 as 19xx). */
-  function monthStart(index: number): number {
-    const d = new Date(0);
-    d.setUTCFullYear(Math.floor(index / 12), ((index % 12) + 12) % 12, 1);
-    return d.getTime();
-  }
-  const yearOf = (ms: number): string => {
-    const y = new Date(ms).getUTCFullYear();
-    return y < 0 ? String(y) : String(y).padStart(4, '0');
-  };
-  function tickLabel(ms: number, step: TickStep, span: number): string {
-    const t = iso(ms);
-    const date = t.slice(0, t.indexOf('T'));
-    if ('months' in step) return step.months % 12 === 0 ? yearOf(ms) : date.slice(0, date.lastIndexOf('-'));
-    const clock = t.slice(t.indexOf('T') + 1);
-    if (step.ms < 1000) return clock.slice(0, 12);
-    if (step.ms < 60_000) return clock.slice(0, 8);
-    if (step.ms < 86_400_000) return span > 86_400_000 ? `${date.slice(-5)} ${clock.slice(0, 5)}` : clock.slice(0, 5);
-    return date;
-  }
-  /** The axis's ticks between start and end: at most MAX_TICKS, whatever the span. */
-  function axisTicks(start: number, end: number, width: number): { ms: number; label: string }[] {
-    const step = tickStep(end - start, width);
-    const ticks: { ms: number; label: string }[] = [];
-    if ('ms' in step) {
-      for (let ms = Math.ceil(start / step.ms) * step.ms; ms <= end && ticks.length < MAX_TICKS; ms += step.ms) ticks.push({ ms, label: tickLabel(ms, step, end - start) });
-      return ticks;
-    }
-    const from = new Date(start);
-    let index = Math.ceil((from.getUTCFullYear() * 12 + from.getUTCMonth()) / step.months) * step.months;
-    for (let ms = monthStart(index); ms <= end && ticks.length < MAX_TICKS; index += step.months, ms = monthStart(index)) {
-      if (ms >= start) ticks.push({ ms, label: tickLabel(ms, step, end - start) });
-    }
-    return ticks;
-  }
-
   function drawAxis(): void {
     axisDirty = false;
     axis.replaceChildren();
@@ -735,25 +645,6 @@ export function timelinePage(): void {
     const first = at(ev?.[4] ?? null);
     if (ev === undefined || first === null) return null;
     return { x1: xOf(drawnAt(first)), x2: xOf(drawnAt(at(ev[5]) ?? first)) };
-  }
-
-  function shape(ctx: CanvasRenderingContext2D, kind: string, x: number, y: number): void {
-    ctx.beginPath();
-    if (kind === 'warning') {
-      ctx.moveTo(x, y - 6);
-      ctx.lineTo(x + 5.5, y + 4.5);
-      ctx.lineTo(x - 5.5, y + 4.5);
-    } else if (kind === 'unconventional') {
-      ctx.moveTo(x, y - 7);
-      ctx.lineTo(x + 6, y);
-      ctx.lineTo(x, y + 7);
-      ctx.lineTo(x - 6, y);
-    } else {
-      ctx.arc(x, y, 4, 0, Math.PI * 2);
-    }
-    ctx.closePath();
-    ctx.fill();
-    if (kind === 'unconventional') ctx.stroke();
   }
 
   /** Draws one row's marks; returns how many marks a reader sees (marks in one pixel column count once). */
@@ -1052,51 +943,11 @@ export function timelinePage(): void {
     scheduleDraw(false);
   });
 
-  // ---- swatches (inline SVG) ------------------------------------------------------------------------
-  function svg(width: number): SVGSVGElement {
-    const node = doc.createElementNS('http://www.w3.org/2000/svg', 'svg');
-    node.setAttribute('width', String(width));
-    node.setAttribute('height', '16');
-    node.setAttribute('viewBox', `0 0 ${width} 16`);
-    node.setAttribute('aria-hidden', 'true');
-    return node;
-  }
-  function svgShape(kind: string, x: number): SVGElement {
-    const points = kind === 'warning' ? `${x},2 ${x + 5.5},12.5 ${x - 5.5},12.5` : kind === 'unconventional' ? `${x},1 ${x + 6},8 ${x},15 ${x - 6},8` : '';
-    const node = points === '' ? doc.createElementNS('http://www.w3.org/2000/svg', 'circle') : doc.createElementNS('http://www.w3.org/2000/svg', 'polygon');
-    if (points === '') {
-      node.setAttribute('cx', String(x));
-      node.setAttribute('cy', '8');
-      node.setAttribute('r', '4');
-    } else {
-      node.setAttribute('points', points);
-    }
-    const colour = kind === 'unconventional' ? 'var(--odd)' : kind === 'warning' ? 'var(--warning)' : 'var(--normal)';
-    node.style.fill = colour;
-    if (kind === 'unconventional') node.style.stroke = 'var(--fg)';
-    return node;
-  }
-  function shapeSwatch(type: PageType): SVGSVGElement {
-    const node = svg(16);
-    node.append(svgShape(type.kind, 8));
-    return node;
-  }
-  function spanSwatch(): SVGSVGElement {
-    const node = svg(44);
-    const bar = doc.createElementNS('http://www.w3.org/2000/svg', 'rect');
-    bar.setAttribute('x', '7');
-    bar.setAttribute('y', '5');
-    bar.setAttribute('width', '30');
-    bar.setAttribute('height', '6');
-    bar.style.fill = 'var(--normal)';
-    bar.style.opacity = '0.45';
-    node.append(bar, svgShape('normal', 7), svgShape('normal', 37));
-    return node;
-  }
-
   readColours();
   showRange();
   applyFilter();
   for (const box of laneEls) resized.observe(box);
   scheduleDraw(true);
 }
+
+timelinePage();
