@@ -10,7 +10,7 @@ export function version(base: Json, resourceVersion: string, count = 1): Json {
   return { ...base, count, metadata: { ...(base.metadata as Json), resourceVersion } };
 }
 
-const at = '2026-11-30T12:00:00.000Z';
+export const at = '2026-11-30T12:00:00.000Z';
 export const atMs = Date.parse(at);
 export const obs = (type: string, event: Json): Observation => ({ observedAt: atMs, type, event });
 
