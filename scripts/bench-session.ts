@@ -2,11 +2,23 @@
 // a work folder (the plugins linked first on PATH, a HOME of its own for kubectl's discovery cache),
 // start and stop a private control plane, and clean all of it up at the end, on an error and on
 // Ctrl-C / SIGTERM.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { Api, capture } from './bench-api.ts';
+import { onPath } from './bench-measure.ts';
+import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../test/harness/controlplane.ts';
+
+/** --kubectl, else kubectl on PATH; --plugin, else the built dist/kubectl-evtimeline; both must exist. */
+export function chooseBinaries(kubectl: string | undefined, plugin: string | undefined): { kubectl: string; plugin: string } {
+  const found = kubectl ?? onPath('kubectl');
+  if (!found) throw new Error('no kubectl on PATH: pass --kubectl PATH');
+  const built = plugin ?? PLUGIN_BINARY;
+  if (!existsSync(built)) throw new Error(`${built} is missing (npm run build makes dist/kubectl-evtimeline)`);
+  return { kubectl: found, plugin: built };
+}
 
 /** Handles one flag; false: the script does not know it. */
 export type FlagHandler = (flag: string, value: () => string, whole: (min: number) => number) => boolean;

@@ -11,14 +11,13 @@ import { renderStoppedFollowing } from '../render/fleet.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
-import { countHidden, filterCounted, filterEvents, selectEvents } from '../core/filter.ts';
-import type { Criterion } from '../core/filter.ts';
+import { filterCounted, filterEvents, selectEvents } from '../core/filter.ts';
 import { renderHiddenFooter } from '../render/hidden.ts';
 import { criterionFlag } from '../options/selection.ts';
 import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { followedLabels } from '../app/labels.ts';
 import { resolveFilter } from '../app/for-object.ts';
-import { ShownOccurrences } from '../core/follow.ts';
+import { FollowVerdicts, ShownOccurrences } from '../core/follow.ts';
 import { dedupeByUid, stableLines } from '../core/timeline.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
@@ -111,10 +110,10 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
   const fleet = source.provenance.kind === 'cluster' && source.provenance.clusters !== undefined;
   const print = printer(opts, deps, namespace === null, tree, fleet);
   const gaveUp: Unanswered[] = [];
-  // What the selection hid, each event (by uid) under its latest verdict: said once following ends.
-  const verdicts = new Map<string, Criterion | null>();
+  // What the selection hid, each event under its latest verdict: said once following ends.
+  const verdicts = new FollowVerdicts();
   const judge = (candidates: Event[]): void => {
-    for (const ev of candidates) verdicts.set(ev.uid || `${ev.namespace}/${ev.name}`, filterCounted([ev], filter, deps.now(), ctx).hidden[0]?.criterion ?? null);
+    for (const ev of candidates) verdicts.judge(ev, filterCounted([ev], filter, deps.now(), ctx).hidden[0]?.criterion ?? null);
   };
   const shown = new ShownOccurrences();
   // Each context's first list is what exists now (--watch-only shows none of it).
@@ -148,8 +147,14 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
       await labels?.learn([ev]);
       if (inTree) judge([ev]);
       events = inTree ? filterEvents([ev], filter, deps.now(), ctx) : [];
+    } else if (step.kind === 'change') {
+      // A deletion (the TTL) is no occurrence; what was kept of the event is let go (core/follow.ts).
+      const ev = normaliseEvent(step.object);
+      shown.forget(ev);
+      verdicts.settle(ev);
+      continue;
     } else {
-      continue; // a deletion (the TTL) is no occurrence; resume steps carry no events
+      continue; // resume steps carry no events
     }
     const fresh = shown.takeNew(events);
     const from = cluster?.context ?? '';
@@ -161,6 +166,6 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
     }
     print(fresh);
   }
-  deps.stderr.write(renderHiddenFooter(countHidden(verdicts.values()), criterionFlag));
+  deps.stderr.write(renderHiddenFooter(verdicts.hidden(), criterionFlag));
   return readResult(gaveUp);
 }

@@ -227,6 +227,13 @@ export function countHidden(verdicts: Iterable<Criterion | null>): Hidden[] {
   return CRITERIA.flatMap((criterion) => (counts.has(criterion) ? [{ criterion, events: counts.get(criterion) ?? 0 }] : []));
 }
 
+/** Counts of hidden events added up per criterion (in CRITERIA order). */
+export function addHidden(...lists: Hidden[][]): Hidden[] {
+  const counts = new Map<Criterion, number>();
+  for (const list of lists) for (const h of list) counts.set(h.criterion, (counts.get(h.criterion) ?? 0) + h.events);
+  return CRITERIA.flatMap((criterion) => (counts.has(criterion) ? [{ criterion, events: counts.get(criterion) ?? 0 }] : []));
+}
+
 /** filterEvents, and how many events each criterion hid (only those that hid any, in CRITERIA order). */
 export function filterCounted(events: Event[], filter: EventFilter, now: number, ctx: FilterContext = {}): { events: Event[]; hidden: Hidden[] } {
   const counts = new Map<Criterion, number>();

@@ -3,27 +3,81 @@
 // that changes neither (a label, managedFields) is not, and a relist after 410 Gone or a dropped
 // connection hands back versions already shown, which print nothing. A deletion (the TTL) is no
 // occurrence at all.
+//
+// A follow runs for days: what it remembers is bounded by the events the server still holds, not
+// by every event it ever saw. Per event it keeps the occurrence shown last (a watch delivers an
+// event's versions in resourceVersion order, and a relist hands back the current one, so an older
+// occurrence never comes back), and a deleted event is forgotten: a watch resumes after the
+// DELETED it delivered and a relist no longer holds the event, so nothing of it can come again
+// (a namesake created later has another uid).
 import type { Event } from './event.ts';
+import { addHidden, countHidden } from './filter.ts';
+import type { Criterion, Hidden } from './filter.ts';
 import { sortTimeline } from './timeline.ts';
 import { eventIdentity } from './identity.ts';
 
-function occurrenceKey(ev: Event): string {
-  return `${eventIdentity(ev)}|${ev.count}|${ev.lastSeen ?? ''}`;
+function occurrenceOf(ev: Event): string {
+  return `${ev.count}|${ev.lastSeen ?? ''}`;
 }
 
-/** The occurrences printed so far. */
+/** The occurrences printed so far, of the events that still exist. */
 export class ShownOccurrences {
-  private readonly keys = new Set<string>();
+  /** event identity -> the occurrence of it shown last */
+  private readonly last = new Map<string, string>();
 
   /** The events among `events` not shown yet, in timeline order; they count as shown from now on. */
   takeNew(events: Event[]): Event[] {
     const fresh: Event[] = [];
     for (const ev of events) {
-      const key = occurrenceKey(ev);
-      if (this.keys.has(key)) continue;
-      this.keys.add(key);
+      const id = eventIdentity(ev);
+      const occurrence = occurrenceOf(ev);
+      if (this.last.get(id) === occurrence) continue;
+      this.last.set(id, occurrence);
       fresh.push(ev);
     }
     return sortTimeline(fresh);
+  }
+
+  /** The event was deleted (the TTL): nothing of it can come again. */
+  forget(ev: Event): void {
+    this.last.delete(eventIdentity(ev));
+  }
+
+  /** How many events it remembers. */
+  get size(): number {
+    return this.last.size;
+  }
+}
+
+/**
+ * What the selection hid while following, for the footer said when it ends: each event under its
+ * latest verdict (a new version may be judged otherwise), and a deleted event's last verdict kept
+ * as a count only.
+ */
+export class FollowVerdicts {
+  private readonly latest = new Map<string, Criterion | null>();
+  private readonly settled = new Map<Criterion, number>();
+
+  judge(ev: Event, verdict: Criterion | null): void {
+    this.latest.set(eventIdentity(ev), verdict);
+  }
+
+  /** The event was deleted: its verdict is final. */
+  settle(ev: Event): void {
+    const id = eventIdentity(ev);
+    const verdict = this.latest.get(id);
+    this.latest.delete(id);
+    if (verdict !== undefined && verdict !== null) this.settled.set(verdict, (this.settled.get(verdict) ?? 0) + 1);
+  }
+
+  /** How many events each criterion hid, over the whole follow. */
+  hidden(): Hidden[] {
+    const settled = [...this.settled].map(([criterion, events]) => ({ criterion, events }));
+    return addHidden(countHidden(this.latest.values()), settled);
+  }
+
+  /** How many events it remembers one by one. */
+  get size(): number {
+    return this.latest.size;
   }
 }

@@ -34,16 +34,27 @@ export interface RecordHeader {
 
 // -- What a recorder needs to know to continue a record -----------------------------------------
 
+/** How many deletions a recorder remembers past the events it holds (see RecordIndex). */
+export const RECENT_DELETIONS = 10_000;
+
 /**
  * Which observations a record already holds, so nothing is written twice: an event version is
  * identified by its identity (core/versions.ts: uid, else namespace/name) + resourceVersion, and an
- * event is DELETED at most once. Also tracks the newest
- * resourceVersion written (where a watch can resume) and the events believed to still exist on the
- * server (a re-list that lacks one of them means it is gone).
+ * event is DELETED at most once. Also tracks the newest resourceVersion written (where a watch can
+ * resume) and the events believed to still exist on the server (a re-list that lacks one of them
+ * means it is gone).
+ *
+ * A recorder runs for days, so it remembers what can still come, not all it ever wrote: per event
+ * the version written last (a watch delivers an event's versions in resourceVersion order and a
+ * list hands back the current one, so an older version never comes again), and an event deleted is
+ * let go but for the last RECENT_DELETIONS deletions, a guard against a second DELETED (after one,
+ * a watch resumes past it and a list no longer holds the event). Memory follows the events the
+ * server holds, not the length of the record.
  */
 export class RecordIndex {
-  private readonly versions = new Set<string>();
-  private readonly ids = new Set<string>();
+  /** identity -> the resourceVersion written last, for events not DELETED */
+  private readonly latest = new Map<string, string>();
+  /** the identities of the last RECENT_DELETIONS DELETED, oldest first */
   private readonly deleted = new Set<string>();
   private readonly alive = new Map<string, Json>();
   private newest = '';
@@ -56,8 +67,9 @@ export class RecordIndex {
 
   /** True (and remembered) when this observation is not in the record yet. */
   admit(type: string, event: Json): boolean {
-    if (this.deleted.has(rawIdentity(event))) return false;
-    if (type !== 'DELETED' && this.versions.has(versionKey(event))) return false;
+    const id = rawIdentity(event);
+    if (this.deleted.has(id)) return false;
+    if (type !== 'DELETED' && this.latest.get(id) === resourceVersionOf(event)) return false;
     this.add(type, event);
     return true;
   }
@@ -67,9 +79,9 @@ export class RecordIndex {
     return this.newest;
   }
 
-  /** The record holds some version of the event of this identity. */
+  /** The record holds some version of the event of this identity (or a recent DELETED of it). */
   knows(id: string): boolean {
-    return this.ids.has(id);
+    return this.latest.has(id) || this.deleted.has(id);
   }
 
   /** The record holds this event and no DELETED for it. */
@@ -87,24 +99,27 @@ export class RecordIndex {
     this.alive.clear();
   }
 
+  /** How many events it remembers (held, and recently deleted). */
+  get size(): number {
+    return this.latest.size + this.deleted.size;
+  }
+
   private add(type: string, event: Json): void {
     const id = rawIdentity(event);
-    this.versions.add(versionKey(event));
-    this.ids.add(id);
     if (type === 'DELETED') {
-      this.deleted.add(id);
+      this.latest.delete(id);
       this.alive.delete(id);
+      this.deleted.add(id);
+      // A Set iterates in insertion order: the first is the oldest deletion.
+      if (this.deleted.size > RECENT_DELETIONS) this.deleted.delete(this.deleted.values().next().value as string);
     } else if (!this.deleted.has(id)) {
+      this.latest.set(id, resourceVersionOf(event));
       this.alive.set(id, event);
     }
     const rv = resourceVersionOf(event);
     // Not revisions (not etcd): the line written last is the newest the record can name.
     if (rv !== '' && (compareResourceVersions(rv, this.newest) ?? 1) > 0) this.newest = rv;
   }
-}
-
-function versionKey(event: Json): string {
-  return `${rawIdentity(event)}@${resourceVersionOf(event)}`;
 }
 
 // -- Which lines a step adds to the record ------------------------------------------------------

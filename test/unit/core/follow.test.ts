@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { ShownOccurrences } from '../../../src/core/follow.ts';
+import { FollowVerdicts, ShownOccurrences } from '../../../src/core/follow.ts';
 import { ev } from '../../support/builders.ts';
 
 function event(uid: string, count: number, last: number, labels?: Record<string, string>) {
@@ -28,4 +28,48 @@ test('a change that is no new occurrence (a label) prints nothing', () => {
 test('new occurrences come back in timeline order', () => {
   const shown = new ShownOccurrences();
   assert.deepEqual(shown.takeNew([event('late', 1, 10), event('early', 1, 50)]).map((e) => e.name), ['early', 'late']);
+});
+
+// A follow runs for days: at 50 events/s the server's TTL deletes as many events as are created,
+// and what -w remembers must follow what the server holds, not every event it ever showed.
+test('a follow remembers the events that still exist: 20,000 shown and then deleted leave nothing behind', () => {
+  const shown = new ShownOccurrences();
+  for (let i = 0; i < 20_000; i += 1) {
+    const e = event(`e${i}`, 1, 60);
+    assert.equal(shown.takeNew([e]).length, 1);
+    shown.takeNew([event(`e${i}`, 1, 60, { relabelled: 'yes' })]);
+    shown.forget(e);
+  }
+  assert.equal(shown.size, 0);
+});
+test('only the occurrence shown last is kept: a bump, the same version again after a relist, then another bump', () => {
+  const shown = new ShownOccurrences();
+  shown.takeNew([event('a', 1, 60)]);
+  assert.equal(shown.takeNew([event('a', 2, 30)]).length, 1);
+  assert.equal(shown.takeNew([event('a', 2, 30)]).length, 0, 'the relist hands back the current version');
+  assert.equal(shown.takeNew([event('a', 3, 10)]).length, 1);
+  assert.equal(shown.size, 1);
+});
+test('an event forgotten is shown when it comes again: a namesake created later has another uid and is its own event', () => {
+  const shown = new ShownOccurrences();
+  const first = event('a', 1, 60);
+  shown.takeNew([first]);
+  shown.forget(first);
+  assert.equal(shown.takeNew([event('b', 1, 60)]).length, 1);
+  assert.equal(shown.takeNew([event('a', 1, 60)]).length, 1);
+});
+
+test('what the selection hid counts every event once, deleted or not, and keeps only the live ones one by one', () => {
+  const verdicts = new FollowVerdicts();
+  for (let i = 0; i < 10_000; i += 1) {
+    const e = event(`e${i}`, 1, 60);
+    verdicts.judge(e, i % 2 === 0 ? 'reasons' : null);
+    verdicts.judge(e, i % 2 === 0 ? 'reasons' : 'types'); // a new version judged otherwise: the latest verdict counts
+    if (i < 9_000) verdicts.settle(e);
+  }
+  assert.deepEqual(verdicts.hidden(), [
+    { criterion: 'types', events: 5_000 },
+    { criterion: 'reasons', events: 5_000 },
+  ]);
+  assert.equal(verdicts.size, 1_000);
 });
