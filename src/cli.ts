@@ -13,6 +13,7 @@ import { parseIncidentOptions, runIncident } from './commands/incident.ts';
 import { parseRecordOptions, runRecord } from './commands/record.ts';
 import { parseTimelineOptions, runTimeline } from './commands/timeline.ts';
 import { parseTypeAuditOptions, runTypeAudit } from './commands/type-audit.ts';
+import { parseWaitOptions, runWait } from './commands/wait.ts';
 import { inUserWords } from './options/user-errors.ts';
 import { VERBS } from './options/verbs.ts';
 import type { Verb } from './options/verbs.ts';
@@ -76,6 +77,10 @@ const VERB_TABLE: { [V in Verb]: VerbEntry } = {
     run: ([dir], raw, deps) => runCapture(parseCaptureOptions(dir ?? '', raw), deps),
   },
   export: { run: (_words, raw, deps) => runExport(parseExportOptions(raw), deps) },
+  wait: {
+    argument: { name: '<type/name>', description: 'the object to wait for, e.g. deployment/web' },
+    run: ([object], raw, deps) => runWait(parseWaitOptions(object ?? '', raw), deps),
+  },
   record: {
     argument: { name: '<file>', description: 'the record to append to (resumed if it exists)' },
     run: ([file], raw, deps) => runRecord(parseRecordOptions(file ?? '', raw), deps),

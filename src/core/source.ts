@@ -309,6 +309,19 @@ export interface FollowOptions {
   gaveUp?(member: Unanswered): void;
 }
 
+/** One object `wait` follows: its resource as discovery serves it, and its name. */
+export interface WatchedObject {
+  group: string;
+  version: string;
+  /** the plural: `deployments` */
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  /** ignored when not namespaced */
+  namespace: string;
+  name: string;
+}
+
 /** Facts whose reading has begun (EventSource.startFacts). */
 export interface FactsReading {
   facts(events: Event[], now: number): Promise<FactSet>;
@@ -357,4 +370,11 @@ export interface EventSource {
    * last step taken loses nothing. Absent for a saved input.
    */
   follow?(opts: FollowOptions): AsyncIterable<FollowStep>;
+  /**
+   * One object's list (by name: none or one item), then its every change, resumed and relisted as
+   * follow() is (`wait`). Absent for a saved input.
+   */
+  followObject?(object: WatchedObject, opts: FollowOptions): AsyncIterable<FollowStep>;
+  /** The objects of a resource in a namespace that `ownerUid` owns, metadata only (a rollout's ReplicaSets). */
+  ownedBy?(of: { group: string; version: string; resource: string; kind: string }, namespace: string, ownerUid: string): Promise<ObjectMeta[]>;
 }

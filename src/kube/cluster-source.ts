@@ -13,6 +13,7 @@ import { lookUpObjects } from './objects.ts';
 import { answerFromListing } from './tree-lookups.ts';
 import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
+import { followObject, listOwned } from './object-follow.ts';
 import { readFacts, startFacts } from './facts.ts';
 import { listOwnership } from './tree-listing.ts';
 import type { UnlistedResource } from './tree-listing.ts';
@@ -87,5 +88,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
     },
     ownershipGaps: () => gaps.map(({ group, kind }) => ({ group, kind })),
     follow: (opts) => followEvents(target, { ...opts, namespace, requestTimeoutMs: timeoutMs }),
+    followObject: (object, opts) => followObject(target, object, opts, timeoutMs),
+    ownedBy: (of, ns, ownerUid) => listOwned(target, of, ns, ownerUid, timeoutMs),
   };
 }

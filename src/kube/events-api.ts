@@ -35,24 +35,33 @@ interface ListOptions<T> {
    * objects, managedFields and all, are then let go before the next page comes. Default: the item.
    */
   keep?: (item: unknown) => T;
+  /** the Accept header (a metadata-only list); JSON when absent */
+  accept?: string;
 }
 
 /** Every event in scope, page after page (continue tokens make pages sequential), never throttled. */
-export async function listEvents<T = unknown>(target: KubeTarget, api: EventsApi, namespace: string | null, opts: ListOptions<T> = {}): Promise<EventList<T>> {
+export function listEvents<T = unknown>(target: KubeTarget, api: EventsApi, namespace: string | null, opts: ListOptions<T> = {}): Promise<EventList<T>> {
+  const what = namespace === null ? 'events in all namespaces' : `events in namespace ${namespace}`;
+  return listCollection(target, eventsPath(api, namespace), what, 'events', opts);
+}
+
+/** Every item of a collection path (`noun`: what its items are, for errors), page after page. */
+export async function listCollection<T = unknown>(target: KubeTarget, path: string, what: string, noun: string, opts: ListOptions<T> = {}): Promise<EventList<T>> {
   const keep = opts.keep ?? ((item: unknown) => item as T);
   const items: T[] = [];
   let next: string | undefined;
   let resourceVersion = '';
-  const tokens = continueTokens(namespace === null ? 'events in all namespaces' : `events in namespace ${namespace}`);
+  const tokens = continueTokens(what);
   do {
     const answer = await apiRequest(target, {
       method: 'GET',
-      path: eventsPath(api, namespace),
+      path,
       query: { limit: PAGE_SIZE, continue: next, fieldSelector: opts.fieldSelector },
       timeoutMs: opts.timeoutMs,
+      ...(opts.accept === undefined ? {} : { accept: opts.accept }),
     });
     if (!isObject(answer) || !Array.isArray(answer.items)) {
-      throw new RuntimeError(`the API server's answer to GET ${eventsPath(api, namespace)} is not a list of events`);
+      throw new RuntimeError(`the API server's answer to GET ${path} is not a list of ${noun}`);
     }
     const page = answer as unknown as ListPage & { items: unknown[] };
     // One at a time: push(...items) of a page with too many items overflows the call stack.

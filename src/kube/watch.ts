@@ -11,7 +11,7 @@
 // with code 410 in the stream, and BOOKMARKs may never come (handled when they do).
 import type { IncomingMessage } from 'node:http';
 import { RuntimeError } from '../errors.ts';
-import { eventsPath, listEvents } from './events-api.ts';
+import { eventsPath, listCollection } from './events-api.ts';
 import { ApiError, ExecCredentialRefused, TlsVerificationError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { LocalCredentialError } from './credential-error.ts';
@@ -42,6 +42,8 @@ export interface FollowOptions {
   retry?: RetryPolicy;
   /** sent with the list and every watch */
   fieldSelector?: string;
+  /** another collection than the scope's core/v1 Events (one object's, by a metadata.name field selector): its path and what its items are */
+  collection?: { path: string; noun: string };
 }
 
 /**
@@ -58,8 +60,8 @@ export function judgeResume(from: string, current: string): ResumeVerdict {
 }
 
 /** The resourceVersion the server's list of this scope is at now: a list of one item. */
-async function currentResourceVersion(target: KubeTarget, namespace: string | null, timeoutMs?: number): Promise<string> {
-  const page = await apiRequest(target, { method: 'GET', path: eventsPath('core', namespace), query: { limit: 1 }, timeoutMs });
+async function currentResourceVersion(target: KubeTarget, path: string, timeoutMs?: number): Promise<string> {
+  const page = await apiRequest(target, { method: 'GET', path, query: { limit: 1 }, timeoutMs });
   return resourceVersionOf(page);
 }
 
@@ -165,11 +167,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function openWatch(target: KubeTarget, namespace: string | null, resourceVersion: string, watchSeconds: number, signal: AbortSignal, fieldSelector?: string): Promise<IncomingMessage> {
+function openWatch(target: KubeTarget, path: string, resourceVersion: string, watchSeconds: number, signal: AbortSignal, fieldSelector?: string): Promise<IncomingMessage> {
   return abortable(
     openStream(target, {
       method: 'GET',
-      path: eventsPath('core', namespace),
+      path,
       query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchSeconds, fieldSelector },
       // An idle socket: the server ends a watch after timeoutSeconds, so silence well past that
       // means a connection that died without a word.
@@ -207,6 +209,9 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
   const retry = opts.retry ?? DEFAULT_RETRY;
   const watchSeconds = opts.watchSeconds ?? DEFAULT_WATCH_SECONDS;
   let phase = firstPhase(opts.resourceVersion ?? '');
+  const path = opts.collection?.path ?? eventsPath('core', namespace);
+  const noun = opts.collection?.noun ?? 'events';
+  const listed = namespace === null ? `${noun} in all namespaces` : `${noun} in namespace ${namespace}`;
   let failures = 0;
   let expiredInARow = 0;
   // A token from an exec plugin that the server stops accepting (rotated, revoked, expired without
@@ -223,7 +228,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
     try {
       switch (phase.name) {
         case 'check-resume': {
-          const current = await abortable(currentResourceVersion(target, namespace, opts.requestTimeoutMs), signal);
+          const current = await abortable(currentResourceVersion(target, path, opts.requestTimeoutMs), signal);
           failures = 0;
           credentialRenewed = false;
           const verdict = judgeResume(phase.from, current);
@@ -233,7 +238,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
           break;
         }
         case 'list': {
-          const list = await abortable(listEvents(target, 'core', namespace, { timeoutMs: opts.requestTimeoutMs, fieldSelector: opts.fieldSelector }), signal);
+          const list = await abortable(listCollection(target, path, listed, noun, { timeoutMs: opts.requestTimeoutMs, fieldSelector: opts.fieldSelector }), signal);
           failures = 0;
           credentialRenewed = false;
           const step: FollowStep = { kind: 'list', items: list.items.filter(isObject), resourceVersion: list.resourceVersion, why: phase.why };
@@ -243,7 +248,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         }
         case 'watch': {
           const opened = Date.now();
-          response = await openWatch(target, namespace, phase.from, watchSeconds, signal, opts.fieldSelector);
+          response = await openWatch(target, path, phase.from, watchSeconds, signal, opts.fieldSelector);
           credentialRenewed = false; // the server took the credential
           let delivered = false;
           for await (const message of readWatchLines(response)) {

@@ -187,6 +187,15 @@ export const VERB_FLAGS: Record<Verb, readonly FlagSpec[]> = {
     ...otlpFlags('also ship each observation, as it is recorded, to this OTLP/HTTP logs endpoint (the file stays the source of truth)'),
   ],
   export: otlpFlags("the collector's OTLP/HTTP logs endpoint, e.g. http://localhost:4318/v1/logs"),
+  wait: [
+    { long: '--output', short: '-o', value: '<format>', description: 'text, or json: one result object (outcome, durations, causes, the events of this rollout)', default: 'text', values: ['text', 'json'], group: 'output' },
+    { long: '--output-file', value: '<file>', description: 'also write the JSON result to this file (whole or not at all)', values: 'files', group: 'output' },
+    { long: '--timeout', value: '<duration>', description: 'give up after this long (exit 6); 0: wait for ever', shown: '5m' },
+    { long: '--for-condition', value: '<type[=status]>', description: 'wait for this condition of any object (custom resources too) instead of its rollout, as kubectl wait --for=condition=', },
+    { long: '--settle', value: '<duration>', description: 'after success, keep watching this long and fail (exit 5) if a Warning fires' },
+    { long: '--wait-for-create', description: 'an object that does not exist yet is waited for (without it: exit 1 at once)' },
+    { long: '--quiet', short: '-q', description: 'print nothing until the end' },
+  ],
 };
 
 /** Every flag of every verb, once: what argv's scanner needs to tell a flag's value from a verb. */

@@ -87,6 +87,16 @@ export const VERB_HELP: Record<string, VerbHelp> = {
       ['Back-fill a collector from a record', 'kubectl evtimeline export --from events.jsonl --otlp https://otel.example.com/v1/logs --otlp-header Authorization="Bearer $TOKEN"'],
     ],
   },
+  wait: {
+    short: 'A rollout gate: wait as kubectl rollout status does, and on failure tell why (exit 5 failed, 6 timed out)',
+    long: "Waits for a Deployment, StatefulSet or DaemonSet as kubectl rollout status judges it, a Job to complete, a Pod to be ready or succeed, or any object's --for-condition. Prints each event of this rollout as it comes; on success one line, on failure the incident account of this rollout alone with its Why. Exit 0 done, 1 API error or not found, 2 usage, 5 failed, 6 timed out, 7 deleted or re-created, 8 superseded by a newer change, 130 Ctrl-C.",
+    examples: [
+      ['Gate a deploy on its rollout', 'kubectl apply -f web.yaml && kubectl evtimeline wait deployment/web -n shop --timeout 5m'],
+      ['Then keep watching 90 s and fail if a Warning fires', 'kubectl evtimeline wait deploy/web -n shop --settle 90s'],
+      ['A custom resource ready, as data for CI', 'kubectl evtimeline wait widgets.example.com/w1 --for-condition Ready -o json --output-file wait.json'],
+    ],
+    args: 'TYPE/NAME',
+  },
 };
 
 const GROUP_TITLES = { reading: 'Reading flags', output: 'Output flags', connection: "kubectl's connection flags" } as const;

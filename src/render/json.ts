@@ -11,7 +11,7 @@ import { toJsonChain } from './tree.ts';
 import type { JsonTreeNode } from './tree.ts';
 
 /** An event as -o json prints it: the normalised Event with ISO times, then what the live cluster said. */
-type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
+export type JsonEvent = Omit<Event, 'firstSeen' | 'lastSeen'> & {
   firstSeen: string | null;
   lastSeen: string | null;
   /** only when the live object was looked up (a live read, or --compare) */

@@ -14,7 +14,7 @@ const lookups: NameLookups = {
 };
 
 const cases: [string, string[], string[], number][] = [
-  ['an empty line offers the verbs', [''], ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export'], DIRECTIVE.noFileComp],
+  ['an empty line offers the verbs', [''], ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export', 'wait'], DIRECTIVE.noFileComp],
   ['a prefix narrows the verbs', ['in'], ['incident'], DIRECTIVE.noFileComp],
   ['flags before the verb do not hide the verbs', ['-n', 'op-events', 'ty'], ['type-audit'], DIRECTIVE.noFileComp],
   ['-n completes namespaces from the cluster', ['-n', 'op'], ['op-events'], DIRECTIVE.noFileComp],

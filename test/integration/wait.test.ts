@@ -1,0 +1,239 @@
+// `kubectl evtimeline wait` on the real node (kubelet v1.36.3) and the real controllers, each case
+// beside the reference on the same object: `kubectl rollout status` for Deployments, StatefulSets
+// and DaemonSets, `kubectl wait` for a Job, a Pod and a custom resource. Both run at once; the
+// reference's exit code says what the outcome must be, ours says it with the codes of the README.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { BUSYBOX_IMAGE, sharedRealNode, UNPULLABLE_IMAGE } from '../harness/kubelet-node.ts';
+import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
+import { crdObject } from '../harness/crds.ts';
+import { freshNamespace } from '../harness/namespace.ts';
+import { evtimeline, kubectl, PLUGIN_BINARY, pluginEnv } from '../harness/plugin.ts';
+import { onRealNode } from '../harness/real-node-pods.ts';
+import { spawnCollecting } from '../harness/spawned.ts';
+import { waitFor } from '../harness/wait.ts';
+
+const { cp, node } = await sharedRealNode();
+const kc = cp.kubeconfig;
+const dir = mkdtempSync(join(tmpdir(), 'evtimeline-wait-'));
+const GROUP = 'gate.evtimeline.test';
+
+before(async () => {
+  await applyObjects(kc, [crdObject(GROUP, 'widgets', 'Widget')]);
+  await waitFor('the Widget CRD to be served', async () => (await kubectl(['get', `widgets.${GROUP}`, '-A'], kc)).code === 0);
+});
+after(async () => {
+  await kubectl(['delete', 'crd', `widgets.${GROUP}`, '--wait=false'], kc);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function template(name: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}) {
+  return {
+    metadata: { labels: { app: name } },
+    spec: { ...onRealNode(node), terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: BUSYBOX_IMAGE, command: ['sleep', '3600'], ...container }], ...spec },
+  };
+}
+
+/** A readiness probe that would pass, were the container to live long enough to be probed. */
+const NOT_YET = { exec: { command: ['true'] }, initialDelaySeconds: 60 };
+
+function deployment(ns: string, name: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: ns },
+    spec: { replicas: 1, progressDeadlineSeconds: 20, selector: { matchLabels: { app: name } }, template: template(name, container), ...spec },
+  };
+}
+
+/** Ours, running while the test changes the object: resolves once its watch of the object is open (-v=6 logs each response). */
+async function ours(ns: string, args: string[], resource: string) {
+  const run = spawnCollecting(PLUGIN_BINARY, ['wait', '-n', ns, '-v=6', ...args], { env: pluginEnv(kc) });
+  await waitFor(`wait to watch ${resource}`, async () => new RegExp(`/${resource}\\?[^"]*watch=1`).test(run.err()) || run.child.exitCode !== null);
+  return run;
+}
+
+/** Ours and the reference, started together on the same object. */
+async function beside(ns: string, ours: string[], reference: string[]) {
+  const [mine, theirs] = await Promise.all([evtimeline(['wait', '-n', ns, ...ours], kc), kubectl([...reference, '-n', ns], kc)]);
+  return { mine, theirs };
+}
+
+test('a good rollout: exit 0 as kubectl rollout status, one line saying what became ready and how long it took', async () => {
+  const ns = await freshNamespace(kc, 'wait-good');
+  await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }, { replicas: 2 })]);
+  const { mine, theirs } = await beside(ns, ['deployment/web', '--timeout', '3m'], ['rollout', 'status', 'deployment/web', '--timeout', '3m']);
+  assert.equal(theirs.code, 0, theirs.stderr);
+  assert.match(theirs.stdout, /deployment "web" successfully rolled out/);
+  assert.equal(mine.code, 0, mine.stderr);
+  const lines = mine.stdout.trim().split('\n');
+  assert.match(lines.at(-1) ?? '', /^deployment "web" successfully rolled out in \d+s, 2 of 2 ready$/);
+  assert.ok(lines.some((l) => /^\+\d+s  Normal  ScalingReplicaSet  Deployment\/web  Scaled up replica set web-/.test(l)), mine.stdout);
+  assert.ok(lines.some((l) => /Normal  Started  Pod\/web-/.test(l)), mine.stdout);
+  assert.equal(mine.stderr, '', 'no status line when stderr is not a terminal');
+});
+
+test('an object that does not exist: exit 1 at once in the API server\'s words, as kubectl rollout status', async () => {
+  const ns = await freshNamespace(kc, 'wait-none');
+  const { mine, theirs } = await beside(ns, ['deployment/nope'], ['rollout', 'status', 'deployment/nope']);
+  assert.equal(theirs.code, 1);
+  assert.match(theirs.stderr, /deployments\.apps "nope" not found/);
+  assert.equal(mine.code, 1);
+  assert.equal(mine.stderr, 'error: deployments.apps "nope" not found\n');
+});
+
+test('a container that crash-loops: exit 1 and the progress deadline from kubectl rollout status; exit 5, the events as they came and the account with its Why from wait', async () => {
+  const ns = await freshNamespace(kc, 'wait-crash');
+  // A readiness probe, as real Deployments have: without one, a container that lives a moment is
+  // Ready and Available, and each restart's readiness counts as progress to the controller.
+  await applyObjects(kc, [deployment(ns, 'api', { command: ['sh', '-c', 'echo "fatal: cannot reach db:5432"; exit 3'], readinessProbe: NOT_YET })]);
+  const { mine, theirs } = await beside(ns, ['deploy/api', '--timeout', '3m'], ['rollout', 'status', 'deploy/api', '--timeout', '3m']);
+  assert.equal(theirs.code, 1);
+  assert.match(theirs.stderr, /deployment "api" exceeded its progress deadline/);
+  assert.equal(mine.code, 5, mine.stderr);
+  assert.match(mine.stdout, /^\+\d+s  Normal  ScalingReplicaSet  Deployment\/api  Scaled up replica set api-/m);
+  assert.match(mine.stdout, /^\+\d+s  Warning  BackOff  Pod\/api-\S+  Back-off restarting failed container main/m);
+  assert.match(mine.stdout, /^wait failed after \d+s \(exit 5\): deployment "api" exceeded its progress deadline$/m);
+  const account = mine.stdout.slice(mine.stdout.indexOf('wait failed'));
+  assert.match(account, /\nWhy\n/);
+  // Its last words when the kubelet still has the container's log (a restart can remove it first).
+  assert.match(account, /container main keeps exiting with code 3 \(Error\), restarted \d+ times?/);
+  assert.match(account, /Deployment\/api: is past its progress deadline \(20s\)/);
+  assert.ok(account.indexOf('Deployment/api') < account.indexOf('Pod/api-'), 'owner first');
+});
+
+test('quiet (-q): nothing until the end, then the same verdict', async () => {
+  const ns = await freshNamespace(kc, 'wait-quiet');
+  await applyObjects(kc, [deployment(ns, 'api', { image: UNPULLABLE_IMAGE })]);
+  const { mine, theirs } = await beside(ns, ['deploy/api', '-q'], ['rollout', 'status', 'deploy/api', '--timeout', '3m']);
+  assert.equal(theirs.code, 1);
+  assert.match(theirs.stderr, /exceeded its progress deadline/);
+  assert.equal(mine.code, 5);
+  assert.match(mine.stdout, /^wait failed after/, 'no event line before the verdict');
+  assert.match(mine.stdout, /127\.0\.0\.1:1\/nothing:v1/);
+  assert.match(mine.stdout, /ErrImagePull|ImagePullBackOff/);
+});
+
+test('a Deployment that does not fit: FailedScheduling with the numbers in the events and the account, exit 5', async () => {
+  const ns = await freshNamespace(kc, 'wait-fit');
+  await applyObjects(kc, [deployment(ns, 'big', { resources: { requests: { cpu: '500' } } })]);
+  const { mine, theirs } = await beside(ns, ['deploy/big'], ['rollout', 'status', 'deploy/big', '--timeout', '3m']);
+  assert.equal(theirs.code, 1);
+  assert.equal(mine.code, 5, mine.stderr);
+  assert.match(mine.stdout, /Warning  FailedScheduling  Pod\/big-\S+  0\/\d+ nodes are available/);
+  assert.match(mine.stdout.slice(mine.stdout.indexOf('wait failed')), /0\/\d+ nodes are available/);
+});
+
+test('a container killed for memory: exit 5, and the Why says OOMKilled though no event does', async () => {
+  const ns = await freshNamespace(kc, 'wait-oom');
+  await applyObjects(kc, [deployment(ns, 'hog', { command: ['hog', '100'], resources: { limits: { memory: '20Mi' } }, readinessProbe: NOT_YET })]);
+  const { mine, theirs } = await beside(ns, ['deploy/hog'], ['rollout', 'status', 'deploy/hog', '--timeout', '3m']);
+  assert.equal(theirs.code, 1);
+  assert.equal(mine.code, 5, mine.stderr);
+  assert.match(mine.stdout, /killed for using more memory than its limit \(OOMKilled, exit code 137, limits\.memory 20Mi\)/);
+});
+
+test('a readiness probe that never passes: kubectl times out (exit 1), wait times out with exit 6 and the probe in the account', async () => {
+  const ns = await freshNamespace(kc, 'wait-probe');
+  await applyObjects(kc, [deployment(ns, 'shy', { readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+  const { mine, theirs } = await beside(ns, ['deploy/shy', '--timeout', '15s'], ['rollout', 'status', 'deploy/shy', '--timeout', '15s']);
+  assert.equal(theirs.code, 1);
+  assert.match(theirs.stderr, /timed out waiting for the condition/);
+  assert.equal(mine.code, 6, mine.stderr);
+  assert.match(mine.stdout, /^wait timed out after \d+s \(exit 6\): timed out waiting for the condition: Waiting for deployment "shy" rollout to finish: 0 of 1 updated replicas are available\.\.\.$/m);
+  assert.match(mine.stdout, /Readiness probe failed/);
+});
+
+test('a StatefulSet and a DaemonSet roll out: exit 0 with kubectl\'s own lines', async () => {
+  const ns = await freshNamespace(kc, 'wait-sets');
+  await applyObjects(kc, [
+    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: ns }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db', {}) } },
+    { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: ns }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent', {}) } },
+  ]);
+  const sts = await beside(ns, ['statefulset/db'], ['rollout', 'status', 'statefulset/db', '--timeout', '3m']);
+  assert.equal(sts.theirs.code, 0, sts.theirs.stderr);
+  assert.match(sts.theirs.stdout, /partitioned roll out complete: 2 new pods have been updated\.\.\./);
+  assert.equal(sts.mine.code, 0, sts.mine.stderr);
+  assert.match(sts.mine.stdout, /^partitioned roll out complete: 2 new pods have been updated\.\.\. in \d+s, 2 of 2 ready$/m);
+  assert.match(sts.mine.stdout, /SuccessfulCreate  StatefulSet\/db  [Cc]reate Pod db-1 in StatefulSet db successful/);
+  const ds = await beside(ns, ['ds/agent'], ['rollout', 'status', 'ds/agent', '--timeout', '3m']);
+  assert.equal(ds.theirs.code, 0, ds.theirs.stderr);
+  assert.equal(ds.mine.code, 0, ds.mine.stderr);
+  assert.match(ds.mine.stdout, /^daemon set "agent" successfully rolled out in \d+s, 1 of 1 ready$/m);
+});
+
+test('a Job past its back-off limit: kubectl wait --for=condition=Failed is met; wait fails with exit 5 and the reason', async () => {
+  const ns = await freshNamespace(kc, 'wait-job');
+  await applyObjects(kc, [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: ns }, spec: { backoffLimit: 1, template: template('migrate', { command: ['sh', '-c', 'echo "no such table"; exit 7'] }, { restartPolicy: 'Never' }) } }]);
+  const { mine, theirs } = await beside(ns, ['job/migrate'], ['wait', '--for=condition=Failed', 'job/migrate', '--timeout', '3m']);
+  assert.equal(theirs.code, 0, theirs.stderr);
+  assert.equal(mine.code, 5, mine.stderr);
+  assert.match(mine.stdout, /^wait failed after \d+s \(exit 5\): job "migrate" failed: BackoffLimitExceeded: Job has reached the specified backoff limit$/m);
+  assert.match(mine.stdout, /Job\/migrate: gave up: Job has reached the specified backoff limit \(backoffLimit 1, 2 failed Pods\); exit codes: migrate-\S+ main exit 7 \(Error\)/);
+});
+
+test('a Pod that runs to completion: exit 0 as kubectl wait for its phase Succeeded', async () => {
+  const ns = await freshNamespace(kc, 'wait-pod');
+  await applyObjects(kc, [{ apiVersion: 'v1', kind: 'Pod', ...template('once', { command: ['sh', '-c', 'echo done'] }, { restartPolicy: 'Never' }), metadata: { name: 'once', namespace: ns } }]);
+  const { mine, theirs } = await beside(ns, ['pod/once'], ['wait', '--for=jsonpath={.status.phase}=Succeeded', 'pod/once', '--timeout', '3m']);
+  assert.equal(theirs.code, 0, theirs.stderr);
+  assert.equal(mine.code, 0, mine.stderr);
+  assert.match(mine.stdout, /^pod "once" succeeded in \d+s, 0 of 1 ready$/m);
+});
+
+test('a custom resource whose Ready condition the test sets: exit 0 with kubectl wait --for=condition=Ready; -o json, --output-file and the step summary', async () => {
+  const ns = await freshNamespace(kc, 'wait-cr');
+  const ref = `widgets.${GROUP}/w1`;
+  await applyObjects(kc, [{ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'w1', namespace: ns }, spec: { size: 1 } }]);
+  const summary = join(dir, 'summary.md');
+  writeFileSync(summary, '# earlier step\n');
+  const file = join(dir, 'w1.json');
+  const run = spawnCollecting(PLUGIN_BINARY, ['wait', '-n', ns, '-v=6', ref, '--for-condition', 'Ready', '-o', 'json', '--output-file', file], { env: pluginEnv(kc, { GITHUB_STEP_SUMMARY: summary }) });
+  const reference = kubectl(['wait', '--for=condition=Ready', ref, '-n', ns, '--timeout', '3m'], kc);
+  await waitFor('wait to watch the widget', async () => /\/widgets\?[^"]*watch=1/.test(run.err()) || run.child.exitCode !== null);
+  await kubectlOk(kc, ['patch', ref, '-n', ns, '--type', 'merge', '-p', JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Built' }] } })]);
+  const [{ code }, theirs] = await Promise.all([run.exited, reference]);
+  assert.equal(theirs.code, 0, theirs.stderr);
+  assert.equal(code, 0, run.err());
+  const result = JSON.parse(run.out());
+  assert.equal(result.outcome, 'succeeded');
+  assert.equal(result.exitCode, 0);
+  assert.equal(result.message, 'condition Ready=True met');
+  assert.deepEqual(result.object, { group: GROUP, kind: 'Widget', name: 'w1', namespace: ns, uid: result.object.uid });
+  assert.match(result.object.uid, /^[0-9a-f-]{36}$/);
+  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), result);
+  const md = readFileSync(summary, 'utf8');
+  assert.match(md, /^# earlier step\n### ✅ Widget\/w1 in wait-cr-\S+: succeeded\n\ncondition Ready=True met \(after \d+s, exit 0\)\n/);
+});
+
+test('--settle: a container that crashes after the rollout was Available fails it (exit 5; kubectl rollout status says 0); one whose Warnings stopped before success passes', async () => {
+  const ns = await freshNamespace(kc, 'wait-settle');
+  await applyObjects(kc, [
+    deployment(ns, 'late', { command: ['sh', '-c', 'sleep 5; exit 1'], readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }),
+    deployment(ns, 'slow', { command: ['sh', '-c', 'sleep 4; touch /tmp/ready; exec sleep 3600'], readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }),
+  ]);
+  const late = await beside(ns, ['deploy/late', '--settle', '90s'], ['rollout', 'status', 'deploy/late', '--timeout', '3m']);
+  assert.equal(late.theirs.code, 0, late.theirs.stderr);
+  assert.equal(late.mine.code, 5, late.mine.stderr);
+  assert.match(late.mine.stdout, /^wait failed while settling after \d+s \(exit 5\): a Warning fired after the rollout succeeded: (BackOff|Unhealthy) on Pod\/late-/m);
+  const slow = await beside(ns, ['deploy/slow', '--settle', '8s'], ['rollout', 'status', 'deploy/slow', '--timeout', '3m']);
+  assert.equal(slow.theirs.code, 0);
+  assert.equal(slow.mine.code, 0, slow.mine.stdout);
+  assert.match(slow.mine.stdout, /Warning  Unhealthy  Pod\/slow-\S+  Readiness probe failed/);
+  assert.match(slow.mine.stdout, /^deployment "slow" successfully rolled out in \d+s, 1 of 1 ready, no Warning in the 8s after$/m);
+});
+
+test('deleted while waiting: exit 7, told plainly; kubectl rollout status keeps waiting until its timeout', async () => {
+  const ns = await freshNamespace(kc, 'wait-gone');
+  await applyObjects(kc, [deployment(ns, 'doomed', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+  const run = await ours(ns, ['deploy/doomed', '-q'], 'deployments');
+  const reference = kubectl(['rollout', 'status', 'deploy/doomed', '-n', ns, '--timeout', '30s'], kc);
+  await kubectlOk(kc, ['delete', 'deploy/doomed', '-n', ns, '--wait=false']);
+  const [{ code }, theirs] = await Promise.all([run.exited, reference]);
+  assert.equal(theirs.code, 1);
+  assert.equal(code, 7, run.err());
+  assert.match(run.out(), /^wait deleted while waiting after \d+s \(exit 7\): deployment "doomed" was deleted while waiting$/m);
+});

@@ -1,0 +1,168 @@
+// `wait` through its port: an in-memory live source whose object and events follows are scripted
+// (a relist after 410 Gone, a re-created object, a newer generation, Ctrl-C), on a fixed clock.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseWaitOptions, runWait } from '../../../src/commands/wait.ts';
+import type { EventSource, FollowOptions, FollowStep } from '../../../src/core/source.ts';
+import type { ObjectMeta } from '../../../src/core/ownership.ts';
+import { normaliseEvent } from '../../../src/core/event.ts';
+import { ago, ev, NOW } from '../../support/builders.ts';
+import { fakeDeps } from '../../support/deps.ts';
+import { fromCluster } from '../../support/sources.ts';
+import { servedResource } from '../../support/served.ts';
+
+const NS = 'shop';
+const DEPLOY_UID = 'd0000000-0000-0000-0000-000000000001';
+const RS_UID = 'r0000000-0000-0000-0000-000000000001';
+
+function deployment(o: { uid?: string; generation?: number; observed?: number; available?: number; deadline?: boolean } = {}) {
+  const generation = o.generation ?? 2;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: NS, uid: o.uid ?? DEPLOY_UID, generation, creationTimestamp: ago(3600), resourceVersion: '10' },
+    spec: { replicas: 1 },
+    status: {
+      observedGeneration: o.observed ?? generation,
+      replicas: 1,
+      updatedReplicas: 1,
+      availableReplicas: o.available ?? 0,
+      readyReplicas: o.available ?? 0,
+      ...(o.deadline ? { conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }] } : {}),
+    },
+  };
+}
+
+const meta = (kind: string, name: string, uid: string, owner: string | null, created: number): ObjectMeta => ({
+  apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1',
+  kind,
+  namespace: NS,
+  name,
+  uid,
+  owners: owner === null ? [] : [{ apiVersion: 'apps/v1', kind: kind === 'Pod' ? 'ReplicaSet' : 'Deployment', name: kind === 'Pod' ? 'web-1' : 'web', uid: owner, controller: true }],
+  created,
+  deleting: null,
+});
+const OBJECTS = [meta('Deployment', 'web', DEPLOY_UID, null, NOW - 3_600_000), meta('ReplicaSet', 'web-1', RS_UID, DEPLOY_UID, NOW - 30_000), meta('Pod', 'web-1-a', 'p1', RS_UID, NOW - 29_000)];
+
+const podEvent = (name: string, reason: string, type: string, last: number, count = 1) =>
+  ev({ name, namespace: NS, kind: 'Pod', objectName: 'web-1-a', objectUid: 'p1', reason, type, message: `${reason} happened`, first: 25, last, count, uid: `uid-${name}` });
+const OLD = ev({ name: 'old', namespace: NS, kind: 'Deployment', objectName: 'web', objectUid: DEPLOY_UID, reason: 'ScalingReplicaSet', message: 'Scaled up replica set web-0 from 0 to 1', first: 3000, uid: 'uid-old' });
+
+/** Hands each step over, then hangs as an open watch does until the wait stops it. */
+async function* scripted(steps: (FollowStep | (() => Promise<void>))[], signal: AbortSignal): AsyncGenerator<FollowStep> {
+  for (const step of steps) {
+    if (typeof step === 'function') await step();
+    else yield step;
+  }
+  await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+const list = (items: unknown[], why: 'start' | 'expired' = 'start'): FollowStep => ({ kind: 'list', items: items as never, resourceVersion: '1', why });
+const change = (object: unknown, type: 'ADDED' | 'MODIFIED' | 'DELETED' = 'MODIFIED'): FollowStep => ({ kind: 'change', type, object: object as never });
+
+function source(o: { object: (FollowStep | (() => Promise<void>))[]; events: (FollowStep | (() => Promise<void>))[]; read?: unknown[] }): EventSource {
+  return {
+    provenance: fromCluster({ namespace: NS }),
+    read: async () => ({ events: (o.read ?? []).map(normaliseEvent) }),
+    versions: async () => null,
+    objects: null,
+    discovery: { served: async () => [servedResource('apps', 'v1', 'deployments', 'Deployment', { shortNames: ['deploy'] })] },
+    ownership: async () => OBJECTS,
+    followObject: (_object, opts: FollowOptions) => scripted(o.object, opts.signal),
+    follow: (opts: FollowOptions) => scripted(o.events, opts.signal),
+    ownedBy: async () => OBJECTS.filter((m) => m.kind === 'ReplicaSet'),
+  };
+}
+
+async function run(args: string[], src: EventSource, interruptAfter?: (interrupt: () => void) => void) {
+  const fake = fakeDeps({ openSource: async () => src });
+  interruptAfter?.(fake.interrupt);
+  const result = await runWait(parseWaitOptions(args[0] ?? '', {}), fake.deps);
+  return { code: result.exitCode as number, out: fake.stdout(), err: fake.stderr() };
+}
+
+/** resolves once `probe` is true, checking as the event loop turns */
+const until = async (probe: () => boolean) => {
+  while (!probe()) await new Promise((resolve) => setImmediate(resolve));
+};
+
+test('a relist after 410 Gone tells no event twice and loses none; the rollout began at its newest ReplicaSet, so an older event is not told', async () => {
+  let told = 0;
+  const a = podEvent('a', 'Pulled', 'Normal', 20);
+  const b = podEvent('b', 'BackOff', 'Warning', 10);
+  const b2 = podEvent('b', 'BackOff', 'Warning', 5, 2);
+  const c = podEvent('c', 'Started', 'Normal', 2);
+  const src = source({
+    object: [list([deployment()]), async () => until(() => told >= 1), change(deployment({ available: 1 }))],
+    events: [list([OLD, a]), change(b), list([OLD, a, b2, c], 'expired'), async () => void (told = 1)],
+    read: [OLD, a, b2, c],
+  });
+  const r = await run(['deploy/web'], src);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(r.out.split('\n').filter(Boolean), [
+    '+10s  Normal  Pulled  Pod/web-1-a  Pulled happened',
+    '+20s  Warning  BackOff  Pod/web-1-a  BackOff happened',
+    '+25s  Warning  BackOff  Pod/web-1-a  BackOff happened (x2)',
+    '+28s  Normal  Started  Pod/web-1-a  Started happened',
+    'deployment "web" successfully rolled out in 30s, 1 of 1 ready',
+  ]);
+});
+
+test('the same name under a new uid is a new story: exit 7', async () => {
+  const src = source({ object: [list([deployment()]), change(deployment({ uid: 'other', generation: 1 }), 'ADDED')], events: [list([])] });
+  const r = await run(['deploy/web'], src);
+  assert.equal(r.code, 7);
+  assert.match(r.out, /^wait re-created while waiting after 30s \(exit 7\): deployment "web" was deleted and created again while waiting \(uid d0000000-0000-0000-0000-000000000001, now other\): a new object is a new story\n/);
+});
+
+test('deleted while waiting: exit 7', async () => {
+  const src = source({ object: [list([deployment()]), change(deployment(), 'DELETED')], events: [list([])] });
+  const r = await run(['deploy/web'], src);
+  assert.equal(r.code, 7);
+  assert.match(r.out, /^wait deleted while waiting after 30s \(exit 7\): deployment "web" was deleted while waiting\n/);
+});
+
+test('a newer generation before this one was done supersedes it: exit 8', async () => {
+  const src = source({ object: [list([deployment()]), change(deployment({ generation: 3, observed: 2 }))], events: [list([])] });
+  const r = await run(['deploy/web'], src);
+  assert.equal(r.code, 8);
+  assert.match(r.out, /this rollout was superseded\n/);
+});
+
+test('the progress deadline is exit 5, with the account of this rollout (owner first)', async () => {
+  const b = podEvent('b', 'BackOff', 'Warning', 10);
+  const src = source({ object: [list([deployment({ deadline: true })])], events: [list([OLD, b])], read: [OLD, b] });
+  const r = await run(['deploy/web'], src);
+  assert.equal(r.code, 5);
+  assert.match(r.out, /wait failed after 30s \(exit 5\): deployment "web" exceeded its progress deadline\n/);
+  assert.doesNotMatch(r.out.slice(r.out.indexOf('wait failed')), /Scaled up replica set web-0/, 'an event before the rollout is not in its account');
+  assert.match(r.out.slice(r.out.indexOf('wait failed')), /BackOff/);
+});
+
+test('Ctrl-C ends the wait with 130 and what it knows', async () => {
+  const b = podEvent('b', 'BackOff', 'Warning', 10);
+  let interrupt = () => {};
+  const src = source({ object: [list([deployment()]), async () => interrupt()], events: [list([b])], read: [b] });
+  const r = await run(['deploy/web'], src, (i) => (interrupt = i));
+  assert.equal(r.code, 130);
+  assert.match(r.out, /^wait interrupted after 30s \(exit 130\): interrupted\n/m);
+});
+
+test('a name that is not there is exit 1 at once in the API server\'s words; --wait-for-create waits for it', async () => {
+  await assert.rejects(run(['deploy/web'], source({ object: [list([])], events: [] })), (e: Error) => e.name === 'RuntimeError' && e.message === 'deployments.apps "web" not found');
+  const fake = fakeDeps({ openSource: async () => source({ object: [list([]), change(deployment({ generation: 1, available: 1 }), 'ADDED')], events: [list([])] }) });
+  const r = await runWait(parseWaitOptions('deploy/web', { waitForCreate: true }), fake.deps);
+  assert.equal(r.exitCode, 0);
+  assert.match(fake.stdout(), /^deployment "web" successfully rolled out in 60m, 1 of 1 ready\n$/);
+});
+
+test('-o json is one result object; a Kind without a rollout needs --for-condition (exit 2)', async () => {
+  const fake = fakeDeps({ openSource: async () => source({ object: [list([deployment({ available: 1 })])], events: [list([])] }) });
+  const r = await runWait(parseWaitOptions('deploy/web', { output: 'json' }), fake.deps);
+  assert.equal(r.exitCode, 0);
+  const json = JSON.parse(fake.stdout());
+  assert.deepEqual([json.kind, json.outcome, json.exitCode, json.message, json.rolloutBeganAt, json.durations.rolloutSeconds], ['WaitResult', 'succeeded', 0, 'deployment "web" successfully rolled out', new Date(NOW - 30_000).toISOString(), 30]);
+  assert.throws(() => parseWaitOptions('deploy/web', { output: 'yaml' }), /want text or json/);
+  assert.throws(() => parseWaitOptions('deploy/web', { timeout: 'soon' }), /--timeout "soon": want a duration/);
+});
