@@ -7,6 +7,7 @@ import { build, buildSync } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { lazyBuiltins } from './scripts/lazy-builtins.mjs';
 import { bundlePageScript } from './src/render/page/script-bundle.ts';
 import { CLIENT_NODE_CHUNK, OTLP_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
@@ -118,7 +119,7 @@ const CHUNKS = [
   { file: OTLP_CHUNK, entry: 'src/otlp/transformer.ts', constant: '__EVTIMELINE_OTLP_CHUNK__', plugins: [stubOptionalModules] },
 ];
 // The -o html page's script, bundled from its modules and carried in the bundle as a string.
-const pageScript = bundlePageScript({ buildSync }, 'src/render/page');
+const pageScript = bundlePageScript({ buildSync }, fileURLToPath(new URL('.', import.meta.url)));
 const { metafile } = await build({
   ...common,
   entryPoints: ['src/main.ts'],

@@ -36,8 +36,27 @@ const WARNING_REASONS: [string, string][] = [
   ['FailedMount', 'MountVolume.SetUp failed for volume "config" : configmap "web-config-{i}" not found'],
 ];
 
-function fill(template: string, ns: string, obj: string, i: number): string {
-  return template.replaceAll('{ns}', ns).replaceAll('{obj}', obj).replaceAll('{i}', String(i % 250));
+// The same reasons with every message its own, as real messages are (pod names, numbers,
+// durations): {i} is the event's index, never repeated, so no two messages share their text.
+const DISTINCT_NORMAL: [string, string][] = [
+  ['Scheduled', 'Successfully assigned {ns}/{obj}-{i} to node-{i}'],
+  ['Pulling', 'Pulling image "registry.example/web:1.{i}"'],
+  ['Pulled', 'Successfully pulled image "registry.example/web:1.{i}" in {i}ms ({i}ms including waiting). Image size: {i}42 bytes.'],
+  ['Created', 'Created container web-{i}'],
+  ['Started', 'Started container web-{i}'],
+  ['Killing', 'Stopping container web-{i} after {i}s'],
+];
+const DISTINCT_WARNING: [string, string][] = [
+  ['BackOff', 'Back-off {i}s restarting failed container web in pod {obj}-{i}'],
+  ['Unhealthy', 'Readiness probe failed: Get "http://10.{i}:8080/healthz": dial tcp 10.{i}:8080: connect: connection refused'],
+  ['FailedMount', 'MountVolume.SetUp failed for volume "config-{i}" : configmap "web-config-{i}" not found'],
+];
+
+/** What the messages look like: a few hundred texts repeated (the default), or every one different. */
+export type Messages = 'repeated' | 'distinct';
+
+function fill(template: string, ns: string, obj: string, i: number, messages: Messages): string {
+  return template.replaceAll('{ns}', ns).replaceAll('{obj}', obj).replaceAll('{i}', String(messages === 'distinct' ? i : i % 250));
 }
 
 const rfc3339 = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -54,9 +73,10 @@ export interface Planned {
  * N event bodies about the subjects, round robin: every tenth through events.k8s.io/v1 (a third of
  * those with a series), the rest core/v1; a quarter Warning, exactly one Critical (core/v1:
  * events.k8s.io/v1 checks type), every seventh core event with count > 1. Times spread over the
- * last 50 minutes (inside the 1 h TTL).
+ * last 50 minutes (inside the 1 h TTL). `messages: 'distinct'` makes every message its own.
  */
-export function planEvents(n: number, subjects: Subject[], now: number): Planned[] {
+export function planEvents(n: number, subjects: Subject[], now: number, messages: Messages = 'repeated'): Planned[] {
+  const [normal, warnings] = messages === 'distinct' ? [DISTINCT_NORMAL, DISTINCT_WARNING] : [NORMAL_REASONS, WARNING_REASONS];
   const planned: Planned[] = [];
   const span = 50 * 60 * 1000;
   const critical = Math.floor(n / 2) | 1; // odd, so a core/v1 event
@@ -66,9 +86,9 @@ export function planEvents(n: number, subjects: Subject[], now: number): Planned
     const at = now - span + Math.floor((span * i) / n);
     const warning = i % 4 === 3;
     const [reason, template] = warning
-      ? (WARNING_REASONS[i % WARNING_REASONS.length] as [string, string])
-      : (NORMAL_REASONS[i % NORMAL_REASONS.length] as [string, string]);
-    const message = fill(template, ns, subject.name, i);
+      ? (warnings[i % warnings.length] as [string, string])
+      : (normal[i % normal.length] as [string, string]);
+    const message = fill(template, ns, subject.name, i, messages);
     const name = `${subject.name}.${(0x17f0000000 + i).toString(16)}`;
     const regarding = { apiVersion: subject.apiVersion, kind: subject.kind, name: subject.name, namespace: ns, uid: subject.uid };
     if (i % 10 === 0 && i !== critical) {
@@ -134,7 +154,7 @@ export function subjectsIn(ns: string, perNamespace: number, deploymentUid: stri
 }
 
 /** Creates the namespaces, a Deployment in each, and N events about `objects` objects spread over them. */
-export async function populate(call: Call, namespaces: string[], n: number, objects: number): Promise<{ subjects: number }> {
+export async function populate(call: Call, namespaces: string[], n: number, objects: number, messages: Messages = 'repeated'): Promise<{ subjects: number }> {
   const perNamespace = Math.max(1, Math.round(objects / namespaces.length));
   const subjects: Subject[] = [];
   const labels = { app: 'web' };
@@ -152,7 +172,7 @@ export async function populate(call: Call, namespaces: string[], n: number, obje
     subjects.push(...subjectsIn(ns, perNamespace, deployment.metadata.uid, namespaces.indexOf(ns) * 10_000));
   });
   subjects.sort((a, b) => (a.namespace + a.name < b.namespace + b.name ? -1 : 1));
-  await eachLimited(planEvents(n, subjects, Date.now()), WRITE_CONCURRENCY, async (p) => {
+  await eachLimited(planEvents(n, subjects, Date.now(), messages), WRITE_CONCURRENCY, async (p) => {
     await call('POST', p.path, p.body);
   });
   return { subjects: subjects.length };

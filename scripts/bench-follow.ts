@@ -99,6 +99,23 @@ class Tally {
   }
 }
 
+function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+/** How long after its create returned each of events [from, to) reached a reader (ms; the create's own time is not known closer). */
+function lags(t: Tally, created: Map<number, number>, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let n = from; n < to; n += 1) {
+    const seen = t.first.get(n);
+    const made = created.get(n);
+    if (seen !== undefined && made !== undefined) out.push(seen - made);
+  }
+  return out;
+}
+
 /** Lines of a child's stdout, as they come. */
 function eachLine(child: ChildProcessWithoutNullStreams, on: (line: string) => void): void {
   let carry = '';
@@ -154,6 +171,17 @@ function rssMiB(pid: number | undefined): { rss: number; anon: number } {
     return { rss: kib('VmRSS'), anon: kib('RssAnon') };
   } catch {
     return { rss: Number.NaN, anon: Number.NaN };
+  }
+}
+
+/** user+sys CPU seconds of a running process (/proc/PID/stat fields 14 and 15, in ticks of 1/100 s); NaN once it is gone. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
   }
 }
 
@@ -213,12 +241,6 @@ async function drive(apis: Api[], namespaces: string[], created: Map<number, num
     }),
   );
   return from + total;
-}
-
-function quantile(values: number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 }
 
 const secs = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(2);
@@ -296,6 +318,8 @@ async function main(): Promise<void> {
         `${String(minute).padStart(6)}  ${String(created.size - 1).padStart(7)}  ${load().padEnd(16)}  | ${both('watch', 14)}  ${seen(tallies.watch)} | ${both('record', 16)}  ${seen(tallies.record)} | ${both('informer', 18)}  ${seen(tallies.informer)}`,
       );
     };
+    const cpuAt = (): Record<keyof typeof pids, number> => ({ watch: cpuSeconds(pids.watch), record: cpuSeconds(pids.record), informer: cpuSeconds(pids.informer) });
+    const cpuBefore = cpuAt();
     report(0);
     for (let minute = 1; minute <= opts.minutes; minute += 1) {
       next = await drive([api], namespaces, created, next, opts.rate, 60);
@@ -306,15 +330,25 @@ async function main(): Promise<void> {
     const settleBy = Date.now() + 60_000;
     while (Object.values(tallies).some((t) => t.missing(first, next, created) > 0) && Date.now() < settleBy) await sleep(500);
     console.log(`\nafter ${opts.minutes} min (${created.size - 1} events created at ${opts.rate}/s, then up to 60 s to arrive; load average ${load()}):`);
-    console.log('reader        seen     lost  duplicated  deleted (TTL)  | from minute 5: RSS (MiB)  spread | anon (MiB)      spread');
+    console.log('reader        seen     lost  duplicated  deleted (TTL)  lag p50/p99/max  | from minute 5: RSS (MiB)  spread | anon (MiB)      spread');
     for (const [k, t] of Object.entries(tallies) as [keyof typeof pids, Tally][]) {
       const later = rss[k].slice(Math.min(5, rss[k].length - 1));
       const range = (values: number[]): string => `${mib(Math.min(...values))} .. ${mib(Math.max(...values))}`.padStart(15) + spread(values).padStart(8);
       const deleted = k === 'watch' ? '-' : `${t.deleted}${t.deletedTwice ? ` (${t.deletedTwice} twice)` : ''}`;
+      const late = lags(t, created, first, next);
+      const lag = `${secs(quantile(late, 0.5))}/${secs(quantile(late, 0.99))}/${secs(late.reduce((a, b) => Math.max(a, b), 0))} s`;
       console.log(
-        `${t.name.padEnd(10)}  ${String(created.size - 1 - t.missing(first, next, created)).padStart(7)}  ${String(t.missing(first, next, created)).padStart(7)}  ${String(t.duplicated(first, next)).padStart(10)}  ${deleted.padStart(13)}  |      ${range(later.map((r) => r.rss))} | ${range(later.map((r) => r.anon))}`,
+        `${t.name.padEnd(10)}  ${String(created.size - 1 - t.missing(first, next, created)).padStart(7)}  ${String(t.missing(first, next, created)).padStart(7)}  ${String(t.duplicated(first, next)).padStart(10)}  ${deleted.padStart(13)}  ${lag.padStart(16)} |      ${range(later.map((r) => r.rss))} | ${range(later.map((r) => r.anon))}`,
       );
     }
+
+    // What each reader's CPU allows, whatever the API server on this machine can serve: events per CPU second.
+    const cpuAfter = cpuAt();
+    const perEvent = (k: keyof typeof pids): string => {
+      const used = cpuAfter[k] - cpuBefore[k];
+      return `${k === 'watch' ? '-w -A' : k === 'record' ? 'record -A' : 'informer'} ${used.toFixed(1)} s (${((used * 1000 * 1000) / (created.size - 1)).toFixed(0)} us an event, ${((created.size - 1) / used).toFixed(0)} events per CPU second)`;
+    };
+    console.log(`CPU (user+sys) over the ${opts.minutes} min: ${(Object.keys(pids) as (keyof typeof pids)[]).map(perEvent).join('; ')}`);
 
     // -- The ramp ------------------------------------------------------------------------------
     if (opts.rampSeconds > 0) {
@@ -334,29 +368,27 @@ async function main(): Promise<void> {
         const achieved = (next - from) / ((performance.now() - t0) / 1000);
         await sleep(5_000);
         const judge = (t: Tally): { ok: boolean; text: string } => {
-          const lags: number[] = [];
-          for (let n = from; n < next; n += 1) {
-            const seen = t.first.get(n);
-            const made = created.get(n);
-            if (seen !== undefined && made !== undefined) lags.push(seen - made);
-          }
+          const late = lags(t, created, from, next);
           const missing = t.missing(from, next, created);
-          const p99 = quantile(lags, 0.99);
-          return { ok: missing === 0 && p99 <= 2000, text: `${secs(quantile(lags, 0.5))} / ${secs(p99)} s`.padStart(18) + `  ${String(missing).padStart(7)}` };
+          const p99 = quantile(late, 0.99);
+          return { ok: missing === 0 && p99 <= 2000, text: `${secs(quantile(late, 0.5))} / ${secs(p99)} s`.padStart(18) + `  ${String(missing).padStart(7)}` };
         };
         const r = judge(tallies.record);
         const i = judge(tallies.informer);
         const w = judge(tallies.watch);
         console.log(`${String(rate).padStart(8)}  ${achieved.toFixed(0).padStart(10)}  ${load().padEnd(15)}  | ${r.text}  | ${i.text}   | ${w.text}`);
         if (achieved < 0.9 * rate) {
-          console.log(`the driver created ${achieved.toFixed(0)}/s of ${rate}/s: the API server is the limit here; record kept up with ${r.ok ? `every rate up to the ${achieved.toFixed(0)}/s it was given` : `${best}/s and fell behind at the ${achieved.toFixed(0)}/s it was given`}`);
+          const informer = i.ok ? 'the informer kept up' : 'the informer fell behind too';
+          console.log(
+            `the driver created ${achieved.toFixed(0)}/s of ${rate}/s: the API server is the limit here, not record. Record kept up with ${r.ok ? `every rate it was given, up to ${achieved.toFixed(0)}/s` : `${best.toFixed(0)}/s; at the ${achieved.toFixed(0)}/s it was given it fell behind and ${informer}`}`,
+          );
           break;
         }
-        if (r.ok) best = Math.max(best, rate);
+        if (r.ok) best = Math.max(best, achieved);
         else failedAt = failedAt === 0 ? rate : Math.min(failedAt, rate);
-        const between = Math.round((best + failedAt) / 2);
+        const between = Math.round((Math.max(best, opts.rate) + failedAt) / 2);
         if (failedAt !== 0 && (failedAt - best <= failedAt / 4 || between === rate)) {
-          console.log(`record falls behind at ${failedAt}/s (the informer ${i.ok ? 'kept up' : 'fell behind too'}); the highest rate it kept up with: ${best}/s`);
+          console.log(`record falls behind at ${failedAt}/s (the informer ${i.ok ? 'kept up' : 'fell behind too'}); the highest rate it kept up with: ${best.toFixed(0)}/s`);
           break;
         }
         rate = failedAt === 0 ? rate * 2 : between;

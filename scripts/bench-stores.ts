@@ -1,10 +1,12 @@
 // Reading the stores: `--from victorialogs+http://...` of a record's events shipped to a real
 // VictoriaLogs (test/harness/victorialogs.ts, built from the Go module proxy), beside `--from` the
-// record itself; and `--from` a collector's file of a smaller record's versions, read as a stream.
+// record itself and the same record piped into `--from -`, each as JSON and as the table; and
+// `--from` collectors' files of a smaller and a bigger record's versions, read as streams.
 // Prints median wall, CPU and peak RSS (scripts/maxrss.go) and events per CPU second; a benchmark,
-// not a test.
+// not a test. The executable is dropped from the page cache before the runs (evictFromPageCache:
+// a freshly built one, wholly cached, adds about 17 MiB to every peak).
 //
-//   npm run bench:stores [-- --events 200000 --collector-events 20000 --runs 3]
+//   npm run bench:stores [-- --events 200000 --collector-events 20000 --big-collector-events 180000 --runs 3]
 //
 // The collector's file is our export's OTLP JSON, one ExportLogsServiceRequest of 1,000 log
 // records a line, as the file exporter writes what it receives (src/otlp/encode.ts, the official
@@ -50,9 +52,12 @@ async function writeCollectorFile(record: string, path: string): Promise<number>
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { events: { type: 'string', default: '200000' }, 'collector-events': { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { events: { type: 'string', default: '200000' }, 'collector-events': { type: 'string', default: '20000' }, 'big-collector-events': { type: 'string', default: '180000' }, runs: { type: 'string', default: '3' } },
+  });
   const n = Number(values.events);
   const m = Number(values['collector-events']);
+  const big = Number(values['big-collector-events']);
   const runs = Number(values.runs);
   const helper = await ensureMaxRssHelper();
   const work = await mkdtemp(join(tmpdir(), 'evtimeline-bench-stores-'));
@@ -65,24 +70,38 @@ async function main(): Promise<void> {
     await writeRecord(small, m);
     const collectorFile = join(work, 'collector.jsonl');
     const versions = await writeCollectorFile(small, collectorFile);
-    process.stderr.write(`wrote a record of ${n} events (${lines - 1} versions) and a collector file of ${m} events (${versions} versions) in ${elapsed(started)}\n`);
+    const bigRecord = join(work, 'big-collector-record.jsonl');
+    await writeRecord(bigRecord, big);
+    const bigCollectorFile = join(work, 'big-collector.jsonl');
+    const bigVersions = await writeCollectorFile(bigRecord, bigCollectorFile);
+    await rm(bigRecord);
+    process.stderr.write(`wrote a record of ${n} events (${lines - 1} versions) and collector files of ${m} events (${versions} versions) and ${big} (${bigVersions} versions) in ${elapsed(started)}\n`);
     started = performance.now();
     execFileSync(PLUGIN_BINARY, ['export', '--from', record, '--otlp', vl.otlpUrl], { stdio: ['ignore', 'ignore', 'inherit'] });
     await vl.flush(lines - 1);
     process.stderr.write(`exported the record into VictoriaLogs (${lines - 1} log records) in ${elapsed(started)}\n`);
     const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: work, KUBECONFIG: join(work, 'none') };
+    // The record piped in as a user pipes it (cat FILE | ...): stdin is a pipe, not the file.
+    const piped = (args: string[]) => ['/bin/sh', '-c', 'file=$1; shift; cat "$file" | "$0" --from - -A "$@"', PLUGIN_BINARY, record, ...args];
     const subjects: Subject[] = [
       { name: `--from record (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', record, '-A', '-o', 'json'] },
       { name: `--from victorialogs (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', vl.fromUrl, '-A', '-o', 'json'] },
+      { name: `--from - (the record piped, ${n} events) -o json`, command: piped(['-o', 'json']) },
+      { name: `--from record (${n} events), table`, command: [PLUGIN_BINARY, '--from', record, '-A'] },
+      { name: `--from victorialogs (${n} events), table`, command: [PLUGIN_BINARY, '--from', vl.fromUrl, '-A'] },
+      { name: `--from - (the record piped, ${n} events), table`, command: piped([]) },
       { name: `--from collector file (${versions} versions) -o json`, command: [PLUGIN_BINARY, '--from', collectorFile, '-A', '-o', 'json'] },
       { name: `--from record (${m} events) -o json`, command: [PLUGIN_BINARY, '--from', small, '-A', '-o', 'json'] },
+      { name: `--from collector file (${bigVersions} versions) -o json`, command: [PLUGIN_BINARY, '--from', bigCollectorFile, '-A', '-o', 'json'] },
+      { name: `--from collector file (${bigVersions} versions), table`, command: [PLUGIN_BINARY, '--from', bigCollectorFile, '-A'] },
     ];
     evictFromPageCache([PLUGIN_BINARY]);
+    const loadBefore = loadavg()[0]?.toFixed(1);
     const results = await interleave(helper, subjects, runs, env);
-    console.log(`VictoriaLogs ${vl.front.url} (v1.52.2, single node); ${runs} interleaved runs after a warm-up; medians; load average ${loadavg()[0]?.toFixed(1)}`);
+    console.log(`VictoriaLogs ${vl.front.url} (v1.52.2, single node); ${runs} interleaved runs after a warm-up; medians; load average ${loadBefore} at the start, ${loadavg()[0]?.toFixed(1)} at the end`);
     console.log(markdownTable(results, subjects[0]?.name as string));
     for (const r of results) {
-      const events = r.name.includes(`(${n} `) ? n : m;
+      const events = r.name.includes(`${n} events`) ? n : r.name.includes(`${bigVersions} versions`) ? big : m;
       console.log(`- \`${r.name}\`: ${Math.round(events / r.cpuSeconds)} events per CPU second, ${Math.round(events / r.wallSeconds)} per wall second`);
     }
   } finally {

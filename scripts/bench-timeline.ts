@@ -3,8 +3,10 @@
 //
 // 1. One namespace holding N events (--events, default 20,000) about 400 objects, written to a
 //    private control plane (test/harness) by parallel, bounded POSTs: every read output of the
-//    plugin (table, wide, json, stable, incident, type-audit) interleaved with `kubectl events -n NS`
+//    plugin (table, wide, json, yaml, stable, incident, type-audit) interleaved with `kubectl events -n NS`
 //    and `kubectl get events -n NS -o json`; ratios are to `kubectl events`.
+// 1b. The same in another namespace with every message distinct (as real messages are: pod
+//    names, numbers, durations), so no two events share their message's text (--parts distinct).
 // 2. The same N events spread over M namespaces (--namespaces, default 50), 400 objects in all:
 //    the same outputs with -A beside `kubectl events -A` and `kubectl get events -A -o json`.
 // 3. A record (the record verb's JSON Lines) of R events (--record, default 200,000) and one of
@@ -15,7 +17,7 @@
 // the plugin's -o json does not return the N events written.
 //
 //   node --import tsx scripts/bench-timeline.ts [--events 20000] [--namespaces 50] [--record 200000]
-//       [--runs 5] [--parts ns,all,record] [--kubectl PATH] [--plugin PATH] [--baseline PATH]
+//       [--runs 5] [--parts ns,distinct,all,record] [--kubectl PATH] [--plugin PATH] [--baseline PATH]
 //
 // --plugin measures another build instead of dist/kubectl-evtimeline; --baseline adds a second
 // build (an older one) as `kubectl evtimelinebaseline`, measured in the same interleaved rounds.
@@ -29,14 +31,14 @@ import { join, resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
 import { PAGE_SIZE, capture, type Api } from './bench-api.ts';
 import { Workspace, readFlags } from './bench-session.ts';
-import { WRITE_CONCURRENCY, populate, writeRecord } from './bench-events.ts';
+import { WRITE_CONCURRENCY, populate, writeRecord, type Messages } from './bench-events.ts';
 import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Result, type Subject } from './bench-measure.ts';
 import { uniqueNamespaceName } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 
 /** Objects the events are about, in all (the issue's figures: about 400 pods). */
 const OBJECTS = 400;
-const PARTS = ['ns', 'all', 'record'] as const;
+const PARTS = ['ns', 'distinct', 'all', 'record'] as const;
 type Part = (typeof PARTS)[number];
 
 interface Options {
@@ -109,6 +111,7 @@ function pluginSubjects(k: string, scope: string[], plugins: string[]): Subject[
     { verb: [], flags: [] },
     { verb: [], flags: ['-o', 'wide'] },
     { verb: [], flags: ['-o', 'json'] },
+    { verb: [], flags: ['-o', 'yaml'] },
     { verb: [], flags: ['-o', 'stable'] },
     { verb: ['incident'], flags: [] },
     { verb: ['type-audit'], flags: [], okExits: [0, 3] },
@@ -141,20 +144,26 @@ async function main(): Promise<void> {
     console.log(`kubectl: ${(await capture([k, 'version', '--client'], env)).trim().split('\n')[0]} (${k})`);
     console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
 
-    const api = opts.parts.includes('ns') || opts.parts.includes('all') ? (await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager')).api : undefined;
+    const api = opts.parts.some((p) => p !== 'record') ? (await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager')).api : undefined;
     evictFromPageCache([k, opts.plugin, ...(opts.baseline ? [opts.baseline] : [])]);
     const call = (method: string, path: string, body?: unknown): Promise<any> => (api as Api).call(method, path, body);
 
-    if (opts.parts.includes('ns')) {
-      const ns = uniqueNamespaceName('bench-timeline');
+    /** Part 1 (messages repeated) or 1b (every message distinct): N events in one namespace. */
+    const oneNamespace = async (messages: Messages): Promise<void> => {
+      const ns = uniqueNamespaceName(messages === 'distinct' ? 'bench-distinct' : 'bench-timeline');
       let started = performance.now();
-      process.stderr.write(`writing ${opts.events} events about ${OBJECTS} objects into namespace ${ns}...\n`);
-      await populate(call, [ns], opts.events, OBJECTS);
+      process.stderr.write(`writing ${opts.events} events about ${OBJECTS} objects into namespace ${ns}${messages === 'distinct' ? ', every message distinct' : ''}...\n`);
+      await populate(call, [ns], opts.events, OBJECTS, messages);
       const written = elapsed(started);
       const core = await (api as Api).listAll(`/api/v1/namespaces/${ns}/events`);
       if (core.items.length !== opts.events) throw new Error(`the server holds ${core.items.length} events in ${ns}, not ${opts.events}`);
+      if (messages === 'distinct') {
+        const texts = new Set(core.items.map((e) => e.message));
+        if (texts.size !== core.items.length) throw new Error(`${core.items.length - texts.size} core/v1 messages in ${ns} are not distinct`);
+      }
       await checkPluginJson([k, 'evtimeline', '-n', ns, '-o', 'json'], opts.events, [ns], env);
-      console.log(`\n## ${opts.events} events in one namespace (${OBJECTS} objects; ${core.pages} pages of ${PAGE_SIZE}; written in ${written} by ${WRITE_CONCURRENCY} parallel POSTs)\n`);
+      const shape = messages === 'distinct' ? ', every message distinct' : '';
+      console.log(`\n## ${opts.events} events in one namespace (${OBJECTS} objects${shape}; ${core.pages} pages of ${PAGE_SIZE}; written in ${written} by ${WRITE_CONCURRENCY} parallel POSTs)\n`);
       started = performance.now();
       const subjects = [
         ...pluginSubjects(k, ['-n', ns], plugins),
@@ -165,6 +174,10 @@ async function main(): Promise<void> {
       console.log(markdownTable(results, 'kubectl events -n NS'));
       console.log(`\n(measured in ${elapsed(started)}; ${load()})`);
       await call('DELETE', `/api/v1/namespaces/${ns}/events`);
+    };
+
+    for (const messages of ['repeated', 'distinct'] as Messages[]) {
+      if (opts.parts.includes(messages === 'repeated' ? 'ns' : 'distinct')) await oneNamespace(messages);
     }
 
     if (opts.parts.includes('all')) {

@@ -6,7 +6,7 @@ import type { Deps, Output, SourceRequest } from './deps.ts';
 import { processOutput } from './io/process-output.ts';
 import type { ProcessOutput } from './io/process-output.ts';
 import { clusterNameLookups } from './kube/completion-names.ts';
-import { fileSource, parseEventsText, readEventsFile } from './io/event-file.ts';
+import { fileSource, parseEventsText, readEventsFile, readEventsInput } from './io/event-file.ts';
 import { parseOtlpEventLines } from './otlp/collector-file.ts';
 import { parseStoreDocument, parseStoreLines } from './stores/files.ts';
 import { collectorFileSource } from './otlp/collector-stream.ts';
@@ -51,14 +51,22 @@ async function resolveTarget(scope: ScopeOptions, io: SourceIo): Promise<{ targe
 export function systemSources(io: SourceIo): (request: SourceRequest) => Promise<EventSource> {
   return async (request) => {
     if (request.kind === 'file') {
-      // A record is read line by line (it can be hundreds of MB); anything else but a collector's file, and stdin, whole.
+      // A record is read line by line (it can be hundreds of MB), and so is one on stdin or a pipe
+      // (copied to a file first); anything else but a collector's file, whole.
       const record = request.path === '-' ? null : await recordFileSource(request.path, request.namespace, request.keep ?? 'all');
       if (record !== null) return record;
       // So is a collector's file (22,000 versions took 187 MiB read whole).
       const collector = request.path === '-' ? null : await collectorFileSource(request.path, request.namespace, request.keep ?? 'all');
       if (collector !== null) return collector;
       const path = await captureEventsPath(request.path);
-      const text = await readEventsFile(path, io.stdin);
+      const input = await readEventsInput(path, io.stdin);
+      let text: string;
+      if ('spooled' in input) {
+        // Stdin or a pipe holding a record or a collector's file: read line by line from its copy.
+        const spooled = (await recordFileSource(input.spooled, request.namespace, request.keep ?? 'all', path)) ?? (await collectorFileSource(input.spooled, request.namespace, request.keep ?? 'all'));
+        if (spooled !== null) return spooled;
+        text = await readEventsFile(input.spooled, io.stdin);
+      } else text = input.text;
       const refused = (file: string, why: string) => io.stderr.write(renderRefusedObjectsNotice(file, why));
       return fileSource(await withCaptureObjects(parseEventsText(text, path, parseOtlpEventLines, { document: parseStoreDocument, lines: parseStoreLines }), path, refused), request.namespace);
     }

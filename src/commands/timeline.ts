@@ -8,6 +8,7 @@ import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { jsonTextChunks, toJsonEvent } from '../render/json.ts';
 import { renderStable } from '../render/stable.ts';
+import { yamlTextChunks } from '../render/yaml.ts';
 import { noEventsMessage, renderAgesNotice, renderComparisonNotice, renderSavedNotice } from '../render/notices.ts';
 import { timelineTableChunks } from '../render/timeline-table.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
@@ -140,6 +141,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
       return notes === null ? doc : { ...doc, recorderNotes: recorderNotesJson(notes) };
     };
     if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
+    else if (opts.output.printer.kind === 'yaml') for (const piece of yamlTextChunks(events, print)) stdout.write(piece);
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return done;
   }

@@ -8,6 +8,7 @@ import type { CommandResult } from '../errors.ts';
 import { buildIncident, DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { Incident } from '../core/incident.ts';
 import { parseDuration } from '../core/duration.ts';
+import { parseObjectRef } from '../core/filter.ts';
 import { rolloutTarget } from '../core/rollout-status.ts';
 import type { WaitTarget } from '../core/rollout-status.ts';
 import { ofThisRollout, WAIT_EXIT } from '../core/wait.ts';
@@ -64,7 +65,7 @@ function parseCondition(raw: RawOptions): WaitOptions['condition'] {
 }
 
 export function parseWaitOptions(object: string, raw: RawOptions): WaitOptions {
-  if (object === '') throw new UsageError('wait needs TYPE/NAME, e.g. deployment/web');
+  if (object === '' || parseObjectRef(object) === null) throw new UsageError(`wait ${JSON.stringify(object)}: want TYPE/NAME, e.g. deployment/web`);
   if (typeof raw.for === 'string') throw new UsageError('wait names its object as an argument (wait TYPE/NAME): --for does not apply');
   const common = oneContext(parseCommonOptions({ ...raw, for: object, tree: true }), 'wait');
   if (common.from !== null) throw new UsageError('wait follows the live cluster: --from does not apply');

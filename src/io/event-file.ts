@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { errnoText } from './errno.ts';
-import { NotAFileError, TooBigError, countedChunks, inputChunks } from './path-kind.ts';
+import { NotAFileError, TooBigError, countedChunks, inputChunks, kindOf } from './path-kind.ts';
+import { spoolIfLines } from './stdin-spool.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
@@ -158,8 +159,25 @@ async function readAll(chunks: AsyncIterable<Buffer>, path: string): Promise<str
 
 /** The text of --from: a file, or stdin (`-`), a pipe, a FIFO or a device read as a stream; counted either way. */
 export async function readEventsFile(path: string, stdin: Readable): Promise<string> {
+  const input = await readEventsInput(path, stdin, false);
+  if (!('text' in input)) throw new Error('unreachable: not spooled');
+  return input.text;
+}
+
+/**
+ * The input of --from: its text, or (stdin, a pipe, a FIFO, `spool`) the path of a private copy
+ * when it starts like a record or a collector's file (src/io/stdin-spool.ts says why).
+ */
+export async function readEventsInput(path: string, stdin: Readable, spool = true): Promise<{ text: string } | { spooled: string }> {
   try {
-    return await readAll(path === '-' ? countedChunks(stdin, path, MAX_FROM_BYTES) : inputChunks(path, MAX_FROM_BYTES), path);
+    const streamed = path === '-' || !['file', 'missing', 'folder'].includes(await kindOf(path));
+    const chunks = path === '-' ? countedChunks(stdin, path, MAX_FROM_BYTES) : inputChunks(path, MAX_FROM_BYTES);
+    if (!spool || !streamed) return { text: await readAll(chunks, path) };
+    const input = await spoolIfLines(chunks, (chunk, before) => {
+      const nul = chunk.indexOf(0);
+      if (nul >= 0) throw binary(path, before + nul);
+    });
+    return input.kind === 'spooled' ? { spooled: input.path } : { text: await readAll(input.chunks, path) };
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
     if (error instanceof TooBigError) throw tooBig(path, error.bytes);

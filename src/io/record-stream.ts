@@ -229,13 +229,14 @@ async function startsLikeRecord(path: string): Promise<boolean> {
 /**
  * A record file as an EventSource, read line by line; null when the file does not start like a
  * record, or turns out not to be one (the caller then reads it whole, as any other saved file).
- * -n narrows it to one namespace as it is read; each event is kept as `keep` needs it.
+ * -n narrows it to one namespace as it is read; each event is kept as `keep` needs it. `name`: the
+ * path as the user gave it (`-` for stdin copied to a file, src/io/stdin-spool.ts).
  */
-export async function recordFileSource(path: string, namespace: string | null, keep: Keep = 'all'): Promise<EventSource | null> {
+export async function recordFileSource(path: string, namespace: string | null, keep: Keep = 'all', name = path): Promise<EventSource | null> {
   if (!(await startsLikeRecord(path))) return null;
   const folded = await foldRecord(readLines(chunksOf(path)), namespace, keep);
   if (folded === null) return null;
-  if (folded.notAnEvent !== null) throw notAnEventError(path, folded.notAnEvent);
+  if (folded.notAnEvent !== null) throw notAnEventError(name, folded.notAnEvent);
   const first = folded.headers[0];
   const vetted = folded.objects === undefined ? undefined : vetSavedObjects(folded.objects);
   const servers = distinctServers(folded.headers.map((h) => h.server));

@@ -32,7 +32,8 @@ interface ListOptions<T> {
   onPage?: (total: number) => void;
   /**
    * What to keep of each item, applied as each page arrives (normaliseEvent, say): the page's raw
-   * objects, managedFields and all, are then let go before the next page comes. Default: the item.
+   * objects are then let go before the next page comes, and their managedFields, which it must not
+   * read, are never parsed. Default: the item, whole.
    */
   keep?: (item: unknown) => T;
   /** the Accept header (a metadata-only list); JSON when absent */
@@ -58,6 +59,7 @@ export async function listCollection<T = unknown>(target: KubeTarget, path: stri
       path,
       query: { limit: PAGE_SIZE, continue: next, fieldSelector: opts.fieldSelector },
       timeoutMs: opts.timeoutMs,
+      dropManagedFields: opts.keep !== undefined,
       ...(opts.accept === undefined ? {} : { accept: opts.accept }),
     });
     if (!isObject(answer) || !Array.isArray(answer.items)) {

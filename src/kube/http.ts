@@ -8,6 +8,7 @@ import { LocalCredentialError } from './credential-error.ts';
 import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { errnoText, pathErrorText } from '../io/errno.ts';
+import { withoutManagedFields } from './managed-fields.ts';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
@@ -22,6 +23,8 @@ interface ApiRequest {
   accept?: string;
   /** 0 means no limit (kubectl's --request-timeout=0) */
   timeoutMs?: number;
+  /** the answer's managedFields are cut before parsing (managed-fields.ts): for a caller that never reads them */
+  dropManagedFields?: boolean;
 }
 
 /** A non-2xx answer from the API server, carrying its Status reason and code. */
@@ -364,7 +367,7 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
     clearTimeout(timer);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(req.dropManagedFields ? withoutManagedFields(text) : text) as unknown;
   } catch {
     throw new RuntimeError(`the API server sent something that is not JSON for ${req.path}`);
   }

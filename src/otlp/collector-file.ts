@@ -123,27 +123,78 @@ function iso(ms: number | null): string | undefined {
   return ms === null ? undefined : new Date(ms).toISOString();
 }
 
+/** Go's zero time.Time and the second after it: what an unset creationTimestamp prints as. */
+const GO_ZERO_TIME_MS = Date.parse('0001-01-01T00:00:01Z');
+
 /**
  * k8s.event.start_time, Go's time.Time.String() (`2026-11-30 10:00:00 +0000 UTC`, perhaps with
  * fractional seconds or a `m=+0.1` monotonic suffix) as RFC 3339; undefined when it does not parse.
  */
 export function parseGoTimeString(text: unknown): string | undefined {
   if (typeof text !== 'string') return undefined;
+  // Events made in the same second say the same: a store's rows come in time order, so most repeat the last.
+  if (text === lastGoTime.text) return lastGoTime.iso;
+  const iso = goTimeToIso(text);
+  lastGoTime = { text, iso };
+  return iso;
+}
+
+let lastGoTime: { text: string; iso: string | undefined } = { text: '', iso: undefined };
+
+/** The common form, whole seconds in UTC (`2026-11-30 10:00:00 +0000 UTC`): read without a Date. */
+const UTC_SECOND = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) [+-]0000\b/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether the fields name a real second from 1970 on, which Date would print back unchanged (it rolls 30 February over). */
+function isPlainSecond(m: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
+  return year >= 1970 && day >= 1 && day <= days && hour <= 23 && minute <= 59 && second <= 59;
+}
+
+function goTimeToIso(text: string): string | undefined {
+  const utc = UTC_SECOND.exec(text);
+  if (utc !== null && isPlainSecond(utc)) return `${text.slice(0, 10)}T${text.slice(11, 19)}Z`;
   const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)? ([+-])(\d\d)(\d\d)\b/.exec(text);
   if (!m) return undefined;
   const ms = Date.parse(`${m[1]}T${m[2]}${m[3] ?? ''}${m[4]}${m[5]}:${m[6]}`);
-  if (Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z')) return undefined;
+  if (Number.isNaN(ms) || ms <= GO_ZERO_TIME_MS) return undefined;
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 /** Drops keys whose value is undefined or '' so an absent field stays absent. */
 function compact(object: Json): Json {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined && v !== ''));
+  // A loop, not fromEntries(entries().filter()): it runs for every version read (three times each).
+  const out: Json = {};
+  for (const key in object) {
+    const value = object[key];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
 }
 
-/** Our export or the k8s_events receiver's record (the same names; ours carry more) as a core/v1 Event. */
-export function fromAttributes(resource: Json, record: Json, attrs: Json): Json {
-  const time = iso(nanosToMs(record.timeUnixNano, 'timeUnixNano'));
+/** How a store hands back what OTLP carried (src/stores/victorialogs-rows.ts). */
+export interface StoredShape {
+  /** the record's time as RFC 3339, worked out already */
+  time?: string | undefined;
+  /** ints come as decimal text (VictoriaLogs keeps every value as a string) */
+  textInts?: boolean;
+}
+
+/** A decimal integer's text as a number; undefined for anything else. */
+function intOfText(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * Our export or the k8s_events receiver's record (the same names; ours carry more) as a core/v1
+ * Event. `stored`: what a store's row already says differently.
+ */
+export function fromAttributes(resource: Json, record: Json, attrs: Json, stored: StoredShape = {}): Json {
+  const time = 'time' in stored ? stored.time : iso(nanosToMs(record.timeUnixNano, 'timeUnixNano'));
+  const int = stored.textInts === true ? intOfText : (value: unknown) => (typeof value === 'number' ? value : undefined);
   const ours = OUR.namespace in attrs;
   const type = ours ? stringOrNumber(attrs[OUR.type] ?? record.severityText) : stringOrNumber(record.severityText);
   const event: Json = {
@@ -170,7 +221,8 @@ export function fromAttributes(resource: Json, record: Json, attrs: Json): Json 
     type,
     source: compact({ component: stringOrNumber(attrs[OUR.sourceComponent]), host: stringOrNumber(resource[K8S.node]) }),
   };
-  if (typeof attrs[K8S.count] === 'number') event.count = attrs[K8S.count];
+  const count = int(attrs[K8S.count]);
+  if (count !== undefined) event.count = count;
   const action = stringOrNumber(attrs[K8S.action]);
   if (action !== '') event.action = action;
   if (ours) {
@@ -184,8 +236,9 @@ export function fromAttributes(resource: Json, record: Json, attrs: Json): Json 
       const value = stringOrNumber(attrs[key]);
       if (value !== '') event[field] = value;
     }
-    if (typeof attrs[OUR.seriesCount] === 'number' || OUR.seriesLastObserved in attrs) {
-      event.series = compact({ count: attrs[OUR.seriesCount], lastObservedTime: stringOrNumber(attrs[OUR.seriesLastObserved]) });
+    const seriesCount = int(attrs[OUR.seriesCount]);
+    if (seriesCount !== undefined || OUR.seriesLastObserved in attrs) {
+      event.series = compact({ count: seriesCount, lastObservedTime: stringOrNumber(attrs[OUR.seriesLastObserved]) });
     }
   } else {
     // The receiver's one timestamp is the last one the event had.
@@ -296,6 +349,27 @@ export class OtlpLineReader {
     }
     this.seen += 1;
     return versions;
+  }
+
+  /**
+   * The versions in one element of a line's resourceLogs array, its JSON text (a line read element
+   * by element, src/otlp/request-pieces.ts); null when it is not JSON. `endRequest` then counts the line.
+   */
+  takeElement(text: string, index: number): OtlpVersion[] | null {
+    let element: unknown;
+    try {
+      element = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    const versions: OtlpVersion[] = [];
+    this.versionsOf([element], index, versions);
+    return versions;
+  }
+
+  /** A line read element by element closed as an export request does. */
+  endRequest(): void {
+    this.seen += 1;
   }
 
   private versionsOf(each: Iterable<unknown>, index: number, versions: OtlpVersion[]): void {

@@ -11,7 +11,8 @@ import type { Keep } from '../core/keep.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, OtlpProvenance } from '../core/source.ts';
 import { LatestFold } from '../io/latest-fold.ts';
-import { chunksOf, readLines } from '../io/record-stream.ts';
+import { chunksOf } from '../io/record-stream.ts';
+import { requestPieces } from './request-pieces.ts';
 import { OtlpLineReader } from './collector-file.ts';
 import type { OtlpVersion } from './collector-file.ts';
 
@@ -32,35 +33,64 @@ async function startsLikeCollectorFile(path: string): Promise<boolean> {
   }
 }
 
-/** Every version in the file, line by line; null when a line (other than a torn last one) is not an export request. */
-async function* versionsOf(path: string, reader: OtlpLineReader): AsyncGenerator<OtlpVersion, boolean> {
-  let index = -1;
-  for await (const { line, complete } of readLines(chunksOf(path))) {
-    index += 1;
-    const read = reader.take(line, index);
-    if (read === null) return !complete && reader.seen > 0;
-    yield* read;
-  }
-  return reader.seen > 0;
-}
+/** How a pass over the file ended: not a collector file, or read (`torn`: the line from which on a torn last line was ignored). */
+type Outcome = { ok: false } | { ok: true; torn: number | null };
 
 /**
- * A collector's file as an EventSource, read line by line; null when it does not start like one
- * or turns out not to be one (the caller then reads it whole). -n narrows it as it is read.
+ * Every version in the file, element by element (src/otlp/request-pieces.ts), before line `upTo`.
+ * A line (other than a torn last one) that is not an export request makes it not a collector file.
+ * A torn last line's whole elements are yielded before its tear is seen: the caller reads again up to it.
  */
-export async function collectorFileSource(path: string, namespace: string | null, keep: Keep = 'all'): Promise<EventSource | null> {
-  if (!(await startsLikeCollectorFile(path))) return null;
+function* versionsOf(path: string, reader: OtlpLineReader, upTo = Number.POSITIVE_INFINITY): Generator<OtlpVersion, Outcome> {
+  let bad: { line: number; complete: boolean } | null = null;
+  for (const piece of requestPieces(chunksOf(path))) {
+    if (piece.line >= upTo) break;
+    if (bad !== null) {
+      // The rest of a line already refused only says whether a newline ended it.
+      if (piece.line !== bad.line) return { ok: false };
+      if (piece.kind === 'end') bad.complete = piece.complete;
+      continue;
+    }
+    if (piece.kind === 'element') {
+      const versions = reader.takeElement(piece.text, piece.line);
+      if (versions === null) bad = { line: piece.line, complete: true };
+      else yield* versions;
+    } else if (piece.kind === 'end') {
+      if (piece.ok) reader.endRequest();
+      else bad = { line: piece.line, complete: piece.complete };
+    } else {
+      const versions = reader.take(piece.text, piece.line);
+      if (versions === null) bad = { line: piece.line, complete: piece.complete };
+      else yield* versions;
+    }
+  }
+  if (bad === null) return reader.seen > 0 ? { ok: true, torn: null } : { ok: false };
+  return !bad.complete && reader.seen > 0 ? { ok: true, torn: bad.line } : { ok: false };
+}
+
+interface Folded {
+  reader: OtlpLineReader;
+  fold: LatestFold;
+  namespaces: Set<string>;
+  first: number | null;
+  last: number | null;
+  /** the lines read: all, or those before a torn last line */
+  upTo: number;
+}
+
+/** One pass: the newest version of each event in `namespace`, before line `upTo`; null when the file is not a collector's. */
+function foldFile(path: string, namespace: string | null, keep: Keep, upTo: number): Folded | null {
   const reader = new OtlpLineReader();
   const fold = new LatestFold(keep);
   const namespaces = new Set<string>();
   let first: number | null = null;
   let last: number | null = null;
-  const lines = versionsOf(path, reader);
+  const versions = versionsOf(path, reader, upTo);
   for (;;) {
-    const next = await lines.next();
+    const next = versions.next();
     if (next.done === true) {
-      if (!next.value) return null;
-      break;
+      if (!next.value.ok) return null;
+      return { reader, fold, namespaces, first, last, upTo: next.value.torn ?? upTo };
     }
     const { event, observedAt, writer } = next.value;
     if (observedAt !== null) {
@@ -72,6 +102,20 @@ export async function collectorFileSource(path: string, namespace: string | null
     // The receiver keeps the least: on a tie with another writer's copy, the other stays.
     fold.add(event, writer === 'k8s_events' ? 0 : 1);
   }
+}
+
+/**
+ * A collector's file as an EventSource, read line by line; null when it does not start like one
+ * or turns out not to be one (the caller then reads it whole). -n narrows it as it is read.
+ */
+export async function collectorFileSource(path: string, namespace: string | null, keep: Keep = 'all'): Promise<EventSource | null> {
+  if (!(await startsLikeCollectorFile(path))) return null;
+  let read = foldFile(path, namespace, keep, Number.POSITIVE_INFINITY);
+  if (read === null) return null;
+  // A torn last line: read again without it (its whole elements were folded before the tear showed).
+  if (read.upTo !== Number.POSITIVE_INFINITY) read = foldFile(path, namespace, keep, read.upTo);
+  if (read === null) return null;
+  const { reader, fold, namespaces, first, last, upTo } = read;
   const writers = reader.writerList();
   const [only] = namespaces;
   const provenance: OtlpProvenance = {
@@ -90,8 +134,8 @@ export async function collectorFileSource(path: string, namespace: string | null
   const events = fold.events();
   /** A second pass, for who wants every version (export) or the raw objects (capture). */
   const pass = async (each: (v: OtlpVersion) => void): Promise<void> => {
-    const again = versionsOf(path, new OtlpLineReader());
-    for (let next = await again.next(); next.done !== true; next = await again.next()) if (inNamespace(next.value.event, namespace)) each(next.value);
+    const again = versionsOf(path, new OtlpLineReader(), upTo);
+    for (let next = again.next(); next.done !== true; next = again.next()) if (inNamespace(next.value.event, namespace)) each(next.value);
   };
   return {
     provenance,

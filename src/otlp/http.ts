@@ -63,16 +63,24 @@ function firstLine(body: Buffer): string {
   return body.toString('utf8', 0, Math.min(body.length, 300)).split('\n')[0]?.trim() ?? '';
 }
 
+/** The flags that give an endpoint's TLS files, which a TLS failure's words point to. */
+export interface TlsFlags {
+  ca: string;
+  clientCert: string;
+}
+
+const OTLP_TLS_FLAGS: TlsFlags = { ca: '--otlp-ca', clientCert: '--otlp-client-cert' };
+
 /**
  * A TLS failure in one line of words, without OpenSSL's internals (`error:0A00010B:SSL
  * routines:...:../deps/openssl/...`) and without Node's advice to run node with --use-system-ca,
  * which a user of the single executable cannot pass. What to do is said where we know it.
  */
-export function tlsFailureText(error: NodeJS.ErrnoException): string {
+export function tlsFailureText(error: NodeJS.ErrnoException, flags: TlsFlags = OTLP_TLS_FLAGS): string {
   const code = error.code ?? '';
   if (/WRONG_VERSION_NUMBER|HTTP_REQUEST|PACKET_LENGTH_TOO_LONG|wrong version number|packet length too long/.test(`${code} ${error.message}`)) return 'the endpoint does not speak TLS (is it http://?)';
   if (/SELF_SIGNED|UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|ISSUER_CERT/.test(code)) {
-    return 'certificate signed by unknown authority: give the CA that signed it with --otlp-ca FILE';
+    return `certificate signed by unknown authority: give the CA that signed it with ${flags.ca} FILE`;
   }
   if (code === 'CERT_HAS_EXPIRED') return 'the endpoint\'s certificate has expired';
   if (code === 'CERT_NOT_YET_VALID') return 'the endpoint\'s certificate is not yet valid';
@@ -81,7 +89,7 @@ export function tlsFailureText(error: NodeJS.ErrnoException): string {
     return `the endpoint's certificate is not valid for ${typeof host === 'string' ? host : 'its name'}`;
   }
   if (/ALERT_CERTIFICATE_REQUIRED|ALERT_BAD_CERTIFICATE|ALERT_UNKNOWN_CA|ALERT_HANDSHAKE_FAILURE|ALERT_ACCESS_DENIED/.test(code)) {
-    return 'the endpoint did not take our client certificate (--otlp-client-cert)';
+    return `the endpoint did not take our client certificate (${flags.clientCert})`;
   }
   // Another: OpenSSL's reason alone (`error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert ...:../deps/...`).
   const first = (error.message.split('\n')[0] ?? '').replace(/; if the root CA is installed locally.*$/, '');
@@ -91,6 +99,12 @@ export function tlsFailureText(error: NodeJS.ErrnoException): string {
 
 // OpenSSL's verification codes as Node reports them, its hostname check, and its TLS errors.
 const TLS_FAILURE = /CERT|SELF_SIGNED|ISSUER|LEAF_SIGNATURE|ALTNAME|ERR_SSL|ERR_TLS|EPROTO/;
+
+/** Whether a request's error is a TLS failure (a certificate, a handshake), not the network's. */
+export function isTlsFailure(error: NodeJS.ErrnoException): boolean {
+  const code = error.code ?? '';
+  return (TLS_FAILURE.test(code) || /certificate|SSL routines/i.test(error.message)) && code !== 'ECONNRESET';
+}
 
 // Loaded on first use, as src/kube/http.ts does: start-up does not pay for http and https.
 const agents = new Map<string, Agent>();
@@ -178,7 +192,7 @@ export function postOtlp(endpoint: OtlpEndpoint, contentType: string, body: Uint
     req.on('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? '';
       // A TLS failure is a configuration problem: retrying cannot fix a certificate.
-      if ((TLS_FAILURE.test(code) || /certificate|SSL routines/i.test(error.message)) && code !== 'ECONNRESET') return settle({ kind: 'fail', why: `TLS: ${tlsFailureText(error)}` });
+      if (isTlsFailure(error)) return settle({ kind: 'fail', why: `TLS: ${tlsFailureText(error)}` });
       if (UNREACHABLE.has(code)) return settle({ kind: 'retry', why: unreachableText(error, url), unreachable: true });
       settle({ kind: 'retry', why: code ? `${code} (${error.message.split('\n')[0] ?? ''})` : (error.message.split('\n')[0] ?? '') });
     });

@@ -20,6 +20,14 @@ const NAMED: Record<string, string> = {
 // unassigned rest of the tag block. The `u` flag makes an astral character (U+E0041) one match.
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
 
+/**
+ * Printable ASCII holds none of them: a text of only these (most event text) is left as it is
+ * without the Unicode-property search, which is several times slower over the same text.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** The same with line feeds, for the JSON and YAML writers, whose hooks give a line feed back unchanged. */
+const PRINTABLE_ASCII_LINES = /^[\x20-\x7e\n]*$/;
+
 /** `\u00ad`, or `\u{e0041}` beyond the Basic Multilingual Plane. */
 function hexEscape(code: number): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
@@ -37,11 +45,12 @@ function escapeChar(ch: string): string {
 
 /** Makes every control and invisible character visible: `^[`, `\r`, `\n`, `\t`, `^G`, `\u009b`, `\u202e`, `\u{e0041}`. */
 export function escapeTerminal(text: string): string {
-  return text.replace(UNSAFE, escapeChar);
+  return PRINTABLE_ASCII.test(text) ? text : text.replace(UNSAFE, escapeChar);
 }
 
 /** Whether escapeTerminal would change anything in `text`. */
 export function hasUnsafe(text: string): boolean {
+  if (PRINTABLE_ASCII.test(text)) return false;
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(text);
 }
@@ -51,7 +60,12 @@ export function hasUnsafe(text: string): boolean {
  * astral) with what `replace` returns: the JSON writer's hook, so both escape the same set.
  */
 export function replaceUnsafe(text: string, replace: (ch: string) => string): string {
-  return text.replace(UNSAFE, replace);
+  return PRINTABLE_ASCII.test(text) ? text : text.replace(UNSAFE, replace);
+}
+
+/** replaceUnsafe for a writer whose `replace` gives a line feed back as it is (JSON, YAML text). */
+export function replaceUnsafeKeepingLines(text: string, replace: (ch: string) => string): string {
+  return PRINTABLE_ASCII_LINES.test(text) ? text : text.replace(UNSAFE, (ch) => (ch === '\n' ? ch : replace(ch)));
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { Event } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { isoOrNull } from './time.ts';
-import { replaceUnsafe } from './escape.ts';
+import { replaceUnsafeKeepingLines } from './escape.ts';
 import type { TreeNode } from '../core/ownership.ts';
 import { toJsonChain } from './tree.ts';
 import type { JsonTreeNode } from './tree.ts';
@@ -115,5 +115,5 @@ export function* jsonTextChunks<T>(value: T[] | unknown, each: (element: T) => u
 
 /** JSON text with every character a terminal would act on written as a \u escape (same value once parsed). */
 export function escapeJsonUnsafe(json: string): string {
-  return replaceUnsafe(json, escapeForJson);
+  return replaceUnsafeKeepingLines(json, escapeForJson);
 }

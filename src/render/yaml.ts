@@ -3,8 +3,16 @@
 // the same types: `yes`, `no`, `on`, `0123` and timestamps stay quoted strings.
 // Like -o json, the text is safe on a terminal without changing any value: a string holding a
 // character a terminal would act on is written double-quoted, where \uXXXX means that character.
+//
+// The package builds a node tree of the whole document before writing a character: for 20,000
+// events that was 5.8 s of CPU and 550 MiB. The common shapes (maps with plain keys, arrays,
+// strings without a character to escape, whole numbers, booleans, null) are written here by the
+// package's own rules (stringify/stringifyString.js plainString and quotedString with lineWidth 0:
+// the quoting test, its YAML 1.1 tags, single quotes for a string with `"` and no `'`, else JSON's
+// double quotes); anything else in an array element (an escape, a float, an odd key) hands that
+// element to the package. The unit test compares both writers on hostile documents.
 import { yamlLibrary } from '../chunk.ts';
-import { hasUnsafe, replaceUnsafe } from './escape.ts';
+import { hasUnsafe, replaceUnsafeKeepingLines } from './escape.ts';
 
 type Yaml = typeof import('yaml');
 
@@ -30,10 +38,152 @@ function hex(ch: string): string {
   return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-export function toYamlText(value: unknown): string {
+/** The package's writer, for any value (what the fast writer must equal). */
+export function libraryYaml(value: unknown): string {
   // lineWidth 0: no folding, a message stays on one line as in -o json.
   const { Scalar, stringify } = yamlLibrary();
   const text = stringify(quoteUnsafe(value, Scalar), { version: '1.1', lineWidth: 0 });
   // Only double-quoted scalars can hold these characters now, and there the escape is exact.
-  return replaceUnsafe(text, (ch) => (ch === '\n' ? ch : hex(ch)));
+  return replaceUnsafeKeepingLines(text, hex);
+}
+
+/** A value the fast writer does not write: its element (or the document) goes to the package. */
+class NotPlain extends Error {}
+const NOT_PLAIN = new NotPlain();
+
+// stringifyString.js plainString: what makes a plain scalar need quotes (the newline cases are
+// left to the package: a string with one always holds an unsafe character).
+const NEEDS_QUOTES = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|:[ \t]|[\t ]#|[\t :]$/;
+const DOCUMENT_MARKER = /^(%|---|\.\.\.)/;
+/** A key the package writes as is (stringifyPair: a key over 1024 characters is written explicit). */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,200}$/;
+
+let tagTests: RegExp[] | undefined;
+const TYPED_FIRST = /^[~NnYyTtFfOoEe0-9+.-]/;
+
+/** The YAML 1.1 schema's tests for a plain scalar that would read back as something else than a string. */
+function typedScalar(text: string): boolean {
+  // Every one of them (null, bool, int, float, sexagesimal, timestamp) starts with one of these or is
+  // empty (a float may start with its exponent: `e5`).
+  if (text !== '' && !TYPED_FIRST.test(text)) return false;
+  if (tagTests === undefined) {
+    const { Document } = yamlLibrary();
+    const schema = new Document(null, { version: '1.1' }).schema as unknown as { tags: Tag[]; compat?: Tag[] | null };
+    type Tag = { default?: boolean | string; tag: string; test?: RegExp };
+    tagTests = [...schema.tags, ...(schema.compat ?? [])]
+      .filter((t) => t.default === true && t.tag !== 'tag:yaml.org,2002:str' && t.test instanceof RegExp)
+      .map((t) => t.test as RegExp);
+  }
+  return tagTests.some((test) => test.test(text));
+}
+
+/** A string as the package writes it as a value, or NOT_PLAIN for the package to do it. */
+function scalarText(value: string): string {
+  // `<<` is YAML 1.1's merge key, a tag of its own that the package identifies (and writes plain).
+  if (hasUnsafe(value) || DOCUMENT_MARKER.test(value) || value === '<<') throw NOT_PLAIN;
+  if (!NEEDS_QUOTES.test(value) && !typedScalar(value)) return value;
+  // quotedString: single quotes for a `"` without a `'`, double (JSON's, no escape left to rewrite) otherwise.
+  return value.includes('"') && !value.includes("'") ? `'${value}'` : JSON.stringify(value);
+}
+
+function keyText(key: string): string {
+  if (!PLAIN_KEY.test(key) || typedScalar(key)) throw NOT_PLAIN;
+  return key;
+}
+
+/** A scalar, `[]` or `{}` on the line it starts; undefined for a collection with something in it. */
+function inline(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return scalarText(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isSafeInteger(value) || Object.is(value, -0)) throw NOT_PLAIN;
+      return String(value);
+    case 'object':
+      if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined;
+      if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) throw NOT_PLAIN;
+      for (const key in value) if ((value as Record<string, unknown>)[key] !== undefined) return undefined;
+      return '{}';
+    default:
+      throw NOT_PLAIN;
+  }
+}
+
+/**
+ * A block collection's lines at `indent`; `first` is what starts its first line (`- ` of the
+ * sequence item it is in). An object met twice is written twice, as the package writes the copy
+ * quoteUnsafe hands it (never an anchor and alias).
+ */
+function block(value: object, indent: string, first: string): string {
+  let out = '';
+  let lead = first;
+  const line = (head: string, item: unknown): void => {
+    const text = inline(item);
+    if (text !== undefined) out += `${lead}${head}${head.endsWith(' ') ? '' : ' '}${text}\n`;
+    // A collection in a sequence starts on the item's line; in a map, on the next.
+    else if (head === '- ') out += block(item as object, `${indent}  `, `${lead}- `);
+    else out += `${lead}${head}\n${block(item as object, `${indent}  `, `${indent}  `)}`;
+    lead = indent;
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (value[i] === undefined) throw NOT_PLAIN;
+      line('- ', value[i]);
+    }
+  } else {
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) line(`${keyText(key)}:`, item);
+    }
+  }
+  return out;
+}
+
+/** The whole document, in one piece. */
+export function toYamlText(value: unknown): string {
+  return [...yamlTextChunks(value)].join('');
+}
+
+/**
+ * toYamlText's text in pieces, one array element at a time (an element the fast writer cannot
+ * write goes to the package alone, as a one-element sequence: the same lines it has in the whole).
+ * `each` makes an element printable as it is written (toJsonEvent), as jsonTextChunks does.
+ */
+export function* yamlTextChunks<T>(value: T[] | unknown, each: (element: T) => unknown = (element) => element): Generator<string> {
+  if (!Array.isArray(value) || value.length === 0) {
+    yield plainOr(value);
+    return;
+  }
+  // Pieces of about 64 kB: fewer writes, and each below V8's large-object size (json.ts says why).
+  let piece = '';
+  for (const element of value as T[]) {
+    const item = each(element);
+    try {
+      const text = inline(item);
+      piece += text !== undefined ? `- ${text}\n` : block(item as object, '  ', '- ');
+    } catch (error) {
+      if (!(error instanceof NotPlain)) throw error;
+      piece += libraryYaml([item]);
+    }
+    if (piece.length >= 64 * 1024) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
+}
+
+function plainOr(value: unknown): string {
+  if (value !== null && typeof value === 'object') {
+    try {
+      const text = inline(value);
+      return text !== undefined ? `${text}\n` : block(value, '', '');
+    } catch (error) {
+      if (!(error instanceof NotPlain)) throw error;
+    }
+  }
+  return libraryYaml(value);
 }

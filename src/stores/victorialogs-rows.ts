@@ -19,12 +19,11 @@ interface StoredVersion {
   at: number | null;
 }
 
-/** Attributes OTLP carries as ints, which VictoriaLogs hands back as strings. */
-const INT_FIELDS = [K8S.count, OUR.seriesCount];
-
 /** RFC 3339 with up to nine fractional digits as nanoseconds since the epoch (a decimal string); '' when it does not parse. */
+const RFC3339 = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/;
+
 export function rfc3339ToNanos(text: string): string {
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text);
+  const m = RFC3339.exec(text);
   if (!m) return '';
   const ms = Date.parse(`${m[1]}${m[3]}`);
   if (Number.isNaN(ms)) return '';
@@ -36,20 +35,35 @@ export function rowToVersion(row: Json): StoredVersion | null {
   const ours = row['scope.name'] === SCOPE_NAME && typeof row[OUR.namespace] === 'string';
   const receiver = !ours && typeof row[K8S.eventUid] === 'string' && typeof row[K8S.reason] === 'string';
   if (!ours && !receiver) return null;
-  const attrs: Json = { ...row };
-  for (const key of INT_FIELDS) {
-    const value = row[key];
-    if (typeof value === 'string' && /^-?\d+$/.test(value)) attrs[key] = Number(value);
-    else delete attrs[key];
-  }
   const time = stringOnly(row._time);
   const record: Json = {
-    timeUnixNano: rfc3339ToNanos(time),
     body: { stringValue: stringOnly(row._msg) },
     severityText: stringOnly(row.severity_text),
   };
+  const ms = timeMs(time);
+  // A time the fast path does not take (before 1970, past 64 bits of nanoseconds) goes the collector file's way.
+  if (ms === undefined) record.timeUnixNano = rfc3339ToNanos(time);
+  // The row is read as it came (its ints as text): a row changed in place costs V8 a new map per row.
+  const stored = ms === undefined ? { textInts: true } : { textInts: true, time: ms === null ? undefined : new Date(ms).toISOString() };
   const at = Date.parse(time);
-  return { event: fromAttributes(row, record, attrs), writer: ours ? 'evtimeline' : 'k8s_events', at: Number.isNaN(at) ? null : at };
+  return { event: fromAttributes(row, record, row, stored), writer: ours ? 'evtimeline' : 'k8s_events', at: Number.isNaN(at) ? null : at };
+}
+
+/** 2^64 - 1 nanoseconds (OTLP's fixed64) in ms: a later time is the collector file reader's to refuse. */
+const MAX_MS = 18_446_744_073_709;
+
+/**
+ * _time as epoch ms, as rfc3339ToNanos and then the collector file's nanosToMs would make it
+ * (truncated to the ms; null for what does not parse and for the epoch itself), without BigInt;
+ * undefined for what only that way can tell (before the epoch, past 64 bits).
+ */
+function timeMs(text: string): number | null | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return null;
+  const seconds = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(seconds)) return null;
+  if (seconds <= 0 || seconds >= MAX_MS) return undefined;
+  return seconds + Number((m[2] ?? '').padEnd(3, '0').slice(0, 3));
 }
 
 /** Whether a k8s_events receiver's row kept the reporter (newer releases do). */

@@ -57,20 +57,24 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
   };
   const query = composeQuery(endpoint.query, namespace, window.start);
 
-  /** Every version in scope, in the order the rows arrive. */
-  async function* versions(seen: Seen): AsyncGenerator<{ event: Json; writer: OtlpWriter }> {
+  /** Every version in scope, in the order the rows arrive, those of a chunk of the answer together. */
+  async function* versions(seen: Seen): AsyncGenerator<{ event: Json; writer: OtlpWriter }[]> {
     // The start is in the query; the pages bound only the time of each row (see storedRows).
-    for await (const row of storedRows(endpoint, query, { start: null, end: null }, opts.pageRows)) {
-      const version = rowToVersion(row);
-      if (version === null) {
-        seen.skipped += 1;
-        continue;
+    for await (const rows of storedRows(endpoint, query, { start: null, end: null }, opts.pageRows)) {
+      const batch: { event: Json; writer: OtlpWriter }[] = [];
+      for (const row of rows) {
+        const version = rowToVersion(row);
+        if (version === null) {
+          seen.skipped += 1;
+          continue;
+        }
+        // The namespace filter matches either writer's field: keep the events of the namespace itself.
+        if (!inNamespace(version.event, namespace)) continue;
+        seen.writers.add(version.writer);
+        if (version.writer === 'k8s_events' && !keptReporter(row)) seen.noReporter = true;
+        batch.push(version);
       }
-      // The namespace filter matches either writer's field: keep the events of the namespace itself.
-      if (!inNamespace(version.event, namespace)) continue;
-      seen.writers.add(version.writer);
-      if (version.writer === 'k8s_events' && !keptReporter(row)) seen.noReporter = true;
-      yield version;
+      yield batch;
     }
   }
 
@@ -82,11 +86,13 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
       const seen = fresh();
       const fold = new LatestFold(readOpts.raw ? 'all' : (opts.keep ?? 'all'), readOpts.raw === true);
       let count = 0;
-      for await (const { event, writer } of versions(seen)) {
-        // Our export keeps every field: on a tie with the receiver's copy of a version, it stays.
-        fold.add(event, writer === 'evtimeline' ? 1 : 0);
-        count += 1;
-        if (count % 5000 === 0) readOpts.progress?.(count);
+      for await (const batch of versions(seen)) {
+        for (const { event, writer } of batch) {
+          // Our export keeps every field: on a tie with the receiver's copy of a version, it stays.
+          fold.add(event, writer === 'evtimeline' ? 1 : 0);
+          count += 1;
+          if (count % 5000 === 0) readOpts.progress?.(count);
+        }
       }
       // Where our export's copy of every event was kept, the receiver's limits do not show.
       seen.receiverKept = fold.keptRanks().has(0);
@@ -98,7 +104,7 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
       const seen = fresh();
       const all: EventVersion[] = [];
       // A store keeps when each version happened, not when it was observed.
-      for await (const { event } of versions(seen)) all.push({ event, observedAt: null });
+      for await (const batch of versions(seen)) for (const { event } of batch) all.push({ event, observedAt: null });
       settle(provenance, seen);
       return all;
     },

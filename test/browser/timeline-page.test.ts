@@ -607,9 +607,13 @@ test('a page of 20,000 events loads, draws and still answers zoom and hover', as
   const { page } = opened;
   const drawnAt = Number(await page.locator('body').getAttribute('data-drawn'));
   process.stderr.write(`20,000-event page: ${(html.length / 1024 / 1024).toFixed(2)} MiB; Chromium loaded and drew it in ${Math.round(loaded)} ms (page clock at first draw: ${drawnAt} ms)\n`);
-  assert.equal(await page.locator('.lane').count(), 400);
-  assert.equal(await page.locator('.group').count(), 4);
   assert.equal(await page.locator('#shown').textContent(), '20,000 events of 20,000 shown');
+  // Four namespaces of 100 objects: the first at the top, the last at the page's end.
+  assert.equal(await page.locator('.group-title').first().textContent(), 'namespace team-0 \u00B7 100 objects');
+  await page.keyboard.press('End');
+  await page.locator('.group-title', { hasText: 'namespace team-3 \u00B7 100 objects' }).waitFor({ state: 'visible' });
+  await page.keyboard.press('Home');
+  await page.locator('.group-title', { hasText: 'namespace team-0 \u00B7 100 objects' }).waitFor({ state: 'visible' });
   const marks = await page.locator('.track-row[data-marks]').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.marks)));
   assert.ok(marks.length > 5 && marks.every((n) => n > 0), `drawn rows: ${marks.length}`);
   const stats = await pixelStats(browser, await screenshot(page, 'big-20000.png'));
@@ -624,36 +628,85 @@ test('a page of 20,000 events loads, draws and still answers zoom and hover', as
   await page.close();
 });
 
-test('a page of 20,000 events about as many objects: every lane, and the last one drawn where it lies once scrolled to', async () => {
-  const opened = await openPage(browser, 'many-lanes.html', await pageFor('many-lanes', manyEvents(20_000, 20_000)));
+/** The lane names on screen (below the sticky axis, above the window's bottom), top to bottom. */
+async function lanesOnScreen(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const axisBottom = (document.querySelector('.axis-row') as HTMLElement).getBoundingClientRect().bottom;
+    return Array.from(document.querySelectorAll('.lane-row'))
+      .map((row) => ({ box: row.getBoundingClientRect(), name: row.querySelector('.name')?.textContent ?? '' }))
+      .filter(({ box }) => box.top >= axisBottom && box.bottom <= innerHeight)
+      .sort((a, b) => a.box.top - b.box.top)
+      .map(({ name }) => name);
+  });
+}
+
+test('a page of 20,000 events about as many objects: rows appear where they lie when scrolled to, marked and readable', async () => {
+  // The last object's name is hostile: a row made on scrolling is escaped as the first ones are.
+  const items = [...manyEvents(20_000, 20_000), ev({ name: 'last', namespace: 'team-3', kind: HOSTILE.js, objectName: HOSTILE.img, objectUid: 'hostile', reason: HOSTILE.script, message: HOSTILE.svg, first: 30 })];
+  const opened = await openPage(browser, 'many-lanes.html', await pageFor('many-lanes', items));
   const { page } = opened;
-  assert.equal(await page.locator('.lane').count(), 20_000);
-  assert.equal(await page.locator('#shown').textContent(), '20,000 events of 20,000 shown');
-  // Lanes off screen are not laid out; each keeps its exact height, so the page is as tall as all of them.
-  const tall = await page.evaluate(() => (document.querySelector('.rows') as HTMLElement).offsetHeight);
-  const [lanes, tracks] = await page.evaluate(() => [document.querySelectorAll('.lane-row').length, document.querySelectorAll('.track-row').length] as const);
-  assert.ok(tall >= lanes * 26 + tracks * 22, `.rows is ${tall} px`);
-  const last = page.locator('.track-row').last();
-  await last.scrollIntoViewIfNeeded();
+  assert.equal(await page.locator('#shown').textContent(), '20,001 events of 20,001 shown');
+  // The page is as long as all its rows (one lane and one reason row per object, four namespace titles): its scrollbar says so.
+  const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(tall >= 20_001 * (26 + 22) + 4 * 30, `the page is ${tall} px`);
+  // In the data's order: the first lanes on screen at the top, consecutive lanes anywhere the page is scrolled to.
+  const order = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('timeline-data')?.textContent ?? '{}') as { lanes: { kind: string; name: string }[]; groups: { lanes: number[] }[] };
+    return data.groups.flatMap((g) => g.lanes.map((l) => `${data.lanes[l]?.kind}/${data.lanes[l]?.name}`));
+  });
+  const top = await lanesOnScreen(page);
+  assert.ok(top.length >= 3, `${top.length} lanes on screen`);
+  assert.deepEqual(top, order.slice(0, top.length));
+  await page.mouse.move(640, 500);
+  for (const fraction of [0.5, 0.93]) {
+    await page.evaluate((f) => window.scrollTo(0, document.documentElement.scrollHeight * f), fraction);
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.track-row')).some((r) => r.getBoundingClientRect().top > innerHeight / 2 && r.getBoundingClientRect().bottom < innerHeight && (r as HTMLElement).dataset.marks === '1'));
+    const seen = await lanesOnScreen(page);
+    const at = order.indexOf(seen[0] ?? '');
+    assert.ok(seen.length >= 5 && at > 0, `scrolled to ${fraction}: ${seen.join(', ')}`);
+    assert.deepEqual(seen, order.slice(at, at + seen.length), `scrolled to ${fraction}: consecutive lanes`);
+  }
+  // The end of the page (the End key): the last lane, its hostile name shown literally, its mark drawn in its row at its time.
+  await page.keyboard.press('End');
+  const lastName = `${HOSTILE.js}/${HOSTILE.img}`;
+  assert.equal(order.at(-1), lastName);
+  const lastLane = page.locator('.lane').filter({ has: page.locator('.lane-row .name', { hasText: HOSTILE.img }) });
+  await lastLane.waitFor({ state: 'visible' });
+  assert.equal((await lanesOnScreen(page)).at(-1), lastName);
+  const last = lastLane.locator('.track-row');
+  assert.equal(await last.locator('.reason').textContent(), HOSTILE.script);
   await page.waitForFunction(() => Array.from(document.querySelectorAll('.track-row')).at(-1)?.getAttribute('data-marks') === '1');
-  // Its mark is painted in its row, at its time: Tab onto the row shows the event, the pixels show the mark.
-  await page.locator('.lane-row .toggle').last().focus();
+  await lastLane.locator('.lane-row .toggle').focus();
   await page.keyboard.press('Tab');
   const tip = await tooltip(page);
-  const lane = await page.locator('.lane').last().locator('.name').textContent();
-  assert.equal(tip.Object?.startsWith(`${lane} in team-`), true, `${tip.Object} is about ${lane}`);
+  assert.equal(tip.Message, HOSTILE.svg);
+  assert.equal(tip.Object, `${lastName} in team-3`);
   const g = await geometry(page);
   const x = Math.round(xAt(g, Date.parse((tip['First seen'] ?? '').split(' ')[0] ?? '')));
   const box = await last.boundingBox();
-  assert.ok(box);
+  assert.ok(box && box.y > 0 && box.y + box.height <= 800, `the last row on screen: ${JSON.stringify(box)}`);
   const row = await pixelRow(browser, await page.screenshot(), box.y + box.height / 2);
   const ink = ([r, gr, b]: [number, number, number]) => r + gr + b < 600;
   assert.equal(row.slice(x - 4, x + 5).some(ink), true, `a mark at x=${x} in the last row`);
   // Collapse all: one row per lane, drawn in place too.
-  // (by its text: asking for a role makes Playwright name each of the 20,000 lane buttons)
+  // (by its text: asking for a role makes Playwright name each lane button)
+  await page.keyboard.press('Escape');
   await page.locator('.controls button:text-is("Collapse all")').click();
-  await page.locator('.lane-row').last().scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await lastLane.waitFor({ state: 'visible' });
   await page.waitForFunction(() => Array.from(document.querySelectorAll('.lane-row')).at(-1)?.getAttribute('data-marks') === '1');
+  assert.equal(await lastLane.locator('.track-row').count(), 0, 'a collapsed lane shows no reason rows');
+  // A type filter: only the lanes with a Warning left, the view back at the top.
+  await page.locator('.controls button:text-is("Expand all")').click();
+  for (const name of ['Normal', 'Critical', 'warning', '(empty)']) {
+    await page.locator('.type-choice').filter({ has: page.locator('.type-name', { hasText: new RegExp(`^${name.replace(/[()]/g, '\\$&')}$`) }) }).locator('input').uncheck();
+  }
+  await page.keyboard.press('Home');
+  assert.equal(await page.locator('#shown').textContent(), '2,857 events of 20,001 shown');
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('.track-row')).some((r) => r.getBoundingClientRect().bottom < innerHeight && (r as HTMLElement).dataset.marks === '1'));
+  const badges = await page.locator('.track-row .badge').evaluateAll((els) => [...new Set(els.map((e) => e.textContent))]);
+  assert.deepEqual(badges, ['Warning']);
+  assert.equal(await page.evaluate(() => (window as unknown as Record<string, unknown>).__evtimelinePwned), undefined);
   assertQuiet(opened);
   await page.close();
 });

@@ -8,6 +8,8 @@
 // again on the same port and data (a storage node lost mid-read).
 
 import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import https from 'node:https';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,21 +49,41 @@ export interface VictoriaLogs {
 const READY_TIMEOUT_MS = 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function healthy(url: string): Promise<boolean> {
+/** A node's certificate and key (-tls), and the CA that signed them, which the harness trusts. */
+export interface NodeTls {
+  cert: string;
+  key: string;
+  /** PEM text of the CA */
+  ca: string;
+}
+
+/** GET a node's URL (https trusting `ca`): status and body. fetch() cannot be told a CA. */
+function getText(url: string, ca?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = (url.startsWith('https:') ? https : http).get(url, ca === undefined ? {} : { ca }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+async function healthy(url: string, ca?: string): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/health`);
-    await res.arrayBuffer();
-    return res.ok;
+    return (await getText(`${url}/health`, ca)).status === 200;
   } catch {
     return false;
   }
 }
 
-async function startNode(binary: string, dir: string, name: string, extra: string[]): Promise<VictoriaLogsNode> {
+async function startNode(binary: string, dir: string, name: string, extra: string[], tls?: NodeTls): Promise<VictoriaLogsNode> {
   const dataPath = join(dir, name);
   const logPath = join(dir, `${name}.log`);
   let port = await freePort();
   let child: ChildProcess | undefined;
+  const scheme = tls === undefined ? 'http' : 'https';
 
   const start = async (): Promise<void> => {
     const args = [
@@ -72,9 +94,11 @@ async function startNode(binary: string, dir: string, name: string, extra: strin
       '-futureRetention=100y',
       // On disk within a second (default 5 s): a node killed in a test loses nothing flushed before.
       '-inmemoryDataFlushInterval=1s',
+      // https only (docs/victorialogs/README.md, "Security": -tls, -tlsCertFile, -tlsKeyFile).
+      ...(tls === undefined ? [] : ['-tls', `-tlsCertFile=${tls.cert}`, `-tlsKeyFile=${tls.key}`]),
       ...extra,
     ];
-    const ready = () => healthy(`http://127.0.0.1:${port}`);
+    const ready = () => healthy(`${scheme}://127.0.0.1:${port}`, tls?.ca);
     child = await spawnUntilReady({ binary, args, logPath, what: `victoria-logs ${name} on 127.0.0.1:${port}`, ready, timeoutMs: READY_TIMEOUT_MS });
   };
 
@@ -96,7 +120,7 @@ async function startNode(binary: string, dir: string, name: string, extra: strin
   }
   return {
     get url() {
-      return `http://127.0.0.1:${port}`;
+      return `${scheme}://127.0.0.1:${port}`;
     },
     get port() {
       return port;
@@ -112,7 +136,7 @@ async function startNode(binary: string, dir: string, name: string, extra: strin
 }
 
 /** Starts a single VictoriaLogs node, or (storageNodes > 0) that many storage nodes and one front. */
-export async function startVictoriaLogs(opts: { storageNodes?: number; extraArgs?: string[] } = {}): Promise<VictoriaLogs> {
+export async function startVictoriaLogs(opts: { storageNodes?: number; extraArgs?: string[]; tls?: NodeTls } = {}): Promise<VictoriaLogs> {
   const binary = process.env.EVTIMELINE_TEST_VICTORIALOGS_BINARY || (await ensureVictoriaLogs());
   const dir = await mkdtemp(join(tmpdir(), 'evtimeline-victorialogs-'));
   const storage: VictoriaLogsNode[] = [];
@@ -125,7 +149,7 @@ export async function startVictoriaLogs(opts: { storageNodes?: number; extraArgs
     }
     const front =
       storage.length === 0
-        ? await startNode(binary, dir, 'single', opts.extraArgs ?? [])
+        ? await startNode(binary, dir, 'single', opts.extraArgs ?? [], opts.tls)
         : await startNode(binary, dir, 'front', [`-storageNode=${storage.map((n) => `127.0.0.1:${n.port}`).join(',')}`, ...(opts.extraArgs ?? [])]);
     nodes.push(front);
     const storing = storage.length === 0 ? [front] : storage;
@@ -140,12 +164,11 @@ export async function startVictoriaLogs(opts: { storageNodes?: number; extraArgs
         let last = -1;
         for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
           for (const node of storing) {
-            const res = await fetch(`${node.url}/internal/force_flush`);
-            await res.arrayBuffer();
-            if (!res.ok) throw new Error(`${node.url}/internal/force_flush: HTTP ${res.status}`);
+            const res = await getText(`${node.url}/internal/force_flush`, opts.tls?.ca);
+            if (res.status !== 200) throw new Error(`${node.url}/internal/force_flush: HTTP ${res.status}`);
           }
-          const res = await fetch(`${front.url}/select/logsql/query?query=${encodeURIComponent('* | count() rows')}`);
-          const rows = Number((JSON.parse((await res.text()).trim() || '{}') as { rows?: string }).rows ?? -1);
+          const res = await getText(`${front.url}/select/logsql/query?query=${encodeURIComponent('* | count() rows')}`, opts.tls?.ca);
+          const rows = Number((JSON.parse(res.text.trim() || '{}') as { rows?: string }).rows ?? -1);
           if (want !== undefined ? rows >= want : rows === last) return;
           last = rows;
           await sleep(storage.length === 0 ? 0 : 1000);

@@ -8,7 +8,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureVictoriaLogs } from '../harness/build-victorialogs.mjs';
 import { startVictoriaLogs } from '../harness/victorialogs.ts';
@@ -199,6 +200,21 @@ describe('--from victorialogs+http:// (a single node)', () => {
     assert.match(r.stdout, /BackOff/);
   });
 
+  test('type-audit, --for and --tree read the store too', async () => {
+    const audit = await plugin(['type-audit', '--from', vl.fromUrl, '-n', 'shop']);
+    assert.equal(audit.code, 0, audit.stderr);
+    assert.match(audit.stdout, /^Type audit: 37 events checked/);
+    const uids = (r: Run) => (JSON.parse(r.stdout) as Json[]).map((e) => e.uid).sort();
+    const forPod = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--for', 'Pod/pod-3', '-o', 'json']);
+    assert.equal(forPod.code, 0, forPod.stderr);
+    assert.deepEqual(uids(forPod), ['uid-103', 'uid-3']);
+    // A store keeps no ownership: the tree is what the events name, here the Pod alone.
+    const tree = await plugin(['--from', vl.fromUrl, '-n', 'shop', '--for', 'Pod/pod-3', '--tree', '-o', 'json']);
+    assert.equal(tree.code, 0, tree.stderr);
+    assert.deepEqual(uids(tree), ['uid-103', 'uid-3']);
+    assert.match(tree.stderr, /the store holds no ownership/);
+  });
+
   test('export --otlp-json to VictoriaLogs is one line saying it takes protobuf', async () => {
     const r = await plugin(['export', '--from', file, '--otlp', vl.otlpUrl, '--otlp-json']);
     assert.equal(r.code, 1);
@@ -215,6 +231,60 @@ describe('--from victorialogs+http:// (a single node)', () => {
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^error: cannot reach victorialogs\+http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\n$/);
+  });
+});
+
+/** openssl, as a promise. */
+function openssl(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => execFile('openssl', args, (error, _out, stderr) => (error ? reject(new Error(`openssl ${args[0]}: ${stderr}`)) : resolve())));
+}
+
+/** A CA (self-signed, valid a day) in `dir`: its certificate and key. */
+async function certificateAuthority(name: string): Promise<{ cert: string; key: string }> {
+  const key = join(scratch, `${name}-ca-key.pem`);
+  const cert = join(scratch, `${name}-ca.pem`);
+  await openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name} test CA`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign']);
+  return { cert, key };
+}
+
+/** A server certificate for 127.0.0.1 signed by `ca`. */
+async function serverCertificate(ca: { cert: string; key: string }): Promise<{ cert: string; key: string }> {
+  const key = join(scratch, 'store-key.pem');
+  const csr = join(scratch, 'store.csr');
+  const cert = join(scratch, 'store-cert.pem');
+  const ext = join(scratch, 'store.ext');
+  await writeFile(ext, 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  await openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=127.0.0.1']);
+  await openssl(['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-out', cert, '-days', '1', '-extfile', ext]);
+  return { cert, key };
+}
+
+describe('--from victorialogs+https:// (the store serving TLS, -tls)', () => {
+  test('read with --from-ca naming the CA that signed the store\'s certificate; another CA is exit 1 and one line', async () => {
+    const ca = await certificateAuthority('store');
+    const stranger = await certificateAuthority('stranger');
+    const server = await serverCertificate(ca);
+    const vl = await store({ tls: { ...server, ca: await readFile(ca.cert, 'utf8') } });
+    assert.match(vl.fromUrl, /^victorialogs\+https:\/\/127\.0\.0\.1:\d+$/);
+    const items = Array.from({ length: 12 }, (_, i) => event(i, 10 + i));
+    const shipped = await plugin(['export', '--from', await listFile('tls.json', items), '--otlp', vl.otlpUrl, '--otlp-ca', ca.cert]);
+    assert.equal(shipped.code, 0, shipped.stderr);
+    await vl.flush(items.length);
+
+    const r = await plugin(['--from', vl.fromUrl, '--from-ca', ca.cert, '-n', 'shop', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as Json[]).map((e) => e.uid).sort(), items.map((e) => e.metadata.uid).sort());
+
+    for (const args of [['--from-ca', stranger.cert], []]) {
+      const refused = await plugin(['--from', vl.fromUrl, ...args, '-n', 'shop']);
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.equal(refused.stdout, '');
+      assert.match(refused.stderr, /^error: victorialogs\+https:\/\/127\.0\.0\.1:\d+: TLS: certificate signed by unknown authority: give the CA that signed it with --from-ca FILE\n$/);
+    }
+    // Plain http to the https port: said, not a hang or a parse error.
+    const plain = await plugin(['--from', vl.fromUrl.replace('https:', 'http:'), '-n', 'shop']);
+    assert.equal(plain.code, 1, plain.stderr);
+    assert.equal(plain.stderr.trim().split('\n').length, 1, plain.stderr);
   });
 });
 

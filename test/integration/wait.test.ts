@@ -226,7 +226,7 @@ test('--settle: a container that crashes after the rollout was Available fails i
   assert.match(slow.mine.stdout, /^deployment "slow" successfully rolled out in \d+s, 1 of 1 ready, no Warning in the 8s after$/m);
 });
 
-test('deleted while waiting: exit 7, told plainly; kubectl rollout status keeps waiting until its timeout', async () => {
+test('deleted while waiting: exit 7, told plainly; kubectl rollout status exits 1', async () => {
   const ns = await freshNamespace(kc, 'wait-gone');
   await applyObjects(kc, [deployment(ns, 'doomed', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
   const run = await ours(ns, ['deploy/doomed', '-q'], 'deployments');
@@ -236,4 +236,30 @@ test('deleted while waiting: exit 7, told plainly; kubectl rollout status keeps 
   assert.equal(theirs.code, 1);
   assert.equal(code, 7, run.err());
   assert.match(run.out(), /^wait deleted while waiting after \d+s \(exit 7\): deployment "doomed" was deleted while waiting$/m);
+});
+
+test('Ctrl-C: exit 130 with what it knows (the events so far and the account)', async () => {
+  const ns = await freshNamespace(kc, 'wait-int');
+  // Not beside kubectl: what a stopped wait prints has no reference there.
+  await applyObjects(kc, [deployment(ns, 'stuck', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+  const run = await ours(ns, ['deploy/stuck'], 'deployments');
+  // Once the kubelet has said the probe fails, so there is something to tell.
+  await waitFor('the readiness probe to fail', async () => /Unhealthy  Pod\/stuck-/.test(run.out()));
+  run.child.kill('SIGINT');
+  const { code } = await run.exited;
+  assert.equal(code, 130, run.err());
+  assert.match(run.out(), /^wait interrupted after \d+s \(exit 130\): interrupted$/m);
+  assert.match(run.out(), /Readiness probe failed/);
+});
+
+test('a rollout superseded by another (a newer generation while waiting): exit 8; kubectl rollout status follows the newer one', async () => {
+  const ns = await freshNamespace(kc, 'wait-super');
+  await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+  const run = await ours(ns, ['deploy/web', '-q'], 'deployments');
+  await kubectlOk(kc, ['patch', 'deploy/web', '-n', ns, '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/readinessProbe/exec/command/0', value: 'true' }])]);
+  const { code } = await run.exited;
+  assert.equal(code, 8, run.err());
+  assert.match(run.out(), /^wait superseded after \d+s \(exit 8\): deployment "web" was changed again while waiting \(generation 2; the wait began at 1\): this rollout was superseded$/m);
+  const theirs = await kubectl(['rollout', 'status', 'deploy/web', '-n', ns, '--timeout', '3m'], kc);
+  assert.equal(theirs.code, 0, theirs.stderr);
 });

@@ -9,10 +9,11 @@ interface Esbuild {
   buildSync(options: Record<string, unknown>): { outputFiles?: { text: string }[] };
 }
 
-/** The page's script, bundled from the folder this file sits in. */
-export function bundlePageScript(esbuild: Esbuild, pageFolder: string): string {
+/** The page's script, bundled from the repository at `root` (an absolute path): the same text wherever it is run from. */
+export function bundlePageScript(esbuild: Esbuild, root: string): string {
   const result = esbuild.buildSync({
-    entryPoints: [`${pageFolder}/script/main.ts`],
+    absWorkingDir: root,
+    entryPoints: ['src/render/page/script/main.ts'],
     bundle: true,
     write: false,
     // One function scope: nothing the page declares becomes a global another script could reach.

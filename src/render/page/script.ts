@@ -20,8 +20,7 @@ export function pageScript(): string {
 /** Run from source: esbuild (a development dependency) bundles the page's modules now. */
 function fromSource(): string {
   const { createRequire } = process.getBuiltinModule('node:module');
-  const { dirname } = process.getBuiltinModule('node:path');
   const { fileURLToPath } = process.getBuiltinModule('node:url');
   const esbuild = createRequire(import.meta.url)('esbuild');
-  return bundlePageScript(esbuild, dirname(fileURLToPath(import.meta.url)));
+  return bundlePageScript(esbuild, fileURLToPath(new URL('../../../', import.meta.url)));
 }

@@ -8,7 +8,7 @@ export const PAGE_STYLE = `
   --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --row: #f6f8fa; --grid: #e6e9ed;
   --normal: #2f6fd0; --warning: #c76a00; --odd: #c0007a; --odd-bg: #ffe3f3;
   --window: rgba(47, 111, 208, 0.07); --ttl: rgba(110, 118, 129, 0.22); --capture: #1a7f37; --focus: #0969da;
-  --label-w: 360px; --row-h: 22px; --lane-h: 26px;
+  --label-w: 360px; --row-h: 22px; --lane-h: 26px; --group-h: 30px;
   font: 13px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif;
 }
 :root[data-theme="dark"] {
@@ -63,9 +63,11 @@ legend { color: var(--muted); padding: 0 4px; }
 .axis-note.ttl { color: var(--muted); }
 .axis-note.capture { color: var(--capture); }
 .rows { position: relative; }
-.group-title { margin: 0; padding: 6px 8px; font-size: 13px; background: var(--row); border-bottom: 1px solid var(--line); position: relative; z-index: 2; }
-/* Rows of a fixed height, so that a lane off screen, which is not laid out (content-visibility), is given its height exactly. */
-.lane { content-visibility: auto; }
+.group-title { margin: 0; padding: 6px 8px; font-size: 13px; line-height: 17px; height: var(--group-h); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; background: var(--row); border-bottom: 1px solid var(--line); position: relative; z-index: 2; }
+/* Virtual lanes: every row has a fixed height, so the script knows where each lies without laying it
+   out, and only the rows near the screen are in the document, each placed where it lies. */
+.group, .lane, .tracks, .track-row { position: absolute; left: 0; right: 0; }
+.tracks { top: var(--lane-h); }
 .row { display: flex; height: var(--row-h); border-bottom: 1px solid var(--grid); }
 .row > .label { width: var(--label-w); flex: none; padding: 2px 8px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; position: relative; z-index: 2; background: var(--bg); border-right: 1px solid var(--line); }
 .row > .plot { flex: 1; }
@@ -110,6 +112,5 @@ canvas.marks { position: absolute; left: 0; }
   .controls button, .controls input[type="search"], .hint, .tooltip, .theme { display: none; }
   .axis-row { position: static; }
   .row, .group-title { break-inside: avoid; }
-  .lane { content-visibility: visible; }
 }
 `;

@@ -166,3 +166,25 @@ test('-o json is one result object; a Kind without a rollout needs --for-conditi
   assert.throws(() => parseWaitOptions('deploy/web', { output: 'yaml' }), /want text or json/);
   assert.throws(() => parseWaitOptions('deploy/web', { timeout: 'soon' }), /--timeout "soon": want a duration/);
 });
+
+test('on a terminal, the status line kubectl would print is drawn on stderr and cleared before each event line and at the end', async () => {
+  const b = podEvent('b', 'BackOff', 'Warning', 10);
+  let step = 0;
+  const src = source({ object: [list([deployment()]), async () => until(() => step >= 1), change(deployment({ available: 1 }))], events: [list([b]), async () => void (step = 1)], read: [b] });
+  const fake = fakeDeps({ openSource: async () => src, tty: true, env: { TERM: 'xterm' } });
+  const r = await runWait(parseWaitOptions('deploy/web', {}), fake.deps);
+  assert.equal(r.exitCode, 0);
+  assert.match(fake.stderr(), /\r\u001b\[KWaiting for deployment "web" rollout to finish: 0 of 1 updated replicas are available\.\.\. 0s/);
+  assert.ok(fake.stderr().endsWith('\r\u001b[K'), 'cleared at the end');
+  assert.equal(fake.stdout(), '+20s  Warning  BackOff  Pod/web-1-a  BackOff happened\ndeployment "web" successfully rolled out in 30s, 1 of 1 ready\n');
+});
+
+test('what wait refuses before reading anything: --from, -A, --for, a bad --for-condition, a bad --settle (exit 2)', () => {
+  assert.throws(() => parseWaitOptions('deploy/web', { from: 'x.json' }), /wait follows the live cluster: --from does not apply/);
+  assert.throws(() => parseWaitOptions('deploy/web', { allNamespaces: true }), /-A does not apply/);
+  assert.throws(() => parseWaitOptions('deploy/web', { for: 'pod/x' }), /--for does not apply/);
+  assert.throws(() => parseWaitOptions('deploy/web', { forCondition: 'Ready=True=x' }), /want a condition type/);
+  assert.throws(() => parseWaitOptions('deploy/web', { settle: '-1s' }), /--settle "-1s": want a duration/);
+  assert.throws(() => parseWaitOptions('web', {}), /^UsageError: wait "web": want TYPE\/NAME, e\.g\. deployment\/web$/);
+  assert.deepEqual(parseWaitOptions('widgets.example.com/w1', { forCondition: 'Ready' }).condition, { type: 'Ready', status: 'True' });
+});

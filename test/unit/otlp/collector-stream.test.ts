@@ -61,6 +61,34 @@ describe('a collector file streamed', () => {
     assert.deepEqual((await streamed?.read())?.events.map((e) => e.name), ['a']);
   });
 
+  test('a torn last line is ignored whole, also the elements of it that were whole before the tear', async () => {
+    // Two involved objects: two resourceLogs elements in the line; torn inside the second.
+    const c = ev({ name: 'c', uid: 'uc', objectName: 'pod-c', objectUid: 'o-c' });
+    const d = ev({ name: 'd', uid: 'ud', objectName: 'pod-d', objectUid: 'o-d' });
+    const torn = await line([c, d]);
+    const cut = torn.indexOf('pod-d');
+    assert.ok(cut > 0 && torn.slice(0, cut).includes('pod-c'));
+    const text = (await line([a1])) + torn.slice(0, cut);
+    const streamed = await collectorFileSource(await file(text), null);
+    assert.deepEqual((await streamed?.read())?.events.map((e) => e.name), ['a']);
+    assert.deepEqual(((await streamed?.versions()) ?? []).map((v) => (v.event.metadata as { name: string }).name), ['a']);
+    // As the whole-file reader reads it.
+    assert.deepEqual((await fileSource(parseOtlpEventLines(text) as SavedEvents, null).read()).events.map((e) => e.name), ['a']);
+  });
+
+  test('lines far longer than a read (64 KiB), messages holding quotes, brackets, commas and backslashes: as the whole-file reader reads them', async () => {
+    const hostile = (i: number) => `"}],{"resourceLogs":[\\"${'\\'.repeat(i % 3)}] }, ${'x'.repeat(i * 7)} \u001b[2J`;
+    const events = Array.from({ length: 600 }, (_, i) => ev({ name: `e${i}`, uid: `u${i}`, objectName: `pod-${i % 40}`, objectUid: `o-${i % 40}`, message: hostile(i) }));
+    const text = (await line(events.slice(0, 300), NOW - 1000)) + (await line(events.slice(300), NOW));
+    assert.ok(text.length > 4 * 65_536);
+    const streamed = await collectorFileSource(await file(text), null);
+    assert.ok(streamed);
+    const whole = fileSource(parseOtlpEventLines(text) as SavedEvents, null);
+    const byName = (list: unknown[]) => strip(list).sort((x, y) => String((x as { name: string }).name).localeCompare(String((y as { name: string }).name)));
+    assert.deepEqual(byName((await streamed.read()).events), byName((await whole.read()).events));
+    assert.equal((await streamed.read()).events.find((e) => e.name === 'e599')?.message, hostile(599));
+  });
+
   test('a line in the middle that is not an export request: not a collector file, left to the whole-file reader', async () => {
     assert.equal(await collectorFileSource(await file(`${await line([a1])}not json\n${await line([b])}`), null), null);
     assert.equal(await collectorFileSource(await file('{"kind":"EventList","items":[]}\n'), null), null);

@@ -1,9 +1,11 @@
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { eventToLog, goTimeString, hrTimeFromMs, parseHrTime, SEVERITY } from '../../../src/otlp/logs.ts';
 import { encodeLogs } from '../../../src/otlp/encode.ts';
 import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../../src/otlp/collector-file.ts';
+import { collectorFileSource } from '../../../src/otlp/collector-stream.ts';
 import { otlpProvenanceNotice } from '../../../src/render/otlp-status.ts';
 import { NOW, ev, labEvents, newEv } from '../../support/builders.ts';
 import { writeFile } from 'node:fs/promises';
@@ -119,6 +121,32 @@ describe('times', () => {
     assert.equal(parseGoTimeString('2026-11-30 13:00:00.5 +0100 CET m=+0.01'), '2026-11-30T12:00:00.500Z');
     assert.equal(parseGoTimeString('0001-01-01 00:00:00 +0000 UTC'), undefined);
   });
+
+  test("Go's time.String form read as Date reads it, whatever the fields (30 February rolls over, 24:00 too)", () => {
+    // The reading before whole UTC seconds skipped Date.
+    const throughDate = (text: string): string | undefined => {
+      const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)? ([+-])(\d\d)(\d\d)\b/.exec(text);
+      const ms = m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? ''}${m[4]}${m[5]}:${m[6]}`) : Number.NaN;
+      return Number.isNaN(ms) || ms <= Date.parse('0001-01-01T00:00:01Z') ? undefined : new Date(ms).toISOString().replace('.000Z', 'Z');
+    };
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1, 1969, 1970, 2000, 2024, 2026, 2100, 9999),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: 25 }),
+        fc.integer({ min: 0, max: 61 }),
+        fc.constantFrom('', '.5', '.123456789'),
+        fc.constantFrom('+0000 UTC', '-0000 UTC', '+0100 CET', '+0000 UTC m=+0.01'),
+        (year, month, day, hour, second, fraction, zone) => {
+          const text = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)} ${two(hour)}:${two(second % 60)}:${two(second)}${fraction} ${zone}`;
+          assert.equal(parseGoTimeString(text), throughDate(text), text);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe('--from a collector file: our export read back', () => {
@@ -215,6 +243,31 @@ describe('--from a collector file: what the receivers wrote', () => {
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Critical', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Critical');
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Error', 1, NEWER_SEVERITY))?.versions[0]?.event).type, 'Error');
     assert.equal(normaliseEvent(parseOtlpLines(receiverLine('Degraded', 1, NEWER_SEVERITY))?.versions[0]?.event).type, '');
+  });
+
+  test('k8s_events, a newer release (contrib PR #45289): the reporter is read, and the namespace from the resource, also when the file is streamed', async () => {
+    // The newer receiver adds k8s.event.reporting_controller/instance and puts k8s.namespace.name on the resource.
+    const line = JSON.parse(receiverLine('Warning', 2, NEWER_SEVERITY)) as { resourceLogs: { resource: { attributes: unknown[] }; scopeLogs: { logRecords: { attributes: { key: string }[] }[] }[] }[] };
+    const [logs] = line.resourceLogs;
+    const record = logs?.scopeLogs[0]?.logRecords[0];
+    if (logs === undefined || record === undefined) throw new Error('no record');
+    record.attributes = [
+      ...record.attributes.filter((a) => a.key !== 'k8s.namespace.name'),
+      { key: 'k8s.event.reporting_controller', value: { stringValue: 'default-scheduler' } },
+      { key: 'k8s.event.reporting_instance', value: { stringValue: 'default-scheduler-node-1' } },
+    ] as never;
+    logs.resource.attributes.push({ key: 'k8s.namespace.name', value: { stringValue: 'op-events' } });
+    const text = `${JSON.stringify(line)}\n`;
+    const whole = normaliseEvent(parseOtlpLines(text)?.versions[0]?.event);
+    const path = join(scratchDir('otlp-newer-receiver'), 'newer-receiver.jsonl');
+    await writeFile(path, text);
+    const streamed = (await (await collectorFileSource(path, 'op-events'))?.read())?.events[0];
+    for (const event of [whole, streamed]) {
+      assert.equal(event?.reporter, 'default-scheduler');
+      assert.equal(event?.instance, 'default-scheduler-node-1');
+      assert.equal(event?.namespace, 'op-events');
+      assert.equal(event?.uid, 'uid-h');
+    }
   });
 
   test('one event written by both the k8s_events receiver and our export: the same version reads as ours, with what the receiver dropped', async () => {

@@ -30,6 +30,12 @@ describe('escapeTerminal, for any text', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => FORBIDDEN.test(text) || escapeTerminal(text) === text));
   });
 
+  test('escapes the controls at the edges of printable ASCII, which plain ASCII text skips the search for', () => {
+    assert.equal(escapeTerminal('a\x7fb\x1fc\td ~'), 'a^?b^_c\\td ~');
+    assert.equal(escapeTerminal(' !"#$%&()*+,-./09:;<=>?@AZ[\\]^_`az{|}~'), ' !"#$%&()*+,-./09:;<=>?@AZ[\\]^_`az{|}~');
+    assert.equal(toJsonText(['a\u007f', 'b\u0085']), '[\n  "a\\u007f",\n  "b\\u0085"\n]\n');
+  });
+
   test('is stable: escaping twice gives what escaping once gave', () => {
     fc.assert(fc.property(hostileText, (text) => escapeTerminal(escapeTerminal(text)) === escapeTerminal(text)));
   });

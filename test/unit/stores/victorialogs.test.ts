@@ -7,6 +7,7 @@ import type { StoreEndpoint } from '../../../src/stores/victorialogs.ts';
 import { rfc3339ToNanos, rowToVersion } from '../../../src/stores/victorialogs-rows.ts';
 import { storeProvenanceNotice } from '../../../src/render/otlp-status.ts';
 import { normaliseEvent } from '../../../src/core/event.ts';
+import fc from 'fast-check';
 
 describe('--from victorialogs+URL', () => {
   test('the base, and the LogsQL of ?query= decoded', () => {
@@ -147,5 +148,30 @@ describe('what the store could not keep, in one line', () => {
   });
   test('nothing missing: nothing said', () => {
     assert.equal(storeProvenanceNotice('f', { writers: ['kubectl evtimeline export'], unkept: [], skipped: 0 }), '');
+  });
+});
+
+describe('a row\'s time', () => {
+  // What rowToVersion made of _time before it skipped the BigInt nanoseconds: RFC 3339 -> ns -> ms (truncated) -> ISO.
+  const throughNanos = (text: string): string | undefined => {
+    const ns = rfc3339ToNanos(text);
+    return /^\d+$/.test(ns) && !/^0+$/.test(ns) ? new Date(Number(BigInt(ns) / 1_000_000n)).toISOString() : undefined;
+  };
+  const receiverRow = (time: string) => ({ _time: time, _msg: 'm', 'k8s.event.uid': 'u', 'k8s.event.reason': 'R', 'k8s.event.name': 'e' });
+  test('read as the nanoseconds would read it, whatever the fraction and offset', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1970-01-01T00:00:01Z'), max: new Date('2500-01-01T00:00:00Z'), noInvalidDate: true }),
+        fc.stringMatching(/^(\.\d{1,9})?$/),
+        fc.constantFrom('Z', '+00:00', '+05:30', '-08:00'),
+        (date, fraction, offset) => {
+          const time = `${date.toISOString().slice(0, 19)}${fraction}${offset}`;
+          assert.equal(rowToVersion(receiverRow(time))?.event.lastTimestamp, throughNanos(time), time);
+        },
+      ),
+    );
+    for (const time of ['1970-01-01T00:00:00Z', '1970-01-01T00:00:00.5Z', '1969-12-31T23:59:59.25Z', 'yesterday', '2026-11-30T10:00:00']) {
+      assert.equal(rowToVersion(receiverRow(time))?.event.lastTimestamp, throughNanos(time), time);
+    }
   });
 });

@@ -8,18 +8,11 @@
 import type { PageData, PageEvent, PageType } from '../../html-data.ts';
 import { shape, shapeSwatch, spanSwatch } from './shapes.ts';
 import { el, iso, length, plural, thousands, visible } from './text.ts';
+import { laneRenderer } from './lanes.ts';
+import type { Row } from './lanes.ts';
+import { itemsBetween, layOut } from './layout.ts';
+import type { Item, Layout } from './layout.ts';
 import { axisTicks } from './ticks.ts';
-
-interface Row {
-  el: HTMLElement;
-  lane: number;
-  /** a track row draws its track; a lane row draws all its lane's tracks while collapsed */
-  track: number | null;
-  /** indices into data.events, by first seen */
-  events: number[];
-  y: number;
-  h: number;
-}
 
 function timelinePage(): void {
   const doc = document;
@@ -306,175 +299,68 @@ function timelinePage(): void {
   tooltip.hidden = true;
   doc.body.append(tooltip);
 
-  const allRows: Row[] = [];
-  const laneRows: Row[] = [];
-  const trackRows: Row[] = [];
-  /** by lane index (lanes are built in index order) */
-  const laneEls: HTMLElement[] = [];
-  /** each lane's reason rows, by lane index */
-  const laneTrackRows: Row[][] = data.lanes.map(() => []);
-  const groupEls: HTMLElement[] = [];
-
-  // The last lane each owner owns: its connector closes the branch (└─), the others continue it (├─).
-  const lastOwned = new Map<number, number>();
-  data.lanes.forEach((l, i) => {
-    if (l.owner !== null) lastOwned.set(l.owner, i);
-  });
-  function ownerDepth(lane: number): number {
-    let depth = 0;
-    for (let o = data.lanes[lane]?.owner ?? null; o !== null && depth < 20; o = data.lanes[o]?.owner ?? null) depth += 1;
-    return depth;
-  }
-
+  // Every row of the lanes as a value; only those near the screen have an element (lanes.ts).
+  const laneRows: Row[] = data.lanes.map((_, lane) => ({
+    lane,
+    track: null,
+    events: (laneTracks[lane] ?? []).flatMap((t) => trackEvents[t] ?? []).sort(byFirst),
+    y: 0,
+    h: 0,
+    el: null,
+  }));
+  const trackRows: Row[] = data.tracks.map((tr, track) => ({ lane: tr[0], track, events: trackEvents[track] ?? [], y: 0, h: 0, el: null }));
+  const lanes = laneRenderer(
+    {
+      data,
+      typeName,
+      laneTracks,
+      trackEvents,
+      laneRows,
+      trackRows,
+      collapsed: (lane) => collapsed.has(lane),
+      toggle: (lane) => setCollapsed(lane, !collapsed.has(lane)),
+      keydown: stepSelection,
+      focus: selectFirstOnFocus,
+      blur: (row) => {
+        if (selected?.row === row) select(null);
+      },
+    },
+    rowsEl,
+  );
   if (data.lanes.length === 0) rowsEl.append(el('p', 'empty', 'No events.'));
-  data.groups.forEach((group) => {
-    const section = el('section', 'group');
-    const laneCount = group.lanes.length;
-    section.append(el('h2', 'group-title', `${group.namespace === '' ? 'cluster-scoped' : `namespace ${visible(group.namespace)}`} \u00B7 ${plural(laneCount, 'object')}`));
-    for (const lane of group.lanes) section.append(buildLane(lane));
-    groupEls.push(section);
-    rowsEl.append(section);
-  });
 
-  function buildLane(lane: number): HTMLElement {
-    const info = data.lanes[lane];
-    const box = el('div', 'lane');
-    box.setAttribute('role', 'group');
-    const laneRowEl = el('div', 'row lane-row');
-    const label = el('div', 'label');
-    // --tree: each member under its owner, indented by its depth, with a connector to the owner above.
-    const depth = ownerDepth(lane);
-    label.style.paddingLeft = `${8 + depth * 16}px`;
-    box.dataset.depth = String(depth);
-    const ownedBy = info?.owner ?? null;
-    if (depth > 0 && ownedBy !== null) label.append(el('span', 'connector', lastOwned.get(ownedBy) === lane ? '\u2514\u2500 ' : '\u251C\u2500 '));
-    const toggle = el('button', 'toggle');
-    toggle.type = 'button';
-    toggle.setAttribute('aria-expanded', 'true');
-    const name = `${visible(info?.kind || '<none>')}/${visible(info?.name || '<none>')}`;
-    // The name gives way (an ellipsis, the whole name on hover) before the badges after it do.
-    const nameEl = el('span', 'name', name);
-    nameEl.title = name;
-    toggle.append(nameEl);
-    const tracks = laneTracks[lane] ?? [];
-    const count = tracks.reduce((n, t) => n + (trackEvents[t]?.length ?? 0), 0);
-    // Unconventional types right after the name, where a narrow label still shows them.
-    const odd = new Set(tracks.map((t) => data.tracks[t]?.[2] ?? 0).filter((t) => data.types[t]?.kind === 'unconventional'));
-    for (const t of odd) {
-      const type = data.types[t];
-      if (type !== undefined) toggle.append(el('span', 'badge odd', typeName(type)));
-    }
-    // What the live cluster said of the object (its name now belongs to another object, or it is
-    // gone), before the counts, where a narrow label still shows it. The tree marks a member gone when only its owner's events, or a saved file, still name it.
-    const incarnation = info?.incarnation === 'previous' ? 'previous incarnation' : info?.incarnation === 'gone' || info?.gone === true ? 'gone' : '';
-    if (incarnation !== '') toggle.append(el('span', 'badge incarnation', incarnation));
-    toggle.append(el('span', 'meta', `${plural(count, 'event')}${info?.uid ? ` \u00B7 uid ${visible(info.uid.slice(0, 8))}` : ''}`));
-    const owner = info?.owner === null || info?.owner === undefined ? undefined : data.lanes[info.owner];
-    box.setAttribute('aria-label', owner === undefined ? name : `${name}, owned by ${visible(owner.kind || '<none>')}/${visible(owner.name || '<none>')}`);
-    label.append(toggle);
-    laneRowEl.append(label, el('div', 'plot'));
-    box.append(laneRowEl);
-    const laneRow: Row = { el: laneRowEl, lane, track: null, events: tracks.flatMap((t) => trackEvents[t] ?? []).sort(byFirst), y: 0, h: 0 };
-    laneRows.push(laneRow);
-    allRows.push(laneRow);
-    const trackBox = el('div', 'tracks');
-    for (const t of tracks) trackBox.append(buildTrack(lane, t));
-    box.append(trackBox);
-    toggle.addEventListener('click', () => setCollapsed(lane, !collapsed.has(lane)));
-    // A collapsed lane is one row of all its marks: Left/Right on its name step through them.
-    toggle.addEventListener('keydown', (e) => {
-      if (collapsed.has(lane)) stepSelection(laneRow, e);
-    });
-    toggle.addEventListener('focus', () => {
-      if (collapsed.has(lane)) selectFirstOnFocus(laneRow);
-    });
-    toggle.addEventListener('blur', () => {
-      if (selected?.row === laneRow) select(null);
-    });
-    laneEls.push(box);
-    return box;
-  }
-
-  function buildTrack(lane: number, track: number): HTMLElement {
-    const tr = data.tracks[track] as [number, number, number];
-    const type = data.types[tr[2]] as PageType;
-    const rowEl = el('div', 'row track-row');
-    rowEl.tabIndex = 0;
-    const events = trackEvents[track] ?? [];
-    const reason = visible(str(tr[1])) || '(no reason)';
-    rowEl.setAttribute('aria-label', `${reason}, type ${typeName(type)}, ${plural(events.length, 'event')}`);
-    const label = el('div', 'label');
-    const depth = ownerDepth(lane);
-    if (depth > 0) label.style.paddingLeft = `${28 + depth * 16}px`;
-    const reasonEl = el('span', 'reason', reason);
-    reasonEl.title = reason;
-    label.append(reasonEl);
-    label.append(el('span', `badge ${type.kind === 'unconventional' ? 'odd' : type.kind === 'warning' ? 'warning' : ''}`, typeName(type)));
-    const total = events.reduce((n, i) => n + (rowsOf[i]?.[6] ?? 1), 0);
-    if (total > events.length) label.append(el('span', 'count', `\u00D7${thousands(total)}`));
-    rowEl.append(label, el('div', 'plot'));
-    const row: Row = { el: rowEl, lane, track, events, y: 0, h: 0 };
-    trackRows.push(row);
-    laneTrackRows[lane]?.push(row);
-    allRows.push(row);
-    rowEl.addEventListener('keydown', (e) => stepSelection(row, e));
-    rowEl.addEventListener('focus', () => selectFirstOnFocus(row));
-    rowEl.addEventListener('blur', () => {
-      if (selected?.row === row) select(null);
-    });
-    return rowEl;
-  }
-
-  function setCollapsed(lane: number, value: boolean, now = true): void {
+  function setCollapsed(lane: number, value: boolean): void {
     if (value) collapsed.add(lane);
     else collapsed.delete(lane);
-    const box = laneEls[lane];
-    box?.querySelector('.toggle')?.setAttribute('aria-expanded', String(!value));
-    const tracks = box?.querySelector('.tracks') as HTMLElement | null;
-    if (tracks) tracks.hidden = value;
-    sizeLane(lane);
-    if (now) relayout();
+    relayout();
   }
-  // Every lane, then one layout: a layout per lane is quadratic on a page of thousands of lanes.
   const setAll = (value: boolean): void => {
-    laneRows.forEach((r) => setCollapsed(r.lane, value, false));
+    data.lanes.forEach((_, lane) => (value ? collapsed.add(lane) : collapsed.delete(lane)));
     relayout();
   };
   collapseAll.addEventListener('click', () => setAll(true));
   expandAll.addEventListener('click', () => setAll(false));
 
-  // A lane off screen is not laid out at all (content-visibility: auto in the stylesheet): it keeps
-  // the height it will have, from the rows' fixed heights, so that the lanes below stay where they are.
+  // Every row has a fixed height (the stylesheet's), so where each lies is known without laying one out.
   const px = (name: string): number => parseFloat(getComputedStyle(doc.documentElement).getPropertyValue(name)) || 0;
-  const laneHeight = px('--lane-h');
-  const rowHeight = px('--row-h');
-  function sizeLane(lane: number): void {
-    const shown = collapsed.has(lane) ? 0 : (laneTrackRows[lane] ?? []).filter((r) => !r.el.hidden).length;
-    laneEls[lane]?.style.setProperty('contain-intrinsic-height', `${laneHeight + shown * rowHeight}px`);
-  }
+  const sizes = { group: px('--group-h'), lane: px('--lane-h'), row: px('--row-h') };
 
+  /** Which tracks and lanes the filter shows, worked out once per change of the filter. */
+  let trackVisible: boolean[] = [];
+  let laneVisible: boolean[] = [];
   function applyFilter(): void {
     let events = 0;
-    for (const row of trackRows) {
-      const shown = row.track !== null && trackShown(row.track);
-      row.el.hidden = !shown;
-      if (shown) events += row.events.length;
-    }
+    trackVisible = data.tracks.map((_, t) => trackShown(t));
+    trackVisible.forEach((shown, t) => {
+      if (shown) events += trackEvents[t]?.length ?? 0;
+    });
     // A lane shows while any of its tracks does, or (an owner) while anything it owns shows. Owned
     // lanes come after their owner's, so walking back settles every member before its owner.
-    const laneShown = data.lanes.map((_, l) => (laneTracks[l] ?? []).some(trackShown));
+    laneVisible = data.lanes.map((_, l) => (laneTracks[l] ?? []).some((t) => trackVisible[t] === true));
     for (let l = data.lanes.length - 1; l >= 0; l -= 1) {
       const owner = data.lanes[l]?.owner ?? null;
-      if (laneShown[l] && owner !== null) laneShown[owner] = true;
+      if (laneVisible[l] && owner !== null) laneVisible[owner] = true;
     }
-    laneRows.forEach((row) => {
-      const box = laneEls[row.lane];
-      if (box) box.hidden = !laneShown[row.lane];
-      sizeLane(row.lane);
-    });
-    groupEls.forEach((section, i) => {
-      section.hidden = !(data.groups[i]?.lanes ?? []).some((l) => laneShown[l]);
-    });
     shownText.textContent = `${plural(events, 'event')} of ${thousands(rowsOf.length)} shown`;
     relayout();
   }
@@ -488,48 +374,51 @@ function timelinePage(): void {
   }
   const colourOf = (type: PageType): string => colours[type.kind === 'unconventional' ? 'odd' : type.kind] ?? '#888';
 
-  /** Where each shown lane lies (in .rows), top to bottom; its rows are measured when they come into view. */
-  let laneBoxes: { lane: number; y: number; h: number }[] = [];
-  /** The rows that draw marks in the part of .rows last drawn, top to bottom, measured then. */
+  /** Where every shown row lies (layout.ts): set by the first filter below. */
+  let layout: Layout = { items: [], height: 0, groupItem: new Map(), laneItem: new Map(), trackItem: new Map() };
+  /** The rows that draw marks in the part of .rows last drawn, top to bottom. */
   let visibleRows: Row[] = [];
+  /** Where every shown row lies: after a filter, a collapse or a resize. */
   function relayout(): void {
-    laneBoxes = [];
-    laneEls.forEach((box, lane) => {
-      if (box.hidden || (box.parentElement as HTMLElement).hidden) return;
-      laneBoxes.push({ lane, y: offsetWithin(box), h: box.offsetHeight });
-    });
+    layout = layOut(
+      {
+        groups: data.groups,
+        laneTracks,
+        laneShown: (lane) => laneVisible[lane] === true,
+        trackShown: (track) => trackVisible[track] === true,
+        collapsed: (lane) => collapsed.has(lane),
+      },
+      sizes,
+    );
+    for (const it of layout.items) {
+      const row = it.kind === 'lane' ? laneRows[it.lane] : it.kind === 'track' ? trackRows[it.track] : undefined;
+      if (row === undefined) continue;
+      row.y = it.y;
+      row.h = it.h;
+    }
+    rowsEl.style.height = layout.height > 0 ? `${layout.height}px` : '';
+    // The rows in the document at once, as a filter or a collapse is made; their marks at the next frame.
+    renderRows(rowsEl.getBoundingClientRect());
     scheduleDraw(false);
   }
-  // A lane whose height turns out other than it was given (laid out when it came into view) moves those below.
-  const resized = new ResizeObserver(() => relayout());
+  /** The rows on screen and a screen either side into the document (r: where .rows is on screen); on paper, every row. */
+  function renderRows(r: DOMRect): void {
+    if (printing) lanes.render(layout, 0, layout.height);
+    else lanes.render(layout, -r.top - innerHeight, 2 * innerHeight - r.top);
+  }
   /** The rows that draw marks between top and bottom: a collapsed lane's own row, else its shown reason rows. */
   function rowsBetween(top: number, bottom: number): Row[] {
-    let lo = 0;
-    let hi = laneBoxes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const b = laneBoxes[mid] as { y: number; h: number };
-      if (b.y + b.h <= top) lo = mid + 1;
-      else hi = mid;
-    }
+    const [from, to] = itemsBetween(layout, top, bottom);
     const rows: Row[] = [];
-    for (let i = lo; i < laneBoxes.length; i += 1) {
-      const b = laneBoxes[i] as { lane: number; y: number };
-      if (b.y >= bottom) break;
-      const lane = collapsed.has(b.lane) ? [laneRows[b.lane] as Row] : (laneTrackRows[b.lane] ?? []).filter((r) => !r.el.hidden);
-      for (const row of lane) {
-        row.y = offsetWithin(row.el);
-        row.h = row.el.offsetHeight;
-        rows.push(row);
-      }
+    for (let i = from; i < to; i += 1) {
+      const it = layout.items[i] as Item;
+      const row = it.kind === 'track' ? trackRows[it.track] : it.kind === 'lane' && collapsed.has(it.lane) ? laneRows[it.lane] : undefined;
+      if (row !== undefined) rows.push(row);
     }
     return rows;
   }
-  function offsetWithin(node: HTMLElement): number {
-    let y = 0;
-    for (let n: HTMLElement | null = node; n !== null && n !== rowsEl; n = n.offsetParent as HTMLElement | null) y += n.offsetTop;
-    return y;
-  }
+  /** Whether a row is in the layout now (its lane and, unless collapsed, its track shown). */
+  const inLayout = (row: Row): boolean => (row.track === null ? layout.laneItem.has(row.lane) && collapsed.has(row.lane) : layout.trackItem.has(row.track));
 
   // The plot's width, read once per frame (measurePlot in draw): a read after the axis changed forces
   // a layout, and one per tick made thousands of them.
@@ -601,10 +490,12 @@ function timelinePage(): void {
   }
 
   function draw(): void {
+    // Everything read from the layout first, then written: a read after a write lays the page out again.
     const w = measurePlot();
-    if (axisDirty) drawAxis();
     const r = rowsEl.getBoundingClientRect();
     const stickyBottom = printing ? r.top : axisRow.getBoundingClientRect().bottom;
+    if (axisDirty) drawAxis();
+    renderRows(r);
     const top = Math.max(0, stickyBottom - r.top);
     // On paper every row is drawn, up to the largest canvas a browser keeps.
     const bottom = printing ? Math.min(r.height, MAX_CANVAS) : Math.min(r.height, innerHeight - r.top);
@@ -627,7 +518,8 @@ function timelinePage(): void {
     for (const row of visibleRows) {
       const y = row.y - top;
       if (y + row.h < 0 || y > h) continue;
-      row.el.dataset.marks = String(drawRow(ctx, row, y + row.h / 2, w));
+      const marks = String(drawRow(ctx, row, y + row.h / 2, w));
+      if (row.el !== null && row.el.dataset.marks !== marks) row.el.dataset.marks = marks;
     }
     if (selected !== null && visibleRows.includes(selected.row)) {
       const m = markBox(selected.row, selected.event);
@@ -657,7 +549,7 @@ function timelinePage(): void {
       const ev = rowsOf[i];
       if (ev === undefined) continue;
       const tr = data.tracks[ev[0]];
-      if (tr === undefined || (row.track === null && !trackShown(ev[0]))) continue;
+      if (tr === undefined || (row.track === null && trackVisible[ev[0]] !== true)) continue;
       const type = data.types[tr[2]] as PageType;
       const first = at(ev[4]);
       if (first === null) continue;
@@ -774,7 +666,7 @@ function timelinePage(): void {
     let bestD = 7;
     for (const i of row.events) {
       const ev = rowsOf[i];
-      if (ev === undefined || (row.track === null && !trackShown(ev[0]))) continue;
+      if (ev === undefined || (row.track === null && trackVisible[ev[0]] !== true)) continue;
       const m = markBox(row, i);
       if (m === null) continue;
       const d = x < m.x1 ? m.x1 - x : x > m.x2 ? x - m.x2 : 0;
@@ -787,16 +679,17 @@ function timelinePage(): void {
   }
   /** The row's events that have a mark: timed, and (in a collapsed lane) of a type and reason the filter shows. */
   function shownEvents(row: Row): number[] {
-    return row.events.filter((i) => markBox(row, i) !== null && (row.track !== null || trackShown(rowsOf[i]?.[0] ?? -1)));
+    return row.events.filter((i) => markBox(row, i) !== null && (row.track !== null || trackVisible[rowsOf[i]?.[0] ?? -1] === true));
   }
   /** A cause's event: its lane opened, its row scrolled into view, its mark selected. */
   function showEvent(i: number): void {
     const track = rowsOf[i]?.[0] ?? -1;
     const lane = data.tracks[track]?.[0] ?? -1;
-    const row = collapsed.has(lane) ? laneRows[lane] : (laneTrackRows[lane] ?? []).find((r) => r.track === track);
-    if (row === undefined) return;
-    if (row.el.hidden) return;
-    row.el.scrollIntoView({ block: 'center' });
+    const row = collapsed.has(lane) ? laneRows[lane] : trackRows[track];
+    if (row === undefined || !inLayout(row)) return;
+    window.scrollTo({ top: scrollY + rowsEl.getBoundingClientRect().top + row.y + row.h / 2 - innerHeight / 2 });
+    // Its row into the document now, not at the next frame.
+    draw();
     select({ row, event: i });
   }
   function select(next: { row: Row; event: number } | null): void {
@@ -812,11 +705,11 @@ function timelinePage(): void {
           const span = view.end - view.start;
           setView(t - span / 2, t + span / 2);
         }
-        const rect = next.row.el.getBoundingClientRect();
+        const rowTop = rowsEl.getBoundingClientRect().top + next.row.y;
         const lr = layer.getBoundingClientRect();
-        showTooltip(next.event, lr.left + xOf(drawnAt(at(rowsOf[next.event]?.[4] ?? null) ?? view.start)), rect.top + rect.height / 2);
+        showTooltip(next.event, lr.left + xOf(drawnAt(at(rowsOf[next.event]?.[4] ?? null) ?? view.start)), rowTop + next.row.h / 2);
       }
-      next.row.el.setAttribute('aria-describedby', 'tooltip');
+      next.row.el?.setAttribute('aria-describedby', 'tooltip');
     }
     scheduleDraw(false);
   }
@@ -946,7 +839,6 @@ function timelinePage(): void {
   readColours();
   showRange();
   applyFilter();
-  for (const box of laneEls) resized.observe(box);
   scheduleDraw(true);
 }
 

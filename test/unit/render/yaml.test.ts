@@ -1,0 +1,85 @@
+// -o yaml is written by a fast writer for the common shapes and by the yaml package for the rest:
+// whatever the document, the text is the package's own, byte for byte (issue 27: no output may
+// change for speed).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { libraryYaml, toYamlText, yamlTextChunks } from '../../../src/render/yaml.ts';
+
+// Texts weighted towards what YAML reads as something else or must quote: indicators, `: `, ` #`,
+// YAML 1.1 booleans, numbers, timestamps, document markers, quotes of both kinds, controls.
+const tricky = fc.constantFrom(
+  '', ' ', 'yes', 'No', 'ON', 'off', 'y', 'N', 'null', 'Null', '~', 'true', 'False', '0123', '0x1f', '0b101', '1_000', '190:20:30',
+  '1e3', 'e3', 'E10', 'e', '+1', '-1', '.5', '.inf', '-.Inf', '.NaN', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '<<', '=', '---', '--- x', '...', '%YAML',
+  '- x', '-', '?', '? x', ':', 'a: b', 'a:b', 'a #b', 'a#b', '#x', '&a', '*a', '!t', '|', '>', "'", '"', 'it\'s', 'say "hi"', 'both \' and "',
+  '[x]', '{x}', 'a, b', '@x', '`x', 'x ', ' x', 'x:', 'tab\there', 'line\nbreak', 'long line\nbreak that goes on past forty characters', '\u202e', '\u0000', 'é', '日本',
+);
+const word = fc.stringMatching(/^[A-Za-z0-9 :#'"\-?.,_/{}[\]&*!|>%@`=<~+]{0,12}$/);
+const text = fc.oneof(tricky, word, fc.string({ maxLength: 8 }), fc.tuple(tricky, word, tricky).map((parts) => parts.join('')));
+const key = fc.oneof(fc.constantFrom('uid', 'message', 'fieldPath', 'y', 'on', 'null', '1', 'a b', 'a: b', '', '-x', 'x'.repeat(1100)), fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/), text);
+const scalar = fc.oneof(
+  { weight: 6, arbitrary: text },
+  { weight: 2, arbitrary: fc.integer({ min: -1e6, max: 1e6 }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -0, 1.5, 1e21, 2 ** 53, Number.NaN, Infinity, true, false, null) },
+);
+const { value: doc } = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 4 }),
+  object: fc.dictionary(key, fc.oneof(tie('value'), fc.constant(undefined)), { maxKeys: 5 }),
+}));
+
+describe('-o yaml', () => {
+  test('comes in pieces of about 64 kB that join to the whole text', () => {
+    const events = Array.from({ length: 2000 }, (_, i) => ({ uid: `u${i}`, message: `Started container web-${i}: ok`, count: i }));
+    const pieces = [...yamlTextChunks(events)];
+    assert.ok(pieces.length > 1 && pieces.every((p) => p.length < 70 * 1024), `${pieces.length} pieces`);
+    assert.equal(pieces.join(''), libraryYaml(events));
+  });
+
+  test('is the yaml package\'s text for any document', () => {
+    fc.assert(fc.property(doc, (d) => toYamlText(d) === libraryYaml(d)), { numRuns: 3000 });
+  });
+
+  test('is the package\'s text for a list of events, whatever their fields hold', () => {
+    const event = fc.record({ uid: text, message: text, count: fc.integer({ min: 0, max: 100 }), object: fc.record({ kind: text, name: text }), extra: doc });
+    fc.assert(fc.property(fc.array(event, { maxLength: 6 }), (events) => [...yamlTextChunks(events)].join('') === libraryYaml(events)), { numRuns: 1000 });
+  });
+
+  test('an object met twice is written in full each time, as the package writes it (no anchor, no alias)', () => {
+    const shared = { kind: 'Pod', name: 'web' };
+    const events = [{ uid: 'a', object: shared }, { uid: 'b', object: shared, again: shared }];
+    const text = toYamlText(events);
+    assert.equal(text, libraryYaml(events));
+    assert.doesNotMatch(text, /&|\*/);
+  });
+
+  test('writes plain events without the package', () => {
+    const events = [
+      { uid: 'u1', message: 'Readiness probe failed: Get "http://10.0.0.1:8080/healthz"', count: 2, seen: null, wide: true, object: { kind: 'Pod', fieldPath: '' }, tree: [] },
+      { uid: 'u2', message: 'Created container web', count: 1, seen: '2026-12-01T10:00:00Z', wide: false, object: {}, tree: [{ kind: 'ReplicaSet' }] },
+    ];
+    assert.equal(
+      [...yamlTextChunks(events)].join(''),
+      [
+        '- uid: u1',
+        '  message: \'Readiness probe failed: Get "http://10.0.0.1:8080/healthz"\'',
+        '  count: 2',
+        '  seen: null',
+        '  wide: true',
+        '  object:',
+        '    kind: Pod',
+        '    fieldPath: ""',
+        '  tree: []',
+        '- uid: u2',
+        '  message: Created container web',
+        '  count: 1',
+        '  seen: "2026-12-01T10:00:00Z"',
+        '  wide: false',
+        '  object: {}',
+        '  tree:',
+        '    - kind: ReplicaSet',
+        '',
+      ].join('\n'),
+    );
+  });
+});
