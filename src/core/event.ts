@@ -91,6 +91,44 @@ function isNewApiView(raw: Json): boolean {
   return asString(raw.apiVersion).startsWith('events.k8s.io/') || NEW_API_ONLY_FIELDS.some((key) => key in raw);
 }
 
+/**
+ * The core/v1 view of a raw event, as the API server converts an events.k8s.io/v1 Event
+ * (kubernetes/kubernetes pkg/apis/events/v1/conversion.go:26-40, Convert_v1_Event_To_core_Event:
+ * regarding, note, deprecatedSource/Count/FirstTimestamp/LastTimestamp become involvedObject,
+ * message, source, count, firstTimestamp, lastTimestamp; reportingController is core/v1 JSON's
+ * reportingComponent; eventTime, series, action, reason, type, related, reportingInstance and the
+ * metadata are the same fields). Both views are one stored object, so this is what a core/v1 reader
+ * gets for it: the Collector's k8s_events receiver watches core/v1 only (contrib
+ * receiver/k8seventsreceiver v0.111.0 receiver.go:127-131). A core/v1 object is returned as it is.
+ */
+export function coreV1View(input: unknown): Json {
+  const raw = asObject(input);
+  if (!isNewApiView(raw)) return raw;
+  const {
+    regarding,
+    note,
+    deprecatedSource,
+    deprecatedCount,
+    deprecatedFirstTimestamp,
+    deprecatedLastTimestamp,
+    reportingController,
+    ...same
+  } = raw;
+  const renamed: Json = {
+    involvedObject: regarding,
+    message: note,
+    source: deprecatedSource,
+    count: deprecatedCount,
+    firstTimestamp: deprecatedFirstTimestamp,
+    lastTimestamp: deprecatedLastTimestamp,
+    reportingComponent: reportingController,
+  };
+  const view: Json = { ...same };
+  if (typeof raw.apiVersion === 'string') view.apiVersion = 'v1';
+  for (const [key, value] of Object.entries(renamed)) if (value !== undefined) view[key] = value;
+  return view;
+}
+
 /** Normalises a raw event from either API (or a saved copy). Never throws. */
 export function normaliseEvent(input: unknown): Event {
   const raw = asObject(input);

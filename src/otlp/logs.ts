@@ -15,10 +15,12 @@
 // severity filter finds it: here it gets WARN with the type as severity text, and
 // evtimeline.event.type says the raw type.
 //
-// Pure: raw core/v1 event JSON in, plain data out. The wire encoding (protobuf or JSON) is
+// Pure: raw event JSON in (core/v1, or events.k8s.io/v1 read through its core/v1 view, so both
+// shapes of one event give one record), plain data out. The wire encoding (protobuf or JSON) is
 // src/otlp/encode.ts, through the official @opentelemetry/otlp-transformer.
 import { asObject, stringOrNumber } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
+import { coreV1View } from '../core/event.ts';
 
 /** [seconds, nanoseconds] since the epoch, as OpenTelemetry's HrTime. */
 type HrTime = [number, number];
@@ -155,10 +157,13 @@ function putIf(attributes: Record<string, AttributeValue>, key: string, value: s
 }
 
 /**
- * The log record for one core/v1 Event version (as the API server sent it, or as a record keeps
- * it), observed at `observed`.
+ * The log record for one Event version (as the API server sent it, or as a record keeps it),
+ * observed at `observed`. An events.k8s.io/v1 object (`regarding`, `note`, `deprecated*`) is read
+ * through its core/v1 view: the record is the one the k8s_events receiver, a core/v1 watcher,
+ * writes for the same stored event.
  */
-export function eventToLog(event: Json, observed: HrTime): OtlpLog {
+export function eventToLog(raw: Json, observed: HrTime): OtlpLog {
+  const event = coreV1View(raw);
   const meta = asObject(event.metadata);
   const involved = asObject(event.involvedObject);
   const source = asObject(event.source);
@@ -195,8 +200,8 @@ export function eventToLog(event: Json, observed: HrTime): OtlpLog {
   putIf(attributes, OUR.resourceVersion, stringOrNumber(meta.resourceVersion));
   if (typeof series.count === 'number') attributes[OUR.seriesCount] = series.count;
   putIf(attributes, OUR.seriesLastObserved, stringOrNumber(series.lastObservedTime));
-  // core/v1 JSON spells reportingController `reportingComponent`.
-  putIf(attributes, OUR.reportingController, stringOrNumber(event.reportingComponent) || stringOrNumber(event.reportingController));
+  // core/v1 JSON spells reportingController `reportingComponent` (coreV1View renames it).
+  putIf(attributes, OUR.reportingController, stringOrNumber(event.reportingComponent));
   putIf(attributes, OUR.reportingInstance, stringOrNumber(event.reportingInstance));
   putIf(attributes, OUR.sourceComponent, stringOrNumber(source.component));
   putIf(attributes, OUR.eventTime, eventTime);

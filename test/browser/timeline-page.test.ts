@@ -20,7 +20,8 @@ import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
 import { timelineHtml } from '../../src/app/timeline-html.ts';
 import { about, handTree, SMALL_ROLLOUT } from '../support/trees.ts';
-import { fromCluster } from '../support/sources.ts';
+import { fromCluster, memorySource, openSources } from '../support/sources.ts';
+import { fleetSource } from '../../src/core/fleet.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
 
 const dir = scratchDir('html');
@@ -822,6 +823,28 @@ test('a control character reads the same in the headline and in the lanes: ESC a
   await page.locator('.track-row').first().focus();
   assert.equal((await tooltip(page)).Message, 'a\\rb');
   assert.doesNotMatch(await page.locator('main').innerText(), /\\u001b|\\u0007/);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('several contexts: a group of lanes per cluster and namespace, titled with its context; the same Pod name in two clusters is two lanes', async () => {
+  const member = (context: string, raw: Record<string, unknown>[]) => {
+    const server = `https://${context.replace(/[^a-z]/g, '')}.example:6443`;
+    return { context, server, namespace: 'shop', source: memorySource({ provenance: fromCluster({ context, server, namespace: 'shop' }), raw }) };
+  };
+  const pod = (objectUid: string, reason: string, first: number) => ev({ namespace: 'shop', kind: 'Pod', apiVersion: 'v1', objectName: 'web-1', objectUid, reason, type: 'Warning', first });
+  const live = fleetSource([member('east', [pod('uid-east', 'BackOff', 300)]), member('west\x1b[1m', [pod('uid-west', 'FailedScheduling', 200), ev({ namespace: 'shop', kind: 'Deployment', apiVersion: 'apps/v1', objectName: 'web', objectUid: 'uid-web', reason: 'ScalingReplicaSet', first: 400 })])]);
+  const fake = fakeDeps({ openSource: openSources({ live }).open, now: NOW });
+  assert.equal(await runCli(['--context', 'east,west', '-o', 'html'], fake.deps), 0, fake.stderr());
+  const opened = await openPage(browser, 'fleet.html', fake.stdout());
+  const { page } = opened;
+  const groups = await page.locator('section.group').evaluateAll((els) =>
+    els.map((e) => [e.querySelector('.group-title')?.textContent, Array.from(e.querySelectorAll('.lane-row .toggle'), (t) => t.firstChild?.textContent)]),
+  );
+  assert.deepEqual(groups, [
+    ['context east \u00B7 namespace shop \u00B7 1 object', ['Pod/web-1']],
+    ['context west^[[1m \u00B7 namespace shop \u00B7 2 objects', ['Deployment/web', 'Pod/web-1']],
+  ]);
   assertQuiet(opened);
   await page.close();
 });

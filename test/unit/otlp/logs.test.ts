@@ -7,7 +7,7 @@ import { encodeLogs } from '../../../src/otlp/encode.ts';
 import { parseGoTimeString, parseOtlpEventLines, parseOtlpLines } from '../../../src/otlp/collector-file.ts';
 import { collectorFileSource } from '../../../src/otlp/collector-stream.ts';
 import { otlpProvenanceNotice } from '../../../src/render/otlp-status.ts';
-import { NOW, ev, labEvents, newEv } from '../../support/builders.ts';
+import { NOW, ev, eventsV1, labEvents, newEv } from '../../support/builders.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -98,6 +98,79 @@ describe('one event version as one log record, named as the k8s_events receiver 
 
   test('the observed time is when the version was observed', () => {
     assert.deepEqual(eventToLog(started, [1, 2]).observed, [1, 2]);
+  });
+});
+
+describe('both Events APIs: one stored event, one log record', () => {
+  // One event as `kubectl get events.v1.events.k8s.io -o json` and as `kubectl get events -o json`
+  // return it: the same stored object, renamed by the API server (kubernetes/kubernetes
+  // pkg/apis/events/v1/conversion.go:26-40). Both are written out here, not derived from each other.
+  const meta = { name: 'build-1.18a1b2c3d4e5f607', namespace: 'op-events', uid: 'uid-both', resourceVersion: '4242', creationTimestamp: '2026-11-30T11:58:00Z' };
+  const object = { apiVersion: 'ev.labhub.io/v1', kind: 'Pipeline', name: 'build-1', namespace: 'op-events', uid: '11111111-2222-3333-4444-555555555555', fieldPath: 'spec.stages{build}', resourceVersion: '77' };
+  const common = {
+    metadata: meta,
+    eventTime: '2026-11-30T11:58:00.123456Z',
+    series: { count: 4, lastObservedTime: '2026-11-30T11:59:30.654321Z' },
+    reportingInstance: 'pipeline-operator-0',
+    action: 'Reconcile',
+    reason: 'StageStalled',
+    type: 'Warning',
+  };
+  const newShape = {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    ...common,
+    reportingController: 'pipeline-operator',
+    regarding: object,
+    note: 'Stage "build" of build-1 stalled <script>.',
+    deprecatedSource: { component: 'pipeline-operator', host: 'node-7' },
+    deprecatedCount: 2,
+    deprecatedFirstTimestamp: '2026-11-30T11:58:00Z',
+    deprecatedLastTimestamp: '2026-11-30T11:59:00Z',
+  };
+  const coreShape = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    ...common,
+    reportingComponent: 'pipeline-operator',
+    involvedObject: object,
+    message: 'Stage "build" of build-1 stalled <script>.',
+    source: { component: 'pipeline-operator', host: 'node-7' },
+    count: 2,
+    firstTimestamp: '2026-11-30T11:58:00Z',
+    lastTimestamp: '2026-11-30T11:59:00Z',
+  };
+
+  test('the events.k8s.io/v1 shape gives the record the core/v1 shape gives: body, resource, attributes, time, severity', () => {
+    assert.deepEqual(eventToLog(newShape, observed), eventToLog(coreShape, observed));
+  });
+
+  test('the events.k8s.io/v1 shape keeps its note, regarding, series, reporter and deprecated* fields', () => {
+    const log = eventToLog(newShape, observed);
+    assert.equal(log.body, 'Stage "build" of build-1 stalled <script>.');
+    assert.equal(log.resource['k8s.node.name'], 'node-7');
+    assert.equal(log.resource['k8s.object.kind'], 'Pipeline');
+    assert.equal(log.resource['k8s.object.name'], 'build-1');
+    assert.equal(log.resource['k8s.object.fieldpath'], 'spec.stages{build}');
+    assert.equal(log.attributes['k8s.namespace.name'], 'op-events');
+    assert.equal(log.attributes['k8s.event.count'], 2, 'deprecatedCount, never series.count, as the receiver counts');
+    assert.equal(log.attributes['evtimeline.event.series.count'], 4);
+    assert.equal(log.attributes['evtimeline.event.series.last_observed_time'], '2026-11-30T11:59:30.654321Z');
+    assert.equal(log.attributes['evtimeline.event.reporting_controller'], 'pipeline-operator');
+    assert.equal(log.attributes['evtimeline.event.source.component'], 'pipeline-operator');
+    assert.equal(log.attributes['evtimeline.event.first_timestamp'], '2026-11-30T11:58:00Z');
+    assert.equal(log.attributes['evtimeline.event.last_timestamp'], '2026-11-30T11:59:00Z');
+    assert.deepEqual(log.time, [Date.parse('2026-11-30T11:58:00Z') / 1000, 123_456_000]);
+  });
+
+  test('the new recorder\'s usual shape (no deprecated* fields) read back from our export is the same event', async () => {
+    const fresh = eventsV1({ seriesCount: 3, seriesLast: 5 });
+    const got = normaliseEvent(parseOtlpLines(await exportedLine([fresh]))?.versions[0]?.event);
+    const want = normaliseEvent(fresh);
+    assert.deepEqual(got, want);
+    assert.equal(got.message, 'Pipeline build-1 reconciled.');
+    assert.equal(got.object.name, 'build-1');
+    assert.equal(got.count, 3);
   });
 });
 
