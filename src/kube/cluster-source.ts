@@ -10,11 +10,13 @@ import { ApiError, targetGetter } from './http.ts';
 import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects } from './objects.ts';
+import type { Listed } from './objects.ts';
 import { answerFromListing } from './tree-lookups.ts';
 import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
 import { followObject, listOwned } from './object-follow.ts';
 import { readFacts, startFacts } from './facts.ts';
+import type { StartedFacts } from './facts.ts';
 import { listOwnership } from './tree-listing.ts';
 import type { UnlistedResource } from './tree-listing.ts';
 
@@ -39,7 +41,15 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
   const discovery = serverDiscovery(targetGetter(target, timeoutMs));
   let gaps: UnlistedResource[] = [];
   let listing: OwnershipListing | undefined;
-  const lookUp = (refs: ObjectRef[]) => lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, discovery);
+  /** The facts begun beside the events: their full list of the namespace's Pods answers the first lookups too. */
+  let started: StartedFacts | undefined;
+  const lookUp = async (refs: ObjectRef[]) => {
+    // Once: a later batch (a watch's) must not be answered from a list read before it.
+    const early = await started?.listedPods();
+    started = undefined;
+    const listed: Listed = early === null || early === undefined ? new Map() : new Map([[early.path, early.metadata]]);
+    return lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, discovery, listed);
+  };
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
@@ -76,7 +86,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       },
     },
     facts: (events, now) => readFacts(target, events, now, { timeoutMs }),
-    startFacts: () => startFacts(target, namespace, { timeoutMs }),
+    startFacts: () => (started = startFacts(target, namespace, { timeoutMs })),
     discovery,
     async ownership(ns) {
       const read = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);
