@@ -11,6 +11,7 @@
 // A benchmark, not a test: it prints figures and judges nothing. The control planes are stopped at
 // the end and on an error.
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
 import { populate } from './bench-events.ts';
@@ -66,10 +67,17 @@ try {
     ...names.map((name) => ({ name: `evtimeline --context ${name}`, command: plugin(['--context', name]) })),
     { name: `evtimeline --contexts '^c\\d'`, command: plugin(['--contexts', '^c\\d']) },
     { name: `evtimeline --context one (${events * contexts} events)`, command: plugin(['--context', 'one']) },
+    // kubectl beside them in the same run: what one context costs the tool people already use.
+    { name: 'kubectl events --context c0', command: ['kubectl', 'events', '--context', 'c0', '--kubeconfig', kubeconfig] },
   ];
+  // The machine is shared: its load before and after says how far the figures can be trusted.
+  const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+  const before = load();
   const results = await interleave(helper, subjects, runs, process.env);
   const slowest = results.slice(0, contexts).reduce((a, b) => (b.wallSeconds > a.wallSeconds ? b : a));
   process.stdout.write(`${markdownTable(results, slowest.name)}\n\nratios to the slowest single context (${slowest.name}); ${runs} runs, medians\n`);
+  const spread = results.map((r) => `${r.name}: ${r.wallRange.map((w) => `${(w * 1000).toFixed(0)} ms`).join(' to ')}`);
+  process.stdout.write(`wall time, fastest to slowest run:\n${spread.map((line) => `  ${line}\n`).join('')}load average (1, 5, 15 min): ${before} before, ${load()} after; ${cpus().length} CPUs\n`);
 } finally {
   await Promise.all(cps.map((cp) => cp.stop()));
 }

@@ -1,7 +1,8 @@
 // `npm run bench:follow`: a follow and a record that run for a long time (issue 27, goal 5). A
 // private control plane (test/harness) with --event-ttl 3m, so the events the server holds level
 // off after about 4 minutes (3 minutes, plus up to 1 minute of kube-apiserver's lease reuse,
-// --lease-reuse-duration-seconds 60) and memory that still grows after minute 5 is the reader's own. Three readers start on it at once:
+// --lease-reuse-duration-seconds 60) and memory that still grows after minute 5 is the reader's
+// own. Three readers start on it at once:
 //
 //   kubectl evtimeline -w -A                (the table, read from its stdout)
 //   kubectl evtimeline record -A FILE       (the JSON Lines, read back from FILE as it grows)
@@ -10,12 +11,13 @@
 // then a driver creates core/v1 events at --rate per second (default 50) for --minutes (default
 // 30), spread over --namespaces namespaces, each with its own name and message
 // (`bench-follow ev#N`), so every row, line and informer call is matched to the event it shows.
-// Every minute it prints the RSS of each reader (/proc/PID/status VmRSS; kubectl execs the plugin
-// in its own process) and what each has seen; at the end, per reader: events seen, lost (created,
-// never seen) and duplicated (seen more than once), and how flat RSS stayed after minute 5.
+// Every minute it prints the RSS and RssAnon of each reader (/proc/PID/status; kubectl execs the
+// plugin in its own process) and what each has seen; at the end, per reader: events seen, lost
+// (created, never seen), duplicated (seen more than once), TTL deletions, lag p50/p99/max, how flat
+// RSS stayed after minute 5, and CPU per event (/proc/PID/stat).
 //
 // Then the ramp (--ramp-seconds per step, 0 skips it): the same readers, the rate doubled each step
-// from 2 x --rate until record falls behind. Record keeps up with a rate when, 5 s after the step's
+// from 2 x --rate until record falls behind, then the gap halved. Record keeps up with a rate when, 5 s after the step's
 // last create, its file holds every event of the step and the 99th percentile of its lag (the
 // line's observedAt minus the time the create returned) is at most 2 s. The informer is judged
 // alike, as the reference; a step where the driver cannot create at 90% of the rate (the API server

@@ -45,6 +45,8 @@ export function median(values: number[]): number {
 
 export interface Result extends Measured {
   name: string;
+  /** the fastest and slowest of the runs' wall times: the spread around the median */
+  wallRange: [number, number];
 }
 
 /**
@@ -80,6 +82,7 @@ export async function interleave(helper: string, subjects: Subject[], runs: numb
       wallSeconds: median(mine.map((m) => m.wallSeconds)),
       cpuSeconds: median(mine.map((m) => m.cpuSeconds)),
       maxRssMiB: median(mine.map((m) => m.maxRssMiB)),
+      wallRange: [Math.min(...mine.map((m) => m.wallSeconds)), Math.max(...mine.map((m) => m.wallSeconds))],
     };
   });
 }

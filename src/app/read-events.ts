@@ -18,7 +18,7 @@ import { sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
 import { resolveFilter, resolveSavedFilter } from './for-object.ts';
-import { treeFor, treesOfLabelled } from './tree.ts';
+import { treeFor, treeInEachCluster, treesOfLabelled } from './tree.ts';
 import { labelsFor } from './labels.ts';
 import type { Tree } from '../core/ownership.ts';
 import { statusLine } from './status-line.ts';
@@ -120,7 +120,8 @@ export async function readEvents(
     // Every event of the namespace makes the tree (the children's, the owners' messages naming
     // them); the other criteria then choose among the members' events.
     const all = dedupeByUid(read.events);
-    const tree = await treeFor(source, filter.object, all, deps);
+    const answered = source.members?.filter((m) => !unanswered.some((u) => u.context === m.context));
+    const tree = answered === undefined ? await treeFor(source, filter.object, all, deps) : await treeInEachCluster(answered, filter.object, all, deps);
     const members = all.filter((ev) => tree.chainOf(ev) !== undefined);
     const { events, hidden } = selectCounted(members, { ...filter, object: undefined }, asOf, true, await filterContext(all, filter, source, deps, common.from));
     const notes = opts.notes === false ? recorderNotes([]) : recorderNotesFor(all, events);

@@ -2,7 +2,7 @@
 // cluster's metadata-only lists, a saved file's objects) and the namespace's events. Verbs get it
 // through readEvents (read.tree); `treeFor` is the one place that reads ownership and builds it.
 import type { Deps } from '../deps.ts';
-import { UsageError } from '../errors.ts';
+import { RuntimeError, UsageError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
 import type { ObjectSelector } from '../core/filter.ts';
 import { isSelected } from '../core/filter.ts';
@@ -103,4 +103,30 @@ export async function treesOfLabelled(
   const forest = plantForest(trees);
   if (forest?.tooDeep === true) deps.stderr.write(renderTooDeepNotice());
   return forest;
+}
+
+/**
+ * Several contexts read together: the tree of `object` in each cluster that answered, from that
+ * cluster's own discovery and ownership (a Deployment/web in two clusters is two trees); an event's
+ * chain is asked of its own cluster's tree, so the events of one are never placed in another's.
+ */
+export async function treeInEachCluster(
+  members: readonly { context: string; source: EventSource }[],
+  object: ObjectSelector,
+  events: readonly Event[],
+  deps: Pick<Deps, 'stderr'>,
+): Promise<Tree> {
+  const trees = new Map<string, Tree>();
+  for (const { context, source } of members) {
+    trees.set(context, await treeFor(source, object, events.filter((ev) => ev.cluster?.context === context), deps));
+  }
+  const all = [...trees.values()];
+  const first = all[0];
+  if (first === undefined) throw new RuntimeError('no cluster answered: there is no tree to build');
+  return {
+    root: first.root,
+    nodes: all.flatMap((t) => t.nodes),
+    ...(all.some((t) => t.tooDeep === true) ? { tooDeep: true } : {}),
+    chainOf: (ev) => trees.get(ev.cluster?.context ?? '')?.chainOf(ev),
+  };
 }

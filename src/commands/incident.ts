@@ -11,7 +11,7 @@ import { renderAgesNotice } from '../render/notices.ts';
 import { renderHiddenFooter } from '../render/hidden.ts';
 import { recorderNotesJson } from '../render/recorder-notes.ts';
 import { criterionFlag, hiddenJson } from '../options/selection.ts';
-import { parseCommonOptions, parseCompare, parseEventTTL, refuseForest } from '../options/common.ts';
+import { oneTree, parseCommonOptions, parseCompare, parseEventTTL, refuseForest } from '../options/common.ts';
 import { INCIDENT_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
@@ -34,6 +34,7 @@ interface IncidentOptions {
 export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
   const common = parseCommonOptions(raw);
   refuseForest(common, 'incident');
+  oneTree(common, 'incident');
   return {
     common,
     output: parseOutputChoice(raw, INCIDENT_OUTPUTS, false),

@@ -22,7 +22,7 @@ import { recorderNotesJson, renderRecorderFooter } from '../render/recorder-note
 import { criterionFlag } from '../options/selection.ts';
 import { timelineHtml } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
-import { oneContext, parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile, refuseForest } from '../options/common.ts';
+import { oneTree, parseCommonOptions, parseCompare, parseEventTTL, parseOutputFile, refuseForest } from '../options/common.ts';
 import { TIMELINE_OUTPUTS, parseOutputChoice } from '../options/output.ts';
 import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
@@ -48,8 +48,6 @@ export interface TimelineOptions {
 
 export function parseTimelineOptions(raw: RawOptions): TimelineOptions {
   const common = parseCommonOptions(raw);
-  // One page has one lane per object, not yet one group of lanes per cluster.
-  if (raw.output === 'html') oneContext(common, '-o html');
   const output = parseOutputChoice(raw, TIMELINE_OUTPUTS, true);
   if (output.kind === 'verb' && output.format === 'html') refuseForest(common, '-o html');
   return {
@@ -69,6 +67,7 @@ function parseWatch(raw: RawOptions, common: CommonOptions): TimelineOptions['wa
   if (watch === 'none') return watch;
   if (common.from !== null) throw new UsageError(`--${watch} follows the live cluster: it does not apply to --from`);
   refuseForest(common, `--${watch}`);
+  oneTree(common, `--${watch}`);
   if (raw.compare === true) throw new UsageError(`--compare does not apply to --${watch}`);
   if (raw.outputFile !== undefined) throw new UsageError(`--output-file does not apply to --${watch}`);
   // A page is written whole once: there is no row to add to it as events come (it printed the table instead).

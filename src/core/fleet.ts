@@ -123,6 +123,7 @@ export function fleetSource(entries: FleetEntry[]): EventSource {
     // so a fleet's events go without the (gone)/(previous) marks rather than be looked up in the wrong one.
     objects: null,
     discovery: { served: () => (served ??= servedByAny(entries)) },
+    members: entries.flatMap((entry) => ('source' in entry ? [{ context: entry.context, source: entry.source }] : [])),
     follow(opts) {
       const gaveUp = opts.gaveUp ?? (() => {});
       const followed: FollowedMember[] = [];

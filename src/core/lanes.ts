@@ -36,6 +36,8 @@ interface Lane {
 }
 
 interface LaneGroup {
+  /** several contexts read together: the context the group's objects are in */
+  context?: string;
   namespace: string;
   /** in order of each lane's first event */
   lanes: Lane[];
@@ -59,16 +61,23 @@ function buildTracks(events: Event[]): Track[] {
 
 /**
  * Expects the events in timeline order (sortTimeline), each once. Groups come in byte order of
- * namespace; lanes and tracks in the order of their first event, so the object that went wrong
- * first is on top.
+ * namespace (several contexts read together: of context, then namespace, a group per cluster and
+ * namespace, an object's identity within its cluster); lanes and tracks in the order of their first
+ * event, so the object that went wrong first is on top.
  */
 export function buildLanes(events: Event[], tree?: Tree): LaneGroup[] {
   const identityOf = objectIdentities(events);
   const byNamespace = new Map<string, Map<string, Event[]>>();
+  const groupOf = new Map<string, { context?: string; namespace: string }>();
   for (const ev of events) {
     const namespace = laneNamespace(ev);
-    let lanes = byNamespace.get(namespace);
-    if (lanes === undefined) byNamespace.set(namespace, (lanes = new Map()));
+    const context = ev.cluster?.context;
+    const key = context === undefined ? namespace : `${context}\u0000${namespace}`;
+    let lanes = byNamespace.get(key);
+    if (lanes === undefined) {
+      byNamespace.set(key, (lanes = new Map()));
+      groupOf.set(key, context === undefined ? { namespace } : { context, namespace });
+    }
     const id = identityOf(ev);
     const lane = lanes.get(id);
     if (lane === undefined) lanes.set(id, [ev]);
@@ -76,13 +85,14 @@ export function buildLanes(events: Event[], tree?: Tree): LaneGroup[] {
   }
   return [...byNamespace.entries()]
     .sort(([a], [b]) => compareBytes(a, b))
-    .map(([namespace, lanes]) => {
+    .map(([key, lanes]) => {
+      const group = groupOf.get(key) as { context?: string; namespace: string };
       const built = [...lanes.values()].map((laneEvents) => ({
         // The lane names its object by an event that carries the uid, when one does.
         lane: { object: (laneEvents.find((e) => e.object.uid !== '') ?? (laneEvents[0] as Event)).object, owner: null, gone: false, tracks: buildTracks(laneEvents), size: laneEvents.length },
         chain: tree === undefined ? undefined : chainOfLane(tree, laneEvents),
       }));
-      return { namespace, lanes: tree === undefined ? built.map((b) => b.lane) : ownerFirst(tree, built) };
+      return { ...group, lanes: tree === undefined ? built.map((b) => b.lane) : ownerFirst(tree, built) };
     });
 }
 

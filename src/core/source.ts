@@ -377,4 +377,6 @@ export interface EventSource {
   followObject?(object: WatchedObject, opts: FollowOptions): AsyncIterable<FollowStep>;
   /** The objects of a resource in a namespace that `ownerUid` owns, metadata only (a rollout's ReplicaSets). */
   ownedBy?(of: { group: string; version: string; resource: string; kind: string }, namespace: string, ownerUid: string): Promise<ObjectMeta[]>;
+  /** several contexts read together (core/fleet.ts): each context's own source (--tree is built in each cluster) */
+  readonly members?: readonly { context: string; source: EventSource }[];
 }

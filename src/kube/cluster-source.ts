@@ -10,12 +10,13 @@ import { ApiError } from './http.ts';
 import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { discoveryCacheOf, lookUpObjects, targetGetter } from './objects.ts';
-import type { DiscoveryCache } from './objects.ts';
+import type { DiscoveryCache, Listed } from './objects.ts';
 import { answerFromListing } from './tree-lookups.ts';
 import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
 import { followObject, listOwned } from './object-follow.ts';
 import { readFacts, startFacts } from './facts.ts';
+import type { StartedFacts } from './facts.ts';
 import { listOwnership } from './tree-listing.ts';
 import type { UnlistedResource } from './tree-listing.ts';
 
@@ -40,11 +41,17 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
   const served: DiscoveryCache = new Map();
   let gaps: UnlistedResource[] = [];
   let listing: OwnershipListing | undefined;
+  /** The facts begun beside the events: their full list of the namespace's Pods answers the first lookups too. */
+  let started: StartedFacts | undefined;
   /** Lookups of group/versions the server's discovery (read for --for, --tree) already holds ask it no more. */
   const lookUp = async (refs: ObjectRef[]) => {
     const known = await discovery.known();
     if (known !== undefined) for (const [apiVersion, found] of discoveryCacheOf(known)) if (!served.has(apiVersion)) served.set(apiVersion, found);
-    return lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, served);
+    // Once: a later batch (a watch's) must not be answered from a list read before it.
+    const early = await started?.listedPods();
+    started = undefined;
+    const listed: Listed = early === null || early === undefined ? new Map() : new Map([[early.path, early.metadata]]);
+    return lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, served, listed);
   };
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
@@ -82,7 +89,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       },
     },
     facts: (events, now) => readFacts(target, events, now, { timeoutMs }),
-    startFacts: () => startFacts(target, namespace, { timeoutMs }),
+    startFacts: () => (started = startFacts(target, namespace, { timeoutMs })),
     discovery,
     async ownership(ns) {
       const read = await listOwnership(targetGetter(target, timeoutMs), await discovery.served(), ns);

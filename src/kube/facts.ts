@@ -53,7 +53,8 @@ async function listItems(target: KubeTarget, path: string, query: string, opts: 
   let token: string | undefined = '';
   do {
     const page = asObject(
-      await apiRequest(target, { method: 'GET', path: `${path}?limit=${PAGE_SIZE}${query}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, timeoutMs: opts.timeoutMs }),
+      // Facts never read managedFields (a third of a Pod's JSON): cut before parsing (managed-fields.ts).
+      await apiRequest(target, { method: 'GET', path: `${path}?limit=${PAGE_SIZE}${query}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, timeoutMs: opts.timeoutMs, dropManagedFields: true }),
     );
     if (Array.isArray(page.items)) for (const item of page.items) if (isObject(item)) keep(item);
     token = tokens.next(asObject(page.metadata).continue);
@@ -216,10 +217,29 @@ function listEarly<T>(target: KubeTarget, path: () => string, opts: Options, rea
  * at most CONCURRENCY requests at a time. An early list the events turn out not to need is dropped,
  * its failure with it: the gaps are those of the lists the story needs, as when they are read after.
  */
-export function startFacts(target: KubeTarget, namespace: string | null, opts: Options): { facts(events: Event[], now: number): Promise<FactSet> } {
-  const earlyPods = namespace === null ? undefined : listEarly(target, () => `/api/v1/namespaces/${pathSegment('namespace', namespace)}/pods`, opts, podFacts);
+export interface StartedFacts {
+  facts(events: Event[], now: number): Promise<FactSet>;
+  /**
+   * The namespace's Pods as the early list read them, their metadata by name under the list's path
+   * (the lookups' own list of them would read the same metadata again); null when it could not be read.
+   */
+  listedPods(): Promise<{ path: string; metadata: Map<string, Json> } | null>;
+}
+
+export function startFacts(target: KubeTarget, namespace: string | null, opts: Options): StartedFacts {
+  const podsPath = () => `/api/v1/namespaces/${pathSegment('namespace', namespace ?? '')}/pods`;
+  const metadata = new Map<string, Json>();
+  const podOf = (item: Json): PodFacts => {
+    const pod = podFacts(item);
+    metadata.set(pod.name, asObject(item.metadata));
+    return pod;
+  };
+  const earlyPods = namespace === null ? undefined : listEarly(target, podsPath, opts, podOf);
   const earlyNodes = listEarly(target, () => '/api/v1/nodes', opts, (item) => nodeFacts(item));
-  return { facts: (events, now) => readFacts(target, events, now, opts, { namespace, pods: earlyPods, nodes: earlyNodes }) };
+  return {
+    facts: (events, now) => readFacts(target, events, now, opts, { namespace, pods: earlyPods, nodes: earlyNodes }),
+    listedPods: async () => (earlyPods === undefined || 'error' in (await earlyPods) ? null : { path: podsPath(), metadata }),
+  };
 }
 
 /** The facts of the objects the events are about, read now; gaps say what could not be read. */

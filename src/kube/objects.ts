@@ -316,9 +316,32 @@ function getsOf(collection: Collection): Lookup[] {
  * Discovery is asked once per group/version (not at all when `served` already holds every Kind
  * asked of it; it learns what is served), each collection is LISTed once when it holds more than
  * LIST_ABOVE of the refs (and its resource can be listed), every other ref is read with a GET; at
- * most `concurrency` requests are in flight. Never throws.
+ * most `concurrency` requests are in flight; refs a collection in `listed` holds are answered from it. Never throws.
  */
-export async function lookUpObjects(get: Getter, refs: ObjectRef[], concurrency = LOOKUP_CONCURRENCY, served: DiscoveryCache = new Map()): Promise<Map<string, ObjectLookup>> {
+/** Collections already read in full by another reader (the facts' Pods of the namespace), by collection path: each object's metadata by name. */
+export type Listed = Map<string, Map<string, unknown>>;
+
+/**
+ * Answers from `listed` the refs it holds, and returns the collections with the refs it does not.
+ * A listing read before the events were (src/kube/facts.ts startFacts) may lack an object made since:
+ * one it lacks is looked up as usual, never called gone on its word.
+ */
+function answerFromListed(collections: Collection[], listed: Listed, found: Map<string, ObjectLookup>): Collection[] {
+  return collections.flatMap((collection) => {
+    const byName = listed.get(collection.path);
+    if (byName === undefined) return [collection];
+    const rest = collection.refs.filter((ref) => {
+      const metadata = byName.get(ref.name);
+      if (metadata !== undefined) found.set(objectKey(ref), fromMetadata(metadata as Metadata, ref));
+      return metadata === undefined;
+    });
+    return rest.length === 0 ? [] : [{ ...collection, refs: rest }];
+  });
+}
+
+export async function lookUpObjects(
+  get: Getter, refs: ObjectRef[], concurrency = LOOKUP_CONCURRENCY, served: DiscoveryCache = new Map(), listed: Listed = new Map(),
+): Promise<Map<string, ObjectLookup>> {
   const found = new Map<string, ObjectLookup>();
   const discoveries = new Map<string, Discovery>();
   await eachLimited([...new Set(refs.map((r) => r.apiVersion))], concurrency, async (apiVersion) => {
@@ -332,7 +355,7 @@ export async function lookUpObjects(get: Getter, refs: ObjectRef[], concurrency 
     discoveries.set(apiVersion, fresh);
   });
 
-  const { spread, alone } = spreads(collect(refs, discoveries, found));
+  const { spread, alone } = spreads(answerFromListed(collect(refs, discoveries, found), listed, found));
   await eachLimited(spread, concurrency, async (s) => {
     if (!(await listAcrossNamespaces(get, s, found))) alone.push(...s.collections);
   });

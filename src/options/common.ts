@@ -62,9 +62,19 @@ function compileContexts(text: string): RegExp {
   }
 }
 
+/**
+ * A report that tells one tree (incident --tree, -w --tree) refuses several contexts: each cluster has
+ * a tree of its own, which the timeline shows side by side (--context a,b --for X --tree).
+ */
+export function oneTree(common: CommonOptions, what: string): void {
+  if (common.scope.fleet !== undefined && common.tree === true) {
+    throw new UsageError(`${what} --tree tells one tree, and each of several contexts has its own: pass one --context, or read them with the timeline (--for X --tree)`);
+  }
+}
+
 /** A verb that reads or writes one cluster refuses several contexts in one line (exit 2). */
 export function oneContext(common: CommonOptions, what: string): CommonOptions {
-  if (common.scope.fleet !== undefined) throw new UsageError(`${what} reads one context: several (--context a,b, --contexts, --all-contexts) are read by the timeline only`);
+  if (common.scope.fleet !== undefined) throw new UsageError(`${what} reads one context: several (--context a,b, --contexts, --all-contexts) are read by the timeline (-w, -o html too), incident and type-audit`);
   return common;
 }
 

@@ -56,8 +56,8 @@ export interface PageData {
   types: PageType[];
   strings: string[];
   lanes: PageLane[];
-  /** namespace groups, each with its lanes' indices */
-  groups: { namespace: string; lanes: number[] }[];
+  /** namespace groups, each with its lanes' indices; several contexts read together: a group per context and namespace */
+  groups: { context?: string; namespace: string; lanes: number[] }[];
   /** [lane, reason (string index), type (index into types)] */
   tracks: [number, number, number][];
   fields: typeof EVENT_FIELDS;
@@ -147,7 +147,7 @@ export function buildPageData(events: Event[], ctx: PageContext): PageData {
   const rowOfName = new Map<string, number>();
   for (const group of buildLanes(events, ctx.tree)) {
     const first = lanes.length;
-    groups.push({ namespace: group.namespace, lanes: group.lanes.map((_, i) => first + i) });
+    groups.push({ ...(group.context === undefined ? {} : { context: group.context }), namespace: group.namespace, lanes: group.lanes.map((_, i) => first + i) });
     for (const lane of group.lanes) {
       const { apiVersion, kind, name, uid } = lane.object;
       // Every event of a lane names the same object (uid), so its first event speaks for the lane.

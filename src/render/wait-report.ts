@@ -67,14 +67,13 @@ export function toWaitJson(r: WaitReport): WaitJson {
   };
 }
 
-/** Text in a Markdown table cell or line: terminal controls shown, then what Markdown or HTML would read. */
+/** Text in a Markdown table cell or line: terminal controls (newlines too) shown as the escaper shows them, then what Markdown or HTML would read. */
 export function markdownText(text: string): string {
   return escapeTerminal(text)
     .replace(/[\\`*_[\]|#]/g, (c) => `\\${c}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\r?\n/g, ' ');
+    .replace(/>/g, '&gt;');
 }
 
 export function renderWaitMarkdown(r: WaitReport): string {

@@ -20,7 +20,8 @@ import { scratchDir } from '../support/tmp.ts';
 import { launchBrowser, openPage, pixelRow, pixelStats, screenshot } from '../support/browser.ts';
 import { timelineHtml } from '../../src/app/timeline-html.ts';
 import { about, handTree, SMALL_ROLLOUT } from '../support/trees.ts';
-import { fromCluster } from '../support/sources.ts';
+import { fromCluster, memorySource, openSources } from '../support/sources.ts';
+import { fleetSource } from '../../src/core/fleet.ts';
 import type { Browser, OpenedPage } from '../support/browser.ts';
 
 const dir = scratchDir('html');
@@ -610,9 +611,9 @@ test('a page of 20,000 events loads, draws and still answers zoom and hover', as
   assert.equal(await page.locator('#shown').textContent(), '20,000 events of 20,000 shown');
   // Four namespaces of 100 objects: the first at the top, the last at the page's end.
   assert.equal(await page.locator('.group-title').first().textContent(), 'namespace team-0 \u00B7 100 objects');
-  await page.keyboard.press('End');
+  await scrollTo(page, 'end');
   await page.locator('.group-title', { hasText: 'namespace team-3 \u00B7 100 objects' }).waitFor({ state: 'visible' });
-  await page.keyboard.press('Home');
+  await scrollTo(page, 'top');
   await page.locator('.group-title', { hasText: 'namespace team-0 \u00B7 100 objects' }).waitFor({ state: 'visible' });
   const marks = await page.locator('.track-row[data-marks]').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.marks)));
   assert.ok(marks.length > 5 && marks.every((n) => n > 0), `drawn rows: ${marks.length}`);
@@ -627,6 +628,14 @@ test('a page of 20,000 events loads, draws and still answers zoom and hover', as
   assertQuiet(opened);
   await page.close();
 });
+
+/**
+ * Scrolls the page to its top or its end at once, as a drag of the scrollbar does (the Home and End
+ * keys animate the scroll: a wait for a row met on the way could end before the page gets there).
+ */
+async function scrollTo(page: Page, where: 'top' | 'end'): Promise<void> {
+  await page.evaluate((end) => window.scrollTo({ top: end ? document.documentElement.scrollHeight : 0, behavior: 'instant' }), where === 'end');
+}
 
 /** The lane names on screen (below the sticky axis, above the window's bottom), top to bottom. */
 async function lanesOnScreen(page: Page): Promise<string[]> {
@@ -666,8 +675,8 @@ test('a page of 20,000 events about as many objects: rows appear where they lie 
     assert.ok(seen.length >= 5 && at > 0, `scrolled to ${fraction}: ${seen.join(', ')}`);
     assert.deepEqual(seen, order.slice(at, at + seen.length), `scrolled to ${fraction}: consecutive lanes`);
   }
-  // The end of the page (the End key): the last lane, its hostile name shown literally, its mark drawn in its row at its time.
-  await page.keyboard.press('End');
+  // The end of the page: the last lane, its hostile name shown literally, its mark drawn in its row at its time.
+  await scrollTo(page, 'end');
   const lastName = `${HOSTILE.js}/${HOSTILE.img}`;
   assert.equal(order.at(-1), lastName);
   const lastLane = page.locator('.lane').filter({ has: page.locator('.lane-row .name', { hasText: HOSTILE.img }) });
@@ -692,7 +701,7 @@ test('a page of 20,000 events about as many objects: rows appear where they lie 
   // (by its text: asking for a role makes Playwright name each lane button)
   await page.keyboard.press('Escape');
   await page.locator('.controls button:text-is("Collapse all")').click();
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await scrollTo(page, 'end');
   await lastLane.waitFor({ state: 'visible' });
   await page.waitForFunction(() => Array.from(document.querySelectorAll('.lane-row')).at(-1)?.getAttribute('data-marks') === '1');
   assert.equal(await lastLane.locator('.track-row').count(), 0, 'a collapsed lane shows no reason rows');
@@ -701,7 +710,7 @@ test('a page of 20,000 events about as many objects: rows appear where they lie 
   for (const name of ['Normal', 'Critical', 'warning', '(empty)']) {
     await page.locator('.type-choice').filter({ has: page.locator('.type-name', { hasText: new RegExp(`^${name.replace(/[()]/g, '\\$&')}$`) }) }).locator('input').uncheck();
   }
-  await page.keyboard.press('Home');
+  await scrollTo(page, 'top');
   assert.equal(await page.locator('#shown').textContent(), '2,857 events of 20,001 shown');
   await page.waitForFunction(() => Array.from(document.querySelectorAll('.track-row')).some((r) => r.getBoundingClientRect().bottom < innerHeight && (r as HTMLElement).dataset.marks === '1'));
   const badges = await page.locator('.track-row .badge').evaluateAll((els) => [...new Set(els.map((e) => e.textContent))]);
@@ -822,6 +831,28 @@ test('a control character reads the same in the headline and in the lanes: ESC a
   await page.locator('.track-row').first().focus();
   assert.equal((await tooltip(page)).Message, 'a\\rb');
   assert.doesNotMatch(await page.locator('main').innerText(), /\\u001b|\\u0007/);
+  assertQuiet(opened);
+  await page.close();
+});
+
+test('several contexts: a group of lanes per cluster and namespace, titled with its context; the same Pod name in two clusters is two lanes', async () => {
+  const member = (context: string, raw: Record<string, unknown>[]) => {
+    const server = `https://${context.replace(/[^a-z]/g, '')}.example:6443`;
+    return { context, server, namespace: 'shop', source: memorySource({ provenance: fromCluster({ context, server, namespace: 'shop' }), raw }) };
+  };
+  const pod = (objectUid: string, reason: string, first: number) => ev({ namespace: 'shop', kind: 'Pod', apiVersion: 'v1', objectName: 'web-1', objectUid, reason, type: 'Warning', first });
+  const live = fleetSource([member('east', [pod('uid-east', 'BackOff', 300)]), member('west\x1b[1m', [pod('uid-west', 'FailedScheduling', 200), ev({ namespace: 'shop', kind: 'Deployment', apiVersion: 'apps/v1', objectName: 'web', objectUid: 'uid-web', reason: 'ScalingReplicaSet', first: 400 })])]);
+  const fake = fakeDeps({ openSource: openSources({ live }).open, now: NOW });
+  assert.equal(await runCli(['--context', 'east,west', '-o', 'html'], fake.deps), 0, fake.stderr());
+  const opened = await openPage(browser, 'fleet.html', fake.stdout());
+  const { page } = opened;
+  const groups = await page.locator('section.group').evaluateAll((els) =>
+    els.map((e) => [e.querySelector('.group-title')?.textContent, Array.from(e.querySelectorAll('.lane-row .toggle'), (t) => t.firstChild?.textContent)]),
+  );
+  assert.deepEqual(groups, [
+    ['context east \u00B7 namespace shop \u00B7 1 object', ['Pod/web-1']],
+    ['context west^[[1m \u00B7 namespace shop \u00B7 2 objects', ['Deployment/web', 'Pod/web-1']],
+  ]);
   assertQuiet(opened);
   await page.close();
 });

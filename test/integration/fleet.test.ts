@@ -18,6 +18,9 @@ import { evtimeline } from '../harness/plugin.ts';
 import { scratchDir } from '../support/tmp.ts';
 import { spawn } from 'node:child_process';
 import { PLUGIN_BINARY } from '../harness/plugin.ts';
+import { createDeployment, listEvents, waitForUnschedulable } from '../harness/workloads.ts';
+import type { KubeObject } from '../harness/workloads.ts';
+import { kubectlJSON } from '../harness/kubectl.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 
@@ -242,6 +245,49 @@ test('-w across contexts: one stream, each event labelled; a cluster that drops 
   assert.equal(rows().length, 6, f.lines.join('\n'));
 });
 
+test('--for deployment/web --tree in each cluster: every event is placed in its own cluster\'s tree, as kubectl sees the owners there', { timeout: 180_000 }, async () => {
+  // A Deployment of the same name in two clusters: the real controllers make a ReplicaSet and Pods
+  // in each, the real scheduler cannot place them (64 CPUs), so each tree has events at every level.
+  const cps: Record<string, ControlPlane> = { east, west };
+  const roots: Record<string, string> = {};
+  const memberUids: Record<string, Set<string>> = {};
+  for (const context of ['east', 'west']) {
+    const cp = cps[context] as ControlPlane;
+    const namespace = ns[context] as string;
+    const deployment = await createDeployment(cp.kubeconfig, namespace, 'web', { replicas: 2, cpu: '64' });
+    roots[context] = deployment.metadata.uid;
+    const pods = async () => (await kubectlJSON<{ items: KubeObject[] }>(cp.kubeconfig, ['-n', namespace, 'get', 'pods', '-l', 'app=web'])).items;
+    const deadline = Date.now() + 60_000;
+    while ((await pods()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitForUnschedulable(cp.kubeconfig, namespace, (await pods()).map((p) => p.metadata.name));
+    // The tree as kubectl tells it: the Deployment, the ReplicaSets it owns, the Pods they own.
+    const sets = (await kubectlJSON<{ items: KubeObject[] }>(cp.kubeconfig, ['-n', namespace, 'get', 'replicasets'])).items.filter((rs) => rs.metadata.ownerReferences?.some((o) => o.uid === deployment.metadata.uid));
+    const setUids = new Set(sets.map((rs) => rs.metadata.uid));
+    memberUids[context] = new Set([deployment.metadata.uid, ...setUids, ...(await pods()).filter((p) => p.metadata.ownerReferences?.some((o) => setUids.has(o.uid))).map((p) => p.metadata.uid)]);
+  }
+  /** The names of the events kubectl lists about the members of a context's tree. */
+  const kubectlMembers = async (context: string) =>
+    new Set((await listEvents((cps[context] as ControlPlane).kubeconfig, ns[context] as string)).filter((e) => memberUids[context]?.has(e.involvedObject.uid ?? '')).map((e) => e.metadata.name));
+  const before = { east: await kubectlMembers('east'), west: await kubectlMembers('west') };
+  const r = await evtimeline(['--context', 'east,west', '--for', 'deployment/web', '--tree', '-o', 'json'], kubeconfig);
+  const after = { east: await kubectlMembers('east'), west: await kubectlMembers('west') };
+  assert.equal(r.code, 0, r.stderr);
+  const items = JSON.parse(r.stdout) as { name: string; context: string; tree: { uid: string }[] }[];
+  for (const context of ['east', 'west'] as const) {
+    const mine = new Set(items.filter((item) => item.context === context).map((item) => item.name));
+    // What kubectl listed just before is there, and nothing kubectl did not list just after.
+    for (const name of before[context]) assert.ok(mine.has(name), `${context}: ${name} is missing`);
+    for (const name of mine) assert.ok(after[context].has(name), `${context}: ${name} is not in the tree kubectl sees`);
+    assert.ok(mine.size >= 4, `${context}: ${[...mine].join(', ')}`);
+    // Each chain begins at this cluster's Deployment, never at the other's of the same name.
+    for (const item of items.filter((i) => i.context === context)) assert.equal(item.tree[0]?.uid, roots[context], `${context} ${item.name}`);
+  }
+  // incident and -w tell one tree: refused for several contexts, in one line.
+  const incident = await evtimeline(['incident', '--context', 'east,west', '--for', 'deployment/web', '--tree'], kubeconfig);
+  assert.equal(incident.code, 2);
+  assert.match(incident.stderr, /incident --tree tells one tree, and each of several contexts has its own/);
+});
+
 test('a control plane stopped mid-test: one warning naming it, the others printed, exit 4', { timeout: 120_000 }, async () => {
   await south.stop();
   const r = await evtimeline(['--context', 'east,west,south'], kubeconfig);
@@ -255,7 +301,8 @@ test('a control plane stopped mid-test: one warning naming it, the others printe
   // The incident says it did not answer, and still tells the others' story.
   const incident = await evtimeline(['incident', '--context', 'east,west,south'], kubeconfig);
   assert.equal(incident.code, 4, incident.stderr);
-  assert.match(incident.stdout, /^ {2}3 contexts read together, 2 answered\. 1 story is told in more than one cluster:\n {2}BackOff on Pod\/web-<n>: in 2 of 2 clusters \(east, west\)\.$/m);
+  assert.match(incident.stdout, /^ {2}3 contexts read together, 2 answered\. \d+ stor(y is|ies are) told in more than one cluster:$/m);
+  assert.match(incident.stdout, /^ {2}BackOff on Pod\/web-<n>: in 2 of 2 clusters \(east, west\)\.$/m);
   assert.match(incident.stdout, /^ {2}south \(https:\/\/127\.0\.0\.1:\d+, namespace shop-south\): did not answer \(cannot reach the API server at .+ECONNREFUSED\); its events are not in this account\.$/m);
   // Alone, it is the plain error of one cluster: exit 1.
   const alone = await evtimeline(['--context', 'south'], kubeconfig);

@@ -157,10 +157,15 @@ describe('choosing several contexts', () => {
 
   test('verbs that do not read several contexts yet refuse them in one line', async () => {
     const live = fleetSource([member('east', EAST, eastEvents()), member('west', WEST, westEvents())]);
-    for (const argv of [['record', 'x.jsonl'], ['capture', 'dir'], ['-o', 'html']]) {
+    for (const argv of [['-w', '--for', 'deployment/web', '--tree'], ['incident', '--for', 'deployment/web', '--tree']]) {
       const r = await run([...argv, '--context', 'east,west'], live);
       assert.ok(r.code instanceof UsageError, argv.join(' '));
-      assert.match(r.code.message, /reads one context: several \(--context a,b, --contexts, --all-contexts\) are read by the timeline only$/);
+      assert.match(r.code.message, /^(-w|--watch|incident) --tree tells one tree, and each of several contexts has its own: pass one --context, or read them with the timeline \(--for X --tree\)$/);
+    }
+    for (const argv of [['record', 'x.jsonl'], ['capture', 'dir']]) {
+      const r = await run([...argv, '--context', 'east,west'], live);
+      assert.ok(r.code instanceof UsageError, argv.join(' '));
+      assert.match(r.code.message, /reads one context: several \(--context a,b, --contexts, --all-contexts\) are read by the timeline \(-w, -o html too\), incident and type-audit$/);
     }
   });
 

@@ -108,3 +108,28 @@ describe('lookups answered from the ownership lists', () => {
     assert.deepEqual(asked, ['/apis/secret.example/v1/namespaces/shop/vaults/keys']);
   });
 });
+
+describe("lookups answered from the facts' full list of the namespace's Pods", () => {
+  /** The early list as src/kube/facts.ts startFacts keeps it: each Pod's metadata by name, read before the events. */
+  const early = (): Map<string, unknown> => new Map(STORE.filter((s) => s.path === '/api/v1/namespaces/shop/pods').map((s) => [s.metadata.name, s.metadata]));
+  const pods = REFS.filter((x) => x.kind === 'Pod' && x.namespace === 'shop');
+
+  test('the Pods it holds are answered from it as the metadata-only list answers them, with no request', async () => {
+    const direct = await lookUpObjects(server(), pods, 4, discoveryCacheOf(SERVED));
+    const asked: string[] = [];
+    const held = pods.filter((x) => early().has(x.name));
+    const answered = await lookUpObjects(server(asked), held, 4, discoveryCacheOf(SERVED), new Map([['/api/v1/namespaces/shop/pods', early()]]));
+    assert.deepEqual(asked, []);
+    for (const x of held) assert.deepEqual(answered.get(objectKey(x)), direct.get(objectKey(x)));
+  });
+
+  test('a Pod it lacks (made after it was read, or gone) is looked up, never called gone on its word', async () => {
+    const listed = new Map<string, unknown>([...early()].filter(([name]) => name !== 'web-1'));
+    const asked: string[] = [];
+    const answered = await lookUpObjects(server(asked), pods, 4, discoveryCacheOf(SERVED), new Map([['/api/v1/namespaces/shop/pods', listed]]));
+    assert.deepEqual(asked.sort(), ['/api/v1/namespaces/shop/pods/web-1', '/api/v1/namespaces/shop/pods/web-2']);
+    assert.equal(answered.get(objectKey(pods[1] as ObjectRef))?.state, 'exists');
+    assert.deepEqual(answered.get(objectKey(pods[2] as ObjectRef)), { state: 'gone' });
+    assert.equal(answered.get(objectKey(pods[0] as ObjectRef))?.state, 'exists');
+  });
+});

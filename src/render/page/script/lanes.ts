@@ -89,7 +89,9 @@ export function laneRenderer(parts: LaneParts, container: HTMLElement): { render
     const info = data.groups[group];
     const section = el('section', 'group');
     const count = info?.lanes.length ?? 0;
-    section.append(el('h2', 'group-title', `${info?.namespace ? `namespace ${visible(info.namespace)}` : 'cluster-scoped'} \u00B7 ${plural(count, 'object')}`));
+    // Several contexts read together: each cluster's lanes under its context's name.
+    const cluster = info?.context === undefined ? '' : `context ${visible(info.context)} \u00B7 `;
+    section.append(el('h2', 'group-title', `${cluster}${info?.namespace ? `namespace ${visible(info.namespace)}` : 'cluster-scoped'} \u00B7 ${plural(count, 'object')}`));
     const lanes = el('div', 'group-lanes');
     section.append(lanes);
     const made = { section, lanes };
