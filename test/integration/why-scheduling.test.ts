@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
-import { describedMessages } from '../harness/described.ts';
+import { describedMessages, whyOf } from '../harness/described.ts';
 import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline } from '../harness/plugin.ts';
@@ -19,14 +19,6 @@ before(async () => {
 });
 
 after(() => cp?.stop());
-
-/** The Why section of an incident's text: its lines, without the title. */
-function whyOf(text: string): string[] {
-  const start = text.indexOf('\nWhy\n');
-  if (start < 0) return [];
-  const rest = text.slice(start + 5);
-  return rest.slice(0, rest.indexOf('\n\n')).split('\n');
-}
 
 async function incident(args: string[]): Promise<string> {
   const r = await evtimeline(['incident', ...args], cp.kubeconfig);

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAST_NODE_FAILURE, startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
-import { describedMessages } from '../harness/described.ts';
+import { describedMessages, whyOf } from '../harness/described.ts';
 import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { stageNodeFailure } from '../harness/node-failure.ts';
@@ -26,14 +26,6 @@ before(async () => {
 });
 
 after(() => cp?.stop());
-
-/** The Why section of an incident's text: its lines, without the title. */
-function whyOf(text: string): string[] {
-  const start = text.indexOf('\nWhy\n');
-  if (start < 0) return [];
-  const rest = text.slice(start + 5);
-  return rest.slice(0, rest.indexOf('\n\n')).split('\n');
-}
 
 async function incident(args: string[], kubeconfig = cp.kubeconfig): Promise<string> {
   const r = await evtimeline(['incident', ...args], kubeconfig);
