@@ -8,7 +8,7 @@
 # A line that keeps kubectl's own wording on purpose (its client-go, apimachinery or Go runtime, as
 # kubectl prints it) carries the marker `kubectl's wording` in a comment on that line.
 # scripts/adapter-words.allowed lists the raised sentences written before the rule (file, then the
-# line's text): each is still to become a typed error; none may be added. Exit 1 on any other line.
+# line's text), each group with why it is still there; none may be added. Exit 1 on any other line.
 # Usage: scripts/adapter-words.sh [repo]
 cd "${1:-$(dirname "$0")/..}" || exit 2
 allowed=scripts/adapter-words.allowed

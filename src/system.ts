@@ -16,6 +16,8 @@ import { clusterSource } from './kube/cluster-source.ts';
 import { clusterEventStore } from './kube/event-store.ts';
 import type { EventStore } from './core/event-store.ts';
 import { KubeconfigError, kubeconfigContexts, loadKubeTarget } from './kube/kubeconfig.ts';
+import { ImpersonationError } from './kube/overrides.ts';
+import { inUserWords } from './options/user-errors.ts';
 import { fleetSource } from './core/fleet.ts';
 import type { FleetEntry } from './core/fleet.ts';
 import { canonical } from './core/server.ts';
@@ -113,7 +115,9 @@ async function openFleet(scope: ScopeOptions, fleet: FleetChoice, io: SourceIo):
       entries.push({ context, server: target.server, namespace, source });
     } catch (unopened) {
       if (unopened instanceof KubeconfigError && unopened.problem !== 'not-loadable') throw unopened;
-      entries.push({ context, server: '', namespace: scope.allNamespaces ? null : scope.namespace, unopened });
+      // Said as any other error of a context is, by its message: worded here where the words live.
+      const worded = unopened instanceof ImpersonationError ? inUserWords(unopened) : unopened;
+      entries.push({ context, server: '', namespace: scope.allNamespaces ? null : scope.namespace, unopened: worded });
     }
   }
   return fleetSource(entries);

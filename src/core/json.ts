@@ -11,11 +11,37 @@ export function asObject(value: unknown): Json {
   return isObject(value) ? value : {};
 }
 
+/** The value when it is an array, else an empty one. */
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
 /** A string field as text (numbers and booleans spelled out); '' for anything else. */
 export function asString(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return '';
+}
+
+/**
+ * A field the wire types as a string, or '' for anything else, a number included: discovery
+ * documents, Go times, and a store's rows, where a number in its place is not that field.
+ */
+export function stringOnly(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * A string, or a number spelled out; '' for anything else. OTLP's JSON encoding writes an
+ * AnyValue's intValue as a string or a number (proto3 JSON: int64 as a string, accepted either way).
+ */
+export function stringOrNumber(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** The strings of an array (anything else in it left out); [] when it is not one. */
+export function asStrings(value: unknown): string[] {
+  return asArray(value).filter((x): x is string => typeof x === 'string');
 }
 
 /** An API object's metadata, or an empty object. */

@@ -3,20 +3,23 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { namingPath } from './errno.ts';
-import { NotAFileError, handleSink, kindWords, openSink, writeTarget } from './path-kind.ts';
-import type { Sink } from './path-kind.ts';
+import { NotAFileError, handleSink, openSink, writeTarget } from './path-kind.ts';
+import type { PathKind, Sink } from './path-kind.ts';
 
 /**
  * Why a folder or file cannot be written: a folder that is a file, or holds files (and replacing was
- * not asked for); a file that is a folder, a socket or a disk; or the parent is missing.
+ * not asked for); a file that is a folder, a socket or a disk (`kind`); or the parent (`parent`) is
+ * missing, of the folder to create or of the file to write (`what`). src/options/user-errors.ts words it.
  */
 export class FolderError extends Error {
   constructor(
     readonly dir: string,
     readonly problem: 'not-a-folder' | 'not-a-file' | 'not-empty' | 'no-parent',
-    message: string,
+    readonly what: 'folder' | 'file',
+    readonly parent = '',
+    readonly kind: PathKind | null = null,
   ) {
-    super(message);
+    super(`${dir}: ${problem}`);
   }
 }
 
@@ -112,12 +115,12 @@ export async function writeFolderAtomic(given: string, files: Record<string, str
   const present = await exists(dir);
   if (present) {
     const info = await stat(dir);
-    if (!info.isDirectory()) throw new FolderError(dir, 'not-a-folder', `${dir} exists and is not a folder`);
+    if (!info.isDirectory()) throw new FolderError(dir, 'not-a-folder', 'folder');
     const entries = await readdir(dir);
-    if (entries.length > 0 && !force) throw new FolderError(dir, 'not-empty', `${dir} is not empty`);
+    if (entries.length > 0 && !force) throw new FolderError(dir, 'not-empty', 'folder');
   }
   const parent = dirname(dir);
-  if (!(await exists(parent))) throw new FolderError(dir, 'no-parent', `cannot create ${dir}: ${parent} does not exist`);
+  if (!(await exists(parent))) throw new FolderError(dir, 'no-parent', 'folder', parent);
   // mkdir, not mkdtemp: mkdtemp makes the folder 0700, and a capture is an ordinary folder.
   const temp = join(parent, `.${basename(dir)}.tmp-${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   await mkdir(temp);
@@ -164,13 +167,13 @@ export async function writeFileAtomic(path: string, text: string, opts: { signal
   const target = await writeTarget(path);
   if (target.stream || target.kind === 'folder') {
     const sink = await openSink(target, opts).catch((error: unknown) => {
-      if (error instanceof NotAFileError) throw new FolderError(path, 'not-a-file', `cannot write ${path}: it is ${kindWords(error.kind)}`);
+      if (error instanceof NotAFileError) throw new FolderError(path, 'not-a-file', 'file', '', error.kind);
       throw error;
     });
     return writeAndClose(sink, text, path);
   }
   const parent = dirname(target.path);
-  if (!(await exists(parent))) throw new FolderError(path, 'no-parent', `cannot write ${path}: ${parent} does not exist`);
+  if (!(await exists(parent))) throw new FolderError(path, 'no-parent', 'file', parent);
   const temp = join(parent, `.${basename(target.path)}.tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   try {
     const kept = await writeDurably(temp, text, path, undefined, target.info);

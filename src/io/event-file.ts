@@ -75,7 +75,7 @@ function fromDocument(doc: unknown, path: string): SavedEvents {
     const record = parseRecordSaved(JSON.stringify(doc));
     if (record !== null) return record;
   }
-  throw new SavedFileError(path, 'unrecognised', 'not a capture, an event list, or a record');
+  throw new SavedFileError(path, 'not-saved-events');
 }
 
 // `<type> <reason> <Kind>/<name>`: the lab's timeline.txt, as `-o stable` prints it.
@@ -109,7 +109,7 @@ export interface StoreFileReaders {
 
 export function parseEventsText(text: string, path: string, otlpLines: OtlpLinesReader, stores?: StoreFileReaders): SavedEvents {
   const trimmed = text.trim();
-  if (trimmed === '') throw new SavedFileError(path, 'empty', 'the file is empty');
+  if (trimmed === '') throw new SavedFileError(path, 'empty');
   try {
     const doc: unknown = JSON.parse(trimmed);
     // A collector's file of one export request is one JSON document: read as the lines it is.
@@ -125,7 +125,7 @@ export function parseEventsText(text: string, path: string, otlpLines: OtlpLines
       return { provenance, events: parseStableTable(text) };
     }
     // JSON.parse's own message quotes the file, which is not ours to print.
-    throw new SavedFileError(path, 'unrecognised', 'neither JSON, a record, nor a stable table');
+    throw new SavedFileError(path, 'unrecognised');
   }
 }
 
@@ -137,7 +137,7 @@ export function parseEventsText(text: string, path: string, otlpLines: OtlpLines
 export const MAX_FROM_BYTES = 512 * 1024 * 1024;
 
 function tooBig(path: string, bytes: number): SavedFileError {
-  return new SavedFileError(path, 'unreadable', `${Math.ceil(bytes / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`);
+  return new SavedFileError(path, 'too-big', String(bytes));
 }
 
 /** What --from reads is text: JSON, JSON Lines or a table. A NUL byte (/dev/zero, /dev/urandom, a binary) ends the read at once. */
@@ -183,7 +183,7 @@ export async function readEventsInput(path: string, stdin: Readable, spool = tru
     if (error instanceof TooBigError) throw tooBig(path, error.bytes);
     if (error instanceof NotAFileError) throw new SavedFileError(path, 'not-a-file', error.kind);
     const code = (error as NodeJS.ErrnoException).code;
-    throw new SavedFileError(path, 'unreadable', code === 'ENOENT' ? 'no such file' : errnoText(error));
+    throw code === 'ENOENT' ? new SavedFileError(path, 'no-such-file') : new SavedFileError(path, 'unreadable', errnoText(error));
   }
 }
 

@@ -8,7 +8,7 @@
 //
 // status.json: {"kind":"EvtimelineStatus","version":1,"capturedAt":...,"items":[facts...],"missing":[...]};
 // its capturedAt is events.json's, so a file from another capture is not taken for this one's.
-import { asObject, asString, isObject } from '../core/json.ts';
+import { asArray, asObject, asString, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { FactGap, FactSet, ObjectFacts, SavedStatus } from '../core/facts.ts';
 import { factsKey } from '../core/facts.ts';
@@ -17,8 +17,6 @@ export const STATUS_KIND = 'EvtimelineStatus';
 export const STATUS_FILE = 'status.json';
 
 
-const arrayOr = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
 /**
  * An item back as facts; null when it is not one. The shape is checked where the causes engine
  * walks it (arrays, names), so a hand-edited or hostile file cannot make it throw.
@@ -26,23 +24,23 @@ const arrayOr = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 function parseSavedFacts(value: unknown): ObjectFacts | null {
   if (!isObject(value) || typeof value.kind !== 'string' || typeof value.name !== 'string') return null;
   const base = { ...value, name: value.name, namespace: asString(value.namespace), uid: asString(value.uid) };
-  const conditions = arrayOr(value.conditions).filter(isObject);
+  const conditions = asArray(value.conditions).filter(isObject);
   switch (value.kind) {
     case 'Pod':
       return {
         ...(base as unknown as ObjectFacts),
         kind: 'Pod',
         conditions,
-        containers: arrayOr(value.containers)
+        containers: asArray(value.containers)
           .filter(isObject)
-          .map((c) => ({ ...c, name: asString(c.name), probes: arrayOr(c.probes).filter(isObject), requests: asObject(c.requests), limits: asObject(c.limits), ...(Array.isArray(c.lastWords) ? { lastWords: c.lastWords.map(asString) } : {}) })),
-        tolerations: arrayOr(value.tolerations).filter(isObject),
-        claims: arrayOr(value.claims).map(asString),
+          .map((c) => ({ ...c, name: asString(c.name), probes: asArray(c.probes).filter(isObject), requests: asObject(c.requests), limits: asObject(c.limits), ...(Array.isArray(c.lastWords) ? { lastWords: c.lastWords.map(asString) } : {}) })),
+        tolerations: asArray(value.tolerations).filter(isObject),
+        claims: asArray(value.claims).map(asString),
         owner: asString(value.owner),
         nodeName: asString(value.nodeName),
       } as unknown as ObjectFacts;
     case 'Node':
-      return { ...(base as unknown as ObjectFacts), kind: 'Node', conditions, taints: arrayOr(value.taints).filter(isObject), allocatable: asObject(value.allocatable), requested: asObject(value.requested), pods: arrayOr(value.pods).map(asString) } as unknown as ObjectFacts;
+      return { ...(base as unknown as ObjectFacts), kind: 'Node', conditions, taints: asArray(value.taints).filter(isObject), allocatable: asObject(value.allocatable), requested: asObject(value.requested), pods: asArray(value.pods).map(asString) } as unknown as ObjectFacts;
     case 'ResourceQuota':
       return { ...(base as unknown as ObjectFacts), kind: 'ResourceQuota', hard: asObject(value.hard), used: asObject(value.used) } as unknown as ObjectFacts;
     case 'PersistentVolumeClaim':
@@ -91,11 +89,11 @@ export function parseStatusFile(text: string, capturedAt: number | null): SavedS
     return null;
   }
   if (!isObject(doc) || doc.kind !== STATUS_KIND || capturedAt === null || Date.parse(asString(doc.capturedAt)) !== capturedAt) return null;
-  const items = arrayOr(doc.items).flatMap((item) => {
+  const items = asArray(doc.items).flatMap((item) => {
     const facts = parseSavedFacts(item);
     return facts === null ? [] : [{ observedAt: capturedAt, facts }];
   });
-  const missing = arrayOr(doc.missing).flatMap((item) => {
+  const missing = asArray(doc.missing).flatMap((item) => {
     const gap = parseSavedGap(item);
     return gap === null ? [] : [{ observedAt: capturedAt, missing: gap }];
   });

@@ -18,17 +18,19 @@ import type { RecordText } from './record-replay.ts';
 /**
  * A record file that cannot be read or appended to. The user can fix: not-a-file (a folder),
  * no-folder (its folder is missing), not-a-record (another file's content). The system said no:
- * unreadable, unwritable, changed (another writer), no-reader (a FIFO nobody read before the stop). The message is complete but names no flag.
+ * unreadable, unwritable, changed (another writer), no-reader (a FIFO nobody read before the stop).
+ * src/options/user-errors.ts words it.
  */
 export class RecordFileError extends Error {
   constructor(
     readonly path: string,
     readonly problem: 'not-a-file' | 'no-folder' | 'not-a-record' | 'unreadable' | 'unwritable' | 'changed' | 'no-reader',
-    message: string,
+    /** no-folder: the folder that is not one; not-a-record: the first line that is not a record line; unreadable, unwritable: the file system's words */
+    readonly detail = '',
     /** not-a-file: what the path is instead; no-reader: 'pipe' */
     readonly kind: PathKind | null = null,
   ) {
-    super(message || `${path}: ${problem}`);
+    super(`${path}: ${problem}`);
   }
 }
 
@@ -69,7 +71,7 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
     if (target.kind === 'missing') {
       const folder = dirname(target.path);
       const isFolder = await stat(folder).then((s) => s.isDirectory(), () => false);
-      if (!isFolder) throw new RecordFileError(path, 'no-folder', `cannot create ${path}: ${folder} is not a folder`);
+      if (!isFolder) throw new RecordFileError(path, 'no-folder', folder);
       return none;
     }
     // Opened as a regular file only: what stat said cannot have become a FIFO since.
@@ -83,13 +85,13 @@ export async function readRecordFile(path: string): Promise<ExistingRecord> {
     if (error instanceof RecordFileError) throw error;
     // Replaced by something else between the look and the open: said as what it is now.
     if (error instanceof NotAFileError) throw new RecordFileError(path, 'not-a-file', '', error.kind);
-    throw new RecordFileError(path, 'unreadable', `cannot read ${path}: ${errnoText(error)}`);
+    throw new RecordFileError(path, 'unreadable', errnoText(error));
   }
   const text = buffer.toString('utf8');
   const completeBytes = buffer.lastIndexOf(0x0a) + 1;
   const record = text.trim() === '' ? empty : parseRecordText(text);
   if (record === null) {
-    throw new RecordFileError(path, 'not-a-record', `${path} is not an evtimeline record (line ${firstBadLine(text)} is not a record line): nothing written`);
+    throw new RecordFileError(path, 'not-a-record', String(firstBadLine(text)));
   }
   const needsNewline = record.tornTail === '' && completeBytes < buffer.length;
   return { path, exists: true, stream: null, record, size: buffer.length, completeBytes, needsNewline };
@@ -124,12 +126,12 @@ export class RecordAppender {
   static async open(existing: ExistingRecord, wait: OpenWait = {}): Promise<RecordAppender> {
     if (existing.stream !== null) return RecordAppender.openStream(existing.path, existing.stream, wait);
     const handle = await open(existing.path, 'a').catch((error: NodeJS.ErrnoException) => {
-      throw new RecordFileError(existing.path, 'unwritable', `cannot write ${existing.path}: ${errnoText(error)}`);
+      throw new RecordFileError(existing.path, 'unwritable', errnoText(error));
     });
     try {
       const { size } = await handle.stat();
       if (size !== existing.size) {
-        throw new RecordFileError(existing.path, 'changed', `${existing.path} changed while it was being read: is another recorder writing to it?`);
+        throw new RecordFileError(existing.path, 'changed');
       }
       if (existing.record.tornTail !== '') await handle.truncate(existing.completeBytes);
     } catch (error) {
@@ -142,7 +144,7 @@ export class RecordAppender {
   private static async openStream(path: string, target: WriteTarget, wait: OpenWait): Promise<RecordAppender> {
     const sink = await openSink(target, wait).catch((error: unknown) => {
       if (wait.signal?.aborted) throw new RecordFileError(path, 'no-reader', '', target.kind);
-      throw new RecordFileError(path, 'unwritable', `cannot write ${path}: ${errnoText(error)}`);
+      throw new RecordFileError(path, 'unwritable', errnoText(error));
     });
     return new RecordAppender(path, sink, '', null);
   }

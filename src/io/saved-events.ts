@@ -7,18 +7,23 @@ import type { SavedObject } from '../core/object-meta.ts';
 import type { SavedStatus } from '../core/facts.ts';
 
 /**
- * A saved file that cannot be read as events. empty, unrecognised: the file is not one the reader
- * knows (what `detail` says); binary: it holds a NUL byte (`detail`: at which byte, from 1);
- * unreadable: the file system said no (`detail` is its error code); not-a-file: a folder that is
- * not a capture, or a FIFO or device where a capture's file should be (`detail`: its PathKind).
+ * A saved file that cannot be read as events; src/options/user-errors.ts words it. The file is not
+ * one the reader knows: empty; unrecognised (neither JSON, a record, nor a stable table);
+ * not-saved-events (JSON, but not a capture, an event list or a record); not-an-event (`item`:
+ * which item, and what it is instead); binary (a NUL byte, `detail`: at which byte, from 1). The
+ * file system said no: no-such-file; unreadable (`detail`: its error's text); too-big (`detail`:
+ * its size in bytes); not-a-file: a folder that is not a capture, or a FIFO or device where a
+ * capture's file should be (`detail`: its PathKind).
  */
 export class SavedFileError extends Error {
   constructor(
     readonly path: string,
-    readonly problem: 'empty' | 'unrecognised' | 'binary' | 'unreadable' | 'not-a-file',
-    readonly detail: string,
+    readonly problem: 'empty' | 'unrecognised' | 'not-saved-events' | 'not-an-event' | 'binary' | 'no-such-file' | 'unreadable' | 'too-big' | 'not-a-file',
+    readonly detail = '',
+    /** not-an-event: the first item that is not one (from 1), and what it is */
+    readonly item: { position: number; what: string } | null = null,
   ) {
-    super(`${path}: ${detail}`);
+    super(`${path}: ${problem}`);
   }
 }
 
@@ -38,5 +43,5 @@ export type SavedEvents =
 
 /** A saved file refused for holding something that is not an Event, naming the first such item. */
 export function notAnEventError(path: string, bad: { position: number; what: string }): SavedFileError {
-  return new SavedFileError(path, 'unrecognised', `item ${bad.position} is not an Event: ${bad.what}`);
+  return new SavedFileError(path, 'not-an-event', '', bad);
 }

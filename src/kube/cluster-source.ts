@@ -6,11 +6,11 @@ import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
 import type { ObjectRef } from '../core/event.ts';
 import { listEvents } from './events-api.ts';
-import { ApiError } from './http.ts';
+import { ApiError, targetGetter } from './http.ts';
 import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
-import { discoveryCacheOf, lookUpObjects, targetGetter } from './objects.ts';
-import type { DiscoveryCache, Listed } from './objects.ts';
+import { lookUpObjects } from './objects.ts';
+import type { Listed } from './objects.ts';
 import { answerFromListing } from './tree-lookups.ts';
 import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
@@ -36,22 +36,19 @@ function unreadView(error: unknown): { unread: string } {
 
 export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSource {
   const { namespace, timeoutMs } = scope;
+  // One discovery for the run: --for, --tree's lists and the lookups (a recorder's owners, batch
+  // after batch, -w --tree) share what the server answered, each group/version asked once.
   const discovery = serverDiscovery(targetGetter(target, timeoutMs));
-  // Lookups in batches (a recorder's owners, -w --tree) discover each group/version once per run.
-  const served: DiscoveryCache = new Map();
   let gaps: UnlistedResource[] = [];
   let listing: OwnershipListing | undefined;
   /** The facts begun beside the events: their full list of the namespace's Pods answers the first lookups too. */
   let started: StartedFacts | undefined;
-  /** Lookups of group/versions the server's discovery (read for --for, --tree) already holds ask it no more. */
   const lookUp = async (refs: ObjectRef[]) => {
-    const known = await discovery.known();
-    if (known !== undefined) for (const [apiVersion, found] of discoveryCacheOf(known)) if (!served.has(apiVersion)) served.set(apiVersion, found);
     // Once: a later batch (a watch's) must not be answered from a list read before it.
     const early = await started?.listedPods();
     started = undefined;
     const listed: Listed = early === null || early === undefined ? new Map() : new Map([[early.path, early.metadata]]);
-    return lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, served, listed);
+    return lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, discovery, listed);
   };
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },

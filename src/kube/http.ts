@@ -372,3 +372,10 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
     throw new RuntimeError(`the API server sent something that is not JSON for ${req.path}`);
   }
 }
+
+/** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
+export type Getter = (path: string, accept?: string) => Promise<unknown>;
+
+export function targetGetter(target: KubeTarget, timeoutMs: number): Getter {
+  return (path, accept) => apiRequest(target, { method: 'GET', path, timeoutMs, accept });
+}

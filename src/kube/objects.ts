@@ -1,5 +1,5 @@
 // Looks up the live objects events are about, once per distinct object: discovery of the Kind's
-// resource (once per group/version), then one metadata-only LIST per collection (a resource in one
+// resource (src/kube/discovery.ts, once per group/version and run), then one metadata-only LIST per collection (a resource in one
 // namespace, or a cluster-scoped resource) that holds more than a few of them, else a GET each: with
 // -A on a busy cluster, thousands of GETs would come before the first row. A resource asked about
 // in several namespaces is first tried as one LIST across all of them (see listAcrossNamespaces). Whatever stops a lookup
@@ -9,92 +9,23 @@ import type { ObjectRef } from '../core/event.ts';
 import { objectKey } from '../core/identity.ts';
 import { objectMetaOf } from '../core/object-meta.ts';
 import type { LookupFailure, ObjectLookup } from '../core/incarnation.ts';
+import type { ServedResource } from '../core/resources.ts';
 import { InvalidNameError, pathSegment } from './api-names.ts';
-import { dns1123LabelProblems, dns1123SubdomainProblems } from '../core/object-names.ts';
-import { ApiError, apiRequest, PAGE_SIZE } from './http.ts';
+import { ApiError, PAGE_SIZE } from './http.ts';
+import type { Getter } from './http.ts';
 import { continueTokens } from './paging.ts';
 import { eachLimited } from '../core/bounded.ts';
-import type { KubeTarget } from './kubeconfig.ts';
-import type { ServedResource } from '../core/resources.ts';
-
-/** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
-export type Getter = (path: string, accept?: string) => Promise<unknown>;
+import { groupVersionPath, lookupFailure, serverDiscovery } from './discovery.ts';
+import type { GroupVersionDiscovery, ServerDiscovery } from './discovery.ts';
 
 // Only the object's uid and creationTimestamp matter: ask for its metadata alone, so a lookup never
 // pulls a Secret's data or a large spec (plain JSON remains the fallback for servers that can't).
 const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
-export function targetGetter(target: KubeTarget, timeoutMs: number): Getter {
-  return (path, accept) => apiRequest(target, { method: 'GET', path, timeoutMs, accept });
-}
-
-interface ApiResource {
-  name: string;
-  kind: string;
-  namespaced: boolean;
-  verbs: string[];
-}
-
-type Discovery = { served: true; resources: ApiResource[] } | { served: false; why: LookupFailure };
-
-/** The resources of each group/version already discovered, by apiVersion: one per source, shared by its lookups. */
-export type DiscoveryCache = Map<string, Discovery>;
-
-/** The server's whole discovery (src/kube/discovery.ts, every group/version) as lookups keep it. */
-export function discoveryCacheOf(served: readonly ServedResource[]): DiscoveryCache {
-  const cache: DiscoveryCache = new Map();
-  for (const r of served) {
-    const apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
-    const found = cache.get(apiVersion) ?? { served: true, resources: [] };
-    if (found.served) found.resources.push({ name: r.resource, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs });
-    cache.set(apiVersion, found);
-  }
-  return cache;
-}
-
-/**
- * `/api/v1` for the core group, `/apis/<group>/<version>` for the others; null for an apiVersion that
- * names no group and version a server could serve (a group is a DNS subdomain, a version a DNS label:
- * an event's involvedObject.apiVersion is free text, `../..` included).
- */
-export function groupVersionPath(apiVersion: string): string | null {
-  if (apiVersion === 'v1') return '/api/v1';
-  const [group, version, ...rest] = apiVersion.split('/');
-  if (group === undefined || version === undefined || rest.length > 0) return null;
-  if (dns1123SubdomainProblems(group).length > 0 || dns1123LabelProblems(version).length > 0) return null;
-  return `/apis/${group}/${version}`;
-}
-
-function whyFailed(error: unknown, step: 'discover' | 'list' | 'get', target: string): LookupFailure {
-  if (error instanceof ApiError && error.code === 403) return { reason: 'forbidden', step, target };
-  return { reason: 'failed', step, target, detail: error instanceof Error ? error.message : String(error) };
-}
-
-function toResources(list: unknown): ApiResource[] {
-  const resources = (list as { resources?: unknown } | null)?.resources;
-  if (!Array.isArray(resources)) return [];
-  return resources.flatMap((r: Record<string, unknown>) =>
-    typeof r.name === 'string' && typeof r.kind === 'string'
-      ? [{ name: r.name, kind: r.kind, namespaced: r.namespaced === true, verbs: Array.isArray(r.verbs) ? r.verbs.map(String) : [] }]
-      : [],
-  );
-}
-
-async function discover(get: Getter, apiVersion: string): Promise<Discovery> {
-  const path = groupVersionPath(apiVersion);
-  if (path === null) return { served: false, why: { reason: 'no-version', apiVersion } };
-  try {
-    return { served: true, resources: toResources(await get(path)) };
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 404) return { served: false, why: { reason: 'not-served', apiVersion } };
-    return { served: false, why: whyFailed(error, 'discover', apiVersion) };
-  }
-}
-
 /** The objects of one resource in one namespace (all of a cluster-scoped resource): one LIST can answer them all. */
 interface Collection {
-  resource: ApiResource;
+  resource: ServedResource;
   /** `/api/v1/namespaces/NS/pods`, `/api/v1/nodes` */
   path: string;
   /** the resource in all namespaces: `/api/v1/pods` */
@@ -102,19 +33,19 @@ interface Collection {
   refs: ObjectRef[];
 }
 
-function collectionPath(apiVersion: string, resource: ApiResource, namespace: string): string {
+function collectionPath(apiVersion: string, resource: ServedResource, namespace: string): string {
   const root = groupVersionPath(apiVersion) ?? '';
   const scope = resource.namespaced ? `/namespaces/${pathSegment('namespace', namespace)}` : '';
-  return `${root}${scope}/${pathSegment('resource', resource.name)}`;
+  return `${root}${scope}/${pathSegment('resource', resource.resource)}`;
 }
 
 /** The resource a ref's object is read from, or why it cannot be. */
-function resourceOf(ref: ObjectRef, discovery: Discovery): ApiResource | { state: 'unknown'; why: LookupFailure } {
+function resourceOf(ref: ObjectRef, discovery: GroupVersionDiscovery): ServedResource | { state: 'unknown'; why: LookupFailure } {
   if (!discovery.served) return { state: 'unknown', why: discovery.why };
-  // pods/status, pods/log, ... have the Kind of their parent too: only the resource itself can be read.
-  const resource = discovery.resources.find((r) => r.kind === ref.kind && !r.name.includes('/'));
+  // Discovery leaves out pods/status, pods/log, ... (the Kind of their parent too): only the resource itself can be read.
+  const resource = discovery.resources.find((r) => r.kind === ref.kind);
   if (resource === undefined) return { state: 'unknown', why: { reason: 'no-kind', apiVersion: ref.apiVersion, kind: ref.kind } };
-  if (!resource.verbs.includes('get')) return { state: 'unknown', why: { reason: 'no-get', resource: resource.name } };
+  if (!resource.verbs.includes('get')) return { state: 'unknown', why: { reason: 'no-get', resource: resource.resource } };
   if (resource.namespaced && ref.namespace === '') return { state: 'unknown', why: { reason: 'no-namespace', kind: ref.kind, name: ref.name } };
   // An event may name any object, `..` included: a name no server can hold is never put in a path.
   try {
@@ -148,7 +79,7 @@ async function getOne(get: Getter, collection: Collection, ref: ObjectRef): Prom
     return fromMetadata(object?.metadata, ref);
   } catch (error) {
     if (error instanceof ApiError && error.code === 404) return { state: 'gone' };
-    return { state: 'unknown', why: whyFailed(error, 'get', collection.resource.name) };
+    return { state: 'unknown', why: lookupFailure(error, 'get', collection.resource.resource) };
   }
 }
 
@@ -196,7 +127,7 @@ async function listCollection(get: Getter, collection: Collection, found: Map<st
     byName = (await listAll(get, collection.path, (metadata) => metadata?.name as string)) as Map<string, Metadata>;
   } catch (error) {
     if (error instanceof ApiError && error.code === 403) return false;
-    const unknown: ObjectLookup = { state: 'unknown', why: whyFailed(error, 'list', collection.resource.name) };
+    const unknown: ObjectLookup = { state: 'unknown', why: lookupFailure(error, 'list', collection.resource.resource) };
     for (const ref of collection.refs) found.set(objectKey(ref), unknown);
     return true;
   }
@@ -219,10 +150,10 @@ const LOOKUP_CONCURRENCY = 16;
 const LIST_ABOVE = 3;
 
 /** Groups the refs by the collection they are read from; refs that cannot be read are answered unknown at once. */
-function collect(refs: ObjectRef[], discoveries: Map<string, Discovery>, found: Map<string, ObjectLookup>): Collection[] {
+function collect(refs: ObjectRef[], discoveries: Map<string, GroupVersionDiscovery>, found: Map<string, ObjectLookup>): Collection[] {
   const collections = new Map<string, Collection>();
   for (const ref of refs) {
-    const resource = resourceOf(ref, discoveries.get(ref.apiVersion) as Discovery);
+    const resource = resourceOf(ref, discoveries.get(ref.apiVersion) as GroupVersionDiscovery);
     if ('state' in resource) {
       found.set(objectKey(ref), resource);
       continue;
@@ -311,13 +242,6 @@ function getsOf(collection: Collection): Lookup[] {
   return collection.refs.map((ref) => ({ get: ref, from: collection }));
 }
 
-/**
- * Looks up each ref (callers pass distinct objects: see objectsToLookUp) and answers by objectKey.
- * Discovery is asked once per group/version (not at all when `served` already holds every Kind
- * asked of it; it learns what is served), each collection is LISTed once when it holds more than
- * LIST_ABOVE of the refs (and its resource can be listed), every other ref is read with a GET; at
- * most `concurrency` requests are in flight; refs a collection in `listed` holds are answered from it. Never throws.
- */
 /** Collections already read in full by another reader (the facts' Pods of the namespace), by collection path: each object's metadata by name. */
 export type Listed = Map<string, Map<string, unknown>>;
 
@@ -339,20 +263,26 @@ function answerFromListed(collections: Collection[], listed: Listed, found: Map<
   });
 }
 
+/**
+ * Looks up each ref (callers pass distinct objects: see objectsToLookUp) and answers by objectKey.
+ * Each group/version's resources come from `discovery` (src/kube/discovery.ts: asked of the server
+ * once per group/version and run, not at all when the whole discovery already holds every Kind
+ * asked of it), each collection is LISTed once when it holds more than LIST_ABOVE of the refs (and
+ * its resource can be listed), every other ref is read with a GET; at most `concurrency` requests
+ * are in flight; refs a collection in `listed` holds are answered from it. Never throws.
+ */
 export async function lookUpObjects(
-  get: Getter, refs: ObjectRef[], concurrency = LOOKUP_CONCURRENCY, served: DiscoveryCache = new Map(), listed: Listed = new Map(),
+  get: Getter,
+  refs: ObjectRef[],
+  concurrency = LOOKUP_CONCURRENCY,
+  discovery: ServerDiscovery = serverDiscovery(get),
+  listed: Listed = new Map(),
 ): Promise<Map<string, ObjectLookup>> {
   const found = new Map<string, ObjectLookup>();
-  const discoveries = new Map<string, Discovery>();
+  const discoveries = new Map<string, GroupVersionDiscovery>();
   await eachLimited([...new Set(refs.map((r) => r.apiVersion))], concurrency, async (apiVersion) => {
-    // What a group/version serves is kept for the next lookups (a recorder's, batch after batch),
-    // and asked again for a Kind it did not serve then (a CRD's version changed since); a failure
-    // is not kept: the group may be served, or allowed, by the next batch.
-    const kept = served.get(apiVersion);
     const kinds = refs.filter((r) => r.apiVersion === apiVersion).map((r) => r.kind);
-    const fresh = kept?.served && kinds.every((kind) => kept.resources.some((r) => r.kind === kind)) ? kept : await discover(get, apiVersion);
-    if (fresh.served) served.set(apiVersion, fresh);
-    discoveries.set(apiVersion, fresh);
+    discoveries.set(apiVersion, await discovery.groupVersion(apiVersion, kinds));
   });
 
   const { spread, alone } = spreads(answerFromListed(collect(refs, discoveries, found), listed, found));

@@ -11,6 +11,13 @@ import { resolveExecCommand } from './exec-credential.ts';
 import type { ExecConfig } from './exec-credential.ts';
 import type { ConnectionOverrides } from '../core/connection.ts';
 
+/** --as-uid or --as-group (or the kubeconfig's as-uid, as-groups) without a user to impersonate; src/options/user-errors.ts words it. */
+export class ImpersonationError extends RuntimeError {
+  constructor() {
+    super('no-user-to-impersonate');
+  }
+}
+
 interface Impersonation {
   user: string;
   groups: string[];
@@ -98,7 +105,7 @@ export function userExtras(raw: RawUser | undefined, o: ConnectionOverrides): Us
   const uid = o.asUid || raw?.['as-uid'];
   // client-go: impersonating groups or a uid without a user is an error.
   if (!user && (groups.length > 0 || uid)) {
-    throw new RuntimeError('requesting uid or groups for impersonation without impersonating a user: pass --as');
+    throw new ImpersonationError();
   }
   if (user) extras.impersonate = { user, groups, ...(uid ? { uid } : {}) };
   return extras;

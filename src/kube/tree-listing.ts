@@ -5,13 +5,14 @@
 // never one request per object. Events are skipped (core and events.k8s.io: thousands of objects
 // that own nothing). A resource the reader may not list (403), or that went away between discovery
 // and the list (404, 405: an aggregated API's resource without list) is skipped and reported, not fatal.
+import { asArray, asObject } from '../core/json.ts';
 import { objectMetaOf } from '../core/object-meta.ts';
 import type { ObjectMeta } from '../core/ownership.ts';
 import type { ServedResource } from '../core/resources.ts';
 import { InvalidNameError, pathSegment } from './api-names.ts';
 import { mapBounded } from '../core/bounded.ts';
 import { ApiError, PAGE_SIZE } from './http.ts';
-import type { Getter } from './objects.ts';
+import type { Getter } from './http.ts';
 import { continueTokens } from './paging.ts';
 
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
@@ -64,13 +65,10 @@ function listPath(r: ServedResource, namespace: string): string {
   return `${root}/namespaces/${pathSegment('namespace', namespace)}/${pathSegment('resource', r.resource)}`;
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
-
 /** One item of a PartialObjectMetadataList (or of a full list, from a server that ignored the Accept). */
 function toObjectMeta(item: unknown, r: ServedResource, namespace: string, createdText: Map<ObjectMeta, string>): ObjectMeta | null {
   // The items of a metadata-only list are PartialObjectMetadata: the Kind is discovery's.
-  const metadata = obj(obj(item).metadata);
+  const metadata = asObject(asObject(item).metadata);
   const found = objectMetaOf(metadata, { apiVersion: apiVersionOf(r), kind: r.kind });
   const meta = found === null || found.namespace !== '' ? found : { ...found, namespace };
   if (meta !== null && typeof metadata.creationTimestamp === 'string' && metadata.creationTimestamp !== '') createdText.set(meta, metadata.creationTimestamp);
@@ -83,12 +81,12 @@ async function listResource(get: Getter, r: ServedResource, namespace: string, c
   const out: ObjectMeta[] = [];
   let token: string | undefined = '';
   do {
-    const page = obj(await get(`${path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST));
-    for (const item of Array.isArray(page.items) ? page.items : []) {
+    const page = asObject(await get(`${path}?limit=${PAGE_SIZE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, METADATA_LIST));
+    for (const item of asArray(page.items)) {
       const meta = toObjectMeta(item, r, namespace, createdText);
       if (meta !== null) out.push(meta);
     }
-    token = tokens.next(obj(page.metadata).continue);
+    token = tokens.next(asObject(page.metadata).continue);
   } while (token !== undefined);
   return out;
 }

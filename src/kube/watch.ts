@@ -15,7 +15,7 @@ import { eventsPath, listCollection } from './events-api.ts';
 import { ApiError, ExecCredentialRefused, TlsVerificationError, apiRequest, openStream } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { LocalCredentialError } from './credential-error.ts';
-import { compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
+import { asObject, compareResourceVersions, isObject, resourceVersionOf } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { FollowStep, ResumeVerdict } from '../core/source.ts';
 import { backoffDelay, DEFAULT_RETRY } from '../core/retry.ts';
@@ -62,8 +62,7 @@ export function judgeResume(from: string, current: string): ResumeVerdict {
 /** The resourceVersion the server's list of this scope is at now: a list of one item. */
 async function currentResourceVersion(target: KubeTarget, path: string, timeoutMs?: number): Promise<string> {
   const page = await apiRequest(target, { method: 'GET', path, query: { limit: 1 }, timeoutMs });
-  const meta = isObject(page) && isObject(page.metadata) ? page.metadata : {};
-  return typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
+  return resourceVersionOf(page);
 }
 
 /** One watch event is one object (etcd stores at most 1.5 MiB): a longer line is not a watch, and is never buffered whole. */
@@ -97,7 +96,7 @@ function classify(error: unknown): Error {
 
 /** A watch's ERROR object: a metav1.Status. */
 function statusError(object: unknown): Error {
-  const status = isObject(object) ? object : {};
+  const status = asObject(object);
   const code = typeof status.code === 'number' ? status.code : 0;
   const message = typeof status.message === 'string' && status.message ? status.message : `watch error ${code}`;
   if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone') return new Expired(message);

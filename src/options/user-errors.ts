@@ -5,12 +5,15 @@ import { AggregateError } from '../core/aggregate.ts';
 import type { AggregateProblem } from '../core/aggregate.ts';
 import { FolderError } from '../io/atomic.ts';
 import { SavedFileError } from '../io/saved-events.ts';
+import { MAX_FROM_BYTES } from '../io/event-file.ts';
 import { RecordFileError } from '../io/record-writer.ts';
 import { kindWords } from '../io/path-kind.ts';
 import type { PathKind } from '../io/path-kind.ts';
 import { PemFileError } from '../otlp/http.ts';
 import { KubeconfigError } from '../kube/kubeconfig.ts';
 import { ClientKeyPairError } from '../kube/http.ts';
+import { ImpersonationError } from '../kube/overrides.ts';
+import { ShipError } from '../otlp/ship.ts';
 
 /** A client certificate and key that do not load: Go crypto/tls's words, then which files. */
 function clientKeyPairWords(error: ClientKeyPairError): string {
@@ -60,41 +63,106 @@ function kubeconfigWords(error: KubeconfigError): string {
   }
 }
 
-/** --from's words for a saved file that is not one: binary (at which byte), not a file (what it is). */
+/** --from's words for a saved file that is not one. */
 function savedFileWords(error: SavedFileError): string {
-  if (error.problem === 'binary') return `not text (a NUL byte at byte ${error.detail}): neither JSON, a record, nor a stable table`;
-  if (error.problem !== 'not-a-file') return error.detail;
-  return error.detail === 'folder' ? 'a folder with no events.json in it (not a capture)' : `${kindWords(error.detail as PathKind)}, not a file`;
+  switch (error.problem) {
+    case 'empty':
+      return 'the file is empty';
+    case 'unrecognised':
+      return 'neither JSON, a record, nor a stable table';
+    case 'not-saved-events':
+      return 'not a capture, an event list, or a record';
+    case 'not-an-event':
+      return `item ${error.item?.position} is not an Event: ${error.item?.what}`;
+    case 'binary':
+      return `not text (a NUL byte at byte ${error.detail}): neither JSON, a record, nor a stable table`;
+    case 'no-such-file':
+      return 'no such file';
+    case 'unreadable':
+      return error.detail;
+    case 'too-big':
+      return `${Math.ceil(Number(error.detail) / 1024 / 1024)} MiB is more than --from reads (${MAX_FROM_BYTES / 1024 / 1024} MiB)`;
+    case 'not-a-file':
+      return error.detail === 'folder' ? 'a folder with no events.json in it (not a capture)' : `${kindWords(error.detail as PathKind)}, not a file`;
+  }
 }
 
-/** record's words for a path it cannot record into; null: the message the error carries. */
-function recordFileWords(error: RecordFileError): string | null {
-  if (error.problem === 'no-reader') return `record stopped before any process read ${error.path} (a FIFO): nothing recorded`;
-  if (error.problem === 'not-a-file' && error.kind !== null) return `${error.path} is ${kindWords(error.kind)}: record needs a file`;
-  return null;
+/** A saved file the file system would not hand over: calling again differently does not fix it. */
+const SAVED_FILE_REFUSED: ReadonlySet<SavedFileError['problem']> = new Set(['no-such-file', 'unreadable', 'too-big', 'not-a-file']);
+
+/** The words for a folder or file that cannot be written (capture's folder, --output-file, a ledger). */
+function folderWords(error: FolderError): string {
+  const { dir, parent } = error;
+  switch (error.problem) {
+    case 'not-a-folder':
+      return `${dir} exists and is not a folder`;
+    case 'not-empty':
+      return `${dir} is not empty`;
+    case 'no-parent':
+      return `cannot ${error.what === 'folder' ? 'create' : 'write'} ${dir}: ${parent} does not exist`;
+    case 'not-a-file':
+      return `cannot write ${dir}: it is ${kindWords(error.kind ?? 'file')}`;
+  }
+}
+
+/** record's words for a path it cannot record into. */
+function recordFileWords(error: RecordFileError): string {
+  const { path, detail } = error;
+  switch (error.problem) {
+    case 'no-reader':
+      return `record stopped before any process read ${path} (a FIFO): nothing recorded`;
+    case 'not-a-file':
+      return error.kind === null ? `${path}: ${error.problem}` : `${path} is ${kindWords(error.kind)}: record needs a file`;
+    case 'no-folder':
+      return `cannot create ${path}: ${detail} is not a folder`;
+    case 'not-a-record':
+      return `${path} is not an evtimeline record (line ${detail} is not a record line): nothing written`;
+    case 'unreadable':
+      return `cannot read ${path}: ${detail}`;
+    case 'unwritable':
+      return `cannot write ${path}: ${detail}`;
+    case 'changed':
+      return `${path} changed while it was being read: is another recorder writing to it?`;
+  }
+}
+
+/** An OTLP export that failed: where, and the endpoint's answer (what to drop when it wants protobuf). */
+function shipWords(error: ShipError): string {
+  switch (error.problem) {
+    case 'failed':
+      return `OTLP export to ${error.url} failed: ${error.why}`;
+    case 'json-refused':
+      return `OTLP export to ${error.url} failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json`;
+    case 'gave-up':
+      return `OTLP export to ${error.url} failed ${error.attempts} times in a row, giving up: ${error.why}`;
+  }
 }
 
 /** The error as main prints it; errors that are not domain errors pass through unchanged. */
 export function inUserWords(error: unknown): unknown {
   if (error instanceof SavedFileError) {
     const text = `--from ${error.path}: ${savedFileWords(error)}`;
-    return error.problem === 'unreadable' || error.problem === 'not-a-file' ? new RuntimeError(text) : new UsageError(text);
+    return SAVED_FILE_REFUSED.has(error.problem) ? new RuntimeError(text) : new UsageError(text);
   }
   if (error instanceof FolderError) {
-    if (error.problem === 'not-empty') return new UsageError(`${error.message}: pass --force to replace it`);
-    return error.problem === 'no-parent' ? new RuntimeError(error.message) : new UsageError(error.message);
+    if (error.problem === 'not-empty') return new UsageError(`${folderWords(error)}: pass --force to replace it`);
+    return error.problem === 'no-parent' ? new RuntimeError(folderWords(error)) : new UsageError(folderWords(error));
   }
   if (error instanceof RecordFileError) {
     const fixable = error.problem === 'not-a-file' || error.problem === 'no-folder' || error.problem === 'not-a-record';
-    const text = recordFileWords(error) ?? error.message;
+    const text = recordFileWords(error);
     return fixable ? new UsageError(text) : new RuntimeError(text);
   }
   if (error instanceof AggregateError) return new UsageError(aggregateWords(error.problem));
   if (error instanceof KubeconfigError) return new RuntimeError(kubeconfigWords(error));
   if (error instanceof ClientKeyPairError) return new RuntimeError(clientKeyPairWords(error));
   if (error instanceof PemFileError) {
+    if (error.problem === 'no-such-file') return new RuntimeError(`${pemFlag(error)} ${error.file}: no such file`);
     if (error.problem === 'unreadable') return new RuntimeError(`${pemFlag(error)} ${error.file}: ${error.detail}`);
     return new UsageError(`${pemFlag(error)} ${error.file}: not a PEM ${error.role === 'client-key' ? 'private key' : 'certificate'} file`);
   }
+  if (error instanceof ShipError) return new RuntimeError(shipWords(error));
+  // client-go's transport.New refuses the same (transport/transport.go); the fix is ours to name.
+  if (error instanceof ImpersonationError) return new RuntimeError('requesting uid or groups for impersonation without impersonating a user: pass --as');
   return error;
 }

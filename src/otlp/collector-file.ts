@@ -14,7 +14,7 @@
 //
 // Log records of anything else (an application's logs in the same file) are skipped and counted.
 // OTLP JSON (the protobuf JSON mapping): camelCase keys, int64 as decimal strings, enums as numbers.
-import { isObject } from '../core/json.ts';
+import { asArray, asObject, isObject, stringOrNumber } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { K8S, OUR, SCOPE_NAME } from './logs.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
@@ -104,8 +104,7 @@ function anyValueToJson(root: unknown): unknown {
 
 /** A KeyValue list as an object. */
 function attributesToJson(list: unknown): Json {
-  const out = anyValueToJson({ kvlistValue: { values: Array.isArray(list) ? list : [] } });
-  return isObject(out) ? out : {};
+  return asObject(anyValueToJson({ kvlistValue: { values: asArray(list) } }));
 }
 
 /** OTLP times are fixed64 nanoseconds (opentelemetry-proto logs.proto). */
@@ -164,10 +163,6 @@ function goTimeToIso(text: string): string | undefined {
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
 /** Drops keys whose value is undefined or '' so an absent field stays absent. */
 function compact(object: Json): Json {
   // A loop, not fromEntries(entries().filter()): it runs for every version read (three times each).
@@ -201,34 +196,34 @@ export function fromAttributes(resource: Json, record: Json, attrs: Json, stored
   const time = 'time' in stored ? stored.time : iso(nanosToMs(record.timeUnixNano, 'timeUnixNano'));
   const int = stored.textInts === true ? intOfText : (value: unknown) => (typeof value === 'number' ? value : undefined);
   const ours = OUR.namespace in attrs;
-  const type = ours ? str(attrs[OUR.type] ?? record.severityText) : str(record.severityText);
+  const type = ours ? stringOrNumber(attrs[OUR.type] ?? record.severityText) : stringOrNumber(record.severityText);
   const event: Json = {
     kind: 'Event',
     apiVersion: 'v1',
     metadata: compact({
-      name: str(attrs[K8S.eventName]),
-      namespace: ours ? str(attrs[OUR.namespace]) : str(attrs[K8S.namespace]),
-      uid: str(attrs[K8S.eventUid]),
-      resourceVersion: str(attrs[OUR.resourceVersion]),
+      name: stringOrNumber(attrs[K8S.eventName]),
+      namespace: ours ? stringOrNumber(attrs[OUR.namespace]) : stringOrNumber(attrs[K8S.namespace]),
+      uid: stringOrNumber(attrs[K8S.eventUid]),
+      resourceVersion: stringOrNumber(attrs[OUR.resourceVersion]),
       creationTimestamp: parseGoTimeString(attrs[K8S.startTime]),
     }),
     involvedObject: compact({
-      apiVersion: str(resource[K8S.apiVersion]),
-      kind: str(resource[K8S.kind]),
-      name: str(resource[K8S.name]),
-      namespace: str(attrs[K8S.namespace]),
-      uid: str(resource[K8S.uid]),
-      fieldPath: str(resource[K8S.fieldPath]),
-      resourceVersion: str(resource[K8S.objectResourceVersion]),
+      apiVersion: stringOrNumber(resource[K8S.apiVersion]),
+      kind: stringOrNumber(resource[K8S.kind]),
+      name: stringOrNumber(resource[K8S.name]),
+      namespace: stringOrNumber(attrs[K8S.namespace]),
+      uid: stringOrNumber(resource[K8S.uid]),
+      fieldPath: stringOrNumber(resource[K8S.fieldPath]),
+      resourceVersion: stringOrNumber(resource[K8S.objectResourceVersion]),
     }),
-    reason: str(attrs[K8S.reason]),
-    message: isObject(record.body) ? str(anyValueToJson(record.body)) : '',
+    reason: stringOrNumber(attrs[K8S.reason]),
+    message: isObject(record.body) ? stringOrNumber(anyValueToJson(record.body)) : '',
     type,
-    source: compact({ component: str(attrs[OUR.sourceComponent]), host: str(resource[K8S.node]) }),
+    source: compact({ component: stringOrNumber(attrs[OUR.sourceComponent]), host: stringOrNumber(resource[K8S.node]) }),
   };
   const count = int(attrs[K8S.count]);
   if (count !== undefined) event.count = count;
-  const action = str(attrs[K8S.action]);
+  const action = stringOrNumber(attrs[K8S.action]);
   if (action !== '') event.action = action;
   if (ours) {
     for (const [field, key] of [
@@ -238,23 +233,23 @@ export function fromAttributes(resource: Json, record: Json, attrs: Json, stored
       ['reportingComponent', OUR.reportingController],
       ['reportingInstance', OUR.reportingInstance],
     ] as const) {
-      const value = str(attrs[key]);
+      const value = stringOrNumber(attrs[key]);
       if (value !== '') event[field] = value;
     }
     const seriesCount = int(attrs[OUR.seriesCount]);
     if (seriesCount !== undefined || OUR.seriesLastObserved in attrs) {
-      event.series = compact({ count: seriesCount, lastObservedTime: str(attrs[OUR.seriesLastObserved]) });
+      event.series = compact({ count: seriesCount, lastObservedTime: stringOrNumber(attrs[OUR.seriesLastObserved]) });
     }
   } else {
     // The receiver's one timestamp is the last one the event had.
     if (time !== undefined) event.lastTimestamp = time;
     // Newer receivers (contrib PR #45289, k8s_event_to_logdata.go) also keep the reporter, and
     // put k8s.namespace.name on the resource.
-    const controller = str(attrs[K8S_REPORTING.controller]);
-    const instance = str(attrs[K8S_REPORTING.instance]);
+    const controller = stringOrNumber(attrs[K8S_REPORTING.controller]);
+    const instance = stringOrNumber(attrs[K8S_REPORTING.instance]);
     if (controller !== '') event.reportingComponent = controller;
     if (instance !== '') event.reportingInstance = instance;
-    const namespace = str(attrs[K8S.namespace]) || str(resource[K8S.namespace]);
+    const namespace = stringOrNumber(attrs[K8S.namespace]) || stringOrNumber(resource[K8S.namespace]);
     if (namespace !== '') {
       (event.metadata as Json).namespace = namespace;
       (event.involvedObject as Json).namespace = namespace;
@@ -389,7 +384,7 @@ export class OtlpLineReader {
         continue;
       }
       for (const scopeLogs of scopes) {
-        const scopeName = isObject(scopeLogs.scope) ? str(scopeLogs.scope.name) : '';
+        const scopeName = isObject(scopeLogs.scope) ? stringOrNumber(scopeLogs.scope.name) : '';
         for (const record of Array.isArray(scopeLogs.logRecords) ? scopeLogs.logRecords : []) {
           let version: OtlpVersion | null;
           try {
@@ -474,7 +469,7 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
   const file = parseOtlpLines(text);
   if (file === null) return null;
   const observed = file.versions.flatMap((v) => (v.observedAt === null ? [] : [v.observedAt]));
-  const namespaces = new Set(file.versions.map((v) => (isObject(v.event.metadata) ? str(v.event.metadata.namespace) : '')));
+  const namespaces = new Set(file.versions.map((v) => (isObject(v.event.metadata) ? stringOrNumber(v.event.metadata.namespace) : '')));
   const [only] = namespaces;
   // reduce, not Math.min(...xs): a file can hold more records than a call has arguments.
   const first = observed.reduce<number | null>((min, t) => (min === null || t < min ? t : min), null);

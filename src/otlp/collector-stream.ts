@@ -5,7 +5,7 @@
 // k8s_events receiver wrote the same version, the copy with every field stays. A file that turns
 // out not to be one is handed back (null) to the whole-file reader, which says what it is.
 import { open, stat } from 'node:fs/promises';
-import { isObject, inNamespace } from '../core/json.ts';
+import { isObject, inNamespace, stringOnly } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { Keep } from '../core/keep.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
@@ -68,10 +68,6 @@ function* versionsOf(path: string, reader: OtlpLineReader, upTo = Number.POSITIV
   return !bad.complete && reader.seen > 0 ? { ok: true, torn: bad.line } : { ok: false };
 }
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
 interface Folded {
   reader: OtlpLineReader;
   fold: LatestFold;
@@ -101,7 +97,7 @@ function foldFile(path: string, namespace: string | null, keep: Keep, upTo: numb
       if (first === null || observedAt < first) first = observedAt;
       if (last === null || observedAt > last) last = observedAt;
     }
-    namespaces.add(isObject(event.metadata) ? str(event.metadata.namespace) : '');
+    namespaces.add(isObject(event.metadata) ? stringOnly(event.metadata.namespace) : '');
     if (!inNamespace(event, namespace)) continue;
     // The receiver keeps the least: on a tie with another writer's copy, the other stays.
     fold.add(event, writer === 'k8s_events' ? 0 : 1);

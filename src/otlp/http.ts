@@ -221,19 +221,20 @@ export class PemFileError extends Error {
     readonly endpoint: PemEndpoint,
     readonly role: PemRole,
     readonly file: string,
-    readonly problem: 'unreadable' | 'not-pem',
-    readonly detail: string,
+    readonly problem: 'unreadable' | 'no-such-file' | 'not-pem',
+    /** unreadable: the file system's words */
+    readonly detail = '',
   ) {
-    super(`${file}: ${detail}`);
+    super(`${file}: ${detail || problem}`);
   }
 }
 
 /** A PEM file: refused when it cannot be read or holds no `marker` block. */
 async function readPem(endpoint: PemEndpoint, role: PemRole, file: string, marker: RegExp): Promise<string> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new PemFileError(endpoint, role, file, 'unreadable', error.code === 'ENOENT' ? 'no such file' : errnoText(error));
+    throw error.code === 'ENOENT' ? new PemFileError(endpoint, role, file, 'no-such-file') : new PemFileError(endpoint, role, file, 'unreadable', errnoText(error));
   });
-  if (!marker.test(text)) throw new PemFileError(endpoint, role, file, 'not-pem', 'no PEM block');
+  if (!marker.test(text)) throw new PemFileError(endpoint, role, file, 'not-pem');
   return text;
 }
 

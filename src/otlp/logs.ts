@@ -18,7 +18,7 @@
 // Pure: raw event JSON in (core/v1, or events.k8s.io/v1 read through its core/v1 view, so both
 // shapes of one event give one record), plain data out. The wire encoding (protobuf or JSON) is
 // src/otlp/encode.ts, through the official @opentelemetry/otlp-transformer.
-import { isObject } from '../core/json.ts';
+import { asObject, stringOrNumber } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { coreV1View } from '../core/event.ts';
 
@@ -80,14 +80,6 @@ export const K8S = {
   namespace: 'k8s.namespace.name',
   count: 'k8s.event.count',
 } as const;
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
-function obj(value: unknown): Json {
-  return isObject(value) ? value : {};
-}
 
 const ZERO: HrTime = [0, 0];
 
@@ -172,46 +164,46 @@ function putIf(attributes: Record<string, AttributeValue>, key: string, value: s
  */
 export function eventToLog(raw: Json, observed: HrTime): OtlpLog {
   const event = coreV1View(raw);
-  const meta = obj(event.metadata);
-  const involved = obj(event.involvedObject);
-  const source = obj(event.source);
-  const series = obj(event.series);
-  const type = str(event.type);
-  const eventTime = str(event.eventTime);
-  const first = str(event.firstTimestamp);
-  const last = str(event.lastTimestamp);
+  const meta = asObject(event.metadata);
+  const involved = asObject(event.involvedObject);
+  const source = asObject(event.source);
+  const series = asObject(event.series);
+  const type = stringOrNumber(event.type);
+  const eventTime = stringOrNumber(event.eventTime);
+  const first = stringOrNumber(event.firstTimestamp);
+  const last = stringOrNumber(event.lastTimestamp);
   const time = parseHrTime(eventTime) ?? parseHrTime(last) ?? parseHrTime(first) ?? ZERO;
   const timeOutOfRange = !fitsUnixNano(time) || !fitsUnixNano(observed);
 
   const resource: Record<string, AttributeValue> = {
-    [K8S.node]: str(source.host),
-    [K8S.kind]: str(involved.kind),
-    [K8S.name]: str(involved.name),
-    [K8S.uid]: str(involved.uid),
-    [K8S.fieldPath]: str(involved.fieldPath),
-    [K8S.apiVersion]: str(involved.apiVersion),
-    [K8S.objectResourceVersion]: str(involved.resourceVersion),
+    [K8S.node]: stringOrNumber(source.host),
+    [K8S.kind]: stringOrNumber(involved.kind),
+    [K8S.name]: stringOrNumber(involved.name),
+    [K8S.uid]: stringOrNumber(involved.uid),
+    [K8S.fieldPath]: stringOrNumber(involved.fieldPath),
+    [K8S.apiVersion]: stringOrNumber(involved.apiVersion),
+    [K8S.objectResourceVersion]: stringOrNumber(involved.resourceVersion),
   };
   const attributes: Record<string, AttributeValue> = {
-    [K8S.reason]: str(event.reason),
-    [K8S.action]: str(event.action),
-    [K8S.startTime]: goTimeString(str(meta.creationTimestamp)),
-    [K8S.eventName]: str(meta.name),
-    [K8S.eventUid]: str(meta.uid),
-    [K8S.namespace]: str(involved.namespace),
+    [K8S.reason]: stringOrNumber(event.reason),
+    [K8S.action]: stringOrNumber(event.action),
+    [K8S.startTime]: goTimeString(stringOrNumber(meta.creationTimestamp)),
+    [K8S.eventName]: stringOrNumber(meta.name),
+    [K8S.eventUid]: stringOrNumber(meta.uid),
+    [K8S.namespace]: stringOrNumber(involved.namespace),
   };
   const count = typeof event.count === 'number' ? event.count : 0;
   if (count !== 0) attributes[K8S.count] = count;
 
   if (type !== 'Normal' && type !== 'Warning') attributes[OUR.type] = type;
-  attributes[OUR.namespace] = str(meta.namespace);
-  putIf(attributes, OUR.resourceVersion, str(meta.resourceVersion));
+  attributes[OUR.namespace] = stringOrNumber(meta.namespace);
+  putIf(attributes, OUR.resourceVersion, stringOrNumber(meta.resourceVersion));
   if (typeof series.count === 'number') attributes[OUR.seriesCount] = series.count;
-  putIf(attributes, OUR.seriesLastObserved, str(series.lastObservedTime));
+  putIf(attributes, OUR.seriesLastObserved, stringOrNumber(series.lastObservedTime));
   // core/v1 JSON spells reportingController `reportingComponent` (coreV1View renames it).
-  putIf(attributes, OUR.reportingController, str(event.reportingComponent));
-  putIf(attributes, OUR.reportingInstance, str(event.reportingInstance));
-  putIf(attributes, OUR.sourceComponent, str(source.component));
+  putIf(attributes, OUR.reportingController, stringOrNumber(event.reportingComponent));
+  putIf(attributes, OUR.reportingInstance, stringOrNumber(event.reportingInstance));
+  putIf(attributes, OUR.sourceComponent, stringOrNumber(source.component));
   putIf(attributes, OUR.eventTime, eventTime);
   putIf(attributes, OUR.firstTimestamp, first);
   putIf(attributes, OUR.lastTimestamp, last);
@@ -221,7 +213,7 @@ export function eventToLog(raw: Json, observed: HrTime): OtlpLog {
     time: fitsUnixNano(time) ? time : ZERO,
     observed: fitsUnixNano(observed) ? observed : ZERO,
     ...severity(type),
-    body: str(event.message),
+    body: stringOrNumber(event.message),
     attributes,
     timeOutOfRange,
   };

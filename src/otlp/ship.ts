@@ -14,6 +14,21 @@ import type { Encoding } from './encode.ts';
 import { postOtlp } from './http.ts';
 import type { OtlpEndpoint, SendOutcome } from './http.ts';
 
+/**
+ * An export the endpoint would not take: refused (`why`: its answer), JSON refused by an endpoint
+ * that takes protobuf only, or still failing after `attempts` tries; src/options/user-errors.ts words it.
+ */
+export class ShipError extends RuntimeError {
+  constructor(
+    readonly url: string,
+    readonly problem: 'failed' | 'json-refused' | 'gave-up',
+    readonly why: string,
+    readonly attempts: number,
+  ) {
+    super(`${url}: ${problem}: ${why}`);
+  }
+}
+
 
 /** 0.5 s doubling to 30 s; the twelfth failure in a row (about four minutes of waits) gives up. */
 export const DEFAULT_OTLP_RETRY: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 12 };
@@ -190,16 +205,16 @@ export class Shipper<M> {
         // VictoriaLogs answers OTLP JSON with a 400 (app/vlinsert/opentelemetry/opentelemetry.go:
         // "json encoding isn't supported ... Use protobuf encoding"); others with 415. Say what to do.
         if (encoding === 'json' && /^HTTP (400|415)\b/.test(outcome.why) && (/^HTTP 415/.test(outcome.why) || /protobuf/i.test(outcome.why))) {
-          throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json`);
+          throw new ShipError(endpoint.url.href, 'json-refused', outcome.why, attempt);
         }
-        throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+        throw new ShipError(endpoint.url.href, 'failed', outcome.why, attempt);
       }
       if (outcome.unreachable === true && !this.reached && this.opts.failUnreachable === true) {
-        throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed: ${outcome.why}`);
+        throw new ShipError(endpoint.url.href, 'failed', outcome.why, attempt);
       }
       if (outcome.unreachable !== true) this.reached = true;
       if (attempt >= retry.maxAttempts) {
-        throw new RuntimeError(`OTLP export to ${endpoint.url.href} failed ${attempt} times in a row, giving up: ${outcome.why}`);
+        throw new ShipError(endpoint.url.href, 'gave-up', outcome.why, attempt);
       }
       const backoff = backoffDelay(attempt, retry);
       const delay = Math.min(retry.maxDelayMs, outcome.retryAfterMs ?? backoff);

@@ -21,7 +21,7 @@
 //
 // Each becomes a saved input like any other (src/io/event-file.ts): raw core/v1 events, and a
 // provenance that says which store and what its writers did not keep.
-import { isObject } from '../core/json.ts';
+import { isObject, stringOnly } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { LogStore, StoreProvenance } from '../core/source.ts';
@@ -55,10 +55,6 @@ function isEventObject(value: unknown): value is Json {
   return isObject(value) && isObject(value.metadata) && isObject(value.involvedObject) && (value.kind === undefined || value.kind === 'Event');
 }
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
 // -- Cloud Logging --------------------------------------------------------------------------------
 
 function isLogEntry(value: unknown): value is Json {
@@ -76,8 +72,8 @@ function fromCloudLogging(entries: Json[]): SavedEvents {
       skipped += 1;
       continue;
     }
-    const at = str(entry.timestamp);
-    const uid = str((payload.metadata as Json).uid);
+    const at = stringOnly(entry.timestamp);
+    const uid = stringOnly((payload.metadata as Json).uid);
     const kept = uid === '' ? undefined : byUid.get(uid);
     if (kept === undefined) {
       const event: Json = { ...payload, count: 1, ...(at !== '' ? { firstTimestamp: at, lastTimestamp: at } : {}) };
@@ -86,8 +82,8 @@ function fromCloudLogging(entries: Json[]): SavedEvents {
       continue;
     }
     const count = (kept.count as number) + 1;
-    const first = str(kept.firstTimestamp);
-    const last = str(kept.lastTimestamp);
+    const first = stringOnly(kept.firstTimestamp);
+    const last = stringOnly(kept.lastTimestamp);
     const earlier = at !== '' && (first === '' || Date.parse(at) < Date.parse(first));
     if (at === '' || (last !== '' && Date.parse(at) < Date.parse(last))) {
       kept.count = count;
@@ -200,7 +196,7 @@ function fromLoki(entries: LokiEntry[]): SavedEvents {
       continue;
     }
     writers.add(json === undefined ? 'Grafana Alloy (logfmt)' : 'Grafana Alloy (json)');
-    const namespace = str(entry.labels.namespace);
+    const namespace = stringOnly(entry.labels.namespace);
     const event = alloyEvent(fields, namespace, entry.at);
     const key = alloyKey(namespace, fields);
     const count = typeof event.count === 'number' ? event.count : 0;

@@ -6,7 +6,7 @@
 // those of a collector's file (src/otlp/collector-file.ts): our export (every field) and the contrib
 // k8s_events receiver through its otlphttp exporter (no series, no resourceVersion; a reporter only
 // from newer releases). Anything else (an application's logs in the same store) is skipped.
-import { isObject } from '../core/json.ts';
+import { isObject, stringOnly } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { OtlpWriter } from '../core/source.ts';
 import { K8S, OUR, SCOPE_NAME } from '../otlp/logs.ts';
@@ -35,10 +35,10 @@ export function rowToVersion(row: Json): StoredVersion | null {
   const ours = row['scope.name'] === SCOPE_NAME && typeof row[OUR.namespace] === 'string';
   const receiver = !ours && typeof row[K8S.eventUid] === 'string' && typeof row[K8S.reason] === 'string';
   if (!ours && !receiver) return null;
-  const time = typeof row._time === 'string' ? row._time : '';
+  const time = stringOnly(row._time);
   const record: Json = {
-    body: { stringValue: typeof row._msg === 'string' ? row._msg : '' },
-    severityText: typeof row.severity_text === 'string' ? row.severity_text : '',
+    body: { stringValue: stringOnly(row._msg) },
+    severityText: stringOnly(row.severity_text),
   };
   const ms = timeMs(time);
   // A time the fast path does not take (before 1970, past 64 bits of nanoseconds) goes the collector file's way.

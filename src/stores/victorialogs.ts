@@ -16,6 +16,7 @@
 import type { Agent, IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { RuntimeError } from '../errors.ts';
+import { stringOnly } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { TimeWindow } from '../core/source.ts';
 import { parseRow } from './victorialogs-rows.ts';
@@ -196,7 +197,7 @@ async function* rowsOf(endpoint: StoreEndpoint, url: URL): AsyncGenerator<Json[]
 }
 
 function timeNanos(row: Json): bigint | null {
-  const text = typeof row._time === 'string' ? row._time : '';
+  const text = stringOnly(row._time);
   const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text);
   if (!m) return null;
   const ms = Date.parse(`${m[1]}${m[3]}`);

@@ -84,6 +84,39 @@ function comparable(jsonText: string): Json[] {
 
 const versionKey = (event: Json): string => `${event.metadata?.uid}@${event.metadata?.resourceVersion}`;
 
+/** A log record as the collector's file holds it: attribute values as their OTLP JSON, for comparing. */
+interface StoredRecord {
+  resource: Record<string, string>;
+  attributes: Record<string, string>;
+  body: string;
+  time: string;
+  severity: string;
+}
+
+/** Every log record in a collector's file, grouped by k8s.event.uid, in file order. */
+function recordsByEventUid(text: string): Map<string, StoredRecord[]> {
+  const plain = (kvs: Json[] | undefined) => Object.fromEntries((kvs ?? []).map((kv) => [kv.key, JSON.stringify(kv.value)]));
+  const byUid = new Map<string, StoredRecord[]>();
+  for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
+    for (const rl of (JSON.parse(line) as Json).resourceLogs ?? []) {
+      for (const sl of rl.scopeLogs ?? []) {
+        for (const lr of sl.logRecords ?? []) {
+          const record = {
+            resource: plain(rl.resource?.attributes),
+            attributes: plain(lr.attributes),
+            body: JSON.stringify(lr.body),
+            time: String(lr.timeUnixNano),
+            severity: `${lr.severityNumber ?? 0} ${lr.severityText ?? ''}`,
+          };
+          const uid = JSON.parse(record.attributes['k8s.event.uid'] ?? '{}').stringValue as string;
+          byUid.set(uid, [...(byUid.get(uid) ?? []), record]);
+        }
+      }
+    }
+  }
+  return byUid;
+}
+
 /** Log records per event version (uid@resourceVersion) in the collector's file. */
 function versionCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
@@ -386,6 +419,35 @@ describe('what the contrib k8s_events and k8sobjects receivers stored (collector
     const liveFile = join(scratch, 'receivers-live.json');
     await writeFile(liveFile, JSON.stringify(liveList));
     const live = comparable((await run(cp, ['--from', liveFile, '-o', 'json'])).stdout);
+
+    // The same events as events.k8s.io/v1 lists them (regarding, note, deprecated*, series), saved
+    // and exported: the log records of the core/v1 list, and what the k8s_events receiver wrote.
+    const newList = await api(cp, 'GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`);
+    assert.deepEqual(new Set((newList.items as Json[]).map(versionKey)), new Set((liveList.items as Json[]).map(versionKey)), 'one store: the same versions');
+    assert.ok((newList.items as Json[]).every((e) => typeof e.note === 'string' && e.regarding !== undefined && e.message === undefined));
+    const newFile = join(scratch, 'receivers-live-events-k8s-io.json');
+    await writeFile(newFile, JSON.stringify(newList));
+    const both = await collector();
+    await run(cp, ['export', '--from', liveFile, '--otlp', both.url]);
+    await run(cp, ['export', '--from', newFile, '--otlp', both.url]);
+    await both.stop();
+    const exported = recordsByEventUid(await readFile(both.output, 'utf8'));
+    const received = recordsByEventUid(await readFile(col.receiverOutputs.k8sEvents, 'utf8'));
+    const k8sOnly = (attributes: Record<string, string>) => Object.fromEntries(Object.entries(attributes).filter(([k]) => k.startsWith('k8s.')));
+    for (const e of liveList.items as Json[]) {
+      const name = e.metadata.name as string;
+      const [fromCore, fromNew, ...more] = exported.get(e.metadata.uid) ?? [];
+      assert.ok(fromCore !== undefined && fromNew !== undefined && more.length === 0, `${name}: one record from each export`);
+      assert.deepEqual(fromNew, fromCore, `${name}: both shapes of the event, one log record`);
+      assert.equal(fromNew.body, JSON.stringify({ stringValue: e.message }), `${name}: the note is the body`);
+      const theirs = received.get(e.metadata.uid)?.at(-1);
+      assert.ok(theirs !== undefined, `${name}: the receiver wrote it`);
+      assert.deepEqual(fromNew.resource, theirs.resource, `${name}: the receiver's resource (involved object, node)`);
+      assert.deepEqual(k8sOnly(fromNew.attributes), theirs.attributes, `${name}: the receiver's attributes`);
+      assert.equal(fromNew.body, theirs.body, `${name}: the receiver's body`);
+      assert.equal(fromNew.time, theirs.time, `${name}: the receiver's timestamp`);
+      if (['Normal', 'Warning'].includes(e.type)) assert.equal(fromNew.severity, theirs.severity, `${name}: the receiver's severity`);
+    }
 
     // k8sobjects stores the objects themselves: everything agrees.
     assert.deepEqual(parseOtlpLines(await readFile(col.receiverOutputs.k8sObjects, 'utf8'))?.writers, ['k8sobjects']);

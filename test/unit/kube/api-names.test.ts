@@ -7,7 +7,7 @@ import { pathSegment } from '../../../src/kube/api-names.ts';
 import { eventNameError, namespaceError } from '../../../src/core/object-names.ts';
 import { eventsPath } from '../../../src/kube/events-api.ts';
 import { buildUrl } from '../../../src/kube/http.ts';
-import { groupVersionPath } from '../../../src/kube/objects.ts';
+import { groupVersionPath } from '../../../src/kube/discovery.ts';
 import { fakeDeps } from '../../support/deps.ts';
 
 const LABEL_RULE =

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { proxyFromEnvironment } from '../../../src/kube/proxy.ts';
-import { overrideCluster, overrideUser, userExtras } from '../../../src/kube/overrides.ts';
+import { ImpersonationError, overrideCluster, overrideUser, userExtras } from '../../../src/kube/overrides.ts';
 import { parseConnectionOverrides, parseVerbosity } from '../../../src/options/common.ts';
 
 const proxyCases: Array<[string, string, Record<string, string>, string | undefined]> = [
@@ -35,7 +35,7 @@ test('--token and --client-certificate replace the user values', () =>
   assert.deepEqual(overrideUser({ name: 'u', token: 't', certData: 'Yw==' }, { token: 'n', clientCertificate: '/c.crt' }), { name: 'u', token: 'n', certFile: '/c.crt', certData: undefined }));
 test('--as over the kubeconfig as, with groups and uid', () =>
   assert.deepEqual(userExtras({ as: 'k', 'as-groups': ['g'] }, { as: 'f', asUid: '7' }), { impersonate: { user: 'f', groups: ['g'], uid: '7' } }));
-test('--as-group without a user to impersonate is an error, as in client-go', () => assert.throws(() => userExtras(undefined, { asGroups: ['g'] }), /pass --as/));
+test('--as-group without a user to impersonate is an error, as in client-go', () => assert.throws(() => userExtras(undefined, { asGroups: ['g'] }), ImpersonationError));
 test('--server host:port means https', () => assert.equal(parseConnectionOverrides({ server: 'h:6443' }).server, 'https://h:6443'));
 test('-v=6 and -v 6 both read 6', () => {
   assert.equal(parseVerbosity('=6'), 6);

@@ -10,7 +10,8 @@ import { objectKey } from '../../../src/core/identity.ts';
 import { servedResource } from '../../support/served.ts';
 import { ApiError } from '../../../src/kube/http.ts';
 import { answerFromListing } from '../../../src/kube/tree-lookups.ts';
-import { discoveryCacheOf, lookUpObjects } from '../../../src/kube/objects.ts';
+import { lookUpObjects } from '../../../src/kube/objects.ts';
+import { serverDiscovery } from '../../../src/kube/discovery.ts';
 import { listOwnership } from '../../../src/kube/tree-listing.ts';
 
 const r = servedResource;
@@ -75,7 +76,7 @@ describe('lookups answered from the ownership lists', () => {
       ['secret.example/v1 Vault shop/keys', 'v1 Pod other/away', 'apps/v1beta1 ReplicaSet shop/web', 'v1 Node /node-1'],
     );
     const asked = REFS.filter((x) => !rest.includes(x));
-    const direct = await lookUpObjects(server(), asked, 4, discoveryCacheOf(SERVED));
+    const direct = await lookUpObjects(server(), asked, 4, serverDiscovery(server(), SERVED));
     assert.equal(found.size, asked.length);
     for (const x of asked) assert.deepEqual(found.get(objectKey(x)), direct.get(objectKey(x)), `${x.kind}/${x.name}`);
     assert.deepEqual(found.get(objectKey(REFS[0] as ObjectRef)), {
@@ -102,7 +103,8 @@ describe('lookups answered from the ownership lists', () => {
     const { found, rest } = answerFromListing([vault], { ...read, namespace: 'shop' }, SERVED);
     assert.equal(found.size, 0);
     const asked: string[] = [];
-    const looked = await lookUpObjects(server(asked), rest, 4, discoveryCacheOf(SERVED));
+    const get = server(asked);
+    const looked = await lookUpObjects(get, rest, 4, serverDiscovery(get, SERVED));
     assert.equal(looked.get(objectKey(vault))?.state, 'exists');
     // discovery already known: the one request is the object's own GET
     assert.deepEqual(asked, ['/apis/secret.example/v1/namespaces/shop/vaults/keys']);
@@ -115,10 +117,11 @@ describe("lookups answered from the facts' full list of the namespace's Pods", (
   const pods = REFS.filter((x) => x.kind === 'Pod' && x.namespace === 'shop');
 
   test('the Pods it holds are answered from it as the metadata-only list answers them, with no request', async () => {
-    const direct = await lookUpObjects(server(), pods, 4, discoveryCacheOf(SERVED));
+    const direct = await lookUpObjects(server(), pods, 4, serverDiscovery(server(), SERVED));
     const asked: string[] = [];
     const held = pods.filter((x) => early().has(x.name));
-    const answered = await lookUpObjects(server(asked), held, 4, discoveryCacheOf(SERVED), new Map([['/api/v1/namespaces/shop/pods', early()]]));
+    const get = server(asked);
+    const answered = await lookUpObjects(get, held, 4, serverDiscovery(get, SERVED), new Map([['/api/v1/namespaces/shop/pods', early()]]));
     assert.deepEqual(asked, []);
     for (const x of held) assert.deepEqual(answered.get(objectKey(x)), direct.get(objectKey(x)));
   });
@@ -126,7 +129,8 @@ describe("lookups answered from the facts' full list of the namespace's Pods", (
   test('a Pod it lacks (made after it was read, or gone) is looked up, never called gone on its word', async () => {
     const listed = new Map<string, unknown>([...early()].filter(([name]) => name !== 'web-1'));
     const asked: string[] = [];
-    const answered = await lookUpObjects(server(asked), pods, 4, discoveryCacheOf(SERVED), new Map([['/api/v1/namespaces/shop/pods', listed]]));
+    const get = server(asked);
+    const answered = await lookUpObjects(get, pods, 4, serverDiscovery(get, SERVED), new Map([['/api/v1/namespaces/shop/pods', listed]]));
     assert.deepEqual(asked.sort(), ['/api/v1/namespaces/shop/pods/web-1', '/api/v1/namespaces/shop/pods/web-2']);
     assert.equal(answered.get(objectKey(pods[1] as ObjectRef))?.state, 'exists');
     assert.deepEqual(answered.get(objectKey(pods[2] as ObjectRef)), { state: 'gone' });

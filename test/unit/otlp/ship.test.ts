@@ -18,6 +18,9 @@ import { eventToLog, hrTimeFromMs } from '../../../src/otlp/logs.ts';
 import { NOW, ev } from '../../support/builders.ts';
 import { scratchDir } from '../../support/tmp.ts';
 
+/** A failed export as the user reads it (the shipper raises a ShipError; src/options/user-errors.ts words it). */
+const said = (p: Promise<unknown>): Promise<unknown> => p.catch((error: unknown) => Promise.reject(inUserWords(error)));
+
 const endpoint: OtlpEndpoint = { url: new URL('http://collector.test:4318/v1/logs'), headers: {}, timeoutMs: 1000 };
 const retry: RetryPolicy = { firstDelayMs: 500, maxDelayMs: 4000, maxAttempts: 4 };
 const log = (n: number) => eventToLog(ev({ name: `e-${n}` }), hrTimeFromMs(NOW));
@@ -127,7 +130,7 @@ describe('the shipper', () => {
     const t = scripted([{ kind: 'fail', why: 'HTTP 401: unauthorized' }]);
     const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: t.post });
     await shipper.push({ logs: [log(1)], mark: 1 });
-    await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: HTTP 401: unauthorized$/);
+    await assert.rejects(said(shipper.finish()), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: HTTP 401: unauthorized$/);
   });
 
   test('OTLP JSON refused by an endpoint that takes protobuf only (VictoriaLogs: a 400) says to drop --otlp-json', async () => {
@@ -135,19 +138,19 @@ describe('the shipper', () => {
     const t = scripted([{ kind: 'fail', why }]);
     const shipper = new Shipper<number>({ endpoint, encoding: 'json', retry, notice: () => {}, post: t.post });
     await shipper.push({ logs: [log(1)], mark: 1 });
-    await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json$/);
+    await assert.rejects(said(shipper.finish()), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: the endpoint takes OTLP protobuf, not JSON: drop --otlp-json$/);
     // The same 400 to protobuf is the server's own words.
     const p = scripted([{ kind: 'fail', why }]);
     const proto = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: p.post });
     await proto.push({ logs: [log(1)], mark: 1 });
-    await assert.rejects(proto.finish(), /failed: HTTP 400: json encoding/);
+    await assert.rejects(said(proto.finish()), /failed: HTTP 400: json encoding/);
   });
 
   test('gives up after maxAttempts failures in a row', async () => {
     const t = scripted(Array.from({ length: 10 }, () => ({ kind: 'retry' as const, why: 'ECONNRESET' })));
     const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: t.post, sleep: async () => {} });
     await shipper.push({ logs: [log(1)], mark: 1 });
-    await assert.rejects(shipper.finish(), /failed 4 times in a row, giving up: ECONNRESET/);
+    await assert.rejects(said(shipper.finish()), /failed 4 times in a row, giving up: ECONNRESET/);
     assert.equal(t.bodies.length, 4);
   });
 
@@ -242,7 +245,7 @@ describe('the shipper and what an endpoint says', () => {
     const t = scripted([{ kind: 'fail', why: 'HTTP 400: invalid timestamp', badData: true }]);
     const shipper = new Shipper<number>({ endpoint, encoding: 'protobuf', retry, notice: () => {}, post: t.post });
     await shipper.push({ logs: [log(1)], mark: 1 });
-    await assert.rejects(shipper.finish(), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: HTTP 400: invalid timestamp$/);
+    await assert.rejects(said(shipper.finish()), /^RuntimeError: OTLP export to http:\/\/collector\.test:4318\/v1\/logs failed: HTTP 400: invalid timestamp$/);
   });
 
   test('export (failUnreachable): nothing listening before any answer is said at once, not retried for minutes', async () => {
