@@ -14,6 +14,10 @@ import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl, PLUGIN_BINARY, pluginEnv } from '../harness/plugin.ts';
 import { onRealNode } from '../harness/real-node-pods.ts';
 import { spawnCollecting } from '../harness/spawned.ts';
+import { startTcpProxy } from '../harness/tcp-proxy.ts';
+import type { TcpProxy } from '../harness/tcp-proxy.ts';
+import { adminKubeconfigAt, proxiedKubeconfig } from '../support/recorder.ts';
+import { secondApiserver } from '../harness/second-apiserver.ts';
 import { waitFor } from '../harness/wait.ts';
 
 const { cp, node } = await sharedRealNode();
@@ -25,7 +29,9 @@ before(async () => {
   await applyObjects(kc, [crdObject(GROUP, 'widgets', 'Widget')]);
   await waitFor('the Widget CRD to be served', async () => (await kubectl(['get', `widgets.${GROUP}`, '-A'], kc)).code === 0);
 });
+const proxies: TcpProxy[] = [];
 after(async () => {
+  for (const proxy of proxies) await proxy.close();
   await kubectl(['delete', 'crd', `widgets.${GROUP}`, '--wait=false'], kc);
   rmSync(dir, { recursive: true, force: true });
 });
@@ -262,4 +268,73 @@ test('a rollout superseded by another (a newer generation while waiting): exit 8
   assert.match(run.out(), /^wait superseded after \d+s \(exit 8\): deployment "web" was changed again while waiting \(generation 2; the wait began at 1\): this rollout was superseded$/m);
   const theirs = await kubectl(['rollout', 'status', 'deploy/web', '-n', ns, '--timeout', '3m'], kc);
   assert.equal(theirs.code, 0, theirs.stderr);
+});
+
+/** What an event of `kubectl events -o json` looks like as a line of wait, the time left out: its latest occurrence. */
+function asLine(e: { type: string; reason: string; involvedObject: { kind: string; name: string }; message: string; count?: number; series?: { count: number } }): string {
+  const count = e.count ?? e.series?.count ?? 1;
+  return `${e.type}  ${e.reason}  ${e.involvedObject.kind}/${e.involvedObject.name}  ${e.message}${count > 1 ? ` (x${count})` : ''}`;
+}
+
+/**
+ * A Deployment whose main container starts, and which becomes Available, only after `down` (an init
+ * container sleeps first, longer than `down` takes: a kube-apiserver's graceful stop drains its watches), waited for through `config`; then `up`. Each event of the rollout must be
+ * printed once (none lost, none repeated, against kubectl events for the namespace), and exit 0.
+ */
+async function outage(ns: string, config: string, initSeconds: number, down: () => Promise<void>, up: () => Promise<void>): Promise<string> {
+  const web = deployment(ns, 'web', {}, { progressDeadlineSeconds: 600 });
+  web.spec.template = template('web', { readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }, { initContainers: [{ name: 'init', image: BUSYBOX_IMAGE, command: ['sleep', String(initSeconds)] }] });
+  await applyObjects(kc, [web]);
+  const run = spawnCollecting(PLUGIN_BINARY, ['wait', '-n', ns, 'deploy/web', '--timeout', '3m'], { env: pluginEnv(config) });
+  try {
+    const started = () => run.out().split('\n').filter((l) => /^\+\d+s  Normal  Started  Pod\/web-/.test(l));
+    await waitFor('the init container\'s Started line', async () => started().length > 0 || run.child.exitCode !== null);
+    assert.equal(started().length, 1, `only the init container has started when the watch drops: ${run.out()}`);
+    await down();
+    await waitFor('the Deployment to be Available (read past the outage)', async () => (await kubectl(['get', 'deploy/web', '-n', ns, '-o', 'jsonpath={.status.availableReplicas}'], kc)).stdout === '1');
+    assert.equal(run.child.exitCode, null, 'no verdict while it cannot see the object');
+    await up();
+    const { code } = await run.exited;
+    assert.equal(code, 0, run.err());
+  } finally {
+    run.child.kill('SIGINT');
+  }
+  const printed = run.out().split('\n').filter((l) => l.startsWith('+')).map((l) => l.replace(/^\+\S+  /, ''));
+  assert.match(run.out(), /^deployment "web" successfully rolled out in \d+s, 1 of 1 ready$/m);
+  const listed = JSON.parse(await kubectlOk(kc, ['events', '-n', ns, '-o', 'json'])) as { items: Parameters<typeof asLine>[0][] };
+  const expected = listed.items.map(asLine);
+  assert.equal(expected.filter((l) => /^Normal  Started  Pod\/web-/.test(l)).length, 2, `the init and main containers' Started: ${expected.join('\n')}`);
+  // Each event once: the lines printed are those of kubectl events, as many of each (the kubelet's
+  // "Container started" reads the same for the init and the main container), none more.
+  assert.deepEqual([...printed].sort(), [...expected].sort(), `printed:\n${printed.join('\n')}`);
+  return run.err();
+}
+
+test('a watch that drops while waiting (cut by a TCP proxy, no reconnecting until Available): it resumes, each event printed once against kubectl events, exit 0', { timeout: 240_000 }, async () => {
+  const ns = await freshNamespace(kc, 'wait-drop');
+  const proxy = await startTcpProxy(cp.server);
+  proxies.push(proxy);
+  const err = await outage(
+    ns,
+    proxiedKubeconfig(cp, proxy, ns, join(dir, 'drop.kubeconfig')),
+    12,
+    async () => {
+      proxy.refuse(true);
+      assert.ok(proxy.cutAll() > 0, 'wait had connections to cut');
+    },
+    async () => proxy.refuse(false),
+  );
+  assert.match(err, /^(watch|list) failed \(.+\): retrying in /m, 'the drop was told');
+});
+
+test('an apiserver restart while waiting (a second kube-apiserver of the cluster, stopped and started again): it resumes, each event printed once, exit 0', { timeout: 300_000 }, async () => {
+  const ns = await freshNamespace(kc, 'wait-restart');
+  const second = await secondApiserver(cp, join(dir, 'second-apiserver.log'));
+  try {
+    const err = await outage(ns, adminKubeconfigAt(cp, second.server, ns, join(dir, 'restart.kubeconfig')), 40, () => second.stop(), () => second.start());
+    // The notices a restart may cause, and no error.
+    for (const line of err.split('\n').filter((l) => l !== '')) assert.match(line, /^(watch|list) (failed \(.*\): retrying in [\d.]+ m?s|expired \(410 Gone\): listing again)$/);
+  } finally {
+    await second.stop();
+  }
 });

@@ -5,8 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import type { ChildProcessByStdio } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import https from 'node:https';
@@ -16,7 +15,7 @@ import { waitFor } from '../support/cluster-api.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { kubectl, pluginEnv } from '../harness/plugin.ts';
-import { freePort } from '../harness/ports.ts';
+import { secondApiserver } from '../harness/second-apiserver.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { scratchDir } from '../support/tmp.ts';
@@ -430,56 +429,6 @@ function watchIsGone(on: ControlPlane, ns: string, resourceVersion: string): Pro
     req.on('error', reject);
     req.end();
   });
-}
-
-interface Apiserver {
-  server: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-}
-
-/**
- * A second kube-apiserver of `on`'s cluster: the same binary, flags, certificates and etcd, on a
- * port of its own, that the test stops (SIGTERM: kube-apiserver's graceful shutdown ends its
- * watches) and starts again. The control plane cannot restart its own kube-apiserver: its
- * supervisor takes that process's exit as fatal and stops the cluster (test/controlplane/up.go
- * startChild). Two kube-apiservers over one etcd is what an HA control plane runs.
- */
-async function secondApiserver(on: ControlPlane, logFile: string): Promise<Apiserver> {
-  const argv = readFileSync(`/proc/${on.pids.apiserver}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
-  const port = await freePort();
-  const args = argv.slice(1).map((a) => (a.startsWith('--secure-port=') ? `--secure-port=${port}` : a));
-  const server = `https://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  const ready = () =>
-    new Promise<boolean>((resolve) => {
-      const req = https.request(new URL('/readyz', server), { ca: on.ca, headers: { Authorization: `Bearer ${on.token}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
-      });
-      req.on('error', () => resolve(false));
-      req.end();
-    });
-  const api: Apiserver = {
-    server,
-    async start() {
-      const log = openSync(logFile, 'a');
-      const env = { ...process.env };
-      delete env.CONTROLPLANE_SUPERVISED;
-      child = spawn(argv[0]!, args, { stdio: ['ignore', log, log], env });
-      closeSync(log);
-      await waitFor(`the second kube-apiserver on ${server} to be ready`, ready, { everyMs: 500 });
-    },
-    async stop() {
-      const running = child;
-      if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGTERM');
-      await exited;
-    },
-  };
-  await api.start();
-  return api;
 }
 
 describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
