@@ -14,7 +14,8 @@ import { waitFor } from './wait.ts';
 
 export interface Apiserver {
   server: string;
-  stop(): Promise<void>;
+  /** SIGTERM (default): a graceful stop, which drains its watches first; SIGKILL: a crash, the connections gone at once */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   start(): Promise<void>;
 }
 
@@ -66,11 +67,11 @@ export async function secondApiserver(on: ControlPlane, logFile: string): Promis
       closeSync(log);
       await waitFor(`the second kube-apiserver on ${server} to be ready`, ready, { everyMs: 500 });
     },
-    async stop() {
+    async stop(signal = 'SIGTERM') {
       const running = child;
       if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGTERM');
+      running.kill(signal);
       await exited;
     },
   };
