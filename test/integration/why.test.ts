@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAST_NODE_FAILURE, startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
+import { describedMessages, whyOf } from '../harness/described.ts';
 import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { stageNodeFailure } from '../harness/node-failure.ts';
@@ -25,14 +26,6 @@ before(async () => {
 });
 
 after(() => cp?.stop());
-
-/** The Why section of an incident's text: its lines, without the title. */
-function whyOf(text: string): string[] {
-  const start = text.indexOf('\nWhy\n');
-  if (start < 0) return [];
-  const rest = text.slice(start + 5);
-  return rest.slice(0, rest.indexOf('\n\n')).split('\n');
-}
 
 async function incident(args: string[], kubeconfig = cp.kubeconfig): Promise<string> {
   const r = await evtimeline(['incident', ...args], kubeconfig);
@@ -82,18 +75,6 @@ test('a quota that refuses a ReplicaSet: named with requested, used and limited,
     why.join('\n'),
   );
 });
-
-/**
- * `kubectl describe`'s Events rows of one reason: their messages (describe prints each on one line,
- * last column), without the prefix client-go's recorder puts on the eleventh different one
- * (`(combined from similar events): `, tools/record/events_cache.go), which the Why leaves out too.
- */
-function describedMessages(described: string, reason: string): string[] {
-  return described.split('\n').flatMap((l) => {
-    const m = new RegExp(`^\\s+Warning\\s+${reason}\\s+.*?\\s{2,}\\S+\\s{2,}(.*)$`).exec(l);
-    return m === null ? [] : [(m[1] as string).replace(/^\(combined from similar events\): /, '')];
-  });
-}
 
 /**
  * The admission message the Why tells for an object that cannot create Pods. Each retry of a
