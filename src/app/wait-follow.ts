@@ -31,6 +31,8 @@ export interface WaitRequest {
   timeoutMs: number;
   settleMs: number;
   waitForCreate: boolean;
+  /** of this rollout's events, those the selection flags keep: printed, and their Warnings fail --settle */
+  select(events: Event[]): Event[];
   /** a new occurrence of this rollout's events */
   onEvent(ev: Event, began: number): void;
   /** the object's latest status (null: not created yet) */
@@ -105,8 +107,9 @@ export async function followWait(source: EventSource, req: WaitRequest, deps: De
   const take = (candidates: Event[], from: number): void => {
     const mine = ofThisRollout(candidates, from);
     for (const ev of mine) events.set(ev.uid || `${ev.namespace}/${ev.name}`, ev);
-    for (const ev of shown.takeNew(mine)) req.onEvent(ev, from);
-    const late = succeededAt === null ? [] : unsettledBy(mine, succeededAt);
+    const selected = req.select(mine);
+    for (const ev of shown.takeNew(selected)) req.onEvent(ev, from);
+    const late = succeededAt === null ? [] : unsettledBy(selected, succeededAt);
     if (late[0] !== undefined) end({ outcome: 'unsettled', message: unsettledWords(late[0]) });
   };
   const eventLoop = async (from: number): Promise<void> => {
@@ -158,7 +161,7 @@ export async function followWait(source: EventSource, req: WaitRequest, deps: De
     succeededAt = deps.now();
     req.onStatus(status);
     // Warnings already seen after success end it at once; the window passing in quiet is success.
-    const late = unsettledBy([...events.values()], succeededAt);
+    const late = unsettledBy(req.select([...events.values()]), succeededAt);
     if (late[0] !== undefined) return end({ outcome: 'unsettled', message: unsettledWords(late[0]) });
     settleTimer = setTimeout(() => end(verdict), req.settleMs);
   };

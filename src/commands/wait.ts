@@ -8,7 +8,9 @@ import type { CommandResult } from '../errors.ts';
 import { buildIncident, DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
 import type { Incident } from '../core/incident.ts';
 import { parseDuration } from '../core/duration.ts';
-import { parseObjectRef } from '../core/filter.ts';
+import { filterEvents, parseObjectRef } from '../core/filter.ts';
+import type { EventFilter } from '../core/filter.ts';
+import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { rolloutTarget } from '../core/rollout-status.ts';
 import type { WaitTarget } from '../core/rollout-status.ts';
 import { ofThisRollout, WAIT_EXIT } from '../core/wait.ts';
@@ -35,6 +37,8 @@ import { appendText } from '../io/append.ts';
 
 interface WaitOptions {
   common: CommonOptions;
+  /** the selection flags wait applies: which events are printed as they come and which Warnings fail --settle */
+  selection: EventFilter;
   /** 0: wait for ever */
   timeoutMs: number;
   settleMs: number;
@@ -72,16 +76,42 @@ export function parseWaitOptions(object: string, raw: RawOptions): WaitOptions {
   if (common.scope.allNamespaces) throw new UsageError('wait follows one object: -A does not apply (name its namespace with -n)');
   const output = raw.output;
   if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`-o ${JSON.stringify(output)}: want text or json`);
+  const settleMs = durationFlag(raw, 'settle', '--settle', 0);
   return {
     common,
+    selection: waitSelection(common.filter, settleMs),
     timeoutMs: durationFlag(raw, 'timeout', '--timeout', DEFAULT_TIMEOUT_MS),
-    settleMs: durationFlag(raw, 'settle', '--settle', 0),
+    settleMs,
     condition: parseCondition(raw),
     quiet: raw.quiet === true,
     json: output === 'json',
     outputFile: parseOutputFile(raw),
     waitForCreate: raw.waitForCreate === true,
   };
+}
+
+/**
+ * The selection flags in a gate. Those that choose events by what they say (--types, --exclude-type,
+ * --reason, --exclude-reason, --message, --exclude-message, --field-selector, --exclude-startup-probes)
+ * choose the lines printed as they come and the Warnings that fail --settle; the verdict, the account
+ * of a failure and the JSON's events stay whole. Those that choose a window or other objects (the
+ * rollout is the window, the object's tree the objects) are refused.
+ */
+function waitSelection(filter: EventFilter, settleMs: number): EventFilter {
+  const refused: [unknown, string, string][] = [
+    [filter.sinceMs, '--since', 'the events of this rollout are those since it began'],
+    [filter.sinceTime, '--since-time', 'the events of this rollout are those since it began'],
+    [filter.until, '--until', 'the events of this rollout are those since it began'],
+    [filter.labels, '-l', 'it follows the tree of the object it waits for (name it as TYPE/NAME)'],
+  ];
+  for (const [value, flag, why] of refused) if (value !== undefined) throw new UsageError(`wait does not take ${flag}: ${why}`);
+  const { object: _object, ...selection } = filter;
+  if (settleMs > 0) {
+    const types = selection.types ?? [];
+    const hidden = (types.length > 0 && !types.some((t) => t.toLowerCase() === 'warning')) || (selection.excludeTypes ?? []).some((t) => t.toLowerCase() === 'warning');
+    if (hidden) throw new UsageError(`--settle fails on a Warning, and ${types.length > 0 ? `--types ${types.join(',')}` : '--exclude-type'} hides every one: drop one of them`);
+  }
+  return selection;
 }
 
 export async function runWait(opts: WaitOptions, deps: Deps): Promise<CommandResult> {
@@ -102,6 +132,9 @@ export async function runWait(opts: WaitOptions, deps: Deps): Promise<CommandRes
   const startedAt = deps.now();
   const redraw = () => status.show(renderWaitStatus(latest, `Waiting for ${what} to be created...`, deps.now() - startedAt));
   const ticker = live ? setInterval(redraw, 1000) : undefined;
+  // A start-up probe's Unhealthy is hidden while no Killing for it has arrived (--exclude-startup-probes).
+  const startup = new StartupProbeEvidence();
+  const select = (evs: Event[]): Event[] => filterEvents(evs, opts.selection, deps.now(), { startupBelowThreshold: startup.learn(evs).belowThreshold });
   let end: WaitEnd;
   try {
     end = await followWait(
@@ -114,6 +147,7 @@ export async function runWait(opts: WaitOptions, deps: Deps): Promise<CommandRes
         timeoutMs: opts.timeoutMs,
         settleMs: opts.settleMs,
         waitForCreate: opts.waitForCreate,
+        select,
         onEvent: (ev, began) => {
           if (!live) return;
           status.clear();

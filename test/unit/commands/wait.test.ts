@@ -188,3 +188,86 @@ test('what wait refuses before reading anything: --from, -A, --for, a bad --for-
   assert.throws(() => parseWaitOptions('web', {}), /^UsageError: wait "web": want TYPE\/NAME, e\.g\. deployment\/web$/);
   assert.deepEqual(parseWaitOptions('widgets.example.com/w1', { forCondition: 'Ready' }).condition, { type: 'Ready', status: 'True' });
 });
+
+/** runs wait with these flags (as commander hands them over) against `src` */
+async function runWith(raw: Record<string, unknown>, src: EventSource) {
+  const fake = fakeDeps({ openSource: async () => src });
+  const result = await runWait(parseWaitOptions('deploy/web', raw), fake.deps);
+  return { code: result.exitCode as number, out: fake.stdout(), err: fake.stderr() };
+}
+
+const lines = (out: string) => out.split('\n').filter((l) => l.startsWith('+'));
+
+test('the selection flags choose the event lines printed as they come; -o json keeps every event of the rollout', async () => {
+  const pulled = podEvent('a', 'Pulled', 'Normal', 20);
+  const backoff = podEvent('b', 'BackOff', 'Warning', 10);
+  const started = podEvent('c', 'Started', 'Normal', 5);
+  const rollout = () => source({ object: [list([deployment()]), async () => until(() => true), change(deployment({ available: 1 }))], events: [list([OLD, pulled, backoff, started])], read: [OLD, pulled, backoff, started] });
+  const cases: [Record<string, unknown>, string[]][] = [
+    [{}, ['Pulled', 'BackOff', 'Started']],
+    [{ types: ['warning'] }, ['BackOff']],
+    [{ excludeType: ['Warning'] }, ['Pulled', 'Started']],
+    [{ reason: ['pulled,started'] }, ['Pulled', 'Started']],
+    [{ excludeReason: ['Pulled'] }, ['BackOff', 'Started']],
+    [{ message: '^Back' }, ['BackOff']],
+    [{ excludeMessage: 'happened$' }, []],
+    [{ fieldSelector: 'reason!=Pulled,type=Normal' }, ['Started']],
+  ];
+  for (const [raw, reasons] of cases) {
+    const r = await runWith(raw, rollout());
+    assert.equal(r.code, 0, `${JSON.stringify(raw)}: ${r.err}`);
+    assert.deepEqual(lines(r.out).map((l) => l.split(/\s+/)[2]), reasons, JSON.stringify(raw));
+    assert.match(r.out, /deployment "web" successfully rolled out in 30s/);
+  }
+  const fake = fakeDeps({ openSource: async () => rollout() });
+  await runWait(parseWaitOptions('deploy/web', { output: 'json', types: ['Warning'] }), fake.deps);
+  assert.deepEqual(JSON.parse(fake.stdout()).events.map((e: { reason: string }) => e.reason).sort(), ['BackOff', 'Pulled', 'Started']);
+});
+
+test('--exclude-startup-probes hides a start-up probe\'s Unhealthy until the kubelet kills its container for it; one hidden before the kill is told at the end', async () => {
+  const probe = (name: string, last: number) =>
+    ev({ name, namespace: NS, kind: 'Pod', objectName: 'web-1-a', objectUid: 'p1', reason: 'Unhealthy', type: 'Warning', message: 'Startup probe failed: connection refused', first: 25, last, uid: `uid-${name}` });
+  const killing = ev({ name: 'k', namespace: NS, kind: 'Pod', objectName: 'web-1-a', objectUid: 'p1', reason: 'Killing', message: 'Container app failed startup probe, will be restarted', first: 15, uid: 'uid-k' });
+  let step = 0;
+  const src = source({
+    object: [list([deployment()]), async () => until(() => step >= 1), change(deployment({ available: 1 }))],
+    events: [list([probe('u1', 20)]), change(killing), change(probe('u2', 10)), async () => void (step = 1)],
+    read: [probe('u1', 20), killing, probe('u2', 10)],
+  });
+  const r = await runWith({ excludeStartupProbes: true }, src);
+  assert.equal(r.code, 0, r.err);
+  // u1 (+10s) came below the threshold and is hidden as it comes; after the Killing, u2 (+20s) is
+  // told, and the last read of the rollout's events tells u1 too: the kill shows it counted.
+  assert.deepEqual(lines(r.out).map((l) => l.split(/\s+/).slice(0, 3).join(' ')), ['+15s Normal Killing', '+20s Warning Unhealthy', '+10s Warning Unhealthy']);
+  const without = await runWith({}, source({ object: [list([deployment()]), change(deployment({ available: 1 }))], events: [list([probe('u1', 20)])], read: [probe('u1', 20)] }));
+  assert.deepEqual(lines(without.out).map((l) => l.split(/\s+/).slice(0, 3).join(' ')), ['+10s Warning Unhealthy']);
+  const hidden = await runWith({ excludeStartupProbes: true }, source({ object: [list([deployment()]), change(deployment({ available: 1 }))], events: [list([probe('u1', 20)])], read: [probe('u1', 20)] }));
+  assert.deepEqual(lines(hidden.out), []);
+});
+
+test('--settle counts only the Warnings the selection keeps: one hidden by --exclude-reason does not fail it, the same one shown does (exit 5)', async () => {
+  // lastSeen after success (the fixed clock's now): a Warning that fires while settling
+  const late = ev({ name: 'late', namespace: NS, kind: 'Pod', objectName: 'web-1-a', objectUid: 'p1', reason: 'FailedMount', type: 'Warning', message: 'MountVolume.SetUp failed', first: 20, last: -5, uid: 'uid-late' });
+  const settling = () => source({ object: [list([deployment({ available: 1 })])], events: [list([late])], read: [late] });
+  const failed = await runWith({ settle: '50ms' }, settling());
+  assert.equal(failed.code, 5, failed.err);
+  assert.match(failed.out, /a Warning fired after the rollout succeeded: FailedMount on Pod\/web-1-a/);
+  const passed = await runWith({ settle: '50ms', excludeReason: ['failedmount'] }, settling());
+  assert.equal(passed.code, 0, passed.err);
+  assert.deepEqual(lines(passed.out), []);
+  assert.match(passed.out, /deployment "web" successfully rolled out/);
+});
+
+test('the selection flags wait refuses, in one line (exit 2): a window (--since, --since-time, --until), other objects (-l), and --settle with every Warning hidden', () => {
+  const refused: [Record<string, unknown>, RegExp][] = [
+    [{ since: '10m' }, /^UsageError: wait does not take --since: the events of this rollout are those since it began$/],
+    [{ sinceTime: '2026-11-30T10:00:00Z' }, /^UsageError: wait does not take --since-time: /],
+    [{ until: '2026-11-30T10:00:00Z' }, /^UsageError: wait does not take --until: /],
+    [{ selector: 'app=web' }, /^UsageError: wait does not take -l: it follows the tree of the object it waits for/],
+    [{ settle: '90s', types: ['Normal'] }, /^UsageError: --settle fails on a Warning, and --types Normal hides every one: drop one of them$/],
+    [{ settle: '90s', excludeType: ['warning'] }, /^UsageError: --settle fails on a Warning, and --exclude-type hides every one/],
+  ];
+  for (const [raw, words] of refused) assert.throws(() => parseWaitOptions('deploy/web', raw), (e: Error) => e.name === 'UsageError' && words.test(`${e.name}: ${e.message}`), JSON.stringify(raw));
+  // without --settle, --types Normal is a choice of lines, not a contradiction
+  assert.deepEqual(parseWaitOptions('deploy/web', { types: ['Normal'] }).selection.types, ['Normal']);
+});
