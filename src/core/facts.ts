@@ -145,6 +145,11 @@ export interface FactSet {
   readAt: number | null;
   /** a saved file written before status lines existed: it holds no status at all */
   noStatus?: boolean;
+  /**
+   * `namespace/Kind` of each list read in full (a live read): an object of these with events but not
+   * in `objects` was gone before it was read. Absent for a saved file: its objects' Kinds stand in.
+   */
+  listed?: string[];
 }
 
 /** One saved status (a record's status line, a capture's status.json item): an object's facts or a gap, as observed at a time. */

@@ -234,10 +234,14 @@ function causesOf(facts: FactSet, events: Event[], provenance: Provenance): Caus
   return all;
 }
 
-/** Pods and workloads with Warning events that the facts do not hold, where their Kind was read in their namespace. */
+/**
+ * Pods and workloads with Warning events that the facts do not hold, where their Kind was read in
+ * their namespace: listed in full, or (a saved file) held for another object of that namespace. A
+ * namespace's lone Pod deleted before the read leaves its list empty: listed says it was read.
+ */
 function statusUnknown(facts: FactSet, events: Event[]): string[] {
   const held = new Set(facts.objects.map((o) => `${o.namespace}/${o.kind}/${o.name}`));
-  const kinds = new Set(facts.objects.map((o) => `${o.namespace}/${o.kind}`));
+  const kinds = new Set([...(facts.listed ?? []), ...facts.objects.map((o) => `${o.namespace}/${o.kind}`)]);
   const out = new Set<string>();
   for (const ev of events) {
     const o = ev.object;

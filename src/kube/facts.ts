@@ -254,6 +254,8 @@ export async function readFacts(
   const objects: ObjectFacts[] = [];
   /** every Pod of the namespaces whose Pods were listed in full, by namespace: readNodes counts them without listing them again */
   const listedPods = new Map<string, PodFacts[]>();
+  /** `namespace/Kind` of each list read in full: what is not in it was gone before it was read */
+  const listedKinds: string[] = [];
   const wantPod = podWanted(events);
   const lists = [...collectionsFor(events)].flatMap(([namespace, kinds]) => [...kinds].map((kind) => ({ namespace, kind })));
   await mapBounded(lists, CONCURRENCY, async ({ namespace, kind }) => {
@@ -265,6 +267,7 @@ export async function readFacts(
       else {
         objects.push(...listed.items.filter(wantPod));
         listedPods.set(namespace, listed.items);
+        listedKinds.push(`${namespace}/${kind}`);
       }
       return;
     }
@@ -276,6 +279,7 @@ export async function readFacts(
         if (facts !== null && (facts.kind !== 'Pod' || wantPod(facts as PodFacts))) objects.push(facts);
       });
       if (kind === 'Pod') listedPods.set(namespace, pods);
+      listedKinds.push(`${namespace}/${kind}`);
     } catch (error) {
       gap(error);
     }
@@ -283,5 +287,5 @@ export async function readFacts(
   const pods = objects.filter((o): o is PodFacts => o.kind === 'Pod');
   const [nodes] = await Promise.all([readNodes(target, nodesWanted(events, pods), early.nodes, listedPods, opts, gaps), readLastWords(target, pods, opts, gaps)]);
   objects.push(...nodes);
-  return { objects, gaps: gaps.sort((a, b) => `${a.namespace}/${a.resource}`.localeCompare(`${b.namespace}/${b.resource}`)), readAt: now };
+  return { objects, gaps: gaps.sort((a, b) => `${a.namespace}/${a.resource}`.localeCompare(`${b.namespace}/${b.resource}`)), readAt: now, listed: listedKinds };
 }

@@ -1,16 +1,21 @@
 // The Why of `incident` for each way the real scheduler says it cannot place a Pod (node affinity,
 // unbound PersistentVolumeClaims, topology spread, cordoned nodes, an extended resource no node has),
-// each compared with the FailedScheduling message `kubectl describe pod` shows for the same Pod.
+// each compared with the FailedScheduling message `kubectl describe pod` shows for the same Pod; and
+// a Pod gone before its status was read.
 // Its own control plane of two nodes, as it cordons one of them. Only the scheduler and the
 // controllers act: no kubelet runs these Pods.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { describedMessages, whyOf } from '../harness/described.ts';
 import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
-import { evtimeline } from '../harness/plugin.ts';
-import { waitForEvent } from '../harness/workloads.ts';
+import { evtimeline, kubectl } from '../harness/plugin.ts';
+import { waitFor } from '../harness/wait.ts';
+import { listEvents, waitForEvent } from '../harness/workloads.ts';
 
 let cp: ControlPlane;
 
@@ -119,4 +124,24 @@ test('an extended resource no node has: Insufficient named with what the Pod req
   assert.equal(rest, '; requests example.com/widget 1.');
   const line = whyOf(await incident(['-n', ns])).find((l) => l.startsWith('  Pod/widgety: '));
   assert.equal(line, '  Pod/widgety: cannot be scheduled: 0/2 nodes are available: 2 Insufficient example.com/widget; requests example.com/widget 1.');
+});
+
+test('a Pod gone before its status was read: its status unknown, as kubectl describe finds nothing; a record made before tells the cause', async () => {
+  const ns = await freshNamespace(cp.kubeconfig, 'why-gone');
+  await unplaced(ns, podObject(ns, 'brief', { nodeSelector: { 'example.com/disk': 'ssd' } }));
+  const file = join(mkdtempSync(join(tmpdir(), 'why-gone-')), 'brief.jsonl');
+  const recorded = await evtimeline(['record', '-n', ns, file, '--duration', '3s'], cp.kubeconfig);
+  assert.equal(recorded.code, 0, recorded.stderr);
+  await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'pod', 'brief', '--wait=true']);
+  const gone = await kubectl(['-n', ns, 'describe', 'pod', 'brief'], cp.kubeconfig);
+  assert.notEqual(gone.code, 0);
+  assert.match(gone.stderr, /pods "brief" not found/);
+  // Its events outlive it (their TTL is an hour).
+  await waitFor('the events kept', async () => (await listEvents(cp.kubeconfig, ns)).some((e) => e.involvedObject.name === 'brief' && e.reason === 'FailedScheduling'));
+  const why = whyOf(await incident(['-n', ns]));
+  assert.ok(why.includes('  Status unknown (gone before it was read): Pod/brief.'), why.join('\n'));
+  // The record read it while it was there: no unknown status, the cause as it was.
+  const replayed = whyOf(await incident(['--from', file]));
+  assert.ok(!replayed.some((l) => l.includes('Status unknown')), replayed.join('\n'));
+  assert.ok(replayed.includes("  Pod/brief: cannot be scheduled: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."), replayed.join('\n'));
 });

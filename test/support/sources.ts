@@ -64,7 +64,7 @@ export function memorySource(o: {
   /** answers of the live cluster's objects; absent: a saved input, with nothing live to ask */
   lookups?: ReadonlyMap<string, ObjectLookup>;
   /** what following the source yields, in order, before it ends as if stopped; absent: it cannot be followed */
-  steps?: Iterable<FollowStep>;
+  steps?: Iterable<FollowStep> | AsyncIterable<FollowStep>;
   /** what the live server serves (its discovery); absent: a saved input, no discovery */
   served?: ServedResource[];
   /** what ownership() answers (objects and owners); absent: the source has no ownership() */

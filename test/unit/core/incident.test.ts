@@ -298,3 +298,14 @@ test('compared with the live events, the account counts and lists what only the 
   assert.deepEqual(incident.saved, { format: 'record', firstObserved: '2026-11-30T10:00:00.000Z', lastObserved: '2026-11-30T11:00:00.000Z' });
   assert.ok(!('recreatedObjects' in incident), 'no lookups, no incarnations');
 });
+
+test('a Pod with Warning events that a full list of its namespace\'s Pods did not hold: its status unknown, also when no Pod was left', () => {
+  const events = lab();
+  // The live read listed the Pods of op-events in full and found none: Pod/hungry was gone.
+  const listed = buildDomain(events, { ...CLUSTER, facts: { objects: [], gaps: [], readAt: NOW, listed: ['op-events/Pod'] } });
+  assert.deepEqual(listed.why?.unknown, ['Pod/hungry']);
+  // Listed elsewhere only (or a saved file that read no Pod there): nothing is known of it, nothing said.
+  const elsewhere = buildDomain(events, { ...CLUSTER, facts: { objects: [], gaps: [], readAt: NOW, listed: ['other/Pod'] } });
+  assert.deepEqual(elsewhere.why?.unknown, []);
+  assert.deepEqual(buildDomain(events, { ...CLUSTER, facts: { objects: [], gaps: [], readAt: NOW } }).why?.unknown, []);
+});
