@@ -26,7 +26,7 @@ const ARCHIVE = join(DIST, archiveName(version, 'linux/amd64'));
 const ARM64_ARCHIVE = join(DIST, archiveName(version, 'linux/arm64'));
 const EXECUTABLE = join(DIST, 'kubectl-evtimeline');
 const BUNDLE = join(DIST, 'kubectl-evtimeline.cjs');
-const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export'];
+const VERBS = ['timeline', 'incident', 'type-audit', 'aggregate-patch', 'capture', 'record', 'export', 'wait'];
 
 const controlPlane = sharedControlPlane();
 let cp: ControlPlane;
