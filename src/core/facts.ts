@@ -3,7 +3,7 @@
 // causes engine (src/core/causes.ts) reads these and nothing else, so a saved file tells the same
 // causes as the live cluster. Field names follow the API (k8s.io/api core/v1, apps/v1, batch/v1).
 import { parseTime } from './event.ts';
-import { asObject, asString } from './json.ts';
+import { asInteger, asObject, asString } from './json.ts';
 import type { Json } from './json.ts';
 import { parseQuantity } from './quantity.ts';
 
@@ -157,7 +157,7 @@ export type SavedStatus = { observedAt: number | null } & ({ facts: ObjectFacts 
 
 const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'] as const;
 
-const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+const int = asInteger;
 
 function strings(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};

@@ -39,6 +39,16 @@ export function stringOrNumber(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
+/** A JSON number (never NaN or Infinity, which JSON cannot carry but a hand-made object can); null otherwise. */
+export function asNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** A whole JSON number (counts, exit codes, ports); null otherwise. */
+export function asInteger(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+}
+
 /** The strings of an array (anything else in it left out); [] when it is not one. */
 export function asStrings(value: unknown): string[] {
   return asArray(value).filter((x): x is string => typeof x === 'string');

@@ -7,7 +7,7 @@
 // the condition asked for, checked as kubectl wait checks it (pkg/cmd/wait/condition.go: the type
 // compared case-insensitively, a condition whose observedGeneration is older than the object's
 // generation not yet met).
-import { asObject, asString, isObject } from './json.ts';
+import { asNumber, asObject, asString, isObject } from './json.ts';
 import type { Json } from './json.ts';
 
 /** What a wait waits for: the rollout of a known Kind, or a condition of any object. */
@@ -29,9 +29,9 @@ export function rolloutTarget(group: string, kind: string): WaitTarget | null {
   return known ? { kind: 'rollout', group, objectKind: kind } : null;
 }
 
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const num = (value: unknown): number => asNumber(value) ?? 0;
 /** a pointer field left unset (spec.replicas) reads as undefined, as kubectl's `!= nil` checks */
-const optionalNum = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const optionalNum = (value: unknown): number | undefined => asNumber(value) ?? undefined;
 
 interface Condition {
   type: string;

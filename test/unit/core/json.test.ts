@@ -2,7 +2,7 @@
 // attributes, a store's rows): reading any field of any value never throws, and each rule is one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asArray, asObject, asString, asStrings, stringOnly, stringOrNumber } from '../../../src/core/json.ts';
+import { asArray, asInteger, asNumber, asObject, asString, asStrings, stringOnly, stringOrNumber } from '../../../src/core/json.ts';
 
 const HOSTILE: unknown[] = [null, undefined, 0, 7, -1.5, true, false, '', 'x', [], ['a', 1], {}, { a: 1 }];
 
@@ -21,4 +21,9 @@ test('asStrings keeps the strings of an array, in order, and nothing of anything
   assert.deepEqual(asStrings(['get', 1, null, 'list', { verb: 'watch' }]), ['get', 'list']);
   assert.deepEqual(asStrings('get'), []);
   assert.deepEqual(asStrings({ 0: 'get', length: 1 }), []);
+});
+
+test('asNumber takes finite numbers, asInteger whole ones; anything else is null', () => {
+  assert.deepEqual([1.5, 0, -3, Number.NaN, Number.POSITIVE_INFINITY, '2', null, undefined].map(asNumber), [1.5, 0, -3, null, null, null, null, null]);
+  assert.deepEqual([3, 0, -137, 1.5, Number.NaN, '3', true].map(asInteger), [3, 0, -137, null, null, null, null]);
 });
