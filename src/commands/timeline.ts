@@ -1,4 +1,5 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
+import { writePieces } from '../deps.ts';
 import type { Deps, Output } from '../deps.ts';
 import { UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -139,8 +140,8 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
       const notes = about(ev);
       return notes === null ? doc : { ...doc, recorderNotes: recorderNotesJson(notes) };
     };
-    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
-    else if (opts.output.printer.kind === 'yaml') for (const piece of yamlTextChunks(events, print)) stdout.write(piece);
+    if (opts.output.printer.kind === 'json') await writePieces(stdout, jsonTextChunks(events, print));
+    else if (opts.output.printer.kind === 'yaml') await writePieces(stdout, yamlTextChunks(events, print));
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return done;
   }
@@ -165,6 +166,6 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     ...(tree ? { chainOf: (ev: Event) => tree.chainOf(ev) } : {}),
     ...(facts !== undefined && facts.noStatus !== true ? { statusOf: currentStatus(facts) } : {}),
   });
-  for (const piece of rows) stdout.write(piece);
+  await writePieces(stdout, rows);
   return done;
 }
