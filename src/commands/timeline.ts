@@ -87,16 +87,17 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 }
 
 /**
- * What -o stable needs of a big record: one event per line; the table (plain or wide): every field
- * in a smaller form whose times are read through getters. Neither when a criterion looks at each
- * event's time (--since) or uid (--compare), or --tree builds the tree from every event's object
- * and message (core/keep.ts).
+ * What -o stable needs of a big record: one event per line; the table (plain or wide) and the
+ * documents (json, yaml, jsonpath...): every field in a smaller form whose times are read through
+ * getters (toJsonEvent and the table read each field by name). Neither when a criterion looks at
+ * each event's time (--since) or uid (--compare), or --tree builds the tree from every event's
+ * object and message (core/keep.ts).
  */
 function keepFor(opts: TimelineOptions): Keep {
   const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
-  const table = opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide');
+  const fields = opts.output.kind === 'document' || (opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide'));
   if (looksAtEachEvent(opts.common.filter) || opts.compare || opts.common.tree === true) return 'all';
-  return stable ? 'stable' : table ? 'table' : 'all';
+  return stable ? 'stable' : fields ? 'table' : 'all';
 }
 
 /** After the output, on stderr: what the selection hid, and where the recorders may have left events out. */
