@@ -122,15 +122,8 @@ async function readBoth() {
 const nodesOf = (objects: { kind: string }[]) => objects.filter((o): o is NodeFacts => o.kind === 'Node').map((n) => [n.name, n.pods, n.requested.cpu]);
 
 test("the nodes' Pod lists and the other objects' lookups begin before the namespace's Pod list has answered", async () => {
-  const target = await loadKubeTarget({ env: { KUBECONFIG: kubeconfig } });
-const source = clusterSource(target, { namespace: 'shop', timeoutMs: 10_000 });
-  // as src/app/gather.ts runs them: the facts begun before the events, then the facts and the lookups side by side
-  const started = source.startFacts?.();
-  assert.ok(started !== undefined);
-  const read = await source.read();
-  const [facts, lookups] = await Promise.all([started.facts(read.events, NOW), source.objects?.lookUp(objectsToLookUp(read.events))]);
-
-const answeredAt = log.indexOf('namespace Pods answered');
+  const { facts, lookups } = await readBoth();
+  const answeredAt = log.indexOf('namespace Pods answered');
   for (const a of awaited) assert.ok(log.indexOf(a) < answeredAt, `${a} waited for the namespace's Pods:\n${log.join('\n')}`);
   // each node's Pods listed once, as before
   assert.equal(log.filter((l) => l === 'pods on node-a').length, 1);
