@@ -1,24 +1,27 @@
 // `npm run test:integration [-- FILE...]`: the integration files on ONE control plane with ONE real
-// node (global-setup.ts starts them here, once, and every file reuses them through the environment),
-// in two runs of node:test one after the other:
+// node (global-setup.ts starts them here, once; every file reuses them through the environment), in
+// two runs of node:test one after the other, each file in a process of its own:
 //
 //   1. the files that change what every other file sees of the cluster, one at a time with nothing
-//      beside them. Such a file says so in a line of its own: `// Runs alone: <why>.` (it adds CRDs
+//      beside them. Such a file says so in a line of its own, `// Runs alone: <why>.` (it adds CRDs
 //      that make a bare type name mean two things, or a second node to the cluster);
 //   2. all the others, CONCURRENCY at a time (EVTIMELINE_TEST_CONCURRENCY, default 3). Most of their
 //      time is spent waiting on the kubelet's and the controllers' clocks (back-off, probes,
-//      rollouts, node failure timings), not on the CPU. They share the cluster safely because each
+//      rollouts, node failure timings), not on the CPU. They can share the cluster because each
 //      keeps to namespaces of its own (freshNamespace), to cluster-scoped objects named after them,
-//      and to control planes and stores of its own. They start the longest first, by the times
-//      the last run kept (file-times.mjs, FILE_SECONDS in the cache folder), a file with no time
-//      kept before them all, so that no long file is left to run on its own at the end.
+//      and to control planes, nodes and stores of its own. They start the longest first, by the
+//      times the last run kept (file-times.mjs, FILE_SECONDS in the cache folder), a file with no
+//      time kept before them all, so that no long file is left running alone at the end. (node
+//      --test sorts the files it is given by name, so this runs node:test's run() itself.)
 //
-// Each run prints the spec reporter's lines file by file and then the time of each file
-// (test/harness/file-times.mjs). Exit status: 1 when either run failed.
-import { spawn } from 'node:child_process';
+// Output: the spec reporter's lines, file by file, then one table of the time of each file
+// (test/harness/file-times.mjs). Exit status 1 when a test failed.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { recordedFileSeconds } from './file-times.mjs';
+import { PassThrough } from 'node:stream';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import fileTimes, { recordedFileSeconds } from './file-times.mjs';
 import { globalSetup, globalTeardown } from './global-setup.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -33,44 +36,50 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 const given = process.argv.slice(2).map((f) => relative(root, f));
 const files = given.length > 0 ? given : readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join('test', 'integration', f));
 const alone = files.filter((f) => /^\/\/ Runs alone: /m.test(readFileSync(join(root, f), 'utf8')));
-const kept = recordedFileSeconds() as Record<string, number>;
+const kept = recordedFileSeconds();
 const longestFirst = (a: string, b: string) => (kept[b] ?? Infinity) - (kept[a] ?? Infinity) || a.localeCompare(b);
 const shared = files.filter((f) => !alone.includes(f)).sort(longestFirst);
 
-function runner(list: string[], n: number): Promise<number> {
-  if (list.length === 0) return Promise.resolve(0);
-  const args = [
-    '--import', 'tsx', '--test', `--test-concurrency=${n}`,
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=./test/harness/file-times.mjs', '--test-reporter-destination=stdout',
-    ...list,
-  ];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', forward).on('SIGTERM', forward);
-  return new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      process.off('SIGINT', forward).off('SIGTERM', forward);
-      resolve(code ?? (signal ? 1 : 0));
-    });
-  });
+// One spec reporter and one table for both runs.
+const toSpec = new PassThrough({ objectMode: true });
+const toTable = new PassThrough({ objectMode: true });
+const printed = [toSpec.compose(spec), toTable.compose(fileTimes)].map(
+  (out) => new Promise<void>((resolve) => out.on('end', resolve).pipe(process.stdout, { end: false })),
+);
+
+const abort = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort.abort());
+
+/** Runs the files, `n` at a time in this order; resolves whether every test passed. */
+async function runFiles(list: string[], n: number): Promise<boolean> {
+  if (list.length === 0) return true;
+  let success = false;
+  for await (const event of run({ files: list, concurrency: n, cwd: root, execArgv: ['--import', 'tsx'], signal: abort.signal })) {
+    toSpec.write(event);
+    toTable.write(event);
+    if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
+  }
+  return success;
 }
 
 const started = performance.now();
+const seconds = () => (performance.now() - started) / 1000;
+let passed = false;
 await globalSetup();
-let failed = false;
 try {
   process.stdout.write(`\nintegration: ${alone.length} file(s) that run alone, one at a time\n`);
-  failed = (await runner(alone, 1)) !== 0;
-  const aloneSeconds = (performance.now() - started) / 1000;
-  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time\n`);
-  failed = (await runner(shared, concurrency)) !== 0 || failed;
-  const total = (performance.now() - started) / 1000;
+  const alonePassed = await runFiles(alone, 1);
+  const aloneAt = seconds();
+  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first\n`);
+  passed = (await runFiles(shared, concurrency)) && alonePassed;
+  toSpec.end();
+  toTable.end();
+  await Promise.all(printed);
   process.stdout.write(
-    `\nintegration: ${total.toFixed(0)} s in all: set-up and the files that run alone ${aloneSeconds.toFixed(0)} s, ` +
-      `the other files ${concurrency} at a time ${(total - aloneSeconds).toFixed(0)} s\n`,
+    `\nintegration: ${seconds().toFixed(0)} s in all: the set-up and the files that run alone ${aloneAt.toFixed(0)} s, ` +
+      `the others ${concurrency} at a time ${(seconds() - aloneAt).toFixed(0)} s\n`,
   );
 } finally {
   await globalTeardown();
 }
-process.exit(failed ? 1 : 0);
+process.exit(passed && !abort.signal.aborted ? 0 : 1);
