@@ -29,6 +29,7 @@ import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 import { currentStatus } from '../core/current-status.ts';
+import { fleetOf } from '../core/source.ts';
 
 export interface TimelineOptions {
   common: CommonOptions;
@@ -158,7 +159,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     absoluteTimes: opts.absoluteTimes,
     wide: format === 'wide',
     allNamespaces: provenance.namespace === null,
-    ...(provenance.kind === 'cluster' && provenance.clusters !== undefined ? { contexts: true } : {}),
+    ...(fleetOf(provenance) !== undefined ? { contexts: true } : {}),
     noHeaders: opts.noHeaders,
     palette,
     standing,

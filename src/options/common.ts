@@ -74,7 +74,7 @@ export function oneTree(common: CommonOptions, what: string): void {
 
 /** A verb that reads or writes one cluster refuses several contexts in one line (exit 2). */
 export function oneContext(common: CommonOptions, what: string): CommonOptions {
-  if (common.scope.fleet !== undefined) throw new UsageError(`${what} reads one context: several (--context a,b, --contexts, --all-contexts) are read by the timeline (-w, -o html too), incident and type-audit`);
+  if (common.scope.fleet !== undefined) throw new UsageError(`${what} reads one context: several (--context a,b, --contexts, --all-contexts) are read by the timeline (-w, -o html too), incident, type-audit, record, capture and export`);
   return common;
 }
 
