@@ -4,7 +4,7 @@
 
 import type { Event } from './event.ts';
 import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
-import { classifyIncarnation, compareWithLive, summariseIncarnations } from './incarnation.ts';
+import { classifyIncarnation, compareWithLive, onServer, summariseIncarnations } from './incarnation.ts';
 import type { Disappearance, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
 import { isConventionalType } from './types.ts';
@@ -299,7 +299,8 @@ function toReport(ev: Event, carries: Carries, live: LiveFacts): Report {
     message: carries.messages ? ev.message : null,
     decisive: ev.type !== 'Normal',
   };
-  if (carries.uids && live.liveUids !== undefined && ev.uid !== '') report.onServer = live.liveUids.has(ev.uid);
+  const held = carries.uids ? onServer(ev, live) : undefined;
+  if (held !== undefined) report.onServer = held;
   return report;
 }
 

@@ -46,7 +46,8 @@ function parseContexts(raw: RawOptions): { context?: string; fleet?: FleetChoice
   const fleet: FleetChoice | undefined =
     pattern !== undefined ? { pattern: compileContexts(pattern), text: pattern } : all ? { all: true } : names.length > 1 ? { names } : undefined;
   if (fleet === undefined) return names.length === 1 ? { context: names[0] as string } : {};
-  if (str(raw, 'from') !== undefined) throw new UsageError('several contexts are read from live clusters: they do not apply to --from');
+  // --from FILE --compare reads the live clusters beside the file: a record of several is compared with them.
+  if (str(raw, 'from') !== undefined && raw.compare !== true) throw new UsageError('several contexts are read from live clusters: they do not apply to --from (but to --from RECORD --compare)');
   for (const flag of ['server', 'cluster', 'user', 'token'] as const) {
     if (str(raw, flag) !== undefined) throw new UsageError(`--${flag} names one cluster or user: it does not apply to several contexts`);
   }

@@ -354,6 +354,40 @@ test('record across contexts read back with --from: the same timeline, incident 
   for (const context of ['east', 'west', 'south']) assert.match(page.stdout, new RegExp(`"context":"${context}"`));
 });
 
+test('--compare of a record of several contexts pairs each server\'s events with the same server\'s, as kubectl events --context X lists them now', { timeout: 120_000 }, async () => {
+  // The same event name in two clusters; west's is then deleted: gone there, still in east.
+  for (const [cp, context] of [[east, 'east'], [west, 'west']] as const) await kubectlOk(cp.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns[context] as string, 'Twin', 40)));
+  const file = join(dir, 'twins.jsonl');
+  const rec = await evtimeline(['record', file, '--context', 'east,west', '--duration', '3s'], kubeconfig);
+  assert.equal(rec.code, 0, rec.stderr);
+  await kubectlOk(west.kubeconfig, ['-n', ns.west as string, 'delete', 'event', 'twin-40']);
+  const r = await evtimeline(['--from', file, '--compare', '-o', 'json'], kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  const items = JSON.parse(r.stdout) as { context: string; name: string; onServer?: boolean }[];
+  const listed: Record<string, string[]> = {};
+  for (const context of ['east', 'west']) listed[context] = (await kubectlJSON<{ items: { metadata: { name: string } }[] }>(kubeconfig, ['--context', context, 'get', 'events'])).items.map((e) => e.metadata.name);
+  assert.ok(items.length >= 4);
+  for (const item of items) assert.equal(item.onServer, listed[item.context]?.includes(item.name), `${item.context} ${item.name}`);
+  assert.deepEqual(items.filter((i) => i.name === 'twin-40').map((i) => `${i.context} ${i.onServer}`).sort(), ['east true', 'west false']);
+  assert.match(r.stderr, new RegExp(`^1 of ${items.length} events in the record is no longer on the server`, 'm'));
+  // The incident says the same of it.
+  const incident = await evtimeline(['incident', '--from', file, '--compare'], kubeconfig);
+  assert.equal(incident.code, 0, incident.stderr);
+  assert.match(incident.stdout, /compared with the cluster at /);
+  // A server the record names that no context read now talks to: refused, every event of it would look gone.
+  const one = await evtimeline(['--from', file, '--compare', '--context', 'east'], kubeconfig);
+  assert.equal(one.code, 2, one.stderr);
+  assert.match(one.stderr, /--compare: .*twins\.jsonl recorded context "west" from https:\/\/127\.0\.0\.1:\d+, which none of the contexts read now talks to \("east"\): every event of it would look gone/);
+  // A record of one context is compared with one.
+  const single = join(dir, 'east-only.jsonl');
+  assert.equal((await evtimeline(['record', single, '--context', 'east', '--duration', '2s'], kubeconfig)).code, 0);
+  const mixed = await evtimeline(['--from', single, '--compare', '--context', 'east,west'], kubeconfig);
+  assert.equal(mixed.code, 2);
+  assert.match(mixed.stderr, /was taken from one context: compare it with one --context/);
+  // Several contexts still do not apply to --from alone.
+  assert.equal((await evtimeline(['--from', file, '--context', 'east,west'], kubeconfig)).code, 2);
+});
+
 test('--for deployment/web --tree in each cluster: every event is placed in its own cluster\'s tree, as kubectl sees the owners there', { timeout: 180_000 }, async () => {
   // A Deployment of the same name in two clusters: the real controllers make a ReplicaSet and Pods
   // in each, the real scheduler cannot place them (64 CPUs), so each tree has events at every level.
@@ -416,6 +450,16 @@ test('a control plane stopped mid-test: one warning naming it, the others printe
   // Alone, it is the plain error of one cluster: exit 1.
   const alone = await evtimeline(['--context', 'south'], kubeconfig);
   assert.equal(alone.code, 1);
+});
+
+test('--compare of a record of several contexts while one is down: said, its recorded events shown but not compared, exit 4', { timeout: 60_000 }, async () => {
+  const file = join(dir, 'three.jsonl');
+  const r = await evtimeline(['--from', file, '--compare', '-o', 'json'], kubeconfig);
+  assert.equal(r.code, 4, r.stderr);
+  assert.match(r.stderr, /^warning: context "south" \(https:\/\/127\.0\.0\.1:\d+\) did not answer, its recorded events are not compared: .*ECONNREFUSED$/m);
+  const items = JSON.parse(r.stdout) as { context: string; onServer?: boolean }[];
+  assert.ok(items.some((i) => i.context === 'south'));
+  for (const item of items) assert.equal(item.onServer === undefined, item.context === 'south', item.context);
 });
 
 test('--request-timeout applies to each cluster: one that never answers is left out, the others printed', { timeout: 60_000 }, async () => {
