@@ -7,7 +7,7 @@ import type { Event, ObjectRef } from './event.ts';
 import type { ObjectMeta } from './ownership.ts';
 import { objectKey } from './identity.ts';
 import { canonical } from './server.ts';
-import type { Unanswered } from './source.ts';
+import type { Unanswered } from './unanswered.ts';
 
 /**
  * current: the live object has the uid the event names. previous: an object of that name exists,

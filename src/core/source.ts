@@ -20,6 +20,9 @@ import type { Json } from './json.ts';
 import type { ObjectMeta } from './ownership.ts';
 import type { ServedResource } from './resources.ts';
 import type { RetryPolicy } from './retry.ts';
+import type { Unanswered } from './unanswered.ts';
+
+export type { Unanswered };
 
 /** What an input can tell at all. A field it cannot tell is never guessed: the account says so. */
 export interface Tells {
@@ -71,13 +74,6 @@ export interface FleetMember {
   namespace: string | null;
 }
 
-/** A context of several that did not answer a read: the others' events are still shown. */
-export interface Unanswered {
-  context: string;
-  server: string;
-  /** the error's one line, in the words a lone read of it would have said */
-  reason: string;
-}
 
 /** A capture's events.json: both API views, taken at one moment. */
 export interface CaptureProvenance extends Common {
