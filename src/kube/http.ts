@@ -9,6 +9,7 @@ import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts
 import type { KubeTarget } from './kubeconfig.ts';
 import { errnoText, pathErrorText } from '../io/errno.ts';
 import { withoutManagedFields } from './managed-fields.ts';
+import { listItemReader } from './list-items.ts';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
@@ -25,6 +26,8 @@ interface ApiRequest {
   timeoutMs?: number;
   /** the answer's managedFields are cut before parsing (managed-fields.ts): for a caller that never reads them */
   dropManagedFields?: boolean;
+  /** a list's items, parsed one at a time as they arrive (list-items.ts); the answer then comes back with its items empty */
+  eachItem?: (item: unknown) => void;
 }
 
 /** A non-2xx answer from the API server, carrying its Status reason and code. */
@@ -331,14 +334,30 @@ export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<u
  * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
  */
 async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unknown> {
+  const notJson = () => new RuntimeError(`the API server sent something that is not JSON for ${req.path}`);
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(req.dropManagedFields ? withoutManagedFields(text) : text) as unknown;
+    } catch {
+      throw notJson();
+    }
+  };
+  const chunks: Buffer[] = [];
+  const odd = (why: string) => new RuntimeError(`the API server's answer to ${req.method} ${req.path.split('?')[0]} cannot be read as a list: ${why}`);
+  // A list's items are parsed as the answer arrives, its chunks let go (list-items.ts); anything else is read whole.
+  const body =
+    req.eachItem === undefined
+      ? { push: (chunk: Buffer) => void chunks.push(chunk), end: () => parse(Buffer.concat(chunks).toString('utf8')) }
+      : listItemReader({ parse, each: req.eachItem, notJson, odd });
   let timer: NodeJS.Timeout | undefined;
   const exchange = (async () => {
     const response = await openStream(target, req);
     if (req.timeoutMs) {
       timer = setTimeout(() => response.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })), req.timeoutMs);
     }
-    const chunks: Buffer[] = [];
     let size = 0;
+    /** what reading an item threw (the caller's own error, or the text's): passed on as it is */
+    let unread: { error: unknown } | undefined;
     try {
       for await (const chunk of response) {
         size += (chunk as Buffer).length;
@@ -348,7 +367,12 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
             `the API server's answer to ${req.method} ${req.path.split('?')[0]} is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB: refusing to read it`,
           );
         }
-        chunks.push(chunk as Buffer);
+        try {
+          body.push(chunk as Buffer);
+        } catch (error) {
+          unread = { error };
+          break;
+        }
       }
     } catch (error) {
       if (error instanceof RuntimeError) throw error;
@@ -358,19 +382,14 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
       const why = code ?? (error instanceof Error ? error.message : String(error));
       throw new RuntimeError(`the answer from the API server at ${target.server} to ${req.method} ${req.path.split('?')[0]} was cut off (${why})`);
     }
-    return Buffer.concat(chunks).toString('utf8');
+    if (unread !== undefined) throw unread.error;
   })();
-  let text: string;
   try {
-    text = await exchange;
+    await exchange;
   } finally {
     clearTimeout(timer);
   }
-  try {
-    return JSON.parse(req.dropManagedFields ? withoutManagedFields(text) : text) as unknown;
-  } catch {
-    throw new RuntimeError(`the API server sent something that is not JSON for ${req.path}`);
-  }
+  return body.end();
 }
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */
