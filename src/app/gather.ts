@@ -60,6 +60,8 @@ interface Gathered {
   notes: RecorderNotes;
   /** several contexts read together: those that did not answer (said on stderr; the verb exits EXIT.partial) */
   unanswered: Unanswered[];
+  /** --compare of a record of several contexts: those that did not answer the live read (said on stderr; EXIT.partial too) */
+  uncompared: Unanswered[];
   /** with `facts`: the objects' facts; undefined when the source holds none */
   facts?: FactSet;
 }
@@ -94,6 +96,7 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     hidden: read.hidden,
     notes: read.notes,
     unanswered: read.unanswered,
+    uncompared: live?.unanswered ?? [],
     ...(facts === undefined ? {} : { facts }),
   };
 }

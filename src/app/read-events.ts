@@ -9,12 +9,12 @@ import { recorderNotes, recorderNotesFor } from '../core/recorder-notes.ts';
 import type { RecorderNotes } from '../core/recorder-notes.ts';
 import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import type { Keep } from '../core/keep.ts';
-import { objectsToLookUp } from '../core/incarnation.ts';
+import { liveKey, objectsToLookUp } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
-import { observedWindow } from '../core/source.ts';
-import type { EventSource, FactsReading, Provenance, RawEvents, ReadOptions, RecordProvenance, Unanswered } from '../core/source.ts';
-import { renderUnanswered } from '../render/fleet.ts';
-import { sameServer } from '../core/server.ts';
+import { fleetOf, observedWindow } from '../core/source.ts';
+import type { EventSource, FactsReading, FleetMember, Provenance, RawEvents, ReadOptions, RecordProvenance, Unanswered } from '../core/source.ts';
+import { renderUncompared, renderUnanswered } from '../render/fleet.ts';
+import { canonical, sameServer } from '../core/server.ts';
 import { dedupeByUid } from '../core/timeline.ts';
 import type { CommonOptions, ScopeOptions } from '../options/common.ts';
 import { resolveFilter, resolveSavedFilter } from './for-object.ts';
@@ -178,6 +178,39 @@ function checkSameCluster(saved: Provenance, live: Provenance, from: string, dep
 }
 
 /**
+ * --compare of a record of several contexts: the same contexts, live (or those --context names),
+ * each in its own namespace unless -n or -A says otherwise.
+ */
+function fleetCompareScope(scope: ScopeOptions, recorded: FleetMember[]): ScopeOptions {
+  const { context, ...rest } = scope;
+  return { ...rest, fleet: scope.fleet ?? { names: context !== undefined ? [context] : recorded.map((m) => m.context) } };
+}
+
+/**
+ * The live events to pair a record of several contexts with, each server's with the same server's:
+ * a server the record names that no context read now talks to is refused (every event of it would
+ * look gone); one whose context did not answer is said, and its events are not compared; the live
+ * events of a server the record does not name are left out (none of them could be in it).
+ */
+async function pairedByServer(recorded: FleetMember[], live: EventSource, from: string, deps: Deps): Promise<{ events: Event[]; compared: Set<string>; unanswered: Unanswered[] }> {
+  const reading = fleetOf(live.provenance) ?? [];
+  for (const { context, server } of recorded) {
+    if (server !== '' && !reading.some((m) => sameServer(m.server, server))) {
+      throw new UsageError(
+        `--compare: ${escapeTerminal(from)} recorded context "${escapeTerminal(context)}" from ${escapeTerminal(server)}, which none of the contexts read now talks to (${reading.map((m) => `"${escapeTerminal(m.context)}"`).join(', ')}): every event of it would look gone (pass --context with the contexts it was recorded from)`,
+      );
+    }
+  }
+  const read = await readWithProgress(live, deps);
+  const unanswered = read.unanswered ?? [];
+  deps.stderr.write(renderUncompared(unanswered));
+  const servers = new Set(recorded.map((m) => canonical(m.server)));
+  const compared = new Set(reading.filter((m) => !unanswered.some((u) => u.context === m.context)).map((m) => canonical(m.server)).filter((s) => servers.has(s)));
+  const events = dedupeByUid(read.events).filter((ev) => ev.cluster !== undefined && compared.has(canonical(ev.cluster.server)));
+  return { events, compared, unanswered };
+}
+
+/**
  * Where --compare reads the live events: -A or -n as given, else the namespace the file was
  * taken from, else the one namespace its events are in, else all namespaces (the context's
  * namespace when the file holds no events).
@@ -210,10 +243,22 @@ export async function readLiveFacts(
     if (!read.source.provenance.tells.uids) {
       throw new UsageError('--compare needs events with uids: a stable table has none (use a capture, list or record)');
     }
-    const live = await deps.openSource({ kind: 'cluster', scope: compareScope(read, common.scope) });
-    checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
-    const events = dedupeByUid((await readWithProgress(live, deps)).events);
-    facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [ev.uid])));
+    const recorded = fleetOf(read.source.provenance);
+    if (recorded === undefined && common.scope.fleet !== undefined) {
+      throw new UsageError(`--compare: ${escapeTerminal(common.from ?? '')} was taken from one context: compare it with one --context`);
+    }
+    const live = await deps.openSource({ kind: 'cluster', scope: recorded === undefined ? compareScope(read, common.scope) : fleetCompareScope(common.scope, recorded) });
+    let events: Event[];
+    if (recorded === undefined) {
+      checkSameCluster(read.source.provenance, live.provenance, common.from ?? '', deps);
+      events = dedupeByUid((await readWithProgress(live, deps)).events);
+    } else {
+      const paired = await pairedByServer(recorded, live, common.from ?? '', deps);
+      events = paired.events;
+      facts.comparedServers = paired.compared;
+      if (paired.unanswered.length > 0) facts.unanswered = paired.unanswered;
+    }
+    facts.liveUids = new Set(events.flatMap((ev) => (ev.uid === '' ? [] : [liveKey(ev)])));
     const { tree } = read;
     // --tree: the live events of the saved tree's members, as the saved ones are.
     facts.liveEvents =

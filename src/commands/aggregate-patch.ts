@@ -16,7 +16,7 @@ import type { TimelineTableOptions } from '../render/timeline-table.ts';
 import type { EventStore } from '../core/event-store.ts';
 import { eventNameError } from '../core/object-names.ts';
 import { DRY_RUN_MODES } from '../options/flags.ts';
-import { oneContext, parseCommonOptions } from '../options/common.ts';
+import { parseCommonOptions } from '../options/common.ts';
 import type { ColorMode, ScopeOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 
@@ -51,7 +51,9 @@ function positiveInteger(flag: string, text: unknown): number | undefined {
 }
 
 export function parseAggregateOptions(name: string, raw: RawOptions): AggregateOptions {
-  const common = oneContext(parseCommonOptions(raw), 'aggregate-patch');
+  const common = parseCommonOptions(raw);
+  // The one writer: it patches one event of one cluster, read and written with its resourceVersion.
+  if (common.scope.fleet !== undefined) throw new UsageError('aggregate-patch writes to one cluster at a time: pass one --context (several are read by the timeline, incident, record, capture and export)');
   const invalidName = eventNameError(name);
   if (invalidName !== null) throw new UsageError(invalidName);
   if (common.from !== null) throw new UsageError('aggregate-patch writes to a cluster: --from does not apply');

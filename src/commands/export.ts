@@ -19,7 +19,7 @@ import { exportSummary } from '../render/otlp-status.ts';
 import { outOfRangeNotice, shipNoticeText } from '../render/adapter-notices.ts';
 import { openEndpoint } from '../otlp/http.ts';
 import { Shipper } from '../otlp/ship.ts';
-import { oneContext, parseCommonOptions } from '../options/common.ts';
+import { parseCommonOptions } from '../options/common.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { parseOtlpOptions } from '../options/otlp.ts';
@@ -33,7 +33,7 @@ interface ExportOptions {
 }
 
 export function parseExportOptions(raw: RawOptions): ExportOptions {
-  const common = oneContext(parseCommonOptions(raw), 'export');
+  const common = parseCommonOptions(raw);
   const otlp = parseOtlpOptions(raw);
   if (otlp === null) throw new UsageError('export needs --otlp URL, e.g. --otlp http://localhost:4318/v1/logs');
   return { common, otlp };
@@ -52,11 +52,13 @@ function selectVersions(versions: EventVersion[], common: CommonOptions, now: nu
   // The start-up probes' evidence is every version's: a Killing read later still tells.
   const startup = new StartupProbeEvidence().learn(versions.map(({ event }) => normaliseEvent(event)));
   const ctx: FilterContext = { startupBelowThreshold: startup.belowThreshold, ...(labelsOf === undefined ? {} : { labelsOf }) };
-  return versions.filter(({ event }) => {
+  return versions.filter(({ event, cluster }) => {
     const ev = normaliseEvent(event);
+    // Several contexts: one uid in two clusters is two events.
+    const where = cluster === undefined ? '' : `${cluster.context}\u0000`;
     // Without a resourceVersion (the k8s_events receiver keeps none) versions cannot be told apart: all are sent.
     if (ev.resourceVersion !== '') {
-      const key = `${eventIdentity(ev)}@${ev.resourceVersion}`;
+      const key = `${where}${eventIdentity(ev)}@${ev.resourceVersion}`;
       if (seen.has(key)) return false;
       seen.add(key);
     }
@@ -91,7 +93,7 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
   for (let start = 0; start < versions.length; start += opts.otlp.batchSize) {
     const logs: OtlpLog[] = versions
       .slice(start, start + opts.otlp.batchSize)
-      .map(({ event, observedAt }) => eventToLog(event, observedAt === null ? readAt : hrTimeFromMs(observedAt)));
+      .map(({ event, observedAt, cluster }) => eventToLog(event, observedAt === null ? readAt : hrTimeFromMs(observedAt), cluster?.context));
     outOfRange += logs.filter((log) => log.timeOutOfRange).length;
     await shipper.push({ logs, mark: start + logs.length });
   }

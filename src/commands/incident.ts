@@ -70,5 +70,5 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     const view = { ...incident, absoluteTimes: opts.absoluteTimes, detail: opts.detail, recorderNotes: gathered.notes, ...(hiddenLine === '' ? {} : { hiddenLine }) };
     deps.stdout.write(renderIncidentText(view, choosePalette({ flag: opts.common.color, isTTY: deps.stdout.isTTY, env: deps.env })));
   }
-  return readResult(gathered.unanswered);
+  return readResult([...gathered.unanswered, ...gathered.uncompared]);
 }

@@ -4,7 +4,7 @@
 // scope is continued from its newest resourceVersion, if the server has reached it. Which lines
 // each step adds, without writing anything twice, is decided in src/core/record.ts.
 import type { Deps } from '../deps.ts';
-import { RuntimeError, SUCCESS, UsageError } from '../errors.ts';
+import { RuntimeError, UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { normaliseEvent } from '../core/event.ts';
 import { filterEvents } from '../core/filter.ts';
@@ -12,11 +12,12 @@ import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { Json } from '../core/json.ts';
 import { sameServer } from '../core/server.ts';
-import { RECORD_KIND, continueRecord, countObservation, planStep } from '../core/record.ts';
-import type { RecordCounts, RecordHeader } from '../core/record.ts';
+import { RECORD_KIND, continueFleetRecord, continueRecord, countObservation, planStep, sameClusters } from '../core/record.ts';
+import type { RecordCounts, RecordHeader, RecordIndex } from '../core/record.ts';
 import { DEFAULT_RETRY } from '../core/retry.ts';
 import type { RetryPolicy } from '../core/retry.ts';
-import type { EventSource, Provenance } from '../core/source.ts';
+import { fleetOf } from '../core/source.ts';
+import type { EventSource, Provenance, Unanswered } from '../core/source.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { OwnerRecorder } from '../app/record-owners.ts';
 import { FactsRecorder } from '../app/record-facts.ts';
@@ -28,7 +29,8 @@ import { escapeTerminal } from '../render/escape.ts';
 import { watchNoticeText } from '../render/adapter-notices.ts';
 import { progressLine, resumeNotice, summaryLine } from '../render/record-status.ts';
 import { plural } from '../render/words.ts';
-import { oneContext, parseCommonOptions } from '../options/common.ts';
+import { parseCommonOptions } from '../options/common.ts';
+import { renderNeverAnswered, renderStoppedFollowing } from '../render/fleet.ts';
 import { parseDurationFlag } from '../options/raw.ts';
 import { resolveFilter } from '../app/for-object.ts';
 import { statusLine } from '../app/status-line.ts';
@@ -54,7 +56,7 @@ interface RecordOptions {
 export function parseRecordOptions(file: string, raw: RawOptions): RecordOptions {
   if (file.trim() === '') throw new UsageError('record needs a file name, e.g. record -n op-events events.jsonl');
   if (file === '-') throw new UsageError('record writes to a file, not to stdout: give a file name');
-  const common = oneContext(parseCommonOptions(raw), 'record');
+  const common = parseCommonOptions(raw);
   if (common.from !== null) throw new UsageError('record reads the live cluster: --from does not apply (replay a record with timeline --from FILE)');
   // A record keeps its objects with their labels: -l chooses when it is read back.
   if ((common.filter.labels?.length ?? 0) > 0) throw new UsageError('-l does not apply to record: the record keeps the objects with their labels; use -l when reading it back (timeline --from FILE -l ...)');
@@ -88,7 +90,61 @@ function untilStopped(deps: Deps, durationMs: number | undefined): { signal: Abo
 /** This session's header line: where it runs and the filters that choose what is written. */
 function sessionHeader(p: Provenance, filter: EventFilter, now: number): RecordHeader {
   const { context, server, namespace } = p;
-  return { kind: RECORD_KIND, version: 1, context, server, namespace, filter: describeFilter(filter), startedAt: now };
+  const clusters = fleetOf(p);
+  return { kind: RECORD_KIND, version: 1, context, server, namespace, ...(clusters === undefined ? {} : { clusters }), filter: describeFilter(filter), startedAt: now };
+}
+
+/** `east (https://...), west (https://...)`: the contexts a header names, for a refusal. */
+function clustersText(header: RecordHeader): string {
+  const members = header.clusters ?? [{ context: header.context, server: header.server }];
+  return members.map((m) => `"${escapeTerminal(m.context)}"${m.server === '' ? '' : ` (${escapeTerminal(m.server)})`}`).join(', ');
+}
+
+/**
+ * One record, one cluster or one fleet: another server's events appended to it would read as one
+ * story, and this run's lists could not tell which of them are gone. A record of several contexts
+ * is continued by a run of the same contexts on the same servers only. Refused before any request.
+ */
+function refuseOtherClusters(file: string, previous: RecordHeader | undefined, header: RecordHeader): void {
+  if (previous === undefined) return;
+  if (previous.clusters === undefined && header.clusters === undefined) {
+    if (previous.server !== '' && !sameServer(previous.server, header.server)) {
+      throw new UsageError(`${file} was recorded from ${escapeTerminal(previous.server)}, and context "${header.context}" talks to ${header.server}: record this cluster into another file`);
+    }
+    return;
+  }
+  if (sameClusters(previous, header, sameServer)) return;
+  const was = `${file} was recorded from ${previous.clusters === undefined ? 'context' : 'contexts'} ${clustersText(previous)}`;
+  throw new UsageError(`${was}, and this run reads ${header.clusters === undefined ? 'context' : 'contexts'} ${clustersText(header)}: a record is continued by the same contexts only; record these into another file`);
+}
+
+/** What a session continues from: one index per context recorded (one, '' , for a record of one context). */
+interface Ledger {
+  indexOf(context: string): RecordIndex;
+  namespaceOf(context: string): string | null;
+  /** one context: where its watch resumes; several: resourceVersionOf says each */
+  resumeFrom: string;
+  resourceVersionOf?: (context: string) => string;
+  held: number;
+  /** every context lists first though the record holds observations (another namespace or filters) */
+  listsFirst: boolean;
+}
+
+function ledger(record: Parameters<typeof continueRecord>[0], header: RecordHeader): Ledger {
+  if (header.clusters === undefined) {
+    const { index, resumeFrom, held } = continueRecord(record, header);
+    return { indexOf: () => index, namespaceOf: () => header.namespace, resumeFrom, held, listsFirst: held > 0 && resumeFrom === '' };
+  }
+  const { indexes, resumeFrom, held } = continueFleetRecord(record, header);
+  const namespaces = new Map(header.clusters.map((m) => [m.context, m.namespace]));
+  return {
+    indexOf: (context) => indexes.get(context) as RecordIndex,
+    namespaceOf: (context) => namespaces.get(context) ?? null,
+    resumeFrom: '',
+    resourceVersionOf: (context) => resumeFrom.get(context) ?? '',
+    held,
+    listsFirst: held > 0 && [...resumeFrom.values()].every((rv) => rv === ''),
+  };
 }
 
 /** How long a stopping recorder waits for the owner lookups under way before it closes the file. */
@@ -121,21 +177,15 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   }
   const source = await deps.openSource({ kind: 'cluster', scope: opts.common.scope });
   if (source.follow === undefined) throw new RuntimeError('record needs a source that can be followed');
-  const { namespace } = source.provenance;
-  // One record, one cluster: another server's events appended to it would read as one story, and
-  // this server's lists could not tell which of them are gone. Refused before any request.
-  const previous = existing.record.headers.at(-1);
-  if (previous !== undefined && previous.server !== '' && !sameServer(previous.server, source.provenance.server)) {
-    throw new UsageError(
-      `${opts.file} was recorded from ${previous.server}, and context "${source.provenance.context}" talks to ${source.provenance.server}: record this cluster into another file`,
-    );
-  }
   const file = escapeTerminal(opts.file);
-  const status = statusWriter(deps, file);
   const header = sessionHeader(source.provenance, opts.common.filter, deps.now());
-  const { index, resumeFrom, held } = continueRecord(existing.record, header);
+  refuseOtherClusters(file, existing.record.headers.at(-1), header);
+  const status = statusWriter(deps, file);
+  const fleet = header.clusters !== undefined;
+  const continued = ledger(existing.record, header);
+  const { held, resumeFrom } = continued;
   // Continuing is announced once the server has been asked whether it reached resumeFrom.
-  if (held > 0 && resumeFrom === '') {
+  if (continued.listsFirst) {
     status.notice(`adding to ${file} (${plural(held, 'observation')}): it was recorded with another namespace or filters, so listing first`);
   }
 
@@ -153,6 +203,10 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   const facts = factsRecorder(source, existing.record.status, writer, deps, status.notice);
   let shipping: Shipping | undefined;
   let lastFailure = '';
+  // Several contexts: those that stopped for good while the others were still recorded.
+  const gaveUp: Unanswered[] = [];
+  const answered = new Set<string>();
+  const lastFailureOf = new Map<string, string>();
   try {
     await writer.openExisting();
     if (existing.record.tornLines > 0) {
@@ -165,21 +219,33 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
     if (opts.otlp) shipping = await startShipping(opts.file, opts.otlp, deps, status.notice);
     const steps = source.follow({
       resourceVersion: resumeFrom,
+      ...(continued.resourceVersionOf === undefined ? {} : { resourceVersionOf: continued.resourceVersionOf }),
+      gaveUp: (member) => {
+        gaveUp.push(member);
+        status.notice(renderStoppedFollowing(member).trimEnd());
+      },
       signal: shipping ? AbortSignal.any([stop.signal, shipping.failed]) : stop.signal,
       notice: (notice) => status.notice(watchNoticeText(notice)),
-      failed: (why) => (lastFailure = why),
+      failed: (why, context) => {
+        lastFailure = why;
+        // Said as the context's own words: the warning names the context already.
+        if (context !== undefined) lastFailureOf.set(context, why.replace(`context "${context}": `, ''));
+      },
       retry: opts.retry,
     });
     for await (const step of steps) {
       // Every answer of the server, a resume check included, gets the session's header written.
       await writer.begin();
+      const context = step.cluster?.context ?? '';
+      answered.add(context);
       if (step.kind === 'resume') {
-        status.notice(resumeNotice(file, held, step));
+        status.notice(`${fleet ? `context "${escapeTerminal(context)}": ` : ''}${resumeNotice(file, held, step)}`);
         // Not this cluster's events (or not known to be): its lists cannot tell that they are gone.
-        if (step.verdict !== 'resume') index.forgetLive();
+        if (step.verdict !== 'resume') continued.indexOf(context).forgetLive();
         continue;
       }
-      const planned = planStep(step, { index, namespace, keep, observedAt: deps.now() });
+      const planned = planStep(step, { index: continued.indexOf(context), namespace: continued.namespaceOf(context), keep, observedAt: deps.now() });
+      if (fleet) for (const observation of planned) observation.context = context;
       await writer.write(planned);
       owners?.saw(planned.map((observation) => observation.event));
       facts?.saw(planned.map((observation) => observation.event));
@@ -210,5 +276,8 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
   // Only a recorder stopped as asked sums up: a failure is the one line main prints.
   const total = held + counts.added + counts.modified + counts.deleted;
   deps.stderr.write(`${summaryLine(file, counts, total)}\n`);
-  return SUCCESS;
+  // Several contexts, some of which stopped for good or never answered: recorded, but not all of them (exit 4).
+  const silent = (header.clusters ?? []).filter((m) => !answered.has(m.context) && !gaveUp.some((g) => g.context === m.context));
+  for (const member of silent) deps.stderr.write(renderNeverAnswered(member, lastFailureOf.get(member.context) ?? ''));
+  return readResult([...gaveUp, ...silent.map((m) => ({ ...m, reason: '' }))]);
 }

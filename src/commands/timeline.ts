@@ -29,6 +29,7 @@ import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
 import { currentStatus } from '../core/current-status.ts';
+import { fleetOf } from '../core/source.ts';
 
 export interface TimelineOptions {
   common: CommonOptions;
@@ -125,7 +126,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
   deps.stderr.write(renderSavedNotice(provenance, events));
   if (gathered.comparison !== null) deps.stderr.write(renderComparisonNotice(gathered.comparison, provenance.kind));
   // Ages in a saved file's table count from when it was taken: said last, right above the table.
-  const done = { result: readResult(gathered.unanswered), footer: footer(table ? gathered : { hidden: gathered.hidden, notes: recorderNotes([]) }, ages.at, opts) };
+  const done = { result: readResult([...gathered.unanswered, ...gathered.uncompared]), footer: footer(table ? gathered : { hidden: gathered.hidden, notes: recorderNotes([]) }, ages.at, opts) };
   if ((format === 'table' || format === 'wide') && !opts.absoluteTimes && events.length > 0) deps.stderr.write(renderAgesNotice(ages));
   if (format === 'html') {
     stdout.write(timelineHtml({ provenance, events, now, eventTTLms: opts.eventTTLms, ...(live ? { live } : {}), ...(tree ? { tree } : {}), ...(facts ? { facts } : {}) }));
@@ -158,7 +159,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     absoluteTimes: opts.absoluteTimes,
     wide: format === 'wide',
     allNamespaces: provenance.namespace === null,
-    ...(provenance.kind === 'cluster' && provenance.clusters !== undefined ? { contexts: true } : {}),
+    ...(fleetOf(provenance) !== undefined ? { contexts: true } : {}),
     noHeaders: opts.noHeaders,
     palette,
     standing,

@@ -19,3 +19,25 @@ export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T
 export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
   await mapBounded(items, limit, work);
 }
+
+/**
+ * One bound shared by work that begins at different moments (lists begun as soon as what they need
+ * is known, not in one batch): at most `limit` run at once, the others wait their turn in order.
+ * A task must not wait for another task of the same gate (it could hold the slot that one needs).
+ */
+export function sharedBound(limit: number): <R>(work: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (running < limit) running += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      // The slot passes straight to the next in line, else it is freed.
+      const next = waiting.shift();
+      if (next === undefined) running -= 1;
+      else next();
+    }
+  };
+}

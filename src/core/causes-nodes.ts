@@ -73,8 +73,8 @@ function shortfall(resource: string, requested: number | null, mostFree: MostFre
   return best === undefined ? { resource, requested } : { resource, requested, best: { ...best } };
 }
 
-function unschedulable(pod: PodFacts | null, ref: { name: string; namespace: string }, ev: Event, nodes: NodeFacts[], mostFree: MostFree, claims: PvcFacts[]): Cause {
-  const parsed = parseFailedScheduling(ev.message);
+function unschedulable(pod: PodFacts | null, ref: { name: string; namespace: string }, ev: Event, nodes: NodeFacts[], mostFree: MostFree, claims: PvcFacts[], parse: typeof parseFailedScheduling): Cause {
+  const parsed = parse(ev.message);
   const reasons = parsed?.reasons ?? [{ count: null, text: ev.message }];
   const requests = pod === null ? {} : podRequests(pod);
   const shortfalls = reasons.flatMap((r): ResourceShortfall[] => {
@@ -129,6 +129,12 @@ function unschedulable(pod: PodFacts | null, ref: { name: string; namespace: str
 export function schedulingCauses(podRefs: { name: string; namespace: string; uid: string }[], pods: Map<string, PodFacts>, eventsOf: PodEvents, nodes: NodeFacts[], claims: PvcFacts[]): Cause[] {
   const causes: Cause[] = [];
   const mostFree = mostFreeOf(nodes);
+  // The Pods of one owner wait for the same reasons, in the same words: each message read once.
+  const parsed = new Map<string, ReturnType<typeof parseFailedScheduling>>();
+  const parse = (message: string) => {
+    if (!parsed.has(message)) parsed.set(message, parseFailedScheduling(message));
+    return parsed.get(message) ?? null;
+  };
   for (const ref of podRefs) {
     const pod = pods.get(`${ref.namespace}/${ref.name}`) ?? null;
     const mine = eventsOf(ref);
@@ -137,7 +143,7 @@ export function schedulingCauses(podRefs: { name: string; namespace: string; uid
     // Placed since (bound to a node, or a Scheduled event after it): the scheduler's complaint is over.
     if (pod !== null && pod.nodeName !== '') continue;
     if (pod === null && mine.some((ev) => ev.reason === 'Scheduled' && (ev.lastSeen ?? 0) >= (failed.lastSeen ?? 0))) continue;
-    causes.push(unschedulable(pod, ref, failed, nodes, mostFree, claims));
+    causes.push(unschedulable(pod, ref, failed, nodes, mostFree, claims, parse));
   }
   return causes;
 }

@@ -48,7 +48,7 @@ function base(pod: PodFacts, at: number | null): Pick<Cause, 'object' | 'alike' 
   return { object: { kind: 'Pod', name: pod.name, namespace: pod.namespace }, alike: [], at, events: [] };
 }
 
-/** The events of one Pod, in the order given (see podEventIndex). */
+/** The events of one Pod, in the order given (see podEventIndex); the same array each time asked: not to be changed. */
 export type PodEvents = (pod: { name: string; namespace: string; uid: string }) => Event[];
 
 /**
@@ -64,7 +64,17 @@ export function podEventIndex(events: Event[]): PodEvents {
     if (mine === undefined) byPod.set(key, [ev]);
     else mine.push(ev);
   }
-  return (pod) => (byPod.get(`${pod.namespace}\u0000${pod.name}`) ?? []).filter((ev) => ev.object.uid === '' || pod.uid === '' || ev.object.uid === pod.uid);
+  // Asked three times per Pod (its own causes, scheduling, a lost node): each Pod's events sorted out once.
+  const mineOf = new Map<string, Event[]>();
+  return (pod) => {
+    const key = `${pod.namespace}\u0000${pod.name}\u0000${pod.uid}`;
+    let mine = mineOf.get(key);
+    if (mine === undefined) {
+      mine = (byPod.get(`${pod.namespace}\u0000${pod.name}`) ?? []).filter((ev) => ev.object.uid === '' || pod.uid === '' || ev.object.uid === pod.uid);
+      mineOf.set(key, mine);
+    }
+    return mine;
+  };
 }
 
 const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 15: 'SIGTERM' };

@@ -40,8 +40,9 @@ export async function* followMerged(members: FollowedMember[], opts: FollowOptio
     const cluster: EventCluster = { context: member.context, server: member.server };
     const own: FollowOptions = {
       ...opts,
+      resourceVersion: opts.resourceVersionOf?.(member.context) ?? opts.resourceVersion,
       notice: (notice) => opts.notice({ ...notice, context: member.context }),
-      ...(opts.failed === undefined ? {} : { failed: (why: string) => opts.failed?.(`context "${member.context}": ${why}`) }),
+      ...(opts.failed === undefined ? {} : { failed: (why: string) => opts.failed?.(`context "${member.context}": ${why}`, member.context) }),
     };
     void (async () => {
       try {

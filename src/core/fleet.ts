@@ -116,7 +116,11 @@ export function fleetSource(entries: FleetEntry[]): EventSource {
       return { events, ...raw, ...(unanswered.length > 0 ? { unanswered } : {}) };
     },
     async versions() {
-      const all = await mapBounded(entries, FLEET_READS_AT_ONCE, async (entry) => ('source' in entry ? ((await entry.source.versions()) ?? []) : []));
+      const all = await mapBounded(entries, FLEET_READS_AT_ONCE, async (entry) => {
+        if (!('source' in entry)) return [];
+        const cluster: EventCluster = { context: entry.context, server: entry.server };
+        return ((await entry.source.versions()) ?? []).map((version) => ({ ...version, cluster }));
+      });
       return all.flat();
     },
     // Which incarnation an event is about is asked of its own cluster; a reference names no cluster,

@@ -6,6 +6,8 @@
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectMeta } from './ownership.ts';
 import { objectKey } from './identity.ts';
+import { canonical } from './server.ts';
+import type { Unanswered } from './source.ts';
 
 /**
  * current: the live object has the uid the event names. previous: an object of that name exists,
@@ -59,6 +61,26 @@ export interface LiveFacts {
   liveUids?: ReadonlySet<string>;
   /** the live events that pass the filters, each once (--compare) */
   liveEvents?: Event[];
+  /**
+   * Several contexts (a record of several, --compare): the servers whose live events were read
+   * (canonical URLs); an event of another server (its context did not answer) is not compared.
+   * liveUids then holds liveKey()s: each server's events are paired with the same server's.
+   */
+  comparedServers?: ReadonlySet<string>;
+  /** several contexts: those that did not answer the live read (said on stderr; the verb exits 4) */
+  unanswered?: Unanswered[];
+}
+
+/** What --compare pairs a saved event with a live one by: its uid, and with several contexts its server too. */
+export function liveKey(ev: Event): string {
+  return ev.cluster === undefined ? ev.uid : `${canonical(ev.cluster.server)}\u0000${ev.uid}`;
+}
+
+/** Whether the server still holds the event (--compare); undefined when that cannot be told (no uid, its cluster not read). */
+export function onServer(ev: Event, facts: LiveFacts): boolean | undefined {
+  if (facts.liveUids === undefined || ev.uid === '') return undefined;
+  if (ev.cluster !== undefined && facts.comparedServers !== undefined && !facts.comparedServers.has(canonical(ev.cluster.server))) return undefined;
+  return facts.liveUids.has(liveKey(ev));
 }
 
 /** An event whose object can be looked up and compared: it names a uid, an apiVersion, a Kind and a name. */
@@ -89,7 +111,8 @@ export function classifyIncarnation(ev: Event, lookups: ReadonlyMap<string, Obje
 export function standingOf(ev: Event, facts: LiveFacts): EventStanding {
   const standing: EventStanding = {};
   if (facts.lookups !== undefined) standing.incarnation = classifyIncarnation(ev, facts.lookups);
-  if (facts.liveUids !== undefined && ev.uid !== '') standing.onServer = facts.liveUids.has(ev.uid);
+  const held = onServer(ev, facts);
+  if (held !== undefined) standing.onServer = held;
   return standing;
 }
 
@@ -191,12 +214,11 @@ export interface Comparison {
 /** Null when the live events were not read (no --compare). */
 export function compareWithLive(saved: Event[], facts: LiveFacts): Comparison | null {
   if (facts.liveUids === undefined) return null;
-  const live = facts.liveUids;
-  const withUid = saved.filter((ev) => ev.uid !== '');
-  const savedUids = new Set(withUid.map((ev) => ev.uid));
+  const compared = saved.filter((ev) => onServer(ev, facts) !== undefined);
+  const savedKeys = new Set(compared.map(liveKey));
   return {
-    savedEvents: withUid.length,
-    onlyInSaved: withUid.filter((ev) => !live.has(ev.uid)),
-    onlyOnServer: (facts.liveEvents ?? []).filter((ev) => ev.uid !== '' && !savedUids.has(ev.uid)).length,
+    savedEvents: compared.length,
+    onlyInSaved: compared.filter((ev) => onServer(ev, facts) === false),
+    onlyOnServer: (facts.liveEvents ?? []).filter((ev) => ev.uid !== '' && !savedKeys.has(liveKey(ev))).length,
   };
 }

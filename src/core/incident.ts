@@ -4,7 +4,7 @@
 
 import type { Event } from './event.ts';
 import { describeKubectlTypes, type KubectlTypeBehaviour } from './audit.ts';
-import { classifyIncarnation, compareWithLive, summariseIncarnations } from './incarnation.ts';
+import { classifyIncarnation, compareWithLive, onServer, summariseIncarnations } from './incarnation.ts';
 import type { Disappearance, LiveFacts, Recreation, Unchecked } from './incarnation.ts';
 import { compareBytes, dedupeByUid, formatObjectRef, sortTimeline } from './timeline.ts';
 import { isConventionalType } from './types.ts';
@@ -13,6 +13,7 @@ import { groupEvents } from './grouping.ts';
 import type { EventGroup } from './grouping.ts';
 import { groupStories } from './families.ts';
 import type { ObjectFamily } from './families.ts';
+import { fleetOf } from './source.ts';
 import type { Provenance, Tells, Unanswered } from './source.ts';
 import type { Tree } from './ownership.ts';
 import type { ObjectStory, Report } from './story.ts';
@@ -198,8 +199,9 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
     limits: limitsFor(events, ctx, carries),
   };
   if (ctx.comparedAt !== undefined) incident.comparedAt = ctx.comparedAt;
-  if (provenance.kind === 'cluster' && provenance.clusters !== undefined) {
-    incident.fleet = fleetAccount(provenance.clusters, ctx.unanswered ?? [], events, incident.groups, ctx.eventTTLms);
+  const clusters = fleetOf(provenance);
+  if (clusters !== undefined) {
+    incident.fleet = fleetAccount(clusters, ctx.unanswered ?? [], events, incident.groups, ctx.eventTTLms);
   }
   if (ctx.live !== undefined && carries.uids) addLiveFacts(incident, events, ctx.live);
   if (tree !== undefined) incident.tree = buildStoryTree(tree, objects, (story) => story.chain);
@@ -216,7 +218,7 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
  * clusters is two Pods), each cause naming its context; one context: the causes of its events.
  */
 function causesOf(facts: FactSet, events: Event[], provenance: Provenance): Causes {
-  if (provenance.kind !== 'cluster' || provenance.clusters === undefined) return findCauses(facts, events);
+  if (fleetOf(provenance) === undefined) return findCauses(facts, events);
   const byContext = new Map<string, Event[]>();
   for (const ev of events) {
     const context = ev.cluster?.context ?? '';
@@ -297,7 +299,8 @@ function toReport(ev: Event, carries: Carries, live: LiveFacts): Report {
     message: carries.messages ? ev.message : null,
     decisive: ev.type !== 'Normal',
   };
-  if (carries.uids && live.liveUids !== undefined && ev.uid !== '') report.onServer = live.liveUids.has(ev.uid);
+  const held = carries.uids ? onServer(ev, live) : undefined;
+  if (held !== undefined) report.onServer = held;
   return report;
 }
 

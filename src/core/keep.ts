@@ -17,7 +17,7 @@ import { compareVersions } from './versions.ts';
 export type Keep = 'all' | 'table' | 'stable';
 
 /** The newest version of each event, in slots a reader numbers (0, 1, 2, ... as each event first appears). */
-interface KeptVersions {
+export interface KeptVersions {
   /** positive when `event` is newer than the version kept in `slot` (core/versions.ts), 0 when they cannot be told apart */
   compare(event: Event, slot: number): number;
   /** keeps `event` in `slot`: a new slot is the next number */

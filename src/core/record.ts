@@ -5,7 +5,7 @@
 import { compareResourceVersions, inNamespace, resourceVersionOf } from './json.ts';
 import { rawIdentity } from './versions.ts';
 import type { Json } from './json.ts';
-import type { ObservedStep } from './source.ts';
+import type { FleetMember, ObservedStep } from './source.ts';
 
 export const RECORD_KIND = 'EvtimelineRecord';
 
@@ -16,6 +16,8 @@ export interface Observation {
   event: Json;
   /** a DELETED the recorder concluded from a re-list, not one the server sent */
   inferred?: boolean;
+  /** several contexts recorded together: the one the event came from (its header's `clusters` names its server) */
+  context?: string;
 }
 
 /** Where and how a recorder session ran; one per session, before its observations. */
@@ -26,6 +28,11 @@ export interface RecordHeader {
   server: string;
   /** null: all namespaces */
   namespace: string | null;
+  /**
+   * Several contexts recorded together (--context a,b, --contexts, --all-contexts): each context, its
+   * server and namespace, in the order asked; `context` and `server` then join theirs with commas.
+   */
+  clusters?: FleetMember[];
   /** the filters that chose which events were written, as given */
   filter: Json;
   /** epoch ms; null when the line's time does not parse */
@@ -120,6 +127,49 @@ export class RecordIndex {
     // Not revisions (not etcd): the line written last is the newest the record can name.
     if (rv !== '' && (compareResourceVersions(rv, this.newest) ?? 1) > 0) this.newest = rv;
   }
+}
+
+// -- Several contexts recorded into one file ------------------------------------------------------
+
+/**
+ * Where a session of several contexts continues a record: each context's own index and version to
+ * resume from (a list of one cluster says nothing of another's events, and resourceVersions of two
+ * servers do not compare). Call only once sameClusters() has said the record is of these contexts.
+ */
+export function continueFleetRecord(record: { headers: RecordHeader[]; observations: Observation[] }, header: RecordHeader): { indexes: Map<string, RecordIndex>; resumeFrom: Map<string, string>; held: number } {
+  const byContext = new Map<string, Observation[]>();
+  for (const observation of record.observations) {
+    const own = byContext.get(observation.context ?? '') ?? [];
+    own.push(observation);
+    byContext.set(observation.context ?? '', own);
+  }
+  const previous = record.headers.at(-1);
+  const indexes = new Map<string, RecordIndex>();
+  const resumeFrom = new Map<string, string>();
+  for (const member of header.clusters ?? []) {
+    const index = RecordIndex.from(byContext.get(member.context) ?? []);
+    indexes.set(member.context, index);
+    const before = previous?.clusters?.find((c) => c.context === member.context);
+    const same = before !== undefined && before.server === member.server && before.namespace === member.namespace && JSON.stringify(previous?.filter) === JSON.stringify(header.filter);
+    resumeFrom.set(member.context, same ? index.resourceVersion : '');
+  }
+  return { indexes, resumeFrom, held: record.observations.length };
+}
+
+/**
+ * Whether a record's last session read the same clusters as this one: the same contexts, each on
+ * the same server (a server not known on either side, a context that could not be opened, is not
+ * held against it). One context and several are never the same: a record is of one or of a fleet.
+ */
+export function sameClusters(previous: RecordHeader, current: RecordHeader, same: (a: string, b: string) => boolean): boolean {
+  const before = previous.clusters;
+  const now = current.clusters;
+  if (before === undefined || now === undefined) return before === now;
+  if (before.length !== now.length) return false;
+  return now.every((m) => {
+    const was = before.find((b) => b.context === m.context);
+    return was !== undefined && (was.server === '' || m.server === '' || same(was.server, m.server));
+  });
 }
 
 // -- Which lines a step adds to the record ------------------------------------------------------

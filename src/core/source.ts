@@ -101,6 +101,8 @@ export interface RecordProvenance extends Common {
   servers?: string[];
   /** torn fragments skipped before its last line (a writer stopped mid-line), when there were any */
   tornLines?: number;
+  /** several contexts recorded together (record --context a,b): each, as its headers name them */
+  clusters?: FleetMember[];
 }
 
 /** A saved `-o stable` table: types, reasons and objects only. */
@@ -185,6 +187,11 @@ export interface TimeWindow {
   end: number | null;
 }
 
+/** Several contexts read together, live or from their record: each; undefined for one. */
+export function fleetOf(p: Provenance): FleetMember[] | undefined {
+  return p.kind === 'cluster' || p.kind === 'record' ? p.clusters : undefined;
+}
+
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
 export function observedWindow(p: Provenance): { first: number | null; last: number | null } {
   switch (p.kind) {
@@ -228,6 +235,8 @@ export interface EventVersion {
   event: Json;
   /** epoch ms the input observed it; null: it does not say (a live list, a capture, a saved list) */
   observedAt: number | null;
+  /** several contexts, read together or recorded together: the one it came from */
+  cluster?: EventCluster;
 }
 
 export interface ReadOptions {
@@ -295,12 +304,14 @@ export type FollowStep = ((ListStep & { resourceVersion: string; why: 'start' | 
 export interface FollowOptions {
   /** resume from here (once the server is known to have reached it); '' lists first */
   resourceVersion: string;
+  /** several contexts followed together: each one's own version to resume from (a record of them); resourceVersion when absent */
+  resourceVersionOf?(context: string): string;
   /** stops following: the iteration ends */
   signal: AbortSignal;
   /** what it meets and carries on from (a watch that expired, a retry), for stderr */
   notice(notice: WatchNotice): void;
   /** why the last attempt failed, before it is tried again (a recorder that never reached its server says why) */
-  failed?(why: string): void;
+  failed?(why: string, context?: string): void;
   /** the adapter's own policy when absent */
   retry?: RetryPolicy;
   /** sent to the server with the list and every watch (`--field-selector`) */

@@ -34,6 +34,7 @@ import type { SavedObject } from '../core/object-meta.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
 import { STATUS_KIND, parseStatusLine } from './facts-file.ts';
 import type { SavedStatus } from '../core/facts.ts';
+import type { FleetMember } from '../core/source.ts';
 
 /** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be). */
 export type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null } | { status: SavedStatus | null };
@@ -44,9 +45,11 @@ const OBJECT_LINE_KIND = 'EvtimelineObject';
 
 /** One observation as one line; the key order is fixed so a torn line can still be recognised. */
 export function formatObservation(observation: Observation): string {
-  const { type, event, inferred } = observation;
+  const { type, event, inferred, context } = observation;
   const observedAt = isoOrEmpty(observation.observedAt);
-  return `${JSON.stringify(inferred ? { observedAt, type, event, inferred } : { observedAt, type, event })}\n`;
+  // Several contexts: the context right after observedAt (a torn line still begins as ours).
+  const where = context === undefined ? {} : { context };
+  return `${JSON.stringify(inferred ? { observedAt, ...where, type, event, inferred } : { observedAt, ...where, type, event })}\n`;
 }
 
 /** One object as one line, observedAt first (see the top of this file). */
@@ -55,7 +58,19 @@ export function formatObjectLine(observedAt: number, object: SavedObject): strin
 }
 
 export function formatHeader(header: RecordHeader): string {
-  return `${JSON.stringify({ ...header, startedAt: isoOrEmpty(header.startedAt) })}\n`;
+  const { kind, version, context, server, namespace, clusters, filter, startedAt } = header;
+  return `${JSON.stringify({ kind, version, context, server, namespace, ...(clusters === undefined ? {} : { clusters }), filter, startedAt: isoOrEmpty(startedAt) })}\n`;
+}
+
+/** A header's clusters as written; undefined when it names none (one context), or names them in a shape no recorder writes. */
+function clustersOf(value: unknown): FleetMember[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const members: FleetMember[] = [];
+  for (const item of value) {
+    if (!isObject(item) || typeof item.context !== 'string' || typeof item.server !== 'string') return undefined;
+    members.push({ context: item.context, server: item.server, namespace: typeof item.namespace === 'string' ? item.namespace : null });
+  }
+  return members;
 }
 
 /** A record's times are ISO 8601 with milliseconds, as the recorder writes them. */
@@ -102,6 +117,7 @@ export function parseRecordLine(line: string): RecordLine | null {
   }
   if (!isObject(value)) return null;
   if (value.kind === RECORD_KIND) {
+    const clusters = clustersOf(value.clusters);
     return {
       header: {
         kind: RECORD_KIND,
@@ -109,6 +125,7 @@ export function parseRecordLine(line: string): RecordLine | null {
         context: String(value.context ?? ''),
         server: String(value.server ?? ''),
         namespace: typeof value.namespace === 'string' ? value.namespace : null,
+        ...(clusters === undefined ? {} : { clusters }),
         filter: isObject(value.filter) ? value.filter : {},
         startedAt: timeOf(value.startedAt),
       },
@@ -119,6 +136,7 @@ export function parseRecordLine(line: string): RecordLine | null {
   if (!isObject(value.event) || typeof value.type !== 'string') return null;
   const observation: Observation = { observedAt: timeOf(value.observedAt), type: value.type, event: value.event };
   if (value.inferred === true) observation.inferred = true;
+  if (typeof value.context === 'string') observation.context = value.context;
   return { observation };
 }
 

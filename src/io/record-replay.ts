@@ -9,7 +9,7 @@ import { compareVersions, rawIdentity } from '../core/versions.ts';
 import type { Observation, RecordHeader } from '../core/record.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
-import type { EventVersion } from '../core/source.ts';
+import type { EventVersion, FleetMember } from '../core/source.ts';
 import type { SavedEvents } from './saved-events.ts';
 import { RecordLineReader } from './record-line.ts';
 import type { SavedStatus } from '../core/facts.ts';
@@ -86,6 +86,16 @@ export function recordedNamespace(headers: RecordHeader[]): string | null {
   const namespaces = new Set(headers.map((h) => h.namespace));
   const [only] = namespaces;
   return namespaces.size === 1 && only !== undefined ? only : null;
+}
+
+/**
+ * The contexts a record of several names, each once, its latest header's server and namespace
+ * winning (the order of their first appearance); undefined for a record of one context.
+ */
+export function recordedClusters(headers: RecordHeader[]): FleetMember[] | undefined {
+  const members = new Map<string, FleetMember>();
+  for (const header of headers) for (const member of header.clusters ?? []) members.set(member.context, member);
+  return members.size === 0 ? undefined : [...members.values()];
 }
 
 /** A record's text as a saved input: the latest version of each event, and where and when it was observed. Null when not a record. */

@@ -8,12 +8,12 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { normaliseEvent } from '../core/event.ts';
-import type { Event } from '../core/event.ts';
+import type { Event, EventCluster } from '../core/event.ts';
 import { inNamespace } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { ChunkedList } from '../core/chunked-list.ts';
 import { keptVersions } from '../core/keep.ts';
-import type { Keep } from '../core/keep.ts';
+import type { Keep, KeptVersions } from '../core/keep.ts';
 import type { RecordHeader } from '../core/record.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, RecordProvenance } from '../core/source.ts';
@@ -26,7 +26,7 @@ import { firstNonEvent } from './event-shape.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { RecordLineReader, couldBeOurs } from './record-line.ts';
-import { recordedNamespace } from './record-replay.ts';
+import { recordedClusters, recordedNamespace } from './record-replay.ts';
 import { SlotIndex } from './slot-index.ts';
 import { distinctServers } from '../core/server.ts';
 
@@ -91,8 +91,12 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   // The newest version of each event in the order each first appeared. Keyed by the uid itself
   // (no "uid:" key string per event: a 200,000-event record would keep 200,000 more), and by
   // eventIdentity for the few without one; in SlotIndexes, not Maps (slot-index.ts says why).
-  const kept = keptVersions(keep);
+  // Several contexts recorded together: each event keeps the context it came from, which the 'table'
+  // and 'stable' columns do not hold, so such a record keeps whole events (known by its first header).
+  let kept: KeptVersions | undefined;
   let slots = 0;
+  // Each context's label, one object shared by its events (as a live read of several labels them), by its latest header.
+  const clusterOf = new Map<string, EventCluster>();
   const lineOf = new ChunkedList<number>();
   // What a kept version is instead of an Event, by slot, for the few that are not one
   // (event-shape.ts), as the whole-file reader checks the versions it keeps.
@@ -100,7 +104,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   const byUid = new SlotIndex();
   const byOther = new SlotIndex();
   const keepVersion = (slot: number, event: Event, raw: Json, index: number): void => {
-    kept.keep(slot, event);
+    (kept as KeptVersions).keep(slot, event);
     lineOf.set(slot, index);
     const what = firstNonEvent([raw])?.what;
     if (what === undefined) notEvent.delete(slot);
@@ -121,6 +125,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     if (read === 'skip') continue;
     if ('header' in read) {
       headers.push(read.header);
+      for (const { context, server } of read.header.clusters ?? []) if (clusterOf.get(context)?.server !== server) clusterOf.set(context, { context, server });
       continue;
     }
     if ('object' in read) {
@@ -136,8 +141,13 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     if (observations === 1) firstObserved = observedAt;
     lastObserved = observedAt;
     if (!inNamespace(raw, namespace)) continue;
+    kept ??= keptVersions(clusterOf.size > 0 ? 'all' : keep);
     const event = normaliseEvent(raw);
-    const [map, key] = event.uid !== '' ? [byUid, event.uid] : [byOther, eventIdentity(event)];
+    const { context } = read.observation;
+    // One event is one per cluster: a uid (or a name) in two contexts is two events.
+    if (context !== undefined) event.cluster = clusterOf.get(context) ?? { context, server: '' };
+    const own = event.uid !== '' ? event.uid : eventIdentity(event);
+    const [map, key] = [event.uid !== '' ? byUid : byOther, context === undefined ? own : `${context}\u0000${own}`];
     const at = map.get(key);
     if (at === undefined) {
       map.set(key, slots);
@@ -149,7 +159,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   let bad = -1;
   for (const at of notEvent.keys()) if (bad < 0 || at < bad) bad = at;
   const notAnEvent = bad < 0 ? null : { position: bad + 1, what: notEvent.get(bad) as string };
-  return { headers, events: kept.events(), lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }) };
+  return { headers, events: kept?.events() ?? [], lines: lineOf, firstObserved, lastObserved, notAnEvent, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }) };
 }
 
 // 64 KiB at a time: with 1 MiB chunks, each chunk's string (and its joins with the carried line)
@@ -193,13 +203,17 @@ async function rawAt(path: string, wanted: readonly number[]): Promise<Json[]> {
 async function observedVersions(path: string, namespace: string | null): Promise<EventVersion[]> {
   const versions: EventVersion[] = [];
   const reader = new RecordLineReader();
+  const clusterOf = new Map<string, EventCluster>();
   for await (const { line, complete } of readLines(chunksOf(path))) {
     const read = reader.take(line, complete);
     if (read === null || read === 'end') break;
-    if (read === 'skip' || !('observation' in read)) continue;
-    const { observedAt, type, event } = read.observation;
+    if (read === 'skip') continue;
+    if ('header' in read) for (const { context, server } of read.header.clusters ?? []) clusterOf.set(context, { context, server });
+    if (!('observation' in read)) continue;
+    const { observedAt, type, event, context } = read.observation;
+    const cluster = context === undefined ? {} : { cluster: clusterOf.get(context) ?? { context, server: '' } };
     // A DELETED line repeats a version already written: the server no longer has it, nothing new happened.
-    if (type !== 'DELETED' && inNamespace(event, namespace)) versions.push({ event, observedAt });
+    if (type !== 'DELETED' && inNamespace(event, namespace)) versions.push({ event, observedAt, ...cluster });
   }
   return versions;
 }
@@ -239,10 +253,13 @@ export async function recordFileSource(path: string, namespace: string | null, k
   if (folded.notAnEvent !== null) throw notAnEventError(name, folded.notAnEvent);
   const first = folded.headers[0];
   const vetted = folded.objects === undefined ? undefined : vetSavedObjects(folded.objects);
-  const servers = distinctServers(folded.headers.map((h) => h.server));
+  const clusters = recordedClusters(folded.headers);
+  // Sessions of single contexts on other servers are a record that spans clusters by accident: warned.
+  const servers = distinctServers(folded.headers.filter((h) => h.clusters === undefined).map((h) => h.server));
   const provenance: RecordProvenance = {
     kind: 'record',
     ...(servers.length > 1 ? { servers } : {}),
+    ...(clusters === undefined ? {} : { clusters }),
     ...(folded.tornLines > 0 ? { tornLines: folded.tornLines } : {}),
     ...(vetted !== undefined && vetted.refused.length > 0 ? { refusedObjects: vetted.refused } : {}),
     context: first?.context ?? '',

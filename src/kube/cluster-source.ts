@@ -10,7 +10,6 @@ import { ApiError, targetGetter } from './http.ts';
 import { serverDiscovery } from './discovery.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { lookUpObjects } from './objects.ts';
-import type { Listed } from './objects.ts';
 import { answerFromListing } from './tree-lookups.ts';
 import type { OwnershipListing } from './tree-lookups.ts';
 import { followEvents } from './watch.ts';
@@ -44,11 +43,18 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
   /** The facts begun beside the events: their full list of the namespace's Pods answers the first lookups too. */
   let started: StartedFacts | undefined;
   const lookUp = async (refs: ObjectRef[]) => {
+    const get = targetGetter(target, timeoutMs);
     // Once: a later batch (a watch's) must not be answered from a list read before it.
-    const early = await started?.listedPods();
+    const early = started;
     started = undefined;
-    const listed: Listed = early === null || early === undefined ? new Map() : new Map([[early.path, early.metadata]]);
-    return lookUpObjects(targetGetter(target, timeoutMs), refs, undefined, discovery, listed);
+    if (early === undefined) return lookUpObjects(get, refs, undefined, discovery);
+    // Only the namespace's Pods wait for the early list (the largest read of all); the rest are looked up at once, beside it.
+    const waits = (ref: ObjectRef) => ref.kind === 'Pod' && ref.apiVersion === 'v1' && ref.namespace === namespace;
+    const [pods, rest] = await Promise.all([
+      early.listedPods().then((listed) => lookUpObjects(get, refs.filter(waits), undefined, discovery, listed === null ? new Map() : new Map([[listed.path, listed.metadata]]))),
+      lookUpObjects(get, refs.filter((ref) => !waits(ref)), undefined, discovery),
+    ]);
+    return new Map([...pods, ...rest]);
   };
   return {
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },

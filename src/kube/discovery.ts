@@ -125,10 +125,24 @@ export function serverDiscovery(get: Getter, whole?: readonly ServedResource[]):
   /** each group/version the server answered for, by apiVersion: the lookups' and the legacy whole discovery's */
   const byVersion = new Map<string, ServedResource[]>();
 
-  const readGroupVersion = async (group: string, version: string): Promise<ServedResource[]> => {
-    const resources = fromResourceList(group, version, await get(group === '' ? `/api/${version}` : `/apis/${group}/${version}`));
-    byVersion.set(apiVersionOf(group, version), resources);
-    return resources;
+  /** a group/version being read: lookups running side by side (src/kube/cluster-source.ts) ask it once */
+  const reading = new Map<string, Promise<ServedResource[]>>();
+  const readGroupVersion = (group: string, version: string): Promise<ServedResource[]> => {
+    const apiVersion = apiVersionOf(group, version);
+    const inFlight = reading.get(apiVersion);
+    if (inFlight !== undefined) return inFlight;
+    // Begun after it is kept, so its end (either way) always finds it to drop: a failure is not kept.
+    const read = Promise.resolve().then(async () => {
+      try {
+        const resources = fromResourceList(group, version, await get(group === '' ? `/api/${version}` : `/apis/${group}/${version}`));
+        byVersion.set(apiVersion, resources);
+        return resources;
+      } finally {
+        reading.delete(apiVersion);
+      }
+    });
+    reading.set(apiVersion, read);
+    return read;
   };
   const readRoot = async (path: '/api' | '/apis'): Promise<ServedResource[]> => {
     const doc = asObject(await get(path, AGGREGATED));

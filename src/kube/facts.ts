@@ -13,7 +13,7 @@ import { parseQuotaRefusal } from '../core/causes-workloads.ts';
 import { ApiError, apiRequest, openStream, PAGE_SIZE } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { continueTokens } from './paging.ts';
-import { mapBounded } from '../core/bounded.ts';
+import { sharedBound } from '../core/bounded.ts';
 import { pathSegment } from './api-names.ts';
 import { compareBytes } from '../core/timeline.ts';
 
@@ -104,47 +104,83 @@ function nodesWanted(events: Event[], pods: PodFacts[]): { all: boolean; names: 
   return { all, names };
 }
 
+type Bound = <R>(work: () => Promise<R>) => Promise<R>;
+
 /**
- * The Nodes the story touches, each with what the Pods bound to it request. The Pods of a namespace
- * already listed in full (`listed`) are not asked for again: the lists by node leave that namespace
- * out (metadata.namespace!=NS, a field every namespaced resource can be selected by), and its Pods
- * join theirs in the order one list would give (etcd key order: namespace/name).
+ * The Nodes the story touches, each with what the Pods bound to it request. The Pods of the
+ * namespaces whose Pods are listed in full (`podNamespaces`) are not asked for again: the lists by
+ * node leave those namespaces out (metadata.namespace!=NS, a field every namespaced resource can be
+ * selected by), and their Pods join theirs in the order one list would give (etcd key order:
+ * namespace/name). A list by node needs only the node's name, so the nodes the events name (Node
+ * events, Scheduled "to NODE", every node after a FailedScheduling) are listed at once, beside the
+ * namespaces' own Pod lists; `finish` adds the nodes only the Pods name (a Pod whose Scheduled event
+ * has expired) and joins them. The same lists as one read after the Pods would make, each once.
  */
-async function readNodes(
-  target: KubeTarget, want: { all: boolean; names: Set<string> }, early: Promise<Early<NodeFacts>> | undefined, listed: Map<string, PodFacts[]>, opts: Options, gaps: FactGap[],
-): Promise<ObjectFacts[]> {
-  if (!want.all && want.names.size === 0) return [];
-  const read = await (early ?? listEarly(target, () => '/api/v1/nodes', opts, (item) => nodeFacts(item)));
-  if ('error' in read) {
-    gaps.push(gapOf(read.error, 'list', 'nodes', ''));
-    return [];
+function nodeReading(target: KubeTarget, events: Event[], early: Promise<Early<NodeFacts>> | undefined, podNamespaces: string[], run: Bound, opts: Options) {
+  let nodeList: Promise<Early<NodeFacts>> | undefined;
+  const readNodeList = () => (nodeList ??= early ?? listEarly(target, () => '/api/v1/nodes', opts, (item) => nodeFacts(item)));
+  let excluded = podNamespaces;
+  let byNode = new Map<string, Promise<PodFacts[]>>();
+  let everyNode: Promise<PodFacts[]> | undefined;
+  const listPods = (selector: string[]): Promise<PodFacts[]> => {
+    const running = [...selector, 'status.phase!=Succeeded', 'status.phase!=Failed', ...excluded.map((ns) => `metadata.namespace!=${ns}`)].join(',');
+    const listing = run(async () => {
+      const pods: PodFacts[] = [];
+      await listItems(target, '/api/v1/pods', `&fieldSelector=${encodeURIComponent(running)}`, opts, (item) => pods.push(podFacts(item)));
+      return pods;
+    });
+    listing.catch(() => {}); // awaited in finish, or let go when a list of every node replaces it
+    return listing;
+  };
+  /** Lists the Pods of these nodes (one by one up to PER_NODE_LISTS nodes in all, past it one list of every node's), each node once. */
+  const begin = (names: string[]) => {
+    if (everyNode !== undefined) return;
+    const fresh = names.filter((name) => !byNode.has(name));
+    if (byNode.size + fresh.length > PER_NODE_LISTS) everyNode = listPods([]);
+    else for (const name of fresh) byNode.set(name, listPods([`spec.nodeName=${name}`]));
+  };
+  const told = nodesWanted(events, []);
+  if (told.all || told.names.size > 0) {
+    void readNodeList().then((read) => {
+      if (!('error' in read)) begin(read.items.filter((n) => told.all || told.names.has(n.name)).map((n) => n.name));
+    });
   }
-  const nodes = read.items.filter((n) => want.all || want.names.has(n.name));
-  const names = nodes.map((n) => n.name);
-  const bound = new Map<string, PodFacts[]>(names.map((n) => [n, []]));
-  const holdsShare = (pod: PodFacts) => pod.phase !== 'Succeeded' && pod.phase !== 'Failed';
-  const running = ['status.phase!=Succeeded', 'status.phase!=Failed', ...[...listed.keys()].map((ns) => `metadata.namespace!=${ns}`)].join(',');
-  try {
-    const keep = (item: Json) => {
-      const pod = podFacts(item);
-      bound.get(pod.nodeName)?.push(pod);
-    };
-    if (names.length <= PER_NODE_LISTS) {
-      await mapBounded(names, CONCURRENCY, (name) => listItems(target, '/api/v1/pods', `&fieldSelector=${encodeURIComponent(`spec.nodeName=${name},${running}`)}`, opts, keep));
-    } else {
-      await listItems(target, '/api/v1/pods', `&fieldSelector=${encodeURIComponent(running)}`, opts, keep);
-    }
-  } catch (error) {
-    // Without every namespace's Pods the nodes' requests are unknown: their free share is not told.
-    gaps.push(gapOf(error, 'list', 'pods', ''));
-    return nodes.map((n) => ({ ...n, requested: {}, pods: [] }));
-  }
-  if (listed.size > 0) {
-    for (const pods of listed.values()) for (const pod of pods) if (holdsShare(pod)) bound.get(pod.nodeName)?.push(pod);
-    const key = (pod: PodFacts) => `${pod.namespace}/${pod.name}`;
-    for (const pods of bound.values()) pods.sort((a, b) => compareBytes(key(a), key(b)));
-  }
-  return nodes.map((n) => nodeWithPods(n, bound.get(n.name) ?? []));
+  return {
+    async finish(pods: PodFacts[], listed: Map<string, PodFacts[]>, gaps: FactGap[]): Promise<ObjectFacts[]> {
+      const want = nodesWanted(events, pods);
+      if (!want.all && want.names.size === 0) return [];
+      const read = await readNodeList();
+      if ('error' in read) {
+        gaps.push(gapOf(read.error, 'list', 'nodes', ''));
+        return [];
+      }
+      const nodes = read.items.filter((n) => want.all || want.names.has(n.name));
+      const names = nodes.map((n) => n.name);
+      if (excluded.some((ns) => !listed.has(ns))) {
+        // A namespace whose own Pod list failed holds Pods the nodes' lists left out: they are read again, with them.
+        excluded = excluded.filter((ns) => listed.has(ns));
+        byNode = new Map();
+        everyNode = undefined;
+      }
+      begin(names);
+      const bound = new Map<string, PodFacts[]>(names.map((n) => [n, []]));
+      try {
+        if (everyNode !== undefined) for (const pod of await everyNode) bound.get(pod.nodeName)?.push(pod);
+        else for (const name of names) bound.get(name)?.push(...((await byNode.get(name)) ?? []));
+      } catch (error) {
+        // Without every namespace's Pods the nodes' requests are unknown: their free share is not told.
+        gaps.push(gapOf(error, 'list', 'pods', ''));
+        return nodes.map((n) => ({ ...n, requested: {}, pods: [] }));
+      }
+      if (listed.size > 0) {
+        const holdsShare = (pod: PodFacts) => pod.phase !== 'Succeeded' && pod.phase !== 'Failed';
+        for (const ns of excluded) for (const pod of listed.get(ns) ?? []) if (holdsShare(pod)) bound.get(pod.nodeName)?.push(pod);
+        const key = (pod: PodFacts) => `${pod.namespace}/${pod.name}`;
+        for (const onNode of bound.values()) onNode.sort((a, b) => compareBytes(key(a), key(b)));
+      }
+      return nodes.map((n) => nodeWithPods(n, bound.get(n.name) ?? []));
+    },
+  };
 }
 
 /** The container instance whose words tell why it exits: the previous one of a restarted container, else the current, terminated one. */
@@ -180,9 +216,9 @@ async function readLog(target: KubeTarget, pod: PodFacts, container: string, pre
   return text.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1).slice(-LOG_LINES);
 }
 
-async function readLastWords(target: KubeTarget, pods: PodFacts[], opts: Options, gaps: FactGap[]): Promise<void> {
+async function readLastWords(target: KubeTarget, pods: PodFacts[], run: Bound, opts: Options, gaps: FactGap[]): Promise<void> {
   const failedIn = new Set<string>();
-  await mapBounded(exitsToRead(pods), CONCURRENCY, async ({ pod, container, previous }) => {
+  const read = async ({ pod, container, previous }: { pod: PodFacts; container: string; previous: boolean }) => {
     if (failedIn.has(pod.namespace)) return;
     try {
       const words = await readLog(target, pod, container, previous, opts);
@@ -193,7 +229,8 @@ async function readLastWords(target: KubeTarget, pods: PodFacts[], opts: Options
       failedIn.add(pod.namespace);
       gaps.push(gapOf(error, 'log', 'pods/log', pod.namespace));
     }
-  });
+  };
+  await Promise.all(exitsToRead(pods).map((exit) => run(() => read(exit))));
 }
 
 /** A list read before the events were known: its items, or why it could not be read. */
@@ -214,7 +251,8 @@ function listEarly<T>(target: KubeTarget, path: () => string, opts: Options, rea
  * The facts of the objects the events are about. startFacts begins, while the events are still being
  * read, the lists that do not depend on them (the Pods of the namespace read, every Node); `facts`
  * then reads what the events name (their workloads, quotas, claims, the Pods' nodes, last words),
- * at most CONCURRENCY requests at a time. An early list the events turn out not to need is dropped,
+ * at most CONCURRENCY requests at a time, each begun as soon as what it needs is known (the nodes'
+ * Pod lists with the events, not after the namespace's Pods: issue 22's wall-time bar). An early list the events turn out not to need is dropped,
  * its failure with it: the gaps are those of the lists the story needs, as when they are read after.
  */
 export interface StartedFacts {
@@ -251,41 +289,58 @@ export async function readFacts(
   early: { namespace: string | null; pods?: Promise<Early<PodFacts>>; nodes?: Promise<Early<NodeFacts>> } = { namespace: null },
 ): Promise<FactSet> {
   const gaps: FactGap[] = [];
-  const objects: ObjectFacts[] = [];
-  /** every Pod of the namespaces whose Pods were listed in full, by namespace: readNodes counts them without listing them again */
+  /** every Pod of the namespaces whose Pods were listed in full, by namespace: the nodes' lists count them without listing them again */
   const listedPods = new Map<string, PodFacts[]>();
-  /** `namespace/Kind` of each list read in full: what is not in it was gone before it was read */
-  const listedKinds: string[] = [];
   const wantPod = podWanted(events);
   const lists = [...collectionsFor(events)].flatMap(([namespace, kinds]) => [...kinds].map((kind) => ({ namespace, kind })));
-  await mapBounded(lists, CONCURRENCY, async ({ namespace, kind }) => {
+  const run = sharedBound(CONCURRENCY);
+  // Begun now, beside the lists below: nothing but the node names and which namespaces are listed in full is needed.
+  const nodes = nodeReading(target, events, early.nodes, [...new Set(lists.filter((l) => l.kind === 'Pod').map((l) => l.namespace))], run, opts);
+  /** each list's objects, or why it could not be read */
+  const read = lists.map(async ({ namespace, kind }): Promise<{ objects: ObjectFacts[] } | { gap: FactGap }> => {
     const { root, resource } = COLLECTIONS[kind] as { root: string; resource: string };
-    const gap = (error: unknown) => gaps.push(gapOf(error, 'list', COLLECTIONS[kind]?.root === '/api/v1' ? resource : `${resource}.${root.split('/')[2]}`, namespace));
+    const gap = (error: unknown) => ({ gap: gapOf(error, 'list', root === '/api/v1' ? resource : `${resource}.${root.split('/')[2]}`, namespace) });
     if (kind === 'Pod' && namespace === early.namespace && early.pods !== undefined) {
       const listed = await early.pods;
-      if ('error' in listed) gap(listed.error);
-      else {
-        objects.push(...listed.items.filter(wantPod));
-        listedPods.set(namespace, listed.items);
-        listedKinds.push(`${namespace}/${kind}`);
-      }
-      return;
+      if ('error' in listed) return gap(listed.error);
+      listedPods.set(namespace, listed.items);
+      return { objects: listed.items.filter(wantPod) };
     }
+    const objects: ObjectFacts[] = [];
     const pods: PodFacts[] = [];
     try {
-      await listItems(target, `${root}/namespaces/${pathSegment('namespace', namespace)}/${resource}`, '', opts, (item) => {
-        const facts = factsOf(kind, item);
-        if (facts?.kind === 'Pod') pods.push(facts as PodFacts);
-        if (facts !== null && (facts.kind !== 'Pod' || wantPod(facts as PodFacts))) objects.push(facts);
-      });
-      if (kind === 'Pod') listedPods.set(namespace, pods);
-      listedKinds.push(`${namespace}/${kind}`);
+      await run(() =>
+        listItems(target, `${root}/namespaces/${pathSegment('namespace', namespace)}/${resource}`, '', opts, (item) => {
+          const facts = factsOf(kind, item);
+          if (facts?.kind === 'Pod') pods.push(facts as PodFacts);
+          if (facts !== null && (facts.kind !== 'Pod' || wantPod(facts as PodFacts))) objects.push(facts);
+        }),
+      );
     } catch (error) {
-      gap(error);
+      return gap(error);
+    }
+    if (kind === 'Pod') listedPods.set(namespace, pods);
+    return { objects };
+  });
+  // The nodes and the last words wait for the Pods only, not for the workloads', quotas' and claims' lists.
+  const podsRead = Promise.all(read.filter((_, i) => lists[i]?.kind === 'Pod'));
+  const fromPods = podsRead.then(async (podLists) => {
+    const pods = podLists.flatMap((r) => ('objects' in r ? (r.objects as PodFacts[]) : []));
+    const [nodeObjects] = await Promise.all([nodes.finish(pods, listedPods, gaps), readLastWords(target, pods, run, opts, gaps)]);
+    return nodeObjects;
+  });
+  const [answers, nodeObjects] = await Promise.all([Promise.all(read), fromPods]);
+  const objects: ObjectFacts[] = [];
+  /** `namespace/Kind` of each list read in full: what is not in it was gone before it was read */
+  const listedKinds: string[] = [];
+  answers.forEach((answer, i) => {
+    const list = lists[i] as { namespace: string; kind: string };
+    if ('gap' in answer) gaps.push(answer.gap);
+    else {
+      objects.push(...answer.objects);
+      listedKinds.push(`${list.namespace}/${list.kind}`);
     }
   });
-  const pods = objects.filter((o): o is PodFacts => o.kind === 'Pod');
-  const [nodes] = await Promise.all([readNodes(target, nodesWanted(events, pods), early.nodes, listedPods, opts, gaps), readLastWords(target, pods, opts, gaps)]);
-  objects.push(...nodes);
+  objects.push(...nodeObjects);
   return { objects, gaps: gaps.sort((a, b) => `${a.namespace}/${a.resource}`.localeCompare(`${b.namespace}/${b.resource}`)), readAt: now, listed: listedKinds };
 }

@@ -46,7 +46,8 @@ function parseContexts(raw: RawOptions): { context?: string; fleet?: FleetChoice
   const fleet: FleetChoice | undefined =
     pattern !== undefined ? { pattern: compileContexts(pattern), text: pattern } : all ? { all: true } : names.length > 1 ? { names } : undefined;
   if (fleet === undefined) return names.length === 1 ? { context: names[0] as string } : {};
-  if (str(raw, 'from') !== undefined) throw new UsageError('several contexts are read from live clusters: they do not apply to --from');
+  // --from FILE --compare reads the live clusters beside the file: a record of several is compared with them.
+  if (str(raw, 'from') !== undefined && raw.compare !== true) throw new UsageError('several contexts are read from live clusters: they do not apply to --from (but to --from RECORD --compare)');
   for (const flag of ['server', 'cluster', 'user', 'token'] as const) {
     if (str(raw, flag) !== undefined) throw new UsageError(`--${flag} names one cluster or user: it does not apply to several contexts`);
   }
@@ -74,7 +75,7 @@ export function oneTree(common: CommonOptions, what: string): void {
 
 /** A verb that reads or writes one cluster refuses several contexts in one line (exit 2). */
 export function oneContext(common: CommonOptions, what: string): CommonOptions {
-  if (common.scope.fleet !== undefined) throw new UsageError(`${what} reads one context: several (--context a,b, --contexts, --all-contexts) are read by the timeline (-w, -o html too), incident and type-audit`);
+  if (common.scope.fleet !== undefined) throw new UsageError(`${what} reads one context: several (--context a,b, --contexts, --all-contexts) are read by the timeline (-w, -o html too), incident, type-audit, record, capture and export`);
   return common;
 }
 

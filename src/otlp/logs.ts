@@ -79,6 +79,12 @@ export const K8S = {
   eventUid: 'k8s.event.uid',
   namespace: 'k8s.namespace.name',
   count: 'k8s.event.count',
+  /**
+   * Several contexts read together: the context the event came from, as the resource's cluster
+   * (semantic conventions, registry/attributes/k8s.md: "k8s.cluster.name: The name of the cluster",
+   * a resource attribute; the kubeconfig's context is the name the user reads it by).
+   */
+  cluster: 'k8s.cluster.name',
 } as const;
 
 const ZERO: HrTime = [0, 0];
@@ -162,7 +168,7 @@ function putIf(attributes: Record<string, AttributeValue>, key: string, value: s
  * through its core/v1 view: the record is the one the k8s_events receiver, a core/v1 watcher,
  * writes for the same stored event.
  */
-export function eventToLog(raw: Json, observed: HrTime): OtlpLog {
+export function eventToLog(raw: Json, observed: HrTime, context?: string): OtlpLog {
   const event = coreV1View(raw);
   const meta = asObject(event.metadata);
   const involved = asObject(event.involvedObject);
@@ -183,6 +189,7 @@ export function eventToLog(raw: Json, observed: HrTime): OtlpLog {
     [K8S.fieldPath]: stringOrNumber(involved.fieldPath),
     [K8S.apiVersion]: stringOrNumber(involved.apiVersion),
     [K8S.objectResourceVersion]: stringOrNumber(involved.resourceVersion),
+    ...(context === undefined ? {} : { [K8S.cluster]: context }),
   };
   const attributes: Record<string, AttributeValue> = {
     [K8S.reason]: stringOrNumber(event.reason),

@@ -177,7 +177,7 @@ export class RecordShipper {
           const parsed = line.trim() === '' ? null : parseRecordLine(line);
           if (parsed !== null && 'observation' in parsed && parsed.observation.type !== 'DELETED') {
             const observed = parsed.observation.observedAt ?? Number.NaN;
-            const log = eventToLog(parsed.observation.event, hrTimeFromMs(Number.isNaN(observed) ? this.opts.now() : observed));
+            const log = eventToLog(parsed.observation.event, hrTimeFromMs(Number.isNaN(observed) ? this.opts.now() : observed), parsed.observation.context);
             if (log.timeOutOfRange && !this.toldOutOfRange) {
               this.toldOutOfRange = true;
               this.opts.notice({ kind: 'time-out-of-range' });

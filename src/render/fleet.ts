@@ -24,3 +24,19 @@ export function renderStoppedFollowing({ context, server, reason }: Unanswered):
   const at = server === '' ? '' : ` (${escapeTerminal(server)})`;
   return `warning: context "${escapeTerminal(context)}"${at} stopped answering, its events are no longer followed: ${escapeTerminal(reason)}\n`;
 }
+
+/** A context of several recorded together that never answered while the recorder ran: none of its events are in the record. */
+export function renderNeverAnswered({ context, server }: { context: string; server: string }, lastFailure: string): string {
+  const at = server === '' ? '' : ` (${escapeTerminal(server)})`;
+  return `warning: context "${escapeTerminal(context)}"${at} never answered while recording, none of its events are in the record${lastFailure === '' ? '' : `: ${escapeTerminal(lastFailure)}`}\n`;
+}
+
+/** --compare of a record of several contexts: a context that did not answer now, whose recorded events are shown but not compared. */
+export function renderUncompared(unanswered: readonly Unanswered[]): string {
+  return unanswered
+    .map(({ context, server, reason }) => {
+      const at = server === '' ? '' : ` (${escapeTerminal(server)})`;
+      return `warning: context "${escapeTerminal(context)}"${at} did not answer, its recorded events are not compared: ${escapeTerminal(reason)}\n`;
+    })
+    .join('');
+}

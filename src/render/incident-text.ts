@@ -21,7 +21,7 @@ import type { IncidentView } from './incident-stories.ts';
 import { recorderNoteLines } from './recorder-notes.ts';
 import { memberLabel, treeSection } from './tree-incident-text.ts';
 import type { IncidentTree } from '../core/tree-story.ts';
-import { observedWindow } from '../core/source.ts';
+import { fleetOf, observedWindow } from '../core/source.ts';
 import { renderWhy } from './causes-text.ts';
 import { sharedLines, standingSection } from './fleet-incident-text.ts';
 import type { StoreProvenance } from '../core/source.ts';
@@ -61,7 +61,7 @@ function listSome(items: string[], separator = ', '): string {
 
 function scope(incident: Incident): string {
   const namespace = incident.provenance.namespace;
-  const clusters = incident.provenance.kind === 'cluster' ? incident.provenance.clusters : undefined;
+  const clusters = fleetOf(incident.provenance);
   if (clusters !== undefined) return `in ${plural(clusters.length, 'context')} (${clusters.map((c) => escapeTerminal(c.context)).join(', ')})`;
   return namespace === null ? 'across all namespaces' : `in namespace ${escapeOrNone(namespace)}`;
 }

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -245,6 +245,149 @@ test('-w across contexts: one stream, each event labelled; a cluster that drops 
   assert.equal(rows().length, 6, f.lines.join('\n'));
 });
 
+/** A record's lines, parsed: its headers, and its observations as `context name type`. */
+function recordLines(file: string): { headers: Record<string, unknown>[]; observations: { context?: string; type: string; name: string }[] } {
+  const lines = (existsSync(file) ? readFileSync(file, 'utf8') : '').split('\n').filter((l) => l.trim() !== '');
+  const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  return {
+    headers: parsed.filter((p) => p.kind === 'EvtimelineRecord'),
+    observations: parsed
+      .filter((p) => typeof p.type === 'string' && typeof p.event === 'object')
+      .map((p) => ({ ...(typeof p.context === 'string' ? { context: p.context } : {}), type: p.type as string, name: ((p.event as { metadata: { name: string } }).metadata.name) })),
+  };
+}
+
+test('record across contexts: one file naming every server, each line labelled; a cluster cut mid-run resumes, one refused for good is said (exit 4); --from reads it as live', { timeout: 180_000 }, async () => {
+  const cut = await startTcpProxy(west.server);
+  try {
+    const config = join(dir, 'record.kubeconfig');
+    const base = JSON.parse(readFileSync(kubeconfig, 'utf8')) as { clusters: { name: string; cluster: Record<string, string> }[]; users: unknown[]; contexts: unknown[] };
+    writeFileSync(
+      config,
+      JSON.stringify({
+        ...base,
+        clusters: [...base.clusters, { name: 'c-west-r', cluster: { ...base.clusters[1]?.cluster, server: cut.url } }],
+        users: [...base.users, { name: 'nobody', user: { token: 'not-a-token' } }],
+        contexts: [
+          ...base.contexts,
+          { name: 'west-r', context: { cluster: 'c-west-r', user: 'admin-west', namespace: ns.west } },
+          { name: 'refused', context: { cluster: 'c-east', user: 'nobody', namespace: ns['east-other'] } },
+        ],
+      }),
+    );
+    const file = join(dir, 'fleet.jsonl');
+    const f = follow(['record', file, '--context', 'east,west-r,refused'], config);
+    const has = (context: string, name: string) => recordLines(file).observations.some((o) => o.context === context && o.name === name);
+    // Each cluster's list is in the file, each line labelled; the context the server refuses is said and left out.
+    const eastNow = (await listEvents(east.kubeconfig, ns.east as string)).map((e) => e.metadata.name);
+    const westNow = (await listEvents(west.kubeconfig, ns.west as string)).map((e) => e.metadata.name);
+    await f.until('both lists in the record', () => eastNow.every((n) => has('east', n)) && westNow.every((n) => has('west-r', n)));
+    await f.until('the refused context said', () => /^warning: context "refused" \(https:\/\/127\.0\.0\.1:\d+\) stopped answering, its events are no longer followed: .*(Unauthorized|401)/m.test(f.stderr()));
+    // West drops and cannot reconnect: east's new event is still recorded.
+    cut.refuse(true);
+    assert.ok(cut.cutAll() > 0);
+    await kubectlOk(east.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns.east as string, 'Recorded', 30)));
+    await f.until('east\'s new event while west is down', () => has('east', 'recorded-30'));
+    await kubectlOk(west.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns.west as string, 'Recorded', 31)));
+    await f.until('a notice naming west-r', () => /^context "west-r": (watch|list) failed \(.+\): retrying in /m.test(f.stderr()));
+    assert.ok(!has('west-r', 'recorded-31'));
+    // West comes back: what it wrote meanwhile is recorded once, under its context.
+    cut.refuse(false);
+    await f.until('west\'s missed event', () => has('west-r', 'recorded-31'));
+    f.child.kill('SIGINT');
+    assert.equal(await f.exited, 4, f.stderr());
+    assert.match(f.stderr(), /^recorded \d+ lines \(\d+ added, 0 modified, 0 deleted\) to .*fleet\.jsonl; it holds \d+ observations$/m);
+    const { headers, observations } = recordLines(file);
+    assert.equal(headers.length, 1);
+    assert.deepEqual(headers[0]?.clusters, [
+      { context: 'east', server: east.server, namespace: ns.east },
+      { context: 'west-r', server: cut.url, namespace: ns.west },
+      { context: 'refused', server: east.server, namespace: ns['east-other'] },
+    ]);
+    assert.deepEqual([...new Set(observations.map((o) => o.context))].sort(), ['east', 'west-r']);
+    assert.equal(observations.filter((o) => o.name === 'recorded-31').length, 1);
+    // Read back: each context's rows are what kubectl events --context X prints now.
+    const read = await evtimeline(['--from', file], kubeconfig);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^CONTEXT\s+NAMESPACE\s+FIRST SEEN\s+LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+FROM\s+MESSAGE\n/);
+    assert.doesNotMatch(read.stderr, /recorded from \d+ API servers/);
+    ns['west-r'] = ns.west as string;
+    assert.deepEqual(rowsOfContext(read.stdout, 'east'), await kubectlEvents('east'));
+    assert.deepEqual(rowsOfContext(read.stdout, 'west-r'), await kubectlEvents('west'));
+    // Continued by other contexts: refused in one line, the file unchanged.
+    const before = readFileSync(file, 'utf8');
+    const other = await evtimeline(['record', file, '--context', 'east,south', '--duration', '1s'], config);
+    assert.equal(other.code, 2, other.stderr);
+    assert.match(other.stderr, /was recorded from contexts "east" \(.+\), "west-r" \(.+\), "refused" \(.+\), and this run reads contexts "east" \(.+\), "south" \(.+\): a record is continued by the same contexts only/);
+    assert.equal(readFileSync(file, 'utf8'), before);
+  } finally {
+    await cut.close();
+  }
+});
+
+test('record across contexts read back with --from: the same timeline, incident and page as the live read', { timeout: 120_000 }, async () => {
+  const file = join(dir, 'three.jsonl');
+  const rec = await evtimeline(['record', file, '--context', 'east,west,south', '--duration', '4s'], kubeconfig);
+  assert.equal(rec.code, 0, rec.stderr);
+  type Item = { context: string; server: string; name: string; reason: string; namespace: string; count: number };
+  const strip = (text: string) => (JSON.parse(text) as Item[]).map(({ context, server, name, reason, namespace, count }) => ({ context, server, name, reason, namespace, count }));
+  const live = await evtimeline(['--context', 'east,west,south', '-o', 'json'], kubeconfig);
+  const saved = await evtimeline(['--from', file, '-o', 'json'], kubeconfig);
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.deepEqual(strip(saved.stdout), strip(live.stdout));
+  for (const context of ['east', 'west', 'south']) assert.deepEqual(rowsOfContext((await evtimeline(['--from', file], kubeconfig)).stdout, context), await kubectlEvents(context), context);
+  // -o stable: each line prefixed with its context, as live.
+  assert.equal((await evtimeline(['--from', file, '-o', 'stable'], kubeconfig)).stdout, (await evtimeline(['--context', 'east,west,south', '-o', 'stable'], kubeconfig)).stdout);
+  // The incident: the same clusters, the same shared story, each cluster's standing.
+  const incident = await evtimeline(['incident', '--from', file], kubeconfig);
+  assert.equal(incident.code, 0, incident.stderr);
+  assert.match(incident.stdout, /^Incident in 3 contexts \(east, west, south\), read from a record/);
+  const liveIncident = await evtimeline(['incident', '--context', 'east,west,south'], kubeconfig);
+  const shared = (text: string) => text.split('\n').filter((l) => / in \d+ of \d+ clusters| read together, /.test(l));
+  assert.deepEqual(shared(incident.stdout), shared(liveIncident.stdout));
+  assert.ok(shared(incident.stdout).length >= 2, incident.stdout);
+  const json = JSON.parse((await evtimeline(['incident', '--from', file, '-o', 'json'], kubeconfig)).stdout) as { clusters: { standing: { context: string; server: string; events: number }[] } };
+  const liveJson = JSON.parse((await evtimeline(['incident', '--context', 'east,west,south', '-o', 'json'], kubeconfig)).stdout) as typeof json;
+  assert.deepEqual(json.clusters.standing.map((s) => [s.context, s.server, s.events]), liveJson.clusters.standing.map((s) => [s.context, s.server, s.events]));
+  // The page groups lanes by cluster as the live one does.
+  const page = await evtimeline(['--from', file, '-o', 'html'], kubeconfig);
+  for (const context of ['east', 'west', 'south']) assert.match(page.stdout, new RegExp(`"context":"${context}"`));
+});
+
+test('--compare of a record of several contexts pairs each server\'s events with the same server\'s, as kubectl events --context X lists them now', { timeout: 120_000 }, async () => {
+  // The same event name in two clusters; west's is then deleted: gone there, still in east.
+  for (const [cp, context] of [[east, 'east'], [west, 'west']] as const) await kubectlOk(cp.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns[context] as string, 'Twin', 40)));
+  const file = join(dir, 'twins.jsonl');
+  const rec = await evtimeline(['record', file, '--context', 'east,west', '--duration', '3s'], kubeconfig);
+  assert.equal(rec.code, 0, rec.stderr);
+  await kubectlOk(west.kubeconfig, ['-n', ns.west as string, 'delete', 'event', 'twin-40']);
+  const r = await evtimeline(['--from', file, '--compare', '-o', 'json'], kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  const items = JSON.parse(r.stdout) as { context: string; name: string; onServer?: boolean }[];
+  const listed: Record<string, string[]> = {};
+  for (const context of ['east', 'west']) listed[context] = (await kubectlJSON<{ items: { metadata: { name: string } }[] }>(kubeconfig, ['--context', context, 'get', 'events'])).items.map((e) => e.metadata.name);
+  assert.ok(items.length >= 4);
+  for (const item of items) assert.equal(item.onServer, listed[item.context]?.includes(item.name), `${item.context} ${item.name}`);
+  assert.deepEqual(items.filter((i) => i.name === 'twin-40').map((i) => `${i.context} ${i.onServer}`).sort(), ['east true', 'west false']);
+  assert.match(r.stderr, new RegExp(`^1 of ${items.length} events in the record is no longer on the server`, 'm'));
+  // The incident says the same of it.
+  const incident = await evtimeline(['incident', '--from', file, '--compare'], kubeconfig);
+  assert.equal(incident.code, 0, incident.stderr);
+  assert.match(incident.stdout, /compared with the cluster at /);
+  // A server the record names that no context read now talks to: refused, every event of it would look gone.
+  const one = await evtimeline(['--from', file, '--compare', '--context', 'east'], kubeconfig);
+  assert.equal(one.code, 2, one.stderr);
+  assert.match(one.stderr, /--compare: .*twins\.jsonl recorded context "west" from https:\/\/127\.0\.0\.1:\d+, which none of the contexts read now talks to \("east"\): every event of it would look gone/);
+  // A record of one context is compared with one.
+  const single = join(dir, 'east-only.jsonl');
+  assert.equal((await evtimeline(['record', single, '--context', 'east', '--duration', '2s'], kubeconfig)).code, 0);
+  const mixed = await evtimeline(['--from', single, '--compare', '--context', 'east,west'], kubeconfig);
+  assert.equal(mixed.code, 2);
+  assert.match(mixed.stderr, /was taken from one context: compare it with one --context/);
+  // Several contexts still do not apply to --from alone.
+  assert.equal((await evtimeline(['--from', file, '--context', 'east,west'], kubeconfig)).code, 2);
+});
+
 test('--for deployment/web --tree in each cluster: every event is placed in its own cluster\'s tree, as kubectl sees the owners there', { timeout: 180_000 }, async () => {
   // A Deployment of the same name in two clusters: the real controllers make a ReplicaSet and Pods
   // in each, the real scheduler cannot place them (64 CPUs), so each tree has events at every level.
@@ -307,6 +450,16 @@ test('a control plane stopped mid-test: one warning naming it, the others printe
   // Alone, it is the plain error of one cluster: exit 1.
   const alone = await evtimeline(['--context', 'south'], kubeconfig);
   assert.equal(alone.code, 1);
+});
+
+test('--compare of a record of several contexts while one is down: said, its recorded events shown but not compared, exit 4', { timeout: 60_000 }, async () => {
+  const file = join(dir, 'three.jsonl');
+  const r = await evtimeline(['--from', file, '--compare', '-o', 'json'], kubeconfig);
+  assert.equal(r.code, 4, r.stderr);
+  assert.match(r.stderr, /^warning: context "south" \(https:\/\/127\.0\.0\.1:\d+\) did not answer, its recorded events are not compared: .*ECONNREFUSED$/m);
+  const items = JSON.parse(r.stdout) as { context: string; onServer?: boolean }[];
+  assert.ok(items.some((i) => i.context === 'south'));
+  for (const item of items) assert.equal(item.onServer === undefined, item.context === 'south', item.context);
 });
 
 test('--request-timeout applies to each cluster: one that never answers is left out, the others printed', { timeout: 60_000 }, async () => {

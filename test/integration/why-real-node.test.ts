@@ -14,6 +14,7 @@ import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
 import { deleteAndWait, describeWhen, parseDescribe, realNodePod, stageOomKill, whyScenarios } from '../harness/real-node-pods.ts';
 import { waitFor } from '../harness/wait.ts';
+import { describedMessages, describedRows, whyOf } from '../harness/described.ts';
 import { listEvents } from '../harness/workloads.ts';
 
 const { cp, node } = await sharedRealNode();
@@ -27,14 +28,6 @@ before(async () => {
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The Why section of an incident's text: its lines, without the title. */
-function whyOf(text: string): string[] {
-  const start = text.indexOf('\nWhy\n');
-  if (start < 0) return [];
-  const rest = text.slice(start + 5);
-  return rest.slice(0, rest.indexOf('\n\n')).split('\n');
-}
 
 async function why(args: string[]): Promise<string[]> {
   const r = await evtimeline(['incident', ...args], kc);
@@ -117,8 +110,10 @@ test('a ConfigMap and a Secret that do not exist at all: named as kubectl descri
   assert.equal(mounted.described.reason, 'ContainerCreating');
   await waitFor('FailedMount', async () => (await listEvents(kc, absent)).some((e) => e.reason === 'FailedMount' && e.involvedObject.name === 'unmounted'));
   // What kubectl describe pod shows of each: the kubelet's own words, in its Events.
-  assert.match(await kubectlOk(kc, ['-n', absent, 'describe', 'pod', 'unconfigured']), /\n\s+Warning\s+Failed\s+.*\s{2}Error: configmap "absent-settings" not found\n/);
-  assert.match(await kubectlOk(kc, ['-n', absent, 'describe', 'pod', 'unmounted']), /\n\s+Warning\s+FailedMount\s+.*\s{2}MountVolume\.SetUp failed for volume "creds" : secret "absent-creds" not found\n/);
+  const unconfigured = await kubectlOk(kc, ['-n', absent, 'describe', 'pod', 'unconfigured']);
+  assert.ok(describedMessages(unconfigured, 'Failed').includes('Error: configmap "absent-settings" not found'), unconfigured);
+  const unmounted = await kubectlOk(kc, ['-n', absent, 'describe', 'pod', 'unmounted']);
+  assert.ok(describedMessages(unmounted, 'FailedMount').includes('MountVolume.SetUp failed for volume "creds" : secret "absent-creds" not found'), unmounted);
   const lines = await why(['-n', absent]);
   assert.ok(lines.includes('  Pod/unconfigured: container main cannot start: ConfigMap "absent-settings" does not exist.'), lines.join('\n'));
   assert.ok(lines.includes('  Pod/unmounted: volume creds cannot start: Secret "absent-creds" does not exist.'), lines.join('\n'));
@@ -140,9 +135,10 @@ test('a readiness probe that fails while the container starts, fewer times than 
   });
   const described = await kubectlOk(kc, ['-n', warming, 'describe', 'pod', 'warming']);
   assert.match(described, /\n\s+Ready:\s+True\n/);
-  const row = /\n\s+Warning\s+Unhealthy\s+\S+(?: \(x(\d+) over \S+\))?\s{2,}kubelet\s{2,}Readiness probe failed: ?\n/.exec(described);
-  assert.ok(row !== null, described);
-  const failures = Number(row[1] ?? 1);
+  const rows = describedRows(described, 'Unhealthy');
+  assert.equal(rows.length, 1, described);
+  assert.match(rows[0]?.message ?? '', /^Readiness probe failed: ?$/);
+  const failures = rows[0]?.times ?? 0;
   const lines = await why(['-n', warming]);
   assert.deepEqual(lines, ['  1 probe failure below its threshold while starting: expected (--detail).']);
   const detailed = await why(['-n', warming, '--detail']);

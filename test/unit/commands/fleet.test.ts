@@ -162,11 +162,13 @@ describe('choosing several contexts', () => {
       assert.ok(r.code instanceof UsageError, argv.join(' '));
       assert.match(r.code.message, /^(-w|--watch|incident) --tree tells one tree, and each of several contexts has its own: pass one --context, or read them with the timeline \(--for X --tree\)$/);
     }
-    for (const argv of [['record', 'x.jsonl'], ['capture', 'dir']]) {
-      const r = await run([...argv, '--context', 'east,west'], live);
-      assert.ok(r.code instanceof UsageError, argv.join(' '));
-      assert.match(r.code.message, /reads one context: several \(--context a,b, --contexts, --all-contexts\) are read by the timeline \(-w, -o html too\), incident and type-audit$/);
-    }
+    const wait = await run(['wait', 'deployment/web', '--context', 'east,west'], live);
+    assert.ok(wait.code instanceof UsageError);
+    assert.match(wait.code.message, /^wait reads one context: several \(--context a,b, --contexts, --all-contexts\) are read by the timeline \(-w, -o html too\), incident, type-audit, record, capture and export$/);
+    // The one writer patches one event of one cluster.
+    const patch = await run(['aggregate-patch', 'web.1', '-n', 'shop', '--context', 'east,west'], live);
+    assert.ok(patch.code instanceof UsageError);
+    assert.equal(patch.code.message, 'aggregate-patch writes to one cluster at a time: pass one --context (several are read by the timeline, incident, record, capture and export)');
   });
 
   test('type-audit across clusters: one group names the clusters it spans; -o json carries each finding\'s context', async () => {

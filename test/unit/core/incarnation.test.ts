@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event } from '../../../src/core/event.ts';
-import { classifyIncarnation, compareWithLive, objectsToLookUp, standingOf, summariseIncarnations } from '../../../src/core/incarnation.ts';
+import { classifyIncarnation, compareWithLive, liveKey, objectsToLookUp, standingOf, summariseIncarnations } from '../../../src/core/incarnation.ts';
 import { objectKey } from '../../../src/core/identity.ts';
 import type { Incarnation, ObjectLookup } from '../../../src/core/incarnation.ts';
 import { ago, ev, newEv } from '../../support/builders.ts';
@@ -131,5 +131,23 @@ describe('standingOf and compareWithLive', () => {
       { ...compared, onlyInSaved: compared?.onlyInSaved.map((e) => e.uid) },
       { savedEvents: 2, onlyInSaved: ['expired'], onlyOnServer: 1 },
     );
+  });
+
+  test('several contexts: each server\'s saved events are paired with the same server\'s live ones; a server not read is not compared', () => {
+    const east = { context: 'east', server: 'https://east.example:6443' };
+    const west = { context: 'west', server: 'https://west.example:6443' };
+    const south = { context: 'south', server: 'https://south.example:6443' };
+    // One uid in two clusters (a cluster restored from another's etcd): two events.
+    const inEast = { ...pipeline({ uid: 'twin' }), cluster: east };
+    const inWest = { ...pipeline({ uid: 'twin' }), cluster: west };
+    const inSouth = { ...pipeline({ uid: 'other' }), cluster: south };
+    // East still holds it (its URL spelled another way); west no longer does; south did not answer.
+    const liveEast = { ...pipeline({ uid: 'twin' }), cluster: { context: 'east-now', server: 'HTTPS://EAST.example:6443/' } };
+    const facts = { liveUids: new Set([liveKey(liveEast)]), liveEvents: [liveEast], comparedServers: new Set([liveKey({ ...inEast, uid: '' }).split('\u0000')[0] as string, 'https://west.example:6443']) };
+    assert.deepEqual(standingOf(inEast, facts), { onServer: true });
+    assert.deepEqual(standingOf(inWest, facts), { onServer: false });
+    assert.deepEqual(standingOf(inSouth, facts), {});
+    const compared = compareWithLive([inEast, inWest, inSouth], facts);
+    assert.deepEqual({ ...compared, onlyInSaved: compared?.onlyInSaved.map((e) => e.cluster?.context) }, { savedEvents: 2, onlyInSaved: ['west'], onlyOnServer: 0 });
   });
 });
