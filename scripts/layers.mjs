@@ -80,7 +80,7 @@ const ALLOWED = {
   core: [],
   render: ['core', ...KERNEL],
   io: ['core', ...KERNEL],
-  kube: ['core', 'io', ...KERNEL],
+  kube: ['core', 'io', 'render', ...KERNEL],
   otlp: ['core', 'io', ...KERNEL],
   stores: ['core', 'io', 'otlp', ...KERNEL],
   options: ['core', 'render', 'io', 'kube', 'otlp', 'stores', ...KERNEL],
@@ -94,10 +94,13 @@ const ALLOWED = {
   'version.ts': [],
   'chunk.ts': [],
 };
+// Files of a room another may import only those of (kube raises errors in render's words, nothing else of render).
+const ONLY = { 'kube -> render': ['src/render/cluster-words.ts'] };
 const against = [];
 for (const [f, ts] of edges) for (const t of ts) {
   const a = room(f), b = room(t);
-  if (a !== b && !(ALLOWED[a] ?? []).includes(b)) against.push(`${f} -> ${t}`);
+  const only = ONLY[`${a} -> ${b}`];
+  if (a !== b && (!(ALLOWED[a] ?? []).includes(b) || (only !== undefined && !only.includes(t)))) against.push(`${f} -> ${t}`);
 }
 const unknownRooms = [...new Set(files.map(room))].filter((r) => !(r in ALLOWED));
 

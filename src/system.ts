@@ -16,7 +16,6 @@ import { clusterSource } from './kube/cluster-source.ts';
 import { clusterEventStore } from './kube/event-store.ts';
 import type { EventStore } from './core/event-store.ts';
 import { chooseTarget, KubeconfigError, kubeconfigContexts, loadKubeconfig } from './kube/kubeconfig.ts';
-import { ImpersonationError } from './kube/overrides.ts';
 import { inUserWords } from './options/user-errors.ts';
 import { fleetSource } from './core/fleet.ts';
 import type { FleetEntry } from './core/fleet.ts';
@@ -122,8 +121,9 @@ async function openFleet(scope: ScopeOptions, fleet: FleetChoice, io: SourceIo):
       entries.push({ context, server: target.server, namespace, source });
     } catch (unopened) {
       if (unopened instanceof KubeconfigError && unopened.problem !== 'not-loadable') throw unopened;
-      // Said as any other error of a context is, by its message: worded here where the words live.
-      const worded = unopened instanceof ImpersonationError ? inUserWords(unopened) : unopened;
+      // Said as any other error of a context is, by its message: a domain error (an impersonation
+      // without --as, a kubeconfig that does not load) worded here, as main words it.
+      const worded = inUserWords(unopened);
       entries.push({ context, server: '', namespace: scope.allNamespaces ? null : scope.namespace, unopened: worded });
     }
   }

@@ -76,6 +76,11 @@ export function parseWaitOptions(object: string, raw: RawOptions): WaitOptions {
   if (common.scope.allNamespaces) throw new UsageError('wait follows one object: -A does not apply (name its namespace with -n)');
   const output = raw.output;
   if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`-o ${JSON.stringify(output)}: want text or json`);
+  // kubectl wait prints the object through --template when -o is not given (cli-runtime
+  // genericclioptions/print_flags.go:102-107: a Go template); this wait prints its own account of
+  // the rollout, never the object, so a template would be dropped without a word.
+  // --allow-missing-template-keys only tunes a template: accepted and unused, as in kubectl wait without one.
+  if (typeof raw.template === 'string' && raw.template !== '') throw new UsageError('wait prints its own account of the rollout (-o text or json), not the object: --template does not apply');
   const settleMs = durationFlag(raw, 'settle', '--settle', 0);
   return {
     common,

@@ -15,7 +15,8 @@ export class ChunkedList<T> {
 
   /** `index` at most the length: an item replaced, or one added at the end */
   set(index: number, value: T): void {
-    if (index > this.size) throw new RangeError(`index ${index} past the end (${this.size})`);
+    // A caller's bug, never a user's mistake: said as get says it (Array and Buffer raise RangeError too).
+    if (index > this.size) throw new RangeError(`index ${index} outside 0..${this.size}`);
     // new Array(CHUNK): allocated once at its size (CHUNK is far below where V8 would make it a dictionary)
     (this.chunks[Math.floor(index / CHUNK)] ??= new Array<T>(CHUNK))[index % CHUNK] = value;
     if (index === this.size) this.size += 1;

@@ -65,6 +65,11 @@ function quote(value: string): string {
   return JSON.stringify(value);
 }
 
+/** client-go's wording for an empty name (rest/request.go:337 `resource name may not be empty`), for any segment. */
+export function describeEmptyName(what: string): string {
+  return `${what} may not be empty`;
+}
+
 /** client-go's wording (rest/request.go): `invalid namespace "a/b": [may not contain '/']`. */
 export function describeNameProblems(what: string, value: string, problems: string[]): string {
   return `invalid ${what} ${quote(value)}: [${problems.join(' ')}]`;
@@ -72,7 +77,7 @@ export function describeNameProblems(what: string, value: string, problems: stri
 
 /** Why a namespace cannot exist on any API server, or null when it can. */
 export function namespaceError(namespace: string): string | null {
-  if (namespace === '') return 'namespace may not be empty';
+  if (namespace === '') return describeEmptyName('namespace');
   const problems = pathSegmentProblems(namespace);
   if (problems.length === 0) problems.push(...dns1123LabelProblems(namespace));
   return problems.length === 0 ? null : describeNameProblems('namespace', namespace, problems);
@@ -80,7 +85,7 @@ export function namespaceError(namespace: string): string | null {
 
 /** Why an Event name cannot exist on any API server, or null when it can. */
 export function eventNameError(name: string): string | null {
-  if (name === '') return 'resource name may not be empty';
+  if (name === '') return describeEmptyName('resource name');
   const problems = pathSegmentProblems(name);
   if (problems.length === 0) problems.push(...dns1123SubdomainProblems(name));
   return problems.length === 0 ? null : describeNameProblems('resource name', name, problems);

@@ -1,7 +1,7 @@
 // Names in request paths: a name the plugin did not choose is refused, before any request is sent,
 // when the API server would refuse it as a path segment (the rules: src/core/object-names.ts).
 import { RuntimeError } from '../errors.ts';
-import { describeNameProblems, pathSegmentProblems } from '../core/object-names.ts';
+import { describeEmptyName, describeNameProblems, pathSegmentProblems } from '../core/object-names.ts';
 
 /** A name that cannot be put in a path: raised by pathSegment, before any request is sent. */
 export class InvalidNameError extends RuntimeError {
@@ -15,7 +15,7 @@ export class InvalidNameError extends RuntimeError {
  * `system:controller:x`), so only the path-segment rule, which every object obeys, is checked here.
  */
 export function pathSegment(what: string, name: string): string {
-  if (name === '') throw new InvalidNameError(`${what} may not be empty`);
+  if (name === '') throw new InvalidNameError(describeEmptyName(what));
   const problems = pathSegmentProblems(name);
   if (problems.length > 0) throw new InvalidNameError(describeNameProblems(what, name, problems));
   return encodeURIComponent(name);

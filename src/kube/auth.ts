@@ -3,7 +3,7 @@
 // mechanism and why it failed, never the secret.
 import { readFile } from 'node:fs/promises';
 import type https from 'node:https';
-import { LocalCredentialError } from './credential-error.ts';
+import { CredentialProblem, LocalCredentialError } from './credential-error.ts';
 import type { ExecCredential } from './exec-credential.ts';
 import type { KubeTarget, TargetAuth } from './kubeconfig.ts';
 import { checkOidcConfig, oidcIdToken } from './oidc.ts';
@@ -33,11 +33,11 @@ export async function readTokenFile(path: string): Promise<string> {
   try {
     // It trims the file and refuses an empty one.
     token = (await readFile(path, 'utf8')).trim();
-    if (token === '') throw new LocalCredentialError(`tokenFile ${path}: read empty token from file`);
+    if (token === '') throw new CredentialProblem({ kind: 'token-file-empty', path });
   } catch (error) {
     const last = lastTokens.get(path);
     if (last !== undefined) return last;
-    throw error instanceof LocalCredentialError ? error : new LocalCredentialError(`tokenFile ${path}: cannot read it (${errnoText(error)})`);
+    throw error instanceof LocalCredentialError ? error : new CredentialProblem({ kind: 'token-file-unreadable', path, why: errnoText(error) });
   }
   lastTokens.set(path, token);
   return token;
@@ -68,7 +68,7 @@ export async function applyAuth(options: https.RequestOptions, auth: TargetAuth,
       execCredentials.set(options, credential);
       if (credential.token) headers.Authorization = `Bearer ${credential.token}`;
       if (credential.clientCertificateData && credential.clientKeyData) {
-        if (cluster?.proxyUrl) throw new LocalCredentialError(`exec credential plugin ${JSON.stringify(auth.exec.command)}: a client certificate through a proxy is not supported`);
+        if (cluster?.proxyUrl) throw new CredentialProblem({ kind: 'exec-certificate-through-proxy', command: auth.exec.command });
         // client-node built its agent before the plugin ran: a fresh one carries the certificate.
         const { Agent } = process.getBuiltinModule('node:https');
         options.agent = new Agent({ ca: options.ca, cert: credential.clientCertificateData, key: credential.clientKeyData, servername: options.servername, rejectUnauthorized: options.rejectUnauthorized });

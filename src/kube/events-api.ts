@@ -1,5 +1,5 @@
 // The Event endpoints of both APIs. The only module that knows their paths.
-import { RuntimeError } from '../errors.ts';
+import { ClusterError } from './cluster-error.ts';
 import { isObject } from '../core/json.ts';
 import { pathSegment } from './api-names.ts';
 import { apiRequest, PAGE_SIZE } from './http.ts';
@@ -65,7 +65,7 @@ export async function listCollection<T = unknown>(target: KubeTarget, path: stri
       ...(opts.accept === undefined ? {} : { accept: opts.accept }),
     });
     if (!isObject(answer) || !Array.isArray(answer.items)) {
-      throw new RuntimeError(`the API server's answer to GET ${path} is not a list of ${noun}`);
+      throw new ClusterError({ kind: 'not-a-list', path, noun });
     }
     const page = answer as unknown as ListPage & { items: unknown[] };
     // Items not yet kept (an answer read whole), one at a time: push(...items) of a long page overflows the call stack.
@@ -89,7 +89,7 @@ function expectEvent(answer: unknown, namespace: string, name: string): unknown 
   // A GET answers with kind set; a list item would not have it, but this is never a list item.
   if (kind !== 'Event' || meta.name !== name || meta.namespace !== namespace) {
     const what = `${typeof kind === 'string' ? kind : 'an object without a kind'} ${JSON.stringify(meta.namespace ?? '')}/${JSON.stringify(meta.name ?? '')}`;
-    throw new RuntimeError(`the API server answered for Event ${JSON.stringify(`${namespace}/${name}`)} with ${what}: refusing to use it`);
+    throw new ClusterError({ kind: 'another-event', namespace, name, what });
   }
   return answer;
 }

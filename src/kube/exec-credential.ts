@@ -16,7 +16,8 @@
 //   has none; one that has expired runs the plugin again, and so does one the server refused (401:
 //   roundTripper.RoundTrip calls maybeRefreshCreds), for the next request.
 import { dirname, isAbsolute, join } from 'node:path';
-import { LocalCredentialError } from './credential-error.ts';
+import { CredentialProblem } from './credential-error.ts';
+import type { LocalCredentialError } from './credential-error.ts';
 
 export interface ExecConfig {
   apiVersion?: string;
@@ -63,7 +64,7 @@ export function resolveExecCommand(command: string, kubeconfigPath: string): str
 
 /** The plugin gave no credential: final, even under -w (credential-error.ts). */
 function fail(ctx: ExecContext, exec: ExecConfig, why: string): LocalCredentialError {
-  return new LocalCredentialError(`exec credential plugin ${JSON.stringify(exec.command)} of user "${ctx.user}": ${why}`);
+  return new CredentialProblem({ kind: 'exec-plugin', command: exec.command, user: ctx.user, why });
 }
 
 function interactive(exec: ExecConfig, ctx: ExecContext): boolean {

@@ -4,7 +4,10 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { RuntimeError } from '../errors.ts';
-import { LocalCredentialError } from './credential-error.ts';
+import { CredentialProblem } from './credential-error.ts';
+import { ClusterError } from './cluster-error.ts';
+import type { ClientKeyPair, ClusterProblem } from '../core/cluster-problems.ts';
+import { clusterProblemText } from '../render/cluster-words.ts';
 import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { errnoText, pathErrorText } from '../io/errno.ts';
@@ -60,7 +63,7 @@ export function buildUrl(server: string, path: string, query: ApiRequest['query'
   const base = server.replace(/\/+$/, '');
   const url = new URL(base + path);
   const wanted = new URL(base).pathname.replace(/\/+$/, '') + (path.split('?')[0] ?? '');
-  if (url.pathname !== wanted) throw new RuntimeError(`refusing request path ${JSON.stringify(path)}: it resolves to ${url.pathname}`);
+  if (url.pathname !== wanted) throw new ClusterError({ kind: 'path-resolves-elsewhere', path, resolved: url.pathname });
   for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
   return url;
 }
@@ -90,27 +93,6 @@ function prepareFailure(error: unknown, target: KubeTarget): string {
 const loadedPairs = new Set<string>();
 
 /**
- * A client certificate and key that do not load. A credential this machine cannot make, so final at
- * once under -w and record too (a LocalCredentialError); src/options/user-errors.ts words it, in Go
- * crypto/tls's words (tls.X509KeyPair, as client-go reports it: cert_rotation.go "Loading client
- * cert failed" err=...).
- */
-export class ClientKeyPairError extends LocalCredentialError {
-  override name = 'ClientKeyPairError';
-  constructor(
-    readonly server: string,
-    readonly context: string,
-    readonly problem: 'mismatch' | 'cert-not-pem' | 'key-not-pem' | 'unparsable',
-    /** the kubeconfig's client-certificate and client-key files; undefined for inline data */
-    readonly files: { cert?: string; key?: string },
-    /** OpenSSL's reason, for 'unparsable' */
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
-
-/**
  * The client certificate and key the kubeconfig names, loaded once as the TLS connection will load
  * them: a key that does not match its certificate, or that is not PEM, surfaced as OpenSSL's
  * `error:05800074:x509 certificate routines::key values mismatch` from inside the request, an
@@ -123,8 +105,10 @@ function checkClientPair(options: https.RequestOptions, target: KubeTarget): voi
   if (loadedPairs.has(id)) return;
   const user = target.config.getCurrentUser();
   const files = { ...(user?.certFile ? { cert: user.certFile } : {}), ...(user?.keyFile ? { key: user.keyFile } : {}) };
-  const refuse = (problem: ClientKeyPairError['problem'], detail = ''): never => {
-    throw new ClientKeyPairError(target.server, target.context, problem, files, detail);
+  // Final at once under -w and record too (a LocalCredentialError), in Go crypto/tls's words
+  // (render/cluster-words.ts), as client-go reports it: cert_rotation.go "Loading client cert failed".
+  const refuse = (pair: ClientKeyPair, detail = ''): never => {
+    throw new CredentialProblem({ kind: 'client-key-pair', server: target.server, context: target.context, pair, files, detail });
   };
   // Go reads PEM blocks before any parse: a file with none is told as such.
   if (!/-----BEGIN [A-Z0-9 ]*CERTIFICATE-----/.test(String(cert))) refuse('cert-not-pem');
@@ -149,7 +133,7 @@ export async function requestOptions(target: KubeTarget): Promise<https.RequestO
     await target.config.applyToHTTPSOptions(options);
   } catch (error) {
     // A CA, client certificate or key that cannot be read: final, even under -w (credential-error.ts).
-    throw new LocalCredentialError(`cannot prepare a request to ${target.server} (context "${target.context}"): ${prepareFailure(error, target)}`);
+    throw new CredentialProblem({ kind: 'cannot-prepare', server: target.server, context: target.context, why: prepareFailure(error, target) });
   }
   checkClientPair(options, target);
   // client-node hands out one cached Agent per cluster and user, made without keepAlive: every
@@ -180,6 +164,9 @@ function statusError(code: number, text: string, url: URL, retryAfter?: string):
  */
 export class TlsVerificationError extends RuntimeError {
   override name = 'TlsVerificationError';
+  constructor(readonly problem: ClusterProblem) {
+    super(clusterProblemText(problem));
+  }
 }
 
 /**
@@ -187,7 +174,7 @@ export class TlsVerificationError extends RuntimeError {
  * closing an idle keep-alive connection as we reused it). client-go asks a GET again after a second
  * (rest/request.go isErrRetryableFunc: IsConnectionReset, IsProbableEOF); a write is not idempotent.
  */
-class ConnectionResetError extends RuntimeError {
+class ConnectionResetError extends ClusterError {
   override name = 'ConnectionResetError';
 }
 
@@ -195,16 +182,15 @@ class ConnectionResetError extends RuntimeError {
 const TLS_VERIFICATION = /CERT|SELF_SIGNED|ISSUER|LEAF_SIGNATURE|HOSTNAME_MISMATCH|INVALID_CA|ALTNAME/;
 
 function networkError(error: NodeJS.ErrnoException, target: KubeTarget): RuntimeError {
-  const where = `the API server at ${target.server} (context "${target.context}")`;
   if (error.code !== undefined && TLS_VERIFICATION.test(error.code)) {
     // Node adds advice for its own command line (`try running Node.js with --use-system-ca`), which a plugin user cannot act on.
     const why = (error.message.split('\n')[0] ?? '').replace(/; if the root CA is installed locally.*$/, '');
-    return new TlsVerificationError(`cannot trust ${where}: TLS verification failed (${error.code}: ${why})`);
+    return new TlsVerificationError({ kind: 'tls-untrusted', server: target.server, context: target.context, code: error.code, why });
   }
   // The connect and handshake deadlines (armConnectDeadlines) say what they waited for, in Go's words.
   const what = error.code === 'ETLSHANDSHAKETIMEOUT' || error.code === 'ECONNECTTIMEOUT' ? error.message : error.code ? `${error.code}` : error.message;
-  if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return new ConnectionResetError(`cannot reach ${where}: ${what}`);
-  return new RuntimeError(`cannot reach ${where}: ${what}`);
+  const unreachable: ClusterProblem = { kind: 'unreachable', server: target.server, context: target.context, why: what };
+  return error.code === 'ECONNRESET' || error.code === 'EPIPE' ? new ConnectionResetError(unreachable) : new ClusterError(unreachable);
 }
 
 /**
@@ -334,7 +320,7 @@ export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<u
  * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
  */
 async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unknown> {
-  const notJson = () => new RuntimeError(`the API server sent something that is not JSON for ${req.path}`);
+  const notJson = () => new ClusterError({ kind: 'not-json', path: req.path });
   const parse = (text: string): unknown => {
     try {
       return JSON.parse(req.dropManagedFields ? withoutManagedFields(text) : text) as unknown;
@@ -343,7 +329,8 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
     }
   };
   const chunks: Buffer[] = [];
-  const odd = (why: string) => new RuntimeError(`the API server's answer to ${req.method} ${req.path.split('?')[0]} cannot be read as a list: ${why}`);
+  // A list this cannot read item by item (an item not an object, items named twice): not a list of objects.
+  const odd = () => new ClusterError({ kind: 'not-a-list', path: req.path.split('?')[0] ?? '', noun: 'objects' });
   // A list's items are parsed as the answer arrives, its chunks let go (list-items.ts); anything else is read whole.
   const body =
     req.eachItem === undefined
@@ -363,9 +350,7 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
         size += (chunk as Buffer).length;
         if (size > MAX_RESPONSE_BYTES) {
           response.destroy();
-          throw new RuntimeError(
-            `the API server's answer to ${req.method} ${req.path.split('?')[0]} is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB: refusing to read it`,
-          );
+          throw new ClusterError({ kind: 'answer-too-large', method: req.method, path: req.path.split('?')[0] ?? '', mib: MAX_RESPONSE_BYTES / 1024 / 1024 });
         }
         try {
           body.push(chunk as Buffer);
@@ -377,10 +362,10 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
     } catch (error) {
       if (error instanceof RuntimeError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'timeout') throw new RuntimeError(`request to ${target.server} timed out after ${req.timeoutMs} ms (--request-timeout)`);
+      if (code === 'timeout') throw new ClusterError({ kind: 'timed-out', server: target.server, ms: req.timeoutMs ?? 0 });
       // The server was reached and began to answer: "cannot reach" would send the user to the wrong place.
       const why = code ?? (error instanceof Error ? error.message : String(error));
-      throw new RuntimeError(`the answer from the API server at ${target.server} to ${req.method} ${req.path.split('?')[0]} was cut off (${why})`);
+      throw new ClusterError({ kind: 'cut-off', server: target.server, method: req.method, path: req.path.split('?')[0] ?? '', why });
     }
     if (unread !== undefined) throw unread.error;
   })();

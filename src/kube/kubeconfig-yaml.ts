@@ -162,7 +162,7 @@ export function parseKubeconfigText(text: string): Record<string, unknown> {
     });
   } catch (error) {
     // kubectl's wording differs (go-yaml's `yaml: line 6: did not find expected key`); the line is what helps.
-    throw new KubeconfigTextError(`yaml: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`); // kubectl's wording: go-yaml's prefix
+    throw new KubeconfigTextError(`yaml: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`); // kubectl's wording: go-yaml's prefix (go-yaml yaml.go:308 failf)
   }
   if (doc === null || doc === undefined) return {};
   const mismatch = firstMismatch(doc, CONFIG, [], '');

@@ -17,6 +17,7 @@ import type { RawUser, UserExtras } from './overrides.ts';
 import type { ConnectionOverrides } from '../core/connection.ts';
 import { proxyFromEnvironment } from './proxy.ts';
 import { errnoText } from '../io/errno.ts';
+import { ClusterError } from './cluster-error.ts';
 
 interface KubeconfigRequest {
   kubeconfig?: string;
@@ -129,7 +130,7 @@ function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): { co
     return { config, doc };
   } catch (error) {
     if (error instanceof KubeconfigTextError) throw new KubeconfigError('not-loadable', path, error.message);
-    throw new RuntimeError(`cannot load kubeconfig ${path}: ${errnoText(error)}`);
+    throw new ClusterError({ kind: 'kubeconfig-unreadable', path, why: errnoText(error) });
   }
 }
 
@@ -189,20 +190,20 @@ export function chooseTarget(kubeconfig: Kubeconfig, req: KubeconfigRequest): Ku
   const o = req.overrides ?? {};
   if (!contextName && !o.server) throw new KubeconfigError('no-current-context');
   const context = contextName ? config.getContextObject(contextName) : { name: '', cluster: '', user: '' };
-  if (!context) throw new RuntimeError(`context "${contextName}" does not exist in the kubeconfig`);
+  if (!context) throw new ClusterError({ kind: 'no-context', context: contextName });
   const clusterName = o.cluster || context.cluster;
   const userName = o.user || context.user;
   const known = config.getCluster(clusterName);
-  if (o.cluster && !known) throw new RuntimeError(`cluster "${o.cluster}" does not exist in the kubeconfig`);
+  if (o.cluster && !known) throw new ClusterError({ kind: 'no-cluster', cluster: o.cluster });
   const knownUser = config.getUser(userName);
-  if (o.user && !knownUser) throw new RuntimeError(`auth info "${o.user}" does not exist in the kubeconfig`);
+  if (o.user && !knownUser) throw new ClusterError({ kind: 'no-auth-info', user: o.user });
   const merged = overrideCluster(known ?? { name: clusterName, server: '', skipTLSVerify: false }, o);
-  if (!merged.server) throw new RuntimeError(`context "${contextName}" names cluster "${clusterName}", which has no server`);
+  if (!merged.server) throw new ClusterError({ kind: 'no-server', context: contextName, cluster: clusterName });
   // A proxy from HTTPS_PROXY/NO_PROXY, as kubectl reads them, where the kubeconfig names none.
   const cluster = { ...merged, proxyUrl: merged.proxyUrl || proxyFromEnvironment(merged.server, req.env) };
   const raw = kubeconfig.rawUsers.get(userName);
   // client-go's validateAuthInfo (tools/clientcmd/validation.go) refuses a user with both, in these words.
-  if (raw?.exec && raw['auth-provider']) throw new RuntimeError(`authProvider cannot be provided in combination with an exec plugin for ${userName}`); // kubectl's wording
+  if (raw?.exec && raw['auth-provider']) throw new RuntimeError(`authProvider cannot be provided in combination with an exec plugin for ${userName}`); // kubectl's wording (client-go tools/clientcmd/validation.go:310)
   const extras = userExtras(raw, o);
   const baseUser = overrideUser(knownUser ?? { name: userName }, o);
   // The exec plugin and an oidc auth-provider are ours to apply (exec-credential.ts, oidc.ts); a

@@ -21,6 +21,9 @@ import type { FollowStep, ResumeVerdict } from '../core/source.ts';
 import { backoffDelay, DEFAULT_RETRY } from '../core/retry.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 import type { WatchNotice } from '../core/notices.ts';
+import type { ClusterProblem } from '../core/cluster-problems.ts';
+import { ClusterError } from './cluster-error.ts';
+import { clusterProblemText } from '../render/cluster-words.ts';
 
 /** How long the server keeps one watch open; it then ends it and we resume (client-go's reflector uses 5-10 min). */
 const DEFAULT_WATCH_SECONDS = 300;
@@ -69,13 +72,25 @@ async function currentResourceVersion(target: KubeTarget, path: string, timeoutM
 export const MAX_WATCH_LINE = 16 * 1024 * 1024;
 
 /** A line past MAX_WATCH_LINE: asking again would bring the same, so it is not worth a retry. */
-class LineTooLong extends RuntimeError {}
+class LineTooLong extends ClusterError {}
+
+/** A JSON line that is no {"type","object"}: retried as a line that is not JSON is. */
+class NotAWatchEvent extends SyntaxError {
+  constructor(line: string) {
+    super(clusterProblemText({ kind: 'not-a-watch-event', line }));
+  }
+}
 
 /** The server says the resourceVersion is too old (410 Gone / Expired): only a new list helps. */
 class Expired extends Error {}
 
 /** Worth another try: the network, a timeout, a server that is busy or restarting. */
-class Transient extends Error {}
+class Transient extends Error {
+  /** the words of what was met: the server's, or render/cluster-words.ts's for a problem of ours */
+  constructor(why: string | ClusterProblem) {
+    super(typeof why === 'string' ? why : clusterProblemText(why));
+  }
+}
 
 function classify(error: unknown): Error {
   if (error instanceof Expired || error instanceof Transient) return error;
@@ -86,7 +101,7 @@ function classify(error: unknown): Error {
   }
   if (error instanceof LineTooLong || error instanceof TlsVerificationError || error instanceof LocalCredentialError) return error;
   if (error instanceof RuntimeError) return new Transient(error.message); // cannot reach the server
-  if (error instanceof SyntaxError) return new Transient(`a watch line that is not JSON (${error.message})`);
+  if (error instanceof SyntaxError) return new Transient({ kind: 'watch-line-not-json', why: error.message });
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (error instanceof Error && (code !== undefined || /aborted|socket|premature/i.test(error.message))) {
     return new Transient(code ? `${code}: ${error.message}` : error.message);
@@ -101,7 +116,7 @@ function statusError(object: unknown): Error {
   const message = typeof status.message === 'string' && status.message ? status.message : `watch error ${code}`;
   if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone') return new Expired(message);
   if (code === 0 || code === 429 || code >= 500) return new Transient(message);
-  return new RuntimeError(`the watch of events failed: ${message}`);
+  return new ClusterError({ kind: 'watch-failed', why: message });
 }
 
 /** The JSON objects of a watch response, one per line; a line cut off by a dropped connection throws. */
@@ -116,7 +131,7 @@ export async function* readWatchLines(chunks: AsyncIterable<string | Buffer>): A
       if (line.trim() !== '') yield parseWatchLine(line);
     }
     if (buffered.length > MAX_WATCH_LINE) {
-      throw new LineTooLong(`the watch of events sent a line longer than ${MAX_WATCH_LINE / 1024 / 1024} MiB: stopping instead of buffering it`);
+      throw new LineTooLong({ kind: 'watch-line-too-long', mib: MAX_WATCH_LINE / 1024 / 1024 });
     }
   }
   if (buffered.trim() !== '') yield parseWatchLine(buffered);
@@ -124,7 +139,7 @@ export async function* readWatchLines(chunks: AsyncIterable<string | Buffer>): A
 
 function parseWatchLine(line: string): Json {
   const value: unknown = JSON.parse(line);
-  if (!isObject(value) || typeof value.type !== 'string') throw new SyntaxError(`not a watch event: ${line.slice(0, 80)}`);
+  if (!isObject(value) || typeof value.type !== 'string') throw new NotAWatchEvent(line);
   return value;
 }
 
@@ -271,7 +286,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
           expiredInARow = 0;
           // A normal end (the server's timeoutSeconds, an apiserver restart): resume from where we
           // are. One that ends at once with nothing in it is a failure, or we would spin.
-          if (!delivered && Date.now() - opened < 1000) throw new Transient('the watch ended as soon as it began');
+          if (!delivered && Date.now() - opened < 1000) throw new Transient({ kind: 'watch-ended-at-once' });
           break;
         }
       }
@@ -288,7 +303,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
         // A quiet namespace gets this after every long watch (no bookmarks come from etcd, so the
         // version to resume from grows old); only one that follows a fresh list again and again is wrong.
         expiredInARow += 1;
-        if (expiredInARow > 5) throw new RuntimeError(`the watch of events keeps expiring (410 Gone): ${error.message}`);
+        if (expiredInARow > 5) throw new ClusterError({ kind: 'watch-keeps-expiring', why: error.message });
         notice({ kind: 'expired', what });
         phase = { name: 'list', why: 'expired' };
         continue;
@@ -296,7 +311,7 @@ export async function* followEvents(target: KubeTarget, opts: FollowOptions): As
       if (!(error instanceof Transient)) throw error;
       failures += 1;
       if (failures >= retry.maxAttempts) {
-        throw new RuntimeError(`gave up following events after ${failures} failures in a row: ${error.message}`);
+        throw new ClusterError({ kind: 'gave-up-following', failures, why: error.message });
       }
       const delay = backoffDelay(failures, retry);
       opts.failed?.(error.message);

@@ -11,22 +11,9 @@ import { kindWords } from '../io/path-kind.ts';
 import type { PathKind } from '../io/path-kind.ts';
 import { PemFileError } from '../otlp/http.ts';
 import { KubeconfigError } from '../kube/kubeconfig.ts';
-import { ClientKeyPairError } from '../kube/http.ts';
 import { ImpersonationError } from '../kube/overrides.ts';
 import { ShipError } from '../otlp/ship.ts';
-
-/** A client certificate and key that do not load: Go crypto/tls's words, then which files. */
-function clientKeyPairWords(error: ClientKeyPairError): string {
-  const why = {
-    mismatch: 'tls: private key does not match public key',
-    'cert-not-pem': 'tls: failed to find any PEM data in certificate input',
-    'key-not-pem': 'tls: failed to find any PEM data in key input',
-    unparsable: `tls: failed to parse the client certificate or key: ${error.detail}`,
-  }[error.problem];
-  const { cert, key } = error.files;
-  const files = cert !== undefined || key !== undefined ? ` (client-certificate ${cert ?? 'data'}, client-key ${key ?? 'data'})` : '';
-  return `cannot prepare a request to ${error.server} (context "${error.context}"): ${why}${files}`;
-}
+import { StoreAnswerError } from '../stores/victorialogs.ts';
 
 /** The flag that named a PEM file: --otlp-ca, --from-client-key, ... */
 function pemFlag(error: PemFileError): string {
@@ -138,6 +125,16 @@ function shipWords(error: ShipError): string {
   }
 }
 
+/** A log store's answer that cannot be read. */
+function storeAnswerWords(error: StoreAnswerError): string {
+  switch (error.problem) {
+    case 'broke-off':
+      return `${error.store}: the answer broke off before its end (the server or a storage node stopped?)`;
+    case 'query-failed':
+      return `${error.store}: the query failed: ${error.detail}`;
+  }
+}
+
 /** The error as main prints it; errors that are not domain errors pass through unchanged. */
 export function inUserWords(error: unknown): unknown {
   if (error instanceof SavedFileError) {
@@ -155,13 +152,13 @@ export function inUserWords(error: unknown): unknown {
   }
   if (error instanceof AggregateError) return new UsageError(aggregateWords(error.problem));
   if (error instanceof KubeconfigError) return new RuntimeError(kubeconfigWords(error));
-  if (error instanceof ClientKeyPairError) return new RuntimeError(clientKeyPairWords(error));
   if (error instanceof PemFileError) {
     if (error.problem === 'no-such-file') return new RuntimeError(`${pemFlag(error)} ${error.file}: no such file`);
     if (error.problem === 'unreadable') return new RuntimeError(`${pemFlag(error)} ${error.file}: ${error.detail}`);
     return new UsageError(`${pemFlag(error)} ${error.file}: not a PEM ${error.role === 'client-key' ? 'private key' : 'certificate'} file`);
   }
   if (error instanceof ShipError) return new RuntimeError(shipWords(error));
+  if (error instanceof StoreAnswerError) return new RuntimeError(storeAnswerWords(error));
   // client-go's transport.New refuses the same (transport/transport.go); the fix is ours to name.
   if (error instanceof ImpersonationError) return new RuntimeError('requesting uid or groups for impersonation without impersonating a user: pass --as');
   return error;

@@ -33,7 +33,7 @@ export function renderDocument(doc: unknown, names: string[], printer: DocumentP
       try {
         return printer.compiled.execute(doc, terminal);
       } catch (error) {
-        if (error instanceof JsonPathError) throw new RuntimeError(`error executing jsonpath ${JSON.stringify(printer.template)}: ${error.message}`); // kubectl's wording (printers/jsonpath.go)
+        if (error instanceof JsonPathError) throw new RuntimeError(`error executing jsonpath ${JSON.stringify(printer.template)}: ${error.message}`); // kubectl's wording (cli-runtime pkg/printers/jsonpath.go:145)
         throw error;
       }
     }

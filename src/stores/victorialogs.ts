@@ -84,6 +84,20 @@ export function queryUrl(endpoint: StoreEndpoint, query: string, window: { start
   return url;
 }
 
+/**
+ * A store's answer that cannot be read: it broke off before its end, or an error line came where
+ * rows were due (`detail`: that line); src/options/user-errors.ts words it.
+ */
+export class StoreAnswerError extends RuntimeError {
+  constructor(
+    readonly store: string,
+    readonly problem: 'broke-off' | 'query-failed',
+    readonly detail = '',
+  ) {
+    super(`${store}: ${problem}`);
+  }
+}
+
 function where(endpoint: StoreEndpoint): string {
   return `victorialogs+${endpoint.base.origin}`;
 }
@@ -149,9 +163,9 @@ async function* textOf(endpoint: StoreEndpoint, res: IncomingMessage): AsyncGene
   try {
     for await (const chunk of res) yield decoder.write(chunk as Buffer);
   } catch {
-    throw new RuntimeError(`${where(endpoint)}: the answer broke off before its end (the server or a storage node stopped?)`);
+    throw new StoreAnswerError(where(endpoint), 'broke-off');
   }
-  if (!res.complete) throw new RuntimeError(`${where(endpoint)}: the answer broke off before its end (the server or a storage node stopped?)`);
+  if (!res.complete) throw new StoreAnswerError(where(endpoint), 'broke-off');
   const rest = decoder.end();
   if (rest !== '') yield rest;
 }
@@ -168,7 +182,7 @@ async function* rowsOf(endpoint: StoreEndpoint, url: URL): AsyncGenerator<Json[]
     const row = parseRow(line);
     if (row !== null) return row;
     res.destroy();
-    throw new RuntimeError(`${where(endpoint)}: the query failed: ${line.trim().slice(0, 300)}`);
+    throw new StoreAnswerError(where(endpoint), 'query-failed', line.trim().slice(0, 300));
   };
   // A row longer than a chunk is gathered in parts and joined once (src/io/record-stream.ts readLines says why).
   let parts: string[] = [];

@@ -270,7 +270,12 @@ export async function playLab(opts: PlayLabOptions): Promise<LabResult> {
       ]);
     }
     const crdPath = await manifest('pipeline-crd.yaml', {});
-    await must(1, `cannot apply the CRD ${CRD_NAME}`, ['apply', '-f', crdPath]);
+    // The CRD is the cluster's, not the namespace's: a lab played at the same moment in another
+    // namespace (integration files run side by side) may create it between kubectl apply's GET
+    // and its POST, which then fails AlreadyExists; applied again, it is a patch.
+    const crd = await run(['apply', '-f', crdPath]);
+    if (crd.code !== 0 && !/AlreadyExists|already exists/.test(crd.stderr)) throw new LabStepError(1, `cannot apply the CRD ${CRD_NAME}`, crd);
+    if (crd.code !== 0) await must(1, `cannot apply the CRD ${CRD_NAME}`, ['apply', '-f', crdPath]);
     await must(1, `CRD ${CRD_NAME} did not become Established`, [
       'wait', '--for=condition=Established', `crd/${CRD_NAME}`, '--timeout=60s',
     ]);

@@ -1,6 +1,7 @@
 // --for TYPE/NAME resolved through the real API server's discovery, beside `kubectl events --for`
 // (the server's own kubectl) on the same cluster: two CRDs in different groups sharing the Kind
 // Pipeline, a CRD with a short name, and a type nothing serves.
+// Runs alone: while its CRDs exist, a bare `pipeline` means two types to every other file.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

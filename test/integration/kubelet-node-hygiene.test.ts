@@ -3,6 +3,7 @@
 // kubelet's sysctl writes land in the node's own files and the host keeps its values. Each node
 // here is a second one on the run's control plane, in its own slot: it also shows two nodes on one
 // machine do not collide (another bridge, subnet and cgroup root than the run's node-k).
+// Runs alone: it adds nodes to the run's cluster, which every other file's scheduling would see.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

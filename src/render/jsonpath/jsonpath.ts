@@ -72,7 +72,7 @@ function basicKind(v: Value): BasicKind {
   if (v instanceof GoFloat) return 'float';
   if (v instanceof GoByte) return 'uint';
   if (typeof v === 'string') return 'string';
-  throw new JsonPathError('invalid type for comparison'); // kubectl's wording (client-go util/jsonpath)
+  throw new JsonPathError('invalid type for comparison'); // kubectl's wording (client-go third_party/forked/golang/template/funcs.go:12)
 }
 
 function scalar(v: Value): number | string | boolean {
@@ -90,7 +90,7 @@ function goEqual(a: Value, b: Value): boolean {
   const kb = basicKind(b);
   if (ka !== kb) {
     if ((ka === 'int' && kb === 'uint') || (ka === 'uint' && kb === 'int')) return scalar(a) === scalar(b);
-    throw new JsonPathError('incompatible types for comparison'); // kubectl's wording (client-go util/jsonpath)
+    throw new JsonPathError('incompatible types for comparison'); // kubectl's wording (client-go third_party/forked/golang/template/funcs.go:13)
   }
   return scalar(a) === scalar(b);
 }
@@ -100,9 +100,9 @@ function goLess(a: Value, b: Value): boolean {
   const kb = basicKind(b);
   if (ka !== kb) {
     if ((ka === 'int' && kb === 'uint') || (ka === 'uint' && kb === 'int')) return (scalar(a) as number) < (scalar(b) as number);
-    throw new JsonPathError('incompatible types for comparison'); // kubectl's wording (client-go util/jsonpath)
+    throw new JsonPathError('incompatible types for comparison'); // kubectl's wording (client-go third_party/forked/golang/template/funcs.go:13)
   }
-  if (ka === 'bool') throw new JsonPathError('invalid type for comparison'); // kubectl's wording (client-go util/jsonpath)
+  if (ka === 'bool') throw new JsonPathError('invalid type for comparison'); // kubectl's wording (client-go third_party/forked/golang/template/funcs.go:12)
   if (ka === 'string') return compareStrings(a as string, b as string) < 0;
   return (scalar(a) as number) < (scalar(b) as number);
 }
@@ -122,7 +122,7 @@ function compare(operator: string, a: Value, b: Value): boolean {
     case '>=':
       return !goLess(a, b);
     default:
-      throw new JsonPathError(`unrecognized filter operator ${operator}`); // kubectl's wording (client-go util/jsonpath)
+      throw new JsonPathError(`unrecognized filter operator ${operator}`); // kubectl's wording (client-go util/jsonpath/jsonpath.go:557)
   }
 }
 
@@ -363,7 +363,7 @@ class Executor {
         this.endRange += 1;
         return [];
       }
-      throw new JsonPathError('not in range, nothing to end'); // kubectl's wording (client-go util/jsonpath)
+      throw new JsonPathError('not in range, nothing to end'); // kubectl's wording (client-go util/jsonpath/jsonpath.go:281)
     }
     throw new JsonPathError(`unrecognized identifier ${name}`);
   }
@@ -372,7 +372,7 @@ class Executor {
     const result: Value[] = [];
     for (const value of input) {
       if (isNil(value)) continue;
-      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice`); // kubectl's wording (client-go util/jsonpath)
+      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice`); // kubectl's wording (client-go util/jsonpath/jsonpath.go:299)
       // Go copies the params per value (an array is a value type)
       const [p0, p1, p2] = template.map((p) => ({ ...p })) as [Param, Param, Param];
       const length = value.length;
@@ -381,13 +381,13 @@ class Executor {
       if (!p1.known) p1.value = length;
       if (p1.value < 0 || (p1.value === 0 && p1.derived)) p1.value += length;
       if (p1.value === p0.value) return result;
-      if (p0.value >= length || p0.value < 0) throw new JsonPathError(`array index out of bounds: index ${p0.value}, length ${length}`); // kubectl's wording (client-go util/jsonpath)
-      if (p1.value > length || p1.value < 0) throw new JsonPathError(`array index out of bounds: index ${p1.value - 1}, length ${length}`); // kubectl's wording (client-go util/jsonpath)
-      if (p0.value > p1.value) throw new JsonPathError(`starting index ${p0.value} is greater than ending index ${p1.value}`); // kubectl's wording (client-go util/jsonpath)
+      if (p0.value >= length || p0.value < 0) throw new JsonPathError(`array index out of bounds: index ${p0.value}, length ${length}`); // kubectl's wording (client-go util/jsonpath/jsonpath.go:318)
+      if (p1.value > length || p1.value < 0) throw new JsonPathError(`array index out of bounds: index ${p1.value - 1}, length ${length}`); // kubectl's wording (client-go util/jsonpath/jsonpath.go:321)
+      if (p0.value > p1.value) throw new JsonPathError(`starting index ${p0.value} is greater than ending index ${p1.value}`); // kubectl's wording (client-go util/jsonpath/jsonpath.go:324)
       const slice = value.slice(p0.value, p1.value);
       let step = 1;
       if (p2.known) {
-        if (p2.value <= 0) throw new JsonPathError('step must be > 0'); // kubectl's wording (client-go util/jsonpath)
+        if (p2.value <= 0) throw new JsonPathError('step must be > 0'); // kubectl's wording (client-go util/jsonpath/jsonpath.go:335)
         step = p2.value;
       }
       for (let i = 0; i < slice.length; i += step) result.push(slice[i]);
@@ -402,7 +402,7 @@ class Executor {
       if (isNil(value)) continue;
       if (isMap(value) && Object.prototype.hasOwnProperty.call(value, name)) results.push(value[name]);
     }
-    if (results.length === 0 && !this.opts.allowMissingKeys) throw new JsonPathError(`${name} is not found`); // kubectl's wording (client-go util/jsonpath)
+    if (results.length === 0 && !this.opts.allowMissingKeys) throw new JsonPathError(`${name} is not found`); // kubectl's wording (client-go util/jsonpath/jsonpath.go:428)
     return results;
   }
 
@@ -422,7 +422,7 @@ class Executor {
   private evalFilter(input: Value[], node: Node & { kind: 'filter' }): Value[] {
     const results: Value[] = [];
     for (const value of input) {
-      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice and cannot be filtered`); // kubectl's wording (client-go util/jsonpath)
+      if (!Array.isArray(value)) throw new JsonPathError(`${goType(value)} is not array or slice and cannot be filtered`); // kubectl's wording (client-go util/jsonpath/jsonpath.go:503)
       for (const item of value) {
         let lefts: Value[];
         try {
@@ -436,10 +436,10 @@ class Executor {
           continue;
         }
         if (lefts.length === 0) continue;
-        if (lefts.length > 1) throw new JsonPathError('can only compare one element at a time'); // kubectl's wording (client-go util/jsonpath)
+        if (lefts.length > 1) throw new JsonPathError('can only compare one element at a time'); // kubectl's wording (client-go util/jsonpath/jsonpath.go:526,538)
         const rights = this.evalList([item], node.right);
         if (rights.length === 0) continue;
-        if (rights.length > 1) throw new JsonPathError('can only compare one element at a time'); // kubectl's wording (client-go util/jsonpath)
+        if (rights.length > 1) throw new JsonPathError('can only compare one element at a time'); // kubectl's wording (client-go util/jsonpath/jsonpath.go:526,538)
         if (compare(node.operator, lefts[0], rights[0])) results.push(item);
       }
     }

@@ -124,7 +124,7 @@ export class Parser {
         this.backup();
         this.parseIdentifier(cur);
       } else {
-        throw new JsonPathError(`unrecognized character in action: ${describeRune(r)}`); // kubectl's wording (client-go util/jsonpath)
+        throw new JsonPathError(`unrecognized character in action: ${describeRune(r)}`); // kubectl's wording (client-go util/jsonpath/parser.go:179)
       }
     }
   }
@@ -147,7 +147,7 @@ export class Parser {
   }
 
   private parseRecursive(cur: ListNode): void {
-    if (cur.nodes.at(-1)?.kind === 'recursive') throw new JsonPathError('invalid multiple recursive descent'); // kubectl's wording (client-go util/jsonpath)
+    if (cur.nodes.at(-1)?.kind === 'recursive') throw new JsonPathError('invalid multiple recursive descent'); // kubectl's wording (client-go util/jsonpath/parser.go:220)
     this.pos += 2;
     this.consumeText();
     cur.nodes.push({ kind: 'recursive' });
@@ -168,7 +168,7 @@ export class Parser {
     // strconv.Atoi, then strconv.ParseFloat
     if (/^[+-]?\d+$/.test(value) && Math.abs(Number(value)) < 2 ** 63) cur.nodes.push({ kind: 'int', value: Number(value) });
     else if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(value)) cur.nodes.push({ kind: 'float', value: Number(value) });
-    else throw new JsonPathError(`cannot parse number ${value}`); // kubectl's wording (client-go util/jsonpath)
+    else throw new JsonPathError(`cannot parse number ${value}`); // kubectl's wording (client-go util/jsonpath/parser.go:255)
   }
 
   private parseArray(cur: ListNode): void {
@@ -195,7 +195,7 @@ export class Parser {
     }
 
     const slice = SLICE_OPERATOR.exec(text);
-    if (!slice) throw new JsonPathError(`invalid array index ${text}`); // kubectl's wording (client-go util/jsonpath)
+    if (!slice) throw new JsonPathError(`invalid array index ${text}`); // kubectl's wording (client-go util/jsonpath/parser.go:306)
     const params: [Param, Param, Param] = [
       { value: 0, known: false, derived: false },
       { value: 0, known: false, derived: false },
@@ -209,7 +209,7 @@ export class Parser {
         if (i > 0 && value === '') {
           param.known = false;
         } else {
-          if (!/^[+-]?\d+$/.test(value)) throw new JsonPathError(`array index ${value} is not a number`); // kubectl's wording (client-go util/jsonpath)
+          if (!/^[+-]?\d+$/.test(value)) throw new JsonPathError(`array index ${value} is not a number`); // kubectl's wording (client-go util/jsonpath/parser.go:322)
           param.known = true;
           param.value = Number(value);
         }
@@ -242,7 +242,7 @@ export class Parser {
         if (begin === end) break;
       }
     }
-    if (this.next() !== ']') throw new JsonPathError('unclosed array expect ]'); // kubectl's wording (client-go util/jsonpath)
+    if (this.next() !== ']') throw new JsonPathError('unclosed array expect ]'); // kubectl's wording (client-go util/jsonpath/parser.go:374)
     const text = this.consumeText().slice(0, -2);
     const match = FILTER.exec(text);
     if (!match) {
@@ -255,7 +255,7 @@ export class Parser {
   private parseQuote(cur: ListNode, end: string): void {
     for (;;) {
       const r = this.next();
-      if (r === EOF || r === '\n') throw new JsonPathError('unterminated quoted string'); // kubectl's wording (client-go util/jsonpath)
+      if (r === EOF || r === '\n') throw new JsonPathError('unterminated quoted string'); // kubectl's wording (client-go util/jsonpath/parser.go:406)
       if (r === end && this.input[this.pos - 2] !== '\\') break;
     }
     const value = this.consumeText();
@@ -300,7 +300,7 @@ function parseAction(text: string): ListNode {
 /** strconv.Unquote, extended to single quotes (UnquoteExtend). */
 function unquoteExtend(s: string): string {
   const fail = (): never => {
-    throw new JsonPathError(`unquote string ${s} error invalid syntax`); // kubectl's wording (client-go util/jsonpath)
+    throw new JsonPathError(`unquote string ${s} error invalid syntax`); // kubectl's wording (client-go util/jsonpath/parser.go:417, 46)
   };
   if (s.length < 2) fail();
   const quote = s[0];

@@ -3,6 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseWaitOptions, runWait } from '../../../src/commands/wait.ts';
+import { runCli } from '../../../src/cli.ts';
+import { UsageError } from '../../../src/errors.ts';
 import type { EventSource, FollowOptions, FollowStep } from '../../../src/core/source.ts';
 import type { ObjectMeta } from '../../../src/core/ownership.ts';
 import { normaliseEvent } from '../../../src/core/event.ts';
@@ -270,4 +272,13 @@ test('the selection flags wait refuses, in one line (exit 2): a window (--since,
   for (const [raw, words] of refused) assert.throws(() => parseWaitOptions('deploy/web', raw), (e: Error) => e.name === 'UsageError' && words.test(`${e.name}: ${e.message}`), JSON.stringify(raw));
   // without --settle, --types Normal is a choice of lines, not a contradiction
   assert.deepEqual(parseWaitOptions('deploy/web', { types: ['Normal'] }).selection.types, ['Normal']);
+});
+
+test('wait refuses --template (kubectl wait would print the object through it; this wait prints its account): exit 2 before anything is read', async () => {
+  assert.throws(() => parseWaitOptions('deploy/web', { template: '{.metadata.name}' }), /^UsageError: wait prints its own account of the rollout \(-o text or json\), not the object: --template does not apply$/);
+  const fake = fakeDeps();
+  await assert.rejects(runCli(['wait', 'deploy/web', '--template', '{.metadata.name}'], fake.deps), (e: unknown) => e instanceof UsageError && /--template does not apply/.test(e.message));
+  assert.equal(fake.stdout(), '');
+  // --allow-missing-template-keys only tunes a template: without one it changes nothing, in kubectl wait too.
+  assert.equal(parseWaitOptions('deploy/web', { allowMissingTemplateKeys: false }).json, false);
 });

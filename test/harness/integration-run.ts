@@ -1,0 +1,86 @@
+// `npm run test:integration [-- FILE...]`: the integration files on ONE control plane with ONE real
+// node (global-setup.ts starts them here, once; every file reuses them through the environment), in
+// two runs of node:test one after the other, each file in a process of its own:
+//
+//   1. the files that change what every other file sees of the cluster, one at a time with nothing
+//      beside them. Such a file says so in a line of its own, `// Runs alone: <why>.` (it adds CRDs
+//      that make a bare type name mean two things, or a second node to the cluster);
+//   2. all the others, EVTIMELINE_TEST_CONCURRENCY at a time (default 1: three at a time is about
+//      three times faster, but has not yet passed the whole suite twice; see the README). Most of
+//      their time is spent waiting on the kubelet's and the controllers' clocks (back-off, probes,
+//      rollouts, node failure timings), not on the CPU. They can share the cluster because each
+//      keeps to namespaces of its own (freshNamespace), to cluster-scoped objects named after them,
+//      and to control planes, nodes and stores of its own. They start the longest first, by the
+//      times the last run kept (file-times.mjs, FILE_SECONDS in the cache folder), a file with no
+//      time kept before them all, so that no long file is left running alone at the end. (node
+//      --test sorts the files it is given by name, so this runs node:test's run() itself.)
+//
+// Output: the spec reporter's lines, file by file, then one table of the time of each file
+// (test/harness/file-times.mjs). Exit status 1 when a test failed.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import fileTimes, { recordedFileSeconds } from './file-times.mjs';
+import { globalSetup, globalTeardown } from './global-setup.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const dir = join(root, 'test', 'integration');
+
+const concurrency = Number(process.env.EVTIMELINE_TEST_CONCURRENCY ?? '1');
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  process.stderr.write(`EVTIMELINE_TEST_CONCURRENCY=${process.env.EVTIMELINE_TEST_CONCURRENCY}: want a whole number of at least 1\n`);
+  process.exit(2);
+}
+
+const given = process.argv.slice(2).map((f) => relative(root, f));
+const files = given.length > 0 ? given : readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join('test', 'integration', f));
+const alone = files.filter((f) => /^\/\/ Runs alone: /m.test(readFileSync(join(root, f), 'utf8')));
+const kept = recordedFileSeconds();
+const longestFirst = (a: string, b: string) => (kept[b] ?? Infinity) - (kept[a] ?? Infinity) || a.localeCompare(b);
+const shared = files.filter((f) => !alone.includes(f)).sort(longestFirst);
+
+// One spec reporter and one table for both runs.
+const toSpec = new PassThrough({ objectMode: true });
+const toTable = new PassThrough({ objectMode: true });
+const printed = [toSpec.compose(spec), toTable.compose(fileTimes)].map(
+  (out) => new Promise<void>((resolve) => out.on('end', resolve).pipe(process.stdout, { end: false })),
+);
+
+const abort = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort.abort());
+
+/** Runs the files, `n` at a time in this order; resolves whether every test passed. */
+async function runFiles(list: string[], n: number): Promise<boolean> {
+  if (list.length === 0) return true;
+  let success = false;
+  for await (const event of run({ files: list, concurrency: n, cwd: root, execArgv: ['--import', 'tsx'], signal: abort.signal })) {
+    toSpec.write(event);
+    toTable.write(event);
+    if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
+  }
+  return success;
+}
+
+const started = performance.now();
+const seconds = () => (performance.now() - started) / 1000;
+let passed = false;
+await globalSetup();
+try {
+  process.stdout.write(`\nintegration: ${alone.length} file(s) that run alone, one at a time\n`);
+  const alonePassed = await runFiles(alone, 1);
+  const aloneAt = seconds();
+  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first\n`);
+  passed = (await runFiles(shared, concurrency)) && alonePassed;
+  toSpec.end();
+  toTable.end();
+  await Promise.all(printed);
+  process.stdout.write(
+    `\nintegration: ${seconds().toFixed(0)} s in all: the set-up and the files that run alone ${aloneAt.toFixed(0)} s, ` +
+      `the others ${concurrency} at a time ${(seconds() - aloneAt).toFixed(0)} s\n`,
+  );
+} finally {
+  await globalTeardown();
+}
+process.exit(passed && !abort.signal.aborted ? 0 : 1);
