@@ -2,13 +2,14 @@
 import { renderHiddenFooter } from '../render/hidden.ts';
 import { criterionFlag } from '../options/selection.ts';
 import type { Deps } from '../deps.ts';
-import { Interrupted, SUCCESS, UsageError } from '../errors.ts';
+import { Interrupted, UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { auditEvents } from '../core/audit.ts';
 import type { Event } from '../core/event.ts';
 import { buildIncident } from '../core/incident.ts';
 import { standingOf } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
+import { fleetOf } from '../core/source.ts';
 import type { Provenance, RawEvents } from '../core/source.ts';
 import { plainPalette } from '../render/color.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -24,7 +25,7 @@ import type { SavedObject } from '../core/object-meta.ts';
 import { capturedObjects } from '../app/capture-objects.ts';
 import { STATUS_FILE, formatStatusFile } from '../io/facts-file.ts';
 import type { FactSet } from '../core/facts.ts';
-import { oneContext, parseCommonOptions, parseEventTTL } from '../options/common.ts';
+import { parseCommonOptions, parseEventTTL } from '../options/common.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
@@ -43,7 +44,7 @@ export function parseCaptureOptions(dir: string, raw: RawOptions): CaptureOption
   if (dir.trim() === '') throw new UsageError('capture needs a folder name');
   return {
     dir,
-    common: oneContext(parseCommonOptions(raw), 'capture'),
+    common: parseCommonOptions(raw),
     force: raw.force === true,
     allObjects: raw.allObjects === true,
     eventTTLms: parseEventTTL(raw),
@@ -74,6 +75,9 @@ function captureFiles(input: {
   facts?: FactSet;
 }): Record<string, string> {
   const { provenance, raw, events, now } = input;
+  const clusters = fleetOf(provenance);
+  // Several contexts: each object's context beside it, so --from the capture reads them as the live read did.
+  const fleet = clusters === undefined || raw.coreContexts === undefined ? {} : { clusters, coreContexts: raw.coreContexts, ...(raw.eventsK8sIoContexts === undefined ? {} : { eventsK8sIoContexts: raw.eventsK8sIoContexts }) };
   const capture: CaptureFile = {
     kind: 'EvtimelineCapture',
     version: 1,
@@ -84,6 +88,7 @@ function captureFiles(input: {
     core: raw.core,
     eventsK8sIo: raw.eventsK8sIo ?? [],
     ...(raw.eventsK8sIoUnread === undefined ? {} : { eventsK8sIoUnread: raw.eventsK8sIoUnread }),
+    ...fleet,
   };
   const incident = buildIncident(events, {
     now,
@@ -94,7 +99,7 @@ function captureFiles(input: {
   });
   const live = input.live;
   const standing = live === undefined ? undefined : (ev: Event) => standingOf(ev, live);
-  const table = { now, wide: false, allNamespaces: provenance.namespace === null, noHeaders: false, palette: plainPalette, standing };
+  const table = { now, wide: false, allNamespaces: provenance.namespace === null, noHeaders: false, palette: plainPalette, standing, ...(clusters === undefined ? {} : { contexts: true }) };
   return {
     'events.json': toJsonText(capture),
     ...(input.objects === null ? {} : { [OBJECTS_FILE]: formatObjectsFile(capture.capturedAt, input.objects) }),
@@ -132,14 +137,21 @@ async function writeFolder(opts: CaptureOptions, files: Record<string, string>, 
 
 export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<CommandResult> {
   // A live capture also asks which incarnation of its object each event is about, as incident does.
-  const { source, events, raw, live, ages, hidden, facts } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false, facts: true }, deps);
+  const { source, events, raw, live, ages, hidden, facts, unanswered } = await gather({ common: opts.common, compare: false, lookups: true, raw: true, notes: false, facts: true }, deps);
   if (raw === undefined || raw === null) {
     throw new UsageError('capture needs events: a stable table holds only their type, reason and object (use a capture, list or record)');
   }
-  const { saved: objects, leftOut } = await capturedObjects(source, events, live, opts.allObjects);
+  const clusters = fleetOf(source.provenance);
+  // Several contexts: no owner lookups nor ownership lists (as the live read of several): no objects.json.
+  const { saved: objects, leftOut } = clusters === undefined ? await capturedObjects(source, events, live, opts.allObjects) : { saved: null, leftOut: 0 };
   const files = captureFiles({ provenance: source.provenance, raw, events, now: ages.at, eventTTLms: opts.eventTTLms, objects, ...(live === undefined ? {} : { live }), ...(facts === undefined ? {} : { facts }) });
   await writeFolder(opts, files, deps);
-  const where = source.provenance.namespace === null ? 'all namespaces' : `namespace ${source.provenance.namespace}`;
+  const where =
+    clusters !== undefined
+      ? `${clusters.length} contexts (${clusters.map((c) => c.context).join(', ')})`
+      : source.provenance.namespace === null
+        ? 'all namespaces'
+        : `namespace ${source.provenance.namespace}`;
   deps.stdout.write(`captured ${events.length} events of ${escapeTerminal(where)} into ${escapeTerminal(opts.dir)}:\n`);
   for (const name of Object.keys(files).sort()) deps.stdout.write(`  ${escapeTerminal(opts.dir)}/${name}\n`);
   if (raw.eventsK8sIoUnread !== undefined) {
@@ -149,5 +161,6 @@ export async function runCapture(opts: CaptureOptions, deps: Deps): Promise<Comm
     deps.stderr.write(`${OBJECTS_FILE} keeps the trees of the objects the events are about; ${leftOut === 1 ? '1 other object' : `${leftOut} other objects`} of ${escapeTerminal(where)} ${leftOut === 1 ? 'was' : 'were'} left out (capture --all-objects saves them too)\n`);
   }
   deps.stderr.write(renderHiddenFooter(hidden, criterionFlag));
-  return SUCCESS;
+  // Several contexts, some of which did not answer (said on stderr): captured, but not all of them.
+  return readResult(unanswered);
 }

@@ -110,6 +110,9 @@ export function fleetSource(entries: FleetEntry[]): EventSource {
               raw: {
                 core: raws.flatMap((r) => r?.core ?? []),
                 eventsK8sIo: raws.every((r) => r?.eventsK8sIo !== null) ? raws.flatMap((r) => r?.eventsK8sIo ?? []) : null,
+                // Which context each object came from: a capture keeps it beside them (capture.ts).
+                coreContexts: read.flatMap((r) => (r.read.raw?.core ?? []).map(() => r.entry.context)),
+                eventsK8sIoContexts: read.flatMap((r) => (r.read.raw?.eventsK8sIo ?? []).map(() => r.entry.context)),
               },
             }
           : {};

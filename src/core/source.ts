@@ -84,6 +84,8 @@ export interface CaptureProvenance extends Common {
   kind: 'capture';
   /** epoch ms the capture was taken; null when the file does not say */
   capturedAt: number | null;
+  /** several contexts captured together (capture --context a,b): each */
+  clusters?: FleetMember[];
 }
 
 /** `kubectl get events -o json`, a bare array or one Event: no time, server or context of its own. */
@@ -189,7 +191,7 @@ export interface TimeWindow {
 
 /** Several contexts read together, live or from their record: each; undefined for one. */
 export function fleetOf(p: Provenance): FleetMember[] | undefined {
-  return p.kind === 'cluster' || p.kind === 'record' ? p.clusters : undefined;
+  return p.kind === 'cluster' || p.kind === 'record' || p.kind === 'capture' ? p.clusters : undefined;
 }
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
@@ -217,6 +219,10 @@ export interface RawEvents {
   eventsK8sIo: unknown[] | null;
   /** why the events.k8s.io/v1 view was asked for and not read (the API server's words: forbidden, not served) */
   eventsK8sIoUnread?: string;
+  /** several contexts read together: the context each item of `core` came from, in the same order */
+  coreContexts?: string[];
+  /** several contexts: the context each item of `eventsK8sIo` came from */
+  eventsK8sIoContexts?: string[];
 }
 
 export interface SourceRead {

@@ -4,14 +4,17 @@
 // (src/stores/files.ts) and a saved `-o stable` table.
 import type { Readable } from 'node:stream';
 import { normaliseEvent } from '../core/event.ts';
+import type { EventCluster } from '../core/event.ts';
+import type { Json } from '../core/json.ts';
+import { clustersOf } from './record-line.ts';
 import { inNamespace, isObject } from '../core/json.ts';
 import { errnoText } from './errno.ts';
 import { NotAFileError, TooBigError, countedChunks, inputChunks, kindOf } from './path-kind.ts';
 import { spoolIfLines } from './stdin-spool.ts';
 import { firstNonEvent } from './event-shape.ts';
 import { RECORD_KIND } from '../core/record.ts';
-import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS } from '../core/source.ts';
-import type { EventSource, StableTableProvenance } from '../core/source.ts';
+import { EVENT_OBJECTS_TELL, STABLE_TABLE_TELLS, fleetOf } from '../core/source.ts';
+import type { EventSource, FleetMember, StableTableProvenance } from '../core/source.ts';
 import { isStableLine, parseStableTable } from '../core/stable-table.ts';
 import { ownershipOf, vetSavedObjects } from './objects-file.ts';
 import { notAnEventError, SavedFileError } from './saved-events.ts';
@@ -32,6 +35,16 @@ export interface CaptureFile {
   eventsK8sIo: unknown[];
   /** why the events.k8s.io/v1 view was not read (forbidden, not served): eventsK8sIo is then empty, not the view */
   eventsK8sIoUnread?: string;
+  /** several contexts captured together: each, with its server and namespace */
+  clusters?: FleetMember[];
+  /** with clusters: the context each item of core (and of eventsK8sIo) came from, in the same order */
+  coreContexts?: string[];
+  eventsK8sIoContexts?: string[];
+}
+
+/** A capture's contexts of its items: one string per item, or none at all (then it reads as one context). */
+function contextsFor(items: unknown, contexts: unknown): string[] | undefined {
+  return Array.isArray(items) && Array.isArray(contexts) && contexts.length === items.length && contexts.every((c) => typeof c === 'string') ? (contexts as string[]) : undefined;
 }
 
 /** Date.parse, null for '' or what does not parse: a file's own times are taken as written. */
@@ -48,6 +61,10 @@ function fromDocument(doc: unknown, path: string): SavedEvents {
   if (Array.isArray(doc)) return listOf(doc);
   if (isObject(doc) && doc.kind === 'EvtimelineCapture') {
     const capture = doc as unknown as CaptureFile;
+    // Several contexts: each item's context, when the capture names them all; else it reads as one.
+    const clusters = clustersOf(capture.clusters);
+    const coreContexts = clusters === undefined ? undefined : contextsFor(capture.core, capture.coreContexts);
+    const newContexts = coreContexts === undefined ? undefined : contextsFor(capture.eventsK8sIo, capture.eventsK8sIoContexts);
     return {
       provenance: {
         kind: 'capture',
@@ -56,12 +73,15 @@ function fromDocument(doc: unknown, path: string): SavedEvents {
         namespace: typeof capture.namespace === 'string' ? capture.namespace : null,
         capturedAt: timeOrNull(String(capture.capturedAt ?? '')),
         tells: EVENT_OBJECTS_TELL,
+        ...(coreContexts === undefined ? {} : { clusters }),
       },
       raw: {
         core: Array.isArray(capture.core) ? capture.core : [],
         // A view the capture could not read is no view: a capture of this capture says so again.
         eventsK8sIo: typeof capture.eventsK8sIoUnread === 'string' ? null : Array.isArray(capture.eventsK8sIo) ? capture.eventsK8sIo : [],
         ...(typeof capture.eventsK8sIoUnread === 'string' ? { eventsK8sIoUnread: capture.eventsK8sIoUnread } : {}),
+        ...(coreContexts === undefined ? {} : { coreContexts }),
+        ...(newContexts === undefined ? {} : { eventsK8sIoContexts: newContexts }),
       },
     };
   }
@@ -198,18 +218,25 @@ export function fileSource(saved: SavedEvents, namespace: string | null): EventS
     return { provenance, objects: null, read: async (opts = {}) => (opts.raw ? { events, raw: null } : { events }), versions: async () => null };
   }
   const keep = (raw: unknown): boolean => inNamespace(raw, namespace);
-  const core = saved.raw.core.filter(keep);
-  const eventsK8sIo = saved.raw.eventsK8sIo?.filter(keep) ?? null;
+  // A capture of several contexts: each item labelled with the context it came from, as the live read labels it.
+  const clusterOf = new Map((fleetOf(saved.provenance) ?? []).map(({ context, server }): [string, EventCluster] => [context, { context, server }]));
+  const { coreContexts, eventsK8sIoContexts } = saved.raw;
+  const kept = saved.raw.core.flatMap((raw, i) => (keep(raw) ? [{ raw, context: coreContexts?.[i] }] : []));
+  const core = kept.map((k) => k.raw);
+  const keptNew = saved.raw.eventsK8sIo?.flatMap((raw, i) => (keep(raw) ? [{ raw, context: eventsK8sIoContexts?.[i] }] : [])) ?? null;
+  const eventsK8sIo = keptNew?.map((k) => k.raw) ?? null;
+  const contexts = coreContexts === undefined ? {} : { coreContexts: kept.map((k) => k.context ?? ''), ...(keptNew === null || eventsK8sIoContexts === undefined ? {} : { eventsK8sIoContexts: keptNew.map((k) => k.context ?? '') }) };
   const unread = saved.raw.eventsK8sIoUnread === undefined ? {} : { eventsK8sIoUnread: saved.raw.eventsK8sIoUnread };
-  const events = core.map(normaliseEvent);
-  const versions = saved.versions?.filter(({ event }) => keep(event)) ?? core.filter(isObject).map((event) => ({ event, observedAt: null }));
+  const labelOf = (context: string | undefined): { cluster?: EventCluster } => (context === undefined ? {} : { cluster: clusterOf.get(context) ?? { context, server: '' } });
+  const events = kept.map(({ raw, context }) => Object.assign(normaliseEvent(raw), labelOf(context)));
+  const versions = saved.versions?.filter(({ event }) => keep(event)) ?? kept.filter((k) => isObject(k.raw)).map(({ raw, context }) => ({ event: raw as Json, observedAt: null, ...labelOf(context) }));
   const vetted = saved.objects === undefined ? undefined : vetSavedObjects(saved.objects);
   const refused = vetted === undefined || vetted.refused.length === 0 ? {} : { refusedObjects: vetted.refused };
   return {
     provenance: { ...provenance, ...refused, tells: { ...provenance.tells, ownership: vetted !== undefined } },
     objects: null,
     ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
-    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo, ...unread } } : { events }),
+    read: async (opts = {}) => (opts.raw ? { events, raw: { core, eventsK8sIo, ...unread, ...contexts } } : { events }),
     versions: async () => versions,
     // A record or capture says what status it holds, or that it holds none; a list or collector's file holds none and says nothing.
     ...(saved.provenance.kind === 'record' || saved.provenance.kind === 'capture' ? { facts: async () => inNamespaceFacts(factSetOf(saved.status), namespace) } : {}),

@@ -63,7 +63,7 @@ export function formatHeader(header: RecordHeader): string {
 }
 
 /** A header's clusters as written; undefined when it names none (one context), or names them in a shape no recorder writes. */
-function clustersOf(value: unknown): FleetMember[] | undefined {
+export function clustersOf(value: unknown): FleetMember[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const members: FleetMember[] = [];
   for (const item of value) {

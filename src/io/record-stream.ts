@@ -218,6 +218,11 @@ async function observedVersions(path: string, namespace: string | null): Promise
   return versions;
 }
 
+/** A record of several contexts: the context of each kept event, for who keeps the raw objects (capture). */
+function contextsOf(events: Event[]): { coreContexts?: string[] } {
+  return events.some((ev) => ev.cluster !== undefined) ? { coreContexts: events.map((ev) => ev.cluster?.context ?? '') } : {};
+}
+
 /**
  * Whether a path is a regular file whose first line starts as the recorder writes one. Anything
  * else (a FIFO, which a look would consume; a folder; a missing file) is left to the whole-file
@@ -277,7 +282,7 @@ export async function recordFileSource(path: string, namespace: string | null, k
     ...(vetted === undefined ? {} : { ownership: ownershipOf(vetted.kept) }),
     // Who keeps the raw objects (capture) gets them from a second pass over the kept lines.
     // One version of each event already (the fold's, by the identity dedupeByUid uses).
-    read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines.toArray()), eventsK8sIo: null } } : {}) }),
+    read: async (opts = {}) => ({ events, distinct: true, ...(opts.raw ? { raw: { core: await rawAt(path, folded.lines.toArray()), eventsK8sIo: null, ...contextsOf(events) } } : {}) }),
     // A second pass, as rawAt's: the versions are not kept while folding (most verbs want only the latest).
     versions: () => observedVersions(path, namespace),
     facts: async () => inNamespaceFacts(factSetOf(folded.status), namespace),

@@ -22,6 +22,8 @@ import { createDeployment, listEvents, waitForUnschedulable } from '../harness/w
 import type { KubeObject } from '../harness/workloads.ts';
 import { kubectlJSON } from '../harness/kubectl.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
+import { ensureOtelcol } from '../harness/build-otelcol.mjs';
+import { startCollector } from '../harness/otelcol.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 
 const dir = scratchDir('fleet');
@@ -388,6 +390,75 @@ test('--compare of a record of several contexts pairs each server\'s events with
   assert.equal((await evtimeline(['--from', file, '--context', 'east,west'], kubeconfig)).code, 2);
 });
 
+test('capture across contexts: one capture of the clusters\' reports, each row against kubectl events --context X; --from it reads as live', { timeout: 120_000 }, async () => {
+  const folder = join(dir, 'fleet-capture');
+  const r = await evtimeline(['capture', folder, '--context', 'east,west,south'], kubeconfig);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^captured \d+ events of 3 contexts \(east, west, south\) into /);
+  const doc = JSON.parse(readFileSync(join(folder, 'events.json'), 'utf8')) as { clusters: { context: string; server: string }[]; core: { metadata: { name: string } }[]; coreContexts: string[] };
+  assert.deepEqual(doc.clusters.map((c) => [c.context, c.server]), [['east', east.server], ['west', west.server], ['south', south.server]]);
+  assert.equal(doc.coreContexts.length, doc.core.length);
+  const table = readFileSync(join(folder, 'events-list.txt'), 'utf8');
+  for (const context of ['east', 'west', 'south']) {
+    assert.deepEqual(rowsOfContext(table, context), await kubectlEvents(context), context);
+    // Each object in events.json is named with the context kubectl lists it in.
+    const names = (await kubectlJSON<{ items: { metadata: { name: string } }[] }>(kubeconfig, ['--context', context, 'get', 'events'])).items.map((e) => e.metadata.name).sort();
+    assert.deepEqual(doc.core.filter((_, i) => doc.coreContexts[i] === context).map((e) => e.metadata.name).sort(), names, context);
+  }
+  assert.match(readFileSync(join(folder, 'incident.txt'), 'utf8'), /^Incident in 3 contexts \(east, west, south\), read from their clusters at /);
+  assert.match(readFileSync(join(folder, 'incident.txt'), 'utf8'), /^ {2}BackOff on Pod\/web-<n>: in 2 of 3 clusters \(east, west\)\.$/m);
+  assert.match(readFileSync(join(folder, 'timeline.txt'), 'utf8'), /^south Normal Evicted Pod\/web-0$/m);
+  type Item = { context: string; server: string; name: string; reason: string };
+  const strip = (text: string) => (JSON.parse(text) as Item[]).map(({ context, server, name, reason }) => ({ context, server, name, reason }));
+  const saved = await evtimeline(['--from', folder, '-o', 'json'], kubeconfig);
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.deepEqual(strip(saved.stdout), strip((await evtimeline(['--context', 'east,west,south', '-o', 'json'], kubeconfig)).stdout));
+  assert.match((await evtimeline(['incident', '--from', folder], kubeconfig)).stdout, /^Incident in 3 contexts \(east, west, south\), read from a capture taken at /);
+});
+
+test('export --otlp across contexts: each log record carries its context as k8s.cluster.name, each cluster\'s records what kubectl lists in it', { timeout: 600_000 }, async () => {
+  if (!process.env.EVTIMELINE_TEST_OTELCOL_BINARY) await ensureOtelcol();
+  const collector = await startCollector();
+  try {
+    const r = await evtimeline(['export', '--otlp', collector.url, '--context', 'east,west,south'], kubeconfig);
+    assert.equal(r.code, 0, r.stderr);
+    await collector.stop('SIGTERM');
+    /** event names by the k8s.cluster.name of their resource */
+    const byCluster = (text: string): Record<string, string[]> => {
+      const out: Record<string, string[]> = {};
+      for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
+        for (const rl of (JSON.parse(line) as { resourceLogs: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeLogs: { logRecords: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] }).resourceLogs) {
+          const cluster = rl.resource.attributes.find((a) => a.key === 'k8s.cluster.name')?.value.stringValue ?? '(none)';
+          for (const sl of rl.scopeLogs) for (const lr of sl.logRecords) (out[cluster] ??= []).push(lr.attributes.find((a) => a.key === 'k8s.event.name')?.value.stringValue ?? '');
+        }
+      }
+      for (const names of Object.values(out)) names.sort();
+      return out;
+    };
+    const sent = byCluster(await collector.readOutput());
+    const expected: Record<string, string[]> = {};
+    for (const context of ['east', 'west', 'south']) expected[context] = (await kubectlJSON<{ items: { metadata: { name: string } }[] }>(kubeconfig, ['--context', context, 'get', 'events'])).items.map((e) => e.metadata.name).sort();
+    assert.deepEqual(sent, expected);
+    // A record of several contexts back-filled: each version under the context it was recorded from.
+    const file = join(dir, 'three.jsonl');
+    const again = await startCollector();
+    try {
+      const back = await evtimeline(['export', '--otlp', again.url, '--from', file], kubeconfig);
+      assert.equal(back.code, 0, back.stderr);
+      await again.stop('SIGTERM');
+      const recorded: Record<string, string[]> = {};
+      for (const o of recordLines(file).observations) if (o.type !== 'DELETED') (recorded[o.context ?? '(none)'] ??= []).push(o.name);
+      for (const names of Object.values(recorded)) names.sort();
+      assert.deepEqual(byCluster(await again.readOutput()), recorded);
+      assert.deepEqual(Object.keys(recorded).sort(), ['east', 'south', 'west']);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await collector.close();
+  }
+});
+
 test('--for deployment/web --tree in each cluster: every event is placed in its own cluster\'s tree, as kubectl sees the owners there', { timeout: 180_000 }, async () => {
   // A Deployment of the same name in two clusters: the real controllers make a ReplicaSet and Pods
   // in each, the real scheduler cannot place them (64 CPUs), so each tree has events at every level.
@@ -460,6 +531,16 @@ test('--compare of a record of several contexts while one is down: said, its rec
   const items = JSON.parse(r.stdout) as { context: string; onServer?: boolean }[];
   assert.ok(items.some((i) => i.context === 'south'));
   for (const item of items) assert.equal(item.onServer === undefined, item.context === 'south', item.context);
+});
+
+test('capture across contexts while one is down: said in one line, the others captured, exit 4', { timeout: 60_000 }, async () => {
+  const folder = join(dir, 'capture-one-down');
+  const r = await evtimeline(['capture', folder, '--context', 'east,south'], kubeconfig);
+  assert.equal(r.code, 4, r.stderr);
+  assert.match(r.stderr, /^warning: context "south" \(https:\/\/127\.0\.0\.1:\d+\) did not answer, its events are not shown: .*ECONNREFUSED$/m);
+  const doc = JSON.parse(readFileSync(join(folder, 'events.json'), 'utf8')) as { coreContexts: string[] };
+  assert.deepEqual([...new Set(doc.coreContexts)], ['east']);
+  assert.deepEqual(rowsOfContext(readFileSync(join(folder, 'events-list.txt'), 'utf8'), 'east'), await kubectlEvents('east'));
 });
 
 test('--request-timeout applies to each cluster: one that never answers is left out, the others printed', { timeout: 60_000 }, async () => {

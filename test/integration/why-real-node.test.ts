@@ -123,15 +123,18 @@ test('a readiness probe that fails while the container starts, fewer times than 
   const warming = await freshNamespace(kc, 'why-ready');
   await applyObjects(kc, [
     realNodePod(node, warming, 'warming', {
-      command: ['sh', '-c', 'sleep 4; touch /tmp/ready; exec sleep 3600'],
+      command: ['sh', '-c', 'exec sleep 3600'],
       readinessProbe: { exec: { command: ['sh', '-c', 'test -f /tmp/ready'] }, periodSeconds: 1, failureThreshold: 30 },
     }),
   ]);
-  // Ready, after at least one Unhealthy: the probe has stopped failing, so the count is final.
+  // It warms up once the probe has failed at least once (the test says when: a fixed sleep in the
+  // container let a slow kubelet's first probe come after it, and nothing failed); once Ready, the
+  // probe has stopped failing, so the count is final.
+  await waitFor('a readiness probe failure', async () => (await listEvents(kc, warming)).some((e) => e.reason === 'Unhealthy'));
+  await kubectlOk(kc, ['-n', warming, 'exec', 'warming', '--', 'touch', '/tmp/ready']);
   await waitFor('ready after failing', async () => {
     const pod = await kubectlJSON<{ status?: { containerStatuses?: { ready: boolean }[] } }>(kc, ['-n', warming, 'get', 'pod', 'warming']);
-    if (pod.status?.containerStatuses?.[0]?.ready !== true) return undefined;
-    return (await listEvents(kc, warming)).some((e) => e.reason === 'Unhealthy') ? true : undefined;
+    return pod.status?.containerStatuses?.[0]?.ready === true;
   });
   const described = await kubectlOk(kc, ['-n', warming, 'describe', 'pod', 'warming']);
   assert.match(described, /\n\s+Ready:\s+True\n/);

@@ -28,6 +28,14 @@ describe('one event version as one log record, named as the k8s_events receiver 
   const started = ev({ name: 'build-1-started', uid: 'uid-1', count: 5, first: 120, last: 3, host: 'node-1' });
   const log = eventToLog(started, observed);
 
+  test('several contexts: the context is the resource\'s k8s.cluster.name, so two clusters\' records of one object are two resources', async () => {
+    assert.equal('k8s.cluster.name' in log.resource, false);
+    const east = eventToLog(started, observed, 'east');
+    assert.deepEqual(east.resource, { ...log.resource, 'k8s.cluster.name': 'east' });
+    const body = JSON.parse(new TextDecoder().decode(await encodeLogs([east, eventToLog(started, observed, 'west')], 'json'))) as { resourceLogs: { resource: { attributes: { key: string; value: { stringValue: string } }[] } }[] };
+    assert.deepEqual(body.resourceLogs.map((rl) => rl.resource.attributes.find((a) => a.key === 'k8s.cluster.name')?.value.stringValue), ['east', 'west']);
+  });
+
   test('the involved object is the resource: k8s.object.* and k8s.node.name from source.host', () => {
     assert.deepEqual(log.resource, {
       'k8s.node.name': 'node-1',
