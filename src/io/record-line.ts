@@ -9,6 +9,11 @@
 // skip headers for events and use them for where the record came from; a restarted recorder
 // compares the last one with its own scope.
 //
+// Several contexts recorded together (record --context a,b): the header also names each context with
+// its server and namespace, "clusters":[{"context","server","namespace"},...], and each observation
+// its context right after observedAt, {"observedAt":...,"context":"east","type":...,"event":...}; a
+// reader labels each event with it (one uid in two contexts is two events).
+//
 // The first time a recorder sees an event's object, it looks the object up with its owners, up to
 // the top, and writes one line per object (src/io/objects-file.ts has the item's shape):
 //   {"observedAt":"...","kind":"EvtimelineObject","object":{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{...}}}

@@ -10,7 +10,7 @@ test('the page script is one bundled function: no import, no require, no module 
   assert.match(script, /\}\)\(\);\n$/);
   assert.doesNotMatch(script, /\bimport\s*[({'"]|\brequire\(|\bexport\s/);
   // Its modules are all in it, the escaper it shares with the terminal included.
-  for (const module of ['script/main.ts', 'script/text.ts', 'script/lanes.ts', 'script/layout.ts', 'render/escape.ts']) assert.ok(script.includes(`// src/render/${module.startsWith('render/') ? module.slice(7) : `page/${module}`}`), module);
+  for (const module of ['script/main.ts', 'script/model.ts', 'script/header.ts', 'script/controls.ts', 'script/canvas.ts', 'script/selection.ts', 'script/text.ts', 'script/lanes.ts', 'script/layout.ts', 'render/escape.ts']) assert.ok(script.includes(`// src/render/${module.startsWith('render/') ? module.slice(7) : `page/${module}`}`), module);
 });
 
 test('the page script holds neither </script nor <!--, and is plain ASCII (non-ASCII as \\u escapes)', () => {
