@@ -6,7 +6,10 @@
 // not a test. The executable is dropped from the page cache before the runs (evictFromPageCache:
 // a freshly built one, wholly cached, adds about 17 MiB to every peak).
 //
-//   npm run bench:stores [-- --events 200000 --collector-events 20000 --big-collector-events 180000 --runs 3]
+//   npm run bench:stores [-- --events 200000 --collector-events 20000 --big-collector-events 180000 --runs 3 --baseline PATH]
+//
+// --baseline PATH: an older build measured beside this one in the same interleaved rounds (its rows
+// end in "(baseline)"), for before and after under the same load.
 //
 // The collector's file is our export's OTLP JSON, one ExportLogsServiceRequest of 1,000 log
 // records a line, as the file exporter writes what it receives (src/otlp/encode.ts, the official
@@ -53,7 +56,7 @@ async function writeCollectorFile(record: string, path: string): Promise<number>
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { events: { type: 'string', default: '200000' }, 'collector-events': { type: 'string', default: '20000' }, 'big-collector-events': { type: 'string', default: '180000' }, runs: { type: 'string', default: '3' } },
+    options: { events: { type: 'string', default: '200000' }, 'collector-events': { type: 'string', default: '20000' }, 'big-collector-events': { type: 'string', default: '180000' }, runs: { type: 'string', default: '3' }, baseline: { type: 'string' } },
   });
   const n = Number(values.events);
   const m = Number(values['collector-events']);
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
     const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: work, KUBECONFIG: join(work, 'none') };
     // The record piped in as a user pipes it (cat FILE | ...): stdin is a pipe, not the file.
     const piped = (args: string[]) => ['/bin/sh', '-c', 'file=$1; shift; cat "$file" | "$0" --from - -A "$@"', PLUGIN_BINARY, record, ...args];
-    const subjects: Subject[] = [
+    const mine: Subject[] = [
       { name: `--from record (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', record, '-A', '-o', 'json'] },
       { name: `--from victorialogs (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', vl.fromUrl, '-A', '-o', 'json'] },
       { name: `--from - (the record piped, ${n} events) -o json`, command: piped(['-o', 'json']) },
@@ -95,7 +98,9 @@ async function main(): Promise<void> {
       { name: `--from collector file (${bigVersions} versions) -o json`, command: [PLUGIN_BINARY, '--from', bigCollectorFile, '-A', '-o', 'json'] },
       { name: `--from collector file (${bigVersions} versions), table`, command: [PLUGIN_BINARY, '--from', bigCollectorFile, '-A'] },
     ];
-    evictFromPageCache([PLUGIN_BINARY]);
+    const baseline = values.baseline;
+    const subjects = baseline === undefined ? mine : mine.flatMap((s) => [s, { name: `${s.name} (baseline)`, command: s.command.map((part) => (part === PLUGIN_BINARY ? baseline : part)) }]);
+    evictFromPageCache([PLUGIN_BINARY, ...(baseline === undefined ? [] : [baseline])]);
     const loadBefore = loadavg()[0]?.toFixed(1);
     const results = await interleave(helper, subjects, runs, env);
     console.log(`VictoriaLogs ${vl.front.url} (v1.52.2, single node); ${runs} interleaved runs after a warm-up; medians; load average ${loadBefore} at the start, ${loadavg()[0]?.toFixed(1)} at the end`);

@@ -12,6 +12,23 @@ import type { TimeWindow } from './core/source.ts';
 export interface Output {
   write(text: string): void;
   readonly isTTY: boolean;
+  /**
+   * A promise while the reader has not yet taken what was written (a pipe to a slow reader: Node
+   * queues a pipe's writes in memory on POSIX), undefined when the next write can go at once.
+   */
+  drain?(): Promise<void> | undefined;
+}
+
+/**
+ * Writes a long output's pieces as they are made, waiting for the reader between them: memory then
+ * holds about one piece, not the whole output queued behind `| less`.
+ */
+export async function writePieces(out: Output, pieces: Iterable<string>): Promise<void> {
+  for (const piece of pieces) {
+    out.write(piece);
+    const taken = out.drain?.();
+    if (taken !== undefined) await taken;
+  }
 }
 
 /** What a verb asks events from: a saved file (-n narrows it to one namespace), or the live cluster. */

@@ -1,4 +1,5 @@
 // `kubectl evtimeline [timeline]`: the story of a namespace in time order.
+import { writePieces } from '../deps.ts';
 import type { Deps, Output } from '../deps.ts';
 import { UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -87,16 +88,17 @@ export async function runTimeline(opts: TimelineOptions, deps: Deps): Promise<Co
 }
 
 /**
- * What -o stable needs of a big record: one event per line; the table (plain or wide): every field
- * in a smaller form whose times are read through getters. Neither when a criterion looks at each
- * event's time (--since) or uid (--compare), or --tree builds the tree from every event's object
- * and message (core/keep.ts).
+ * What -o stable needs of a big record: one event per line; the table (plain or wide) and the
+ * documents (json, yaml, jsonpath...): every field in a smaller form whose times are read through
+ * getters (toJsonEvent and the table read each field by name). Neither when a criterion looks at
+ * each event's time (--since) or uid (--compare), or --tree builds the tree from every event's
+ * object and message (core/keep.ts).
  */
 function keepFor(opts: TimelineOptions): Keep {
   const stable = opts.output.kind === 'verb' && opts.output.format === 'stable';
-  const table = opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide');
+  const fields = opts.output.kind === 'document' || (opts.output.kind === 'verb' && (opts.output.format === 'table' || opts.output.format === 'wide'));
   if (looksAtEachEvent(opts.common.filter) || opts.compare || opts.common.tree === true) return 'all';
-  return stable ? 'stable' : table ? 'table' : 'all';
+  return stable ? 'stable' : fields ? 'table' : 'all';
 }
 
 /** After the output, on stderr: what the selection hid, and where the recorders may have left events out. */
@@ -140,8 +142,8 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
       const notes = about(ev);
       return notes === null ? doc : { ...doc, recorderNotes: recorderNotesJson(notes) };
     };
-    if (opts.output.printer.kind === 'json') for (const piece of jsonTextChunks(events, print)) stdout.write(piece);
-    else if (opts.output.printer.kind === 'yaml') for (const piece of yamlTextChunks(events, print)) stdout.write(piece);
+    if (opts.output.printer.kind === 'json') await writePieces(stdout, jsonTextChunks(events, print));
+    else if (opts.output.printer.kind === 'yaml') await writePieces(stdout, yamlTextChunks(events, print));
     else stdout.write(renderDocument(events.map(print), events.map((ev) => ev.name), opts.output.printer, stdout.isTTY));
     return done;
   }
@@ -166,6 +168,6 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
     ...(tree ? { chainOf: (ev: Event) => tree.chainOf(ev) } : {}),
     ...(facts !== undefined && facts.noStatus !== true ? { statusOf: currentStatus(facts) } : {}),
   });
-  for (const piece of rows) stdout.write(piece);
+  await writePieces(stdout, rows);
   return done;
 }

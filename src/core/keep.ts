@@ -13,6 +13,7 @@ import { eventCompactor } from './compact.ts';
 import type { Event, ObjectRef } from './event.ts';
 import { stableLineEvent } from './stable-table.ts';
 import { compareVersions } from './versions.ts';
+import { TextColumn } from './text-column.ts';
 
 export type Keep = 'all' | 'table' | 'stable';
 
@@ -60,8 +61,8 @@ function overwrite(kept: Event, next: Event): void {
  * nor unboxed double fields, so a plain Event's firstSeen and lastSeen are each a 16-byte HeapNumber
  * besides its 144 bytes; this object is 72 and no HeapNumber: the fields the events about one object
  * say alike (namespace, type, reason, reporter...) are one shared object per distinct set. The getters are on the prototype:
- * a spread or Object.entries of it sees no times, which is why only the table asks for it
- * (commands/timeline.ts keepFor), whose path reads each field by name.
+ * a spread or Object.entries of it sees no times, which is why only the table and the documents ask for it
+ * (commands/timeline.ts keepFor), whose paths read each field by name (toJsonEvent for the documents).
  */
 function columnEvents(): KeptVersions {
   const events = new ChunkedList<ColumnEvent>();
@@ -83,15 +84,22 @@ function columnEvents(): KeptVersions {
     known.push(said);
     return said;
   };
+  // The uid and resourceVersion, read once per event by the documents and never by the table, as bytes.
+  const uids = new TextColumn();
+  const resourceVersions = new TextColumn();
   class ColumnEvent {
     constructor(
-      public uid: string,
       public name: string,
-      public resourceVersion: string,
       public message: string,
       public said: Said,
       readonly slot: number,
     ) {}
+    get uid(): string {
+      return uids.get(this.slot);
+    }
+    get resourceVersion(): string {
+      return resourceVersions.get(this.slot);
+    }
     get namespace(): string {
       return this.said.namespace;
     }
@@ -135,8 +143,10 @@ function columnEvents(): KeptVersions {
     chunk[at + 2] = ev.count;
     chunk[at + 3] = ev.seriesStyle ? 1 : 0;
     const said = saidOf(ev);
+    if (slot === events.length || !uids.equals(slot, ev.uid)) uids.set(slot, ev.uid);
+    if (slot === events.length || !resourceVersions.equals(slot, ev.resourceVersion)) resourceVersions.set(slot, ev.resourceVersion);
     if (slot === events.length) {
-      events.set(slot, new ColumnEvent(ev.uid, ev.name, ev.resourceVersion, ev.message, said, slot));
+      events.set(slot, new ColumnEvent(ev.name, ev.message, said, slot));
       return;
     }
     // Written over, as wholeEvents' overwrite says why; a value equal to the kept one stays.
@@ -157,7 +167,7 @@ type Said = Pick<Event, (typeof SAID_FIELDS)[number] | 'object'>;
 
 const SAID_FIELDS = ['namespace', 'type', 'reason', 'action', 'reporter', 'instance'] as const;
 
-const OWN_FIELDS = ['uid', 'name', 'resourceVersion', 'message'] as const;
+const OWN_FIELDS = ['name', 'message'] as const;
 
 /** Slots per column chunk: 4 numbers of 8 bytes each, 128 KiB a chunk (off V8's heap). */
 const COLUMN_CHUNK = 4096;

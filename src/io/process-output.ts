@@ -5,6 +5,8 @@ import { fstatSync, writeSync } from 'node:fs';
 export interface ProcessOutput {
   write(text: string): void;
   readonly isTTY: boolean;
+  /** A promise while a pipe's reader has not taken what was written (src/deps.ts Output) */
+  drain(): Promise<void> | undefined;
   /** Resolves once everything written has gone out, with the first write error if there was one. */
   flush(): Promise<NodeJS.ErrnoException | undefined>;
   /** Resolves at the first write error (a reader that left, a full disk): nothing more can go out. */
@@ -26,9 +28,19 @@ function isFile(fd: number): boolean {
   }
 }
 
+/**
+ * Bytes of one write that fit the buffer reused for them: the pieces of a long output (well below
+ * this) then make no new buffer each, nor garbage outside V8's heap for a collection to find.
+ */
+const REUSED_BYTES = 256 * 1024;
+let reused: Buffer | undefined;
+
 function writeAll(fd: number, text: string): void {
-  const buffer = Buffer.from(text, 'utf8');
-  for (let at = 0; at < buffer.length; ) at += writeSync(fd, buffer, at);
+  // At most 3 bytes per UTF-16 unit: text this short surely fits.
+  const fits = text.length * 3 <= REUSED_BYTES;
+  const buffer = fits ? (reused ??= Buffer.allocUnsafe(REUSED_BYTES)) : Buffer.from(text, 'utf8');
+  const end = fits ? buffer.write(text, 'utf8') : buffer.length;
+  for (let at = 0; at < end; ) at += writeSync(fd, buffer, at, end - at);
 }
 
 export function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOutput {
@@ -53,6 +65,14 @@ export function processOutput(stream: NodeJS.WriteStream, fd: number): ProcessOu
       }
     },
     isTTY: stream.isTTY === true,
+    drain: () => {
+      if (file || failure !== undefined || stream.destroyed || !stream.writableNeedDrain) return undefined;
+      return new Promise<void>((resolve) => {
+        stream.once('drain', resolve);
+        // A reader that leaves never drains: the failure ends the wait (and every later write).
+        void failed.then(() => resolve());
+      });
+    },
     failed,
     flush: () =>
       new Promise((resolve) => {

@@ -2,10 +2,9 @@
 // appears) and looks up every line's uid: a record of 200,000 events. A Map of 200,000 uids ends
 // at about 7 MiB in V8's large-object space and leaves as much behind in the tables it outgrew,
 // and a full collection seldom runs after the first half of such a read: the record's table peaked
-// on all of it. Here the table is a typed array, off V8's heap, and the keys sit in chunks of a
-// fixed size that are never copied.
-
-const CHUNK = 4096;
+// on all of it. Here the table is a typed array, off V8's heap, and the keys are bytes in chunks
+// that are never copied (core/text-column.ts): the uid strings read die young.
+import { TextColumn } from '../core/text-column.ts';
 
 /** FNV-1a over UTF-16 units: cheap, and spreads uids (hex and dashes) well enough for probing. */
 function hash(text: string): number {
@@ -17,8 +16,8 @@ function hash(text: string): number {
 export class SlotIndex {
   /** open addressing, linear probing: slot + 1 at each position, 0 when free; at most half full */
   private table = new Int32Array(1024);
-  /** the key of each slot given one, by slot, CHUNK slots to an array */
-  private readonly keys: string[][] = [];
+  /** the key of each slot given one */
+  private readonly keys = new TextColumn();
   private size = 0;
 
   /** the slot given to `key`, undefined when none was */
@@ -27,20 +26,16 @@ export class SlotIndex {
     for (let at = hash(key) & mask; ; at = (at + 1) & mask) {
       const entry = this.table[at] as number;
       if (entry === 0) return undefined;
-      if (this.keyOf(entry - 1) === key) return entry - 1;
+      if (this.keys.equals(entry - 1, key)) return entry - 1;
     }
   }
 
   /** gives `key`, which has no slot yet, the slot `slot` */
   set(key: string, slot: number): void {
-    (this.keys[Math.floor(slot / CHUNK)] ??= new Array<string>(CHUNK))[slot % CHUNK] = key;
+    this.keys.set(slot, key);
     this.size += 1;
     if (this.size * 2 > this.table.length) this.grow();
     this.place(this.table, slot, key);
-  }
-
-  private keyOf(slot: number): string | undefined {
-    return this.keys[Math.floor(slot / CHUNK)]?.[slot % CHUNK];
   }
 
   private place(table: Int32Array, slot: number, key: string): void {
@@ -52,7 +47,7 @@ export class SlotIndex {
 
   private grow(): void {
     const grown = new Int32Array(this.table.length * 2);
-    for (const entry of this.table) if (entry !== 0) this.place(grown, entry - 1, this.keyOf(entry - 1) as string);
+    for (const entry of this.table) if (entry !== 0) this.place(grown, entry - 1, this.keys.get(entry - 1));
     this.table = grown;
   }
 }

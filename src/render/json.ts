@@ -85,31 +85,41 @@ export function toJsonText(value: unknown): string {
   return `${escapeJsonUnsafe(JSON.stringify(value, null, 2))}\n`;
 }
 
+/** Arrays up to this many elements are stringified whole; longer ones element by element. */
+const ELEMENTS_WHOLE = 100;
+
 /**
- * Array elements stringified together: an event's JSON is about 700 bytes, so a chunk's text stays
- * below V8's large-object size (128 KiB) and dies young. Chunks of 500 (about 370 kB) went to the
- * large-object space, which only a full collection frees: 20,000 events left about 20 MiB behind.
+ * Text written at a time, in UTF-16 units: a piece, even of two-byte text, stays below V8's
+ * large-object size (128 KiB), so it dies young. Slices of 100 events' JSON (about 143 kB on a
+ * record's events) were each a large object, and so was their escaped copy: only a full
+ * collection frees those, and 200,000 events' -o json peaked with 70 MiB of them.
  */
-const ELEMENTS_PER_CHUNK = 100;
+const PIECE_UNITS = 32 * 1024;
 
 /**
  * toJsonText's text in pieces, for a writer to send one at a time: an array of 20,000 events is
  * 15 MB of JSON, held twice over (the string, then the bytes written) if made whole. The pieces
- * join to exactly toJsonText(value): an array's elements sit at the same depth in a slice of it.
- * `each` turns an array's elements into what is printed as each slice is written (toJsonEvent),
- * so the printed objects of 20,000 events are never all held at once.
+ * join to exactly toJsonText(value): an element stringified inside a one-element array sits at the
+ * same depth, with the same indentation, as in the whole array. `each` turns an array's elements
+ * into what is printed as each is written (toJsonEvent), so the printed objects of 20,000 events
+ * are never all held at once.
  */
 export function* jsonTextChunks<T>(value: T[] | unknown, each: (element: T) => unknown = (element) => element): Generator<string> {
-  if (!Array.isArray(value) || value.length <= ELEMENTS_PER_CHUNK) {
+  if (!Array.isArray(value) || value.length <= ELEMENTS_WHOLE) {
     yield toJsonText(Array.isArray(value) ? (value as T[]).map((element) => each(element)) : value);
     return;
   }
   yield '[\n';
-  for (let start = 0; start < value.length; start += ELEMENTS_PER_CHUNK) {
-    const slice = JSON.stringify((value as T[]).slice(start, start + ELEMENTS_PER_CHUNK).map((element) => each(element)), null, 2);
-    // Between `[\n` and `\n]`: the elements, two-space indented as in the whole array.
-    const elements = escapeJsonUnsafe(slice.slice(2, -2));
-    yield start + ELEMENTS_PER_CHUNK < value.length ? `${elements},\n` : `${elements}\n]\n`;
+  let piece = '';
+  const last = value.length - 1;
+  for (let i = 0; i <= last; i += 1) {
+    // `[\n  {...}\n]`: between `[\n` and `\n]`, the element two-space indented as in the whole array.
+    piece += JSON.stringify([each((value as T[])[i] as T)], null, 2).slice(2, -2);
+    piece += i < last ? ',\n' : '\n]\n';
+    if (piece.length >= PIECE_UNITS || i === last) {
+      yield escapeJsonUnsafe(piece);
+      piece = '';
+    }
   }
 }
 

@@ -157,7 +157,7 @@ export function* yamlTextChunks<T>(value: T[] | unknown, each: (element: T) => u
     yield plainOr(value);
     return;
   }
-  // Pieces of about 64 kB: fewer writes, and each below V8's large-object size (json.ts says why).
+  // Pieces of about 32 K units: fewer writes, and each below V8's large-object size even as two-byte text (json.ts says why).
   let piece = '';
   for (const element of value as T[]) {
     const item = each(element);
@@ -168,7 +168,7 @@ export function* yamlTextChunks<T>(value: T[] | unknown, each: (element: T) => u
       if (!(error instanceof NotPlain)) throw error;
       piece += libraryYaml([item]);
     }
-    if (piece.length >= 64 * 1024) {
+    if (piece.length >= 32 * 1024) {
       yield piece;
       piece = '';
     }

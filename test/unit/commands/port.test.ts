@@ -349,7 +349,11 @@ describe('what the timeline asks a saved file to keep of each event (core/keep.t
     [['--since', '1h'], 'all'],
     [['--compare'], 'all'],
     [['--for', 'pod/hungry', '--tree'], 'all'],
-    [['-o', 'json'], 'all'],
+    [['-o', 'json'], 'table'],
+    [['-o', 'yaml'], 'table'],
+    [['-o', 'jsonpath={.items[*].reason}'], 'table'],
+    [['-o', 'json', '--since', '1h'], 'all'],
+    [['-o', 'json', '--for', 'pod/hungry', '--tree'], 'all'],
     [['-o', 'html'], 'all'],
   ] as [string[], string][]) {
     test(`${argv.join(' ') || 'the table'}: ${keep}`, async () => assert.equal(await keepAsked(argv), keep));
