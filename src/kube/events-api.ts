@@ -60,13 +60,15 @@ export async function listCollection<T = unknown>(target: KubeTarget, path: stri
       query: { limit: PAGE_SIZE, continue: next, fieldSelector: opts.fieldSelector },
       timeoutMs: opts.timeoutMs,
       dropManagedFields: opts.keep !== undefined,
+      // Each item kept as it is parsed: the page's text and objects are let go at once.
+      eachItem: (item) => items.push(keep(item)),
       ...(opts.accept === undefined ? {} : { accept: opts.accept }),
     });
     if (!isObject(answer) || !Array.isArray(answer.items)) {
       throw new ClusterError({ kind: 'not-a-list', path, noun });
     }
     const page = answer as unknown as ListPage & { items: unknown[] };
-    // One at a time: push(...items) of a page with too many items overflows the call stack.
+    // Items not yet kept (an answer read whole), one at a time: push(...items) of a long page overflows the call stack.
     for (const item of page.items) items.push(keep(item));
     // Every page of one list shares the snapshot of the first; the last page's is the one to watch from.
     resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;

@@ -12,6 +12,7 @@ import { applyAuth, refusedExecCredential, unauthorizedMessage } from './auth.ts
 import type { KubeTarget } from './kubeconfig.ts';
 import { errnoText, pathErrorText } from '../io/errno.ts';
 import { withoutManagedFields } from './managed-fields.ts';
+import { listItemReader } from './list-items.ts';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
@@ -28,6 +29,8 @@ interface ApiRequest {
   timeoutMs?: number;
   /** the answer's managedFields are cut before parsing (managed-fields.ts): for a caller that never reads them */
   dropManagedFields?: boolean;
+  /** a list's items, parsed one at a time as they arrive (list-items.ts); the answer then comes back with its items empty */
+  eachItem?: (item: unknown) => void;
 }
 
 /** A non-2xx answer from the API server, carrying its Status reason and code. */
@@ -317,14 +320,31 @@ export async function apiRequest(target: KubeTarget, req: ApiRequest): Promise<u
  * --request-timeout is (a socket timeout alone never trips on an answer that trickles in).
  */
 async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unknown> {
+  const notJson = () => new ClusterError({ kind: 'not-json', path: req.path });
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(req.dropManagedFields ? withoutManagedFields(text) : text) as unknown;
+    } catch {
+      throw notJson();
+    }
+  };
+  const chunks: Buffer[] = [];
+  // A list this cannot read item by item (an item not an object, items named twice): not a list of objects.
+  const odd = () => new ClusterError({ kind: 'not-a-list', path: req.path.split('?')[0] ?? '', noun: 'objects' });
+  // A list's items are parsed as the answer arrives, its chunks let go (list-items.ts); anything else is read whole.
+  const body =
+    req.eachItem === undefined
+      ? { push: (chunk: Buffer) => void chunks.push(chunk), end: () => parse(Buffer.concat(chunks).toString('utf8')) }
+      : listItemReader({ parse, each: req.eachItem, notJson, odd });
   let timer: NodeJS.Timeout | undefined;
   const exchange = (async () => {
     const response = await openStream(target, req);
     if (req.timeoutMs) {
       timer = setTimeout(() => response.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })), req.timeoutMs);
     }
-    const chunks: Buffer[] = [];
     let size = 0;
+    /** what reading an item threw (the caller's own error, or the text's): passed on as it is */
+    let unread: { error: unknown } | undefined;
     try {
       for await (const chunk of response) {
         size += (chunk as Buffer).length;
@@ -332,7 +352,12 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
           response.destroy();
           throw new ClusterError({ kind: 'answer-too-large', method: req.method, path: req.path.split('?')[0] ?? '', mib: MAX_RESPONSE_BYTES / 1024 / 1024 });
         }
-        chunks.push(chunk as Buffer);
+        try {
+          body.push(chunk as Buffer);
+        } catch (error) {
+          unread = { error };
+          break;
+        }
       }
     } catch (error) {
       if (error instanceof RuntimeError) throw error;
@@ -342,19 +367,14 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
       const why = code ?? (error instanceof Error ? error.message : String(error));
       throw new ClusterError({ kind: 'cut-off', server: target.server, method: req.method, path: req.path.split('?')[0] ?? '', why });
     }
-    return Buffer.concat(chunks).toString('utf8');
+    if (unread !== undefined) throw unread.error;
   })();
-  let text: string;
   try {
-    text = await exchange;
+    await exchange;
   } finally {
     clearTimeout(timer);
   }
-  try {
-    return JSON.parse(req.dropManagedFields ? withoutManagedFields(text) : text) as unknown;
-  } catch {
-    throw new ClusterError({ kind: 'not-json', path: req.path });
-  }
+  return body.end();
 }
 
 /** GET one path and return its JSON; throws ApiError on a non-2xx answer. */

@@ -12,8 +12,8 @@ import { namespaceError } from '../core/object-names.ts';
 import { loadClientNode } from './client-node.ts';
 import { ExecCredentialCache } from './exec-credential.ts';
 import { KubeconfigTextError, parseKubeconfigText } from './kubeconfig-yaml.ts';
-import { describeCredentials, overrideCluster, overrideUser, readRawUsers, userExtras } from './overrides.ts';
-import type { UserExtras } from './overrides.ts';
+import { describeCredentials, overrideCluster, overrideUser, rawUsersOf, userExtras } from './overrides.ts';
+import type { RawUser, UserExtras } from './overrides.ts';
 import type { ConnectionOverrides } from '../core/connection.ts';
 import { proxyFromEnvironment } from './proxy.ts';
 import { errnoText } from '../io/errno.ts';
@@ -114,41 +114,78 @@ function mergeKubeconfigs(KubeConfigClass: ClientNode['KubeConfig'], configs: Ku
   return merged;
 }
 
-function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): KubeConfig {
+/** One file read and parsed: client-node's view of it, and the text as kubectl reads it (for what client-node drops). */
+function readFile(KubeConfigClass: ClientNode['KubeConfig'], path: string): { config: KubeConfig; doc: unknown } {
   const config = new KubeConfigClass();
   try {
+    const text = readFileSync(path, 'utf8');
     // kubectl reads an empty file (`touch ~/.kube/config`) as an empty config; client-node throws.
-    if (readFileSync(path, 'utf8').trim() === '') {
+    if (text.trim() === '') {
       config.loadFromOptions({ clusters: [], users: [], contexts: [], currentContext: '' });
-      return config;
+      return { config, doc: null };
     }
     // Read as kubectl reads it (YAML 1.1, typed fields), then handed to client-node as JSON.
-    config.loadFromString(JSON.stringify(parseKubeconfigText(readFileSync(path, 'utf8'))));
+    const doc = parseKubeconfigText(text);
+    config.loadFromString(JSON.stringify(doc));
+    return { config, doc };
   } catch (error) {
     if (error instanceof KubeconfigTextError) throw new KubeconfigError('not-loadable', path, error.message);
     throw new ClusterError({ kind: 'kubeconfig-unreadable', path, why: errnoText(error) });
   }
-  return config;
+}
+
+/**
+ * The kubeconfig files of one run, read and parsed once: each context's target is chosen from it
+ * (ten contexts read together parsed the files ten times, 33-60 ms of CPU each). Never changed.
+ */
+export interface Kubeconfig {
+  files: string[];
+  /** merged by kubectl's rule */
+  merged: KubeConfig;
+  /** the users' entries as written, for what client-node drops (overrides.ts) */
+  rawUsers: Map<string, RawUser>;
+  KubeConfigClass: ClientNode['KubeConfig'];
+  /**
+   * One exec plugin run per plugin, server and user for the whole run, whichever context asks:
+   * client-go keeps one authenticator per exec config and cluster in a process-wide cache
+   * (plugin/pkg/client/auth/exec/exec.go, globalCache).
+   */
+  execCache: ExecCredentialCache;
 }
 
 /** The kubeconfig files kubectl would read, merged by its rule. */
-async function loadMerged(req: KubeconfigRequest): Promise<{ files: string[]; config: KubeConfig }> {
+export async function loadKubeconfig(req: Pick<KubeconfigRequest, 'kubeconfig' | 'env'>): Promise<Kubeconfig> {
   const files = kubeconfigFiles(req);
   if (files.length === 0) {
     throw new KubeconfigError('none-found');
   }
   const { KubeConfig: KubeConfigClass } = await loadClientNode();
-  return { files, config: mergeKubeconfigs(KubeConfigClass, files.map((file) => readFile(KubeConfigClass, file))) };
+  const read = files.map((file) => ({ file, ...readFile(KubeConfigClass, file) }));
+  return {
+    files,
+    merged: mergeKubeconfigs(KubeConfigClass, read.map((r) => r.config)),
+    rawUsers: rawUsersOf(read),
+    KubeConfigClass,
+    execCache: new ExecCredentialCache(),
+  };
 }
 
 /** Every context of the merged kubeconfig, in the order kubectl config get-contexts lists them (by name). */
-export async function kubeconfigContexts(req: KubeconfigRequest): Promise<string[]> {
-  const { config } = await loadMerged(req);
-  return config.contexts.map((c) => c.name).sort();
+export function kubeconfigContexts(kubeconfig: Kubeconfig): string[] {
+  return kubeconfig.merged.contexts.map((c) => c.name).sort();
 }
 
+/** The target of one context (req.context, else the current one) and kubectl's connection flags. */
 export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget> {
-  const { files, config } = await loadMerged(req);
+  return chooseTarget(await loadKubeconfig(req), req);
+}
+
+/** One context's target in kubeconfig files already read: a fleet chooses each of its contexts here. */
+export function chooseTarget(kubeconfig: Kubeconfig, req: KubeconfigRequest): KubeTarget {
+  // Each target its own KubeConfig: its current context and overridden entries are its own.
+  const config = new kubeconfig.KubeConfigClass();
+  const { clusters, users, contexts, currentContext } = kubeconfig.merged;
+  config.loadFromOptions({ clusters, users, contexts, currentContext });
   const contextName = req.context || config.currentContext;
   const o = req.overrides ?? {};
   if (!contextName && !o.server) throw new KubeconfigError('no-current-context');
@@ -164,7 +201,7 @@ export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget
   if (!merged.server) throw new ClusterError({ kind: 'no-server', context: contextName, cluster: clusterName });
   // A proxy from HTTPS_PROXY/NO_PROXY, as kubectl reads them, where the kubeconfig names none.
   const cluster = { ...merged, proxyUrl: merged.proxyUrl || proxyFromEnvironment(merged.server, req.env) };
-  const raw = readRawUsers(files).get(userName);
+  const raw = kubeconfig.rawUsers.get(userName);
   // client-go's validateAuthInfo (tools/clientcmd/validation.go) refuses a user with both, in these words.
   if (raw?.exec && raw['auth-provider']) throw new RuntimeError(`authProvider cannot be provided in combination with an exec plugin for ${userName}`); // kubectl's wording (client-go tools/clientcmd/validation.go:310)
   const extras = userExtras(raw, o);
@@ -186,7 +223,7 @@ export async function loadKubeTarget(req: KubeconfigRequest): Promise<KubeTarget
     ...extras,
     user: userName,
     description: describeCredentials(baseUser, extras, o),
-    execCache: new ExecCredentialCache(),
+    execCache: kubeconfig.execCache,
     stdinIsTTY: req.stdinIsTTY ?? false,
     env: req.env,
   };

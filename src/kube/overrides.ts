@@ -2,10 +2,8 @@
 // (k8s.io/client-go/tools/clientcmd client_config.go getCluster/getAuthInfo), and the kubeconfig
 // fields client-node drops: `tokenFile` (it reads `token-file`, which kubectl does not know),
 // `as-groups`, `as-uid`, and exec's paths relative to the kubeconfig.
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
-import { parseKubeconfigText } from './kubeconfig-yaml.ts';
 import { RuntimeError } from '../errors.ts';
 import { resolveExecCommand } from './exec-credential.ts';
 import type { ExecConfig } from './exec-credential.ts';
@@ -33,7 +31,7 @@ export interface UserExtras {
   impersonate?: Impersonation;
 }
 
-interface RawUser {
+export interface RawUser {
   tokenFile?: string;
   as?: string;
   'as-groups'?: string[];
@@ -42,17 +40,11 @@ interface RawUser {
   'auth-provider'?: { name?: string; config?: Record<string, string> };
 }
 
-/** Users' raw entries by name, the first file to name one winning, paths made absolute. */
-export function readRawUsers(files: string[]): Map<string, RawUser> {
+/** Users' raw entries by name from each file's parsed text, the first file to name one winning, paths made absolute. */
+export function rawUsersOf(parsed: Array<{ file: string; doc: unknown }>): Map<string, RawUser> {
   const users = new Map<string, RawUser>();
-  for (const file of files) {
-    let doc: { users?: Array<{ name?: string; user?: RawUser }> } | null;
-    try {
-      doc = parseKubeconfigText(readFileSync(file, 'utf8')) as typeof doc;
-    } catch {
-      continue; // client-node has already reported a file it cannot read
-    }
-    for (const entry of doc?.users ?? []) {
+  for (const { file, doc } of parsed) {
+    for (const entry of (doc as { users?: Array<{ name?: string; user?: RawUser }> } | null)?.users ?? []) {
       if (!entry?.name || users.has(entry.name)) continue;
       const user = { ...(entry.user ?? {}) };
       if (user.tokenFile && !isAbsolute(user.tokenFile)) user.tokenFile = join(dirname(file), user.tokenFile);

@@ -1,13 +1,15 @@
 import { test } from 'node:test';
 import { inUserWords } from '../../../src/options/user-errors.ts';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { KubeconfigError, kubeconfigFiles, loadKubeTarget } from '../../../src/kube/kubeconfig.ts';
 import { RuntimeError } from '../../../src/errors.ts';
 import { requestOptions } from '../../../src/kube/http.ts';
 import { openEndpoint } from '../../../src/otlp/http.ts';
 import { scratchDir } from '../../support/tmp.ts';
+import { systemSources } from '../../../src/system.ts';
 
 const dir = scratchDir('kubeconfig');
 
@@ -209,4 +211,35 @@ test('what YAML 1.1 leaves as text stays text: base-60 (1:30), a timestamp, a qu
     assert.equal(t.context, 'y' === context.replace(/"/g, '') ? 'y' : 'ok');
     assert.equal(t.config.getCurrentUser()?.token, token);
   }
+});
+
+test('contexts read together share one exec plugin run per user and server, as client-go caches its authenticator', async () => {
+  // Two contexts of one exec user on one server (two namespaces) and a third on another server.
+  const runs = join(dir, 'exec-runs');
+  writeFileSync(runs, '');
+  const path = join(dir, 'exec-fleet');
+  const plugin = join(dir, 'exec-fleet.sh');
+  const credential = { apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 't' } };
+  writeFileSync(plugin, `echo run >> ${runs}\necho '${JSON.stringify(credential)}'\n`);
+  const exec = { apiVersion: 'client.authentication.k8s.io/v1', command: 'sh', args: [plugin], interactiveMode: 'Never' };
+  const context = (name: string, cluster: string, namespace?: string) => ({ name, context: { cluster, user: 'sso', ...(namespace ? { namespace } : {}) } });
+  writeFileSync(
+    path,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        { name: 'one', cluster: { server: 'http://127.0.0.1:9' } },
+        { name: 'two', cluster: { server: 'http://127.0.0.2:9' } },
+      ],
+      users: [{ name: 'sso', user: { exec } }],
+      contexts: [context('a', 'one', 'a'), context('b', 'one', 'b'), context('c', 'two')],
+    }),
+  );
+  const open = systemSources({ env: {}, stdin: Readable.from([]), stderr: { write: () => {} } });
+  const scope = { namespace: null, allNamespaces: false, kubeconfig: path, requestTimeoutMs: 2000, overrides: {}, verbosity: 0 };
+  const fleet = await open({ kind: 'cluster', scope: { ...scope, fleet: { all: true } } });
+  // Nothing listens on port 9: every context fails after its credentials are made.
+  await assert.rejects(fleet.read());
+  assert.equal(readFileSync(runs, 'utf8'), 'run\nrun\n');
 });

@@ -1,0 +1,98 @@
+// A LIST answer read item by item as its chunks arrive (src/kube/list-items.ts): whatever the
+// strings hold and wherever the chunks are cut (mid-string, mid-escape, mid-character), the items
+// handed on and the rest are what JSON.parse makes of the whole text; a text that is not JSON fails
+// (as not JSON, or, where a spoiled item no longer starts with `{`, as a list it cannot read).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { listItemReader } from '../../../src/kube/list-items.ts';
+
+class NotJson extends Error {}
+class Odd extends Error {}
+
+function read(text: string, cuts: number[]): { items: unknown[]; rest: unknown } {
+  const items: unknown[] = [];
+  const parse = (piece: string): unknown => {
+    try {
+      return JSON.parse(piece) as unknown;
+    } catch {
+      throw new NotJson();
+    }
+  };
+  const reader = listItemReader({ parse, each: (item) => items.push(item), notJson: () => new NotJson(), odd: (why) => new Odd(why) });
+  const bytes = Buffer.from(text, 'utf8');
+  let from = 0;
+  for (const cut of [...cuts.map((c) => c % (bytes.length + 1))].sort((a, b) => a - b)) {
+    reader.push(bytes.subarray(from, cut));
+    from = cut;
+  }
+  reader.push(bytes.subarray(from));
+  return { items, rest: reader.end() };
+}
+
+// Texts that look like structure, escapes and multi-byte characters.
+const tricky = fc.constantFrom('"', '\\', '\\"', '\\\\', '{', '}', '[', ']', ',', ':', '"items":[', '},{"metadata":{', 'é', '日本', '😀', '\u2028', '');
+const text = fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 }), tricky, fc.array(tricky, { maxLength: 5 }).map((p) => p.join('')));
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 3 }),
+  object: fc.dictionary(fc.oneof(text, fc.constant('items')), tie('value'), { maxKeys: 4 }),
+}));
+const item = fc.dictionary(fc.oneof(text, fc.constantFrom('metadata', 'items', 'managedFields')), value, { maxKeys: 4 });
+const list = fc.record({
+  kind: fc.constant('EventList'),
+  metadata: fc.record({ resourceVersion: fc.string(), continue: text }),
+  items: fc.array(item, { maxLength: 5 }),
+  other: fc.option(value),
+});
+const cuts = fc.array(fc.nat(), { maxLength: 12 });
+
+describe('listItemReader', () => {
+  test('hands on each item and the rest as JSON.parse reads the whole, however the chunks are cut', () => {
+    fc.assert(
+      fc.property(list, cuts, fc.constantFrom(0, 2), (l, at, indent) => {
+        const whole = JSON.stringify(l, null, indent);
+        const expected = JSON.parse(whole) as { items: unknown[] };
+        const { items, rest } = read(whole, at);
+        assert.deepEqual(items, expected.items);
+        assert.deepEqual(rest, { ...expected, items: [] });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('a text cut short or spoiled is refused, never read as a value', () => {
+    fc.assert(
+      fc.property(list, cuts, fc.nat(), fc.constantFrom('', 'x', '}', ']', ',', '"', '{'), (l, at, where, junk) => {
+        const whole = JSON.stringify(l);
+        const spoiled = whole.slice(0, where % whole.length) + junk;
+        let valid = true;
+        try {
+          JSON.parse(spoiled);
+        } catch {
+          valid = false;
+        }
+        if (valid) return;
+        assert.throws(() => read(spoiled, at), (e: unknown) => e instanceof NotJson || e instanceof Odd);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('an answer that is not an object is parsed whole', () => {
+    assert.deepEqual(read(' [{"a":1}]', [3]).rest, [{ a: 1 }]);
+    assert.equal(read('"items"', []).rest, 'items');
+    assert.throws(() => read('', []), NotJson);
+    assert.throws(() => read('  ', [1]), NotJson);
+  });
+
+  test('an object without an items array keeps what it has (the caller says it is not a list)', () => {
+    assert.deepEqual(read('{"kind":"Status","items":{"a":[1]}}', [9]), { items: [], rest: { kind: 'Status', items: { a: [1] } } });
+    assert.deepEqual(read('{"it\\u0065ms":[{"a":"]"}],"b":2}', [5]), { items: [{ a: ']' }], rest: { items: [], b: 2 } });
+  });
+
+  test('a list whose items are not all objects, or that names items twice, is refused, not half read', () => {
+    assert.throws(() => read('{"items":[{"a":1},2]}', []), (e: unknown) => e instanceof Odd && e.message === 'an item is not an object');
+    assert.throws(() => read('{"items":[],"items":[{"a":1}]}', []), (e: unknown) => e instanceof Odd && e.message === 'it names items twice');
+  });
+});
