@@ -8,6 +8,8 @@
 //
 // Pure: text chunks in (any split), pieces out; the same pieces whatever the chunks.
 
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../core/json-chars.ts';
+
 export type Piece =
   /** one element of the resourceLogs array of line `line` (0-based), its JSON text */
   | { kind: 'element'; text: string; line: number }
@@ -26,14 +28,6 @@ const HEAD = /^\s*\{\s*"resourceLogs"\s*:\s*\[/;
 const HEAD_CHARS = 256;
 /** After the array: nothing but the request's end (the file exporter writes no other key). */
 const TAIL = /^\s*(,[\s\S]*)?\}\s*$/;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** The pieces of a text that arrives in chunks. */
 export function* requestPieces(chunks: Iterable<string>): Generator<Piece> {
@@ -102,10 +96,10 @@ export function* requestPieces(chunks: Iterable<string>): Generator<Piece> {
           continue;
         }
         if (c === QUOTE) inString = true;
-        else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
+        else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth += 1;
         else if (depth > 0) {
-          if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth -= 1;
-        } else if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+          if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth -= 1;
+        } else if (c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
           keep(text.slice(from, i));
           const element = take().trim();
           if (element !== '') yield { kind: 'element', text: element, line };
