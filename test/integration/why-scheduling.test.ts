@@ -7,7 +7,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { describedMessages, whyOf } from '../harness/described.ts';
@@ -16,6 +15,10 @@ import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
 import { listEvents, waitForEvent } from '../harness/workloads.ts';
+import { scratchDir } from '../support/tmp.ts';
+
+/** This file's temporary folders live under one, removed when the file ends. */
+const SCRATCH = scratchDir('why-scheduling');
 
 let cp: ControlPlane;
 
@@ -129,7 +132,7 @@ test('an extended resource no node has: Insufficient named with what the Pod req
 test('a Pod gone before its status was read: its status unknown, as kubectl describe finds nothing; a record made before tells the cause', async () => {
   const ns = await freshNamespace(cp.kubeconfig, 'why-gone');
   await unplaced(ns, podObject(ns, 'brief', { nodeSelector: { 'example.com/disk': 'ssd' } }));
-  const file = join(mkdtempSync(join(tmpdir(), 'why-gone-')), 'brief.jsonl');
+  const file = join(mkdtempSync(join(SCRATCH, 'gone-')), 'brief.jsonl');
   const recorded = await evtimeline(['record', '-n', ns, file, '--duration', '3s'], cp.kubeconfig);
   assert.equal(recorded.code, 0, recorded.stderr);
   await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'pod', 'brief', '--wait=true']);

@@ -7,7 +7,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAST_NODE_FAILURE, startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { describedMessages, whyOf } from '../harness/described.ts';
@@ -18,6 +17,10 @@ import { evtimeline, kubectl } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
 import { createDeployment, deploymentObject, listEvents, waitForEvent } from '../harness/workloads.ts';
 import { formatQuantity, parseQuantity } from '../../src/core/quantity.ts';
+import { scratchDir } from '../support/tmp.ts';
+
+/** This file's temporary folders live under one, removed when the file ends. */
+const SCRATCH = scratchDir('why');
 
 let cp: ControlPlane;
 
@@ -144,7 +147,7 @@ test('a rollout past its progress deadline, as kubectl describe deployment says 
   const expected = `  Deployment/slow: is past its progress deadline (2s): ${condition.message}.`;
   assert.ok(whyOf(await incident(['-n', ns])).includes(expected), await incident(['-n', ns]));
 
-  const dir = mkdtempSync(join(tmpdir(), 'why-record-'));
+  const dir = mkdtempSync(join(SCRATCH, 'record-'));
   const file = join(dir, 'slow.jsonl');
   const recorded = await evtimeline(['record', '-n', ns, file, '--duration', '3s'], cp.kubeconfig);
   assert.equal(recorded.code, 0, recorded.stderr);
@@ -178,7 +181,7 @@ test('without the right to read Pods or Nodes, the Why names what is missing and
   // The admin kubeconfig's cluster, with the service account's token as its user.
   const config = JSON.parse(await kubectlOk(cp.kubeconfig, ['config', 'view', '--raw', '--minify', '-o', 'json'])) as { users: { user: unknown }[] };
   for (const u of config.users) u.user = { token };
-  const readerConfig = join(mkdtempSync(join(tmpdir(), 'why-rbac-')), 'kubeconfig');
+  const readerConfig = join(mkdtempSync(join(SCRATCH, 'rbac-')), 'kubeconfig');
   writeFileSync(readerConfig, JSON.stringify(config));
   const denied = await kubectl(['-n', ns, 'auth', 'can-i', 'list', 'pods'], readerConfig);
   assert.equal(denied.stdout.trim(), 'no');

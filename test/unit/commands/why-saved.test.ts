@@ -4,7 +4,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli.ts';
 import { FactsRecorder } from '../../../src/app/record-facts.ts';
@@ -14,6 +13,10 @@ import { formatStatusLine, formatStatusFile, parseStatusFile } from '../../../sr
 import { ev, NOW, ago } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';
 import { node, pod, terminated, waiting } from '../../support/status-objects.ts';
+import { scratchDir } from '../../support/tmp.ts';
+
+/** This file's temporary folders live under one, removed when the file ends. */
+const SCRATCH = scratchDir('why-saved');
 
 const HEADER = JSON.stringify({ kind: 'EvtimelineRecord', version: 1, context: 'lab', server: 'https://127.0.0.1:6443', namespace: 'shop', filter: {}, startedAt: ago(300) });
 const kubelet = ev({ namespace: 'shop', kind: 'Pod', apiVersion: 'v1', objectName: 'web-1', objectUid: 'uid-web-1', type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container app in pod web-1_shop(uid-web-1)', component: 'kubelet', count: 4, first: 200, last: 30 });
@@ -23,7 +26,7 @@ const observation = (event: unknown) => JSON.stringify({ observedAt: ago(30), ty
 const oomPod = podFacts(pod({ containers: [{ limits: { memory: '20Mi' }, restartCount: 5, lastState: terminated('OOMKilled', 137), state: waiting('CrashLoopBackOff', 'back-off 40s restarting failed container=app') }] }));
 
 function folder(): string {
-  return mkdtempSync(join(tmpdir(), 'why-saved-'));
+  return mkdtempSync(join(SCRATCH, 'case-'));
 }
 
 async function incident(argv: string[]) {
