@@ -17,6 +17,9 @@ import { KUBECTL_TABLE, OWN_CASES } from '../fixtures/jsonpath/cases.ts';
 import type { JsonPathCase } from '../fixtures/jsonpath/cases.ts';
 import { scratchDir } from '../support/tmp.ts';
 
+/** The template files of the -o jsonpath-file forms; made at the top level, as scratchDir asks, so the file's end removes it. */
+const FORMS = scratchDir('jsonpath-forms');
+
 interface Answer {
   output: string;
   error?: string;
@@ -118,7 +121,7 @@ test("templates over the plugin's -o json of the lab: the plugin's -o jsonpath o
 
 test('incident and type-audit, -o jsonpath-file, -o jsonpath --template and -o jsonpath-as-json: each equals client-go on the verb\'s own -o json', async () => {
   await labNamespace();
-  const dir = scratchDir('jsonpath-forms');
+  const dir = FORMS;
   const cases: Array<{ verb: string[]; template: string; forms: string[][]; outputJson?: boolean; exit?: number }> = [
     {
       verb: ['incident'],
