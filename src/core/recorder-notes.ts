@@ -160,6 +160,8 @@ export function recorderNotes(events: Event[]): RecorderNotes {
  */
 export function recorderNotesFor(all: Event[], shown: Event[]): RecorderNotes {
   const notes = recorderNotes(all);
+  // `shown` is chosen from `all`: as many means every one, and every note stays (no key made per event).
+  if (shown.length === all.length) return notes;
   const keys = new Set(shown.map(spamKey));
   const visible = new Set(shown);
   return {
