@@ -348,9 +348,10 @@ export interface EventSource {
    * collector with them): a record's every observation but its DELETED lines (they repeat a version
    * already written), a collector's every log record; one each for the live cluster, a capture or a
    * list. Narrowed to the source's namespace as read() is. Null: the input holds no event objects (a
-   * stable table).
+   * stable table). Several contexts: `unanswered` is told those that did not answer (their versions
+   * are missing); it throws only when none answers.
    */
-  versions(): Promise<EventVersion[] | null>;
+  versions(opts?: { unanswered?: (who: Unanswered[]) => void }): Promise<EventVersion[] | null>;
   /** the live objects the events are about; null for a saved input (nothing live to ask) */
   readonly objects: ObjectDirectory | null;
   /**
