@@ -3,7 +3,7 @@
 // versions read. Of two versions the newer wins (core/versions.ts), else the later one, as the
 // record's fold (src/io/record-stream.ts) keeps them; keyed by uid, else by eventIdentity.
 import { normaliseEvent } from '../core/event.ts';
-import type { Event } from '../core/event.ts';
+import type { Event, EventCluster } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
 import { keptVersions } from '../core/keep.ts';
 import type { Keep } from '../core/keep.ts';
@@ -19,6 +19,8 @@ export class LatestFold {
   private readonly raws: Json[] | null;
   /** the rank of each kept version's writer, by slot: on a tie the higher rank stays */
   private readonly ranks: number[] = [];
+  /** with `raw`: the context of each kept version, by slot, where one was named */
+  private readonly contexts: (string | undefined)[] = [];
 
   constructor(keep: Keep, raw = false) {
     this.kept = keptVersions(keep);
@@ -28,10 +30,14 @@ export class LatestFold {
   /**
    * `rank`: how much the writer keeps. Two writers of one version tie (same count and time, one of
    * them without a resourceVersion: the k8s_events receiver); the copy with more fields then stays.
+   * `cluster`: where the version came from (a collector's file of several contexts): a uid in two
+   * clusters is two events.
    */
-  add(raw: Json, rank = 0): void {
+  add(raw: Json, rank = 0, cluster?: EventCluster): void {
     const event = normaliseEvent(raw);
-    const key = event.uid !== '' ? event.uid : eventIdentity(event);
+    const own = event.uid !== '' ? event.uid : eventIdentity(event);
+    if (cluster !== undefined) event.cluster = cluster;
+    const key = cluster === undefined || own === '' ? own : `${cluster.context}\u0000${own}`;
     // An event with nothing to tell it apart by (no uid, no name) is kept as it is.
     const map = event.uid !== '' ? this.byUid : this.byOther;
     const at = key === '' ? undefined : map.get(key);
@@ -48,7 +54,10 @@ export class LatestFold {
   private keep(slot: number, event: Event, raw: Json, rank: number): void {
     this.kept.keep(slot, event);
     this.ranks[slot] = rank;
-    if (this.raws !== null) this.raws[slot] = raw;
+    if (this.raws !== null) {
+      this.raws[slot] = raw;
+      this.contexts[slot] = event.cluster?.context;
+    }
   }
 
   /** the events kept, in the order each first appeared */
@@ -64,5 +73,10 @@ export class LatestFold {
   /** with `raw`: the kept versions' raw objects, in the same order */
   rawEvents(): Json[] {
     return this.raws ?? [];
+  }
+
+  /** with `raw`: the context of each raw object ('' where none was named) */
+  rawContexts(): string[] {
+    return (this.raws ?? []).map((_, slot) => this.contexts[slot] ?? '');
   }
 }

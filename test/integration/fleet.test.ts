@@ -445,6 +445,24 @@ test('export --otlp across contexts: each log record carries its context as k8s.
     const expected: Record<string, string[]> = {};
     for (const context of ['east', 'west', 'south']) expected[context] = await kubectlNames(context);
     assert.deepEqual(sent, expected);
+    // Read back with --from, the collector's file gives each record its context again: the CONTEXT
+    // column with each context's rows as kubectl events --context X prints them, the incident's clusters.
+    const read = await evtimeline(['--from', collector.output], kubeconfig);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^CONTEXT\s+NAMESPACE\s+FIRST SEEN\s+LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+FROM\s+MESSAGE\n/);
+    for (const context of ['east', 'west', 'south']) assert.deepEqual(rowsOfContext(read.stdout, context), await kubectlEvents(context), context);
+    type Standing = { clusters: { standing: { context: string; server: string; namespace: string | null; events: number }[]; shared: { clusters: string[] }[] } };
+    const incident = JSON.parse((await evtimeline(['incident', '--from', collector.output, '-o', 'json'], kubeconfig)).stdout) as Standing;
+    const liveIncident = JSON.parse((await evtimeline(['incident', '--context', 'east,west,south', '-o', 'json'], kubeconfig)).stdout) as Standing;
+    const byContext = (doc: Standing) => doc.clusters.standing.map((s) => `${s.context} ${s.namespace} ${s.events}`).sort();
+    assert.deepEqual(byContext(incident), byContext(liveIncident));
+    assert.deepEqual(incident.clusters.standing.map((s) => s.server), ['', '', '']);
+    assert.deepEqual(incident.clusters.shared.map((g) => [...g.clusters].sort()), liveIncident.clusters.shared.map((g) => [...g.clusters].sort()));
+    assert.match((await evtimeline(['incident', '--from', collector.output], kubeconfig)).stdout, /^ {2}BackOff on Pod\/web-<n>: in 2 of 3 clusters \((east, west|west, east)\)\.$/m);
+    // --compare cannot pair them with a live read: the file names no API server.
+    const compare = await evtimeline(['--from', collector.output, '--compare'], kubeconfig);
+    assert.equal(compare.code, 2, compare.stderr);
+    assert.match(compare.stderr, /names its clusters \(k8s\.cluster\.name\) but not their API servers/);
     // A record of several contexts back-filled: each version under the context it was recorded from.
     const file = join(dir, 'three.jsonl');
     const again = await startCollector();
@@ -457,6 +475,10 @@ test('export --otlp across contexts: each log record carries its context as k8s.
       for (const names of Object.values(recorded)) names.sort();
       assert.deepEqual(byCluster(await again.readOutput()), recorded);
       assert.deepEqual(Object.keys(recorded).sort(), ['east', 'south', 'west']);
+      // Read back, the collector's file tells the record's events under their contexts.
+      type Item = { context: string; name: string; reason: string; namespace: string; count: number };
+      const strip = (text: string) => (JSON.parse(text) as Item[]).map(({ context, name, reason, namespace, count }) => `${context} ${namespace}/${name} ${reason} ${count}`).sort();
+      assert.deepEqual(strip((await evtimeline(['--from', again.output, '-o', 'json'], kubeconfig)).stdout), strip((await evtimeline(['--from', file, '-o', 'json'], kubeconfig)).stdout));
     } finally {
       await again.close();
     }
