@@ -34,7 +34,11 @@ export class LatestFold {
    * clusters is two events.
    */
   add(raw: Json, rank = 0, cluster?: EventCluster): void {
-    const event = normaliseEvent(raw);
+    this.addEvent(normaliseEvent(raw), rank, raw, cluster);
+  }
+
+  /** `event` normalised already (a store's row read straight into one); `raw` kept only with `raw`. */
+  addEvent(event: Event, rank = 0, raw: Json = {}, cluster?: EventCluster): void {
     const own = event.uid !== '' ? event.uid : eventIdentity(event);
     if (cluster !== undefined) event.cluster = cluster;
     const key = cluster === undefined || own === '' ? own : `${cluster.context}\u0000${own}`;
