@@ -9,7 +9,8 @@
 //   `couldn't find key %v in ConfigMap %v/%v`                pkg/kubelet/kubelet_pods.go:895,922
 import type { Event } from './event.ts';
 import type { Cause, Evidence } from './cause-types.ts';
-import type { ContainerFacts, PodFacts, ProbeFacts, StateFacts } from './facts.ts';
+import { lastExit } from './facts.ts';
+import type { ContainerFacts, PodFacts, ProbeFacts } from './facts.ts';
 
 const IMAGE_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'RegistryUnavailable', 'SignatureValidationFailed']);
 
@@ -35,13 +36,6 @@ function field(pod: PodFacts, path: string, value: string | number | null): Evid
 
 function eventEvidence(ev: Event): Evidence {
   return { from: 'event', object: `${ev.object.kind}/${ev.object.name}`, namespace: ev.namespace, path: ev.name, value: `${ev.reason}: ${ev.message}` };
-}
-
-/** The terminated state that tells why the container last stopped: the current one, else the last. */
-function lastExit(c: ContainerFacts): { state: StateFacts; which: 'state' | 'lastState' } | null {
-  if (c.state?.state === 'terminated') return { state: c.state, which: 'state' };
-  if (c.lastState?.state === 'terminated') return { state: c.lastState, which: 'lastState' };
-  return null;
 }
 
 function base(pod: PodFacts, at: number | null): Pick<Cause, 'object' | 'alike' | 'at' | 'events'> {
@@ -171,7 +165,7 @@ function containerCauses(pod: PodFacts, c: ContainerFacts, events: Event[]): Cau
         if (waiting?.reason === 'CrashLoopBackOff') evidence.push(field(pod, `${sf}.state.waiting.reason`, waiting.reason));
         evidence.push(...backOff.map(eventEvidence));
         const words = c.lastWords ?? [];
-        if (words.length > 0) evidence.push({ from: 'log', object: podRef(pod), namespace: pod.namespace, path: `pods/log?container=${c.name}&previous=true`, value: words.join('\n') });
+        if (words.length > 0) evidence.push({ from: 'log', object: podRef(pod), namespace: pod.namespace, path: `pods/log?container=${c.name}&previous=${exit.which === 'lastState'}`, value: words.join('\n') });
         causes.push({
           ...base(pod, at),
           events: backOff.map((ev) => ev.name),

@@ -37,8 +37,24 @@ export interface ContainerFacts {
   requests: Record<string, string>;
   limits: Record<string, string>;
   probes: ProbeFacts[];
-  /** the last lines the previous instance logged (pods/log previous, tailLines), when read */
+  /** the last lines the instance of lastExit logged (pods/log, tailLines), when read */
   lastWords?: string[];
+}
+
+/**
+ * The terminated state that tells why the container last stopped, and whose log holds its last
+ * words: the current instance while it has exited and waits to be restarted (its log is
+ * `pods/log` without `previous`), else the previous one (`previous=true`). In that wait the status's
+ * lastState still names the instance before, which the kubelet has already removed: on each
+ * ContainerDied it keeps only the newest dead container (pkg/kubelet/pod_container_deletor.go,
+ * minDeadContainerInPod = 1), so `previous=true` answers "unable to retrieve container logs"
+ * (pkg/kubelet/kuberuntime/kuberuntime_container.go GetContainerLogs) until the next sync, a whole
+ * back-off later (pod_workers.go completeWork), rewrites lastState.
+ */
+export function lastExit(c: ContainerFacts): { state: StateFacts; which: 'state' | 'lastState' } | null {
+  if (c.state?.state === 'terminated') return { state: c.state, which: 'state' };
+  if (c.lastState?.state === 'terminated') return { state: c.lastState, which: 'lastState' };
+  return null;
 }
 
 interface Condition {

@@ -7,7 +7,7 @@
 import type { Event } from '../core/event.ts';
 import { asObject, isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
-import { factsOf, nodeFacts, nodeWithPods, podFacts } from '../core/facts.ts';
+import { factsOf, lastExit, nodeFacts, nodeWithPods, podFacts } from '../core/facts.ts';
 import type { FactGap, FactSet, NodeFacts, ObjectFacts, PodFacts } from '../core/facts.ts';
 import { parseQuotaRefusal } from '../core/causes-workloads.ts';
 import { ApiError, apiRequest, openStream, PAGE_SIZE } from './http.ts';
@@ -31,7 +31,7 @@ const COLLECTIONS: Record<string, { root: string; resource: string }> = {
 
 /** Requests at once to the API server (a few, as the ownership lists do). */
 const CONCURRENCY = 4;
-/** Last words: lines of each previous instance, containers read, bytes a log answer may bring. */
+/** Last words: lines of each exited instance, containers read, bytes a log answer may bring. */
 const LOG_LINES = 5;
 const LOG_CONTAINERS = 10;
 const LOG_BYTES = 4096;
@@ -183,14 +183,14 @@ function nodeReading(target: KubeTarget, events: Event[], early: Promise<Early<N
   };
 }
 
-/** The container instance whose words tell why it exits: the previous one of a restarted container, else the current, terminated one. */
+/** The container instance whose words tell why it exits: the one whose exit the Why tells (core/facts.ts lastExit). */
 function exitsToRead(pods: PodFacts[]): { pod: PodFacts; container: string; previous: boolean }[] {
   const out: { pod: PodFacts; container: string; previous: boolean }[] = [];
   for (const pod of pods) {
     for (const c of pod.containers) {
-      const last = c.restartCount > 0 ? c.lastState : c.state;
-      if (last?.state !== 'terminated' || last.exitCode === 0 || last.exitCode === null || last.reason === 'OOMKilled') continue;
-      out.push({ pod, container: c.name, previous: c.restartCount > 0 });
+      const exit = lastExit(c);
+      if (exit === null || exit.state.exitCode === 0 || exit.state.exitCode === null || exit.state.reason === 'OOMKilled') continue;
+      out.push({ pod, container: c.name, previous: exit.which === 'lastState' });
     }
   }
   return out.slice(0, LOG_CONTAINERS);

@@ -1,6 +1,10 @@
 // The jsonpath port against client-go's jsonpath itself: every case of kubectl's table and ours,
 // and templates over the plugin's own -o json of a real namespace, run through both on the same
 // document and compared byte for byte (the oracle is `controlplane jsonpath`, test/controlplane).
+// The namespace is read once, by `capture`, and every pair of reads (-o json for client-go, -o
+// jsonpath for ours) is made from that capture: the lab's Pending Pod gets a new FailedScheduling
+// whenever the scheduler retries it (on any change of the cluster's nodes or Pods, other files'
+// included), so two live reads of the namespace may see two different documents.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -19,6 +23,8 @@ import { scratchDir } from '../support/tmp.ts';
 
 /** The template files of the -o jsonpath-file forms; made at the top level, as scratchDir asks, so the file's end removes it. */
 const FORMS = scratchDir('jsonpath-forms');
+/** The lab's capture, read by every test below that compares two reads; made at the top level likewise. */
+const CAPTURES = scratchDir('jsonpath-capture');
 
 interface Answer {
   output: string;
@@ -84,23 +90,28 @@ test("kubectl's table and our own cases print byte for byte what client-go's jso
 
 let cp: ControlPlane;
 let ns: string;
+/** `--from` the lab's capture: what every read that is compared with another is made from. */
+const frozen = () => ['--from', join(CAPTURES, 'lab')];
 
 let lab: Promise<void> | undefined;
-/** The lab played once in a namespace of its own, for the tests below. */
+/** The lab played once in a namespace of its own, then captured once, for the tests below. */
 function labNamespace(): Promise<void> {
   lab ??= (async () => {
     cp = await sharedControlPlane();
     ns = await freshNamespace(cp.kubeconfig, 'jsonpath');
-    await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: scratchDir('jsonpath-lab') });
+    await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: join(CAPTURES, 'played') });
+    const captured = await evtimeline(['capture', '-n', ns, join(CAPTURES, 'lab')], cp.kubeconfig);
+    assert.equal(captured.code, 0, captured.stderr);
   })();
   return lab;
 }
 
 test("templates over the plugin's -o json of the lab: the plugin's -o jsonpath output equals client-go's on that document", async () => {
   await labNamespace();
-  const json = await evtimeline(['-n', ns, '-o', 'json'], cp.kubeconfig);
+  const json = await evtimeline([...frozen(), '-o', 'json'], cp.kubeconfig);
   assert.equal(json.code, 0, json.stderr);
   const document = JSON.parse(json.stdout) as unknown;
+  assert.ok(Array.isArray(document) && document.some((e) => (e as { type?: string }).type === 'Warning'), 'the lab has events, warnings among them');
   const templates = [
     '{range [*]}{.type}{"\\t"}{.reason}{"\\t"}{.object.kind}/{.object.name}{"\\t"}{.count}{"\\n"}{end}',
     '{[?(@.type=="Warning")].message}',
@@ -112,7 +123,7 @@ test("templates over the plugin's -o json of the lab: the plugin's -o jsonpath o
   ];
   const answers = await oracle(templates.map((template) => ({ template, doc: document, allowMissingKeys: true, outputJson: false })));
   for (const [i, template] of templates.entries()) {
-    const plugin = await evtimeline(['-n', ns, '-o', `jsonpath=${template}`], cp.kubeconfig);
+    const plugin = await evtimeline([...frozen(), '-o', `jsonpath=${template}`], cp.kubeconfig);
     assert.equal(plugin.code, 0, plugin.stderr);
     assert.equal(answers[i]!.error, undefined, template);
     assert.equal(plugin.stdout, answers[i]!.output, template);
@@ -134,7 +145,7 @@ test('incident and type-audit, -o jsonpath-file, -o jsonpath --template and -o j
     { verb: [], template: '{range [*]}{.name}{"\\n"}{end}', forms: [['-o', 'jsonpath', '--template', 'TEMPLATE'], ['-o', 'jsonpath-file', '--template', 'FILE']] },
   ];
   for (const [i, c] of cases.entries()) {
-    const json = await evtimeline([...c.verb, '-n', ns, '-o', 'json'], cp.kubeconfig);
+    const json = await evtimeline([...c.verb, ...frozen(), '-o', 'json'], cp.kubeconfig);
     assert.equal(json.code, c.exit ?? 0, json.stderr);
     const [want] = await oracle([{ template: c.template, doc: JSON.parse(json.stdout) as unknown, allowMissingKeys: true, outputJson: c.outputJson ?? false }]);
     assert.equal(want!.error, undefined, c.template);
@@ -143,7 +154,7 @@ test('incident and type-audit, -o jsonpath-file, -o jsonpath --template and -o j
     writeFileSync(file, c.template);
     for (const form of c.forms) {
       const args = form.map((a) => a.replace('TEMPLATE', c.template).replace('FILE', file));
-      const r = await evtimeline([...c.verb, '-n', ns, ...args], cp.kubeconfig);
+      const r = await evtimeline([...c.verb, ...frozen(), ...args], cp.kubeconfig);
       assert.equal(r.code, c.exit ?? 0, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, want!.output, `${c.verb.join(' ')} ${args.join(' ')}`);
     }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCauses } from '../../../src/core/causes.ts';
 import { parseFailedScheduling } from '../../../src/core/causes-nodes.ts';
-import { factsOf, nodeFacts, podFacts } from '../../../src/core/facts.ts';
+import { factsOf, lastExit, nodeFacts, podFacts } from '../../../src/core/facts.ts';
 import type { FactSet, ObjectFacts } from '../../../src/core/facts.ts';
 import type { Event } from '../../../src/core/event.ts';
 import { parseQuantity, formatQuantity } from '../../../src/core/quantity.ts';
@@ -46,6 +46,22 @@ test('a container that keeps exiting says its code, termination message and last
   const evidence = findCauses(facts(c), []).causes[0]?.evidence.map((e) => e.path);
   assert.ok(evidence?.includes('pods/log?container=app&previous=true'));
   assert.ok(evidence?.includes('status.containerStatuses[app].lastState.terminated.message'));
+});
+
+test('a container that has just exited again, waiting out its back-off: its exit and its words are the current instance\'s (pods/log without previous)', () => {
+  // What the kubelet writes between an exit and the next sync (pkg/kubelet/kubelet_pods.go
+  // convertToAPIContainerStatuses): state terminated (the instance that just exited), lastState the
+  // one before, which the kubelet has already removed (pod_container_deletor.go keeps one dead container).
+  const c = podFacts(pod({ containers: [{ restartCount: 2, lastState: terminated('Error', 1, 40), state: terminated('Error', 3, 5) }] }));
+  const exit = c.containers[0] === undefined ? null : lastExit(c.containers[0]);
+  assert.equal(exit?.which, 'state');
+  assert.equal(exit?.state.exitCode, 3);
+  const app = c.containers[0];
+  if (app !== undefined) app.lastWords = ['fatal: cannot reach db:5432'];
+  assert.deepEqual(lines(facts(c), []), ['Pod/web-1: container app keeps exiting with code 3 (Error), restarted 2 times; its last words: "fatal: cannot reach db:5432".']);
+  const evidence = findCauses(facts(c), []).causes[0]?.evidence.map((e) => e.path);
+  assert.ok(evidence?.includes('pods/log?container=app&previous=false'), (evidence ?? []).join('\n'));
+  assert.ok(!evidence?.some((e) => e.includes('previous=true')), (evidence ?? []).join('\n'));
 });
 
 test('an exit code above 128 names the signal it probably stands for; a written signal is stated', () => {
