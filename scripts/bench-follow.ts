@@ -275,6 +275,10 @@ async function main(): Promise<void> {
   const informerBinary = await ensureGoBinary({ name: 'informer', sourceDir: join(here, 'informer'), ldflags: '-s -w', log: (m: string) => process.stderr.write(`informer: ${m}\n`) });
   const ws = await Workspace.open('bench-follow', opts.kubectl);
   const children: ChildProcessWithoutNullStreams[] = [];
+  // Ctrl-C: the workspace stops the control plane and exits; the readers go with it.
+  process.once('exit', () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGINT');
+  });
   const stopTail = new AbortController();
   const pools: Api[] = [];
   try {
