@@ -26,8 +26,9 @@
 // A benchmark, not a test: it fails nothing, but it ends with verdict lines against issue 27's
 // goal (per reader: 0 lost, 0 duplicated, VmRSS from minute 5 to the end within 10% of its lowest;
 // flatness is only judged from 10 minutes on, as a shorter run has too few minutes after the
-// events the server holds level off), and the highest rate each reader kept up with. Needs Go (the control plane and the informer are
-// built from Go modules into ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/).
+// events the server holds level off), and the highest rate each reader kept up with. Needs Go
+// (the control plane and the informer are built from Go modules into
+// ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/).
 //
 //   node --import tsx scripts/bench-follow.ts [--minutes 30] [--rate 50] [--namespaces 5]
 //       [--ramp-seconds 30] [--event-ttl 3m] [--kubectl PATH] [--plugin PATH]
@@ -391,6 +392,7 @@ async function main(): Promise<void> {
       const best = { record: 0, informer: 0, watch: 0 };
       for (const k of Object.keys(best) as (keyof typeof best)[]) if (keptUp(tallies[k], first, longEnd)) best[k] = opts.rate;
       const tried: string[] = [];
+      const rateText = (n: number): string => (n === 0 ? `under ${opts.rate}/s (none of the rates tried)` : `${n}/s`);
       let ended = '';
       // 8 pools of 32 connections: the driver's own latency is not what limits the rate.
       pools.push(...Array.from({ length: 8 }, () => new Api(cp)));
@@ -442,7 +444,7 @@ async function main(): Promise<void> {
       }
       console.log(
         `\nhighest rate kept up with (nothing missing 5 s after the last create, p99 lag <= 2 s; ${opts.rate}/s for ${opts.minutes} min, then ${opts.rampSeconds} s at ${tried.join(', ')}/s): ` +
-          `record ${best.record}/s, the informer (reference) ${best.informer}/s, -w ${best.watch}/s; the ramp ended: ${ended}`,
+          `record ${rateText(best.record)}, the informer (reference) ${rateText(best.informer)}, -w ${rateText(best.watch)}; the ramp ended: ${ended}`,
       );
     }
   } finally {
