@@ -30,7 +30,11 @@ export class LatestFold {
    * them without a resourceVersion: the k8s_events receiver); the copy with more fields then stays.
    */
   add(raw: Json, rank = 0): void {
-    const event = normaliseEvent(raw);
+    this.addEvent(normaliseEvent(raw), rank, raw);
+  }
+
+  /** `event` normalised already (a store's row read straight into one); `raw` kept only with `raw`. */
+  addEvent(event: Event, rank = 0, raw: Json = {}): void {
     const key = event.uid !== '' ? event.uid : eventIdentity(event);
     // An event with nothing to tell it apart by (no uid, no name) is kept as it is.
     const map = event.uid !== '' ? this.byUid : this.byOther;

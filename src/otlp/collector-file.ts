@@ -183,7 +183,7 @@ export interface StoredShape {
 }
 
 /** A decimal integer's text as a number; undefined for anything else. */
-function intOfText(value: unknown): number | undefined {
+export function intOfText(value: unknown): number | undefined {
   if (typeof value === 'number') return value;
   return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : undefined;
 }
