@@ -12,7 +12,8 @@ import { SlotIndex } from './slot-index.ts';
 
 export class LatestFold {
   private readonly kept;
-  private readonly byUid = new SlotIndex();
+  // The uids are the kept versions' own (keep.ts uidIs): the index keeps no second copy.
+  private readonly byUid = new SlotIndex((slot, uid) => this.kept.uidIs(slot, uid));
   private readonly byOther = new SlotIndex();
   private slots = 0;
   /** with `raw`: the raw object of each kept version, by slot */
@@ -40,7 +41,7 @@ export class LatestFold {
     const map = event.uid !== '' ? this.byUid : this.byOther;
     const at = key === '' ? undefined : map.get(key);
     if (at === undefined) {
-      if (key !== '') map.set(key, this.slots);
+      if (key !== '') map.set(key, this.slots, map === this.byUid);
       this.keep(this.slots, event, raw, rank);
       this.slots += 1;
       return;
