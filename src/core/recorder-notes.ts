@@ -162,6 +162,8 @@ export function recorderNotes(events: Event[]): RecorderNotes {
  */
 export function recorderNotesFor(all: Event[], shown: Event[]): RecorderNotes {
   const notes = recorderNotes(all);
+  // `shown` is chosen from `all`: as many means every one, and every note stays (no key made per event).
+  if (shown.length === all.length) return notes;
   const spam = new Map<string, SpamNote>();
   for (const n of notes.spam) spam.set(spamKey({ reporter: n.reporter, instance: n.instance, object: n.object, type: n.type } as Event), n);
   const own = new Set<Event>([...notes.combined, ...notes.series].map((n) => n.event));
