@@ -57,6 +57,15 @@ function endOfItem(text: string, from: number, depth: number, inString: boolean,
   return -(1 + depth * 4 + (inString ? 2 : 0) + (escaped ? 1 : 0));
 }
 
+/** The longest an item is held waiting for its marker before the scan takes over (events are 1-2 KiB). */
+const JUMP_LIMIT = 256 * 1024;
+
+/** `},{"key":` for an item that starts `{"key":` (a plain key), else null: nothing to jump to. */
+function markerOf(item: string): string | null {
+  const m = /^\{"([^"\\]{1,64})":/.exec(item);
+  return m === null ? null : `},{"${m[1]}":`;
+}
+
 /** Where the scan is: before any byte but spaces, in an answer that is not an object, in the object outside its items, inside the items array, past the object's end. */
 type Region = 'start' | 'whole' | 'head' | 'items' | 'done';
 
@@ -80,15 +89,28 @@ class Reader implements ListItemReader {
   private item: string[] | null = null;
   private itemInString = false;
   private itemEscaped = false;
+  // Jumping from item to item (see the top): the marker learnt from the first item, the text held
+  // from the current item's `{` while its marker has not come, and how much of it was searched.
+  private marker: string | null | undefined = undefined;
+  private pending: string | null = null;
+  private searched = 0;
+  /** the next item is scanned, not jumped over: its jump failed */
+  private scanNext = false;
 
   constructor(private readonly h: Handlers) {}
 
   push(chunk: Buffer): void {
-    this.scan(this.decoder.write(chunk));
+    const text = this.decoder.write(chunk);
+    if (this.pending !== null) this.jump(this.pending + text);
+    else this.scan(text);
   }
 
   end(): unknown {
-    this.scan(this.decoder.end());
+    const text = this.decoder.end();
+    // No more text to jump in: the scan reads the rest.
+    this.marker = null;
+    if (this.pending !== null) this.scanFromItem(this.pending + text);
+    else this.scan(text);
     if (this.region === 'whole' || this.region === 'start') return this.h.parse(this.head.join(''));
     if (this.region !== 'done') throw this.h.notJson();
     return this.h.parse(this.head.join(''));
@@ -111,6 +133,47 @@ class Reader implements ListItemReader {
       if (run % 2 === 0) return q + 1;
       at = q + 1;
     }
+  }
+
+  /**
+   * `text` starts at an item's `{`, between items: each item whose marker has come is parsed at
+   * it; the item the text ends in is held until the next chunk.
+   */
+  private jump(text: string): void {
+    const marker = this.marker as string;
+    let from = 0;
+    for (;;) {
+      const at = text.indexOf(marker, from + Math.max(1, this.searched));
+      if (at < 0) {
+        if (text.length - from > JUMP_LIMIT) {
+          this.scanFromItem(text.slice(from));
+          return;
+        }
+        this.pending = text.slice(from);
+        this.searched = Math.max(0, this.pending.length - marker.length + 1);
+        return;
+      }
+      this.searched = 0;
+      let item: unknown;
+      try {
+        item = this.h.parse(text.slice(from, at + 1));
+      } catch {
+        this.scanFromItem(text.slice(from));
+        return;
+      }
+      this.pending = null;
+      this.expect = 'item';
+      this.h.each(item);
+      from = at + 2;
+    }
+  }
+
+  /** The scan takes over at an item's `{` (its marker did not come, or did not end it). */
+  private scanFromItem(text: string): void {
+    this.pending = null;
+    this.searched = 0;
+    this.scanNext = true;
+    this.scan(text);
   }
 
   private keyName(raw: string): string {
@@ -148,7 +211,9 @@ class Reader implements ListItemReader {
         this.item = null;
         itemFrom = -1;
         this.expect = 'separator';
-        this.h.each(this.h.parse(parts.length === 1 ? (parts[0] as string) : parts.join('')));
+        const whole = parts.length === 1 ? (parts[0] as string) : parts.join('');
+        if (this.marker === undefined) this.marker = markerOf(whole);
+        this.h.each(this.h.parse(whole));
         i = end;
         continue;
       }
@@ -193,6 +258,11 @@ class Reader implements ListItemReader {
           headFrom = i;
         } else if (c === COMMA && this.expect === 'separator') this.expect = 'item';
         else if (c === OPEN_OBJECT && this.expect !== 'separator') {
+          if (this.marker && !this.scanNext) {
+            this.jump(text.slice(i));
+            return;
+          }
+          this.scanNext = false;
           this.item = [];
           itemFrom = i;
           this.depth = 3;

@@ -6,17 +6,17 @@
 // those of a collector's file (src/otlp/collector-file.ts): our export (every field) and the contrib
 // k8s_events receiver through its otlphttp exporter (no series, no resourceVersion; a reporter only
 // from newer releases). Anything else (an application's logs in the same store) is skipped.
-import { isObject, stringOnly } from '../core/json.ts';
+import { isObject, stringOnly, stringOrNumber } from '../core/json.ts';
+import { normaliseEvent, parseTime } from '../core/event.ts';
+import type { Event } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
 import type { OtlpWriter } from '../core/source.ts';
 import { K8S, OUR, SCOPE_NAME } from '../otlp/logs.ts';
-import { fromAttributes, K8S_REPORTING } from '../otlp/collector-file.ts';
+import { fromAttributes, intOfText, K8S_REPORTING, parseGoTimeString } from '../otlp/collector-file.ts';
 
 interface StoredVersion {
   event: Json;
   writer: OtlpWriter;
-  /** epoch ms of the row's _time: the writer's timestamp (eventTime, else lastTimestamp) */
-  at: number | null;
 }
 
 /** RFC 3339 with up to nine fractional digits as nanoseconds since the epoch (a decimal string); '' when it does not parse. */
@@ -30,11 +30,20 @@ export function rfc3339ToNanos(text: string): string {
   return (BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'))).toString();
 }
 
+/**
+ * Every field a row is read by (rowToVersion, fromAttributes, keptReporter): the rows are asked for
+ * these alone (`| fields ...`). A row of our export is about 1,270 bytes of JSON, 280 of them
+ * `_stream` (the resource's attributes once more), `_stream_id`, `scope.version` and
+ * `severity_number`, which nothing reads; each byte asked for is one the server writes and the
+ * reader parses (docs/victorialogs/logsql.md, "fields pipe"). A field a row lacks is left out of the
+ * answer, as every empty one is (keyConcepts.md: "Empty values are treated the same as missing").
+ */
+export const ROW_FIELDS: readonly string[] = ['_msg', '_time', 'severity_text', 'scope.name', ...Object.values(OUR), ...Object.values(K8S), ...Object.values(K8S_REPORTING)];
+
 /** A stored row as an event version, or null when it is not about a Kubernetes event. */
 export function rowToVersion(row: Json): StoredVersion | null {
-  const ours = row['scope.name'] === SCOPE_NAME && typeof row[OUR.namespace] === 'string';
-  const receiver = !ours && typeof row[K8S.eventUid] === 'string' && typeof row[K8S.reason] === 'string';
-  if (!ours && !receiver) return null;
+  const writer = writerOf(row);
+  if (writer === null) return null;
   const time = stringOnly(row._time);
   const record: Json = {
     body: { stringValue: stringOnly(row._msg) },
@@ -45,8 +54,79 @@ export function rowToVersion(row: Json): StoredVersion | null {
   if (ms === undefined) record.timeUnixNano = rfc3339ToNanos(time);
   // The row is read as it came (its ints as text): a row changed in place costs V8 a new map per row.
   const stored = ms === undefined ? { textInts: true } : { textInts: true, time: ms === null ? undefined : new Date(ms).toISOString() };
-  const at = Date.parse(time);
-  return { event: fromAttributes(row, record, row, stored), writer: ours ? 'evtimeline' : 'k8s_events', at: Number.isNaN(at) ? null : at };
+  return { event: fromAttributes(row, record, row, stored), writer };
+}
+
+/** Which writer a row is from; null when it is not about a Kubernetes event (as rowToVersion tells). */
+function writerOf(row: Json): OtlpWriter | null {
+  if (row['scope.name'] === SCOPE_NAME && typeof row[OUR.namespace] === 'string') return 'evtimeline';
+  return typeof row[K8S.eventUid] === 'string' && typeof row[K8S.reason] === 'string' ? 'k8s_events' : null;
+}
+
+/**
+ * A stored row as the normalised event, for a fold that keeps no raw version: what
+ * normaliseEvent(rowToVersion(row).event) is (a property test holds them equal), without the raw
+ * Event, its four nested objects and their compacted copies made per row and dropped at once:
+ * for 220,000 rows that was a fifth of the reader's CPU and much of its garbage. A _time outside
+ * 1971-2553 (before the epoch, or past 64 bits of nanoseconds, which the collector file's reader
+ * refuses) goes rowToVersion's way.
+ */
+export function rowToEvent(row: Json): { event: Event; writer: OtlpWriter } | null {
+  const writer = writerOf(row);
+  if (writer === null) return null;
+  const time = stringOnly(row._time);
+  if (!(time >= '1971' && time < '2554')) {
+    const version = rowToVersion(row) as StoredVersion;
+    return { event: normaliseEvent(version.event), writer };
+  }
+  // As fromAttributes tells them: by the field alone (a receiver's row could carry it too).
+  const ours = OUR.namespace in row;
+  const text = (key: string): string => stringOrNumber(row[key]);
+  const severity = stringOnly(row.severity_text);
+  const created = parseTime(parseGoTimeString(row[K8S.startTime]));
+  const count = positiveInt(intOfText(row[K8S.count]));
+  let eventTime: number | null = null;
+  let firstSeen: number | null;
+  let lastSeen: number | null;
+  let seriesCount: number | null = null;
+  let seriesStyle = false;
+  if (ours) {
+    eventTime = parseTime(text(OUR.eventTime));
+    firstSeen = eventTime ?? parseTime(text(OUR.firstTimestamp)) ?? created;
+    const series = intOfText(row[OUR.seriesCount]);
+    const lastObserved = text(OUR.seriesLastObserved);
+    seriesCount = positiveInt(series);
+    seriesStyle = eventTime !== null || series !== undefined || lastObserved !== '';
+    lastSeen = parseTime(lastObserved) ?? parseTime(text(OUR.lastTimestamp)) ?? firstSeen;
+  } else {
+    // The receiver's one timestamp is its last (fromAttributes: lastTimestamp).
+    firstSeen = created;
+    const ms = timeMs(time);
+    lastSeen = (ms === null || ms === undefined ? null : parseTime(new Date(ms).toISOString())) ?? firstSeen;
+  }
+  const namespace = ours ? text(OUR.namespace) : text(K8S.namespace);
+  const event: Event = {
+    uid: text(K8S.eventUid),
+    name: text(K8S.eventName),
+    namespace,
+    resourceVersion: text(OUR.resourceVersion),
+    type: ours ? stringOrNumber(row[OUR.type] ?? severity) : severity,
+    reason: text(K8S.reason),
+    message: stringOnly(row._msg),
+    action: text(K8S.action),
+    object: { apiVersion: text(K8S.apiVersion), kind: text(K8S.kind), name: text(K8S.name), namespace: text(K8S.namespace), uid: text(K8S.uid), fieldPath: text(K8S.fieldPath) },
+    reporter: text(ours ? OUR.reportingController : K8S_REPORTING.controller) || text(OUR.sourceComponent),
+    instance: text(ours ? OUR.reportingInstance : K8S_REPORTING.instance) || text(K8S.node),
+    count: seriesCount ?? count ?? 1,
+    firstSeen,
+    lastSeen,
+    seriesStyle,
+  };
+  return { event, writer };
+}
+
+function positiveInt(value: number | undefined): number | null {
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : null;
 }
 
 /** 2^64 - 1 nanoseconds (OTLP's fixed64) in ms: a later time is the collector file reader's to refuse. */

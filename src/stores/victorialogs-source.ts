@@ -2,7 +2,8 @@
 // (src/stores/victorialogs.ts), folded into the newest version of each event as the rows arrive. What
 // its writers did not keep is learnt from the rows themselves and said in the provenance.
 import type { Json } from '../core/json.ts';
-import { inNamespace } from '../core/json.ts';
+import { metadataOf } from '../core/json.ts';
+import type { Event } from '../core/event.ts';
 import type { Keep } from '../core/keep.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventSource, EventVersion, OtlpWriter, StoreProvenance } from '../core/source.ts';
@@ -10,7 +11,7 @@ import { LatestFold } from '../io/latest-fold.ts';
 import { composeQuery, storedRows } from './victorialogs.ts';
 import type { StoreEndpoint } from './victorialogs.ts';
 import type { TimeWindow } from '../core/source.ts';
-import { keptReporter, rowToVersion } from './victorialogs-rows.ts';
+import { keptReporter, ROW_FIELDS, rowToEvent, rowToVersion } from './victorialogs-rows.ts';
 
 /** Who wrote a store's events, as the account names them. */
 const WRITER_WORDS: Record<OtlpWriter, string> = {
@@ -57,19 +58,22 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
   };
   const query = composeQuery(endpoint.query, namespace, window.start);
 
-  /** Every version in scope, in the order the rows arrive, those of a chunk of the answer together. */
-  async function* versions(seen: Seen): AsyncGenerator<{ event: Json; writer: OtlpWriter }[]> {
+  /**
+   * Every version in scope, in the order the rows arrive, those of a chunk of the answer together,
+   * each as `read` makes it of a row (null: not about an event).
+   */
+  async function* versions<T>(seen: Seen, read: (row: Json) => { event: T; writer: OtlpWriter } | null, namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
     // The start is in the query; the pages bound only the time of each row (see storedRows).
-    for await (const rows of storedRows(endpoint, query, { start: null, end: null }, opts.pageRows)) {
-      const batch: { event: Json; writer: OtlpWriter }[] = [];
+    for await (const rows of storedRows(endpoint, query, { start: null, end: null }, { pageRows: opts.pageRows, fields: ROW_FIELDS })) {
+      const batch: { event: T; writer: OtlpWriter }[] = [];
       for (const row of rows) {
-        const version = rowToVersion(row);
+        const version = read(row);
         if (version === null) {
           seen.skipped += 1;
           continue;
         }
         // The namespace filter matches either writer's field: keep the events of the namespace itself.
-        if (!inNamespace(version.event, namespace)) continue;
+        if (namespace !== null && namespaceOf(version.event) !== namespace) continue;
         seen.writers.add(version.writer);
         if (version.writer === 'k8s_events' && !keptReporter(row)) seen.noReporter = true;
         batch.push(version);
@@ -77,6 +81,10 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
       yield batch;
     }
   }
+  /** The raw versions (what export sends on, and --compare's raw objects). */
+  const rawVersions = (seen: Seen) => versions(seen, rowToVersion, (event: Json) => metadataOf(event).namespace);
+  /** The versions normalised straight from the rows: no raw object is kept. */
+  const eventVersions = (seen: Seen) => versions(seen, rowToEvent, (event: Event) => event.namespace);
 
   const fresh = (): Seen => ({ writers: new Set(), noReporter: false, skipped: 0 });
   return {
@@ -86,12 +94,25 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
       const seen = fresh();
       const fold = new LatestFold(readOpts.raw ? 'all' : (opts.keep ?? 'all'), readOpts.raw === true);
       let count = 0;
-      for await (const batch of versions(seen)) {
-        for (const { event, writer } of batch) {
-          // Our export keeps every field: on a tie with the receiver's copy of a version, it stays.
-          fold.add(event, writer === 'evtimeline' ? 1 : 0);
-          count += 1;
-          if (count % 5000 === 0) readOpts.progress?.(count);
+      // Our export keeps every field: on a tie with the receiver's copy of a version, it stays.
+      const rank = (writer: OtlpWriter): number => (writer === 'evtimeline' ? 1 : 0);
+      const counted = (): void => {
+        count += 1;
+        if (count % 5000 === 0) readOpts.progress?.(count);
+      };
+      if (readOpts.raw === true) {
+        for await (const batch of rawVersions(seen)) {
+          for (const { event, writer } of batch) {
+            fold.add(event, rank(writer));
+            counted();
+          }
+        }
+      } else {
+        for await (const batch of eventVersions(seen)) {
+          for (const { event, writer } of batch) {
+            fold.addEvent(event, rank(writer));
+            counted();
+          }
         }
       }
       // Where our export's copy of every event was kept, the receiver's limits do not show.
@@ -104,7 +125,7 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
       const seen = fresh();
       const all: EventVersion[] = [];
       // A store keeps when each version happened, not when it was observed.
-      for await (const batch of versions(seen)) for (const { event } of batch) all.push({ event, observedAt: null });
+      for await (const batch of rawVersions(seen)) for (const { event } of batch) all.push({ event, observedAt: null });
       settle(provenance, seen);
       return all;
     },

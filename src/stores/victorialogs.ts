@@ -240,7 +240,10 @@ async function span(endpoint: StoreEndpoint, query: string, window: { start: big
  * scans only its time range: the cost stays linear in the rows, where `limit` pages re-sort all
  * older rows each time.
  */
-export async function* storedRows(endpoint: StoreEndpoint, query: string, window: TimeWindow, pageRows = DEFAULT_PAGE_ROWS): AsyncGenerator<Json[]> {
+export async function* storedRows(endpoint: StoreEndpoint, query: string, window: TimeWindow, opts: { pageRows?: number | undefined; fields?: readonly string[] } = {}): AsyncGenerator<Json[]> {
+  const pageRows = opts.pageRows ?? DEFAULT_PAGE_ROWS;
+  // Only the rows' fields read are asked for (the count and span are of the rows, whatever their fields).
+  const rowsQuery = opts.fields === undefined ? query : `${query} | fields ${opts.fields.join(', ')}`;
   const start = window.start === null ? null : BigInt(window.start) * 1_000_000n;
   const end = window.end === null ? null : BigInt(window.end) * 1_000_000n;
   const selected = await span(endpoint, query, { start, end });
@@ -252,6 +255,6 @@ export async function* storedRows(endpoint: StoreEndpoint, query: string, window
   const width = (to - from + pages - 1n) / pages;
   for (let at = from; at < to; at += width) {
     const next = at + width < to ? at + width : to;
-    yield* rowsOf(endpoint, queryUrl(endpoint, query, { start: at, end: next }, null));
+    yield* rowsOf(endpoint, queryUrl(endpoint, rowsQuery, { start: at, end: next }, null));
   }
 }

@@ -2,6 +2,9 @@
 // strings hold and wherever the chunks are cut (mid-string, mid-escape, mid-character), the items
 // handed on and the rest are what JSON.parse makes of the whole text; a text that is not JSON fails
 // (as not JSON, or, where a spoiled item no longer starts with `{`, as a list it cannot read).
+// Lists shaped as the API server writes them (every item starting `{"metadata":`) take the reader's
+// jump from item to item: objects that start with the same key nested inside an item, or the
+// marker inside a string, must still end the item where JSON.parse would.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -36,7 +39,7 @@ const text = fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', m
 const { value } = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 3 }),
-  object: fc.dictionary(fc.oneof(text, fc.constant('items')), tie('value'), { maxKeys: 4 }),
+  object: fc.dictionary(fc.oneof(text, fc.constantFrom('items', 'metadata')), tie('value'), { maxKeys: 4 }),
 }));
 const item = fc.dictionary(fc.oneof(text, fc.constantFrom('metadata', 'items', 'managedFields')), value, { maxKeys: 4 });
 const list = fc.record({
@@ -44,6 +47,13 @@ const list = fc.record({
   metadata: fc.record({ resourceVersion: fc.string(), continue: text }),
   items: fc.array(item, { maxLength: 5 }),
   other: fc.option(value),
+});
+// As the API server writes them: each item's first key is metadata (the marker the reader jumps to).
+const serverItem = fc.tuple(value, item).map(([metadata, rest]) => ({ metadata, ...rest }));
+const serverList = fc.record({
+  kind: fc.constant('EventList'),
+  metadata: fc.record({ resourceVersion: fc.string(), continue: text }),
+  items: fc.array(serverItem, { maxLength: 8 }),
 });
 const cuts = fc.array(fc.nat(), { maxLength: 12 });
 
@@ -61,9 +71,34 @@ describe('listItemReader', () => {
     );
   });
 
+  test('a list shaped as the API server writes it: the same items and rest, however the chunks are cut', () => {
+    fc.assert(
+      fc.property(serverList, cuts, (l, at) => {
+        const whole = JSON.stringify(l);
+        const expected = JSON.parse(whole) as { items: unknown[] };
+        const { items, rest } = read(whole, at);
+        assert.deepEqual(items, expected.items);
+        assert.deepEqual(rest, { ...expected, items: [] });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('an item holding the next-item marker (nested objects that start alike, a string) ends where JSON.parse ends it', () => {
+    const items = [
+      { metadata: { name: 'a' } },
+      { metadata: { name: 'b' }, spec: { volumes: [{ metadata: 1 }, { metadata: 2 }] } },
+      { metadata: { name: '},{"metadata":' }, note: 'x},{"metadata":{}' },
+      { kind: 'Other', metadata: {} },
+      { metadata: { name: 'e' } },
+    ];
+    const whole = JSON.stringify({ kind: 'EventList', metadata: {}, items });
+    for (let cut = 0; cut <= whole.length; cut += 7) assert.deepEqual(read(whole, [cut]).items, items);
+  });
+
   test('a text cut short or spoiled is refused, never read as a value', () => {
     fc.assert(
-      fc.property(list, cuts, fc.nat(), fc.constantFrom('', 'x', '}', ']', ',', '"', '{'), (l, at, where, junk) => {
+      fc.property(fc.oneof(list, serverList), cuts, fc.nat(), fc.constantFrom('', 'x', '}', ']', ',', '"', '{'), (l, at, where, junk) => {
         const whole = JSON.stringify(l);
         const spoiled = whole.slice(0, where % whole.length) + junk;
         let valid = true;

@@ -4,7 +4,9 @@ import { UsageError } from '../../../src/errors.ts';
 import { parseStoreFrom } from '../../../src/options/store.ts';
 import { composeQuery, nanosToRfc3339, queryUrl } from '../../../src/stores/victorialogs.ts';
 import type { StoreEndpoint } from '../../../src/stores/victorialogs.ts';
-import { rfc3339ToNanos, rowToVersion } from '../../../src/stores/victorialogs-rows.ts';
+import { keptReporter, rfc3339ToNanos, ROW_FIELDS, rowToEvent, rowToVersion } from '../../../src/stores/victorialogs-rows.ts';
+import { K8S, OUR, SCOPE_NAME } from '../../../src/otlp/logs.ts';
+import { K8S_REPORTING } from '../../../src/otlp/collector-file.ts';
 import { storeProvenanceNotice } from '../../../src/render/otlp-status.ts';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import fc from 'fast-check';
@@ -174,4 +176,74 @@ describe('a row\'s time', () => {
       assert.equal(rowToVersion(receiverRow(time))?.event.lastTimestamp, throughNanos(time), time);
     }
   });
+});
+
+describe('a row read straight into the normalised event', () => {
+  // What the fold keeps when no raw version is wanted must be what the raw version normalises to.
+  const viaRaw = (row: Record<string, unknown>) => {
+    const v = rowToVersion(row);
+    return v === null ? null : { event: normaliseEvent(v.event), writer: v.writer };
+  };
+  const outcome = (read: () => unknown): unknown => {
+    try {
+      return { value: read() };
+    } catch (error) {
+      return { threw: String(error) };
+    }
+  };
+  const fields = [...Object.values(OUR), ...Object.values(K8S), ...Object.values(K8S_REPORTING), '_msg', 'severity_text', 'service.name'];
+  const text = fc.oneof(
+    fc.constantFrom('', '0', '1', '3', '-2', '1.5', '007', '99999999999999999999', 'Warning', 'Normal', 'kubelet', 'shop', '__proto__'),
+    fc.constantFrom('2026-11-30T10:00:00Z', '2026-11-30T10:00:00.123456Z', '2026-11-30T12:00:00+02:00', '0001-01-01T00:00:00Z', '1969-12-31T23:59:59Z', 'yesterday'),
+    fc.constantFrom('2026-11-30 10:04:00 +0000 UTC', '2026-11-30 10:04:00.5 +0100 CET m=+0.1', '0001-01-01 00:00:00 +0000 UTC', '2026-02-30 10:00:00 +0000 UTC'),
+    fc.string({ maxLength: 12 }),
+  );
+  const value = fc.oneof({ weight: 8, arbitrary: text }, { weight: 1, arbitrary: fc.constantFrom<unknown>(3, 0, -1, 2.5, null, true, { a: 1 }, ['x']) });
+  const time = fc.oneof(
+    fc.date({ min: new Date('1960-01-01T00:00:00Z'), max: new Date('2600-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().replace('.000Z', 'Z')),
+    fc.constantFrom('2026-11-30T10:00:00.123456789Z', '2026-11-30T10:00:00+05:30', '1971-01-01T00:00:00Z', '2553-12-31T23:59:59.999999999Z', '2554-07-21T23:34:33.709551616Z', '9999-12-31T23:59:59Z', '2026-13-40T99:00:00Z', 'now', ''),
+  );
+  const row = fc
+    .record({
+      picked: fc.dictionary(fc.constantFrom(...fields), value),
+      scope: fc.constantFrom(SCOPE_NAME, 'github.com/open-telemetry/opentelemetry-collector-contrib/receiver/k8seventsreceiver', undefined),
+      time,
+    })
+    .map(({ picked, scope, time }) => ({ ...picked, ...(scope === undefined ? {} : { 'scope.name': scope }), _time: time }));
+  test('equals rowToVersion normalised, for rows of either writer, odd values and times included', () => {
+    fc.assert(
+      fc.property(row, (r) => {
+        assert.deepStrictEqual(outcome(() => rowToEvent(r)), outcome(() => viaRaw(r)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('the fields asked of the store', () => {
+  // Every field a row is read by must be asked for (`| fields ...`), or a reader would see it absent.
+  const readKeys = (row: Record<string, unknown>, read: (row: Record<string, unknown>) => unknown): Set<string> => {
+    const keys = new Set<string>();
+    const spy = new Proxy(row, {
+      get: (target, key) => (typeof key === 'string' && keys.add(key), Reflect.get(target, key)),
+      has: (target, key) => (typeof key === 'string' && keys.add(key), Reflect.has(target, key)),
+    });
+    read(spy);
+    return keys;
+  };
+  const every = (scope: string): Record<string, unknown> => {
+    const row: Record<string, unknown> = { 'scope.name': scope, _time: '2026-11-30T10:05:00Z', _msg: 'm', severity_text: 'Normal' };
+    for (const key of [...Object.values(OUR), ...Object.values(K8S), ...Object.values(K8S_REPORTING)]) row[key] = '1';
+    return row;
+  };
+  for (const [writer, row] of [
+    ['our export', every(SCOPE_NAME)],
+    ['the k8s_events receiver', (({ 'evtimeline.event.namespace': _ns, ...rest }) => rest)(every('receiver'))],
+  ] as const) {
+    test(`${writer}: every field read is one asked for`, () => {
+      const read = new Set([...readKeys(row, rowToVersion), ...readKeys(row, rowToEvent), ...readKeys(row, keptReporter)]);
+      assert.deepEqual([...read].filter((key) => !ROW_FIELDS.includes(key)), []);
+      assert.ok(read.size > 10);
+    });
+  }
 });
