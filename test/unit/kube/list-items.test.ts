@@ -36,12 +36,19 @@ function read(text: string, cuts: number[]): { items: unknown[]; rest: unknown }
 // Texts that look like structure, escapes and multi-byte characters.
 const tricky = fc.constantFrom('"', '\\', '\\"', '\\\\', '{', '}', '[', ']', ',', ':', '"items":[', '},{"metadata":{', 'é', '日本', '😀', '\u2028', '');
 const text = fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 }), tricky, fc.array(tricky, { maxLength: 5 }).map((p) => p.join('')));
+// Keys hold no backslash: V8 in the pinned Node.js 26.10.0 (V8 14.6) misreads an escaped key once an
+// object of the same shape had a key that is a backslash: after JSON.parse('{"m":0,"\\\\":1}'),
+// JSON.parse('{"m":0,"\\"":1}') gives the key "\\" where "\"" was written (and so for "\\n", "\\u0000",
+// ...; Node 20's V8 11.3 reads it right). The whole text's JSON.parse, the reference here, then
+// disagrees with itself from run to run. Keys still hold quotes and control characters (escaped in the
+// text), and values hold every tricky text; a backslash key alone is read in its own test below.
+const keyText = text.filter((s) => !s.includes('\\'));
 const { value } = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 3 }),
-  object: fc.dictionary(fc.oneof(text, fc.constantFrom('items', 'metadata')), tie('value'), { maxKeys: 4 }),
+  object: fc.dictionary(fc.oneof(keyText, fc.constantFrom('items', 'metadata')), tie('value'), { maxKeys: 4 }),
 }));
-const item = fc.dictionary(fc.oneof(text, fc.constantFrom('metadata', 'items', 'managedFields')), value, { maxKeys: 4 });
+const item = fc.dictionary(fc.oneof(keyText, fc.constantFrom('metadata', 'items', 'managedFields')), value, { maxKeys: 4 });
 const list = fc.record({
   kind: fc.constant('EventList'),
   metadata: fc.record({ resourceVersion: fc.string(), continue: text }),
@@ -94,6 +101,17 @@ describe('listItemReader', () => {
     ];
     const whole = JSON.stringify({ kind: 'EventList', metadata: {}, items });
     for (let cut = 0; cut <= whole.length; cut += 7) assert.deepEqual(read(whole, [cut]).items, items);
+  });
+
+  test('keys that hold backslashes and escapes come back as written, however the chunks are cut', () => {
+    // Compared with the objects themselves, not JSON.parse of the whole (see keyText above).
+    const items = [
+      { metadata: { name: 'a' }, 'k:{"name":"a\\b"}': 1 },
+      { metadata: { name: 'b' }, '\\': 2 },
+      { metadata: { name: 'c' }, 'f:\\"': { '\\\\': 3 } },
+    ];
+    const whole = JSON.stringify({ kind: 'EventList', metadata: {}, items });
+    for (let cut = 0; cut <= Buffer.byteLength(whole); cut += 1) assert.deepEqual(read(whole, [cut]).items, items);
   });
 
   test('a text cut short or spoiled is refused, never read as a value', () => {
