@@ -8,7 +8,9 @@
 // 1b. The same in another namespace with every message distinct (as real messages are: pod
 //    names, numbers, durations), so no two events share their message's text (--parts distinct).
 // 2. The same N events spread over M namespaces (--namespaces, default 50), 400 objects in all:
-//    the same outputs with -A beside `kubectl events -A` and `kubectl get events -A -o json`.
+//    the same outputs with -A beside `kubectl events -A` and `kubectl get events -A -o json`;
+//    `--all-messages distinct` writes them with every message distinct, as part 1b (issue 27's
+//    200,000 events in 200 namespaces: --parts all --events 200000 --namespaces 200 --all-messages distinct).
 // 3. A record (the record verb's JSON Lines) of R events (--record, default 200,000) and one of
 //    R/10: `--from FILE -o stable` and `--from FILE` (the table), to show memory bounded by what is
 //    kept and time linear in what is read (the R row's ratio to the R/10 row).
@@ -17,13 +19,15 @@
 // the plugin's -o json does not return the N events written.
 //
 //   node --import tsx scripts/bench-timeline.ts [--events 20000] [--namespaces 50] [--record 200000]
-//       [--runs 5] [--parts ns,distinct,all,record] [--kubectl PATH] [--plugin PATH] [--baseline PATH]
+//       [--runs 5] [--parts ns,distinct,all,record] [--all-messages repeated|distinct]
+//       [--kubectl PATH] [--plugin PATH] [--baseline PATH]
 //
 // --plugin measures another build instead of dist/kubectl-evtimeline; --baseline adds a second
 // build (an older one) as `kubectl evtimelinebaseline`, measured in the same interleaved rounds.
 // Needs the Go the tests already need: it builds the control plane and scripts/maxrss.go (which
 // reads each run's rusage, which Node cannot) into ${XDG_CACHE_HOME:-~/.cache}/kubectl-evtimeline/.
 // The control plane is stopped at the end, on an error and on Ctrl-C / SIGTERM.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -47,18 +51,21 @@ interface Options {
   record: number;
   runs: number;
   parts: Part[];
+  /** the messages of part 2 (-A) */
+  allMessages: Messages;
   kubectl: string;
   plugin: string;
   baseline?: string;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Partial<Options> & { events: number; namespaces: number; record: number; runs: number; parts: Part[] } = {
+  const opts: Partial<Options> & { events: number; namespaces: number; record: number; runs: number; parts: Part[]; allMessages: Messages } = {
     events: 20_000,
     namespaces: 50,
     record: 200_000,
     runs: 5,
     parts: [...PARTS],
+    allMessages: 'repeated',
   };
   readFlags(argv, 'bench-timeline', (flag, value, whole) => {
     if (flag === '--events') opts.events = whole(10);
@@ -69,7 +76,11 @@ function parseArgs(argv: string[]): Options {
       if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--parts: ${p} is not one of ${PARTS.join(', ')}`);
       return p as Part;
     });
-    else if (flag === '--kubectl') opts.kubectl = resolve(value());
+    else if (flag === '--all-messages') {
+      const m = value();
+      if (m !== 'repeated' && m !== 'distinct') throw new Error(`--all-messages: ${m} is not repeated or distinct`);
+      opts.allMessages = m;
+    } else if (flag === '--kubectl') opts.kubectl = resolve(value());
     else if (flag === '--plugin') opts.plugin = resolve(value());
     else if (flag === '--baseline') opts.baseline = resolve(value());
     else return false;
@@ -103,6 +114,24 @@ async function checkPluginJson(command: string[], n: number, namespaces: string[
     if (!events.some((e) => e.count > 1)) problems.push('no event with count > 1');
   }
   if (problems.length > 0) throw new Error(`${command.slice(1).join(' ')} is wrong: ${problems.join('; ')}`);
+}
+
+/**
+ * The requests one read made, from its -v=6 log (one `"Response"` line of round_trippers.go per
+ * request, as kubectl logs them): how many were event list pages and what the rest asked for.
+ */
+function requestsOf(command: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(command[0] as string, [...command.slice(1), '-v=6'], { env, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (error) return reject(new Error(`${command.join(' ')} -v=6 failed: ${stderr.slice(-500)}`));
+      const urls = [...stderr.matchAll(/"Response" verb="([A-Z]+)" url="([^"?]*)/g)].map((m) => `${m[1]} ${new URL(m[2] as string).pathname}`);
+      const pages = urls.filter((u) => /\/events$/.test(u)).length;
+      const rest = new Map<string, number>();
+      for (const u of urls.filter((u) => !/\/events$/.test(u))) rest.set(u, (rest.get(u) ?? 0) + 1);
+      const others = [...rest].map(([u, n]) => (n > 1 ? `${u} x${n}` : u)).join(', ');
+      resolvePromise(`${urls.length} requests: ${pages} event list pages and ${urls.length - pages} others${others ? ` (${others})` : ''}`);
+    });
+  });
 }
 
 /** The plugin's read outputs for one scope, as `kubectl evtimeline ...` (and the baseline's, if any). */
@@ -183,8 +212,9 @@ async function main(): Promise<void> {
     if (opts.parts.includes('all')) {
       const namespaces = Array.from({ length: opts.namespaces }, () => uniqueNamespaceName('bench-all'));
       let started = performance.now();
-      process.stderr.write(`writing ${opts.events} events about ${OBJECTS} objects into ${opts.namespaces} namespaces...\n`);
-      await populate(call, namespaces, opts.events, OBJECTS);
+      const distinct = opts.allMessages === 'distinct' ? ', every message distinct' : '';
+      process.stderr.write(`writing ${opts.events} events about ${OBJECTS} objects into ${opts.namespaces} namespaces${distinct}...\n`);
+      await populate(call, namespaces, opts.events, OBJECTS, opts.allMessages);
       const written = elapsed(started);
       const core = await (api as Api).listAll('/api/v1/events');
       const ours = new Set(namespaces);
@@ -193,7 +223,7 @@ async function main(): Promise<void> {
       await checkPluginJson([k, 'evtimeline', '-A', '-o', 'json'], opts.events, namespaces, env);
       const others = core.items.length - mine;
       const besides = others === 0 ? '' : `, and ${others} the cluster recorded itself`;
-      console.log(`\n## ${opts.events} events in ${opts.namespaces} namespaces, -A (${OBJECTS} objects${besides}; ${core.pages} pages of ${PAGE_SIZE}; written in ${written})\n`);
+      console.log(`\n## ${opts.events} events in ${opts.namespaces} namespaces, -A (${OBJECTS} objects${distinct}${besides}; ${core.pages} pages of ${PAGE_SIZE}; written in ${written})\n`);
       started = performance.now();
       const subjects = [
         ...pluginSubjects(k, ['-A'], plugins),
@@ -203,6 +233,7 @@ async function main(): Promise<void> {
       const results = await interleave(helper, subjects, opts.runs, env);
       console.log(markdownTable(results, 'kubectl events -A'));
       console.log(`\n(measured in ${elapsed(started)}; ${load()})`);
+      console.log(`\n\`kubectl evtimeline -A\` made ${await requestsOf([k, 'evtimeline', '-A'], env)}`);
     }
 
     // The records need no server: stop it now (close() at the end removes the work folder).

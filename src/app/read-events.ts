@@ -244,6 +244,9 @@ export async function readLiveFacts(
       throw new UsageError('--compare needs events with uids: a stable table has none (use a capture, list or record)');
     }
     const recorded = fleetOf(read.source.provenance);
+    if (recorded !== undefined && read.source.provenance.kind === 'otlp') {
+      throw new UsageError(`--compare: ${escapeTerminal(common.from ?? '')} names its clusters (k8s.cluster.name) but not their API servers: its events cannot be paired with a live read`);
+    }
     if (recorded === undefined && common.scope.fleet !== undefined) {
       throw new UsageError(`--compare: ${escapeTerminal(common.from ?? '')} was taken from one context: compare it with one --context`);
     }

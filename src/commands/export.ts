@@ -3,7 +3,7 @@
 // logs to a collector: one log record per event version, named as the k8s_events receiver names
 // them plus what it drops (src/otlp/logs.ts).
 import type { Deps } from '../deps.ts';
-import { SUCCESS, UsageError } from '../errors.ts';
+import { UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
 import { filterEvents } from '../core/filter.ts';
 import type { FilterContext } from '../core/filter.ts';
@@ -26,6 +26,8 @@ import { parseOtlpOptions } from '../options/otlp.ts';
 import type { OtlpOptions } from '../options/otlp.ts';
 import { noEventsMessage } from '../render/notices.ts';
 import { requestFor } from '../app/read-events.ts';
+import { renderUnsent } from '../render/fleet.ts';
+import type { Unanswered } from '../core/source.ts';
 
 interface ExportOptions {
   common: CommonOptions;
@@ -69,14 +71,17 @@ function selectVersions(versions: EventVersion[], common: CommonOptions, now: nu
 export async function runExport(opts: ExportOptions, deps: Deps): Promise<CommandResult> {
   const now = deps.now();
   const source = await deps.openSource(requestFor(opts.common));
-  const all = await source.versions();
+  // Several contexts: those that answered are sent, each that did not is one line (exit 4), as a read prints the others.
+  const unanswered: Unanswered[] = [];
+  const all = await source.versions({ unanswered: (who) => unanswered.push(...who) });
+  deps.stderr.write(renderUnsent(unanswered));
   if (all === null) throw new UsageError(`--from ${opts.common.from ?? ''}: a stable table holds no events to export (use a capture, list or record)`);
   // --since counts back from a saved input's last observation, not from now.
   const labelsOf = (opts.common.filter.labels?.length ?? 0) > 0 ? await labelsFor(source, all.map(({ event }) => normaliseEvent(event)), deps, opts.common.from) : undefined;
   const versions = selectVersions(all, opts.common, newest(all) ?? now, labelsOf);
   if (versions.length === 0) {
     deps.stderr.write(noEventsMessage(source.provenance.namespace));
-    return SUCCESS;
+    return readResult(unanswered);
   }
   const endpoint = await openEndpoint(opts.otlp);
   const target = escapeTerminal(opts.otlp.url.href);
@@ -100,5 +105,5 @@ export async function runExport(opts: ExportOptions, deps: Deps): Promise<Comman
   if (outOfRange > 0) deps.stderr.write(`${outOfRangeNotice('export', outOfRange)}\n`);
   const totals = await shipper.finish();
   deps.stderr.write(`${exportSummary(target, totals, (performance.now() - started) / 1000)}\n`);
-  return SUCCESS;
+  return readResult(unanswered);
 }

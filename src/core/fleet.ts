@@ -26,6 +26,11 @@ function reasonOf(error: unknown): string {
   return text.split('\n')[0] ?? '';
 }
 
+/** The contexts whose read failed, each with the first line of why. */
+function unansweredOf(answers: { entry: FleetMember; error?: unknown }[]): Unanswered[] {
+  return answers.flatMap((a) => ('error' in a ? [{ context: a.entry.context, server: a.entry.server, reason: reasonOf(a.error) }] : []));
+}
+
 /** The namespace the fleet reads: one when every context reads the same, else null (the table then shows NAMESPACE). */
 function sharedNamespace(members: FleetMember[]): string | null {
   const namespaces = new Set(members.map((m) => m.namespace));
@@ -90,9 +95,7 @@ export function fleetSource(entries: FleetEntry[]): EventSource {
       });
       const read = answers.flatMap((a) => ('read' in a && a.read !== undefined ? [{ entry: a.entry, read: a.read }] : []));
       if (read.length === 0) throw answers[0]?.error ?? new Error('no context to read');
-      const unanswered: Unanswered[] = answers.flatMap((a) =>
-        'error' in a ? [{ context: a.entry.context, server: a.entry.server, reason: reasonOf(a.error) }] : [],
-      );
+      const unanswered = unansweredOf(answers);
       const events: Event[] = [];
       for (const { entry, read: one } of read) {
         const cluster: EventCluster = { context: entry.context, server: entry.server };
@@ -118,13 +121,21 @@ export function fleetSource(entries: FleetEntry[]): EventSource {
           : {};
       return { events, ...raw, ...(unanswered.length > 0 ? { unanswered } : {}) };
     },
-    async versions() {
-      const all = await mapBounded(entries, FLEET_READS_AT_ONCE, async (entry) => {
-        if (!('source' in entry)) return [];
+    async versions(opts = {}) {
+      const answers = await mapBounded(entries, FLEET_READS_AT_ONCE, async (entry) => {
+        if (!('source' in entry)) return { entry, error: entry.unopened };
         const cluster: EventCluster = { context: entry.context, server: entry.server };
-        return ((await entry.source.versions()) ?? []).map((version) => ({ ...version, cluster }));
+        try {
+          return { entry, versions: ((await entry.source.versions()) ?? []).map((version) => ({ ...version, cluster })) };
+        } catch (error) {
+          return { entry, error };
+        }
       });
-      return all.flat();
+      const answered = answers.flatMap((a) => ('versions' in a && a.versions !== undefined ? [a.versions] : []));
+      if (answered.length === 0) throw answers[0]?.error ?? new Error('no context to read');
+      const unanswered = unansweredOf(answers);
+      if (unanswered.length > 0) opts.unanswered?.(unanswered);
+      return answered.flat();
     },
     // Which incarnation an event is about is asked of its own cluster; a reference names no cluster,
     // so a fleet's events go without the (gone)/(previous) marks rather than be looked up in the wrong one.

@@ -25,6 +25,8 @@ export interface KeptVersions {
   keep(slot: number, event: Event): void;
   /** what was kept, as `keep` promises */
   events(): Event[];
+  /** whether the version kept in `slot` has this uid (a reader's index of uids keeps no copy of them: io/slot-index.ts) */
+  uidIs(slot: number, uid: string): boolean;
 }
 
 export function keptVersions(keep: Keep): KeptVersions {
@@ -41,6 +43,7 @@ function wholeEvents(): KeptVersions {
     compare: (event, slot) => compareVersions(event, events.get(slot)),
     keep: (slot, event) => (slot < events.length ? overwrite(events.get(slot), compact(event)) : events.set(slot, compact(event))),
     events: () => events.toArray(),
+    uidIs: (slot, uid) => events.get(slot).uid === uid,
   };
 }
 
@@ -159,6 +162,7 @@ function columnEvents(): KeptVersions {
     keep,
     // Typed as Event: every field is there to read, through the getters for the shared and the numbers.
     events: () => events.toArray() as unknown as Event[],
+    uidIs: (slot, uid) => uids.equals(slot, uid),
   };
 }
 
@@ -193,6 +197,7 @@ function stableTriples(): KeptVersions {
   };
   const of: Triple[] = [];
   const resourceVersions: string[] = [];
+  const uids = new TextColumn();
   let columns = new Float64Array(3 * 1024);
   // null times as NaN
   const FIRST = 0;
@@ -208,6 +213,7 @@ function stableTriples(): KeptVersions {
         grown.set(columns);
         columns = grown;
       }
+      if (slot === of.length || !uids.equals(slot, event.uid)) uids.set(slot, event.uid);
       of[slot] = tripleOf(event);
       resourceVersions[slot] = event.resourceVersion;
       columns[3 * slot + FIRST] = event.firstSeen ?? Number.NaN;
@@ -227,5 +233,6 @@ function stableTriples(): KeptVersions {
       });
       return [...spans].map(([{ type, reason, object }, span]) => stableLineEvent(type, reason, object, span.first, span.last));
     },
+    uidIs: (slot, uid) => uids.equals(slot, uid),
   };
 }

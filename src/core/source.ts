@@ -123,6 +123,11 @@ export interface OtlpProvenance extends Common {
   /** epoch ms of the first and last observation (observedTimeUnixNano); null when no record says */
   firstObserved: number | null;
   lastObserved: number | null;
+  /**
+   * the clusters its resources name (k8s.cluster.name, as our export of several contexts writes it),
+   * each as a context with no server, in the order first named; absent when none is named
+   */
+  clusters?: FleetMember[];
 }
 
 export interface UnreadableRecords {
@@ -187,7 +192,7 @@ export interface TimeWindow {
 
 /** Several contexts read together, live or from their record: each; undefined for one. */
 export function fleetOf(p: Provenance): FleetMember[] | undefined {
-  return p.kind === 'cluster' || p.kind === 'record' || p.kind === 'capture' ? p.clusters : undefined;
+  return p.kind === 'cluster' || p.kind === 'record' || p.kind === 'capture' || p.kind === 'otlp' ? p.clusters : undefined;
 }
 
 /** When a saved input was observed (a record's first .. last observation, a capture's moment); nulls where it does not say. */
@@ -348,9 +353,10 @@ export interface EventSource {
    * collector with them): a record's every observation but its DELETED lines (they repeat a version
    * already written), a collector's every log record; one each for the live cluster, a capture or a
    * list. Narrowed to the source's namespace as read() is. Null: the input holds no event objects (a
-   * stable table).
+   * stable table). Several contexts: `unanswered` is told those that did not answer (their versions
+   * are missing); it throws only when none answers.
    */
-  versions(): Promise<EventVersion[] | null>;
+  versions(opts?: { unanswered?: (who: Unanswered[]) => void }): Promise<EventVersion[] | null>;
   /** the live objects the events are about; null for a saved input (nothing live to ask) */
   readonly objects: ObjectDirectory | null;
   /**

@@ -3,7 +3,7 @@
 // versions read. Of two versions the newer wins (core/versions.ts), else the later one, as the
 // record's fold (src/io/record-stream.ts) keeps them; keyed by uid, else by eventIdentity.
 import { normaliseEvent } from '../core/event.ts';
-import type { Event } from '../core/event.ts';
+import type { Event, EventCluster } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
 import { keptVersions } from '../core/keep.ts';
 import type { Keep } from '../core/keep.ts';
@@ -13,7 +13,8 @@ import { ChunkedList } from '../core/chunked-list.ts';
 
 export class LatestFold {
   private readonly kept;
-  private readonly byUid = new SlotIndex();
+  // The uids are the kept versions' own (keep.ts uidIs): the index keeps no second copy.
+  private readonly byUid = new SlotIndex((slot, uid) => this.kept.uidIs(slot, uid));
   private readonly byOther = new SlotIndex();
   private slots = 0;
   /** with `raw`: the raw object of each kept version, by slot */
@@ -23,6 +24,8 @@ export class LatestFold {
    * (core/chunked-list.ts): an array of 200,000 grew by copies that only a full collection frees.
    */
   private readonly ranks = new ChunkedList<number>();
+  /** with `raw`: the context of each kept version, by slot, where one was named */
+  private readonly contexts: (string | undefined)[] = [];
 
   constructor(keep: Keep, raw = false) {
     this.kept = keptVersions(keep);
@@ -32,19 +35,23 @@ export class LatestFold {
   /**
    * `rank`: how much the writer keeps. Two writers of one version tie (same count and time, one of
    * them without a resourceVersion: the k8s_events receiver); the copy with more fields then stays.
+   * `cluster`: where the version came from (a collector's file of several contexts): a uid in two
+   * clusters is two events.
    */
-  add(raw: Json, rank = 0): void {
-    this.addEvent(normaliseEvent(raw), rank, raw);
+  add(raw: Json, rank = 0, cluster?: EventCluster): void {
+    this.addEvent(normaliseEvent(raw), rank, raw, cluster);
   }
 
   /** `event` normalised already (a store's row read straight into one); `raw` kept only with `raw`. */
-  addEvent(event: Event, rank = 0, raw: Json = {}): void {
-    const key = event.uid !== '' ? event.uid : eventIdentity(event);
+  addEvent(event: Event, rank = 0, raw: Json = {}, cluster?: EventCluster): void {
+    const own = event.uid !== '' ? event.uid : eventIdentity(event);
+    if (cluster !== undefined) event.cluster = cluster;
+    const key = cluster === undefined || own === '' ? own : `${cluster.context}\u0000${own}`;
     // An event with nothing to tell it apart by (no uid, no name) is kept as it is.
     const map = event.uid !== '' ? this.byUid : this.byOther;
     const at = key === '' ? undefined : map.get(key);
     if (at === undefined) {
-      if (key !== '') map.set(key, this.slots);
+      if (key !== '') map.set(key, this.slots, map === this.byUid);
       this.keep(this.slots, event, raw, rank);
       this.slots += 1;
       return;
@@ -56,7 +63,10 @@ export class LatestFold {
   private keep(slot: number, event: Event, raw: Json, rank: number): void {
     this.kept.keep(slot, event);
     this.ranks.set(slot, rank);
-    if (this.raws !== null) this.raws[slot] = raw;
+    if (this.raws !== null) {
+      this.raws[slot] = raw;
+      this.contexts[slot] = event.cluster?.context;
+    }
   }
 
   /** the events kept, in the order each first appeared */
@@ -74,5 +84,10 @@ export class LatestFold {
   /** with `raw`: the kept versions' raw objects, in the same order */
   rawEvents(): Json[] {
     return this.raws ?? [];
+  }
+
+  /** with `raw`: the context of each raw object ('' where none was named) */
+  rawContexts(): string[] {
+    return (this.raws ?? []).map((_, slot) => this.contexts[slot] ?? '');
   }
 }

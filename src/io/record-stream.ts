@@ -101,7 +101,8 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
   // What a kept version is instead of an Event, by slot, for the few that are not one
   // (event-shape.ts), as the whole-file reader checks the versions it keeps.
   const notEvent = new Map<number, string>();
-  const byUid = new SlotIndex();
+  // A uid read without a context is the kept version's own (keep.ts uidIs): the index keeps no second copy.
+  const byUid = new SlotIndex((slot, uid) => (kept as KeptVersions).uidIs(slot, uid));
   const byOther = new SlotIndex();
   const keepVersion = (slot: number, event: Event, raw: Json, index: number): void => {
     (kept as KeptVersions).keep(slot, event);
@@ -150,7 +151,7 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
     const [map, key] = [event.uid !== '' ? byUid : byOther, context === undefined ? own : `${context}\u0000${own}`];
     const at = map.get(key);
     if (at === undefined) {
-      map.set(key, slots);
+      map.set(key, slots, map === byUid && context === undefined);
       keepVersion(slots, event, raw, index);
       slots += 1;
     } else if (kept.compare(event, at) >= 0) keepVersion(at, event, raw, index);

@@ -18,7 +18,8 @@ import { asArray, asObject, isObject, stringOrNumber } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { K8S, OUR, SCOPE_NAME } from './logs.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
-import type { OtlpWriter, UnreadableRecords } from '../core/source.ts';
+import type { EventVersion, FleetMember, OtlpWriter, UnreadableRecords } from '../core/source.ts';
+import type { EventCluster } from '../core/event.ts';
 import type { SavedEvents } from '../io/saved-events.ts';
 import { latestVersions } from '../io/record-replay.ts';
 
@@ -29,6 +30,8 @@ export interface OtlpVersion {
   /** epoch ms the writer observed it (observedTimeUnixNano); null when it does not say */
   observedAt: number | null;
   writer: OtlpWriter;
+  /** the cluster its resource names (k8s.cluster.name); absent when it names none */
+  cluster?: string;
 }
 
 interface OtlpFile {
@@ -383,6 +386,8 @@ export class OtlpLineReader {
         this.refuse(scopes.reduce((n, s) => n + (Array.isArray(s.logRecords) ? s.logRecords.length : 0), 0), index, error);
         continue;
       }
+      // Our export of several contexts names each one's; a receiver's pipeline may set it too (a resource processor).
+      const cluster = stringOrNumber(resource[K8S.cluster]);
       for (const scopeLogs of scopes) {
         const scopeName = isObject(scopeLogs.scope) ? stringOrNumber(scopeLogs.scope.name) : '';
         for (const record of Array.isArray(scopeLogs.logRecords) ? scopeLogs.logRecords : []) {
@@ -398,6 +403,7 @@ export class OtlpLineReader {
             continue;
           }
           this.writers.add(version.writer);
+          if (cluster !== '') version.cluster = cluster;
           versions.push(version);
         }
       }
@@ -464,10 +470,75 @@ function receiverFirst(versions: OtlpVersion[]): OtlpVersion[] {
   return [...versions.filter((v) => v.writer === 'k8s_events'), ...versions.filter((v) => v.writer !== 'k8s_events')];
 }
 
+/**
+ * The clusters a collector's file names (k8s.cluster.name), each read back as a context, as a record
+ * of several contexts names them in its header: the server is not in the file (''), the namespace is
+ * the one its events are in when they are all in one (null: several). A version that names no
+ * cluster stays unlabelled.
+ */
+export class NamedClusters {
+  private readonly named = new Map<string, { cluster: EventCluster; namespaces: Set<string> }>();
+
+  /** The label of a version of `cluster` (in `namespace`, counted), one object per cluster (as a live read of several labels its events). */
+  label(cluster: string | undefined, namespace?: string): EventCluster | undefined {
+    if (cluster === undefined) return undefined;
+    let entry = this.named.get(cluster);
+    if (entry === undefined) {
+      entry = { cluster: { context: cluster, server: '' }, namespaces: new Set() };
+      this.named.set(cluster, entry);
+    }
+    if (namespace !== undefined) entry.namespaces.add(namespace);
+    return entry.cluster;
+  }
+
+  /** Each cluster named, in the order first named; undefined when none was. */
+  members(): FleetMember[] | undefined {
+    if (this.named.size === 0) return undefined;
+    return [...this.named.values()].map(({ cluster, namespaces }) => {
+      const [only] = namespaces;
+      return { context: cluster.context, server: '', namespace: namespaces.size === 1 && only !== undefined && only !== '' ? only : null };
+    });
+  }
+}
+
+function namespaceOf(event: Json): string {
+  return isObject(event.metadata) ? stringOrNumber(event.metadata.namespace) : '';
+}
+
+function latestOf(versions: OtlpVersion[]): Json[] {
+  return latestVersions(receiverFirst(versions).map(({ event }) => ({ observedAt: null, type: 'ADDED', event })));
+}
+
+/** Several clusters named: the latest version of each event in each (a uid in two clusters is two events), and the context of each. */
+function latestOfEach(versions: OtlpVersion[]): { core: Json[]; eventsK8sIo: null; coreContexts: string[] } {
+  const byCluster = new Map<string, OtlpVersion[]>();
+  for (const version of versions) {
+    const context = version.cluster ?? '';
+    const own = byCluster.get(context) ?? [];
+    own.push(version);
+    byCluster.set(context, own);
+  }
+  const core: Json[] = [];
+  const coreContexts: string[] = [];
+  for (const [context, own] of byCluster) {
+    for (const raw of latestOf(own)) {
+      core.push(raw);
+      coreContexts.push(context);
+    }
+  }
+  return { core, eventsK8sIo: null, coreContexts };
+}
+
 /** A collector's file as --from reads it: the latest version of each event (by uid, then resourceVersion, then file order). */
 export function parseOtlpEventLines(text: string): SavedEvents | null {
   const file = parseOtlpLines(text);
   if (file === null) return null;
+  const named = new NamedClusters();
+  const versions: EventVersion[] = file.versions.map(({ event, observedAt, cluster }) => {
+    const label = named.label(cluster, namespaceOf(event));
+    return { event, observedAt, ...(label === undefined ? {} : { cluster: label }) };
+  });
+  const clusters = named.members();
   const observed = file.versions.flatMap((v) => (v.observedAt === null ? [] : [v.observedAt]));
   const namespaces = new Set(file.versions.map((v) => (isObject(v.event.metadata) ? stringOrNumber(v.event.metadata.namespace) : '')));
   const [only] = namespaces;
@@ -487,8 +558,9 @@ export function parseOtlpEventLines(text: string): SavedEvents | null {
       writers: file.writers,
       skipped: file.skipped,
       unreadable: file.unreadable,
+      ...(clusters === undefined ? {} : { clusters }),
     },
-    raw: { core: latestVersions(receiverFirst(file.versions).map(({ event }) => ({ observedAt: null, type: 'ADDED', event }))), eventsK8sIo: null },
-    versions: file.versions.map(({ event, observedAt }) => ({ event, observedAt })),
+    raw: clusters === undefined ? { core: latestOf(file.versions), eventsK8sIo: null } : latestOfEach(file.versions),
+    versions,
   };
 }

@@ -13,7 +13,7 @@ import type { EventSource, EventVersion, OtlpProvenance } from '../core/source.t
 import { LatestFold } from '../io/latest-fold.ts';
 import { chunksOf } from '../io/record-stream.ts';
 import { requestPieces } from './request-pieces.ts';
-import { OtlpLineReader } from './collector-file.ts';
+import { NamedClusters, OtlpLineReader } from './collector-file.ts';
 import type { OtlpVersion } from './collector-file.ts';
 
 /** Whether a path is a regular file whose first line starts as the file exporter writes one. */
@@ -76,6 +76,7 @@ interface Folded {
   last: number | null;
   /** the lines read: all, or those before a torn last line */
   upTo: number;
+  named: NamedClusters;
 }
 
 /** One pass: the newest version of each event in `namespace`, before line `upTo`; null when the file is not a collector's. */
@@ -83,6 +84,7 @@ function foldFile(path: string, namespace: string | null, keep: Keep, upTo: numb
   const reader = new OtlpLineReader();
   const fold = new LatestFold(keep);
   const namespaces = new Set<string>();
+  const named = new NamedClusters();
   let first: number | null = null;
   let last: number | null = null;
   const versions = versionsOf(path, reader, upTo);
@@ -90,17 +92,18 @@ function foldFile(path: string, namespace: string | null, keep: Keep, upTo: numb
     const next = versions.next();
     if (next.done === true) {
       if (!next.value.ok) return null;
-      return { reader, fold, namespaces, first, last, upTo: next.value.torn ?? upTo };
+      return { reader, fold, namespaces, first, last, upTo: next.value.torn ?? upTo, named };
     }
     const { event, observedAt, writer } = next.value;
     if (observedAt !== null) {
       if (first === null || observedAt < first) first = observedAt;
       if (last === null || observedAt > last) last = observedAt;
     }
-    namespaces.add(isObject(event.metadata) ? stringOnly(event.metadata.namespace) : '');
+    const own = isObject(event.metadata) ? stringOnly(event.metadata.namespace) : '';
+    namespaces.add(own);
     if (!inNamespace(event, namespace)) continue;
     // The receiver keeps the least: on a tie with another writer's copy, the other stays.
-    fold.add(event, writer === 'k8s_events' ? 0 : 1);
+    fold.add(event, writer === 'k8s_events' ? 0 : 1, named.label(next.value.cluster, own));
   }
 }
 
@@ -113,9 +116,12 @@ export async function collectorFileSource(path: string, namespace: string | null
   let read = foldFile(path, namespace, keep, Number.POSITIVE_INFINITY);
   if (read === null) return null;
   // A torn last line: read again without it (its whole elements were folded before the tear showed).
-  if (read.upTo !== Number.POSITIVE_INFINITY) read = foldFile(path, namespace, keep, read.upTo);
+  // Clusters named (several contexts exported): the table's and -o stable's kept forms hold no context, so whole events.
+  const clustered = read.named.members() !== undefined && keep !== 'all';
+  if (read.upTo !== Number.POSITIVE_INFINITY || clustered) read = foldFile(path, namespace, clustered ? 'all' : keep, read.upTo);
   if (read === null) return null;
-  const { reader, fold, namespaces, first, last, upTo } = read;
+  const { reader, fold, namespaces, first, last, upTo, named } = read;
+  const clusters = named.members();
   const writers = reader.writerList();
   const [only] = namespaces;
   const provenance: OtlpProvenance = {
@@ -130,8 +136,11 @@ export async function collectorFileSource(path: string, namespace: string | null
     writers,
     skipped: reader.skipped,
     unreadable: reader.unreadable,
+    ...(clusters === undefined ? {} : { clusters }),
   };
   const events = fold.events();
+  // The same label objects the fold gave each cluster's events.
+  const labelOf = (v: OtlpVersion) => (v.cluster === undefined ? undefined : named.label(v.cluster));
   /** A second pass, for who wants every version (export) or the raw objects (capture). */
   const pass = async (each: (v: OtlpVersion) => void): Promise<void> => {
     const again = versionsOf(path, new OtlpLineReader(), upTo);
@@ -143,12 +152,16 @@ export async function collectorFileSource(path: string, namespace: string | null
     read: async (opts = {}) => {
       if (!opts.raw) return { events, distinct: true };
       const rawFold = new LatestFold('all', true);
-      await pass((v) => rawFold.add(v.event, v.writer === 'k8s_events' ? 0 : 1));
-      return { events, distinct: true, raw: { core: rawFold.rawEvents() as Json[], eventsK8sIo: null } };
+      await pass((v) => rawFold.add(v.event, v.writer === 'k8s_events' ? 0 : 1, labelOf(v)));
+      const contexts = clusters === undefined ? {} : { coreContexts: rawFold.rawContexts() };
+      return { events, distinct: true, raw: { core: rawFold.rawEvents() as Json[], eventsK8sIo: null, ...contexts } };
     },
     versions: async () => {
       const all: EventVersion[] = [];
-      await pass(({ event, observedAt }) => all.push({ event, observedAt }));
+      await pass((v) => {
+        const cluster = labelOf(v);
+        all.push({ event: v.event, observedAt: v.observedAt, ...(cluster === undefined ? {} : { cluster }) });
+      });
       return all;
     },
   };

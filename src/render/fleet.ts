@@ -3,14 +3,24 @@
 import type { Unanswered } from '../core/source.ts';
 import { escapeTerminal } from './escape.ts';
 
-/** One line per context that did not answer, naming it, its server and why. */
-export function renderUnanswered(unanswered: readonly Unanswered[]): string {
+/** One line per context that did not answer, naming it, its server, what is missing for it (`its events are not shown`) and why. */
+function unansweredLines(unanswered: readonly Unanswered[], missing: string): string {
   return unanswered
     .map(({ context, server, reason }) => {
       const at = server === '' ? '' : ` (${escapeTerminal(server)})`;
-      return `warning: context "${escapeTerminal(context)}"${at} did not answer, its events are not shown: ${escapeTerminal(reason)}\n`;
+      return `warning: context "${escapeTerminal(context)}"${at} did not answer, ${missing}: ${escapeTerminal(reason)}\n`;
     })
     .join('');
+}
+
+/** A read of several contexts: those that did not answer, whose events are missing from what is printed. */
+export function renderUnanswered(unanswered: readonly Unanswered[]): string {
+  return unansweredLines(unanswered, 'its events are not shown');
+}
+
+/** export of several contexts: those that did not answer, whose events were not sent (the others' were). */
+export function renderUnsent(unanswered: readonly Unanswered[]): string {
+  return unansweredLines(unanswered, 'its events are not sent');
 }
 
 /** A context on the server and namespace another context already reads: read once. */
@@ -33,10 +43,5 @@ export function renderNeverAnswered({ context, server }: { context: string; serv
 
 /** --compare of a record of several contexts: a context that did not answer now, whose recorded events are shown but not compared. */
 export function renderUncompared(unanswered: readonly Unanswered[]): string {
-  return unanswered
-    .map(({ context, server, reason }) => {
-      const at = server === '' ? '' : ` (${escapeTerminal(server)})`;
-      return `warning: context "${escapeTerminal(context)}"${at} did not answer, its recorded events are not compared: ${escapeTerminal(reason)}\n`;
-    })
-    .join('');
+  return unansweredLines(unanswered, 'its recorded events are not compared');
 }

@@ -416,6 +416,24 @@ test('capture across contexts: one capture of the clusters\' reports, each row a
   assert.match((await evtimeline(['incident', '--from', folder], kubeconfig)).stdout, /^Incident in 3 contexts \(east, west, south\), read from a capture taken at /);
 });
 
+/** Event names in a collector's file, by the k8s.cluster.name of their resource. */
+function byCluster(text: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
+    for (const rl of (JSON.parse(line) as { resourceLogs: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeLogs: { logRecords: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] }).resourceLogs) {
+      const cluster = rl.resource.attributes.find((a) => a.key === 'k8s.cluster.name')?.value.stringValue ?? '(none)';
+      for (const sl of rl.scopeLogs) for (const lr of sl.logRecords) (out[cluster] ??= []).push(lr.attributes.find((a) => a.key === 'k8s.event.name')?.value.stringValue ?? '');
+    }
+  }
+  for (const names of Object.values(out)) names.sort();
+  return out;
+}
+
+/** The names of the events kubectl lists in a context now, sorted. */
+async function kubectlNames(context: string): Promise<string[]> {
+  return (await kubectlJSON<{ items: { metadata: { name: string } }[] }>(kubeconfig, ['--context', context, 'get', 'events'])).items.map((e) => e.metadata.name).sort();
+}
+
 test('export --otlp across contexts: each log record carries its context as k8s.cluster.name, each cluster\'s records what kubectl lists in it', { timeout: 600_000 }, async () => {
   if (!process.env.EVTIMELINE_TEST_OTELCOL_BINARY) await ensureOtelcol();
   const collector = await startCollector();
@@ -423,22 +441,28 @@ test('export --otlp across contexts: each log record carries its context as k8s.
     const r = await evtimeline(['export', '--otlp', collector.url, '--context', 'east,west,south'], kubeconfig);
     assert.equal(r.code, 0, r.stderr);
     await collector.stop('SIGTERM');
-    /** event names by the k8s.cluster.name of their resource */
-    const byCluster = (text: string): Record<string, string[]> => {
-      const out: Record<string, string[]> = {};
-      for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
-        for (const rl of (JSON.parse(line) as { resourceLogs: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeLogs: { logRecords: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] }).resourceLogs) {
-          const cluster = rl.resource.attributes.find((a) => a.key === 'k8s.cluster.name')?.value.stringValue ?? '(none)';
-          for (const sl of rl.scopeLogs) for (const lr of sl.logRecords) (out[cluster] ??= []).push(lr.attributes.find((a) => a.key === 'k8s.event.name')?.value.stringValue ?? '');
-        }
-      }
-      for (const names of Object.values(out)) names.sort();
-      return out;
-    };
     const sent = byCluster(await collector.readOutput());
     const expected: Record<string, string[]> = {};
-    for (const context of ['east', 'west', 'south']) expected[context] = (await kubectlJSON<{ items: { metadata: { name: string } }[] }>(kubeconfig, ['--context', context, 'get', 'events'])).items.map((e) => e.metadata.name).sort();
+    for (const context of ['east', 'west', 'south']) expected[context] = await kubectlNames(context);
     assert.deepEqual(sent, expected);
+    // Read back with --from, the collector's file gives each record its context again: the CONTEXT
+    // column with each context's rows as kubectl events --context X prints them, the incident's clusters.
+    const read = await evtimeline(['--from', collector.output], kubeconfig);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^CONTEXT\s+NAMESPACE\s+FIRST SEEN\s+LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+FROM\s+MESSAGE\n/);
+    for (const context of ['east', 'west', 'south']) assert.deepEqual(rowsOfContext(read.stdout, context), await kubectlEvents(context), context);
+    type Standing = { clusters: { standing: { context: string; server: string; namespace: string | null; events: number }[]; shared: { clusters: string[] }[] } };
+    const incident = JSON.parse((await evtimeline(['incident', '--from', collector.output, '-o', 'json'], kubeconfig)).stdout) as Standing;
+    const liveIncident = JSON.parse((await evtimeline(['incident', '--context', 'east,west,south', '-o', 'json'], kubeconfig)).stdout) as Standing;
+    const byContext = (doc: Standing) => doc.clusters.standing.map((s) => `${s.context} ${s.namespace} ${s.events}`).sort();
+    assert.deepEqual(byContext(incident), byContext(liveIncident));
+    assert.deepEqual(incident.clusters.standing.map((s) => s.server), ['', '', '']);
+    assert.deepEqual(incident.clusters.shared.map((g) => [...g.clusters].sort()), liveIncident.clusters.shared.map((g) => [...g.clusters].sort()));
+    assert.match((await evtimeline(['incident', '--from', collector.output], kubeconfig)).stdout, /^ {2}BackOff on Pod\/web-<n>: in 2 of 3 clusters \((east, west|west, east)\)\.$/m);
+    // --compare cannot pair them with a live read: the file names no API server.
+    const compare = await evtimeline(['--from', collector.output, '--compare'], kubeconfig);
+    assert.equal(compare.code, 2, compare.stderr);
+    assert.match(compare.stderr, /names its clusters \(k8s\.cluster\.name\) but not their API servers/);
     // A record of several contexts back-filled: each version under the context it was recorded from.
     const file = join(dir, 'three.jsonl');
     const again = await startCollector();
@@ -451,12 +475,85 @@ test('export --otlp across contexts: each log record carries its context as k8s.
       for (const names of Object.values(recorded)) names.sort();
       assert.deepEqual(byCluster(await again.readOutput()), recorded);
       assert.deepEqual(Object.keys(recorded).sort(), ['east', 'south', 'west']);
+      // Read back, the collector's file tells the record's events under their contexts.
+      type Item = { context: string; name: string; reason: string; namespace: string; count: number };
+      const strip = (text: string) => (JSON.parse(text) as Item[]).map(({ context, name, reason, namespace, count }) => `${context} ${namespace}/${name} ${reason} ${count}`).sort();
+      assert.deepEqual(strip((await evtimeline(['--from', again.output, '-o', 'json'], kubeconfig)).stdout), strip((await evtimeline(['--from', file, '-o', 'json'], kubeconfig)).stdout));
     } finally {
       await again.close();
     }
   } finally {
     await collector.close();
   }
+});
+
+/** A record's observations as `context uid@resourceVersion type`, one string each. */
+function versionKeys(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { context?: string; type?: string; event?: { metadata: { uid: string; resourceVersion: string } } })
+    .flatMap((o) => (o.event === undefined || typeof o.type !== 'string' ? [] : [`${o.context ?? ''} ${o.event.metadata.uid}@${o.event.metadata.resourceVersion} ${o.type}`]));
+}
+
+test('record --otlp across contexts: every log record the collector got carries its context as k8s.cluster.name, the same versions as the record', { timeout: 600_000 }, async () => {
+  if (!process.env.EVTIMELINE_TEST_OTELCOL_BINARY) await ensureOtelcol();
+  const collector = await startCollector();
+  try {
+    const file = join(dir, 'shipped.jsonl');
+    const r = await evtimeline(['record', file, '--context', 'east,west,south', '--duration', '4s', '--otlp', collector.url], kubeconfig);
+    assert.equal(r.code, 0, r.stderr);
+    await collector.stop('SIGTERM');
+    const recorded: Record<string, string[]> = {};
+    for (const o of recordLines(file).observations) if (o.type !== 'DELETED') (recorded[o.context ?? '(none)'] ??= []).push(o.name);
+    for (const names of Object.values(recorded)) names.sort();
+    // Each context's recorded events are what kubectl lists in it, and each was shipped under its context.
+    for (const context of ['east', 'west', 'south']) assert.deepEqual(recorded[context], await kubectlNames(context), context);
+    assert.deepEqual(byCluster(await collector.readOutput()), recorded);
+  } finally {
+    await collector.close();
+  }
+});
+
+test('a fleet record continued by the same contexts in another order: each resumes, nothing twice, nothing lost; other contexts are refused before any request', { timeout: 180_000 }, async () => {
+  const file = join(dir, 'continued.jsonl');
+  const first = await evtimeline(['record', file, '--context', 'east,west,south', '--duration', '3s'], kubeconfig);
+  assert.equal(first.code, 0, first.stderr);
+  const before = versionKeys(file).length;
+  // Written while no recorder runs: the next run must pick it up, from west's own resourceVersion.
+  await kubectlOk(west.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns.west as string, 'Meanwhile', 50)));
+  const second = await evtimeline(['record', file, '--context', 'south,west,east', '--duration', '3s'], kubeconfig);
+  assert.equal(second.code, 0, second.stderr);
+  for (const context of ['south', 'west', 'east']) assert.match(second.stderr, new RegExp(`^context "${context}": continuing .*continued\\.jsonl \\(${before} observations\\) from resourceVersion \\d+$`, 'm'), context);
+  assert.match(second.stderr, /^recorded \d+ lines? \(\d+ added, \d+ modified, \d+ deleted\) to .*continued\.jsonl; it holds \d+ observations$/m);
+  const keys = versionKeys(file);
+  // What the second run wrote (the clusters are shared with the other tests: more may have happened meanwhile).
+  const added = keys.slice(before);
+  assert.equal(new Set(keys).size, keys.length, `a version recorded twice; the second run wrote ${added.join(', ')}`);
+  // Nothing lost: each context's rows read back hold every row kubectl events --context X prints now
+  // (and may hold more: a record keeps what was deleted, and a context resumes from its newest event,
+  // so what the other tests wrote and deleted in between is replayed into it).
+  const read = await evtimeline(['--from', file], kubeconfig);
+  assert.equal(read.code, 0, read.stderr);
+  for (const context of ['east', 'west', 'south']) {
+    const mine = rowsOfContext(read.stdout, context);
+    for (const row of await kubectlEvents(context)) assert.ok(mine.includes(row), `${context}: ${row} is missing; the second run wrote ${added.join(', ')}`);
+  }
+  assert.ok(recordLines(file).observations.some((o) => o.context === 'west' && o.name === 'meanwhile-50'));
+  // Other contexts: refused before any request (the server that never answers is never asked), the file unchanged.
+  const text = readFileSync(file, 'utf8');
+  let asked = 0;
+  const count = () => (asked += 1);
+  hang.on('connection', count);
+  try {
+    const other = await evtimeline(['record', file, '--context', 'east,west,hang', '--duration', '1s', '--request-timeout', '2s'], hangConfig);
+    assert.equal(other.code, 2, other.stderr);
+    assert.match(other.stderr, /was recorded from contexts "south" \(.+\), "west" \(.+\), "east" \(.+\), and this run reads contexts "east" \(.+\), "west" \(.+\), "hang" \(.+\): a record is continued by the same contexts only/);
+  } finally {
+    hang.off('connection', count);
+  }
+  assert.equal(asked, 0);
+  assert.equal(readFileSync(file, 'utf8'), text);
 });
 
 test('--for deployment/web --tree in each cluster: every event is placed in its own cluster\'s tree, as kubectl sees the owners there', { timeout: 180_000 }, async () => {
@@ -541,6 +638,35 @@ test('capture across contexts while one is down: said in one line, the others ca
   const doc = JSON.parse(readFileSync(join(folder, 'events.json'), 'utf8')) as { coreContexts: string[] };
   assert.deepEqual([...new Set(doc.coreContexts)], ['east']);
   assert.deepEqual(rowsOfContext(readFileSync(join(folder, 'events-list.txt'), 'utf8'), 'east'), await kubectlEvents('east'));
+});
+
+test('export --otlp across contexts while one is down: one line naming it, the others sent to the collector, exit 4', { timeout: 600_000 }, async () => {
+  if (!process.env.EVTIMELINE_TEST_OTELCOL_BINARY) await ensureOtelcol();
+  const collector = await startCollector();
+  try {
+    const r = await evtimeline(['export', '--otlp', collector.url, '--context', 'east,south,west'], kubeconfig);
+    assert.equal(r.code, 4, r.stderr);
+    const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    assert.equal(warnings.length, 1, r.stderr);
+    assert.match(warnings[0] ?? '', /^warning: context "south" \(https:\/\/127\.0\.0\.1:\d+\) did not answer, its events are not sent: cannot reach the API server at .+ECONNREFUSED$/);
+    await collector.stop('SIGTERM');
+    assert.deepEqual(byCluster(await collector.readOutput()), { east: await kubectlNames('east'), west: await kubectlNames('west') });
+  } finally {
+    await collector.close();
+  }
+});
+
+test('record across contexts with one down for the whole run: one line saying it never answered, the others recorded, exit 4', { timeout: 60_000 }, async () => {
+  const file = join(dir, 'never.jsonl');
+  const r = await evtimeline(['record', file, '--context', 'east,south', '--duration', '3s'], kubeconfig);
+  assert.equal(r.code, 4, r.stderr);
+  const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+  assert.deepEqual(warnings.length, 1, r.stderr);
+  assert.match(warnings[0] ?? '', /^warning: context "south" \(https:\/\/127\.0\.0\.1:\d+\) never answered while recording, none of its events are in the record: .*ECONNREFUSED/);
+  const { headers, observations } = recordLines(file);
+  assert.deepEqual(headers.map((h) => (h.clusters as { context: string }[]).map((c) => c.context)), [['east', 'south']]);
+  assert.deepEqual([...new Set(observations.map((o) => o.context))], ['east']);
+  assert.deepEqual(observations.map((o) => o.name).sort(), await kubectlNames('east'));
 });
 
 test('--request-timeout applies to each cluster: one that never answers is left out, the others printed', { timeout: 60_000 }, async () => {

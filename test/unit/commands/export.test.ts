@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCli } from '../../../src/cli.ts';
-import { UsageError } from '../../../src/errors.ts';
+import { EXIT, RuntimeError, UsageError } from '../../../src/errors.ts';
+import { fleetSource } from '../../../src/core/fleet.ts';
+import type { EventSource } from '../../../src/core/source.ts';
 import { parseOtlpLines } from '../../../src/otlp/collector-file.ts';
 import { parseStableTable } from '../../../src/core/stable-table.ts';
 import { ev, LAB_STABLE, NOW } from '../../support/builders.ts';
@@ -98,6 +100,34 @@ describe('export reads every version through the port', () => {
       ['a', NOW],
       ['b', NOW],
     ]);
+  });
+
+  test('several contexts, one down and one not in the kubeconfig: the answering one is sent, one line each for the others, exit 4', async () => {
+    const east = memorySource({ provenance: fromCluster({ context: 'east', server: 'https://east.example' }), raw: [ev({ name: 'a' }), ev({ name: 'b' })] });
+    const west: EventSource = {
+      ...memorySource({ provenance: fromCluster({ context: 'west', server: 'https://west.example' }), raw: [ev({ name: 'c' })] }),
+      versions: async () => {
+        throw new RuntimeError('cannot reach the API server at https://west.example (context "west"): ECONNREFUSED');
+      },
+    };
+    const live = fleetSource([
+      { context: 'east', server: 'https://east.example', namespace: 'op-events', source: east },
+      { context: 'west', server: 'https://west.example', namespace: 'op-events', source: west },
+      { context: 'gone\u001b[31m', server: '', namespace: null, unopened: new UsageError('context "gone" does not exist in the kubeconfig') },
+    ]);
+    const r = await run(['export', '--context', 'east,west,gone', '--otlp', url, '--otlp-json'], openSources({ live }));
+    assert.equal(r.code, EXIT.partial, r.stderr);
+    assert.deepEqual(r.stderr.split('\n').filter((l) => l.startsWith('warning:')), [
+      'warning: context "west" (https://west.example) did not answer, its events are not sent: cannot reach the API server at https://west.example (context "west"): ECONNREFUSED',
+      'warning: context "gone^[[31m" did not answer, its events are not sent: context "gone" does not exist in the kubeconfig',
+    ]);
+    assert.deepEqual(r.sent?.versions.map((v) => (v.event.metadata as { name: string }).name), ['a', 'b']);
+    const clusters = bodies.flatMap((b) => (JSON.parse(b) as { resourceLogs: { resource: { attributes: { key: string; value: { stringValue: string } }[] } }[] }).resourceLogs.map((rl) => rl.resource.attributes.find((a) => a.key === 'k8s.cluster.name')?.value.stringValue));
+    assert.deepEqual([...new Set(clusters)], ['east']);
+    // None answering: the first one's error, nothing sent.
+    const none = await run(['export', '--context', 'west,gone', '--otlp', url], openSources({ live: fleetSource([{ context: 'west', server: 'https://west.example', namespace: 'op-events', source: west }]) }));
+    assert.ok(none.code instanceof RuntimeError);
+    assert.equal(none.sent, null);
   });
 
   test('nothing in scope: says so, sends nothing', async () => {

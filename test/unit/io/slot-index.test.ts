@@ -29,4 +29,26 @@ describe('SlotIndex', () => {
     index.set('first', 0);
     assert.equal(index.get('first'), 0);
   });
+
+  test("a key the reader keeps is not copied: the index asks the reader, by slot, whether it is the key looked up", () => {
+    // The reader's kept uids, by slot: what core/keep.ts uidIs answers from.
+    const kept: string[] = [];
+    const asked: number[] = [];
+    const index = new SlotIndex((slot, key) => {
+      asked.push(slot);
+      return kept[slot] === key;
+    });
+    for (let i = 0; i < 5_000; i += 1) {
+      index.set(uid(i), i, true);
+      kept[i] = uid(i);
+    }
+    index.set('ns/own-key', 5_000);
+    for (let i = 0; i < 5_000; i += 1) assert.equal(index.get(uid(i)), i);
+    assert.equal(index.get('ns/own-key'), 5_000);
+    assert.equal(index.get(uid(5_000)), undefined);
+    assert.ok(asked.length >= 5_000);
+    // The index held no copy: once the reader keeps another text in a slot, its old key finds nothing.
+    kept[7] = 'something else';
+    assert.equal(index.get(uid(7)), undefined);
+  });
 });

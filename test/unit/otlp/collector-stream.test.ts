@@ -94,3 +94,48 @@ describe('a collector file streamed', () => {
     assert.equal(await collectorFileSource(await file('{"kind":"EventList","items":[]}\n'), null), null);
   });
 });
+
+describe('a collector file of several contexts (k8s.cluster.name, as export --context a,b writes it)', () => {
+  /** One export request line, each log record's resource naming `context` as its cluster. */
+  async function lineOf(events: Record<string, unknown>[], context: string | undefined, at = NOW): Promise<string> {
+    return `${new TextDecoder().decode(await encodeLogs(events.map((e) => eventToLog(e, hrTimeFromMs(at), context)), 'json'))}\n`;
+  }
+  // One uid in two clusters (a copied namespace): two events, as a live read of both shows them.
+  const a1 = ev({ name: 'a', uid: 'ua', count: 1, first: 300 });
+  const a2 = { ...ev({ name: 'a', uid: 'ua', count: 4, first: 300, last: 10 }), metadata: { ...(a1.metadata as object), resourceVersion: '9999' } };
+  const b = ev({ name: 'b', uid: 'ub', namespace: 'other' });
+  const text = async () => (await lineOf([a1], 'east', NOW - 60_000)) + (await lineOf([a1, b], 'west\u001b[2J', NOW - 30_000)) + (await lineOf([a2], 'east', NOW));
+  const seen = (events: { name: string; count: number; cluster?: { context: string; server: string } }[]) => events.map((e) => `${e.cluster?.context ?? '-'} ${e.cluster?.server ?? '-'} ${e.name} ${e.count}`).sort();
+
+  for (const keep of ['all', 'table', 'stable'] as const) {
+    test(`streamed, keeping ${keep}: each event labelled with its cluster, the clusters in the provenance, as the whole-file reader reads it`, async () => {
+      const t = await text();
+      const streamed = await collectorFileSource(await file(t), null, keep);
+      assert.ok(streamed);
+      // Whatever the output keeps: its kept forms hold no context, so such a file keeps whole events.
+      assert.deepEqual(seen((await streamed.read()).events), ['east  a 4', 'west\u001b[2J  a 1', 'west\u001b[2J  b 1']);
+      const clusters = [
+        { context: 'east', server: '', namespace: 'op-events' },
+        { context: 'west\u001b[2J', server: '', namespace: null },
+      ];
+      assert.deepEqual((streamed.provenance as { clusters?: unknown }).clusters, clusters);
+      const whole = fileSource(parseOtlpEventLines(t) as SavedEvents, null);
+      assert.deepEqual((whole.provenance as { clusters?: unknown }).clusters, clusters);
+      assert.deepEqual(seen((await whole.read()).events), ['east  a 4', 'west\u001b[2J  a 1', 'west\u001b[2J  b 1']);
+      // Every version, each under its cluster (export back-fills them so); the raw objects' contexts one for one.
+      for (const source of [streamed, whole]) {
+        assert.deepEqual(((await source.versions()) ?? []).map((v) => `${v.cluster?.context} ${v.event.count}`), ['east 1', 'west\u001b[2J 1', 'west\u001b[2J 1', 'east 4']);
+        const raw = (await source.read({ raw: true })).raw;
+        assert.deepEqual(raw?.core.map((r, i) => `${raw.coreContexts?.[i]} ${(r as { count: number }).count}`).sort(), ['east 4', 'west\u001b[2J 1', 'west\u001b[2J 1']);
+      }
+    });
+  }
+
+  test('a file that names no cluster (one context exported) reads as before: no clusters, no labels', async () => {
+    const t = (await lineOf([a1, b], undefined)) + (await lineOf([a2], undefined));
+    const streamed = await collectorFileSource(await file(t), null, 'table');
+    assert.equal((streamed?.provenance as { clusters?: unknown }).clusters, undefined);
+    assert.deepEqual(seen((await streamed?.read())?.events ?? []), ['- - a 4', '- - b 1']);
+    assert.equal((parseOtlpEventLines(t)?.provenance as { clusters?: unknown }).clusters, undefined);
+  });
+});
