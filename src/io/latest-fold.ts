@@ -51,7 +51,8 @@ export class LatestFold {
     const map = event.uid !== '' ? this.byUid : this.byOther;
     const at = key === '' ? undefined : map.get(key);
     if (at === undefined) {
-      if (key !== '') map.set(key, this.slots, map === this.byUid);
+      // The kept version holds the uid, not a cluster's prefixed key: that one the index keeps itself.
+      if (key !== '') map.set(key, this.slots, map === this.byUid && key === own);
       this.keep(this.slots, event, raw, rank);
       this.slots += 1;
       return;
