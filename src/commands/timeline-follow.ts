@@ -17,8 +17,8 @@ import { criterionFlag } from '../options/selection.ts';
 import { StartupProbeEvidence } from '../core/startup-probes.ts';
 import { followedLabels } from '../app/labels.ts';
 import { resolveFilter } from '../app/for-object.ts';
-import { FollowVerdicts, ShownOccurrences } from '../core/follow.ts';
-import { dedupeByUid, stableLines } from '../core/timeline.ts';
+import { FollowVerdicts, ShownLines, ShownOccurrences } from '../core/follow.ts';
+import { dedupeByUid } from '../core/timeline.ts';
 import { choosePalette } from '../render/color.ts';
 import { renderDocument } from '../render/document.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -40,10 +40,9 @@ export interface FollowOptions {
   absoluteTimes: boolean;
 }
 
-function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null, contexts: boolean): (events: Event[]) => void {
+function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: FollowedTree | null, contexts: boolean, stable: ShownLines): (events: Event[]) => void {
   const stdout = deps.stdout;
   const palette = choosePalette({ flag: opts.common.color, isTTY: stdout.isTTY, env: deps.env });
-  const stable = new Set<string>();
   let headerShown = opts.noHeaders;
   return (events) => {
     if (events.length === 0) return;
@@ -59,12 +58,8 @@ function printer(opts: FollowOptions, deps: Deps, allNamespaces: boolean, tree: 
       return;
     }
     if (output.format === 'stable') {
-      // Each line once, in the order it first appeared.
-      for (const line of stableLines(events).map(escapeTerminal)) {
-        if (stable.has(line)) continue;
-        stable.add(line);
-        stdout.write(`${line}\n`);
-      }
+      // Each line once while the server holds an event that says it (core/follow.ts ShownLines).
+      for (const line of stable.takeNew(events)) stdout.write(`${line}\n`);
       return;
     }
     stdout.write(
@@ -108,7 +103,8 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
   const ctx = { startupBelowThreshold: startup.belowThreshold, ...(labels === null ? {} : { labelsOf: labels.labelsOf }) };
   // Several contexts: one stream, each row labelled with its context (core/fleet-follow.ts).
   const fleet = source.provenance.kind === 'cluster' && source.provenance.clusters !== undefined;
-  const print = printer(opts, deps, namespace === null, tree, fleet);
+  const stable = new ShownLines(escapeTerminal);
+  const print = printer(opts, deps, namespace === null, tree, fleet, stable);
   const gaveUp: Unanswered[] = [];
   // What the selection hid, each event under its latest verdict: said once following ends.
   const verdicts = new FollowVerdicts();
@@ -151,6 +147,7 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
       // A deletion (the TTL) is no occurrence; what was kept of the event is let go (core/follow.ts).
       const ev = normaliseEvent(step.object);
       shown.forget(ev);
+      stable.forget(ev);
       verdicts.settle(ev);
       continue;
     } else {

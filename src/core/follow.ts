@@ -13,7 +13,7 @@
 import type { Event } from './event.ts';
 import { addHidden, countHidden } from './filter.ts';
 import type { Criterion, Hidden } from './filter.ts';
-import { sortTimeline } from './timeline.ts';
+import { compareBytes, kindsInSeveralGroups, sortTimeline, stableLine } from './timeline.ts';
 import { eventIdentity } from './identity.ts';
 
 function occurrenceOf(ev: Event): string {
@@ -46,6 +46,61 @@ export class ShownOccurrences {
   /** How many events it remembers. */
   get size(): number {
     return this.last.size;
+  }
+}
+
+/**
+ * `-w -o stable`: each line printed once while an event the server holds says it. Per event the
+ * line it says, per line how many events say it; a deleted event lets its line go when no other
+ * says it, so a line that comes again after all its events expired prints again, and what is kept
+ * follows the events the server holds, not every line ever printed.
+ */
+export class ShownLines {
+  /** event identity -> the line it says */
+  private readonly lineOf = new Map<string, string>();
+  /** line -> how many events say it */
+  private readonly sayers = new Map<string, number>();
+
+  /** `spell`: how a line is printed (the terminal escaper): two lines printed alike are one. */
+  constructor(private readonly spell: (line: string) => string) {}
+
+  /** The lines among these events' not printed yet, as printed, in byte order of their raw text; they count as printed from now on. */
+  takeNew(events: Event[]): string[] {
+    const shared = kindsInSeveralGroups(events);
+    const fresh: { raw: string; line: string }[] = [];
+    for (const ev of events) {
+      const id = eventIdentity(ev);
+      const raw = stableLine(ev, shared);
+      const line = this.spell(raw);
+      const before = this.lineOf.get(id);
+      if (before === line) continue;
+      if (before !== undefined) this.letGo(before);
+      this.lineOf.set(id, line);
+      const n = this.sayers.get(line) ?? 0;
+      this.sayers.set(line, n + 1);
+      if (n === 0) fresh.push({ raw, line });
+    }
+    return fresh.sort((a, b) => compareBytes(a.raw, b.raw)).map((f) => f.line);
+  }
+
+  /** The event was deleted (the TTL). */
+  forget(ev: Event): void {
+    const id = eventIdentity(ev);
+    const line = this.lineOf.get(id);
+    if (line === undefined) return;
+    this.lineOf.delete(id);
+    this.letGo(line);
+  }
+
+  private letGo(line: string): void {
+    const n = (this.sayers.get(line) ?? 1) - 1;
+    if (n > 0) this.sayers.set(line, n);
+    else this.sayers.delete(line);
+  }
+
+  /** How many lines it remembers. */
+  get size(): number {
+    return this.sayers.size;
   }
 }
 

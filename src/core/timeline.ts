@@ -121,7 +121,12 @@ export function stableLines(events: Event[]): string[] {
   const shared = kindsInSeveralGroups(events);
   // Into a set as they are made: 200,000 events say a few hundred distinct lines.
   const lines = new Set<string>();
-  // Several contexts read together: each line begins with its context (one context: the lab's form).
-  for (const ev of events) lines.add(`${ev.cluster === undefined ? '' : `${ev.cluster.context} `}${orNone(ev.type)} ${orNone(ev.reason)} ${formatQualifiedObjectRef(ev.object, shared)}`);
+  for (const ev of events) lines.add(stableLine(ev, shared));
   return [...lines].sort(compareBytes);
+}
+
+/** One event's stable line; `shared`: the Kinds that several groups share among the events read with it. */
+export function stableLine(ev: Event, shared: ReadonlySet<string>): string {
+  // Several contexts read together: each line begins with its context (one context: the lab's form).
+  return `${ev.cluster === undefined ? '' : `${ev.cluster.context} `}${orNone(ev.type)} ${orNone(ev.reason)} ${formatQualifiedObjectRef(ev.object, shared)}`;
 }

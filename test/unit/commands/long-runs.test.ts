@@ -43,11 +43,15 @@ async function heapMiB(): Promise<number> {
   return least;
 }
 
-/** A list of nothing, then TOTAL events each ADDED and then DELETED; the heap read after FIRST and after TOTAL. */
-async function* createdAndExpired(heap: number[]): AsyncGenerator<FollowStep> {
+/**
+ * A list of nothing, then TOTAL events each ADDED and then DELETED; the heap read after FIRST and
+ * after TOTAL. `objects`: each event about a Pod of its own (pods come and go for days), else all about one.
+ */
+async function* createdAndExpired(heap: number[], objects: 'one' | 'each' = 'one'): AsyncGenerator<FollowStep> {
   yield { kind: 'list', items: [], resourceVersion: '1', why: 'start' };
   for (let i = 0; i < TOTAL; i += 1) {
-    const event = ev({ name: `web-${i}.18b0c0d3${i}`, uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', message: `Successfully pulled image "web:${i}"` });
+    const about = objects === 'each' ? { apiVersion: 'v1', kind: 'Pod', objectName: `web-7d9c5b8f4-${String(i).padStart(5, '0')}` } : {};
+    const event = ev({ name: `web-${i}.18b0c0d3${i}`, uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', message: `Successfully pulled image "web:${i}"`, ...about });
     (event.metadata as Record<string, unknown>).resourceVersion = String(2 * i + 2);
     yield { kind: 'change', type: 'ADDED', object: event };
     yield { kind: 'change', type: 'DELETED', object: { ...event, metadata: { ...(event.metadata as object), resourceVersion: String(2 * i + 3) } } };
@@ -90,6 +94,17 @@ describe('a follow that runs for days', () => {
     assert.equal(r.code, 0, String(r.code));
     assert.equal(r.lines, TOTAL);
     assert.equal(r.names.size, FIRST);
+    const [afterFirst, afterAll] = heap as [number, number];
+    assert.ok(afterAll - afterFirst < 1.5, `the heap grew by ${(afterAll - afterFirst).toFixed(2)} MiB over ${TOTAL - FIRST} events created and deleted (${afterFirst.toFixed(1)} -> ${afterAll.toFixed(1)} MiB)`);
+  });
+
+  test('-w -o stable prints each line once and keeps nothing of the events the TTL deleted, each about a Pod of its own', async () => {
+    const heap: number[] = [];
+    const r = await run(['-w', '-o', 'stable'], createdAndExpired(heap, 'each'));
+    assert.equal(r.code, 0, String(r.code));
+    assert.equal(r.lines, TOTAL);
+    assert.equal(r.names.size, FIRST);
+    assert.ok(r.names.has('Normal Pulled Pod/web-7d9c5b8f4-00000'), [...r.names].slice(0, 3).join('\n'));
     const [afterFirst, afterAll] = heap as [number, number];
     assert.ok(afterAll - afterFirst < 1.5, `the heap grew by ${(afterAll - afterFirst).toFixed(2)} MiB over ${TOTAL - FIRST} events created and deleted (${afterFirst.toFixed(1)} -> ${afterAll.toFixed(1)} MiB)`);
   });

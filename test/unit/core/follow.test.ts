@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { FollowVerdicts, ShownOccurrences } from '../../../src/core/follow.ts';
+import { FollowVerdicts, ShownLines, ShownOccurrences } from '../../../src/core/follow.ts';
+import { escapeTerminal } from '../../../src/render/escape.ts';
 import { ev } from '../../support/builders.ts';
 
 function event(uid: string, count: number, last: number, labels?: Record<string, string>) {
@@ -72,4 +73,33 @@ test('what the selection hid counts every event once, deleted or not, and keeps 
     { criterion: 'reasons', events: 5_000 },
   ]);
   assert.equal(verdicts.size, 1_000);
+});
+
+// -w -o stable: each line once while the server holds an event that says it.
+function about(uid: string, pod: string, reason = 'Pulled') {
+  const raw = ev({ name: uid, reason, apiVersion: 'v1', kind: 'Pod', objectName: pod }) as { metadata: Record<string, unknown> };
+  raw.metadata = { ...raw.metadata, uid };
+  return normaliseEvent(raw);
+}
+
+test('-o stable under -w: a line two events say prints once, and again only after both were deleted and it comes back', () => {
+  const lines = new ShownLines(escapeTerminal);
+  assert.deepEqual(lines.takeNew([about('a', 'web-1'), about('b', 'web-1')]), ['Normal Pulled Pod/web-1']);
+  assert.deepEqual(lines.takeNew([about('a', 'web-1')]), []);
+  lines.forget(about('a', 'web-1'));
+  assert.deepEqual(lines.takeNew([about('c', 'web-1')]), []);
+  lines.forget(about('b', 'web-1'));
+  lines.forget(about('c', 'web-1'));
+  assert.equal(lines.size, 0);
+  assert.deepEqual(lines.takeNew([about('d', 'web-1')]), ['Normal Pulled Pod/web-1']);
+});
+
+test('-o stable under -w: new lines come sorted byte-wise, escaped, and 20,000 Pods come and gone leave nothing behind', () => {
+  const lines = new ShownLines(escapeTerminal);
+  assert.deepEqual(lines.takeNew([about('z', 'web-b'), about('y', 'web-a', 'Killing'), about('x', 'evil\u001b[2J')]), ['Normal Killing Pod/web-a', 'Normal Pulled Pod/evil^[[2J', 'Normal Pulled Pod/web-b']);
+  for (let i = 0; i < 20_000; i += 1) {
+    assert.equal(lines.takeNew([about(`e${i}`, `pod-${i}`)]).length, 1);
+    lines.forget(about(`e${i}`, `pod-${i}`));
+  }
+  assert.equal(lines.size, 3);
 });
