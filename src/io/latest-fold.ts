@@ -9,6 +9,7 @@ import { keptVersions } from '../core/keep.ts';
 import type { Keep } from '../core/keep.ts';
 import { eventIdentity } from '../core/identity.ts';
 import { SlotIndex } from './slot-index.ts';
+import { ChunkedList } from '../core/chunked-list.ts';
 
 export class LatestFold {
   private readonly kept;
@@ -18,8 +19,11 @@ export class LatestFold {
   private slots = 0;
   /** with `raw`: the raw object of each kept version, by slot */
   private readonly raws: Json[] | null;
-  /** the rank of each kept version's writer, by slot: on a tie the higher rank stays */
-  private readonly ranks: number[] = [];
+  /**
+   * the rank of each kept version's writer, by slot: on a tie the higher rank stays. In chunks
+   * (core/chunked-list.ts): an array of 200,000 grew by copies that only a full collection frees.
+   */
+  private readonly ranks = new ChunkedList<number>();
   /** with `raw`: the context of each kept version, by slot, where one was named */
   private readonly contexts: (string | undefined)[] = [];
 
@@ -54,12 +58,12 @@ export class LatestFold {
       return;
     }
     const newer = this.kept.compare(event, at);
-    if (newer > 0 || (newer === 0 && rank >= (this.ranks[at] ?? 0))) this.keep(at, event, raw, rank);
+    if (newer > 0 || (newer === 0 && rank >= this.ranks.get(at))) this.keep(at, event, raw, rank);
   }
 
   private keep(slot: number, event: Event, raw: Json, rank: number): void {
     this.kept.keep(slot, event);
-    this.ranks[slot] = rank;
+    this.ranks.set(slot, rank);
     if (this.raws !== null) {
       this.raws[slot] = raw;
       this.contexts[slot] = event.cluster?.context;
@@ -73,7 +77,9 @@ export class LatestFold {
 
   /** the ranks of the writers whose versions were kept */
   keptRanks(): Set<number> {
-    return new Set(this.ranks);
+    const ranks = new Set<number>();
+    for (let slot = 0; slot < this.ranks.length; slot += 1) ranks.add(this.ranks.get(slot));
+    return ranks;
   }
 
   /** with `raw`: the kept versions' raw objects, in the same order */

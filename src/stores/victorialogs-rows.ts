@@ -82,8 +82,9 @@ export function rowToEvent(row: Json): { event: Event; writer: OtlpWriter } | nu
   // As fromAttributes tells them: by the field alone (a receiver's row could carry it too).
   const ours = OUR.namespace in row;
   const text = (key: string): string => stringOrNumber(row[key]);
+  // k8s.event.start_time (Go's time.Time.String()) is read only when no other time says when it began.
+  const created = (): number | null => parseTime(parseGoTimeString(row[K8S.startTime]));
   const severity = stringOnly(row.severity_text);
-  const created = parseTime(parseGoTimeString(row[K8S.startTime]));
   const count = positiveInt(intOfText(row[K8S.count]));
   let eventTime: number | null = null;
   let firstSeen: number | null;
@@ -92,7 +93,7 @@ export function rowToEvent(row: Json): { event: Event; writer: OtlpWriter } | nu
   let seriesStyle = false;
   if (ours) {
     eventTime = parseTime(text(OUR.eventTime));
-    firstSeen = eventTime ?? parseTime(text(OUR.firstTimestamp)) ?? created;
+    firstSeen = eventTime ?? parseTime(text(OUR.firstTimestamp)) ?? created();
     const series = intOfText(row[OUR.seriesCount]);
     const lastObserved = text(OUR.seriesLastObserved);
     seriesCount = positiveInt(series);
@@ -100,7 +101,7 @@ export function rowToEvent(row: Json): { event: Event; writer: OtlpWriter } | nu
     lastSeen = parseTime(lastObserved) ?? parseTime(text(OUR.lastTimestamp)) ?? firstSeen;
   } else {
     // The receiver's one timestamp is its last (fromAttributes: lastTimestamp).
-    firstSeen = created;
+    firstSeen = created();
     const ms = timeMs(time);
     lastSeen = (ms === null || ms === undefined ? null : parseTime(new Date(ms).toISOString())) ?? firstSeen;
   }
