@@ -250,7 +250,9 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       owners?.saw(planned.map((observation) => observation.event));
       facts?.saw(planned.map((observation) => observation.event));
       for (const observation of planned) countObservation(counts, observation);
-      if (planned.length > 0) shipping?.wake();
+      // The shipper reads the file: woken once the lines are in it, not when they are queued.
+      const ship = shipping;
+      if (planned.length > 0 && ship) void writer.written().then(() => ship.wake(), () => {});
       status.update(counts);
     }
   } finally {
