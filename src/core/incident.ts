@@ -12,6 +12,7 @@ import { objectUids } from './identity.ts';
 import { groupEvents } from './grouping.ts';
 import type { EventGroup } from './grouping.ts';
 import { groupStories } from './families.ts';
+import { templatesOnce } from './message-template.ts';
 import type { ObjectFamily } from './families.ts';
 import { fleetOf } from './source.ts';
 import type { Provenance, Tells, Unanswered } from './source.ts';
@@ -177,6 +178,8 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   const { tree } = ctx;
   const objects = groupByObject(events, carries, ctx.live ?? {}, tree);
   const ownerOf = tree === undefined ? {} : { ownerOf: ownerInTree(tree) };
+  // Each message templated once for both the groups and the families.
+  const templates = templatesOnce();
   const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
   const incident: Incident = {
     at: ctx.now,
@@ -191,8 +194,8 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
       occurrences: carries.counts ? events.reduce((sum, e) => sum + e.count, 0) : null,
     },
     objects,
-    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages, ...ownerOf }),
-    families: groupStories(objects, storyOwner),
+    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages, ...ownerOf, templates }),
+    families: groupStories(objects, storyOwner, templates),
     reporters: carries.reporters ? collectReporters(events) : [],
     unconventionalTypes: collectUnconventional(events),
     repeats: sortRepeats(repeats),
