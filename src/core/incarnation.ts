@@ -91,9 +91,10 @@ function comparable(ref: ObjectRef): boolean {
 /** The distinct objects to look up, once each, in the order first named. */
 export function objectsToLookUp(events: Event[]): ObjectRef[] {
   const refs = new Map<string, ObjectRef>();
+  const keyOf = keyedByRef(objectKey);
   for (const ev of events) {
     if (!comparable(ev.object)) continue;
-    const key = objectKey(ev.object);
+    const key = keyOf(ev.object);
     if (!refs.has(key)) refs.set(key, ev.object);
   }
   return [...refs.values()];
