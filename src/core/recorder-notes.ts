@@ -120,14 +120,18 @@ function spamNotes(events: Event[]): SpamNote[] {
     else groups.set(key, [ev]);
   }
   const notes: SpamNote[] = [];
-  for (const group of groups.values()) {
+  // Ties of emptiedAt go by the source and object, not by the order the events came in: a store
+  // answers a query's rows in no set order (VictoriaLogs' workers), so the same events would print
+  // their notes in another order from one run to the next.
+  const keys = new Map<SpamNote, string>();
+  for (const [key, group] of groups) {
     const occurrences = group.reduce((sum, ev) => sum + ev.count, 0);
     if (occurrences < SPAM_BURST) continue;
     const times = occurrenceTimes(group);
     const dry = simulateBucket(times);
     const head = group[0];
     if (dry === null || head === undefined) continue;
-    notes.push({
+    const note: SpamNote = {
       kind: 'spam',
       reporter: head.reporter,
       instance: head.instance,
@@ -137,9 +141,12 @@ function spamNotes(events: Event[]): SpamNote[] {
       occurrences,
       first: times[0] ?? dry.emptiedAt,
       ...dry,
-    });
+    };
+    notes.push(note);
+    keys.set(note, key);
   }
-  return notes.sort((a, b) => a.emptiedAt - b.emptiedAt);
+  const keyOf = (note: SpamNote): string => keys.get(note) ?? '';
+  return notes.sort((a, b) => a.emptiedAt - b.emptiedAt || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
 }
 
 /** What client-go's recorders may have done to these events (de-duplicated, any order). */
@@ -191,8 +198,21 @@ export function notesAbout(notes: RecorderNotes): (ev: Event) => RecorderNotes |
   for (const n of notes.spam) spam.set(spamKey({ reporter: n.reporter, instance: n.instance, object: n.object, type: n.type } as Event), n);
   const combined = new Map(notes.combined.map((n) => [n.event, n]));
   const series = new Map(notes.series.map((n) => [n.event, n]));
+  // Asked once per printed event (200,000 for -A): the key of every field the note is about cost a
+  // join and the hash of a long string each time. Events about one object share one ObjectRef
+  // (core/compact.ts), and an Event is a value, so the answer is kept by object, then by the rest.
+  const byObject = new WeakMap<object, Map<string, SpamNote | undefined>>();
+  const spamOf = (ev: Event): SpamNote | undefined => {
+    let known = byObject.get(ev.object);
+    if (known === undefined) byObject.set(ev.object, (known = new Map()));
+    const rest = `${ev.type}\u0000${ev.reporter}\u0000${ev.instance}`;
+    if (known.has(rest)) return known.get(rest);
+    const note = spam.get(spamKey(ev));
+    known.set(rest, note);
+    return note;
+  };
   return (ev) => {
-    const s = ev.seriesStyle ? undefined : spam.get(spamKey(ev));
+    const s = ev.seriesStyle ? undefined : spamOf(ev);
     const c = combined.get(ev);
     const r = series.get(ev);
     if (s === undefined && c === undefined && r === undefined) return null;

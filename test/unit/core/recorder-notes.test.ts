@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { recorderNotes } from '../../../src/core/recorder-notes.ts';
+import { notesAbout, recorderNotes } from '../../../src/core/recorder-notes.ts';
+import { eventCompactor } from '../../../src/core/compact.ts';
 import { NOW, ev, newEv } from '../../support/builders.ts';
 
 const pod = { kind: 'Pod', apiVersion: 'v1', objectName: 'web-0', objectUid: 'pod-uid', component: 'kubelet', host: 'node-k' };
@@ -45,6 +46,13 @@ describe('recorderNotes: the legacy recorder spam filter (25 at once, then one e
     assert.deepEqual(notes.spam, []);
   });
 
+  test('notes emptied at the same moment come in one order, whatever the order the events came in (a store answers in none)', () => {
+    const events = ['web-2', 'web-0', 'web-1'].map((objectName, i) => normaliseEvent(ev({ ...pod, objectName, objectUid: `uid-${i}`, type: 'Warning', reason: 'BackOff', count: 25, first: 60, last: 50 })));
+    const names = (list: typeof events) => recorderNotes(list).spam.map((n) => n.object.name);
+    assert.deepEqual(names(events), ['web-0', 'web-1', 'web-2']);
+    assert.deepEqual(names([...events].reverse()), ['web-0', 'web-1', 'web-2']);
+  });
+
   test('does not simulate a hostile count of 2^31 occurrence by occurrence', () => {
     const started = performance.now();
     const notes = recorderNotes([normaliseEvent(ev({ ...pod, type: 'Warning', count: 2 ** 31 - 1, first: 600, last: 0 }))]);
@@ -73,5 +81,23 @@ describe('recorderNotes: the aggregator and the series', () => {
     const { labEvents } = await import('../../support/builders.ts');
     const notes = recorderNotes(labEvents().map(normaliseEvent));
     assert.deepEqual(notes, { spam: [], combined: [], series: [] });
+  });
+});
+
+describe('notesAbout: the notes each printed event carries (-o json, yaml)', () => {
+  test('events about one object (one shared ObjectRef) each get the spam note of their own type and source, asked in any order', () => {
+    const compact = eventCompactor();
+    const [warning, normal, other] = [
+      ev({ ...pod, type: 'Warning', reason: 'BackOff', count: 25, first: 60, last: 50 }),
+      ev({ ...pod, type: 'Normal', reason: 'Pulled', count: 30, first: 60, last: 50 }),
+      ev({ ...pod, component: 'other-reporter', type: 'Warning', reason: 'BackOff', count: 1, first: 60, last: 50 }),
+    ].map((raw) => compact(normaliseEvent(raw)));
+    assert.ok(warning && normal && other && warning.object === normal.object && normal.object === other.object);
+    const about = notesAbout(recorderNotes([warning, normal, other]));
+    for (const event of [other, normal, warning, warning, other, normal]) {
+      const spam = about(event)?.spam ?? [];
+      if (event === other) assert.deepEqual(spam, []);
+      else assert.deepEqual(spam.map((n) => [n.type, n.reporter, n.occurrences]), [[event.type, 'kubelet', event.count]]);
+    }
   });
 });
