@@ -6,10 +6,11 @@
 // not a test. The executable is dropped from the page cache before the runs (evictFromPageCache:
 // a freshly built one, wholly cached, adds about 17 MiB to every peak).
 //
-//   npm run bench:stores [-- --events 200000 --collector-events 20000 --big-collector-events 180000 --runs 3 --baseline PATH]
+//   npm run bench:stores [-- --events 200000 --collector-events 20000 --big-collector-events 180000 --runs 3 --baseline PATH --only REGEX]
 //
 // --baseline PATH: an older build measured beside this one in the same interleaved rounds (its rows
 // end in "(baseline)"), for before and after under the same load.
+// --only REGEX: only the rows whose names match (e.g. 'victorialogs|record \(200000'), fewer runs on a busy machine.
 //
 // The collector's file is our export's OTLP JSON, one ExportLogsServiceRequest of 1,000 log
 // records a line, as the file exporter writes what it receives (src/otlp/encode.ts, the official
@@ -56,7 +57,7 @@ async function writeCollectorFile(record: string, path: string): Promise<number>
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { events: { type: 'string', default: '200000' }, 'collector-events': { type: 'string', default: '20000' }, 'big-collector-events': { type: 'string', default: '180000' }, runs: { type: 'string', default: '3' }, baseline: { type: 'string' } },
+    options: { events: { type: 'string', default: '200000' }, 'collector-events': { type: 'string', default: '20000' }, 'big-collector-events': { type: 'string', default: '180000' }, runs: { type: 'string', default: '3' }, baseline: { type: 'string' }, only: { type: 'string' } },
   });
   const n = Number(values.events);
   const m = Number(values['collector-events']);
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
     const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: work, KUBECONFIG: join(work, 'none') };
     // The record piped in as a user pipes it (cat FILE | ...): stdin is a pipe, not the file.
     const piped = (args: string[]) => ['/bin/sh', '-c', 'file=$1; shift; cat "$file" | "$0" --from - -A "$@"', PLUGIN_BINARY, record, ...args];
-    const mine: Subject[] = [
+    const all: Subject[] = [
       { name: `--from record (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', record, '-A', '-o', 'json'] },
       { name: `--from victorialogs (${n} events) -o json`, command: [PLUGIN_BINARY, '--from', vl.fromUrl, '-A', '-o', 'json'] },
       { name: `--from - (the record piped, ${n} events) -o json`, command: piped(['-o', 'json']) },
@@ -98,6 +99,8 @@ async function main(): Promise<void> {
       { name: `--from collector file (${bigVersions} versions) -o json`, command: [PLUGIN_BINARY, '--from', bigCollectorFile, '-A', '-o', 'json'] },
       { name: `--from collector file (${bigVersions} versions), table`, command: [PLUGIN_BINARY, '--from', bigCollectorFile, '-A'] },
     ];
+    const only = values.only === undefined ? null : new RegExp(values.only);
+    const mine = all.filter((s) => only === null || only.test(s.name));
     const baseline = values.baseline;
     const subjects = baseline === undefined ? mine : mine.flatMap((s) => [s, { name: `${s.name} (baseline)`, command: s.command.map((part) => (part === PLUGIN_BINARY ? baseline : part)) }]);
     evictFromPageCache([PLUGIN_BINARY, ...(baseline === undefined ? [] : [baseline])]);
