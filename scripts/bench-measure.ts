@@ -47,6 +47,8 @@ export interface Result extends Measured {
   name: string;
   /** the fastest and slowest of the runs' wall times: the spread around the median */
   wallRange: [number, number];
+  /** each run, in round order (run k of every subject is of the same round) */
+  runs: Measured[];
 }
 
 /**
@@ -83,8 +85,42 @@ export async function interleave(helper: string, subjects: Subject[], runs: numb
       cpuSeconds: median(mine.map((m) => m.cpuSeconds)),
       maxRssMiB: median(mine.map((m) => m.maxRssMiB)),
       wallRange: [Math.min(...mine.map((m) => m.wallSeconds)), Math.max(...mine.map((m) => m.wallSeconds))],
+      runs: mine,
     };
   });
+}
+
+/** The paired overhead of one subject over another, round by round: the median ratio and its quartiles. */
+export interface PairedOverhead {
+  /** per-round wall ratio minus one (0.12 is 12% more), median and quartiles */
+  median: number;
+  q1: number;
+  q3: number;
+  /** rounds in all, and those over the target */
+  rounds: number;
+  over: number;
+  /** the median per-round CPU difference, seconds */
+  cpuSeconds: number;
+}
+
+/**
+ * How much more wall time `a` takes than `b`, from the rounds interleave ran: each round's ratio, so a
+ * slow moment of the machine weighs on both sides of one ratio, not on one side's median.
+ */
+export function pairedOverhead(a: Result, b: Result, target: number): PairedOverhead {
+  const rounds = Math.min(a.runs.length, b.runs.length);
+  if (rounds === 0) throw new Error('no rounds to compare');
+  const ratios: number[] = [];
+  const cpu: number[] = [];
+  for (let k = 0; k < rounds; k += 1) {
+    const x = a.runs[k] as Measured;
+    const y = b.runs[k] as Measured;
+    ratios.push(x.wallSeconds / y.wallSeconds - 1);
+    cpu.push(x.cpuSeconds - y.cpuSeconds);
+  }
+  ratios.sort((p, q) => p - q);
+  const at = (f: number) => ratios[Math.min(rounds - 1, Math.floor(f * rounds))] as number;
+  return { median: median(ratios), q1: at(0.25), q3: at(0.75), rounds, over: ratios.filter((r) => r > target).length, cpuSeconds: median(cpu) };
 }
 
 const seconds = (s: number): string => (s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(2)} s`);

@@ -3,7 +3,7 @@
 // 1. A namespace of 400 Pods on the real control plane (scripts/bench-objects.ts's private control
 //    plane, two 110-Pod nodes: a Deployment of --pods replicas, 220 placed, the rest Pending with
 //    the scheduler's FailedScheduling, so the facts read every Node and the Pods bound to each).
-//    Interleaved after one warm-up run each, medians of wall, CPU and peak RSS:
+//    Interleaved after one warm-up run each (21 rounds unless --runs), medians of wall, CPU and peak RSS:
 //      kubectl evtimeline incident -n NS               (events, then status: Pods, the Deployment, ReplicaSets, Nodes)
 //      kubectl evtimeline incident -n NS --no-status   (the same account from the events alone)
 //      kubectl get pods -n NS                          (the reference of the ratios)
@@ -12,13 +12,15 @@
 //    a status.json of the 400 Pods, each crash-looping or killed for memory: `incident --from` it,
 //    with and without --no-status, counting the account's lines (the bound: 80) and the Why's.
 //
-//   node --import tsx scripts/bench-why.ts [--pods 400] [--runs 5] [--kubectl PATH] [--plugin PATH]
+//   node --import tsx scripts/bench-why.ts [--pods 400] [--runs 21] [--kubectl PATH] [--plugin PATH]
+// The verdict is the median of the rounds' wall ratios (with its quartiles and the rounds over 20%),
+// not the ratio of the two medians: one slow run of either side then moves one ratio of 21.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { capture } from './bench-api.ts';
 import { startNamespaceBench } from './bench-objects.ts';
-import { elapsed, interleave, markdownTable, type Subject } from './bench-measure.ts';
+import { elapsed, interleave, markdownTable, pairedOverhead, type Subject } from './bench-measure.ts';
 import { waitFor } from '../test/harness/wait.ts';
 import { deploymentObject, listObjects } from '../test/harness/workloads.ts';
 import { ownedNamespace } from '../test/support/owned-events.ts';
@@ -26,6 +28,11 @@ import { NOW } from '../test/support/builders.ts';
 import { pod, terminated, waiting } from '../test/support/status-objects.ts';
 import { podFacts } from '../src/core/facts.ts';
 import { formatStatusFile } from '../src/io/facts-file.ts';
+
+/** The bar: reading the facts costs at most 20% more wall time (issue 22). */
+const TARGET = 0.2;
+/** Rounds when --runs is not given: the overhead (50-80 ms) is about one run's spread, so one round decides nothing. */
+const RUNS = 21;
 
 /** --pods N (default 400) among the namespace-bench flags. */
 function podsWanted(argv: string[]): { pods: number; rest: string[] } {
@@ -62,7 +69,8 @@ function savedCapture(dir: string): string {
 
 async function main(): Promise<void> {
   const scriptStarted = performance.now();
-  const { pods, rest } = podsWanted(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const { pods, rest } = podsWanted(argv.includes('--runs') ? argv : [...argv, '--runs', String(RUNS)]);
   const { opts, helper, ws, cp, api, ns } = await startNamespaceBench('bench-why', rest);
   const k = opts.kubectl;
   try {
@@ -85,7 +93,13 @@ async function main(): Promise<void> {
     const results = await interleave(helper, subjects, opts.runs, env);
     console.log(markdownTable(results, 'kubectl get pods -n NS'));
     const [withFacts, without] = results;
-    if (withFacts && without) console.log(`\nreading the status costs ${((withFacts.wallSeconds / without.wallSeconds - 1) * 100).toFixed(1)}% more wall time (target: at most 20%)`);
+    if (withFacts && without) {
+      // Judged round by round: a run slowed by the machine's other work weighs on one ratio, not on one side's median.
+      const o = pairedOverhead(withFacts, without, TARGET);
+      const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+      console.log(`\nreading the status costs ${pct(withFacts.wallSeconds / without.wallSeconds - 1)} wall time by the medians; round by round (${o.rounds} rounds): median ${pct(o.median)}, quartiles ${pct(o.q1)} to ${pct(o.q3)}, ${o.over} rounds over ${pct(TARGET)}; CPU ${(o.cpuSeconds * 1000).toFixed(0)} ms more (median of the rounds)`);
+      console.log(`verdict: ${o.median <= TARGET ? 'met' : 'NOT met'} (target: at most ${pct(TARGET)}, the median of the rounds' ratios)`);
+    }
     console.log(`\n(measured in ${elapsed(started)}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
 
     started = performance.now();

@@ -13,6 +13,7 @@ import { parseQuotaRefusal } from '../core/causes-workloads.ts';
 import { ApiError, apiRequest, openStream, PAGE_SIZE } from './http.ts';
 import type { KubeTarget } from './kubeconfig.ts';
 import { continueTokens } from './paging.ts';
+import { podListFromProtobuf } from './pod-proto.ts';
 import { sharedBound } from '../core/bounded.ts';
 import { pathSegment } from './api-names.ts';
 import { compareBytes } from '../core/timeline.ts';
@@ -47,14 +48,18 @@ function gapOf(error: unknown, what: FactGap['what'], resource: string, namespac
   return { what, resource, namespace, reason: 'failed', detail: error instanceof Error ? error.message : String(error) };
 }
 
-/** Every item of a list, page by page, each handed to `keep` as it arrives (the raw page is let go). */
+/**
+ * Every item of a list, page by page, each handed to `keep` as it arrives (the raw page is let go).
+ * Pods (the largest lists by far) are asked for in Protobuf, read field by field (pod-proto.ts).
+ */
 async function listItems(target: KubeTarget, path: string, query: string, opts: Options, keep: (item: Json) => void): Promise<void> {
   const tokens = continueTokens(path);
+  const protobuf = /\/pods$/.test(path) ? podListFromProtobuf : undefined;
   let token: string | undefined = '';
   do {
     const page = asObject(
-      // Facts never read managedFields (a third of a Pod's JSON): cut before parsing (managed-fields.ts).
-      await apiRequest(target, { method: 'GET', path: `${path}?limit=${PAGE_SIZE}${query}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, timeoutMs: opts.timeoutMs, dropManagedFields: true }),
+      // Facts never read managedFields (a third of a Pod's JSON): cut before parsing a JSON answer (managed-fields.ts).
+      await apiRequest(target, { method: 'GET', path: `${path}?limit=${PAGE_SIZE}${query}${token ? `&continue=${encodeURIComponent(token)}` : ''}`, timeoutMs: opts.timeoutMs, dropManagedFields: true, ...(protobuf ? { protobuf } : {}) }),
     );
     if (Array.isArray(page.items)) for (const item of page.items) if (isObject(item)) keep(item);
     token = tokens.next(asObject(page.metadata).continue);

@@ -13,6 +13,7 @@ import type { KubeTarget } from './kubeconfig.ts';
 import { errnoText, pathErrorText } from '../io/errno.ts';
 import { withoutManagedFields } from './managed-fields.ts';
 import { listItemReader } from './list-items.ts';
+import { PROTOBUF, statusTextFromProtobuf } from './pod-proto.ts';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
@@ -31,6 +32,11 @@ interface ApiRequest {
   dropManagedFields?: boolean;
   /** a list's items, parsed one at a time as they arrive (list-items.ts); the answer then comes back with its items empty */
   eachItem?: (item: unknown) => void;
+  /**
+   * Protobuf is asked for before JSON (as client-go's clientsets ask) and an answer in it is read by
+   * this (pod-proto.ts); an answer in JSON (a server or proxy that offers no Protobuf) is parsed as usual.
+   */
+  protobuf?: (body: Buffer) => unknown;
 }
 
 /** A non-2xx answer from the API server, carrying its Status reason and code. */
@@ -254,7 +260,8 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   const url = buildUrl(target.server, req.path, req.query);
   const base = await requestOptions(target);
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-  const headers: Record<string, string> = { ...(base.headers as Record<string, string>), Accept: req.accept ?? 'application/json' };
+  const accept = req.accept ?? (req.protobuf ? `${PROTOBUF}, application/json` : 'application/json');
+  const headers: Record<string, string> = { ...(base.headers as Record<string, string>), Accept: accept };
   if (body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
   // Loaded on the first request, not at start-up: https brings TLS and OpenSSL (about 20 ms and
   // 8 MiB), which --version, --help and --from never need.
@@ -270,11 +277,16 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
         const message = unauthorizedMessage(target.server, target.auth.description);
         return reject(refusedExecCredential(base, target.auth) ? new ExecCredentialRefused(message, code, 'Unauthorized') : new ApiError(message, code, 'Unauthorized'));
       }
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
       const retryAfter = response.headers['retry-after'];
-      response.on('end', () => reject(statusError(code, text, url, typeof retryAfter === 'string' ? retryAfter : undefined)));
+      response.on('end', () => {
+        // An error answered to a request that accepts Protobuf is a Status in Protobuf: read as the JSON one would be.
+        const body = Buffer.concat(chunks);
+        const inProtobuf = (response.headers['content-type'] ?? '').startsWith(PROTOBUF);
+        const text = (inProtobuf ? statusTextFromProtobuf(body) : null) ?? body.toString('utf8');
+        reject(statusError(code, text, url, typeof retryAfter === 'string' ? retryAfter : undefined));
+      });
       response.on('error', (error) => reject(networkError(error, target)));
     });
     armConnectDeadlines(request);
@@ -332,13 +344,22 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
   // A list this cannot read item by item (an item not an object, items named twice): not a list of objects.
   const odd = () => new ClusterError({ kind: 'not-a-list', path: req.path.split('?')[0] ?? '', noun: 'objects' });
   // A list's items are parsed as the answer arrives, its chunks let go (list-items.ts); anything else is read whole.
-  const body =
-    req.eachItem === undefined
-      ? { push: (chunk: Buffer) => void chunks.push(chunk), end: () => parse(Buffer.concat(chunks).toString('utf8')) }
-      : listItemReader({ parse, each: req.eachItem, notJson, odd });
+  /** the answer's content type, known once its headers arrive */
+  let contentType = '';
+  const decodeProtobuf = req.protobuf;
+  const whole = (): unknown => {
+    if (decodeProtobuf === undefined || !contentType.startsWith(PROTOBUF)) return parse(Buffer.concat(chunks).toString('utf8'));
+    try {
+      return decodeProtobuf(Buffer.concat(chunks));
+    } catch {
+      throw odd();
+    }
+  };
+  const body = req.eachItem === undefined ? { push: (chunk: Buffer) => void chunks.push(chunk), end: whole } : listItemReader({ parse, each: req.eachItem, notJson, odd });
   let timer: NodeJS.Timeout | undefined;
   const exchange = (async () => {
     const response = await openStream(target, req);
+    contentType = response.headers['content-type'] ?? '';
     if (req.timeoutMs) {
       timer = setTimeout(() => response.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })), req.timeoutMs);
     }

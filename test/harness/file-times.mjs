@@ -33,18 +33,23 @@ function record(rows) {
 export default async function* fileTimes(source) {
   const started = Date.now();
   const seconds = new Map();
+  const aborted = new Set();
   for await (const event of source) {
     const { file, name, details } = event.data ?? {};
     if (event.type !== 'test:complete' || !file || typeof name !== 'string' || resolve(name) !== file) continue;
+    // A run stopped by a signal (Ctrl-C, a failing lane of `npm test`) completes every file it had
+    // not finished as aborted, those not started in about 0 s: their times are not kept, or the next
+    // run would start its longest files last.
+    if (details?.error?.failureType === 'testAborted') aborted.add(file);
     seconds.set(file, (details?.duration_ms ?? 0) / 1000);
   }
   const rows = [...seconds].map(([file, s]) => [file.replace(`${process.cwd()}/`, ''), s]).sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((sum, r) => sum + r[1], 0);
   const wall = (Date.now() - started) / 1000;
   yield `\nseconds per file (${rows.length} files, ${total.toFixed(0)} s of file time in ${wall.toFixed(0)} s of wall time):\n`;
-  for (const [file, s] of rows) yield `${s.toFixed(1).padStart(8)}  ${file}\n`;
+  for (const [file, s] of rows) yield `${s.toFixed(1).padStart(8)}  ${file}${aborted.has(resolve(file)) ? '  (stopped)' : ''}\n`;
   try {
-    record(rows);
+    record(rows.filter(([file]) => !aborted.has(resolve(file))));
   } catch (err) {
     yield `(not kept in ${FILE_SECONDS}: ${err instanceof Error ? err.message : err})\n`;
   }

@@ -49,8 +49,12 @@ function answer(res: ServerResponse, body: unknown) {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** the Accept header of each Pod list: Protobuf first (pod-proto.ts), JSON taken when that is what the server answers */
+const podListAccepts: string[] = [];
+
 function route(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname.endsWith('/pods')) podListAccepts.push(req.headers.accept ?? '');
   const selector = url.searchParams.get('fieldSelector') ?? '';
   const onNode = /spec\.nodeName=([^,]+)/.exec(selector)?.[1];
   const name = onNode !== undefined ? `pods on ${onNode}` : url.pathname === '/apis/apps/v1/namespaces/shop/replicasets/web' ? 'GET replicasets/web' : url.pathname;
@@ -146,6 +150,9 @@ test("the nodes' Pod lists and the other objects' lookups begin before the names
   assert.equal(state('ReplicaSet', 'web', 'apps/v1'), 'exists');
   // discovery of each group/version once, though the two lookups ran side by side
   assert.equal(log.filter((l) => l === '/api/v1').length, 1, log.join('\n'));
+  // Every Pod list asked for Protobuf before JSON; this server answers JSON, and the facts above were read from it.
+  assert.ok(podListAccepts.length >= 3, podListAccepts.join('\n'));
+  for (const accept of podListAccepts) assert.equal(accept, 'application/vnd.kubernetes.protobuf, application/json');
 });
 
 test("a namespace whose Pods may not be listed: the nodes' lists, begun leaving it out, are read again with it", async () => {

@@ -1,0 +1,42 @@
+// test/harness/file-times.mjs: the integration run's table of seconds per file, and the times it
+// keeps for the next run's order. A run stopped by a signal must not keep the ~0 s of the files it
+// never finished (node:test completes them with failureType 'testAborted').
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const cache = mkdtempSync(join(tmpdir(), 'evtimeline-file-times-'));
+process.env.XDG_CACHE_HOME = cache;
+const { default: fileTimes, FILE_SECONDS, recordedFileSeconds } = await import('../../harness/file-times.mjs');
+
+const done = (file: string, ms: number, failureType?: string) => ({
+  type: 'test:complete',
+  data: { file: resolve(file), name: resolve(file), details: { duration_ms: ms, ...(failureType ? { error: { failureType } } : {}) } },
+});
+
+async function table(events: object[]): Promise<string> {
+  async function* source() {
+    yield* events;
+  }
+  let out = '';
+  for await (const chunk of fileTimes(source())) out += chunk;
+  return out;
+}
+
+test('a stopped run keeps the times of the files that ended, not of those it stopped', async (t) => {
+  t.after(() => rmSync(cache, { recursive: true, force: true }));
+  const first = await table([done('test/integration/a.test.ts', 30_000), done('test/integration/b.test.ts', 20_000), done('test/integration/c.test.ts', 10_000)]);
+  assert.match(first, /^\s+30\.0 {2}test\/integration\/a\.test\.ts$/m);
+  assert.deepEqual(recordedFileSeconds(), { 'test/integration/a.test.ts': 30, 'test/integration/b.test.ts': 20, 'test/integration/c.test.ts': 10 });
+  // The next run: b failed (still a whole run of it: kept), a was stopped midway, c never started.
+  const second = await table([
+    done('test/integration/b.test.ts', 25_000, 'testCodeFailure'),
+    done('test/integration/a.test.ts', 4_000, 'testAborted'),
+    done('test/integration/c.test.ts', 0.004, 'testAborted'),
+  ]);
+  assert.match(second, /^\s+4\.0 {2}test\/integration\/a\.test\.ts {2}\(stopped\)$/m);
+  assert.match(second, /^\s+25\.0 {2}test\/integration\/b\.test\.ts$/m);
+  assert.deepEqual(JSON.parse(readFileSync(FILE_SECONDS, 'utf8')), { 'test/integration/a.test.ts': 30, 'test/integration/b.test.ts': 25, 'test/integration/c.test.ts': 10 });
+});
