@@ -8,6 +8,7 @@
 //   missing objects: `configmap "x" not found` (watch_based_manager.go:336 with Resource("configmap"), configmap_manager.go:158),
 //   `couldn't find key %v in ConfigMap %v/%v`                pkg/kubelet/kubelet_pods.go:895,922
 import type { Event } from './event.ts';
+import { keyedByRef } from './identity.ts';
 import type { Cause, Evidence } from './cause-types.ts';
 import { lastExit } from './facts.ts';
 import type { ContainerFacts, PodFacts, ProbeFacts } from './facts.ts';
@@ -51,9 +52,10 @@ export type PodEvents = (pod: { name: string; namespace: string; uid: string }) 
  */
 export function podEventIndex(events: Event[]): PodEvents {
   const byPod = new Map<string, Event[]>();
+  const keyOf = keyedByRef((o) => `${o.namespace}\u0000${o.name}`);
   for (const ev of events) {
     if (ev.object.kind !== 'Pod') continue;
-    const key = `${ev.object.namespace}\u0000${ev.object.name}`;
+    const key = keyOf(ev.object);
     const mine = byPod.get(key);
     if (mine === undefined) byPod.set(key, [ev]);
     else mine.push(ev);

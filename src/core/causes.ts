@@ -3,6 +3,7 @@
 // OOMKilled container writes no event at all: kubernetes#69676), in a spec (the limit, the
 // probe's threshold) or in another object (the Node, the ResourceQuota).
 import type { Event } from './event.ts';
+import { keyedByRef } from './identity.ts';
 import type { Cause, CauseKind } from './cause-types.ts';
 import type { FactSet, NodeFacts, PodFacts, PvcFacts, QuotaFacts, WorkloadFacts } from './facts.ts';
 import { podCauses, podEventCauses, podEventIndex } from './causes-pod.ts';
@@ -34,9 +35,10 @@ export interface Causes {
 function podRefsOf(events: Event[], pods: PodFacts[]): { name: string; namespace: string; uid: string }[] {
   const refs = new Map<string, { name: string; namespace: string; uid: string }>();
   for (const p of pods) refs.set(`${p.namespace}/${p.name}`, p);
+  const keyOf = keyedByRef((o) => `${o.namespace}/${o.name}`);
   for (const ev of events) {
     if (ev.object.kind !== 'Pod') continue;
-    const key = `${ev.object.namespace}/${ev.object.name}`;
+    const key = keyOf(ev.object);
     if (!refs.has(key)) refs.set(key, { name: ev.object.name, namespace: ev.object.namespace, uid: ev.object.uid });
   }
   return [...refs.values()];

@@ -3,7 +3,8 @@
 // once; a family of one is the object's own story. Pure data; epoch ms; no English.
 
 import type { ObjectStory, Report } from './story.ts';
-import { messageTemplate, nameTemplate } from './message-template.ts';
+import { templatesOnce } from './message-template.ts';
+import type { Templates } from './message-template.ts';
 import { SEVERITY_ORDER, severityOf } from './grouping.ts';
 import type { EventGroup } from './grouping.ts';
 import { compareBytes } from './timeline.ts';
@@ -45,16 +46,17 @@ export interface ObjectFamily {
 /** Each report's key (type, reason, message template), made once: a family is keyed and split by them. */
 type ReportKeys = Map<Report, string>;
 
-function reportKeys(objects: ObjectStory[]): ReportKeys {
-  const templates = new Map<string, string>();
+function reportKeys(objects: ObjectStory[], templates: Templates): ReportKeys {
   const keys: ReportKeys = new Map();
-  for (const r of objects.flatMap((o) => o.reports)) {
-    let template = '\u0001';
-    if (r.message !== null) {
-      template = templates.get(r.message) ?? messageTemplate(r.message);
-      templates.set(r.message, template);
+  // One string per distinct key: 20,000 reports of distinct messages share a few hundred keys.
+  const distinct = new Map<string, string>();
+  for (const o of objects) {
+    for (const r of o.reports) {
+      const made = [r.type, r.reason, r.message === null ? '\u0001' : templates.message(r.message)].join('\u0000');
+      let key = distinct.get(made);
+      if (key === undefined) distinct.set(made, (key = made));
+      keys.set(r, key);
     }
-    keys.set(r, [r.type, r.reason, template].join('\u0000'));
   }
   return keys;
 }
@@ -67,21 +69,21 @@ function signature(o: ObjectStory, keys: ReportKeys): string {
  * The objects in families, in the order of each family's first member. With ownerOf (a tree is known),
  * siblings of different owners are never one family, whatever their names.
  */
-export function groupStories(objects: ObjectStory[], ownerOf: (o: ObjectStory) => string | null = () => null): ObjectFamily[] {
-  const keys = reportKeys(objects);
+export function groupStories(objects: ObjectStory[], ownerOf: (o: ObjectStory) => string | null = () => null, templates: Templates = templatesOnce()): ObjectFamily[] {
+  const keys = reportKeys(objects, templates);
   const families = new Map<string, ObjectStory[]>();
   for (const o of objects) {
     // Incarnations of one name are not siblings: a previous and a current build-1 stay apart.
     // Several contexts read together: the same app in each cluster is one family whatever namespace each context reads.
-    const key = [o.context === undefined ? o.namespace : '', o.kind, nameTemplate(o.name), o.incarnation ?? '', ownerOf(o) ?? '\u0001', signature(o, keys)].join('\u0003');
+    const key = [o.context === undefined ? o.namespace : '', o.kind, templates.name(o.name), o.incarnation ?? '', ownerOf(o) ?? '\u0001', signature(o, keys)].join('\u0003');
     const members = families.get(key);
     if (members === undefined) families.set(key, [o]);
     else members.push(o);
   }
-  return [...families.values()].map((members) => toFamily(members, keys, ownerOf(members[0] as ObjectStory)));
+  return [...families.values()].map((members) => toFamily(members, keys, ownerOf(members[0] as ObjectStory), templates));
 }
 
-function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null): ObjectFamily {
+function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null, templates: Templates): ObjectFamily {
   const first = members[0] as ObjectStory;
   const lines = new Map<string, Report[]>();
   for (const r of members.flatMap((m) => m.reports)) {
@@ -90,13 +92,13 @@ function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null
     if (found === undefined) lines.set(key, [r]);
     else found.push(r);
   }
-  const built = [...lines.values()].map(toLine).sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
+  const built = [...lines.values()].map((reports) => toLine(reports, templates)).sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
   const severities = built.map((l) => severityOf(l.type));
   const severity = severities.includes('warning') ? 'warning' : severities.includes('unconventional') ? 'unconventional' : 'normal';
   const lasts = built.flatMap((l) => (l.lastSeen === null ? [] : [l.lastSeen]));
   return {
     kind: first.kind,
-    nameTemplate: nameTemplate(first.name),
+    nameTemplate: templates.name(first.name),
     owner,
     members,
     lines: built,
@@ -106,7 +108,7 @@ function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null
   };
 }
 
-function toLine(reports: Report[]): FamilyLine {
+function toLine(reports: Report[], templates: Templates): FamilyLine {
   const example = reports.reduce((a, b) => ((b.lastSeen ?? -Infinity) > (a.lastSeen ?? -Infinity) ? b : a));
   let firstSeen: number | null = null;
   let lastSeen: number | null = null;
@@ -119,7 +121,7 @@ function toLine(reports: Report[]): FamilyLine {
     reason: example.reason,
     type: example.type,
     conventionalType: example.conventionalType,
-    messageTemplate: example.message === null ? null : messageTemplate(example.message),
+    messageTemplate: example.message === null ? null : templates.message(example.message),
     events: reports.length,
     messages: distinctMessages(reports),
     occurrences: counted ? reports.reduce((sum, r) => sum + (r.count ?? 0), 0) : null,

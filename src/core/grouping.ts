@@ -8,7 +8,8 @@
 // template stay apart.
 
 import type { Event } from './event.ts';
-import { messageTemplate, nameTemplate } from './message-template.ts';
+import { templatesOnce } from './message-template.ts';
+import type { Templates } from './message-template.ts';
 import { compareBytes, formatObjectRef } from './timeline.ts';
 import { isConventionalType } from './types.ts';
 
@@ -59,27 +60,8 @@ interface GroupingInput {
   messages: boolean;
   /** the owner (`Kind/name`) an event's object is known to have; absent: none known */
   ownerOf?: (ev: Event) => string | null;
-}
-
-interface Templates {
-  name(name: string): string;
-  message(message: string): string;
-}
-
-/**
- * The templates of one grouping, each text templated once: 20,000 events name a few hundred
- * objects and hold a few thousand distinct messages, and a message's template is nine regex passes.
- */
-function templatesOnce(): Templates {
-  const once = (template: (text: string) => string): ((text: string) => string) => {
-    const made = new Map<string, string>();
-    return (text) => {
-      let t = made.get(text);
-      if (t === undefined) made.set(text, (t = template(text)));
-      return t;
-    };
-  };
-  return { name: once(nameTemplate), message: once(messageTemplate) };
+  /** the account's templates, shared with its families (src/core/families.ts); made here when absent */
+  templates?: Templates;
 }
 
 function storyKeyOf(ev: Event, input: GroupingInput, templates: Templates): StoryKey {
@@ -125,7 +107,7 @@ interface Building {
 /** The events in groups of siblings with the same story, most telling first. */
 export function groupEvents(events: Event[], input: GroupingInput): EventGroup[] {
   const building = new Map<string, Building>();
-  const templates = templatesOnce();
+  const templates = input.templates ?? templatesOnce();
   for (const ev of events) {
     const key = storyKeyOf(ev, input, templates);
     const text = keyText(key);

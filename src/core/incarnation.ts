@@ -5,7 +5,7 @@
 
 import type { Event, ObjectRef } from './event.ts';
 import type { ObjectMeta } from './ownership.ts';
-import { objectKey } from './identity.ts';
+import { keyedByRef, objectKey } from './identity.ts';
 import { canonical } from './server.ts';
 import type { Unanswered } from './unanswered.ts';
 
@@ -91,9 +91,10 @@ function comparable(ref: ObjectRef): boolean {
 /** The distinct objects to look up, once each, in the order first named. */
 export function objectsToLookUp(events: Event[]): ObjectRef[] {
   const refs = new Map<string, ObjectRef>();
+  const keyOf = keyedByRef(objectKey);
   for (const ev of events) {
     if (!comparable(ev.object)) continue;
-    const key = objectKey(ev.object);
+    const key = keyOf(ev.object);
     if (!refs.has(key)) refs.set(key, ev.object);
   }
   return [...refs.values()];
@@ -101,10 +102,14 @@ export function objectsToLookUp(events: Event[]): ObjectRef[] {
 
 export function classifyIncarnation(ev: Event, lookups: ReadonlyMap<string, ObjectLookup>): Incarnation {
   if (!comparable(ev.object)) return 'unknown';
-  const found = lookups.get(objectKey(ev.object));
+  return incarnationOf(lookups.get(objectKey(ev.object)), ev.object.uid);
+}
+
+/** What a lookup of an object says of the incarnation with this uid. */
+function incarnationOf(found: ObjectLookup | undefined, uid: string): Incarnation {
   if (found === undefined || found.state === 'unknown') return 'unknown';
   if (found.state === 'gone') return 'gone';
-  return found.uid === ev.object.uid ? 'current' : 'previous';
+  return found.uid === uid ? 'current' : 'previous';
 }
 
 /** Everything the live facts say about one event. */
@@ -170,12 +175,13 @@ interface Tally {
  */
 export function summariseIncarnations(events: Event[], lookups: ReadonlyMap<string, ObjectLookup>): IncarnationSummary {
   const tallies = new Map<string, Tally>();
+  const keyOf = keyedByRef(objectKey);
   for (const ev of events) {
     if (!comparable(ev.object)) continue;
-    const key = objectKey(ev.object);
+    const key = keyOf(ev.object);
     const tally = tallies.get(key) ?? { ref: ev.object, uids: [], byIncarnation: { current: 0, previous: 0, gone: 0, unknown: 0 } };
     if (!tally.uids.includes(ev.object.uid)) tally.uids.push(ev.object.uid);
-    tally.byIncarnation[classifyIncarnation(ev, lookups)] += 1;
+    tally.byIncarnation[incarnationOf(lookups.get(key), ev.object.uid)] += 1;
     tallies.set(key, tally);
   }
   const summary: IncarnationSummary = { recreated: [], gone: [], unchecked: [] };

@@ -12,6 +12,7 @@ import { objectUids } from './identity.ts';
 import { groupEvents } from './grouping.ts';
 import type { EventGroup } from './grouping.ts';
 import { groupStories } from './families.ts';
+import { templatesOnce } from './message-template.ts';
 import type { ObjectFamily } from './families.ts';
 import { fleetOf } from './source.ts';
 import type { Provenance, Tells, Unanswered } from './source.ts';
@@ -177,6 +178,8 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   const { tree } = ctx;
   const objects = groupByObject(events, carries, ctx.live ?? {}, tree);
   const ownerOf = tree === undefined ? {} : { ownerOf: ownerInTree(tree) };
+  // Each message templated once for both the groups and the families.
+  const templates = templatesOnce();
   const repeats = carries.counts ? events.filter((e) => e.count > 1).map(toRepeat) : [];
   const incident: Incident = {
     at: ctx.now,
@@ -191,8 +194,8 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
       occurrences: carries.counts ? events.reduce((sum, e) => sum + e.count, 0) : null,
     },
     objects,
-    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages, ...ownerOf }),
-    families: groupStories(objects, storyOwner),
+    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages, ...ownerOf, templates }),
+    families: groupStories(objects, storyOwner, templates),
     reporters: carries.reporters ? collectReporters(events) : [],
     unconventionalTypes: collectUnconventional(events),
     repeats: sortRepeats(repeats),
@@ -316,19 +319,24 @@ function groupByObject(events: Event[], carries: Carries, live: LiveFacts, tree:
   const sorted = sortTimeline(events);
   const uidOf = objectUids(sorted);
   const stories = new Map<string, ObjectStory>();
+  // One context (the usual case): a story by uid is found by the uid itself, not a new key string per event.
+  const byUid = new Map<string, ObjectStory>();
   for (const ev of sorted) {
     const o = ev.object;
     const resolved = carries.uids ? uidOf(ev) : '';
     const context = ev.cluster?.context;
-    const key = resolved !== '' ? `uid:${context ?? ''}\u0000${resolved}` : `ref:${context ?? ''}\u0000${o.kind}\u0000${o.namespace}\u0000${o.name}`;
-    let story = stories.get(key);
+    const plain = resolved !== '' && context === undefined;
+    const key = plain ? '' : resolved !== '' ? `uid:${context ?? ''}\u0000${resolved}` : `ref:${context ?? ''}\u0000${o.kind}\u0000${o.namespace}\u0000${o.name}`;
+    let story = plain ? byUid.get(resolved) : stories.get(key);
     if (story === undefined) {
       // Every event of a story is about the same uid, so the first tells the story's incarnation.
       const named: Event = { ...ev, object: { ...o, uid: resolved } };
       const incarnation = carries.uids && live.lookups !== undefined ? { incarnation: classifyIncarnation(named, live.lookups) } : {};
       const where = context === undefined ? {} : { context };
       story = { kind: o.kind, name: o.name, namespace: o.namespace, uid: resolved !== '' ? resolved : null, ...where, ...incarnation, reports: [] };
-      stories.set(key, story);
+      if (plain) byUid.set(resolved, story);
+      // In order of first report, whichever map finds it.
+      stories.set(plain ? `uid:\u0000${resolved}` : key, story);
     }
     story.reports.push(toReport(ev, carries, live));
     // An event that names no uid may be the one the tree cannot place: any event of the story may tell its chain.

@@ -53,3 +53,33 @@ export function nameTemplate(name: string): string {
   if (NAME_ID.test(name)) return name.replace(NAME_ID, '-<id>');
   return name;
 }
+
+/** A message's and a name's template, each text templated once and each distinct template held once. */
+export interface Templates {
+  name(name: string): string;
+  message(message: string): string;
+}
+
+/**
+ * Templates shared by the passes of one account (its groups, src/core/grouping.ts, and its families,
+ * src/core/families.ts): 20,000 events hold up to 20,000 distinct messages, a template is nine regex
+ * passes, and each pass's text is a new string. Made once per text, and kept once per distinct
+ * template, so 20,000 messages of a few hundred templates keep a few hundred template strings.
+ */
+export function templatesOnce(make: Templates = { name: nameTemplate, message: messageTemplate }): Templates {
+  const once = (template: (text: string) => string): ((text: string) => string) => {
+    const made = new Map<string, string>();
+    const distinct = new Map<string, string>();
+    return (text) => {
+      let t = made.get(text);
+      if (t === undefined) {
+        const fresh = template(text);
+        t = distinct.get(fresh);
+        if (t === undefined) distinct.set(fresh, (t = fresh));
+        made.set(text, t);
+      }
+      return t;
+    };
+  };
+  return { name: once((text) => make.name(text)), message: once((text) => make.message(text)) };
+}
