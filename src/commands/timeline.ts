@@ -19,7 +19,7 @@ import type { Hidden } from '../core/filter.ts';
 import { notesAbout, recorderNotes } from '../core/recorder-notes.ts';
 import type { RecorderNotes } from '../core/recorder-notes.ts';
 import { renderHiddenFooter } from '../render/hidden.ts';
-import { recorderNotesJson, renderRecorderFooter } from '../render/recorder-notes.ts';
+import { recorderNotesJsonOnce, renderRecorderFooter } from '../render/recorder-notes.ts';
 import { criterionFlag } from '../options/selection.ts';
 import { timelineHtml } from '../app/timeline-html.ts';
 import { runFollow } from './timeline-follow.ts';
@@ -137,6 +137,7 @@ async function timelineBody(stdout: Output, opts: TimelineOptions, deps: Deps): 
   }
   if (opts.output.kind === 'document') {
     const about = notesAbout(gathered.notes);
+    const recorderNotesJson = recorderNotesJsonOnce();
     const print = (ev: Event) => {
       const doc = toJsonEvent(ev, standing?.(ev), tree?.chainOf(ev));
       const notes = about(ev);

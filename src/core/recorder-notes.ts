@@ -191,8 +191,21 @@ export function notesAbout(notes: RecorderNotes): (ev: Event) => RecorderNotes |
   for (const n of notes.spam) spam.set(spamKey({ reporter: n.reporter, instance: n.instance, object: n.object, type: n.type } as Event), n);
   const combined = new Map(notes.combined.map((n) => [n.event, n]));
   const series = new Map(notes.series.map((n) => [n.event, n]));
+  // Asked once per printed event (200,000 for -A): the key of every field the note is about cost a
+  // join and the hash of a long string each time. Events about one object share one ObjectRef
+  // (core/compact.ts), and an Event is a value, so the answer is kept by object, then by the rest.
+  const byObject = new WeakMap<object, Map<string, SpamNote | undefined>>();
+  const spamOf = (ev: Event): SpamNote | undefined => {
+    let known = byObject.get(ev.object);
+    if (known === undefined) byObject.set(ev.object, (known = new Map()));
+    const rest = `${ev.type}\u0000${ev.reporter}\u0000${ev.instance}`;
+    if (known.has(rest)) return known.get(rest);
+    const note = spam.get(spamKey(ev));
+    known.set(rest, note);
+    return note;
+  };
   return (ev) => {
-    const s = ev.seriesStyle ? undefined : spam.get(spamKey(ev));
+    const s = ev.seriesStyle ? undefined : spamOf(ev);
     const c = combined.get(ev);
     const r = series.get(ev);
     if (s === undefined && c === undefined && r === undefined) return null;

@@ -109,24 +109,32 @@ export function renderRecorderFooter(notes: RecorderNotes, t: NoteTimes): string
   return lines.length === 0 ? '' : `What the recorders may have left out:\n${lines.map((l) => `  ${l}\n`).join('')}`;
 }
 
-/** -o json: every note, times in RFC 3339 with milliseconds. */
-export function recorderNotesJson(notes: RecorderNotes) {
-  const ref = (ev: { namespace: string; name: string; uid: string }) => ({ namespace: ev.namespace, name: ev.name, uid: ev.uid });
-  const obj = (o: { kind: string; apiVersion: string; namespace: string; name: string; uid: string }) => ({ kind: o.kind, apiVersion: o.apiVersion, namespace: o.namespace, name: o.name, uid: o.uid });
+const objectJson = (o: { kind: string; apiVersion: string; namespace: string; name: string; uid: string }) => ({ kind: o.kind, apiVersion: o.apiVersion, namespace: o.namespace, name: o.name, uid: o.uid });
+
+function spamNoteJson(n: SpamNote) {
   return {
-    spam: notes.spam.map((n) => ({
-      reporter: n.reporter,
-      instance: n.instance,
-      object: obj(n.object),
-      type: n.type,
-      events: n.events,
-      occurrences: n.occurrences,
-      first: isoOrNull(n.first),
-      mayBeMissingAfter: isoOrNull(n.emptiedAt),
-      nextCouldComeAt: isoOrNull(n.nextAt),
-      burst: SPAM_BURST,
-      refillSeconds: SPAM_REFILL_MS / 1000,
-    })),
+    reporter: n.reporter,
+    instance: n.instance,
+    object: objectJson(n.object),
+    type: n.type,
+    events: n.events,
+    occurrences: n.occurrences,
+    first: isoOrNull(n.first),
+    mayBeMissingAfter: isoOrNull(n.emptiedAt),
+    nextCouldComeAt: isoOrNull(n.nextAt),
+    burst: SPAM_BURST,
+    refillSeconds: SPAM_REFILL_MS / 1000,
+  };
+}
+
+type SpamJson = ReturnType<typeof spamNoteJson>;
+
+/** -o json: every note, times in RFC 3339 with milliseconds. */
+export function recorderNotesJson(notes: RecorderNotes, spamJson: (n: SpamNote) => SpamJson = spamNoteJson) {
+  const ref = (ev: { namespace: string; name: string; uid: string }) => ({ namespace: ev.namespace, name: ev.name, uid: ev.uid });
+  const obj = objectJson;
+  return {
+    spam: notes.spam.map((n) => spamJson(n)),
     combined: notes.combined.map((n) => ({ event: ref(n.event), object: obj(n.event.object), reason: n.event.reason, count: n.event.count, lastSeen: isoOrNull(n.event.lastSeen) })),
     series: notes.series.map((n) => ({
       event: ref(n.event),
@@ -138,4 +146,19 @@ export function recorderNotesJson(notes: RecorderNotes) {
       mayLagSeconds: SERIES_REFRESH_MS / 1000,
     })),
   };
+}
+
+/**
+ * recorderNotesJson for one document's events, each spam note made once: -o json and yaml carry
+ * a source's note on every event of it (200,000 events, a few hundred notes). The printers write a
+ * shared object in full wherever it is met.
+ */
+export function recorderNotesJsonOnce(): (notes: RecorderNotes) => ReturnType<typeof recorderNotesJson> {
+  const made = new Map<SpamNote, SpamJson>();
+  const spamJson = (n: SpamNote): SpamJson => {
+    let json = made.get(n);
+    if (json === undefined) made.set(n, (json = spamNoteJson(n)));
+    return json;
+  };
+  return (notes) => recorderNotesJson(notes, spamJson);
 }

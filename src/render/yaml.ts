@@ -58,36 +58,65 @@ const DOCUMENT_MARKER = /^(%|---|\.\.\.)/;
 /** A key the package writes as is (stringifyPair: a key over 1024 characters is written explicit). */
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,200}$/;
 
-let tagTests: RegExp[] | undefined;
 const TYPED_FIRST = /^[~NnYyTtFfOoEe0-9+.-]/;
 
 /** The YAML 1.1 schema's tests for a plain scalar that would read back as something else than a string. */
-function typedScalar(text: string): boolean {
-  // Every one of them (null, bool, int, float, sexagesimal, timestamp) starts with one of these or is
-  // empty (a float may start with its exponent: `e5`).
-  if (text !== '' && !TYPED_FIRST.test(text)) return false;
-  if (tagTests === undefined) {
-    const { Document } = yamlLibrary();
-    const schema = new Document(null, { version: '1.1' }).schema as unknown as { tags: Tag[]; compat?: Tag[] | null };
-    type Tag = { default?: boolean | string; tag: string; test?: RegExp };
-    tagTests = [...schema.tags, ...(schema.compat ?? [])]
-      .filter((t) => t.default === true && t.tag !== 'tag:yaml.org,2002:str' && t.test instanceof RegExp)
-      .map((t) => t.test as RegExp);
+function typedTests(): RegExp[] {
+  const { Document } = yamlLibrary();
+  const schema = new Document(null, { version: '1.1' }).schema as unknown as { tags: Tag[]; compat?: Tag[] | null };
+  type Tag = { default?: boolean | string; tag: string; test?: RegExp };
+  return [...schema.tags, ...(schema.compat ?? [])]
+    .filter((t) => t.default === true && t.tag !== 'tag:yaml.org,2002:str' && t.test instanceof RegExp)
+    .map((t) => t.test as RegExp);
+}
+
+let care: ((text: string) => boolean) | undefined;
+
+/**
+ * Whether a string without an unsafe character is anything but a plain scalar: a document marker,
+ * `<<`, a text the package quotes, or one the YAML 1.1 schema reads as null, bool, int, float or
+ * timestamp. Every event field asks this (20,000 events: about 500,000 strings), so the tests are
+ * joined into one regular expression, built once from the package's own: one match per string
+ * instead of up to sixteen (issue 27: -o yaml cost 1.4x the CPU of -o json).
+ */
+function needsCare(text: string): boolean {
+  if (care === undefined) {
+    const tests = [DOCUMENT_MARKER, NEEDS_QUOTES, /^<<$/, ...typedTests()];
+    // Joined, a test keeps its meaning only without flags or backreferences (group numbers shift).
+    const joinable = tests.every((t) => t.flags === '' && !/\\[1-9k]/.test(t.source));
+    if (joinable) {
+      const one = new RegExp(tests.map((t) => `(?:${t.source})`).join('|'));
+      care = (t) => one.test(t);
+    } else {
+      const typed = tests.slice(3);
+      care = (t) => DOCUMENT_MARKER.test(t) || NEEDS_QUOTES.test(t) || t === '<<' || ((t === '' || TYPED_FIRST.test(t)) && typed.some((test) => test.test(t)));
+    }
   }
-  return tagTests.some((test) => test.test(text));
+  return care(text);
 }
 
 /** A string as the package writes it as a value, or NOT_PLAIN for the package to do it. */
 function scalarText(value: string): string {
+  if (hasUnsafe(value)) throw NOT_PLAIN;
+  if (!needsCare(value)) return value;
   // `<<` is YAML 1.1's merge key, a tag of its own that the package identifies (and writes plain).
-  if (hasUnsafe(value) || DOCUMENT_MARKER.test(value) || value === '<<') throw NOT_PLAIN;
-  if (!NEEDS_QUOTES.test(value) && !typedScalar(value)) return value;
+  if (DOCUMENT_MARKER.test(value) || value === '<<') throw NOT_PLAIN;
   // quotedString: single quotes for a `"` without a `'`, double (JSON's, no escape left to rewrite) otherwise.
   return value.includes('"') && !value.includes("'") ? `'${value}'` : JSON.stringify(value);
 }
 
+/** Keys met (an event has about 40, the same in every event), and whether each is written plain. */
+const keys = new Map<string, boolean>();
+
 function keyText(key: string): string {
-  if (!PLAIN_KEY.test(key) || typedScalar(key)) throw NOT_PLAIN;
+  let plain = keys.get(key);
+  if (plain === undefined) {
+    // A plain key holds no indicator, space or colon, so of the tests only the schema's can match.
+    plain = PLAIN_KEY.test(key) && !needsCare(key);
+    if (keys.size >= 10_000) keys.clear(); // hostile keys (annotations...) must not grow it without end
+    keys.set(key, plain);
+  }
+  if (!plain) throw NOT_PLAIN;
   return key;
 }
 
@@ -120,24 +149,25 @@ function inline(value: unknown): string | undefined {
 function block(value: object, indent: string, first: string): string {
   let out = '';
   let lead = first;
-  const line = (head: string, item: unknown): void => {
-    const text = inline(item);
-    if (text !== undefined) out += `${lead}${head}${head.endsWith(' ') ? '' : ' '}${text}\n`;
-    // A collection in a sequence starts on the item's line; in a map, on the next.
-    else if (head === '- ') out += block(item as object, `${indent}  `, `${lead}- `);
-    else out += `${lead}${head}\n${block(item as object, `${indent}  `, `${indent}  `)}`;
-    lead = indent;
-  };
+  const inner = `${indent}  `;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
-      if (value[i] === undefined) throw NOT_PLAIN;
-      line('- ', value[i]);
+      const item: unknown = value[i];
+      if (item === undefined) throw NOT_PLAIN;
+      const text = inline(item);
+      // A collection in a sequence starts on the item's line; in a map, on the next.
+      out += text !== undefined ? `${lead}- ${text}\n` : block(item as object, inner, `${lead}- `);
+      lead = indent;
     }
-  } else {
-    for (const key of Object.keys(value)) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) line(`${keyText(key)}:`, item);
-    }
+    return out;
+  }
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    const head = keyText(key);
+    const text = inline(item);
+    out += text !== undefined ? `${lead}${head}: ${text}\n` : `${lead}${head}:\n${block(item as object, inner, inner)}`;
+    lead = indent;
   }
   return out;
 }

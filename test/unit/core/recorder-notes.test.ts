@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { recorderNotes } from '../../../src/core/recorder-notes.ts';
+import { notesAbout, recorderNotes } from '../../../src/core/recorder-notes.ts';
+import { eventCompactor } from '../../../src/core/compact.ts';
 import { NOW, ev, newEv } from '../../support/builders.ts';
 
 const pod = { kind: 'Pod', apiVersion: 'v1', objectName: 'web-0', objectUid: 'pod-uid', component: 'kubelet', host: 'node-k' };
@@ -73,5 +74,23 @@ describe('recorderNotes: the aggregator and the series', () => {
     const { labEvents } = await import('../../support/builders.ts');
     const notes = recorderNotes(labEvents().map(normaliseEvent));
     assert.deepEqual(notes, { spam: [], combined: [], series: [] });
+  });
+});
+
+describe('notesAbout: the notes each printed event carries (-o json, yaml)', () => {
+  test('events about one object (one shared ObjectRef) each get the spam note of their own type and source, asked in any order', () => {
+    const compact = eventCompactor();
+    const [warning, normal, other] = [
+      ev({ ...pod, type: 'Warning', reason: 'BackOff', count: 25, first: 60, last: 50 }),
+      ev({ ...pod, type: 'Normal', reason: 'Pulled', count: 30, first: 60, last: 50 }),
+      ev({ ...pod, component: 'other-reporter', type: 'Warning', reason: 'BackOff', count: 1, first: 60, last: 50 }),
+    ].map((raw) => compact(normaliseEvent(raw)));
+    assert.ok(warning && normal && other && warning.object === normal.object && normal.object === other.object);
+    const about = notesAbout(recorderNotes([warning, normal, other]));
+    for (const event of [other, normal, warning, warning, other, normal]) {
+      const spam = about(event)?.spam ?? [];
+      if (event === other) assert.deepEqual(spam, []);
+      else assert.deepEqual(spam.map((n) => [n.type, n.reporter, n.occurrences]), [[event.type, 'kubelet', event.count]]);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { recorderNotes } from '../../../src/core/recorder-notes.ts';
-import { recorderNoteLines } from '../../../src/render/recorder-notes.ts';
+import { recorderNoteLines, recorderNotesJson, recorderNotesJsonOnce } from '../../../src/render/recorder-notes.ts';
 import { NOW, ev, newEv } from '../../support/builders.ts';
 
 const lines = (raw: Record<string, unknown>[], all = false) => recorderNoteLines(recorderNotes(raw.map(normaliseEvent)), { now: NOW, absolute: false }, all);
@@ -33,5 +33,22 @@ describe('recorderNoteLines', () => {
     assert.match(soon[0] ?? '', /the next can come at 2026-11-30T12:03:20Z \(in 3m20s\)\.$/);
     const past = lines(Array.from({ length: 25 }, (_, i) => ev({ kind: 'Pod', objectName: 'p', type: 'Warning', reason: 'BackOff', message: `m${i}`, first: 600 })));
     assert.match(past[0] ?? '', /the next could have come at 2026-11-30T11:55:00Z \(5m ago\)\.$/);
+  });
+});
+
+describe('recorderNotesJsonOnce: a spam note made once for all the events it is printed on', () => {
+  test('gives what recorderNotesJson gives, for every event, note after note', () => {
+    const pod = { kind: 'Pod', apiVersion: 'v1', objectName: 'web-0', objectUid: 'pod-uid', component: 'kubelet', host: 'node-k' };
+    const notes = recorderNotes([
+      normaliseEvent(ev({ ...pod, type: 'Warning', reason: 'BackOff', count: 25, first: 60, last: 50 })),
+      normaliseEvent(ev({ ...pod, type: 'Normal', reason: 'Pulled', count: 40, first: 90, last: 10 })),
+      normaliseEvent(ev({ ...pod, reason: 'Synced', message: '(combined from similar events): item 14 synced', count: 5 })),
+    ]);
+    assert.equal(notes.spam.length, 2);
+    const once = recorderNotesJsonOnce();
+    for (const one of [...notes.spam, notes.spam[0], ...notes.spam].map((n) => ({ ...notes, spam: n === undefined ? [] : [n] }))) {
+      assert.deepEqual(once(one), recorderNotesJson(one));
+    }
+    assert.deepEqual(once(notes), recorderNotesJson(notes));
   });
 });

@@ -45,6 +45,47 @@ describe('-o yaml', () => {
     fc.assert(fc.property(fc.array(event, { maxLength: 6 }), (events) => [...yamlTextChunks(events)].join('') === libraryYaml(events)), { numRuns: 1000 });
   });
 
+  // Issue 27: the fast writer's tests are joined into one regular expression; the text must stay the
+  // package's for events as -o yaml prints them (toJsonEvent's fields, then recorderNotes), whatever
+  // their strings hold: quotes, line breaks, leading spaces, `: `, `#`, numbers, YAML 1.1 booleans and
+  // nulls, timestamps, controls, invisible and astral characters, empty and long texts.
+  const hostile = fc.oneof(
+    { weight: 3, arbitrary: text },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
+    { weight: 1, arbitrary: fc.constantFrom('\u00a0x', 'x\u2028y', '\u{1f600}', 'caf\u00e9: ok', '\u001b[31mred', '\ud800', 'a\r\nb', '  indented', '1.4.10', '0b5e7a11-0000-4000-8000-00010000004d', '12:30', '2026-12-02T02:52:01Z', '1e', 'Y', '-.5', '+.inf', '0o17', '0xG') },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('Readiness probe failed: ', 'a #', 'x'), fc.string({ maxLength: 300 })).map(([a, b]) => a + b) },
+  );
+  const reference = fc.record({ apiVersion: hostile, kind: hostile, name: hostile, namespace: hostile, uid: hostile });
+  const printed = fc.record({
+    uid: hostile,
+    name: hostile,
+    namespace: hostile,
+    resourceVersion: hostile,
+    type: hostile,
+    reason: hostile,
+    message: hostile,
+    action: hostile,
+    object: fc.record({ apiVersion: hostile, kind: hostile, name: hostile, namespace: hostile, uid: hostile, fieldPath: hostile }),
+    reporter: hostile,
+    instance: hostile,
+    count: fc.integer({ min: 0, max: 2 ** 31 }),
+    firstSeen: fc.oneof(hostile, fc.constant(null)),
+    lastSeen: fc.oneof(hostile, fc.constant(null)),
+    seriesStyle: fc.boolean(),
+    recorderNotes: fc.record({
+      spam: fc.array(fc.record({ reporter: hostile, instance: hostile, object: reference, events: fc.nat(), first: fc.oneof(hostile, fc.constant(null)), burst: fc.constant(25), refillSeconds: fc.constant(300) }), { maxLength: 2 }),
+      combined: fc.array(fc.record({ event: reference, reason: hostile, count: fc.nat() }), { maxLength: 1 }),
+      series: fc.constant([]),
+    }),
+  });
+
+  test('is the package\'s text for thousands of printed events with hostile strings', () => {
+    fc.assert(fc.property(fc.array(printed, { minLength: 1, maxLength: 8 }), (events) => [...yamlTextChunks(events)].join('') === libraryYaml(events)), { numRuns: 250 });
+    // And one list of 1,500 written whole, in pieces as -o yaml writes them.
+    const many = fc.sample(printed, { numRuns: 1500, seed: 27 });
+    assert.equal([...yamlTextChunks(many)].join(''), libraryYaml(many));
+  });
+
   test('an object met twice is written in full each time, as the package writes it (no anchor, no alias)', () => {
     const shared = { kind: 'Pod', name: 'web' };
     const events = [{ uid: 'a', object: shared }, { uid: 'b', object: shared, again: shared }];
