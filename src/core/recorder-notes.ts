@@ -120,14 +120,18 @@ function spamNotes(events: Event[]): SpamNote[] {
     else groups.set(key, [ev]);
   }
   const notes: SpamNote[] = [];
-  for (const group of groups.values()) {
+  // Ties of emptiedAt go by the source and object, not by the order the events came in: a store
+  // answers a query's rows in no set order (VictoriaLogs' workers), so the same events would print
+  // their notes in another order from one run to the next.
+  const keys = new Map<SpamNote, string>();
+  for (const [key, group] of groups) {
     const occurrences = group.reduce((sum, ev) => sum + ev.count, 0);
     if (occurrences < SPAM_BURST) continue;
     const times = occurrenceTimes(group);
     const dry = simulateBucket(times);
     const head = group[0];
     if (dry === null || head === undefined) continue;
-    notes.push({
+    const note: SpamNote = {
       kind: 'spam',
       reporter: head.reporter,
       instance: head.instance,
@@ -137,9 +141,12 @@ function spamNotes(events: Event[]): SpamNote[] {
       occurrences,
       first: times[0] ?? dry.emptiedAt,
       ...dry,
-    });
+    };
+    notes.push(note);
+    keys.set(note, key);
   }
-  return notes.sort((a, b) => a.emptiedAt - b.emptiedAt);
+  const keyOf = (note: SpamNote): string => keys.get(note) ?? '';
+  return notes.sort((a, b) => a.emptiedAt - b.emptiedAt || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
 }
 
 /** What client-go's recorders may have done to these events (de-duplicated, any order). */

@@ -13,7 +13,7 @@
 // line of its answer (a cluster front answers 502 when a storage node is down, cluster.md "High
 // availability"), and an error written into an answer already under way (httpserver.Errorf
 // writes it as a last line and aborts the connection): never a silently partial timeline.
-import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { RuntimeError } from '../errors.ts';
 import { stringOnly } from '../core/json.ts';
@@ -111,14 +111,8 @@ function logResponse(endpoint: StoreEndpoint, url: URL, code: number, status: st
 // for longer than that. Our own agents, loaded on first use, keep the connection across pages.
 const agents = new Map<string, Agent>();
 
-/** A 200 answer, its rows not yet read. */
-interface Answer {
-  req: ClientRequest;
-  res: IncomingMessage;
-}
-
 /** GETs a URL and hands back the response once its status is 200; a one-line RuntimeError otherwise. */
-function get(endpoint: StoreEndpoint, url: URL): Promise<Answer> {
+function get(endpoint: StoreEndpoint, url: URL): Promise<IncomingMessage> {
   const secure = url.protocol === 'https:';
   const transport = process.getBuiltinModule(secure ? 'node:https' : 'node:http');
   let agent = agents.get(url.protocol);
@@ -141,11 +135,7 @@ function get(endpoint: StoreEndpoint, url: URL): Promise<Answer> {
       (res) => {
         const code = res.statusCode ?? 0;
         logResponse(endpoint, url, code, res.statusMessage ?? '', Date.now() - started);
-        if (code === 200) {
-          // Until its rows are read (rowsOf): the answer to a page asked for ahead waits while the page before is read.
-          req.setTimeout(0);
-          return resolve({ req, res });
-        }
+        if (code === 200) return resolve(res);
         const chunks: Buffer[] = [];
         let bytes = 0;
         res.on('data', (chunk: Buffer) => {
@@ -185,10 +175,8 @@ async function* textOf(endpoint: StoreEndpoint, res: IncomingMessage): AsyncGene
  * row at a time through the generators above it cost a promise and a microtask each per level
  * (a third more CPU than a record's 200,000 lines). An error line the server wrote mid-answer throws.
  */
-async function* rowsOf(endpoint: StoreEndpoint, answer: Promise<Answer>): AsyncGenerator<Json[]> {
-  const { req, res } = await answer;
-  // The request's idle timeout counts from here: an answer asked for ahead waits unread (storedRows).
-  if (endpoint.timeoutMs > 0) req.setTimeout(endpoint.timeoutMs);
+async function* rowsOf(endpoint: StoreEndpoint, url: URL): AsyncGenerator<Json[]> {
+  const res = await get(endpoint, url);
   const rowOf = (line: string): Json | null => {
     if (line.trim() === '') return null;
     const row = parseRow(line);
@@ -233,7 +221,7 @@ function timeNanos(row: Json): bigint | null {
 /** The selected rows' count and first and last time, from one stats query (`| stats ...`); null when none. */
 async function span(endpoint: StoreEndpoint, query: string, window: { start: bigint | null; end: bigint | null }): Promise<{ rows: number; first: bigint; last: bigint } | null> {
   const stats = `${query} | stats count() as rows, min(_time) as first, max(_time) as last`;
-  for await (const [row] of rowsOf(endpoint, get(endpoint, queryUrl(endpoint, stats, window, null)))) {
+  for await (const [row] of rowsOf(endpoint, queryUrl(endpoint, stats, window, null))) {
     if (row === undefined) continue;
     const rows = Number(row.rows);
     const first = timeNanos({ _time: row.first });
@@ -265,28 +253,8 @@ export async function* storedRows(endpoint: StoreEndpoint, query: string, window
   const from = selected.first;
   const to = selected.last + 1n;
   const width = (to - from + pages - 1n) / pages;
-  const windows: { start: bigint; end: bigint }[] = [];
-  for (let at = from; at < to; at += width) windows.push({ start: at, end: at + width < to ? at + width : to });
-  // The next page is asked for as soon as this one's answer begins: the server finds its rows
-  // while these are read, where one request after another left the reader idle at each page's
-  // start (about a second in 22 pages of 200,000 events, npm run bench:stores). Its answer waits
-  // unread in the socket (Node stops reading past the stream's buffer), so it costs no memory.
-  let ahead: Promise<Answer> | null = null;
-  try {
-    for (const [i, w] of windows.entries()) {
-      const answer: Promise<Answer> = ahead ?? get(endpoint, queryUrl(endpoint, rowsQuery, w, null));
-      ahead = null;
-      await answer;
-      const next = windows[i + 1];
-      if (next !== undefined) {
-        ahead = get(endpoint, queryUrl(endpoint, rowsQuery, next, null));
-        // Its failure is told when its turn comes, after this page's rows.
-        ahead.catch(() => {});
-      }
-      yield* rowsOf(endpoint, answer);
-    }
-  } finally {
-    // A read stopped early (an error, or the reader done) leaves no request open.
-    ahead?.then(({ res }) => res.destroy(), () => {});
+  for (let at = from; at < to; at += width) {
+    const next = at + width < to ? at + width : to;
+    yield* rowsOf(endpoint, queryUrl(endpoint, rowsQuery, { start: at, end: next }, null));
   }
 }

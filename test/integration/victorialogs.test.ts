@@ -10,8 +10,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ensureVictoriaLogs } from '../harness/build-victorialogs.mjs';
 import { startVictoriaLogs } from '../harness/victorialogs.ts';
@@ -292,9 +290,8 @@ describe('--from victorialogs+https:// (the store serving TLS, -tls)', () => {
 });
 
 describe('a big answer is paged by time, never truncated', () => {
-  let vl: VictoriaLogs;
-  before(async () => {
-    vl = await store();
+  test('25,000 events at 5,000 distinct times, five to a millisecond, read in time windows, each once', async () => {
+    const vl = await store();
     const items = Array.from({ length: 25_000 }, (_, i) => {
       const e = event(i, 0);
       // Five events a millisecond: windows begin and end between and at equal times.
@@ -303,9 +300,6 @@ describe('a big answer is paged by time, never truncated', () => {
       return e;
     });
     await exportTo(vl, await listFile('big.json', items), items.length);
-  });
-
-  test('25,000 events at 5,000 distinct times, five to a millisecond, read in time windows, each once', async () => {
     const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name', '-v=6']);
     assert.equal(r.code, 0, r.stderr);
     const names = r.stdout.trim().split('\n');
@@ -319,46 +313,6 @@ describe('a big answer is paged by time, never truncated', () => {
     for (const [i, { start, end }] of windows.entries()) {
       assert.ok(start !== '' && end !== '' && start < end, `window ${i}: ${start} .. ${end}`);
       if (i > 0) assert.equal(start, windows[i - 1]?.end, 'each window starts where the last ended');
-    }
-  });
-
-  test('the next page is asked for while one is read, and the rows come in page order', async () => {
-    // A proxy in front of the store that finishes each page's answer only once the next page is
-    // asked for (or after 3 s): a reader that asks for one page after another waits each time.
-    const seen: string[] = [];
-    let pagesAsked = 0;
-    const proxy = http.createServer((req, res) => {
-      const query = new URL(req.url ?? '/', 'http://proxy').searchParams.get('query') ?? '';
-      const page = query.includes('| stats ') ? 0 : ++pagesAsked;
-      if (page > 0) seen.push(`ask ${page}`);
-      const upstream = http.request(`${vl.front.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.flushHeaders();
-        answer.pipe(res, { end: false });
-        answer.on('end', () => {
-          const finish = () => {
-            clearInterval(poll);
-            if (page > 0) seen.push(`end ${page}`);
-            res.end();
-          };
-          const since = Date.now();
-          const poll = setInterval(() => (page === 0 || pagesAsked > page || Date.now() - since > 3000) && finish(), 10);
-        });
-      });
-      req.pipe(upstream);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    try {
-      const through = `victorialogs+http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-      const [direct, proxied] = await Promise.all([plugin(['--from', vl.fromUrl, '-A', '-o', 'json']), plugin(['--from', through, '-A', '-o', 'json'])]);
-      assert.equal(proxied.code, 0, proxied.stderr);
-      assert.equal(proxied.stdout, direct.stdout, 'the same timeline, byte for byte');
-      assert.equal(pagesAsked, 3, seen.join(', '));
-      assert.deepEqual(seen.slice(0, 4), ['ask 1', 'ask 2', 'end 1', 'ask 3'], 'page 2 asked for before page 1 ends, page 3 before page 2 ends');
-      assert.ok(seen.indexOf('ask 3') < seen.indexOf('end 2'), seen.join(', '));
-    } finally {
-      proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
     }
   });
 });

@@ -46,6 +46,13 @@ describe('recorderNotes: the legacy recorder spam filter (25 at once, then one e
     assert.deepEqual(notes.spam, []);
   });
 
+  test('notes emptied at the same moment come in one order, whatever the order the events came in (a store answers in none)', () => {
+    const events = ['web-2', 'web-0', 'web-1'].map((objectName, i) => normaliseEvent(ev({ ...pod, objectName, objectUid: `uid-${i}`, type: 'Warning', reason: 'BackOff', count: 25, first: 60, last: 50 })));
+    const names = (list: typeof events) => recorderNotes(list).spam.map((n) => n.object.name);
+    assert.deepEqual(names(events), ['web-0', 'web-1', 'web-2']);
+    assert.deepEqual(names([...events].reverse()), ['web-0', 'web-1', 'web-2']);
+  });
+
   test('does not simulate a hostile count of 2^31 occurrence by occurrence', () => {
     const started = performance.now();
     const notes = recorderNotes([normaliseEvent(ev({ ...pod, type: 'Warning', count: 2 ** 31 - 1, first: 600, last: 0 }))]);
