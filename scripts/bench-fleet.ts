@@ -6,7 +6,10 @@
 // namespace of 20,000. The issue's bar: the ten together within 1.3x the wall time of the slowest
 // single context, and a peak RSS within that of reading the 20,000 from one namespace.
 //
-//   node --import tsx scripts/bench-fleet.ts [--contexts 10] [--events 2000] [--runs 3]
+//   node --import tsx scripts/bench-fleet.ts [--contexts 10] [--events 2000] [--runs 3] [--baseline DIST/kubectl-evtimeline]
+//
+// --baseline: another build's binary (a copy of main's dist/, say), whose fleet read and 20,000 read
+// are measured in the same interleaved runs, so two builds are compared under the same load.
 //
 // A benchmark, not a test: it prints figures and judges nothing. The control planes are stopped at
 // the end and on an error.
@@ -25,8 +28,10 @@ import { api } from '../test/support/cluster-api.ts';
 let contexts = 10;
 let events = 2000;
 let runs = 3;
-readFlags(process.argv.slice(2), 'bench-fleet', (flag, _value, whole) => {
-  if (flag === '--contexts') contexts = whole(1);
+let baseline = '';
+readFlags(process.argv.slice(2), 'bench-fleet', (flag, value, whole) => {
+  if (flag === '--baseline') baseline = value();
+  else if (flag === '--contexts') contexts = whole(1);
   else if (flag === '--events') events = whole(1);
   else if (flag === '--runs') runs = whole(1);
   else return false;
@@ -67,6 +72,12 @@ try {
     ...names.map((name) => ({ name: `evtimeline --context ${name}`, command: plugin(['--context', name]) })),
     { name: `evtimeline --contexts '^c\\d'`, command: plugin(['--contexts', '^c\\d']) },
     { name: `evtimeline --context one (${events * contexts} events)`, command: plugin(['--context', 'one']) },
+    ...(baseline === ''
+      ? []
+      : [
+          { name: `baseline --contexts '^c\\d'`, command: [baseline, '--contexts', '^c\\d', '--kubeconfig', kubeconfig] },
+          { name: `baseline --context one (${events * contexts} events)`, command: [baseline, '--context', 'one', '--kubeconfig', kubeconfig] },
+        ]),
     // kubectl beside them in the same run: what one context costs the tool people already use.
     { name: 'kubectl events --context c0', command: ['kubectl', 'events', '--context', 'c0', '--kubeconfig', kubeconfig] },
   ];

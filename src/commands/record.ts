@@ -1,8 +1,9 @@
 // `kubectl evtimeline record FILE`: watch events and append every observed version to FILE as
 // JSON Lines (src/io/record-line.ts), so the story outlives the API server's --event-ttl.
 // A list first, then a watch (src/kube/watch.ts); a FILE that already holds a record of the same
-// scope is continued from its newest resourceVersion, if the server has reached it. Which lines
-// each step adds, without writing anything twice, is decided in src/core/record.ts.
+// scope is continued from the newest resourceVersion it had seen (its last list's, or a newer
+// event's), if the server has reached it. Which lines each step adds, without writing anything
+// twice, is decided in src/core/record.ts.
 import type { Deps } from '../deps.ts';
 import { RuntimeError, UsageError, readResult } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
@@ -247,6 +248,8 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       const planned = planStep(step, { index: continued.indexOf(context), namespace: continued.namespaceOf(context), keep, observedAt: deps.now() });
       if (fleet) for (const observation of planned) observation.context = context;
       await writer.write(planned);
+      // Once its events are written: the next session resumes from the list's version, not its newest event's (core/record.ts Seen).
+      if (step.kind === 'list' && step.resourceVersion !== '') await writer.writeSeen(deps.now(), { ...(fleet ? { context } : {}), resourceVersion: step.resourceVersion });
       owners?.saw(planned.map((observation) => observation.event));
       facts?.saw(planned.map((observation) => observation.event));
       for (const observation of planned) countObservation(counts, observation);

@@ -20,6 +20,19 @@ export interface Observation {
   context?: string;
 }
 
+/**
+ * A resourceVersion the recorder had seen everything up to: a list's (written once its events are).
+ * A list's version is newer than any event in it, and everything created and deleted before it is
+ * in no list: resuming from the newest event's version instead would have a watch replay those as
+ * new (the apiserver's watch cache serves every change after the version asked, staging/src/k8s.io/
+ * apiserver/pkg/storage/cacher/watch_cache.go getAllEventsSinceLocked), stamped with the next session's time.
+ */
+export interface Seen {
+  /** several contexts recorded together: whose version it is */
+  context?: string;
+  resourceVersion: string;
+}
+
 /** Where and how a recorder session ran; one per session, before its observations. */
 export interface RecordHeader {
   kind: typeof RECORD_KIND;
@@ -47,7 +60,7 @@ export const RECENT_DELETIONS = 10_000;
 /**
  * Which observations a record already holds, so nothing is written twice: an event version is
  * identified by its identity (core/versions.ts: uid, else namespace/name) + resourceVersion, and an
- * event is DELETED at most once. Also tracks the newest resourceVersion written (where a watch can
+ * event is DELETED at most once. Also tracks the newest resourceVersion written or seen (where a watch can
  * resume) and the events believed to still exist on the server (a re-list that lacks one of them
  * means it is gone).
  *
@@ -81,9 +94,14 @@ export class RecordIndex {
     return true;
   }
 
-  /** The resourceVersion to resume a watch from: the newest one written, or '' when none. */
+  /** The resourceVersion to resume a watch from: the newest one written or seen, or '' when none. */
   get resourceVersion(): string {
     return this.newest;
+  }
+
+  /** A version the recorder had seen everything up to (a list's): a watch resumes from it if it is the newest. */
+  saw(resourceVersion: string): void {
+    if (resourceVersion !== '' && (compareResourceVersions(resourceVersion, this.newest) ?? 1) > 0) this.newest = resourceVersion;
   }
 
   /** The record holds some version of the event of this identity (or a recent DELETED of it). */
@@ -123,9 +141,8 @@ export class RecordIndex {
       this.latest.set(id, resourceVersionOf(event));
       this.alive.set(id, event);
     }
-    const rv = resourceVersionOf(event);
     // Not revisions (not etcd): the line written last is the newest the record can name.
-    if (rv !== '' && (compareResourceVersions(rv, this.newest) ?? 1) > 0) this.newest = rv;
+    this.saw(resourceVersionOf(event));
   }
 }
 
@@ -136,7 +153,7 @@ export class RecordIndex {
  * resume from (a list of one cluster says nothing of another's events, and resourceVersions of two
  * servers do not compare). Call only once sameClusters() has said the record is of these contexts.
  */
-export function continueFleetRecord(record: { headers: RecordHeader[]; observations: Observation[] }, header: RecordHeader): { indexes: Map<string, RecordIndex>; resumeFrom: Map<string, string>; held: number } {
+export function continueFleetRecord(record: { headers: RecordHeader[]; observations: Observation[]; seen?: Seen[] }, header: RecordHeader): { indexes: Map<string, RecordIndex>; resumeFrom: Map<string, string>; held: number } {
   const byContext = new Map<string, Observation[]>();
   for (const observation of record.observations) {
     const own = byContext.get(observation.context ?? '') ?? [];
@@ -148,6 +165,7 @@ export function continueFleetRecord(record: { headers: RecordHeader[]; observati
   const resumeFrom = new Map<string, string>();
   for (const member of header.clusters ?? []) {
     const index = RecordIndex.from(byContext.get(member.context) ?? []);
+    for (const seen of record.seen ?? []) if (seen.context === member.context) index.saw(seen.resourceVersion);
     indexes.set(member.context, index);
     const before = previous?.clusters?.find((c) => c.context === member.context);
     const same = before !== undefined && before.server === member.server && before.namespace === member.namespace && JSON.stringify(previous?.filter) === JSON.stringify(header.filter);
@@ -186,8 +204,9 @@ interface Continuation {
  * Where a session with `header` continues a record of these headers and observations. Events
  * recorded from another server cannot be judged gone by this one's lists, so their liveness is forgotten.
  */
-export function continueRecord(record: { headers: RecordHeader[]; observations: Observation[] }, header: RecordHeader): Continuation {
+export function continueRecord(record: { headers: RecordHeader[]; observations: Observation[]; seen?: Seen[] }, header: RecordHeader): Continuation {
   const index = RecordIndex.from(record.observations);
+  for (const seen of record.seen ?? []) if (seen.context === undefined) index.saw(seen.resourceVersion);
   const previous = record.headers.at(-1);
   if (previous !== undefined && previous.server !== header.server) index.forgetLive();
   const resumeFrom = canResume(previous, header) ? index.resourceVersion : '';

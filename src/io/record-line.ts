@@ -25,6 +25,13 @@
 // time the recorder reads an object and each time one of its facts changes; they too begin with
 // observedAt, so an older reader skips them as it skips object lines.
 //
+// After the events of each list, a recorder writes the list's resourceVersion, the version it had
+// seen everything up to (with the context first when several are recorded), so the next session
+// resumes from it and not from the newest event's (core/record.ts Seen says why):
+//   {"observedAt":"...","kind":"EvtimelineSeen","resourceVersion":"1234"}
+// It too begins with observedAt, so an older reader skips it as it skips object lines. A record
+// without these lines (an older recorder) resumes from its newest event's resourceVersion.
+//
 // Replay keeps the latest version of each event by uid, including events the server has since
 // expired or deleted: outliving the TTL is the point of a record. A DELETED line never removes
 // anything; it says the server no longer has the event. A DELETED line with "inferred": true was
@@ -33,7 +40,7 @@
 import { isObject } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { RECORD_KIND } from '../core/record.ts';
-import type { Observation, RecordHeader } from '../core/record.ts';
+import type { Observation, RecordHeader, Seen } from '../core/record.ts';
 import type { EventFilter } from '../core/filter.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { formatSavedObject, parseSavedObject } from './objects-file.ts';
@@ -41,10 +48,11 @@ import { STATUS_KIND, parseStatusLine } from './facts-file.ts';
 import type { SavedStatus } from '../core/facts.ts';
 import type { FleetMember } from '../core/source.ts';
 
-/** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be). */
-export type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null } | { status: SavedStatus | null };
+/** An object line; `object` null when its item cannot be read (skipped, as a line of a later format would be); likewise `seen`. */
+export type RecordLine = { header: RecordHeader } | { observation: Observation } | { object: SavedObject | null } | { status: SavedStatus | null } | { seen: Seen | null };
 
 const OBJECT_LINE_KIND = 'EvtimelineObject';
+const SEEN_LINE_KIND = 'EvtimelineSeen';
 
 // -- Writing ------------------------------------------------------------------------------------
 
@@ -60,6 +68,12 @@ export function formatObservation(observation: Observation): string {
 /** One object as one line, observedAt first (see the top of this file). */
 export function formatObjectLine(observedAt: number, object: SavedObject): string {
   return `${JSON.stringify({ observedAt: isoOrEmpty(observedAt), kind: OBJECT_LINE_KIND, object: formatSavedObject(object) })}\n`;
+}
+
+/** The version a session had seen everything up to, as one line, observedAt first (see the top of this file). */
+export function formatSeenLine(observedAt: number, seen: Seen): string {
+  const where = seen.context === undefined ? {} : { context: seen.context };
+  return `${JSON.stringify({ observedAt: isoOrEmpty(observedAt), ...where, kind: SEEN_LINE_KIND, resourceVersion: seen.resourceVersion })}\n`;
 }
 
 export function formatHeader(header: RecordHeader): string {
@@ -138,11 +152,17 @@ export function parseRecordLine(line: string): RecordLine | null {
   }
   if (value.kind === OBJECT_LINE_KIND) return { object: parseSavedObject(value.object) };
   if (value.kind === STATUS_KIND) return { status: parseStatusLine(value, timeOf(value.observedAt)) };
+  if (value.kind === SEEN_LINE_KIND) return { seen: seenOf(value) };
   if (!isObject(value.event) || typeof value.type !== 'string') return null;
   const observation: Observation = { observedAt: timeOf(value.observedAt), type: value.type, event: value.event };
   if (value.inferred === true) observation.inferred = true;
   if (typeof value.context === 'string') observation.context = value.context;
   return { observation };
+}
+
+function seenOf(value: Record<string, unknown>): Seen | null {
+  if (typeof value.resourceVersion !== 'string' || value.resourceVersion === '') return null;
+  return typeof value.context === 'string' ? { context: value.context, resourceVersion: value.resourceVersion } : { resourceVersion: value.resourceVersion };
 }
 
 // What every line this module writes begins with: a torn first line can be recognised as ours.

@@ -6,7 +6,7 @@ import type { Json } from '../core/json.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Event } from '../core/event.ts';
 import { compareVersions, rawIdentity } from '../core/versions.ts';
-import type { Observation, RecordHeader } from '../core/record.ts';
+import type { Observation, RecordHeader, Seen } from '../core/record.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { EventVersion, FleetMember } from '../core/source.ts';
@@ -21,6 +21,8 @@ export interface RecordText {
   objects?: SavedObject[];
   /** the status lines, in the order written; undefined: the record has none (a recorder that predates them) */
   status?: SavedStatus[];
+  /** the versions each session had seen everything up to (its lists'); undefined: none (a recorder that predates them) */
+  seen?: Seen[];
   /**
    * The text after the last newline, when it is not a complete line: a recorder killed in the
    * middle of a write. Readers ignore it; a recorder cuts it off before appending.
@@ -44,6 +46,7 @@ export function parseRecordText(text: string): RecordText | null {
   const observations: Observation[] = [];
   let objects: SavedObject[] | undefined;
   let status: SavedStatus[] | undefined;
+  let seen: Seen[] | undefined;
   const reader = new RecordLineReader();
   const lines = text.split('\n');
   const last = lines.length - 1;
@@ -55,10 +58,11 @@ export function parseRecordText(text: string): RecordText | null {
     if ('header' in read) headers.push(read.header);
     else if ('observation' in read) observations.push(read.observation);
     else if ('status' in read) (status ??= []).push(...(read.status === null ? [] : [read.status]));
+    else if ('seen' in read) (seen ??= []).push(...(read.seen === null ? [] : [read.seen]));
     else (objects ??= []).push(...(read.object === null ? [] : [read.object]));
   }
   if (!reader.isRecord) return null;
-  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }) };
+  return { headers, observations, tornTail: reader.tornTail, tornLines: reader.tornLines, ...(objects === undefined ? {} : { objects }), ...(status === undefined ? {} : { status }), ...(seen === undefined ? {} : { seen }) };
 }
 
 /**

@@ -137,6 +137,8 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
       (status ??= []).push(...(read.status === null ? [] : [read.status]));
       continue;
     }
+    // Where a recorder may resume: nothing a reader shows.
+    if ('seen' in read) continue;
     const { observedAt, event: raw } = read.observation;
     observations += 1;
     if (observations === 1) firstObserved = observedAt;

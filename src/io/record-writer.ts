@@ -7,9 +7,9 @@ import { dirname } from 'node:path';
 import { errnoText, namingPath } from './errno.ts';
 import { NotAFileError, handleSink, openRegularFile, openSink, writeTarget } from './path-kind.ts';
 import type { PathKind, Sink, WriteTarget } from './path-kind.ts';
-import type { Observation, RecordHeader } from '../core/record.ts';
+import type { Observation, RecordHeader, Seen } from '../core/record.ts';
 import type { SavedObject } from '../core/object-meta.ts';
-import { formatHeader, formatObjectLine, formatObservation, parseRecordLine } from './record-line.ts';
+import { formatHeader, formatObjectLine, formatObservation, formatSeenLine, parseRecordLine } from './record-line.ts';
 import { formatStatusLine } from './facts-file.ts';
 import type { FactGap, ObjectFacts } from '../core/facts.ts';
 import { parseRecordText } from './record-replay.ts';
@@ -305,6 +305,12 @@ export class SessionWriter {
     await this.serially(async () => {
       for (const observation of observations) await (this.appender as RecordAppender).push(formatObservation(observation));
     });
+  }
+
+  /** The version this session has seen everything up to: written after the observations it covers, so a kill before leaves the older one. */
+  async writeSeen(observedAt: number, seen: Seen): Promise<void> {
+    await this.begin();
+    await this.serially(() => (this.appender as RecordAppender).append(formatSeenLine(observedAt, seen)));
   }
 
   /** Object lines, written between the observations (the owner lookups run beside them), never inside one. */

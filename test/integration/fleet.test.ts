@@ -517,6 +517,10 @@ test('record --otlp across contexts: every log record the collector got carries 
 
 test('a fleet record continued by the same contexts in another order: each resumes, nothing twice, nothing lost; other contexts are refused before any request', { timeout: 180_000 }, async () => {
   const file = join(dir, 'continued.jsonl');
+  // Created and deleted before the first run: in no list, so never in the record (before the fix a
+  // context resumed from its newest event's version, and the watch replayed this one into the second run).
+  await kubectlOk(west.kubeconfig, ['create', '-f', '-'], JSON.stringify(event(ns.west as string, 'Vanished', 51)));
+  await kubectlOk(west.kubeconfig, ['delete', 'event', '-n', ns.west as string, 'vanished-51']);
   const first = await evtimeline(['record', file, '--context', 'east,west,south', '--duration', '3s'], kubeconfig);
   assert.equal(first.code, 0, first.stderr);
   const before = versionKeys(file).length;
@@ -531,8 +535,8 @@ test('a fleet record continued by the same contexts in another order: each resum
   const added = keys.slice(before);
   assert.equal(new Set(keys).size, keys.length, `a version recorded twice; the second run wrote ${added.join(', ')}`);
   // Nothing lost: each context's rows read back hold every row kubectl events --context X prints now
-  // (and may hold more: a record keeps what was deleted, and a context resumes from its newest event,
-  // so what the other tests wrote and deleted in between is replayed into it).
+  // (and may hold more: a record keeps what was deleted, and a context resumes from its last list's
+  // version, so what the other tests wrote and deleted between the two runs is replayed into it).
   const read = await evtimeline(['--from', file], kubeconfig);
   assert.equal(read.code, 0, read.stderr);
   for (const context of ['east', 'west', 'south']) {
@@ -540,6 +544,7 @@ test('a fleet record continued by the same contexts in another order: each resum
     for (const row of await kubectlEvents(context)) assert.ok(mine.includes(row), `${context}: ${row} is missing; the second run wrote ${added.join(', ')}`);
   }
   assert.ok(recordLines(file).observations.some((o) => o.context === 'west' && o.name === 'meanwhile-50'));
+  assert.deepEqual(recordLines(file).observations.filter((o) => o.name === 'vanished-51'), []);
   // Other contexts: refused before any request (the server that never answers is never asked), the file unchanged.
   const text = readFileSync(file, 'utf8');
   let asked = 0;

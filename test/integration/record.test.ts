@@ -607,6 +607,38 @@ describe('continuing a record only from a version the server has reached', () =>
     assert.match(recorder.stderr(), /^recorded 2 lines \(2 added, 0 modified, 0 deleted\) to .*ahead\.jsonl; it holds 3 observations$/m);
   });
 
+  test('continued from the version the last session had listed at, not its newest event\'s: what was created and deleted before it began is never replayed', { timeout: 180_000 }, async () => {
+    const cp = await shared;
+    const ns = await freshNamespace(cp.kubeconfig, 'record-seen');
+    const file = join(scratch, 'seen.jsonl');
+    const kept = await createEvent(cp, ns, 'seen-kept');
+    // Created and deleted before the first session: in no list, so in no record.
+    await createEvent(cp, ns, 'seen-gone');
+    const deleted = await api(cp, 'DELETE', eventsPath(ns, 'seen-gone'));
+    const first = recordInProcess(['-n', ns, file, '--duration', '1s'], { KUBECONFIG: cp.kubeconfig });
+    assert.equal(await first.done, 0, first.stderr());
+    // Before the fix the second session watched from seen-kept's version, and the watch cache
+    // handed it seen-gone's ADDED and DELETED, written now as if they had just happened.
+    const second = recordInProcess(['-n', ns, file, '--duration', '2s'], { KUBECONFIG: cp.kubeconfig });
+    assert.equal(await second.done, 0, second.stderr());
+    const record = await readRecord(file);
+    assert.deepEqual(record.observations.map((o) => `${o.type} ${meta(o.event).name}`), ['ADDED seen-kept']);
+    assert.equal(record.headers, 2);
+    // Where it resumed: the first session's list's version, written after its events.
+    const text = await readFile(file, 'utf8');
+    const seen = text.split('\n').filter((l) => l.includes('"kind":"EvtimelineSeen"')).map((l) => JSON.parse(l) as { resourceVersion: string });
+    assert.equal(seen.length, 1, text);
+    const listedAt = BigInt(seen[0]?.resourceVersion ?? '0');
+    assert.ok(listedAt > BigInt(meta(kept).resourceVersion), `the list's version ${listedAt} is past its newest event's ${meta(kept).resourceVersion}`);
+    assert.ok(listedAt >= BigInt((deleted.metadata as { resourceVersion?: string } | undefined)?.resourceVersion ?? '0'));
+    assert.match(second.stderr(), new RegExp(`continuing .*seen\\.jsonl \\(1 observation\\) from resourceVersion ${listedAt}\n`));
+    // What happens while no recorder runs is still picked up by the next one.
+    const meanwhile = await createEvent(cp, ns, 'seen-meanwhile');
+    const third = recordInProcess(['-n', ns, file, '--duration', '2s'], { KUBECONFIG: cp.kubeconfig });
+    assert.equal(await third.done, 0, third.stderr());
+    assert.deepEqual((await readRecord(file)).observations.map((o) => versionKey(o.event)), [versionKey(kept), versionKey(meanwhile)]);
+  });
+
   test('a quiet namespace leaves a record of its header, which --from reads as a record of no events', { timeout: 180_000 }, async () => {
     const cp = await shared;
     const ns = await freshNamespace(cp.kubeconfig, 'record-quiet');

@@ -75,7 +75,7 @@ describe('record writes the owner chain of each object the first time it sees it
     const { code, live, stderr } = await record(file, steps, cluster);
     assert.equal(code, 0, String(code));
     const written = described(file);
-    assert.deepEqual(written.filter((l) => !l.startsWith('object')), ['EvtimelineRecord', 'ADDED', 'ADDED', 'ADDED', 'ADDED', 'MODIFIED']);
+    assert.deepEqual(written.filter((l) => !l.startsWith('object')), ['EvtimelineRecord', 'ADDED', 'ADDED', 'ADDED', 'EvtimelineSeen', 'ADDED', 'MODIFIED']);
     assert.deepEqual(
       written.filter((l) => l.startsWith('object')).sort(),
       ['object Deployment/web', 'object Pod/web-5d4-a', 'object Pod/web-5d4-b', 'object Pod/web-5d4-gone (gone)', 'object ReplicaSet/web-5d4'],
@@ -166,7 +166,7 @@ describe('record writes the owner chain of each object the first time it sees it
     const noUid = { ...raw, involvedObject: { ...(raw.involvedObject as object), uid: '' } };
     const { live } = await record(file, [{ kind: 'list', items: [noUid], resourceVersion: '10', why: 'start' }], cluster);
     assert.deepEqual(live.looked, []);
-    assert.deepEqual(described(file), ['EvtimelineRecord', 'ADDED']);
+    assert.deepEqual(described(file), ['EvtimelineRecord', 'ADDED', 'EvtimelineSeen']);
   });
 
   test('a live source without lookups records events and no object lines', async () => {
@@ -174,7 +174,7 @@ describe('record writes the owner chain of each object the first time it sees it
     const live = memorySource({ provenance: fromCluster({ namespace: 'shop' }), steps: [{ kind: 'list', items: [about(podA, 'Scheduled', '10')], resourceVersion: '10', why: 'start' }] });
     const fake = fakeDeps({ openSource: openSources({ live }).open });
     assert.equal(await runCli(['record', file], fake.deps), 0);
-    assert.deepEqual(described(file), ['EvtimelineRecord', 'ADDED']);
+    assert.deepEqual(described(file), ['EvtimelineRecord', 'ADDED', 'EvtimelineSeen']);
     const source = await open({ kind: 'file', path: file, namespace: null });
     assert.equal(source.provenance.tells.ownership, false, 'a record without object lines (an older recorder) tells no ownership');
     assert.equal(source.ownership, undefined);

@@ -249,7 +249,8 @@ describe('record through the port', () => {
     assert.equal(r.code, 0, String(r.code));
     assert.deepEqual(live.followed.map((f) => f.resourceVersion), ['']);
     const written = lines(file);
-    assert.deepEqual(written.map((l) => l.kind ?? l.type), ['EvtimelineRecord', 'ADDED', 'MODIFIED']);
+    // The list's version once its events are written: where the next session resumes.
+    assert.deepEqual(written.map((l) => l.kind ?? l.type), ['EvtimelineRecord', 'ADDED', 'EvtimelineSeen', 'MODIFIED']);
     assert.deepEqual([written[0]?.context, written[0]?.server, written[0]?.namespace, written[0]?.startedAt], ['lab', 'https://127.0.0.1:6443', 'op-events', '2026-11-30T12:00:00.000Z']);
     assert.equal(r.stderr, `recorded 2 lines (1 added, 1 modified, 0 deleted) to ${file}; it holds 2 observations\n`);
   });
@@ -268,7 +269,7 @@ describe('record through the port', () => {
     const r = await run(['record', file], openSources({ live }));
     assert.deepEqual(live.followed.map((f) => f.resourceVersion), ['10']);
     assert.match(r.stderr, new RegExp(`^continuing ${file} \\(1 observation\\) from resourceVersion 10\n`));
-    assert.deepEqual(lines(file).map((l) => l.kind ?? l.type), ['EvtimelineRecord', 'ADDED', 'EvtimelineRecord', 'MODIFIED']);
+    assert.deepEqual(lines(file).map((l) => l.kind ?? l.type), ['EvtimelineRecord', 'ADDED', 'EvtimelineSeen', 'EvtimelineRecord', 'MODIFIED']);
   });
 
   test('a record of another namespace is added to after a list, and said so', async () => {
