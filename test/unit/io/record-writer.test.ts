@@ -33,6 +33,20 @@ async function withWrites(dir: string, hold: () => Promise<void> | undefined, wo
   }
 }
 
+/** A new record's writer, its header written, whose next writes wait (a slow disk) until released. */
+async function slowDisk(dir: string, name: string): Promise<{ path: string; writer: SessionWriter; hold: () => Promise<void> | undefined; release: () => void }> {
+  const path = join(dir, name);
+  const writer = new SessionWriter(await readRecordFile(path), header());
+  await writer.begin();
+  let open: () => void = () => {};
+  let held: Promise<void> | undefined = new Promise<void>((resolve) => (open = resolve));
+  const release = (): void => {
+    held = undefined;
+    open();
+  };
+  return { path, writer, hold: () => held, release };
+}
+
 const tick = (ms = 50): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the record file on disk', () => {
@@ -139,12 +153,8 @@ describe('the record file on disk', () => {
   // the lines that queue while a write is under way go out together, in order, whole.
   test('the lines queued while a write is under way go out in one write, in order, and the recorder does not wait for it', () =>
     withDir(async (dir) => {
-      const path = join(dir, 'batched.jsonl');
-      const writer = new SessionWriter(await readRecordFile(path), header());
-      await writer.begin();
-      let release: () => void = () => {};
-      let held: Promise<void> | undefined = new Promise<void>((resolve) => (release = resolve));
-      await withWrites(dir, () => held, async (writes) => {
+      const { path, writer, hold, release } = await slowDisk(dir, 'batched.jsonl');
+      await withWrites(dir, hold, async (writes) => {
         const before = writes();
         const lines = Array.from({ length: 50 }, (_, i) => obs('MODIFIED', version(started, String(i + 1), i + 1)));
         // The first line's write is held (a slow disk): the recorder still queues the next 49, each at once.
@@ -155,7 +165,6 @@ describe('the record file on disk', () => {
           assert.equal(waited, false);
         }
         assert.equal(writes() - before, 1, 'only the first line is being written');
-        held = undefined;
         release();
         await writer.close();
         assert.equal(writes() - before, 2, 'the 49 queued lines in one write');
@@ -166,12 +175,8 @@ describe('the record file on disk', () => {
 
   test('a long list is written in batches while it is queued, never held whole in memory', () =>
     withDir(async (dir) => {
-      const path = join(dir, 'list.jsonl');
-      const writer = new SessionWriter(await readRecordFile(path), header());
-      await writer.begin();
-      let release: () => void = () => {};
-      let held: Promise<void> | undefined = new Promise<void>((resolve) => (release = resolve));
-      await withWrites(dir, () => held, async (writes) => {
+      const { path, writer, hold, release } = await slowDisk(dir, 'list.jsonl');
+      await withWrites(dir, hold, async (writes) => {
         const before = writes();
         const message = 'm'.repeat(1000);
         const list = Array.from({ length: 2_000 }, (_, i) => obs('ADDED', { ...version(started, String(i + 1)), message, metadata: { name: `e-${i}`, uid: `u-${i}`, namespace: 'op-events', resourceVersion: String(i + 1) } }));
@@ -179,7 +184,6 @@ describe('the record file on disk', () => {
         const writing = writer.write(list).then(() => (queued = true));
         await tick(300);
         assert.equal(queued, false, 'about 2 MiB of lines wait for the write under way instead of all being formatted');
-        held = undefined;
         release();
         await writing;
         await writer.close();
