@@ -59,8 +59,9 @@ function readRecord(file: string): { headers: number; names: string[] } {
   for (const line of text.slice(0, -1).split('\n')) {
     const parsed = JSON.parse(line) as { kind?: string; event?: { metadata?: { name?: string } } };
     if (parsed.kind === 'EvtimelineRecord') headers += 1;
-    // An object line (who owns an event's object) is not an observation.
-    else if (parsed.kind !== 'EvtimelineObject') names.push(parsed.event?.metadata?.name ?? '');
+    // An object line (who owns an event's object) and a seen line (the version a list was at, where a
+    // continued record resumes) are not observations.
+    else if (parsed.kind !== 'EvtimelineObject' && parsed.kind !== 'EvtimelineSeen') names.push(parsed.event?.metadata?.name ?? '');
   }
   return { headers, names };
 }
@@ -69,7 +70,8 @@ function readRecord(file: string): { headers: number; names: string[] } {
 function wholeObservations(file: string): number {
   const text = readFileSync(file, 'utf8');
   const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-  return whole.split('\n').filter((line) => line !== '' && !line.includes('"kind":"EvtimelineRecord"') && !line.includes('"kind":"EvtimelineObject"')).length;
+  const notObservations = ['"kind":"EvtimelineRecord"', '"kind":"EvtimelineObject"', '"kind":"EvtimelineSeen"'];
+  return whole.split('\n').filter((line) => line !== '' && !notObservations.some((kind) => line.includes(kind))).length;
 }
 
 /** Waits for the proxy to hold the answer; fails at once if the recorder ended first. */
