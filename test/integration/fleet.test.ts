@@ -249,7 +249,9 @@ test('-w across contexts: one stream, each event labelled; a cluster that drops 
 
 /** A record's lines, parsed: its headers, and its observations as `context name type`. */
 function recordLines(file: string): { headers: Record<string, unknown>[]; observations: { context?: string; type: string; name: string }[] } {
-  const lines = (existsSync(file) ? readFileSync(file, 'utf8') : '').split('\n').filter((l) => l.trim() !== '');
+  // Read while the recorder writes: only lines that have their newline (a batch may be part-written as we look).
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((l) => l.trim() !== '');
   const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
   return {
     headers: parsed.filter((p) => p.kind === 'EvtimelineRecord'),
