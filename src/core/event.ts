@@ -131,6 +131,20 @@ export function coreV1View(input: unknown): Json {
 
 /** Normalises a raw event from either API (or a saved copy). Never throws. */
 export function normaliseEvent(input: unknown): Event {
+  return normalised(input, undefined);
+}
+
+/**
+ * normaliseEvent for one of several contexts read together: the event labelled as it is made. V8
+ * keeps a property added to an object after its literal (`ev.cluster = ...`) in a properties array
+ * of its own, about 40 bytes per event: 0.8 MiB of a 20,000-event read of ten contexts (heap
+ * snapshot, npm run bench:fleet); in the literal it is one more field.
+ */
+export function normaliseClusterEvent(input: unknown, cluster: EventCluster): Event {
+  return normalised(input, cluster);
+}
+
+function normalised(input: unknown, cluster: EventCluster | undefined): Event {
   const raw = asObject(input);
   const meta = asObject(raw.metadata);
   const series = asObject(raw.series);
@@ -149,21 +163,20 @@ export function normaliseEvent(input: unknown): Event {
   const reporter =
     asString(raw.reportingController) || asString(raw.reportingComponent) || asString(legacySource.component);
 
-  return {
-    uid: asString(meta.uid),
-    name: asString(meta.name),
-    namespace: asString(meta.namespace),
-    resourceVersion: asString(meta.resourceVersion),
-    type: asString(raw.type),
-    reason: asString(raw.reason),
-    message: asString(newView ? raw.note : raw.message),
-    action: asString(raw.action),
-    object: objectRef(involved),
-    reporter,
-    instance: asString(raw.reportingInstance) || asString(legacySource.host),
-    count: positiveInt(series.count) ?? legacyCount ?? 1,
-    firstSeen,
-    lastSeen,
-    seriesStyle: eventTime !== null || Object.keys(series).length > 0,
-  };
+  const uid = asString(meta.uid);
+  const name = asString(meta.name);
+  const namespace = asString(meta.namespace);
+  const resourceVersion = asString(meta.resourceVersion);
+  const type = asString(raw.type);
+  const reason = asString(raw.reason);
+  const message = asString(newView ? raw.note : raw.message);
+  const action = asString(raw.action);
+  const object = objectRef(involved);
+  const instance = asString(raw.reportingInstance) || asString(legacySource.host);
+  const count = positiveInt(series.count) ?? legacyCount ?? 1;
+  const seriesStyle = eventTime !== null || Object.keys(series).length > 0;
+  if (cluster !== undefined) {
+    return { uid, name, namespace, resourceVersion, type, reason, message, action, object, reporter, instance, count, firstSeen, lastSeen, seriesStyle, cluster };
+  }
+  return { uid, name, namespace, resourceVersion, type, reason, message, action, object, reporter, instance, count, firstSeen, lastSeen, seriesStyle };
 }

@@ -255,6 +255,8 @@ export interface ReadOptions {
   progress?: (count: number) => void;
   /** a live source sends it to the server (`--field-selector`); a saved input ignores it */
   fieldSelector?: string;
+  /** several contexts read together (core/fleet.ts): a live source labels each event with its context as it makes it */
+  cluster?: EventCluster;
 }
 
 /** The live cluster's objects: whether each still exists, and under which uid. */

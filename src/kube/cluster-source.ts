@@ -1,6 +1,6 @@
 // The live cluster as an EventSource (src/core/source.ts).
 import { eventCompactor } from '../core/compact.ts';
-import { normaliseEvent } from '../core/event.ts';
+import { normaliseClusterEvent, normaliseEvent } from '../core/event.ts';
 import { isObject } from '../core/json.ts';
 import { LIVE_CLUSTER_TELLS } from '../core/source.ts';
 import type { EventSource, ReadOptions, SourceRead } from '../core/source.ts';
@@ -60,11 +60,13 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
     provenance: { kind: 'cluster', context: target.context, server: target.server, namespace, tells: LIVE_CLUSTER_TELLS },
     async read(opts: ReadOptions = {}): Promise<SourceRead> {
       const list = { timeoutMs, onPage: opts.progress, ...(opts.fieldSelector === undefined ? {} : { fieldSelector: opts.fieldSelector }) };
+      const { cluster } = opts;
+      const normalise = cluster === undefined ? normaliseEvent : (item: unknown) => normaliseClusterEvent(item, cluster);
       if (!opts.raw) {
         // Each page normalised as it arrives, its raw objects (managedFields is most of them) let
         // go before the next: a 20,000-event read keeps 20,000 small values, not 40 pages of JSON.
         const compact = eventCompactor();
-        return { events: (await listEvents(target, 'core', namespace, { ...list, keep: (item) => compact(normaliseEvent(item)) })).items };
+        return { events: (await listEvents(target, 'core', namespace, { ...list, keep: (item) => compact(normalise(item)) })).items };
       }
       // core/v1 already returns events written through events.k8s.io/v1: one store, so one read;
       // the events.k8s.io/v1 view is read only for those who keep the raw objects (capture).
@@ -76,7 +78,7 @@ export function clusterSource(target: KubeTarget, scope: ClusterScope): EventSou
       ]);
       const unread = eventsK8sIo !== undefined && 'unread' in eventsK8sIo ? { eventsK8sIoUnread: eventsK8sIo.unread } : {};
       const newView = eventsK8sIo !== undefined && 'items' in eventsK8sIo ? eventsK8sIo.items : null;
-      return { events: core.items.map(normaliseEvent), raw: { core: core.items, eventsK8sIo: newView, ...unread } };
+      return { events: core.items.map((item) => normalise(item)), raw: { core: core.items, eventsK8sIo: newView, ...unread } };
     },
     // One version each: the API server keeps only an event's latest.
     async versions() {

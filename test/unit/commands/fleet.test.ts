@@ -134,6 +134,20 @@ describe('several contexts in one timeline', () => {
     assert.equal(most, FLEET_READS_AT_ONCE);
     assert.equal(read.events.length, 40);
   });
+
+  test('each context is asked to label its events as it makes them; one that does not is labelled after, in the contexts\' order', async () => {
+    const asked: unknown[] = [];
+    const labelling = (entry: FleetEntry): FleetEntry => {
+      const inner = (entry as { source: EventSource }).source;
+      return { ...entry, source: { ...inner, read: async (opts) => (asked.push(opts?.cluster), inner.read(opts)) } };
+    };
+    const read = await fleetSource([labelling(member('east', EAST, eastEvents())), labelling(member('west', WEST, westEvents()))]).read();
+    assert.deepEqual(asked, [{ context: 'east', server: EAST }, { context: 'west', server: WEST }]);
+    assert.deepEqual(
+      read.events.map((e) => [e.reason, e.cluster?.context]),
+      [['Pulled', 'east'], ['BackOff', 'east'], ['FailedScheduling', 'west']],
+    );
+  });
 });
 
 describe('choosing several contexts', () => {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseEvent, parseTime } from '../../../src/core/event.ts';
+import { normaliseClusterEvent, normaliseEvent, parseTime } from '../../../src/core/event.ts';
 import { NOW, ago, ev, eventsV1, newEv } from '../../support/builders.ts';
 
 const s = (seconds: number): number => NOW - seconds * 1000;
@@ -128,4 +128,19 @@ describe('parseTime', () => {
   for (const [name, input, want] of cases) {
     test(`reads ${name}`, () => assert.equal(parseTime(input), want));
   }
+});
+
+describe('normaliseClusterEvent', () => {
+  test('is the normalised event with its context, and one label object shared by the events of a context', () => {
+    const east = { context: 'east', server: 'https://east.example:6443' };
+    const raws = [ev({ reason: 'Pulled', message: 'Pulled image' }), newEv({ reason: 'Scheduled' })];
+    const labelled = raws.map((raw) => normaliseClusterEvent(raw, east));
+    assert.deepEqual(labelled, raws.map((raw) => ({ ...normaliseEvent(raw), cluster: east })));
+    assert.ok(labelled.every((e) => e.cluster === east));
+  });
+
+  test('normaliseEvent stays unlabelled, even as a map callback (an index is not a context)', () => {
+    assert.ok(!('cluster' in normaliseEvent(ev({}))));
+    assert.ok([ev({}), ev({})].map(normaliseEvent).every((e) => !('cluster' in e)));
+  });
 });
