@@ -90,6 +90,21 @@ export async function interleave(helper: string, subjects: Subject[], runs: numb
   });
 }
 
+/**
+ * The CPU seconds (user + system) a process has used, from the text of its /proc/PID/stat: fields
+ * 14 and 15 (utime, stime), in clock ticks of USER_HZ, which Linux fixes at 100 for user space
+ * (proc(5): "divide by sysconf(_SC_CLK_TCK)"). The command name (field 2) is in parentheses and
+ * may hold spaces or parentheses itself: the fields are counted from after its last `)`.
+ */
+export function processCpuSeconds(stat: string): number {
+  const after = stat.slice(stat.lastIndexOf(')') + 1).trim().split(/\s+/);
+  // `after` starts at field 3 (state): utime is field 14, stime 15.
+  const utime = Number(after[11]);
+  const stime = Number(after[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`not a /proc/PID/stat line: ${stat.slice(0, 80)}`);
+  return (utime + stime) / 100;
+}
+
 /** The paired overhead of one subject over another, round by round: the median ratio and its quartiles. */
 export interface PairedOverhead {
   /** per-round wall ratio minus one (0.12 is 12% more), median and quartiles */

@@ -2,7 +2,7 @@
 // pairedOverhead), so one slow run of either side moves one ratio, not the verdict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pairedOverhead, type Measured, type Result } from '../../../scripts/bench-measure.ts';
+import { pairedOverhead, processCpuSeconds, type Measured, type Result } from '../../../scripts/bench-measure.ts';
 
 const result = (walls: number[], cpus: number[] = walls.map(() => 0.1)): Result => {
   const runs: Measured[] = walls.map((w, i) => ({ wallSeconds: w, cpuSeconds: cpus[i] ?? 0, maxRssMiB: 100 }));
@@ -30,4 +30,11 @@ test('one slow run moves one ratio, not the verdict, where the ratio of medians 
 
 test('no rounds is an error, not a verdict', () => {
   assert.throws(() => pairedOverhead(result([]), result([]), 0.2), /no rounds/);
+});
+
+test('a process\'s CPU seconds are its utime and stime in ticks of 100 a second, counted after its name however odd', () => {
+  const rest = 'S 1 2 3 0 -1 4194560 100 0 0 0 1234 56 0 0 20 0 12 0 500 1000 200';
+  assert.equal(processCpuSeconds(`4242 (kube-apiserver) ${rest}`), 12.9);
+  assert.equal(processCpuSeconds(`4242 (a (b) c) ${rest}\n`), 12.9);
+  assert.throws(() => processCpuSeconds('4242 (short) S 1'), /not a \/proc\/PID\/stat line/);
 });
