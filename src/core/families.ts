@@ -48,13 +48,18 @@ type ReportKeys = Map<Report, string>;
 
 function reportKeys(objects: ObjectStory[], templates: Templates): ReportKeys {
   const keys: ReportKeys = new Map();
-  // One string per distinct key: 20,000 reports of distinct messages share a few hundred keys.
-  const distinct = new Map<string, string>();
+  // One string per distinct key, found by its parts: 20,000 reports of distinct messages share a
+  // few hundred keys, and joining a key per report made 20,000 strings to throw away.
+  const distinct = new Map<string, Map<string, Map<string, string>>>();
   for (const o of objects) {
     for (const r of o.reports) {
-      const made = [r.type, r.reason, r.message === null ? '\u0001' : templates.message(r.message)].join('\u0000');
-      let key = distinct.get(made);
-      if (key === undefined) distinct.set(made, (key = made));
+      const template = r.message === null ? '\u0001' : templates.message(r.message);
+      let byReason = distinct.get(template);
+      if (byReason === undefined) distinct.set(template, (byReason = new Map()));
+      let byType = byReason.get(r.reason);
+      if (byType === undefined) byReason.set(r.reason, (byType = new Map()));
+      let key = byType.get(r.type);
+      if (key === undefined) byType.set(r.type, (key = [r.type, r.reason, template].join('\u0000')));
       keys.set(r, key);
     }
   }
@@ -127,14 +132,23 @@ function toLine(reports: Report[], templates: Templates): FamilyLine {
     occurrences: counted ? reports.reduce((sum, r) => sum + (r.count ?? 0), 0) : null,
     firstSeen,
     lastSeen,
-    reporters: [...new Set(reports.flatMap((r) => (r.reporter === null ? [] : [r.reporter])))].sort(compareBytes),
+    reporters: [...reportersOf(reports)].sort(compareBytes),
     example,
   };
 }
 
+// Loops, not flatMap: an array per report is garbage promoted while a 20,000-report account is built.
+function reportersOf(reports: Report[]): Set<string> {
+  const reporters = new Set<string>();
+  for (const r of reports) if (r.reporter !== null) reporters.add(r.reporter);
+  return reporters;
+}
+
 function distinctMessages(reports: Report[]): string[] {
   const inOrder = [...reports].sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
-  return [...new Set(inOrder.flatMap((r) => (r.message === null ? [] : [r.message])))];
+  const messages = new Set<string>();
+  for (const r of inOrder) if (r.message !== null) messages.add(r.message);
+  return [...messages];
 }
 
 /**

@@ -27,16 +27,17 @@ const NUMBER = /(?<![A-Za-z0-9])\d+(?:\.\d+)?(?![A-Za-z0-9])/g;
 
 /** A message with what differs between siblings masked: uids, IPs, generated names, durations, hashes, numbers. */
 export function messageTemplate(message: string): string {
-  return message
-    .replace(UID, '<uid>')
-    .replace(IPV4, '<ip>')
-    .replace(IPV6, '<ip>')
-    .replace(HASH_AND_ID, '-<hash>-<id>')
-    .replace(HASH_SUFFIX, '-<hash>')
-    .replace(ID_SUFFIX, '-<id>')
-    .replace(DURATION, '<duration>')
-    .replace(HEX, '<hash>')
-    .replace(NUMBER, '<n>');
+  // A pass whose pattern needs a character the message lacks is skipped: every pattern but IPV6
+  // needs a digit or a '-', and no placeholder brings a digit, '-', '.' or ':' that was not there.
+  const digit = /\d/.test(message);
+  const dash = message.includes('-');
+  let t = message;
+  if (dash) t = t.replace(UID, '<uid>');
+  if (digit && message.includes('.')) t = t.replace(IPV4, '<ip>');
+  if (message.includes(':')) t = t.replace(IPV6, '<ip>');
+  if (dash) t = t.replace(HASH_AND_ID, '-<hash>-<id>').replace(HASH_SUFFIX, '-<hash>').replace(ID_SUFFIX, '-<id>');
+  if (digit) t = t.replace(DURATION, '<duration>').replace(HEX, '<hash>').replace(NUMBER, '<n>');
+  return t;
 }
 
 const NAME_HASH_AND_ID = new RegExp(`-${HASH}-${ID}$`);

@@ -25,6 +25,11 @@ const messageCases: [string, string, string][] = [
   ['an image digest is masked', 'Pulling image "nginx@sha256:0123456789abcdef"', 'Pulling image "nginx@sha256:<hash>"'],
   ['a ReplicaSet name keeps its stem', 'Scaled up replica set web-5d4f7c9b8 to 3', 'Scaled up replica set web-<hash> to <n>'],
   ['words are kept', 'Started container web', 'Started container web'],
+  // Passes are skipped when the message lacks what they need (a digit, '-', '.', ':'): each kind of message still masked.
+  ['a MAC address with no digit is masked', 'interface aa:bb:cc:dd:ee:ff is up', 'interface <ip> is up'],
+  ['a generated name with no digit is masked', 'Deleted pod web-bcdfg', 'Deleted pod web-<id>'],
+  ['a number with no dash, dot or colon is masked', 'Scaled to 12 replicas', 'Scaled to <n> replicas'],
+  ['an IPv4 address with no dash is masked', 'Assigned 10.0.0.17', 'Assigned <ip>'],
 ];
 for (const [name, message, template] of messageCases) test(`message template: ${name}`, () => assert.equal(messageTemplate(message), template));
 
