@@ -48,18 +48,23 @@ type ReportKeys = Map<Report, string>;
 
 function reportKeys(objects: ObjectStory[], templates: Templates): ReportKeys {
   const keys: ReportKeys = new Map();
-  // One string per distinct key, found by its parts: 20,000 reports of distinct messages share a
-  // few hundred keys, and joining a key per report made 20,000 strings to throw away.
-  const distinct = new Map<string, Map<string, Map<string, string>>>();
+  // One string per distinct key: 20,000 reports of distinct messages share a few hundred keys.
+  const distinct = new Map<string, string>();
+  // The key last made for each template: a template nearly always comes with one type and reason,
+  // so a report's key is found without joining a string to throw away.
+  const byTemplate = new Map<string, { type: string; reason: string; key: string }>();
   for (const o of objects) {
     for (const r of o.reports) {
       const template = r.message === null ? '\u0001' : templates.message(r.message);
-      let byReason = distinct.get(template);
-      if (byReason === undefined) distinct.set(template, (byReason = new Map()));
-      let byType = byReason.get(r.reason);
-      if (byType === undefined) byReason.set(r.reason, (byType = new Map()));
-      let key = byType.get(r.type);
-      if (key === undefined) byType.set(r.type, (key = [r.type, r.reason, template].join('\u0000')));
+      const last = byTemplate.get(template);
+      if (last !== undefined && last.type === r.type && last.reason === r.reason) {
+        keys.set(r, last.key);
+        continue;
+      }
+      const made = [r.type, r.reason, template].join('\u0000');
+      let key = distinct.get(made);
+      if (key === undefined) distinct.set(made, (key = made));
+      byTemplate.set(template, { type: r.type, reason: r.reason, key });
       keys.set(r, key);
     }
   }
