@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ev } from '../support/builders.ts';
 import { scratchDir } from '../support/tmp.ts';
 
 const DIST = join(import.meta.dirname, '..', '..', 'dist');
@@ -16,19 +17,6 @@ const alone = join(dir, 'alone');
 const whole = join(dir, 'whole');
 const events = join(dir, 'events.json');
 
-const EVENT = {
-  apiVersion: 'v1',
-  kind: 'Event',
-  metadata: { name: 'web.18ed2ddc5c5c928a', namespace: 'shop', uid: 'febab9bf-69be-43ba-9230-aae8cff676f0', resourceVersion: '289', creationTimestamp: '2026-12-01T16:24:10Z' },
-  involvedObject: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop', uid: '89d21433-9aff-42e0-9b5d-f2282f864ace' },
-  reason: 'ScalingReplicaSet',
-  message: 'Scaled up replica set web-765889b7b5 from 0 to 1',
-  source: { component: 'deployment-controller' },
-  firstTimestamp: '2026-12-01T16:24:10Z',
-  lastTimestamp: '2026-12-01T16:24:10Z',
-  count: 1,
-  type: 'Normal',
-};
 
 /** The bundle (and, for `whole`, every chunk) copied into `to`, as `node` runs it from dist/. */
 async function copyBuild(to: string, files: string[]): Promise<void> {
@@ -39,7 +27,7 @@ async function copyBuild(to: string, files: string[]): Promise<void> {
 before(async () => {
   await copyBuild(alone, []);
   await copyBuild(whole, ['verbs.cjs', 'yaml.cjs', 'client-node.cjs', 'otlp-transformer.cjs']);
-  await writeFile(events, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [EVENT] }));
+  await writeFile(events, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [ev({ kind: 'Deployment', apiVersion: 'apps/v1', objectName: 'web', reason: 'ScalingReplicaSet', message: 'Scaled up replica set web-765889b7b5 from 0 to 1' })] }));
 });
 
 function run(folder: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
