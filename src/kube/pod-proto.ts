@@ -316,3 +316,24 @@ export function statusTextFromProtobuf(body: Buffer): string | null {
     return null;
   }
 }
+
+/**
+ * Every JSON path a Pod decoded here can hold: `a.b` for a field, `a[]` for a list's items, `a.*` for
+ * a map's keys. The facts and the lookups must read nothing else from a Pod (checked by a test that
+ * watches them read), or the Protobuf path would silently lack what the JSON path has.
+ */
+export function podJsonPaths(): string[] {
+  const paths: string[] = [];
+  const walk = (schema: Schema, at: string): void => {
+    for (const field of Object.values(schema)) {
+      const path = field.kind === 'message' && field.inline ? at : at === '' ? field.name : `${at}.${field.name}`;
+      if (field.kind === 'message') walk(field.schema, path);
+      else if (field.kind === 'repeated') walk(field.schema, `${path}[]`);
+      else if (field.kind === 'strings') paths.push(`${path}[]`);
+      else if (field.kind === 'map') paths.push(`${path}.*`);
+      else paths.push(path);
+    }
+  };
+  walk(POD, '');
+  return paths;
+}
