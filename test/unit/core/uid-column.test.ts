@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { writeSlots } from '../../support/slot-writes.ts';
 import { UidColumn } from '../../../src/core/uid-column.ts';
 
 describe('UidColumn', () => {
@@ -10,12 +11,7 @@ describe('UidColumn', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(9000), uid), { maxLength: 300 }), fc.array(uid, { maxLength: 20 }), (writes, probes) => {
         const column = new UidColumn();
-        const want = new Map<number, string>();
-        for (const [at, value] of writes) {
-          const slot = want.size === 0 ? 0 : at % (want.size + 1);
-          column.set(slot, value);
-          want.set(slot, value);
-        }
+        const want = writeSlots(column, writes);
         for (const [slot, value] of want) {
           assert.equal(column.get(slot), value);
           assert.ok(column.equals(slot, value));
