@@ -4,6 +4,11 @@
 // file). Files that run beside one another each count their own time, so the sum of the lines is
 // more than the run's wall time, which is printed beside it.
 //
+// Below it, the slowest tests of the slowest files (TOP_FILES, TOP_TESTS): where a file's time goes.
+// A test inside a describe is named after it; tests run side by side (a suite's concurrency) each
+// count their own time, as files do. A file's time also holds what runs outside its tests (imports,
+// before hooks: a control plane of its own).
+//
 // The times are also kept in the cache folder (FILE_SECONDS, one number per file, the latest
 // run's), so that the next integration run can start its longest files first
 // (test/harness/integration-run.ts).
@@ -12,6 +17,8 @@ import { dirname, join, resolve } from 'node:path';
 import { cacheRoot } from './build-controlplane.mjs';
 
 export const FILE_SECONDS = join(cacheRoot(), 'integration-file-seconds.json');
+const TOP_FILES = 6;
+const TOP_TESTS = 8;
 
 /** The recorded seconds of each file, by its path relative to the work tree ({} when none). */
 export function recordedFileSeconds() {
@@ -30,13 +37,33 @@ function record(rows) {
   renameSync(tmp, FILE_SECONDS);
 }
 
+/**
+ * Files each finished test under its file as { name, seconds, nesting }; when a suite ends, the
+ * rows one deeper are its tests and are named after it ("suite > test").
+ */
+function nameTests(tests, file, name, nesting, details) {
+  const rows = tests.get(file) ?? [];
+  tests.set(file, rows);
+  const mine = rows.filter((r) => r.nesting === nesting + 1);
+  if (details?.type === 'suite') {
+    for (const r of mine) Object.assign(r, { name: `${name} > ${r.name}`, nesting });
+  } else {
+    for (const r of mine) r.nesting = nesting;
+    rows.push({ name, seconds: (details?.duration_ms ?? 0) / 1000, nesting });
+  }
+}
+
 export default async function* fileTimes(source) {
   const started = Date.now();
   const seconds = new Map();
   const aborted = new Set();
+  const tests = new Map();
   for await (const event of source) {
-    const { file, name, details } = event.data ?? {};
-    if (event.type !== 'test:complete' || !file || typeof name !== 'string' || resolve(name) !== file) continue;
+    const { file, name, details, nesting } = event.data ?? {};
+    if (!file || typeof name !== 'string') continue;
+    // test:pass and test:fail come in the order the tests are defined, a suite's after its tests.
+    if ((event.type === 'test:pass' || event.type === 'test:fail') && resolve(name) !== file) nameTests(tests, file, name, nesting, details);
+    if (event.type !== 'test:complete' || resolve(name) !== file) continue;
     // A run stopped by a signal (Ctrl-C, a failing lane of `npm test`) completes every file it had
     // not finished as aborted, those not started in about 0 s: their times are not kept, or the next
     // run would start its longest files last.
@@ -48,6 +75,14 @@ export default async function* fileTimes(source) {
   const wall = (Date.now() - started) / 1000;
   yield `\nseconds per file (${rows.length} files, ${total.toFixed(0)} s of file time in ${wall.toFixed(0)} s of wall time):\n`;
   for (const [file, s] of rows) yield `${s.toFixed(1).padStart(8)}  ${file}${aborted.has(resolve(file)) ? '  (stopped)' : ''}\n`;
+  const slowest = rows.slice(0, TOP_FILES).filter(([file]) => tests.has(resolve(file)));
+  if (slowest.length > 0) yield `\nthe slowest tests of the ${slowest.length} slowest files (seconds):\n`;
+  for (const [file] of slowest) {
+    yield `${file}\n`;
+    const list = tests.get(resolve(file)).sort((a, b) => b.seconds - a.seconds);
+    for (const { name, seconds: s } of list.slice(0, TOP_TESTS)) yield `${s.toFixed(1).padStart(8)}  ${name.length > 110 ? `${name.slice(0, 109)}…` : name}\n`;
+    if (list.length > TOP_TESTS) yield `          (${list.length - TOP_TESTS} more, ${list.slice(TOP_TESTS).reduce((sum, t) => sum + t.seconds, 0).toFixed(1)} s)\n`;
+  }
   try {
     record(rows.filter(([file]) => !aborted.has(resolve(file))));
   } catch (err) {

@@ -41,11 +41,20 @@ function apiserverArgv(on: ControlPlane): string[] {
   throw new Error(`no kube-apiserver serving ${on.server} with its files in ${on.dir || '(no folder)'}`);
 }
 
-/** Started and ready; stop() then start() is the restart. */
-export async function secondApiserver(on: ControlPlane, logFile: string): Promise<Apiserver> {
+/**
+ * Started and ready; stop() then start() is the restart. `drain`, when given, is its --request-timeout:
+ * a graceful stop waits that long (60 s by default) for open requests, a watch over HTTP/1.1 among them,
+ * before it exits (ShutdownTimeout is RequestTimeout: k8s.io/apiserver v0.36.3 pkg/server/config.go:844,
+ * lifecycle_signals.go:49-50), and a test that only needs the stop to happen need not sit through it.
+ */
+export async function secondApiserver(on: ControlPlane, logFile: string, drain?: string): Promise<Apiserver> {
   const argv = apiserverArgv(on);
   const port = await freePort();
-  const args = argv.slice(1).map((a) => (a.startsWith('--secure-port=') ? `--secure-port=${port}` : a));
+  const args = argv
+    .slice(1)
+    .filter((a) => drain === undefined || !a.startsWith('--request-timeout='))
+    .map((a) => (a.startsWith('--secure-port=') ? `--secure-port=${port}` : a))
+    .concat(drain === undefined ? [] : [`--request-timeout=${drain}`]);
   const server = `https://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   const ready = () =>

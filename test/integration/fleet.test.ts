@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane, startControlPlane } from '../harness/controlplane.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
@@ -25,6 +25,7 @@ import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import { ensureOtelcol } from '../harness/build-otelcol.mjs';
 import { startCollector } from '../harness/otelcol.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
+import { observedName, recordSoFar } from '../support/record-so-far.ts';
 
 const dir = scratchDir('fleet');
 const cpShared = sharedControlPlane();
@@ -249,16 +250,8 @@ test('-w across contexts: one stream, each event labelled; a cluster that drops 
 
 /** A record's lines, parsed: its headers, and its observations as `context name type`. */
 function recordLines(file: string): { headers: Record<string, unknown>[]; observations: { context?: string; type: string; name: string }[] } {
-  // Read while the recorder writes: only lines that have their newline (a batch may be part-written as we look).
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((l) => l.trim() !== '');
-  const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  return {
-    headers: parsed.filter((p) => p.kind === 'EvtimelineRecord'),
-    observations: parsed
-      .filter((p) => typeof p.type === 'string' && typeof p.event === 'object')
-      .map((p) => ({ ...(typeof p.context === 'string' ? { context: p.context } : {}), type: p.type as string, name: ((p.event as { metadata: { name: string } }).metadata.name) })),
-  };
+  const { headers, observations } = recordSoFar(file);
+  return { headers, observations: observations.map((o) => ({ ...(typeof o.context === 'string' ? { context: o.context } : {}), type: o.type, name: observedName(o) })) };
 }
 
 test('record across contexts: one file naming every server, each line labelled; a cluster cut mid-run resumes, one refused for good is said (exit 4); --from reads it as live', { timeout: 180_000 }, async () => {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,7 @@ import { ev, labEvents } from '../support/builders.ts';
 import { postEvents } from '../support/posted-events.ts';
 import { startRecord } from '../support/recorder.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { recordSoFar } from '../support/record-so-far.ts';
 
 const dir = scratchDir('otlp-faults');
 const saved = join(dir, 'events.json');
@@ -109,7 +110,9 @@ describe('export to an endpoint that misbehaves', () => {
   });
 });
 
-describe('record --otlp to an endpoint that misbehaves', () => {
+// Each dripping case sits out record's 15 s for what is left to ship (SHIP_GRACE_MS,
+// src/commands/record-otlp.ts); each has an endpoint and a file of its own, so they wait side by side.
+describe('record --otlp to an endpoint that misbehaves', { concurrency: true }, () => {
   let cp: ControlPlane;
   let ns = '';
   before(async () => {
@@ -132,7 +135,7 @@ describe('record --otlp to an endpoint that misbehaves', () => {
       const url = await endpoint(drip);
       const file = join(dir, `drip-${signal}.jsonl`);
       const rec = startRecord(['-n', ns, file, '--otlp', url, '--otlp-timeout', '60s'], cp.kubeconfig, dir, children);
-      await waitFor('the recorder to write the list', async () => existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 20, { timeoutMs: 60_000 });
+      await waitFor('the recorder to write the list', async () => recordSoFar(file).lines.length > 20, { timeoutMs: 60_000 });
       rec.child.kill(signal);
       const end = await rec.ended;
       assert.equal(end.code, 0, end.stderr);

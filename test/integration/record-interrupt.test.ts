@@ -16,6 +16,7 @@ import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import type { TcpProxy } from '../harness/tcp-proxy.ts';
 import { postEvents } from '../support/posted-events.ts';
 import { scratchDir } from '../support/tmp.ts';
+import { recordSoFar } from '../support/record-so-far.ts';
 import { proxiedKubeconfig as proxiedKubeconfigFor, startRecord } from '../support/recorder.ts';
 import type { Ended, Recorder } from '../support/recorder.ts';
 
@@ -66,14 +67,6 @@ function readRecord(file: string): { headers: number; names: string[] } {
   return { headers, names };
 }
 
-/** Observations written so far, counting only lines that have their newline yet. */
-function wholeObservations(file: string): number {
-  const text = readFileSync(file, 'utf8');
-  const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-  const notObservations = ['"kind":"EvtimelineRecord"', '"kind":"EvtimelineObject"', '"kind":"EvtimelineSeen"'];
-  return whole.split('\n').filter((line) => line !== '' && !notObservations.some((kind) => line.includes(kind))).length;
-}
-
 /** Waits for the proxy to hold the answer; fails at once if the recorder ended first. */
 async function heldOrEnded(holding: Promise<void>, ended: Promise<Ended>): Promise<void> {
   const early = ended.then((end) => {
@@ -93,7 +86,7 @@ function assertAllOnce(names: string[]): void {
 async function recordToTheEnd(file: string, kubeconfig = cp.kubeconfig): Promise<Ended> {
   const run = record([file, '-n', ns], kubeconfig);
   // The recorder may be mid-write as we look: count whole lines only, and judge the file once it has stopped.
-  while (!existsSync(file) || wholeObservations(file) < N) {
+  while (recordSoFar(file).observations.length < N) {
     if (run.child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -186,8 +179,8 @@ describe('record stopped while it appends what the list brought', () => {
       await appeared;
       run.child.kill('SIGSTOP');
       watcher?.close();
-      // Complete lines so far, the header included (the last may be mid-write: it is stopped).
-      const written = Math.max(0, readFileSync(file, 'utf8').split('\n').length - 2);
+      // Observations so far (the last line may be mid-write: it is stopped).
+      const written = recordSoFar(file).observations.length;
       run.child.kill(signal);
       run.child.kill('SIGCONT');
       const end = await run.ended;

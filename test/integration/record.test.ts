@@ -123,6 +123,35 @@ async function readRecord(path: string): Promise<RecordFile> {
   return { observations: record.observations, headers: record.headers.length, tornTail: record.tornTail };
 }
 
+/**
+ * kubectl's own watch of a namespace's events (`get events -w --output-watch-events -o json`): the
+ * versions it was sent (ADDED, MODIFIED) and the uids it was told were deleted. kubectl v1.32 prints
+ * one JSON object a line, and its first list as one ADDED whose object is the whole EventList.
+ */
+function kubectlWatch(kubeconfig: string, ns: string) {
+  const child = spawn('kubectl', [`--kubeconfig=${kubeconfig}`, '-n', ns, 'get', 'events', '-w', '--output-watch-events', '-o', 'json', '-v=6'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const versions: Json[] = [];
+  const deleted = new Set<string>();
+  let pending = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const end = pending.lastIndexOf('\n');
+    for (const line of pending.slice(0, end + 1).split('\n').filter((l) => l.trim() !== '')) {
+      const { type, object } = JSON.parse(line) as { type: string; object: Json };
+      const items = Array.isArray(object.items) ? (object.items as Json[]) : [object];
+      if (type === 'DELETED') for (const item of items) deleted.add(meta(item).uid);
+      else versions.push(...items);
+    }
+    pending = pending.slice(end + 1);
+  });
+  let log = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  const latest = () => [...new Map(versions.map((o) => [meta(o).uid, o])).values()];
+  // -v=6 logs each request: the watch is open once its GET is answered.
+  const watching = () => /\/events\?[^\s"]*watch=true[^\n]*200 OK/.test(log);
+  return { objects: () => [...new Map(versions.map((o) => [versionKey(o), o])).values()], deleted: () => deleted, latest, watching, stop: () => child.kill('SIGTERM') };
+}
+
 /** Each event version (uid + resourceVersion) once among ADDED/MODIFIED lines, and DELETED once per uid. */
 function assertNoDuplicates(observations: Observation[]): void {
   const versions = new Map<string, number>();
@@ -167,56 +196,69 @@ describe('record and replay past the TTL (--event-ttl 20s)', () => {
   });
   after(async () => cp?.stop());
 
+  // What the server held is what kubectl's own watch of the namespace was sent, started before the
+  // lab: not a list taken after it, since on a slow machine the lab's first events expire before its
+  // last are written (20 s TTL), and a list would then hold fewer than the lab wrote.
   test('the lab recorded while played is still there, whole, after the server expired every event', { timeout: 240_000 }, async () => {
     const t0 = performance.now();
     const ns = await freshNamespace(cp.kubeconfig, 'record-ttl');
     const file = join(scratch, 'lab.jsonl');
     const env = { KUBECONFIG: cp.kubeconfig };
+    const reference = kubectlWatch(cp.kubeconfig, ns);
     const recorder = recordInProcess(['-n', ns, file], env);
-    await waitFor('the recorder to list', async () => existsSync(file));
+    try {
+      await waitFor('the recorder to list', async () => existsSync(file));
+      await waitFor('kubectl to watch', async () => reference.watching());
+      await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: join(scratch, 'lab') });
+      const played = performance.now();
+      const labReasons = () => new Set(reference.objects().map((o) => o.reason as string));
+      await waitFor('kubectl\'s watch to have each reason of the lab', async () => ['ReconcileStarted', 'StageUnknown', 'ReconcileSucceeded', 'FailedScheduling'].every((r) => labReasons().has(r)));
 
-    await playLab({ kubeconfig: cp.kubeconfig, namespace: ns, outDir: join(scratch, 'lab') });
-    const live = fakeDeps({ env });
-    assert.equal(await runCli(['timeline', '-n', ns, '-o', 'stable'], live.deps), 0);
-    const liveStable = live.stdout();
-    const liveList = JSON.parse(await kubectl(cp.kubeconfig, ['-n', ns, 'get', 'events', '-o', 'json'])) as { items: Json[] };
-    assert.ok(liveList.items.length >= 4, `the lab leaves four events:\n${liveStable}`);
-    const played = performance.now();
+      // The server forgets them all, and both kubectl's watch and the recorder are told of each.
+      await waitFor('the server to expire every event', async () => (await kubectl(cp.kubeconfig, ['-n', ns, 'get', 'events', '-o', 'name'])).trim() === '', { everyMs: 1000 });
+      const expired = performance.now();
+      const uids = () => new Set(reference.objects().map((o) => meta(o).uid));
+      await waitFor('kubectl\'s watch to be told of each expiry', async () => [...uids()].every((uid) => reference.deleted().has(uid)));
+      const recorded = async () => (await readRecord(file)).observations;
+      await waitFor('a DELETED line for each expired event', async () => {
+        const deleted = new Set((await recorded()).filter((o) => o.type === 'DELETED').map((o) => meta(o.event).uid));
+        return [...uids()].every((uid) => deleted.has(uid));
+      });
+      recorder.interrupt();
+      assert.equal(await recorder.done, 0);
+      assert.ok(uids().size >= 4, `the lab leaves four events or more: ${reference.objects().map((o) => o.reason).join(', ')}`);
+      assert.match(
+        recorder.stderr(),
+        new RegExp(`^recorded \\d+ lines \\(\\d+ added, \\d+ modified, ${uids().size} deleted\\) to .*lab\\.jsonl; it holds \\d+ observations\n$`, 'm'),
+      );
 
-    // Every version the server holds is in the record ...
-    await waitFor('the record to hold every live version', async () => {
-      const keys = new Set((await readRecord(file)).observations.map((o) => versionKey(o.event)));
-      return liveList.items.every((item) => keys.has(versionKey(item)));
-    });
-    // ... then the server forgets them all, and the recorder writes that down.
-    await waitFor('the server to expire every event', async () => (await kubectl(cp.kubeconfig, ['-n', ns, 'get', 'events', '-o', 'name'])).trim() === '', { everyMs: 1000 });
-    const expired = performance.now();
-    await waitFor('a DELETED line for each expired event', async () => {
-      const deleted = new Set((await readRecord(file)).observations.filter((o) => o.type === 'DELETED').map((o) => meta(o.event).uid));
-      return liveList.items.every((item) => deleted.has(meta(item).uid));
-    });
-    recorder.interrupt();
-    assert.equal(await recorder.done, 0);
-    assert.match(
-      recorder.stderr(),
-      new RegExp(`^recorded \\d+ lines \\(\\d+ added, \\d+ modified, ${liveList.items.length} deleted\\) to .*lab\\.jsonl; it holds \\d+ observations\n$`, 'm'),
-    );
+      // Every version kubectl was sent is in the record, and nothing else.
+      const { observations } = await readRecord(file);
+      assertNoDuplicates(observations);
+      const inRecord = observations.filter((o) => o.type !== 'DELETED').map((o) => versionKey(o.event));
+      assert.deepEqual([...inRecord].sort(), reference.objects().map(versionKey).sort());
+      assert.ok(observations.filter((o) => o.type === 'DELETED').every((o) => o.inferred !== true), 'the server sent each DELETED');
 
-    const { observations } = await readRecord(file);
-    assertNoDuplicates(observations);
-    assert.ok(observations.filter((o) => o.type === 'DELETED').every((o) => o.inferred !== true), 'the server sent each DELETED');
-
-    const incident = fakeDeps({ env: {} });
-    assert.equal(await runCli(['incident', '--from', file], incident.deps), 0);
-    for (const word of ['FailedScheduling', 'ReconcileStarted', 'ReconcileSucceeded', 'Critical']) {
-      assert.match(incident.stdout(), new RegExp(word), `incident --from the record does not name ${word}`);
+      const incident = fakeDeps({ env: {} });
+      assert.equal(await runCli(['incident', '--from', file], incident.deps), 0);
+      for (const word of ['FailedScheduling', 'ReconcileStarted', 'ReconcileSucceeded', 'Critical']) {
+        assert.match(incident.stdout(), new RegExp(word), `incident --from the record does not name ${word}`);
+      }
+      // The replay's lines are those of the events kubectl was sent, read as a list.
+      const listFile = join(scratch, 'lab-kubectl.json');
+      await writeFile(listFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: reference.latest() }));
+      const seen = fakeDeps({ env: {} });
+      assert.equal(await runCli(['timeline', '-o', 'stable', '--from', listFile], seen.deps), 0);
+      const replay = fakeDeps({ env: {} });
+      assert.equal(await runCli(['timeline', '-o', 'stable', '--from', file], replay.deps), 0);
+      assert.equal(replay.stdout(), seen.stdout());
+      assert.match(replay.stdout(), /^Critical StageUnknown Pipeline\/build-1$/m);
+      process.stderr.write(
+        `record past the TTL: lab ${((played - t0) / 1000).toFixed(1)} s, expiry after ${((expired - played) / 1000).toFixed(1)} s, ${observations.length} observations\n`,
+      );
+    } finally {
+      reference.stop();
     }
-    const replay = fakeDeps({ env: {} });
-    assert.equal(await runCli(['timeline', '-o', 'stable', '--from', file], replay.deps), 0);
-    assert.equal(replay.stdout(), liveStable);
-    process.stderr.write(
-      `record past the TTL: lab ${((played - t0) / 1000).toFixed(1)} s, expiry after ${((expired - played) / 1000).toFixed(1)} s, ${observations.length} observations\n`,
-    );
   });
 
   // -w (the timeline's follow) here too, for this control plane's short TTL: the deletion a watch

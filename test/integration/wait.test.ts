@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { BUSYBOX_IMAGE, sharedRealNode, UNPULLABLE_IMAGE } from '../harness/kubelet-node.ts';
 import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
 import { crdObject } from '../harness/crds.ts';
@@ -68,208 +68,6 @@ async function beside(ns: string, ours: string[], reference: string[]) {
   return { mine, theirs };
 }
 
-test('a good rollout: exit 0 as kubectl rollout status, one line saying what became ready and how long it took', async () => {
-  const ns = await freshNamespace(kc, 'wait-good');
-  await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }, { replicas: 2 })]);
-  const { mine, theirs } = await beside(ns, ['deployment/web', '--timeout', '3m'], ['rollout', 'status', 'deployment/web', '--timeout', '3m']);
-  assert.equal(theirs.code, 0, theirs.stderr);
-  assert.match(theirs.stdout, /deployment "web" successfully rolled out/);
-  assert.equal(mine.code, 0, mine.stderr);
-  const lines = mine.stdout.trim().split('\n');
-  assert.match(lines.at(-1) ?? '', /^deployment "web" successfully rolled out in \d+s, 2 of 2 ready$/);
-  assert.ok(lines.some((l) => /^\+\d+s  Normal  ScalingReplicaSet  Deployment\/web  Scaled up replica set web-/.test(l)), mine.stdout);
-  assert.ok(lines.some((l) => /Normal  Started  Pod\/web-/.test(l)), mine.stdout);
-  assert.equal(mine.stderr, '', 'no status line when stderr is not a terminal');
-});
-
-test('an object that does not exist: exit 1 at once in the API server\'s words, as kubectl rollout status', async () => {
-  const ns = await freshNamespace(kc, 'wait-none');
-  const { mine, theirs } = await beside(ns, ['deployment/nope'], ['rollout', 'status', 'deployment/nope']);
-  assert.equal(theirs.code, 1);
-  assert.match(theirs.stderr, /deployments\.apps "nope" not found/);
-  assert.equal(mine.code, 1);
-  assert.equal(mine.stderr, 'error: deployments.apps "nope" not found\n');
-});
-
-test('a container that crash-loops: exit 1 and the progress deadline from kubectl rollout status; exit 5, the events as they came and the account with its Why from wait', async () => {
-  const ns = await freshNamespace(kc, 'wait-crash');
-  // A readiness probe, as real Deployments have: without one, a container that lives a moment is
-  // Ready and Available, and each restart's readiness counts as progress to the controller.
-  await applyObjects(kc, [deployment(ns, 'api', { command: ['sh', '-c', 'echo "fatal: cannot reach db:5432"; exit 3'], readinessProbe: NOT_YET })]);
-  const { mine, theirs } = await beside(ns, ['deploy/api', '--timeout', '3m'], ['rollout', 'status', 'deploy/api', '--timeout', '3m']);
-  assert.equal(theirs.code, 1);
-  assert.match(theirs.stderr, /deployment "api" exceeded its progress deadline/);
-  assert.equal(mine.code, 5, mine.stderr);
-  assert.match(mine.stdout, /^\+\d+s  Normal  ScalingReplicaSet  Deployment\/api  Scaled up replica set api-/m);
-  assert.match(mine.stdout, /^\+\d+s  Warning  BackOff  Pod\/api-\S+  Back-off restarting failed container main/m);
-  assert.match(mine.stdout, /^wait failed after \d+s \(exit 5\): deployment "api" exceeded its progress deadline$/m);
-  const account = mine.stdout.slice(mine.stdout.indexOf('wait failed'));
-  assert.match(account, /\nWhy\n/);
-  // Its last words when the kubelet still has the container's log (a restart can remove it first).
-  assert.match(account, /container main keeps exiting with code 3 \(Error\), restarted \d+ times?/);
-  assert.match(account, /Deployment\/api: is past its progress deadline \(20s\)/);
-  assert.ok(account.indexOf('Deployment/api') < account.indexOf('Pod/api-'), 'owner first');
-});
-
-test('quiet (-q): nothing until the end, then the same verdict', async () => {
-  const ns = await freshNamespace(kc, 'wait-quiet');
-  await applyObjects(kc, [deployment(ns, 'api', { image: UNPULLABLE_IMAGE })]);
-  const { mine, theirs } = await beside(ns, ['deploy/api', '-q'], ['rollout', 'status', 'deploy/api', '--timeout', '3m']);
-  assert.equal(theirs.code, 1);
-  assert.match(theirs.stderr, /exceeded its progress deadline/);
-  assert.equal(mine.code, 5);
-  assert.match(mine.stdout, /^wait failed after/, 'no event line before the verdict');
-  assert.match(mine.stdout, /127\.0\.0\.1:1\/nothing:v1/);
-  assert.match(mine.stdout, /ErrImagePull|ImagePullBackOff/);
-});
-
-test('a Deployment that does not fit: FailedScheduling with the numbers in the events and the account, exit 5', async () => {
-  const ns = await freshNamespace(kc, 'wait-fit');
-  await applyObjects(kc, [deployment(ns, 'big', { resources: { requests: { cpu: '500' } } })]);
-  const { mine, theirs } = await beside(ns, ['deploy/big'], ['rollout', 'status', 'deploy/big', '--timeout', '3m']);
-  assert.equal(theirs.code, 1);
-  assert.equal(mine.code, 5, mine.stderr);
-  assert.match(mine.stdout, /Warning  FailedScheduling  Pod\/big-\S+  0\/\d+ nodes are available/);
-  assert.match(mine.stdout.slice(mine.stdout.indexOf('wait failed')), /0\/\d+ nodes are available/);
-});
-
-test('a container killed for memory: exit 5, and the Why says OOMKilled though no event does', async () => {
-  const ns = await freshNamespace(kc, 'wait-oom');
-  await applyObjects(kc, [deployment(ns, 'hog', { command: ['hog', '100'], resources: { limits: { memory: '20Mi' } }, readinessProbe: NOT_YET })]);
-  const { mine, theirs } = await beside(ns, ['deploy/hog'], ['rollout', 'status', 'deploy/hog', '--timeout', '3m']);
-  assert.equal(theirs.code, 1);
-  assert.equal(mine.code, 5, mine.stderr);
-  assert.match(mine.stdout, /killed for using more memory than its limit \(OOMKilled, exit code 137, limits\.memory 20Mi\)/);
-});
-
-test('a readiness probe that never passes: kubectl times out (exit 1), wait times out with exit 6 and the probe in the account', async () => {
-  const ns = await freshNamespace(kc, 'wait-probe');
-  await applyObjects(kc, [deployment(ns, 'shy', { readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
-  const { mine, theirs } = await beside(ns, ['deploy/shy', '--timeout', '15s'], ['rollout', 'status', 'deploy/shy', '--timeout', '15s']);
-  assert.equal(theirs.code, 1);
-  assert.match(theirs.stderr, /timed out waiting for the condition/);
-  assert.equal(mine.code, 6, mine.stderr);
-  assert.match(mine.stdout, /^wait timed out after \d+s \(exit 6\): timed out waiting for the condition: Waiting for deployment "shy" rollout to finish: 0 of 1 updated replicas are available\.\.\.$/m);
-  assert.match(mine.stdout, /Readiness probe failed/);
-});
-
-test('a StatefulSet and a DaemonSet roll out: exit 0 with kubectl\'s own lines', async () => {
-  const ns = await freshNamespace(kc, 'wait-sets');
-  await applyObjects(kc, [
-    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: ns }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db', {}) } },
-    { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: ns }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent', {}) } },
-  ]);
-  const sts = await beside(ns, ['statefulset/db'], ['rollout', 'status', 'statefulset/db', '--timeout', '3m']);
-  assert.equal(sts.theirs.code, 0, sts.theirs.stderr);
-  assert.match(sts.theirs.stdout, /partitioned roll out complete: 2 new pods have been updated\.\.\./);
-  assert.equal(sts.mine.code, 0, sts.mine.stderr);
-  assert.match(sts.mine.stdout, /^partitioned roll out complete: 2 new pods have been updated\.\.\. in \d+s, 2 of 2 ready$/m);
-  assert.match(sts.mine.stdout, /SuccessfulCreate  StatefulSet\/db  [Cc]reate Pod db-1 in StatefulSet db successful/);
-  const ds = await beside(ns, ['ds/agent'], ['rollout', 'status', 'ds/agent', '--timeout', '3m']);
-  assert.equal(ds.theirs.code, 0, ds.theirs.stderr);
-  assert.equal(ds.mine.code, 0, ds.mine.stderr);
-  assert.match(ds.mine.stdout, /^daemon set "agent" successfully rolled out in \d+s, 1 of 1 ready$/m);
-});
-
-test('a Job past its back-off limit: kubectl wait --for=condition=Failed is met; wait fails with exit 5 and the reason', async () => {
-  const ns = await freshNamespace(kc, 'wait-job');
-  await applyObjects(kc, [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: ns }, spec: { backoffLimit: 1, template: template('migrate', { command: ['sh', '-c', 'echo "no such table"; exit 7'] }, { restartPolicy: 'Never' }) } }]);
-  const { mine, theirs } = await beside(ns, ['job/migrate'], ['wait', '--for=condition=Failed', 'job/migrate', '--timeout', '3m']);
-  assert.equal(theirs.code, 0, theirs.stderr);
-  assert.equal(mine.code, 5, mine.stderr);
-  assert.match(mine.stdout, /^wait failed after \d+s \(exit 5\): job "migrate" failed: BackoffLimitExceeded: Job has reached the specified backoff limit$/m);
-  assert.match(mine.stdout, /Job\/migrate: gave up: Job has reached the specified backoff limit \(backoffLimit 1, 2 failed Pods\); exit codes: migrate-\S+ main exit 7 \(Error\)/);
-});
-
-test('a Pod that runs to completion: exit 0 as kubectl wait for its phase Succeeded', async () => {
-  const ns = await freshNamespace(kc, 'wait-pod');
-  await applyObjects(kc, [{ apiVersion: 'v1', kind: 'Pod', ...template('once', { command: ['sh', '-c', 'echo done'] }, { restartPolicy: 'Never' }), metadata: { name: 'once', namespace: ns } }]);
-  const { mine, theirs } = await beside(ns, ['pod/once'], ['wait', '--for=jsonpath={.status.phase}=Succeeded', 'pod/once', '--timeout', '3m']);
-  assert.equal(theirs.code, 0, theirs.stderr);
-  assert.equal(mine.code, 0, mine.stderr);
-  assert.match(mine.stdout, /^pod "once" succeeded in \d+s, 0 of 1 ready$/m);
-});
-
-test('a custom resource whose Ready condition the test sets: exit 0 with kubectl wait --for=condition=Ready; -o json, --output-file and the step summary', async () => {
-  const ns = await freshNamespace(kc, 'wait-cr');
-  const ref = `widgets.${GROUP}/w1`;
-  await applyObjects(kc, [{ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'w1', namespace: ns }, spec: { size: 1 } }]);
-  const summary = join(dir, 'summary.md');
-  writeFileSync(summary, '# earlier step\n');
-  const file = join(dir, 'w1.json');
-  const run = spawnCollecting(PLUGIN_BINARY, ['wait', '-n', ns, '-v=6', ref, '--for-condition', 'Ready', '-o', 'json', '--output-file', file], { env: pluginEnv(kc, { GITHUB_STEP_SUMMARY: summary }) });
-  const reference = kubectl(['wait', '--for=condition=Ready', ref, '-n', ns, '--timeout', '3m'], kc);
-  await waitFor('wait to watch the widget', async () => /\/widgets\?[^"]*watch=1/.test(run.err()) || run.child.exitCode !== null);
-  await kubectlOk(kc, ['patch', ref, '-n', ns, '--type', 'merge', '-p', JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Built' }] } })]);
-  const [{ code }, theirs] = await Promise.all([run.exited, reference]);
-  assert.equal(theirs.code, 0, theirs.stderr);
-  assert.equal(code, 0, run.err());
-  const result = JSON.parse(run.out());
-  assert.equal(result.outcome, 'succeeded');
-  assert.equal(result.exitCode, 0);
-  assert.equal(result.message, 'condition Ready=True met');
-  assert.deepEqual(result.object, { group: GROUP, kind: 'Widget', name: 'w1', namespace: ns, uid: result.object.uid });
-  assert.match(result.object.uid, /^[0-9a-f-]{36}$/);
-  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), result);
-  const md = readFileSync(summary, 'utf8');
-  assert.match(md, /^# earlier step\n### ✅ Widget\/w1 in wait-cr-\S+: succeeded\n\ncondition Ready=True met \(after \d+s, exit 0\)\n/);
-});
-
-test('--settle: a container that crashes after the rollout was Available fails it (exit 5; kubectl rollout status says 0); one whose Warnings stopped before success passes', async () => {
-  const ns = await freshNamespace(kc, 'wait-settle');
-  await applyObjects(kc, [
-    deployment(ns, 'late', { command: ['sh', '-c', 'sleep 5; exit 1'], readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }),
-    deployment(ns, 'slow', { command: ['sh', '-c', 'sleep 4; touch /tmp/ready; exec sleep 3600'], readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }),
-  ]);
-  const late = await beside(ns, ['deploy/late', '--settle', '90s'], ['rollout', 'status', 'deploy/late', '--timeout', '3m']);
-  assert.equal(late.theirs.code, 0, late.theirs.stderr);
-  assert.equal(late.mine.code, 5, late.mine.stderr);
-  assert.match(late.mine.stdout, /^wait failed while settling after \d+s \(exit 5\): a Warning fired after the rollout succeeded: (BackOff|Unhealthy) on Pod\/late-/m);
-  const slow = await beside(ns, ['deploy/slow', '--settle', '8s'], ['rollout', 'status', 'deploy/slow', '--timeout', '3m']);
-  assert.equal(slow.theirs.code, 0);
-  assert.equal(slow.mine.code, 0, slow.mine.stdout);
-  assert.match(slow.mine.stdout, /Warning  Unhealthy  Pod\/slow-\S+  Readiness probe failed/);
-  assert.match(slow.mine.stdout, /^deployment "slow" successfully rolled out in \d+s, 1 of 1 ready, no Warning in the 8s after$/m);
-});
-
-test('deleted while waiting: exit 7, told plainly; kubectl rollout status exits 1', async () => {
-  const ns = await freshNamespace(kc, 'wait-gone');
-  await applyObjects(kc, [deployment(ns, 'doomed', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
-  const run = await ours(ns, ['deploy/doomed', '-q'], 'deployments');
-  const reference = kubectl(['rollout', 'status', 'deploy/doomed', '-n', ns, '--timeout', '30s'], kc);
-  await kubectlOk(kc, ['delete', 'deploy/doomed', '-n', ns, '--wait=false']);
-  const [{ code }, theirs] = await Promise.all([run.exited, reference]);
-  assert.equal(theirs.code, 1);
-  assert.equal(code, 7, run.err());
-  assert.match(run.out(), /^wait deleted while waiting after \d+s \(exit 7\): deployment "doomed" was deleted while waiting$/m);
-});
-
-test('Ctrl-C: exit 130 with what it knows (the events so far and the account)', async () => {
-  const ns = await freshNamespace(kc, 'wait-int');
-  // Not beside kubectl: what a stopped wait prints has no reference there.
-  await applyObjects(kc, [deployment(ns, 'stuck', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
-  const run = await ours(ns, ['deploy/stuck'], 'deployments');
-  // Once the kubelet has said the probe fails, so there is something to tell.
-  await waitFor('the readiness probe to fail', async () => /Unhealthy  Pod\/stuck-/.test(run.out()));
-  run.child.kill('SIGINT');
-  const { code } = await run.exited;
-  assert.equal(code, 130, run.err());
-  assert.match(run.out(), /^wait interrupted after \d+s \(exit 130\): interrupted$/m);
-  assert.match(run.out(), /Readiness probe failed/);
-});
-
-test('a rollout superseded by another (a newer generation while waiting): exit 8; kubectl rollout status follows the newer one', async () => {
-  const ns = await freshNamespace(kc, 'wait-super');
-  await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
-  const run = await ours(ns, ['deploy/web', '-q'], 'deployments');
-  await kubectlOk(kc, ['patch', 'deploy/web', '-n', ns, '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/readinessProbe/exec/command/0', value: 'true' }])]);
-  const { code } = await run.exited;
-  assert.equal(code, 8, run.err());
-  assert.match(run.out(), /^wait superseded after \d+s \(exit 8\): deployment "web" was changed again while waiting \(generation 2; the wait began at 1\): this rollout was superseded$/m);
-  const theirs = await kubectl(['rollout', 'status', 'deploy/web', '-n', ns, '--timeout', '3m'], kc);
-  assert.equal(theirs.code, 0, theirs.stderr);
-});
-
 /** What an event of `kubectl events -o json` looks like as a line of wait, the time left out: its latest occurrence. */
 function asLine(e: { type: string; reason: string; involvedObject: { kind: string; name: string }; message: string; count?: number; series?: { count: number } }): string {
   const count = e.count ?? e.series?.count ?? 1;
@@ -310,31 +108,238 @@ async function outage(ns: string, config: string, initSeconds: number, down: () 
   return run.err();
 }
 
-test('a watch that drops while waiting (cut by a TCP proxy, no reconnecting until Available): it resumes, each event printed once against kubectl events, exit 0', { timeout: 240_000 }, async () => {
-  const ns = await freshNamespace(kc, 'wait-drop');
-  const proxy = await startTcpProxy(cp.server);
-  proxies.push(proxy);
-  const err = await outage(
-    ns,
-    proxiedKubeconfig(cp, proxy, ns, join(dir, 'drop.kubeconfig')),
-    12,
-    async () => {
-      proxy.refuse(true);
-      assert.ok(proxy.cutAll() > 0, 'wait had connections to cut');
-    },
-    async () => proxy.refuse(false),
-  );
-  assert.match(err, /^(watch|list) failed \(.+\): retrying in /m, 'the drop was told');
-});
+// The cases wait on the cluster's clocks, not the CPU: four of them sit out a 20 s progress deadline,
+// others a probe's or an outage's seconds. Each keeps to a namespace (and a proxy or apiserver) of its
+// own, so they run a few at a time, the outages first (the longest).
+describe('wait beside kubectl', { concurrency: 5 }, () => {
+  test('a watch that drops while waiting (cut by a TCP proxy, no reconnecting until Available): it resumes, each event printed once against kubectl events, exit 0', { timeout: 240_000 }, async () => {
+    const ns = await freshNamespace(kc, 'wait-drop');
+    const proxy = await startTcpProxy(cp.server);
+    proxies.push(proxy);
+    const err = await outage(
+      ns,
+      proxiedKubeconfig(cp, proxy, ns, join(dir, 'drop.kubeconfig')),
+      12,
+      async () => {
+        proxy.refuse(true);
+        assert.ok(proxy.cutAll() > 0, 'wait had connections to cut');
+      },
+      async () => proxy.refuse(false),
+    );
+    assert.match(err, /^(watch|list) failed \(.+\): retrying in /m, 'the drop was told');
+  });
 
-test('an apiserver restart while waiting (a second kube-apiserver of the cluster, killed and started again: a graceful stop drains watches for longer than a rollout takes): it resumes, each event printed once, exit 0', { timeout: 300_000 }, async () => {
-  const ns = await freshNamespace(kc, 'wait-restart');
-  const second = await secondApiserver(cp, join(dir, 'second-apiserver.log'));
-  try {
-    const err = await outage(ns, adminKubeconfigAt(cp, second.server, ns, join(dir, 'restart.kubeconfig')), 15, () => second.stop('SIGKILL'), () => second.start());
-    // The notices a restart may cause, and no error.
-    for (const line of err.split('\n').filter((l) => l !== '')) assert.match(line, /^(watch|list) (failed \(.*\): retrying in [\d.]+ m?s|expired \(410 Gone\): listing again)$/);
-  } finally {
-    await second.stop();
-  }
+  test('an apiserver restart while waiting (a second kube-apiserver of the cluster, killed and started again: a graceful stop drains watches for longer than a rollout takes): it resumes, each event printed once, exit 0', { timeout: 300_000 }, async () => {
+    const ns = await freshNamespace(kc, 'wait-restart');
+    const second = await secondApiserver(cp, join(dir, 'second-apiserver.log'));
+    try {
+      const err = await outage(ns, adminKubeconfigAt(cp, second.server, ns, join(dir, 'restart.kubeconfig')), 15, () => second.stop('SIGKILL'), () => second.start());
+      // The notices a restart may cause, and no error.
+      for (const line of err.split('\n').filter((l) => l !== '')) assert.match(line, /^(watch|list) (failed \(.*\): retrying in [\d.]+ m?s|expired \(410 Gone\): listing again)$/);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  test('a good rollout: exit 0 as kubectl rollout status, one line saying what became ready and how long it took', async () => {
+    const ns = await freshNamespace(kc, 'wait-good');
+    await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }, { replicas: 2 })]);
+    const { mine, theirs } = await beside(ns, ['deployment/web', '--timeout', '3m'], ['rollout', 'status', 'deployment/web', '--timeout', '3m']);
+    assert.equal(theirs.code, 0, theirs.stderr);
+    assert.match(theirs.stdout, /deployment "web" successfully rolled out/);
+    assert.equal(mine.code, 0, mine.stderr);
+    const lines = mine.stdout.trim().split('\n');
+    assert.match(lines.at(-1) ?? '', /^deployment "web" successfully rolled out in \d+s, 2 of 2 ready$/);
+    assert.ok(lines.some((l) => /^\+\d+s  Normal  ScalingReplicaSet  Deployment\/web  Scaled up replica set web-/.test(l)), mine.stdout);
+    assert.ok(lines.some((l) => /Normal  Started  Pod\/web-/.test(l)), mine.stdout);
+    assert.equal(mine.stderr, '', 'no status line when stderr is not a terminal');
+  });
+
+  test('an object that does not exist: exit 1 at once in the API server\'s words, as kubectl rollout status', async () => {
+    const ns = await freshNamespace(kc, 'wait-none');
+    const { mine, theirs } = await beside(ns, ['deployment/nope'], ['rollout', 'status', 'deployment/nope']);
+    assert.equal(theirs.code, 1);
+    assert.match(theirs.stderr, /deployments\.apps "nope" not found/);
+    assert.equal(mine.code, 1);
+    assert.equal(mine.stderr, 'error: deployments.apps "nope" not found\n');
+  });
+
+  test('a container that crash-loops: exit 1 and the progress deadline from kubectl rollout status; exit 5, the events as they came and the account with its Why from wait', async () => {
+    const ns = await freshNamespace(kc, 'wait-crash');
+    // A readiness probe, as real Deployments have: without one, a container that lives a moment is
+    // Ready and Available, and each restart's readiness counts as progress to the controller.
+    await applyObjects(kc, [deployment(ns, 'api', { command: ['sh', '-c', 'echo "fatal: cannot reach db:5432"; exit 3'], readinessProbe: NOT_YET })]);
+    const { mine, theirs } = await beside(ns, ['deploy/api', '--timeout', '3m'], ['rollout', 'status', 'deploy/api', '--timeout', '3m']);
+    assert.equal(theirs.code, 1);
+    assert.match(theirs.stderr, /deployment "api" exceeded its progress deadline/);
+    assert.equal(mine.code, 5, mine.stderr);
+    assert.match(mine.stdout, /^\+\d+s  Normal  ScalingReplicaSet  Deployment\/api  Scaled up replica set api-/m);
+    assert.match(mine.stdout, /^\+\d+s  Warning  BackOff  Pod\/api-\S+  Back-off restarting failed container main/m);
+    assert.match(mine.stdout, /^wait failed after \d+s \(exit 5\): deployment "api" exceeded its progress deadline$/m);
+    const account = mine.stdout.slice(mine.stdout.indexOf('wait failed'));
+    assert.match(account, /\nWhy\n/);
+    // Its last words when the kubelet still has the container's log (a restart can remove it first).
+    assert.match(account, /container main keeps exiting with code 3 \(Error\), restarted \d+ times?/);
+    assert.match(account, /Deployment\/api: is past its progress deadline \(20s\)/);
+    assert.ok(account.indexOf('Deployment/api') < account.indexOf('Pod/api-'), 'owner first');
+  });
+
+  test('quiet (-q): nothing until the end, then the same verdict', async () => {
+    const ns = await freshNamespace(kc, 'wait-quiet');
+    await applyObjects(kc, [deployment(ns, 'api', { image: UNPULLABLE_IMAGE })]);
+    const { mine, theirs } = await beside(ns, ['deploy/api', '-q'], ['rollout', 'status', 'deploy/api', '--timeout', '3m']);
+    assert.equal(theirs.code, 1);
+    assert.match(theirs.stderr, /exceeded its progress deadline/);
+    assert.equal(mine.code, 5);
+    assert.match(mine.stdout, /^wait failed after/, 'no event line before the verdict');
+    assert.match(mine.stdout, /127\.0\.0\.1:1\/nothing:v1/);
+    assert.match(mine.stdout, /ErrImagePull|ImagePullBackOff/);
+  });
+
+  test('a Deployment that does not fit: FailedScheduling with the numbers in the events and the account, exit 5', async () => {
+    const ns = await freshNamespace(kc, 'wait-fit');
+    await applyObjects(kc, [deployment(ns, 'big', { resources: { requests: { cpu: '500' } } })]);
+    const { mine, theirs } = await beside(ns, ['deploy/big'], ['rollout', 'status', 'deploy/big', '--timeout', '3m']);
+    assert.equal(theirs.code, 1);
+    assert.equal(mine.code, 5, mine.stderr);
+    assert.match(mine.stdout, /Warning  FailedScheduling  Pod\/big-\S+  0\/\d+ nodes are available/);
+    assert.match(mine.stdout.slice(mine.stdout.indexOf('wait failed')), /0\/\d+ nodes are available/);
+  });
+
+  test('a container killed for memory: exit 5, and the Why says OOMKilled though no event does', async () => {
+    const ns = await freshNamespace(kc, 'wait-oom');
+    await applyObjects(kc, [deployment(ns, 'hog', { command: ['hog', '100'], resources: { limits: { memory: '20Mi' } }, readinessProbe: NOT_YET })]);
+    const { mine, theirs } = await beside(ns, ['deploy/hog'], ['rollout', 'status', 'deploy/hog', '--timeout', '3m']);
+    assert.equal(theirs.code, 1);
+    assert.equal(mine.code, 5, mine.stderr);
+    assert.match(mine.stdout, /killed for using more memory than its limit \(OOMKilled, exit code 137, limits\.memory 20Mi\)/);
+  });
+
+  test('a readiness probe that never passes: kubectl times out (exit 1), wait times out with exit 6 and the probe in the account', async () => {
+    const ns = await freshNamespace(kc, 'wait-probe');
+    await applyObjects(kc, [deployment(ns, 'shy', { readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+    const { mine, theirs } = await beside(ns, ['deploy/shy', '--timeout', '15s'], ['rollout', 'status', 'deploy/shy', '--timeout', '15s']);
+    assert.equal(theirs.code, 1);
+    assert.match(theirs.stderr, /timed out waiting for the condition/);
+    assert.equal(mine.code, 6, mine.stderr);
+    assert.match(mine.stdout, /^wait timed out after \d+s \(exit 6\): timed out waiting for the condition: Waiting for deployment "shy" rollout to finish: 0 of 1 updated replicas are available\.\.\.$/m);
+    assert.match(mine.stdout, /Readiness probe failed/);
+  });
+
+  test('a StatefulSet and a DaemonSet roll out: exit 0 with kubectl\'s own lines', async () => {
+    const ns = await freshNamespace(kc, 'wait-sets');
+    await applyObjects(kc, [
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: ns }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db', {}) } },
+      { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: ns }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent', {}) } },
+    ]);
+    const sts = await beside(ns, ['statefulset/db'], ['rollout', 'status', 'statefulset/db', '--timeout', '3m']);
+    assert.equal(sts.theirs.code, 0, sts.theirs.stderr);
+    assert.match(sts.theirs.stdout, /partitioned roll out complete: 2 new pods have been updated\.\.\./);
+    assert.equal(sts.mine.code, 0, sts.mine.stderr);
+    assert.match(sts.mine.stdout, /^partitioned roll out complete: 2 new pods have been updated\.\.\. in \d+s, 2 of 2 ready$/m);
+    assert.match(sts.mine.stdout, /SuccessfulCreate  StatefulSet\/db  [Cc]reate Pod db-1 in StatefulSet db successful/);
+    const ds = await beside(ns, ['ds/agent'], ['rollout', 'status', 'ds/agent', '--timeout', '3m']);
+    assert.equal(ds.theirs.code, 0, ds.theirs.stderr);
+    assert.equal(ds.mine.code, 0, ds.mine.stderr);
+    assert.match(ds.mine.stdout, /^daemon set "agent" successfully rolled out in \d+s, 1 of 1 ready$/m);
+  });
+
+  test('a Job past its back-off limit: kubectl wait --for=condition=Failed is met; wait fails with exit 5 and the reason', async () => {
+    const ns = await freshNamespace(kc, 'wait-job');
+    await applyObjects(kc, [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: ns }, spec: { backoffLimit: 1, template: template('migrate', { command: ['sh', '-c', 'echo "no such table"; exit 7'] }, { restartPolicy: 'Never' }) } }]);
+    const { mine, theirs } = await beside(ns, ['job/migrate'], ['wait', '--for=condition=Failed', 'job/migrate', '--timeout', '3m']);
+    assert.equal(theirs.code, 0, theirs.stderr);
+    assert.equal(mine.code, 5, mine.stderr);
+    assert.match(mine.stdout, /^wait failed after \d+s \(exit 5\): job "migrate" failed: BackoffLimitExceeded: Job has reached the specified backoff limit$/m);
+    assert.match(mine.stdout, /Job\/migrate: gave up: Job has reached the specified backoff limit \(backoffLimit 1, 2 failed Pods\); exit codes: migrate-\S+ main exit 7 \(Error\)/);
+  });
+
+  test('a Pod that runs to completion: exit 0 as kubectl wait for its phase Succeeded', async () => {
+    const ns = await freshNamespace(kc, 'wait-pod');
+    await applyObjects(kc, [{ apiVersion: 'v1', kind: 'Pod', ...template('once', { command: ['sh', '-c', 'echo done'] }, { restartPolicy: 'Never' }), metadata: { name: 'once', namespace: ns } }]);
+    const { mine, theirs } = await beside(ns, ['pod/once'], ['wait', '--for=jsonpath={.status.phase}=Succeeded', 'pod/once', '--timeout', '3m']);
+    assert.equal(theirs.code, 0, theirs.stderr);
+    assert.equal(mine.code, 0, mine.stderr);
+    assert.match(mine.stdout, /^pod "once" succeeded in \d+s, 0 of 1 ready$/m);
+  });
+
+  test('a custom resource whose Ready condition the test sets: exit 0 with kubectl wait --for=condition=Ready; -o json, --output-file and the step summary', async () => {
+    const ns = await freshNamespace(kc, 'wait-cr');
+    const ref = `widgets.${GROUP}/w1`;
+    await applyObjects(kc, [{ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'w1', namespace: ns }, spec: { size: 1 } }]);
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, '# earlier step\n');
+    const file = join(dir, 'w1.json');
+    const run = spawnCollecting(PLUGIN_BINARY, ['wait', '-n', ns, '-v=6', ref, '--for-condition', 'Ready', '-o', 'json', '--output-file', file], { env: pluginEnv(kc, { GITHUB_STEP_SUMMARY: summary }) });
+    const reference = kubectl(['wait', '--for=condition=Ready', ref, '-n', ns, '--timeout', '3m'], kc);
+    await waitFor('wait to watch the widget', async () => /\/widgets\?[^"]*watch=1/.test(run.err()) || run.child.exitCode !== null);
+    await kubectlOk(kc, ['patch', ref, '-n', ns, '--type', 'merge', '-p', JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Built' }] } })]);
+    const [{ code }, theirs] = await Promise.all([run.exited, reference]);
+    assert.equal(theirs.code, 0, theirs.stderr);
+    assert.equal(code, 0, run.err());
+    const result = JSON.parse(run.out());
+    assert.equal(result.outcome, 'succeeded');
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.message, 'condition Ready=True met');
+    assert.deepEqual(result.object, { group: GROUP, kind: 'Widget', name: 'w1', namespace: ns, uid: result.object.uid });
+    assert.match(result.object.uid, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), result);
+    const md = readFileSync(summary, 'utf8');
+    assert.match(md, /^# earlier step\n### ✅ Widget\/w1 in wait-cr-\S+: succeeded\n\ncondition Ready=True met \(after \d+s, exit 0\)\n/);
+  });
+
+  test('--settle: a container that crashes after the rollout was Available fails it (exit 5; kubectl rollout status says 0); one whose Warnings stopped before success passes', async () => {
+    const ns = await freshNamespace(kc, 'wait-settle');
+    await applyObjects(kc, [
+      deployment(ns, 'late', { command: ['sh', '-c', 'sleep 5; exit 1'], readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }),
+      deployment(ns, 'slow', { command: ['sh', '-c', 'sleep 4; touch /tmp/ready; exec sleep 3600'], readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }),
+    ]);
+    const late = await beside(ns, ['deploy/late', '--settle', '90s'], ['rollout', 'status', 'deploy/late', '--timeout', '3m']);
+    assert.equal(late.theirs.code, 0, late.theirs.stderr);
+    assert.equal(late.mine.code, 5, late.mine.stderr);
+    assert.match(late.mine.stdout, /^wait failed while settling after \d+s \(exit 5\): a Warning fired after the rollout succeeded: (BackOff|Unhealthy) on Pod\/late-/m);
+    const slow = await beside(ns, ['deploy/slow', '--settle', '8s'], ['rollout', 'status', 'deploy/slow', '--timeout', '3m']);
+    assert.equal(slow.theirs.code, 0);
+    assert.equal(slow.mine.code, 0, slow.mine.stdout);
+    assert.match(slow.mine.stdout, /Warning  Unhealthy  Pod\/slow-\S+  Readiness probe failed/);
+    assert.match(slow.mine.stdout, /^deployment "slow" successfully rolled out in \d+s, 1 of 1 ready, no Warning in the 8s after$/m);
+  });
+
+  test('deleted while waiting: exit 7, told plainly; kubectl rollout status exits 1', async () => {
+    const ns = await freshNamespace(kc, 'wait-gone');
+    await applyObjects(kc, [deployment(ns, 'doomed', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+    const run = await ours(ns, ['deploy/doomed', '-q'], 'deployments');
+    const reference = kubectl(['rollout', 'status', 'deploy/doomed', '-n', ns, '--timeout', '30s'], kc);
+    await kubectlOk(kc, ['delete', 'deploy/doomed', '-n', ns, '--wait=false']);
+    const [{ code }, theirs] = await Promise.all([run.exited, reference]);
+    assert.equal(theirs.code, 1);
+    assert.equal(code, 7, run.err());
+    assert.match(run.out(), /^wait deleted while waiting after \d+s \(exit 7\): deployment "doomed" was deleted while waiting$/m);
+  });
+
+  test('Ctrl-C: exit 130 with what it knows (the events so far and the account)', async () => {
+    const ns = await freshNamespace(kc, 'wait-int');
+    // Not beside kubectl: what a stopped wait prints has no reference there.
+    await applyObjects(kc, [deployment(ns, 'stuck', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+    const run = await ours(ns, ['deploy/stuck'], 'deployments');
+    // Once the kubelet has said the probe fails, so there is something to tell.
+    await waitFor('the readiness probe to fail', async () => /Unhealthy  Pod\/stuck-/.test(run.out()));
+    run.child.kill('SIGINT');
+    const { code } = await run.exited;
+    assert.equal(code, 130, run.err());
+    assert.match(run.out(), /^wait interrupted after \d+s \(exit 130\): interrupted$/m);
+    assert.match(run.out(), /Readiness probe failed/);
+  });
+
+  test('a rollout superseded by another (a newer generation while waiting): exit 8; kubectl rollout status follows the newer one', async () => {
+    const ns = await freshNamespace(kc, 'wait-super');
+    await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+    const run = await ours(ns, ['deploy/web', '-q'], 'deployments');
+    await kubectlOk(kc, ['patch', 'deploy/web', '-n', ns, '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/readinessProbe/exec/command/0', value: 'true' }])]);
+    const { code } = await run.exited;
+    assert.equal(code, 8, run.err());
+    assert.match(run.out(), /^wait superseded after \d+s \(exit 8\): deployment "web" was changed again while waiting \(generation 2; the wait began at 1\): this rollout was superseded$/m);
+    const theirs = await kubectl(['rollout', 'status', 'deploy/web', '-n', ns, '--timeout', '3m'], kc);
+    assert.equal(theirs.code, 0, theirs.stderr);
+  });
 });

@@ -479,7 +479,9 @@ describe('-w across 410 Gone (--etcd-compaction-interval 2s)', () => {
 
   test('across an apiserver restart: it waits for the server, then prints what came meanwhile once, and goes on', { timeout: 300_000 }, async () => {
     const ns = await freshNamespace(gone.kubeconfig, 'watch-restart');
-    const second = await secondApiserver(gone, join(work, 'second-apiserver.log'));
+    // Its graceful stop (SIGTERM) holds the follower's watch open up to the server's --request-timeout
+    // before exiting: 5 s here, not 60 s; what the follower sees is the same.
+    const second = await secondApiserver(gone, join(work, 'second-apiserver.log'), '5s');
     try {
       const kubeconfig = adminKubeconfigAt(gone, second.server, ns, join(work, 'restart.kubeconfig'));
       await createEvent(ns, 'before', {}, gone);

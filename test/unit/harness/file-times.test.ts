@@ -40,3 +40,29 @@ test('a stopped run keeps the times of the files that ended, not of those it sto
   assert.match(second, /^\s+25\.0 {2}test\/integration\/b\.test\.ts$/m);
   assert.deepEqual(JSON.parse(readFileSync(FILE_SECONDS, 'utf8')), { 'test/integration/a.test.ts': 30, 'test/integration/b.test.ts': 25, 'test/integration/c.test.ts': 10 });
 });
+
+test('below the files, the slowest tests of the slowest files, a describe\'s tests named after it', async (t) => {
+  t.after(() => rmSync(cache, { recursive: true, force: true }));
+  const file = resolve('test/integration/slow.test.ts');
+  const at = (type: string, name: string, nesting: number, ms = 0, kind = 'test') => ({ type, data: { file, name, nesting, details: { duration_ms: ms, type: kind } } });
+  // test:pass comes in the order the tests are defined, a suite's after its tests (node:test's reporter events).
+  const out = await table([
+    at('test:pass', 'quick', 0, 500),
+    at('test:pass', 'offline', 1, 8_000),
+    at('test:pass', 'restarted', 1, 68_000),
+    at('test:pass', 'across a restart', 0, 76_000, 'suite'),
+    at('test:fail', 'last', 0, 2_000),
+    done('test/integration/slow.test.ts', 80_000),
+    done('test/integration/other.test.ts', 1_000),
+  ]);
+  const below = out.slice(out.indexOf('the slowest tests'));
+  assert.equal(
+    below,
+    'the slowest tests of the 1 slowest files (seconds):\n' +
+      'test/integration/slow.test.ts\n' +
+      '    68.0  across a restart > restarted\n' +
+      '     8.0  across a restart > offline\n' +
+      '     2.0  last\n' +
+      '     0.5  quick\n',
+  );
+});
