@@ -4,13 +4,15 @@
 // CommonJS because commander's bundled ESM output hits "Dynamic require of node:events".
 // `node build.mjs --bundle-only` stops after the bundle.
 import { build, buildSync } from 'esbuild';
-import { chmod, copyFile, mkdir, writeFile, readFile, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { basename } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyBuiltins } from './scripts/lazy-builtins.mjs';
 import { bundlePageScript } from './src/render/page/script-bundle.ts';
-import { CLIENT_NODE_CHUNK, OTLP_CHUNK, SEA_EXEC_ARGV, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
+import { CLIENT_NODE_CHUNK, OTLP_CHUNK, SEA_EXEC_ARGV, VERBS_CHUNK, YAML_CHUNK, buildSea, chunkAssets, pinnedNodeBinary } from './scripts/sea.mjs';
+import { SHARED_PREFIX, bundledFiles, shareModules, writeSharedModules } from './scripts/shared-modules.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const BUNDLE = 'dist/kubectl-evtimeline.cjs';
@@ -67,13 +69,14 @@ function gitCommit() {
  * The single executable can load nothing but built-in modules, and its code cache rules out
  * import(): fail the build, naming the module, if the bundle still reaches for anything else.
  */
-function checkRuntimeImports(metafile, nodeBinary, file) {
+function checkRuntimeImports(metafile, nodeBinary, file, shared = new Set()) {
   const builtins = new Set(JSON.parse(execFileSync(nodeBinary, ['-p', 'JSON.stringify(require("node:module").builtinModules)'], { encoding: 'utf8' })));
   const isBuiltin = (path) => builtins.has(path.replace(/^node:/, '')) || builtins.has(path);
   const problems = [];
   for (const output of Object.values(metafile.outputs)) {
     for (const { path, kind, external } of output.imports) {
       if (!external) continue;
+      if (shared.has(path)) continue;
       if (kind === 'dynamic-import') problems.push(`import("${path}") (a SEA with a code cache cannot run import())`);
       else if (!isBuiltin(path)) problems.push(`require("${path}") of a module that is not built in: bundle it or add it to OPTIONAL_MODULES in build.mjs`);
     }
@@ -84,11 +87,14 @@ function checkRuntimeImports(metafile, nodeBinary, file) {
 /**
  * V8's code cache for a chunk, made by the pinned Node with the executable's V8 flags (V8 refuses a
  * cache made under other flags): compiled and run once, so the functions its start-up runs are in it.
+ * `shared`: a CommonJS bundle of the main script's modules the chunk asks for (scripts/shared-modules.mjs).
  */
-function writeCodeCache(chunk, nodeBinary) {
+function writeCodeCache(chunk, nodeBinary, shared) {
   const make = `const fs = require('node:fs'), vm = require('node:vm');
+const shared = ${shared ? `require(${JSON.stringify(resolve(shared))}).__EVTIMELINE_SHARED_MODULES__` : '{}'};
+const load = (id) => (Object.hasOwn(shared, id) ? shared[id] : require(id));
 const script = new vm.Script(fs.readFileSync(${JSON.stringify(chunk)}, 'utf8'), { filename: ${JSON.stringify(basename(chunk))} });
-script.runInThisContext()({}, require, { exports: {} });
+script.runInThisContext()({}, load, { exports: {} });
 fs.writeFileSync(${JSON.stringify(`${chunk}.cache`)}, script.createCachedData());`;
   execFileSync(nodeBinary, [...SEA_EXEC_ARGV, '-e', make], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
@@ -110,36 +116,41 @@ const common = {
   metafile: true,
   plugins: [stubOptionalModules, lazyBuiltins],
 };
-// Libraries only some runs need, each a script of its own compiled on first use (src/chunk.ts):
-// the constant names the file for the bundle (esbuild define).
+// The -o html page's script, bundled from its modules and carried in the bundle as a string.
+const pageScript = bundlePageScript({ buildSync }, fileURLToPath(new URL('.', import.meta.url)));
+// Scripts only some runs need, each compiled on first use (src/chunk.ts): the constant names the
+// file for the bundle (esbuild define).
 const CHUNKS = [
   { file: CLIENT_NODE_CHUNK, entry: 'node_modules/@kubernetes/client-node/dist/config.js', constant: '__EVTIMELINE_CLIENT_NODE_CHUNK__', plugins: [stubOptionalModules, stubUndici] },
   { file: YAML_CHUNK, entry: 'node_modules/yaml/dist/index.js', constant: '__EVTIMELINE_YAML_CHUNK__', plugins: [stubOptionalModules] },
   // The OTLP logs serializers (src/otlp/transformer.ts), compiled only by export and record --otlp.
   { file: OTLP_CHUNK, entry: 'src/otlp/transformer.ts', constant: '__EVTIMELINE_OTLP_CHUNK__', plugins: [stubOptionalModules] },
+  // The verbs and their adapters (src/verbs.ts): everything but the wiring --version, --help,
+  // completion and a usage error need. It shares the main script's modules (scripts/shared-modules.mjs).
+  { file: VERBS_CHUNK, entry: 'src/verbs.ts', constant: '__EVTIMELINE_VERBS_CHUNK__', shares: true },
 ];
-// The -o html page's script, bundled from its modules and carried in the bundle as a string.
-const pageScript = bundlePageScript({ buildSync }, fileURLToPath(new URL('.', import.meta.url)));
-const { metafile } = await build({
-  ...common,
-  entryPoints: ['src/main.ts'],
-  outfile: BUNDLE,
-  define: {
-    __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
-    __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
-    __EVTIMELINE_PAGE_SCRIPT__: JSON.stringify(pageScript),
-    ...Object.fromEntries(CHUNKS.map((c) => [c.constant, JSON.stringify(c.file)])),
-    // Only src/chunk.ts's from-source path reads it, which the constants above make dead code here.
-    'import.meta.url': JSON.stringify('file:///not-in-the-bundle'),
-  },
-});
+const define = {
+  __EVTIMELINE_VERSION__: JSON.stringify(pkg.version),
+  __EVTIMELINE_COMMIT__: JSON.stringify(gitCommit()),
+  __EVTIMELINE_PAGE_SCRIPT__: JSON.stringify(pageScript),
+  ...Object.fromEntries(CHUNKS.map((c) => [c.constant, JSON.stringify(c.file)])),
+  // Only src/chunk.ts's from-source path reads it, which the constants above make dead code here.
+  'import.meta.url': JSON.stringify('file:///not-in-the-bundle'),
+};
+const work = await mkdtemp(join(tmpdir(), 'evtimeline-build-'));
+const sharedModules = join(work, 'shared-modules.mjs');
+const main = { ...common, entryPoints: ['src/main.ts'], outfile: BUNDLE, define, inject: [sharedModules] };
+// Which files the main script holds, before it hands any to the verbs chunk.
+await writeSharedModules(sharedModules, []);
+const mainFiles = bundledFiles((await build({ ...main, write: false })).metafile);
+const shared = new Set();
 const chunks = [];
 for (const c of CHUNKS) {
   const path = `dist/${c.file}`;
   const result = await build({
     ...common,
     entryPoints: [c.entry],
-    plugins: c.plugins,
+    ...(c.shares ? { plugins: [shareModules(mainFiles, shared), ...common.plugins], define } : { plugins: c.plugins }),
     // src/chunk.ts compiles the file as one function expression, the way Node wraps a module.
     banner: { js: '(function (exports, require, module) {' },
     footer: { js: '})' },
@@ -147,6 +158,8 @@ for (const c of CHUNKS) {
   });
   chunks.push({ ...c, path, metafile: result.metafile });
 }
+await writeSharedModules(sharedModules, shared);
+const { metafile } = await build(main);
 const sizes = await Promise.all([BUNDLE, ...chunks.map((c) => c.path)].map(async (p) => `${p} (${await megabytes(p)})`));
 console.log(`built ${sizes.join(', ')} (the -o html page's script: ${(pageScript.length / 1024).toFixed(1)} KiB) in ${seconds(started)}`);
 
@@ -154,9 +167,13 @@ if (!process.argv.includes('--bundle-only')) {
   started = performance.now();
   const node = pinnedNodeBinary();
   checkRuntimeImports(metafile, node.binary, BUNDLE);
+  // The shared modules on their own, for the verbs chunk's code cache to run it.
+  const sharedBundle = join(work, 'shared-modules.cjs');
+  await build({ ...common, entryPoints: [sharedModules], outfile: sharedBundle, define });
+  const sharedIds = new Set([...shared].map((path) => `${SHARED_PREFIX}${path}`));
   for (const c of chunks) {
-    checkRuntimeImports(c.metafile, node.binary, c.path);
-    writeCodeCache(c.path, node.binary);
+    checkRuntimeImports(c.metafile, node.binary, c.path, c.shares ? sharedIds : undefined);
+    writeCodeCache(c.path, node.binary, c.shares ? sharedBundle : undefined);
   }
   const assets = chunkAssets('dist', { codeCache: true });
   await buildSea({ bundle: BUNDLE, assets, output: EXECUTABLE, nodeBinary: node.binary });
@@ -164,3 +181,4 @@ if (!process.argv.includes('--bundle-only')) {
   await chmod(COMPLETION, 0o755);
   console.log(`built ${EXECUTABLE} (node ${node.version}, ${await megabytes(EXECUTABLE)}, ${seconds(started)}) and ${COMPLETION}`);
 }
+await rm(work, { recursive: true, force: true });

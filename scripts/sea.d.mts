@@ -3,6 +3,7 @@ export declare const SEA_FUSE: string;
 export declare const CLIENT_NODE_CHUNK: string;
 export declare const YAML_CHUNK: string;
 export declare const OTLP_CHUNK: string;
+export declare const VERBS_CHUNK: string;
 export declare const SEA_EXEC_ARGV: string[];
 export declare function chunkAssets(dir: string, opts?: { codeCache?: boolean }): Record<string, string>;
 export declare function pinnedNodeBinary(): { binary: string; version: string };

@@ -24,6 +24,8 @@ export const CLIENT_NODE_CHUNK = 'client-node.cjs';
 export const YAML_CHUNK = 'yaml.cjs';
 // The OTLP logs serializers, compiled only by export and record --otlp (src/otlp/encode.ts).
 export const OTLP_CHUNK = 'otlp-transformer.cjs';
+// The verbs themselves (src/verbs.ts), compiled when a verb runs: --version and --help never do.
+export const VERBS_CHUNK = 'verbs.cjs';
 
 /**
  * Every chunk build.mjs writes into `dir`, as the assets an executable carries: name -> file; with
@@ -31,7 +33,7 @@ export const OTLP_CHUNK = 'otlp-transformer.cjs';
  */
 export function chunkAssets(dir, { codeCache = false } = {}) {
   return Object.fromEntries(
-    [CLIENT_NODE_CHUNK, YAML_CHUNK, OTLP_CHUNK].flatMap((file) => [[file, join(dir, file)], ...(codeCache ? [[`${file}.cache`, join(dir, `${file}.cache`)]] : [])]),
+    [VERBS_CHUNK, CLIENT_NODE_CHUNK, YAML_CHUNK, OTLP_CHUNK].flatMap((file) => [[file, join(dir, file)], ...(codeCache ? [[`${file}.cache`, join(dir, `${file}.cache`)]] : [])]),
   );
 }
 

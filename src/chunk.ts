@@ -30,13 +30,16 @@ const loaded = new Map<string, unknown>();
  * requires built-in modules only, as the bundle does. A code cache made by the same Node binary
  * spares compiling it; V8 ignores one from another (cachedDataRejected) and compiles.
  */
-export function runChunk(name: string): unknown {
+export function runChunk(name: string, shared?: Record<string, unknown>): unknown {
   if (loaded.has(name)) return loaded.get(name);
   const vm = process.getBuiltinModule('node:vm');
   const { source, cache } = chunkFiles(name);
   const script = new vm.Script(source, { filename: name, ...(cache ? { cachedData: cache } : {}) });
   const module = { exports: {} };
-  (script.runInThisContext() as (exports: unknown, req: NodeJS.Require, module: unknown) => void)(module.exports, require, module);
+  // A chunk that uses the main script's own modules asks them by name (build.mjs sharedModules):
+  // one copy of each, so an error class it throws is the one src/main.ts tests with instanceof.
+  const load = shared === undefined ? require : (id: string): unknown => (Object.hasOwn(shared, id) ? shared[id] : require(id));
+  (script.runInThisContext() as (exports: unknown, req: (id: string) => unknown, module: unknown) => void)(module.exports, load, module);
   loaded.set(name, module.exports);
   return module.exports;
 }

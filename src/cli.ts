@@ -5,16 +5,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Deps } from './deps.ts';
 import { EXIT, UsageError } from './errors.ts';
 import type { CommandResult } from './errors.ts';
-import { parseAggregateOptions, runAggregatePatch } from './commands/aggregate-patch.ts';
-import { parseCaptureOptions, runCapture } from './commands/capture.ts';
-import { parseExportOptions, runExport } from './commands/export.ts';
 import { runComplete } from './commands/complete.ts';
-import { parseIncidentOptions, runIncident } from './commands/incident.ts';
-import { parseRecordOptions, runRecord } from './commands/record.ts';
-import { parseTimelineOptions, runTimeline } from './commands/timeline.ts';
-import { parseTypeAuditOptions, runTypeAudit } from './commands/type-audit.ts';
-import { parseWaitOptions, runWait } from './commands/wait.ts';
-import { inUserWords } from './options/user-errors.ts';
+import { verbsModule } from './verbs-chunk.ts';
 import { VERBS } from './options/verbs.ts';
 import type { Verb } from './options/verbs.ts';
 import { ALL_FLAGS, commanderFlags, GLOBAL_FLAGS, VERB_FLAGS } from './options/flags.ts';
@@ -51,41 +43,30 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-/** A verb as the program runs it: its argument, if it takes one, and parse then run. */
+/** A verb as the program declares it: its argument, if it takes one. Running it is src/verbs.ts's. */
 interface VerbEntry {
   argument?: { name: string; description: string };
-  run(words: string[], raw: RawOptions, deps: Deps): Promise<CommandResult>;
 }
 
 /** Every verb, in the order commander declares them; timeline is the default. */
 const VERB_TABLE: { [V in Verb]: VerbEntry } = {
-  timeline: {
-    run: ([word], raw, deps) => {
-      // A word that is not a verb lands here: reported as an unknown verb, not as "too many arguments".
-      if (word !== undefined) throw new UsageError(`unknown verb "${word}": want one of ${VERBS.join(', ')} (see --help)`);
-      return runTimeline(parseTimelineOptions(raw), deps);
-    },
-  },
-  incident: { run: (_words, raw, deps) => runIncident(parseIncidentOptions(raw), deps) },
-  'type-audit': { run: (_words, raw, deps) => runTypeAudit(parseTypeAuditOptions(raw), deps) },
-  'aggregate-patch': {
-    argument: { name: '<name>', description: 'the event name' },
-    run: ([name], raw, deps) => runAggregatePatch(parseAggregateOptions(name ?? '', raw), deps),
-  },
-  capture: {
-    argument: { name: '<dir>', description: 'the folder to create' },
-    run: ([dir], raw, deps) => runCapture(parseCaptureOptions(dir ?? '', raw), deps),
-  },
-  export: { run: (_words, raw, deps) => runExport(parseExportOptions(raw), deps) },
-  wait: {
-    argument: { name: '<type/name>', description: 'the object to wait for, e.g. deployment/web' },
-    run: ([object], raw, deps) => runWait(parseWaitOptions(object ?? '', raw), deps),
-  },
-  record: {
-    argument: { name: '<file>', description: 'the record to append to (resumed if it exists)' },
-    run: ([file], raw, deps) => runRecord(parseRecordOptions(file ?? '', raw), deps),
-  },
+  timeline: {},
+  incident: {},
+  'type-audit': {},
+  'aggregate-patch': { argument: { name: '<name>', description: 'the event name' } },
+  capture: { argument: { name: '<dir>', description: 'the folder to create' } },
+  export: {},
+  wait: { argument: { name: '<type/name>', description: 'the object to wait for, e.g. deployment/web' } },
+  record: { argument: { name: '<file>', description: 'the record to append to (resumed if it exists)' } },
 };
+
+/** Runs a parsed verb: the verbs' code is compiled now, not before the first line of --help. */
+async function runVerb(verb: Verb, words: string[], raw: RawOptions, deps: Deps): Promise<CommandResult> {
+  // A word that is not a verb lands in timeline: reported as an unknown verb, not as "too many arguments".
+  const [word] = words;
+  if (verb === 'timeline' && word !== undefined) throw new UsageError(`unknown verb "${word}": want one of ${VERBS.join(', ')} (see --help)`);
+  return (await verbsModule()).runVerb(verb, word ?? '', raw, deps);
+}
 
 /** Builds the program from the verb table; each action stores its verb's result for runCli to return. */
 function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void): Command {
@@ -111,7 +92,7 @@ function buildProgram(deps: Deps, done: (result: Promise<CommandResult>) => void
     else if (name === 'timeline') command.allowExcessArguments(true);
     command.action((...args: unknown[]) => {
       const cmd = args.at(-1) as Command;
-      done(entry.run(cmd.args, cmd.optsWithGlobals(), deps));
+      done(runVerb(name, cmd.args, cmd.optsWithGlobals(), deps));
     });
   }
   return program;
@@ -149,6 +130,6 @@ export async function runCli(argv: string[], deps: Deps): Promise<number> {
       if (error.exitCode === 0) return EXIT.ok; // --help, --version
       throw new UsageError(error.message.replace(/^error: /, ''));
     }
-    throw inUserWords(error);
+    throw error;
   }
 }

@@ -3,7 +3,7 @@
 import { runCli } from './cli.ts';
 import { EXIT, Interrupted, RuntimeError, UsageError } from './errors.ts';
 import { constants } from 'node:os';
-import { systemDeps } from './system.ts';
+import { systemDeps } from './process-deps.ts';
 import { escapeTerminal } from './render/escape.ts';
 import { isSystemError, systemErrorText, writeFailureText } from './io/errno.ts';
 

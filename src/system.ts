@@ -1,11 +1,8 @@
-// Production wiring: the Deps main.ts hands a verb, with the real sources (a saved file through
+// Production adapters: what src/process-deps.ts hands a verb as its sources (a saved file through
 // src/io, the live cluster through src/kube), stores and streams. The one place that chooses an
 // adapter; verbs only say what they want.
 import type { EventSource } from './core/source.ts';
 import type { Deps, Output, SourceRequest } from './deps.ts';
-import { processOutput } from './io/process-output.ts';
-import type { ProcessOutput } from './io/process-output.ts';
-import { clusterNameLookups } from './kube/completion-names.ts';
 import { fileSource, parseEventsText, readEventsFile, readEventsInput } from './io/event-file.ts';
 import { parseOtlpEventLines } from './otlp/collector-file.ts';
 import { parseStoreDocument, parseStoreLines } from './stores/files.ts';
@@ -30,7 +27,7 @@ import type { StoreEndpoint } from './stores/victorialogs.ts';
 import { victoriaLogsSource } from './stores/victorialogs-source.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
-type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
+export type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
 
 /** The kubeconfig files the scope names, read once. */
 function kubeconfigOf(scope: ScopeOptions, io: SourceIo): Promise<Kubeconfig> {
@@ -159,34 +156,5 @@ export function systemEventStores(io: SourceIo): (scope: ScopeOptions) => Promis
     if (scope.fleet !== undefined) throw new UsageError('aggregate-patch writes to one cluster: pass one --context');
     const { target, namespace } = resolveTarget(await kubeconfigOf(scope, io), scope, io);
     return clusterEventStore(target, namespace, scope.requestTimeoutMs);
-  };
-}
-
-/** The process as a verb sees it: its streams, environment, clock and signals, and the real adapters. */
-export function systemDeps(): Deps & { stdout: ProcessOutput; stderr: ProcessOutput } {
-  let interrupted: Promise<string> | undefined;
-  const stderr = processOutput(process.stderr, 2);
-  const stdout = processOutput(process.stdout, 1);
-  // process.stdin is a getter that opens the stream (a socket or a file reader) when first read:
-  // only --from - and exec credentials need it, so it is read then, not at start-up.
-  const io = { env: process.env, get stdin() { return process.stdin; }, stderr };
-  return {
-    stdout,
-    stderr,
-    get stdin() {
-      return process.stdin;
-    },
-    env: process.env,
-    now: () => Date.now(),
-    interrupted: () =>
-      (interrupted ??= new Promise<string>((resolve) => {
-        process.once('SIGINT', () => resolve('SIGINT'));
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-      })),
-    openSource: systemSources(io),
-    openEventStore: systemEventStores(io),
-    nameLookups: (where) => clusterNameLookups(process.env, where),
-    // -w > /dev/full kept watching (kubectl's does too) with nothing able to reach the file.
-    stdoutClosed: () => stdout.failed,
   };
 }

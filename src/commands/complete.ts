@@ -8,7 +8,7 @@ import type { NameLookups } from '../core/names.ts';
 import type { NameLookupTarget } from '../core/connection.ts';
 import { BUILTIN_FLAGS, findFlag, GLOBAL_FLAGS, VERB_FLAGS } from '../options/flags.ts';
 import type { FlagSpec } from '../options/flags.ts';
-import { parseConnectionOverrides } from '../options/common.ts';
+import { parseConnectionOverrides } from '../options/connection.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { VERBS } from '../options/verbs.ts';
 import type { Verb } from '../options/verbs.ts';

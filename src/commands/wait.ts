@@ -5,7 +5,8 @@
 import type { Deps } from '../deps.ts';
 import { RuntimeError, UsageError } from '../errors.ts';
 import type { CommandResult } from '../errors.ts';
-import { buildIncident, DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
+import { buildIncident } from '../core/incident.ts';
+import { DEFAULT_EVENT_TTL_MS } from '../core/event-ttl.ts';
 import type { Incident } from '../core/incident.ts';
 import { parseDuration } from '../core/duration.ts';
 import { filterEvents, parseObjectRef } from '../core/filter.ts';

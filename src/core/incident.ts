@@ -27,8 +27,6 @@ import type { FactGap, FactSet } from './facts.ts';
 import { fleetAccount } from './fleet-incident.ts';
 import type { FleetAccount } from './fleet-incident.ts';
 
-/** kube-apiserver's --event-ttl default. */
-export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 
 export interface IncidentContext {
   /** epoch ms the account is made at (for a saved file, the command may pass its capture time) */

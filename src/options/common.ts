@@ -3,12 +3,13 @@ import { UsageError } from '../errors.ts';
 import { parseDuration } from '../core/duration.ts';
 import { parseObjectRef } from '../core/filter.ts';
 import type { EventFilter } from '../core/filter.ts';
-import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
-import type { ConnectionOverrides } from '../core/connection.ts';
+import { DEFAULT_EVENT_TTL_MS } from '../core/event-ttl.ts';
 import { namespaceError } from '../core/object-names.ts';
-import { parseDurationFlag, splitList } from './raw.ts';
+import { parseDurationFlag, splitList, str } from './raw.ts';
 import type { RawOptions } from './raw.ts';
 import { parseSelection } from './selection.ts';
+import { parseConnectionOverrides } from './connection.ts';
+import type { ConnectionOverrides } from '../core/connection.ts';
 import { parseStoreFrom } from './store.ts';
 import type { StoreAddress } from './store.ts';
 
@@ -93,11 +94,6 @@ export interface CommonOptions {
   fieldSelector?: string;
 }
 
-function str(raw: RawOptions, key: string): string | undefined {
-  const value = raw[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** kubectl's --request-timeout: a bare number is seconds, else a duration; 0 means none. */
 export function parseRequestTimeout(text: string | undefined): number {
   if (text === undefined || text === '0') return 0;
@@ -111,32 +107,6 @@ function parseColor(text: string | undefined): ColorMode {
   if (text === undefined) return 'auto';
   if (text === 'auto' || text === 'always' || text === 'never') return text;
   throw new UsageError(`--color ${JSON.stringify(text)}: want auto, always or never`);
-}
-
-/** kubectl's global connection flags; an empty value counts as not given, as in clientcmd. */
-export function parseConnectionOverrides(raw: RawOptions): ConnectionOverrides {
-  const o: ConnectionOverrides = {};
-  const set = <K extends keyof ConnectionOverrides>(key: K, value: ConnectionOverrides[K] | undefined): void => {
-    if (value !== undefined && value !== '') o[key] = value;
-  };
-  set('server', str(raw, 'server'));
-  set('token', str(raw, 'token'));
-  set('user', str(raw, 'user'));
-  set('cluster', str(raw, 'cluster'));
-  set('certificateAuthority', str(raw, 'certificateAuthority'));
-  set('clientCertificate', str(raw, 'clientCertificate'));
-  set('clientKey', str(raw, 'clientKey'));
-  if (raw.insecureSkipTlsVerify === true) o.insecureSkipTlsVerify = true;
-  set('tlsServerName', str(raw, 'tlsServerName'));
-  set('as', str(raw, 'as'));
-  const groups = Array.isArray(raw.asGroup) ? (raw.asGroup as string[]) : undefined;
-  if (groups?.length) o.asGroups = groups;
-  set('asUid', str(raw, 'asUid'));
-  if (o.server !== undefined && !/^https?:\/\//.test(o.server)) {
-    // kubectl accepts host:port and means https
-    o.server = `https://${o.server}`;
-  }
-  return o;
 }
 
 /** -v/--v: a log level, 0 to 10. */

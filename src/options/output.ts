@@ -11,25 +11,12 @@ import { parseJsonPath } from '../render/jsonpath/jsonpath.ts';
 import type { DocumentPrinter } from '../render/document.ts';
 import type { RawOptions } from './raw.ts';
 import { errnoText } from '../io/errno.ts';
-
-/** The timeline's own formats; json, yaml, name and jsonpath are the document printers below. */
-export const TIMELINE_OUTPUTS = ['table', 'wide', 'stable', 'html'] as const;
-
-/** incident's own format; json, yaml and jsonpath are the document printers below. */
-export const INCIDENT_OUTPUTS = ['text'] as const;
-
-/** type-audit's own format; json, yaml, name and jsonpath are the document printers below. */
-export const AUDIT_OUTPUTS = ['text'] as const;
+import { outputValues } from './output-values.ts';
 
 export type OutputChoice<T extends string> = { kind: 'verb'; format: T } | { kind: 'document'; printer: DocumentPrinter };
 
 const JSONPATH_FORMATS = ['jsonpath', 'jsonpath-file', 'jsonpath-as-json'] as const;
 const GO_TEMPLATE_FORMATS = ['go-template', 'go-template-file', 'template', 'templatefile'];
-
-/** The -o values a verb accepts, for its help and completion. */
-export function outputValues(verbFormats: readonly string[], withName: boolean): string[] {
-  return [...verbFormats, 'json', 'yaml', ...(withName ? ['name'] : []), 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json='];
-}
 
 function splitFormat(text: string): { format: string; argument: string | undefined } {
   const eq = text.indexOf('=');

@@ -6,6 +6,12 @@ import { parseDuration } from '../core/duration.ts';
 /** What commander hands us: the program's options merged with the verb's (optsWithGlobals). */
 export type RawOptions = Record<string, unknown>;
 
+/** A flag's value, if commander handed a string. */
+export function str(raw: RawOptions, key: string): string | undefined {
+  const value = raw[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Repeatable, comma-separated list flags (--types=Normal,Critical --types Warning). */
 export function splitList(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;

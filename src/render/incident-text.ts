@@ -3,7 +3,7 @@
 // Every string that came from an event goes through escapeTerminal before any colour is added.
 
 import { lookupFailureText } from './lookup-failure.ts';
-import { DEFAULT_EVENT_TTL_MS } from '../core/incident.ts';
+import { DEFAULT_EVENT_TTL_MS } from '../core/event-ttl.ts';
 import type { Incident } from '../core/incident.ts';
 import type { EventGroup, GroupMember } from '../core/grouping.ts';
 import { compareFamilies } from '../core/families.ts';

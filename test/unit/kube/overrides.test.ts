@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { proxyFromEnvironment } from '../../../src/kube/proxy.ts';
 import { ImpersonationError, overrideCluster, overrideUser, userExtras } from '../../../src/kube/overrides.ts';
-import { parseConnectionOverrides, parseVerbosity } from '../../../src/options/common.ts';
+import { parseVerbosity } from '../../../src/options/common.ts';
+import { parseConnectionOverrides } from '../../../src/options/connection.ts';
 
 const proxyCases: Array<[string, string, Record<string, string>, string | undefined]> = [
   ['HTTPS_PROXY applies to an https server', 'https://api.example.com:6443', { HTTPS_PROXY: 'http://proxy:3128' }, 'http://proxy:3128'],
