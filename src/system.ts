@@ -27,7 +27,7 @@ import type { StoreEndpoint } from './stores/victorialogs.ts';
 import { victoriaLogsSource } from './stores/victorialogs-source.ts';
 
 /** What the adapters need of the process: the environment, stdin (--from -) and stderr (-v=6 request lines). */
-export type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
+type SourceIo = Pick<Deps, 'env' | 'stdin'> & { stderr: Pick<Output, 'write'> };
 
 /** The kubeconfig files the scope names, read once. */
 function kubeconfigOf(scope: ScopeOptions, io: SourceIo): Promise<Kubeconfig> {

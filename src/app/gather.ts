@@ -8,7 +8,7 @@ import type { Event } from '../core/event.ts';
 import type { Keep } from '../core/keep.ts';
 import { agesFrom } from '../core/ages.ts';
 import type { AgesFrom } from '../core/ages.ts';
-import { compareWithLive, standingOf } from '../core/incarnation.ts';
+import { compareWithLive, standingsOf } from '../core/incarnation.ts';
 import type { Comparison, EventStanding, LiveFacts } from '../core/incarnation.ts';
 import type { Tree } from '../core/ownership.ts';
 import type { Hidden } from '../core/filter.ts';
@@ -90,7 +90,7 @@ export async function gather(request: GatherRequest, deps: Deps): Promise<Gather
     events,
     ...(request.raw ? { raw: read.raw ?? null } : {}),
     ...(read.tree === undefined ? {} : { tree: read.tree }),
-    ...(live === undefined ? {} : { live, standing: (ev: Event) => standingOf(ev, live) }),
+    ...(live === undefined ? {} : { live, standing: standingsOf(live) }),
     comparison: live === undefined ? null : compareWithLive(events, live),
     ages: agesFrom(provenance, events, now),
     hidden: read.hidden,

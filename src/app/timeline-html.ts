@@ -1,7 +1,7 @@
 // -o html and capture's timeline.html: the page made from what a read verb has read.
 import type { Event } from '../core/event.ts';
 import { buildIncident } from '../core/incident.ts';
-import { standingOf } from '../core/incarnation.ts';
+import { standingsOf } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { observedWindow } from '../core/source.ts';
 import type { Provenance } from '../core/source.ts';
@@ -29,7 +29,7 @@ export function timelineHtml(input: PageInput): string {
   return renderTimelinePage(events, incident, {
     capturedAt: last ?? now,
     eventTTLms,
-    ...(live === undefined ? {} : { standing: (ev: Event) => standingOf(ev, live) }),
+    ...(live === undefined ? {} : { standing: standingsOf(live) }),
     ...(tree === undefined ? {} : { tree }),
     // A record and a collector's file were observed over a while; a capture at one moment.
     ...((provenance.kind === 'record' || provenance.kind === 'otlp') && first !== null && last !== null ? { observed: [first, last] as [number, number] } : {}),

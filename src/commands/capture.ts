@@ -7,7 +7,7 @@ import type { CommandResult } from '../errors.ts';
 import { auditEvents } from '../core/audit.ts';
 import type { Event } from '../core/event.ts';
 import { buildIncident } from '../core/incident.ts';
-import { standingOf } from '../core/incarnation.ts';
+import { standingsOf } from '../core/incarnation.ts';
 import type { LiveFacts } from '../core/incarnation.ts';
 import { fleetOf } from '../core/source.ts';
 import type { Provenance, RawEvents } from '../core/source.ts';
@@ -98,7 +98,7 @@ function captureFiles(input: {
     ...(input.facts === undefined ? {} : { facts: input.facts }),
   });
   const live = input.live;
-  const standing = live === undefined ? undefined : (ev: Event) => standingOf(ev, live);
+  const standing = live === undefined ? undefined : standingsOf(live);
   const table = { now, wide: false, allNamespaces: provenance.namespace === null, noHeaders: false, palette: plainPalette, standing, ...(clusters === undefined ? {} : { contexts: true }) };
   return {
     'events.json': toJsonText(capture),

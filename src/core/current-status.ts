@@ -2,7 +2,7 @@
 // when its status was last saved), in the words `kubectl get` uses: a container's waiting or
 // terminated reason (CrashLoopBackOff, OOMKilled) with the last one it ended with, a Pod's reason or
 // phase, a Node's readiness, a workload's failing condition. '' where nothing is known.
-import type { Event } from './event.ts';
+import type { Event, ObjectRef } from './event.ts';
 import type { ContainerFacts, FactSet, NodeFacts, ObjectFacts, PodFacts, WorkloadFacts } from './facts.ts';
 import { containerOfEvent } from './causes-pod.ts';
 
@@ -53,8 +53,19 @@ function statusOf(o: ObjectFacts, ev: Event): string {
 /** The STATUS of each event's object by the facts read; '' where none is held. */
 export function currentStatus(facts: FactSet): (ev: Event) => string {
   const byKey = new Map(facts.objects.map((o) => [`${o.kind}/${o.namespace}/${o.name}`, o]));
+  // Found once per ObjectRef (the events about one object share one: core/compact.ts), not a key joined per row.
+  const found = new Map<ObjectRef, ObjectFacts | null>();
+  const factsOf = (ref: ObjectRef): ObjectFacts | null => {
+    let o = found.get(ref);
+    if (o === undefined) {
+      const held = byKey.get(`${ref.kind}/${ref.kind === 'Node' ? '' : ref.namespace}/${ref.name}`);
+      o = held === undefined || (held.uid !== '' && ref.uid !== '' && held.uid !== ref.uid) ? null : held;
+      found.set(ref, o);
+    }
+    return o;
+  };
   return (ev) => {
-    const o = byKey.get(`${ev.object.kind}/${ev.object.kind === 'Node' ? '' : ev.object.namespace}/${ev.object.name}`);
-    return o === undefined || (o.uid !== '' && ev.object.uid !== '' && o.uid !== ev.object.uid) ? '' : statusOf(o, ev);
+    const o = factsOf(ev.object);
+    return o === null ? '' : statusOf(o, ev);
   };
 }

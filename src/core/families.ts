@@ -50,11 +50,21 @@ function reportKeys(objects: ObjectStory[], templates: Templates): ReportKeys {
   const keys: ReportKeys = new Map();
   // One string per distinct key: 20,000 reports of distinct messages share a few hundred keys.
   const distinct = new Map<string, string>();
+  // The key last made for each template: a template nearly always comes with one type and reason,
+  // so a report's key is found without joining a string to throw away.
+  const byTemplate = new Map<string, { type: string; reason: string; key: string }>();
   for (const o of objects) {
     for (const r of o.reports) {
-      const made = [r.type, r.reason, r.message === null ? '\u0001' : templates.message(r.message)].join('\u0000');
+      const template = r.message === null ? '\u0001' : templates.message(r.message);
+      const last = byTemplate.get(template);
+      if (last !== undefined && last.type === r.type && last.reason === r.reason) {
+        keys.set(r, last.key);
+        continue;
+      }
+      const made = [r.type, r.reason, template].join('\u0000');
       let key = distinct.get(made);
       if (key === undefined) distinct.set(made, (key = made));
+      byTemplate.set(template, { type: r.type, reason: r.reason, key });
       keys.set(r, key);
     }
   }
@@ -127,14 +137,23 @@ function toLine(reports: Report[], templates: Templates): FamilyLine {
     occurrences: counted ? reports.reduce((sum, r) => sum + (r.count ?? 0), 0) : null,
     firstSeen,
     lastSeen,
-    reporters: [...new Set(reports.flatMap((r) => (r.reporter === null ? [] : [r.reporter])))].sort(compareBytes),
+    reporters: [...reportersOf(reports)].sort(compareBytes),
     example,
   };
 }
 
+// Loops, not flatMap: an array per report is garbage promoted while a 20,000-report account is built.
+function reportersOf(reports: Report[]): Set<string> {
+  const reporters = new Set<string>();
+  for (const r of reports) if (r.reporter !== null) reporters.add(r.reporter);
+  return reporters;
+}
+
 function distinctMessages(reports: Report[]): string[] {
   const inOrder = [...reports].sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
-  return [...new Set(inOrder.flatMap((r) => (r.message === null ? [] : [r.message])))];
+  const messages = new Set<string>();
+  for (const r of inOrder) if (r.message !== null) messages.add(r.message);
+  return [...messages];
 }
 
 /**

@@ -25,18 +25,41 @@ const DURATION = /(?<![\w.])(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d))+(?![\w.])/
 const HEX = /(?<![\w])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}(?![\w])/gi;
 const NUMBER = /(?<![A-Za-z0-9])\d+(?:\.\d+)?(?![A-Za-z0-9])/g;
 
+/** The nine passes in order, each pattern's matches made its placeholder: what messageTemplate does, bar the passes it skips. */
+export const MESSAGE_PASSES: readonly (readonly [RegExp, string])[] = [
+  [UID, '<uid>'],
+  [IPV4, '<ip>'],
+  [IPV6, '<ip>'],
+  [HASH_AND_ID, '-<hash>-<id>'],
+  [HASH_SUFFIX, '-<hash>'],
+  [ID_SUFFIX, '-<id>'],
+  [DURATION, '<duration>'],
+  [HEX, '<hash>'],
+  [NUMBER, '<n>'],
+];
+
 /** A message with what differs between siblings masked: uids, IPs, generated names, durations, hashes, numbers. */
 export function messageTemplate(message: string): string {
-  return message
-    .replace(UID, '<uid>')
-    .replace(IPV4, '<ip>')
-    .replace(IPV6, '<ip>')
-    .replace(HASH_AND_ID, '-<hash>-<id>')
-    .replace(HASH_SUFFIX, '-<hash>')
-    .replace(ID_SUFFIX, '-<id>')
-    .replace(DURATION, '<duration>')
-    .replace(HEX, '<hash>')
-    .replace(NUMBER, '<n>');
+  // A pass whose pattern needs a character the message lacks is skipped: every pattern but IPV6
+  // needs a digit or a '-', and no placeholder brings a digit, '-', '.' or ':' that was not there.
+  const digit = /\d/.test(message);
+  const dash = message.includes('-');
+  let t = message;
+  if (dashesFiveApart(message)) t = t.replace(UID, '<uid>');
+  if (digit && message.includes('.')) t = t.replace(IPV4, '<ip>');
+  if (message.includes(':')) t = t.replace(IPV6, '<ip>');
+  if (dash) t = t.replace(HASH_AND_ID, '-<hash>-<id>').replace(HASH_SUFFIX, '-<hash>').replace(ID_SUFFIX, '-<id>');
+  if (digit) t = t.replace(DURATION, '<duration>').replace(HEX, '<hash>').replace(NUMBER, '<n>');
+  return t;
+}
+
+/**
+ * Whether two '-' stand five apart, as in every uid (8-4-4-4-12). The uid pass is the slowest of
+ * the nine (it tries eight hex digits wherever a hex letter stands); most messages cannot hold one.
+ */
+function dashesFiveApart(message: string): boolean {
+  for (let i = message.indexOf('-'); i !== -1; i = message.indexOf('-', i + 1)) if (message.charCodeAt(i + 5) === 45) return true;
+  return false;
 }
 
 const NAME_HASH_AND_ID = new RegExp(`-${HASH}-${ID}$`);

@@ -1,6 +1,6 @@
 // The default output of the timeline verb: kubectl's borderless aligned columns, every cell escaped.
 
-import type { Event } from '../core/event.ts';
+import type { Event, ObjectRef } from '../core/event.ts';
 import type { EventStanding, Incarnation } from '../core/incarnation.ts';
 import { formatAge } from './duration.ts';
 import { formatLastSeen } from './last-seen.ts';
@@ -56,6 +56,8 @@ interface Column {
   paint?(ev: Event, cell: string, palette: Palette): string;
   /** a long cell is cut at its start, not its end (the chain: its end is the event's object) */
   keepEnd?: boolean;
+  /** the cell and its mark depend on the event's object alone: made once per ObjectRef (core/compact.ts shares them) */
+  perObject?: boolean;
 }
 
 const NAMESPACE: Column = { head: 'NAMESPACE', cell: (ev) => ev.namespace };
@@ -75,6 +77,7 @@ const TIMES: Column[] = [
 ];
 const OBJECT: Column = {
   head: 'OBJECT',
+  perObject: true,
   cell: (ev, _now, shared) => formatQualifiedObjectRef(ev.object, shared),
   mark: (s) => (s.incarnation === undefined ? '' : (INCARNATION_MARKS[s.incarnation] ?? '')),
 };
@@ -158,10 +161,18 @@ export function* timelineTableChunks(events: Event[], opts: TimelineTableOptions
   const columns = columnsFor(opts);
   const shared = kindsInSeveralGroups(events);
   const max = opts.maxCellWidth ?? (opts.wide ? 0 : DEFAULT_CELL_WIDTH);
-  const cellOf = (column: Column, ev: Event, standing: EventStanding): string => {
+  const makeCell = (column: Column, ev: Event, standing: EventStanding): string => {
     const cut = column.keepEnd === true ? truncateCellStart : truncateCell;
     const cell = cut(escapeOrNone(column.cell(ev, opts.now, shared, standing)), max) + (column.mark?.(standing) ?? '');
     return column.paint === undefined ? cell : column.paint(ev, cell, opts.palette);
+  };
+  // Each row is made twice (below): an object's cell, once per object for all its events' rows.
+  const objectCells = new Map<ObjectRef, string>();
+  const cellOf = (column: Column, ev: Event, standing: EventStanding): string => {
+    if (column.perObject !== true) return makeCell(column, ev, standing);
+    let cell = objectCells.get(ev.object);
+    if (cell === undefined) objectCells.set(ev.object, (cell = makeCell(column, ev, standing)));
+    return cell;
   };
   const rowOf = (ev: Event, which: readonly Column[] = columns): string[] => {
     const standing = opts.standing?.(ev) ?? {};

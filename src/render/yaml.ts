@@ -53,7 +53,12 @@ const NOT_PLAIN = new NotPlain();
 
 // stringifyString.js plainString: what makes a plain scalar need quotes (the newline cases are
 // left to the package: a string with one always holds an unsafe character).
-const NEEDS_QUOTES = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|:[ \t]|[\t ]#|[\t :]$/;
+// In two: what can only match at the start, and what can match anywhere. Joined with
+// the start-anchored tests below, the first makes a regular expression every alternative of which is
+// anchored, which V8 tries at the first character only (irregexp's IsAnchoredAtStart); one
+// unanchored alternative in it made V8 try all of them at every character of every message.
+const NEEDS_QUOTES_AT_START = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]/;
+const NEEDS_QUOTES_ANYWHERE = /:[ \t]|[\t ]#|[\t :]$/;
 const DOCUMENT_MARKER = /^(%|---|\.\.\.)/;
 /** A key the package writes as is (stringifyPair: a key over 1024 characters is written explicit). */
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,200}$/;
@@ -81,15 +86,15 @@ let care: ((text: string) => boolean) | undefined;
  */
 function needsCare(text: string): boolean {
   if (care === undefined) {
-    const tests = [DOCUMENT_MARKER, NEEDS_QUOTES, /^<<$/, ...typedTests()];
+    const tests = [DOCUMENT_MARKER, NEEDS_QUOTES_AT_START, /^<<$/, ...typedTests()];
     // Joined, a test keeps its meaning only without flags or backreferences (group numbers shift).
     const joinable = tests.every((t) => t.flags === '' && !/\\[1-9k]/.test(t.source));
     if (joinable) {
       const one = new RegExp(tests.map((t) => `(?:${t.source})`).join('|'));
-      care = (t) => one.test(t);
+      care = (t) => one.test(t) || NEEDS_QUOTES_ANYWHERE.test(t);
     } else {
       const typed = tests.slice(3);
-      care = (t) => DOCUMENT_MARKER.test(t) || NEEDS_QUOTES.test(t) || t === '<<' || ((t === '' || TYPED_FIRST.test(t)) && typed.some((test) => test.test(t)));
+      care = (t) => DOCUMENT_MARKER.test(t) || NEEDS_QUOTES_AT_START.test(t) || NEEDS_QUOTES_ANYWHERE.test(t) || t === '<<' || ((t === '' || TYPED_FIRST.test(t)) && typed.some((test) => test.test(t)));
     }
   }
   return care(text);

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { auditEvents } from '../../../src/core/audit.ts';
 import { buildIncident } from '../../../src/core/incident.ts';
 import type { IncidentContext } from '../../../src/core/incident.ts';
 import { groupEvents } from '../../../src/core/grouping.ts';
-import { messageTemplate, nameTemplate, templatesOnce } from '../../../src/core/message-template.ts';
+import { MESSAGE_PASSES, messageTemplate, nameTemplate, templatesOnce } from '../../../src/core/message-template.ts';
 import { groupStories } from '../../../src/core/families.ts';
 import { plainPalette } from '../../../src/render/color.ts';
 import { renderAuditText } from '../../../src/render/audit-text.ts';
@@ -25,8 +26,24 @@ const messageCases: [string, string, string][] = [
   ['an image digest is masked', 'Pulling image "nginx@sha256:0123456789abcdef"', 'Pulling image "nginx@sha256:<hash>"'],
   ['a ReplicaSet name keeps its stem', 'Scaled up replica set web-5d4f7c9b8 to 3', 'Scaled up replica set web-<hash> to <n>'],
   ['words are kept', 'Started container web', 'Started container web'],
+  // Passes are skipped when the message lacks what they need (a digit, '-', '.', ':'): each kind of message still masked.
+  ['a MAC address with no digit is masked', 'interface aa:bb:cc:dd:ee:ff is up', 'interface <ip> is up'],
+  ['a generated name with no digit is masked', 'Deleted pod web-bcdfg', 'Deleted pod web-<id>'],
+  ['a number with no dash, dot or colon is masked', 'Scaled to 12 replicas', 'Scaled to <n> replicas'],
+  ['an IPv4 address with no dash is masked', 'Assigned 10.0.0.17', 'Assigned <ip>'],
 ];
 for (const [name, message, template] of messageCases) test(`message template: ${name}`, () => assert.equal(messageTemplate(message), template));
+
+test('message template: skipping the passes a message cannot match gives what all nine passes give', () => {
+  // Words of what the patterns look for (hex, digits, '-', '.', ':', the safe alphabet, units), so uids, IPs, names and durations occur.
+  const word = fc.stringMatching(/^[0-9a-fA-Fbcdghkmsxz.:µ-]{1,14}$/);
+  const uid = fc.uuid();
+  const message = fc.array(fc.oneof(word, word, uid), { minLength: 1, maxLength: 6 }).chain((words) => fc.constantFrom(...[' ', '-', '/', ':', '.', '']).map((sep) => words.join(sep)));
+  fc.assert(
+    fc.property(message, (m) => assert.equal(messageTemplate(m), MESSAGE_PASSES.reduce((t, [pattern, placeholder]) => t.replace(pattern, placeholder), m))),
+    { numRuns: 3000 },
+  );
+});
 
 const nameCases: [string, string][] = [
   ['web-5d4f7c9b8-x2k4q', 'web-<hash>-<id>'],

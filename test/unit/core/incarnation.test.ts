@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import type { Event } from '../../../src/core/event.ts';
-import { classifyIncarnation, compareWithLive, liveKey, objectsToLookUp, standingOf, summariseIncarnations } from '../../../src/core/incarnation.ts';
+import { classifyIncarnation, compareWithLive, liveKey, objectsToLookUp, standingOf, standingsOf, summariseIncarnations } from '../../../src/core/incarnation.ts';
 import { objectKey } from '../../../src/core/identity.ts';
 import type { Incarnation, ObjectLookup } from '../../../src/core/incarnation.ts';
 import { ago, ev, newEv } from '../../support/builders.ts';
@@ -149,5 +149,22 @@ describe('standingOf and compareWithLive', () => {
     assert.deepEqual(standingOf(inSouth, facts), {});
     const compared = compareWithLive([inEast, inWest, inSouth], facts);
     assert.deepEqual({ ...compared, onlyInSaved: compared?.onlyInSaved.map((e) => e.cluster?.context) }, { savedEvents: 2, onlyInSaved: ['west'], onlyOnServer: 0 });
+  });
+});
+
+describe('standingsOf', () => {
+  test('says of each event what standingOf says, object by object and with --compare event by event', () => {
+    const old = pipeline();
+    const again = pipeline();
+    const fresh = pipeline({ objectUid: NEW });
+    const gone = pod();
+    const found = lookups([old, exists(NEW)], [gone, { state: 'gone' }]);
+    const events = [old, again, fresh, gone];
+    for (const facts of [{ lookups: found }, { lookups: found, liveUids: new Set([again.uid]) }]) {
+      const standing = standingsOf(facts);
+      assert.deepEqual(events.map((e) => standing(e)), events.map((e) => standingOf(e, facts)));
+    }
+    assert.deepEqual(standingsOf({ lookups: found })(fresh), { incarnation: 'current' });
+    assert.deepEqual(standingsOf({ lookups: found, liveUids: new Set([again.uid]) })(old), { incarnation: 'previous', onServer: false });
   });
 });
