@@ -175,7 +175,9 @@ export async function stageOomKill(
 export function whyScenarios(node: RealNodeInfo, ns: Record<string, string>): object[] {
   const pod = realNodePod.bind(null, node);
   return [
-    pod(ns.crash!, 'crasher', { command: ['sh', '-c', 'echo starting; echo "fatal: cannot reach db:5432"; exit 3'] }),
+    // It lives 20 s before each exit, so a test looking at it between two changes of its status has
+    // that long, however slow the machine (why-real-node.test.ts).
+    pod(ns.crash!, 'crasher', { command: ['sh', '-c', 'echo starting; echo "fatal: cannot reach db:5432"; sleep 20; exit 3'] }),
     pod(ns.pull!, 'puller', { image: UNPULLABLE_IMAGE }),
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns.config }, data: { present: 'yes' } },
     pod(ns.config!, 'configured', { command: ['sleep', '3600'], env: [{ name: 'MISSING', valueFrom: { configMapKeyRef: { name: 'settings', key: 'missing' } } }] }),
