@@ -102,13 +102,28 @@ function compareTime(a: number | null, b: number | null): number {
  * the tie-breakers make the order the same on every run.
  */
 export function sortTimeline(events: Event[]): Event[] {
-  return [...events].sort(
-    (a, b) =>
-      compareTime(a.firstSeen, b.firstSeen) ||
-      compareTime(a.lastSeen, b.lastSeen) ||
-      compareBytes(a.namespace, b.namespace) ||
-      compareBytes(a.name, b.name),
-  );
+  // Each event's times read once into columns (null as NaN), its namespace and name only on a tie:
+  // a big read's events keep their times and names in columns behind getters (core/keep.ts), and a
+  // comparison reading them anew made two numbers and, on every tie, two name strings each time.
+  const n = events.length;
+  const first = new Float64Array(n);
+  const last = new Float64Array(n);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const ev = events[i] as Event;
+    first[i] = ev.firstSeen ?? Number.NaN;
+    last[i] = ev.lastSeen ?? Number.NaN;
+    order[i] = i;
+  }
+  const time = (at: Float64Array, a: number, b: number): number => compareTime(timeOrNull(at[a] as number), timeOrNull(at[b] as number));
+  order.sort((a, b) => time(first, a, b) || time(last, a, b) || compareBytes((events[a] as Event).namespace, (events[b] as Event).namespace) || compareBytes((events[a] as Event).name, (events[b] as Event).name) || a - b);
+  const sorted = new Array<Event>(n);
+  for (let i = 0; i < n; i += 1) sorted[i] = events[order[i] as number] as Event;
+  return sorted;
+}
+
+function timeOrNull(value: number): number | null {
+  return Number.isNaN(value) ? null : value;
 }
 
 /**

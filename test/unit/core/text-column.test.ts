@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { writeSlots } from '../../support/slot-writes.ts';
 import { TextColumn } from '../../../src/core/text-column.ts';
 
 describe('TextColumn', () => {
@@ -10,13 +11,7 @@ describe('TextColumn', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(5000), text), { maxLength: 300 }), (writes) => {
         const column = new TextColumn();
-        const want = new Map<number, string>();
-        // Slots are given in order (0, 1, 2...), then written over: as a reader keeps newer versions.
-        for (const [at, value] of writes) {
-          const slot = want.size === 0 ? 0 : at % (want.size + 1);
-          column.set(slot, value);
-          want.set(slot, value);
-        }
+        const want = writeSlots(column, writes);
         for (const [slot, value] of want) {
           assert.equal(column.get(slot), value);
           assert.ok(column.equals(slot, value));
