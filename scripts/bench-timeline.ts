@@ -236,9 +236,9 @@ async function main(): Promise<void> {
       process.stderr.write(`writing ${opts.events} events about ${OBJECTS} objects into ${opts.namespaces} namespaces${distinct}...\n`);
       await populate(call, namespaces, opts.events, OBJECTS, opts.allMessages, write);
       const written = elapsed(started);
-      const core = await (api as Api).listAll('/api/v1/events');
+      const core = await (api as Api).listAll('/api/v1/events', (e): string | undefined => e.metadata?.namespace);
       const ours = new Set(namespaces);
-      const mine = core.items.filter((e) => ours.has(e.metadata?.namespace)).length;
+      const mine = core.items.filter((namespace) => namespace !== undefined && ours.has(namespace)).length;
       if (mine !== opts.events) throw new Error(`the server holds ${mine} events in the ${opts.namespaces} namespaces, not ${opts.events}`);
       await checkPluginJson([k, 'evtimeline', '-A', '-o', 'json'], opts.events, namespaces, env);
       const others = core.items.length - mine;
