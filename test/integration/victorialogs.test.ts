@@ -364,11 +364,13 @@ describe('a big answer is paged by time, never truncated', () => {
       const rows = storedRows(endpoint, '*', { start: null, end: null });
       const first = await rows.next();
       assert.equal(first.done, false);
-      // The window after it is under way (asked once the first answer began).
+      // The window after it is under way (asked once the first answer began), its answer unread.
       await waitFor('the second window to be asked for', async () => (proxy.windows() >= 2 ? true : undefined), { everyMs: 10 });
-      assert.ok(proxy.open() >= 2, `${proxy.open()} connections open while reading`);
+      assert.deepEqual(proxy.inFlight(), [1, 2], 'both windows\' answers under way');
       await rows.return(undefined);
-      await waitFor('every connection to the store closed', async () => (proxy.open() === 0 ? true : undefined), { everyMs: 20, timeoutMs: 30_000 });
+      // Keep-alive connections may stay open, idle; no answer may stay under way.
+      await waitFor('both answers dropped by the reader', async () => (proxy.inFlight().length === 0 ? true : undefined), { everyMs: 20, timeoutMs: 30_000 });
+      assert.deepEqual(proxy.dropped(), [1, 2], 'each closed by the reader before its end');
       assert.equal(proxy.windows(), 2, 'no window asked for after the read stopped');
     } finally {
       await proxy.close();
@@ -414,21 +416,24 @@ interface Pass {
 type ProxyHandler = (res: http.ServerResponse, window: number, pass: (o?: Pass) => void) => void;
 
 /**
- * An HTTP proxy in front of a store, counting the window requests and the client connections open.
- * A test stands it where a faulty network or node would be (the store itself is real).
+ * An HTTP proxy in front of a store, counting the window requests, the answers under way and those
+ * the reader closed before their end. A test stands it where a faulty network or node would be (the
+ * store itself is real).
  */
 async function storeProxy(vl: VictoriaLogs, handle: ProxyHandler, onWindow: () => void = () => {}) {
   let windows = 0;
-  const sockets = new Set<import('node:net').Socket>();
+  const underway = new Set<number>();
+  const dropped: number[] = [];
   const server = http.createServer((req, res) => {
     const query = new URL(req.url ?? '/', 'http://proxy').searchParams.get('query') ?? '';
     const window = query.includes('| stats ') ? 0 : ++windows;
     if (window > 0) onWindow();
+    underway.add(window);
+    res.on('close', () => {
+      underway.delete(window);
+      if (!res.writableFinished) dropped.push(window);
+    });
     handle(res, window, (o = {}) => relay(vl.front.url, req, res, o));
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -436,7 +441,8 @@ async function storeProxy(vl: VictoriaLogs, handle: ProxyHandler, onWindow: () =
     url,
     fromUrl: `victorialogs+${url}`,
     windows: () => windows,
-    open: () => sockets.size,
+    inFlight: () => [...underway].sort((a, b) => a - b),
+    dropped: () => [...dropped].sort((a, b) => a - b),
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
