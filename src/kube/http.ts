@@ -3,6 +3,7 @@
 // Date and leave others as strings), so -o json and saved captures hold the exact values.
 import type http from 'node:http';
 import type https from 'node:https';
+import { finished } from 'node:stream';
 import { RuntimeError } from '../errors.ts';
 import { CredentialProblem } from './credential-error.ts';
 import { ClusterError } from './cluster-error.ts';
