@@ -16,7 +16,6 @@ import { withoutManagedFields } from './managed-fields.ts';
 import { listItemReader } from './list-items.ts';
 import { PROTOBUF, statusTextFromProtobuf } from './pod-proto.ts';
 import { GzipAnswer, isGzip } from './gzip-answer.ts';
-import { finished } from 'node:stream';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
