@@ -10,9 +10,7 @@ import { keptVersions } from '../core/keep.ts';
 import type { Keep } from '../core/keep.ts';
 import { eventIdentity } from '../core/identity.ts';
 import { SlotIndex } from './slot-index.ts';
-
-/** Slots per chunk of ranks. */
-const RANK_CHUNK = 4096;
+import { ChunkedList } from '../core/chunked-list.ts';
 
 export class LatestFold {
   private readonly kept;
@@ -23,11 +21,10 @@ export class LatestFold {
   /** with `raw`: the raw object of each kept version, by slot */
   private readonly raws: Json[] | null;
   /**
-   * the rank of each kept version's writer (0..255), by slot: on a tie the higher rank stays. A
-   * byte each in chunks, off V8's heap: an array of 200,000 grew by copies that only a full
-   * collection frees, and chunked it still held 8 bytes a slot (no pointer compression here).
+   * the rank of each kept version's writer, by slot: on a tie the higher rank stays. In chunks
+   * (core/chunked-list.ts): an array of 200,000 grew by copies that only a full collection frees.
    */
-  private readonly ranks: Uint8Array[] = [];
+  private readonly ranks = new ChunkedList<number>();
   /** with `raw`: the context of each kept version, by slot, where one was named */
   private readonly contexts: (string | undefined)[] = [];
 
@@ -65,13 +62,13 @@ export class LatestFold {
     if (newer < 0) return;
     // A tie: the writer that keeps more stays; between copies of one writer, the one that sorts
     // last by what it says, whichever came first (a store answers in no set order: keep.ts tie).
-    const ranked = newer > 0 ? 1 : rank - this.rankOf(at) || this.kept.tie(event, at);
+    const ranked = newer > 0 ? 1 : rank - this.ranks.get(at) || this.kept.tie(event, at);
     if (ranked > 0) this.keep(at, event, raw, rank);
   }
 
   private keep(slot: number, event: Event, raw: Json, rank: number): void {
     this.kept.keep(slot, event);
-    (this.ranks[Math.floor(slot / RANK_CHUNK)] ??= new Uint8Array(RANK_CHUNK))[slot % RANK_CHUNK] = rank;
+    this.ranks.set(slot, rank);
     if (this.raws !== null) {
       this.raws[slot] = raw;
       this.contexts[slot] = event.cluster?.context;
@@ -83,14 +80,10 @@ export class LatestFold {
     return this.kept.events();
   }
 
-  private rankOf(slot: number): number {
-    return (this.ranks[Math.floor(slot / RANK_CHUNK)] as Uint8Array)[slot % RANK_CHUNK] as number;
-  }
-
   /** the ranks of the writers whose versions were kept */
   keptRanks(): Set<number> {
     const ranks = new Set<number>();
-    for (let slot = 0; slot < this.slots; slot += 1) ranks.add(this.rankOf(slot));
+    for (let slot = 0; slot < this.ranks.length; slot += 1) ranks.add(this.ranks.get(slot));
     return ranks;
   }
 
