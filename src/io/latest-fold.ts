@@ -24,8 +24,8 @@ export class LatestFold {
    * (core/chunked-list.ts): an array of 200,000 grew by copies that only a full collection frees.
    */
   private readonly ranks = new ChunkedList<number>();
-  /** with `raw`: the context of each kept version, by slot, where one was named */
-  private readonly contexts: (string | undefined)[] = [];
+  /** with `raw`: the context of each kept version, by slot, where one was named (in chunks, as the ranks) */
+  private readonly contexts = new ChunkedList<string | undefined>();
 
   /**
    * Where the output keeps less than whole events: the versions of a named cluster (a collector's
@@ -102,7 +102,7 @@ export class LatestFold {
     this.ranks.set(slot, rank);
     if (this.raws !== null) {
       this.raws[slot] = raw;
-      this.contexts[slot] = event.cluster?.context;
+      this.contexts.set(slot, event.cluster?.context);
     }
   }
 
@@ -143,7 +143,7 @@ export class LatestFold {
 
   /** with `raw`: the context of each raw object ('' where none was named) */
   rawContexts(): string[] {
-    return (this.raws ?? []).map((_, slot) => this.contexts[slot] ?? '');
+    return (this.raws ?? []).map((_, slot) => this.contexts.get(slot) ?? '');
   }
 }
 
