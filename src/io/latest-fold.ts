@@ -1,7 +1,8 @@
 // The newest version of each event, folded as versions stream in (a store's rows, a collector's
 // lines), kept as `keep` needs them (core/keep.ts): memory follows the events kept, not the
-// versions read. Of two versions the newer wins (core/versions.ts), else the later one, as the
-// record's fold (src/io/record-stream.ts) keeps them; keyed by uid, else by eventIdentity.
+// versions read. Of two versions the newer wins (core/versions.ts), else the one of the writer
+// that keeps more, else the one that sorts last by what it says (never the order they came in:
+// a store's rows come in no set order); keyed by uid, else by eventIdentity.
 import { normaliseEvent } from '../core/event.ts';
 import type { Event, EventCluster } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
@@ -77,7 +78,11 @@ export class LatestFold {
       return;
     }
     const newer = this.kept.compare(event, at);
-    if (newer > 0 || (newer === 0 && rank >= this.ranks.get(at))) this.keep(at, event, raw, rank);
+    if (newer < 0) return;
+    // A tie: the writer that keeps more stays; between copies of one writer, the one that sorts
+    // last by what it says, whichever came first (a store answers in no set order: keep.ts tie).
+    const ranked = newer > 0 ? 1 : rank - this.ranks.get(at) || this.kept.tie(event, at);
+    if (ranked > 0) this.keep(at, event, raw, rank);
   }
 
   private addWhole(event: Event, rank: number, raw: Json, cluster: EventCluster): void {
