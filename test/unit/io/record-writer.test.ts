@@ -213,47 +213,32 @@ describe('the record file on disk', () => {
       });
     }));
 
-  test('a write that fails is thrown by the next write and by the close, and the file holds whole lines only', () =>
-    withDir(async (dir) => {
-      const path = join(dir, 'full.jsonl');
-      const writer = new SessionWriter(await readRecordFile(path), header());
-      await writer.begin();
-      let full = false;
-      const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
-      await withWrites(dir, () => undefined, async () => {
-        await writer.write([obs('ADDED', started)]);
-        await writer.written();
-        full = true;
-        await writer.write([obs('ADDED', weird)]);
-        await assert.rejects(writer.written(), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC' && (e as NodeJS.ErrnoException).path === path);
-        await assert.rejects(writer.write([obs('MODIFIED', version(weird, '2'))]), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC');
-        await assert.rejects(writer.close(), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC');
-      }, () => (full ? enospc : undefined));
-      const record = parseRecordText(await readFile(path, 'utf8'));
-      assert.equal(record?.tornTail, '');
-      assert.deepEqual(record?.observations.map((o) => o.event.metadata), [started.metadata]);
-    }));
-
-  test("a seen line's failed write is thrown as an event line's is: by the next write and by the close", () =>
-    withDir(async (dir) => {
-      const path = join(dir, 'full-seen.jsonl');
-      const writer = new SessionWriter(await readRecordFile(path), header());
-      await writer.begin();
-      let full = false;
-      const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
-      await withWrites(dir, () => undefined, async () => {
-        await writer.write([obs('ADDED', started)]);
-        await writer.written();
-        full = true;
-        // Queued, as an event line is: the failure is the next write's and the close's to throw.
-        await writer.writeSeen(0, { resourceVersion: '1' });
-        await assert.rejects(writer.written(), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC' && (e as NodeJS.ErrnoException).path === path);
-        await assert.rejects(writer.write([obs('MODIFIED', version(started, '2'))]), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC');
-        await assert.rejects(writer.writeSeen(0, { resourceVersion: '2' }), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC');
-        await assert.rejects(writer.close(), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC');
-      }, () => (full ? enospc : undefined));
-      const record = parseRecordText(await readFile(path, 'utf8'));
-      assert.equal(record?.tornTail, '');
-      assert.deepEqual(record?.observations.map((o) => o.event.metadata), [started.metadata]);
-    }));
+  // The seen line is queued as the events are (it goes out in the same writes): its failure is thrown as theirs is.
+  for (const [what, fails] of [
+    ['an event line', (writer: SessionWriter) => writer.write([obs('ADDED', weird)])],
+    ["a list's seen line", (writer: SessionWriter) => writer.writeSeen(atMs, { resourceVersion: '1' })],
+  ] as const) {
+    test(`a write of ${what} that fails is thrown by the next write and by the close, and the file holds whole lines only`, () =>
+      withDir(async (dir) => {
+        const path = join(dir, 'full.jsonl');
+        const writer = new SessionWriter(await readRecordFile(path), header());
+        await writer.begin();
+        let full = false;
+        const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+        const isEnospc = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC';
+        await withWrites(dir, () => undefined, async () => {
+          await writer.write([obs('ADDED', started)]);
+          await writer.written();
+          full = true;
+          await fails(writer);
+          await assert.rejects(writer.written(), (e: unknown) => isEnospc(e) && (e as NodeJS.ErrnoException).path === path);
+          await assert.rejects(writer.write([obs('MODIFIED', version(weird, '2'))]), isEnospc);
+          await assert.rejects(writer.writeSeen(atMs, { resourceVersion: '2' }), isEnospc);
+          await assert.rejects(writer.close(), isEnospc);
+        }, () => (full ? enospc : undefined));
+        const record = parseRecordText(await readFile(path, 'utf8'));
+        assert.equal(record?.tornTail, '');
+        assert.deepEqual(record?.observations.map((o) => o.event.metadata), [started.metadata]);
+      }));
+  }
 });
