@@ -7,6 +7,7 @@
 // through net/http's 2 KB chunking buffer (server.go:341), so a body several times smaller comes in
 // as many times fewer chunks, TLS records and 'data' callbacks, and inflating it costs less than
 // they did (README, Benchmarks).
+import { finished } from 'node:stream';
 
 /** Where the inflated bytes go: the answer's reader (list-items.ts, or the whole-body one). */
 interface Sink {
@@ -24,36 +25,66 @@ export type GzipFailure = { kind: 'too-large' } | { kind: 'broken'; why: string 
 const PIECE_BYTES = 32 * 1024;
 
 /**
- * Collects a gzip body as it arrives and inflates it in one call at its end. One call per page,
- * not a zlib stream: the stream inflates on the thread pool, a round trip per chunk written.
+ * Inflates a gzip body as it arrives, handing each piece on as it comes out. The compressed chunks
+ * (some 2 KB each) are given to zlib 32 KiB at a time: zlib's stream inflates on the thread pool, a
+ * round trip per write, which cost more than the chunks saved when fed one by one (20,000 events:
+ * 431 ms of CPU for the read against 366 plain, 321 batched). Inflating each page in one
+ * gunzipSync at its end cost about the same CPU but held the whole inflated page: 2-4 MiB more peak.
  */
 export class GzipAnswer {
-  private readonly chunks: Buffer[] = [];
+  private readonly zlib = process.getBuiltinModule('node:zlib').createGunzip({ chunkSize: PIECE_BYTES });
+  private readonly done: Promise<Error | null | undefined>;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private inflated = 0;
+  /** what stopped the inflating early: the limit, or what the sink threw (passed on as it is) */
+  private stopped: { failure: GzipFailure } | { thrown: unknown } | undefined;
 
   constructor(
     private readonly sink: Sink,
     /** the most inflated bytes read: past this, `too-large` */
     private readonly maxBytes: number,
-  ) {}
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
+  ) {
+    this.zlib.on('data', (piece: Buffer) => this.pass(piece));
+    this.done = new Promise((resolve) => finished(this.zlib, resolve));
   }
 
-  /** Inflates what came and hands it on; a failure to inflate is returned, what the sink throws is thrown. */
-  end(): GzipFailure | null {
-    let inflated: Buffer;
-    try {
-      inflated = process.getBuiltinModule('node:zlib').gunzipSync(Buffer.concat(this.chunks), { maxOutputLength: this.maxBytes });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE') return { kind: 'too-large' };
-      // zlib's words: "unexpected end of file" (a body that stops mid-stream), "incorrect header check" (not gzip).
-      return { kind: 'broken', why: error instanceof Error ? error.message : String(error) };
+  push(chunk: Buffer): void {
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    if (this.heldBytes >= PIECE_BYTES) this.flush();
+  }
+
+  /** Once the body has ended: inflates what is left; a failure to inflate is returned, what the sink throws is thrown. */
+  async end(): Promise<GzipFailure | null> {
+    this.flush();
+    this.zlib.end();
+    const error = await this.done;
+    if (this.stopped !== undefined) {
+      if ('thrown' in this.stopped) throw this.stopped.thrown;
+      return this.stopped.failure;
     }
-    this.chunks.length = 0;
-    for (let at = 0; at < inflated.length; at += PIECE_BYTES) this.sink.push(inflated.subarray(at, at + PIECE_BYTES));
-    return null;
+    // zlib's words: "unexpected end of file" (a body that stops mid-stream), "incorrect header check" (not gzip).
+    return error ? { kind: 'broken', why: error.message } : null;
+  }
+
+  private flush(): void {
+    if (this.heldBytes === 0 || this.stopped !== undefined) return;
+    this.zlib.write(this.held.length === 1 ? this.held[0] : Buffer.concat(this.held, this.heldBytes));
+    this.held = [];
+    this.heldBytes = 0;
+  }
+
+  private pass(piece: Buffer): void {
+    if (this.stopped !== undefined) return;
+    this.inflated += piece.length;
+    try {
+      if (this.inflated > this.maxBytes) this.stopped = { failure: { kind: 'too-large' } };
+      else this.sink.push(piece);
+    } catch (thrown) {
+      this.stopped = { thrown };
+    }
+    if (this.stopped !== undefined) this.zlib.destroy();
   }
 }
 

@@ -417,7 +417,7 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
       const why = code ?? (error instanceof Error ? error.message : String(error));
       throw new ClusterError({ kind: 'cut-off', server: target.server, method: req.method, path, why });
     }
-    const failure = gzip === null ? null : gzip.end();
+    const failure = gzip === null ? null : await gzip.end();
     if (failure?.kind === 'too-large') throw tooLarge();
     if (failure) throw new ClusterError({ kind: 'not-gzip', method: req.method, path, why: failure.why });
   })();
