@@ -13,7 +13,7 @@
 // line of its answer (a cluster front answers 502 when a storage node is down, cluster.md "High
 // availability"), and an error written into an answer already under way (httpserver.Errorf
 // writes it as a last line and aborts the connection): never a silently partial timeline.
-import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { RuntimeError } from '../errors.ts';
 import { stringOnly } from '../core/json.ts';
@@ -111,17 +111,8 @@ function logResponse(endpoint: StoreEndpoint, url: URL, code: number, status: st
 // for longer than that. Our own agents, loaded on first use, keep the connection across pages.
 const agents = new Map<string, Agent>();
 
-/** A request under way: its answer once the status is 200, and a way to drop it whatever its state. */
-interface Asked {
-  answer: Promise<IncomingMessage>;
-  /** its turn to be read: --request-timeout counts again (an answer waiting unread is idle by design) */
-  reading(): void;
-  /** destroys the request and any answer begun (a read that stopped before this one's turn) */
-  drop(): void;
-}
-
-/** GETs a URL; its answer is the response once its status is 200, a one-line RuntimeError otherwise. */
-function ask(endpoint: StoreEndpoint, url: URL): Asked {
+/** GETs a URL and hands back the response once its status is 200; a one-line RuntimeError otherwise. */
+function get(endpoint: StoreEndpoint, url: URL): Promise<IncomingMessage> {
   const secure = url.protocol === 'https:';
   const transport = process.getBuiltinModule(secure ? 'node:https' : 'node:http');
   let agent = agents.get(url.protocol);
@@ -130,10 +121,8 @@ function ask(endpoint: StoreEndpoint, url: URL): Asked {
     agents.set(url.protocol, agent);
   }
   const started = Date.now();
-  let req: ClientRequest | undefined;
-  let res: IncomingMessage | undefined;
-  const answer = new Promise<IncomingMessage>((resolve, reject) => {
-    req = transport.request(
+  return new Promise((resolve, reject) => {
+    const req = transport.request(
       url,
       {
         method: 'GET',
@@ -143,45 +132,29 @@ function ask(endpoint: StoreEndpoint, url: URL): Asked {
         ...(secure && endpoint.clientCert !== undefined ? endpoint.clientCert : {}),
         ...(endpoint.timeoutMs > 0 ? { timeout: endpoint.timeoutMs } : {}),
       },
-      (response) => {
-        res = response;
-        const code = response.statusCode ?? 0;
-        logResponse(endpoint, url, code, response.statusMessage ?? '', Date.now() - started);
-        if (code === 200) {
-          // Until its turn (reading): the next window's answer waits unread while this one is read.
-          req?.setTimeout(0);
-          return resolve(response);
-        }
+      (res) => {
+        const code = res.statusCode ?? 0;
+        logResponse(endpoint, url, code, res.statusMessage ?? '', Date.now() - started);
+        if (code === 200) return resolve(res);
         const chunks: Buffer[] = [];
         let bytes = 0;
-        response.on('data', (chunk: Buffer) => {
+        res.on('data', (chunk: Buffer) => {
           if (bytes < 4096) chunks.push(chunk);
           bytes += chunk.length;
         });
-        response.on('error', () => {});
-        response.on('close', () => {
+        res.on('error', () => {});
+        res.on('close', () => {
           const first = Buffer.concat(chunks).toString('utf8').split('\n').find((line) => line.trim() !== '') ?? '';
           reject(new RuntimeError(`${where(endpoint)}: HTTP ${code}${first === '' ? '' : `: ${first.trim().slice(0, 300)}`}`));
         });
       },
     );
-    const sent = req;
-    if (endpoint.timeoutMs > 0) sent.on('timeout', () => sent.destroy(new Error(`no answer within ${endpoint.timeoutMs / 1000} s`)));
-    sent.on('error', (error: NodeJS.ErrnoException) =>
+    if (endpoint.timeoutMs > 0) req.on('timeout', () => req.destroy(new Error(`no answer within ${endpoint.timeoutMs / 1000} s`)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
       reject(new RuntimeError(isTlsFailure(error) ? `${where(endpoint)}: TLS: ${tlsFailureText(error, STORE_TLS_FLAGS)}` : `cannot reach ${where(endpoint)}: ${error.code ?? error.message}`)),
     );
-    sent.end();
+    req.end();
   });
-  return {
-    answer,
-    reading: () => {
-      if (endpoint.timeoutMs > 0) req?.setTimeout(endpoint.timeoutMs);
-    },
-    drop: () => {
-      res?.destroy();
-      req?.destroy();
-    },
-  };
 }
 
 /** The text of a response as it arrives; throws when it breaks off before its end. */
@@ -202,9 +175,8 @@ async function* textOf(endpoint: StoreEndpoint, res: IncomingMessage): AsyncGene
  * row at a time through the generators above it cost a promise and a microtask each per level
  * (a third more CPU than a record's 200,000 lines). An error line the server wrote mid-answer throws.
  */
-async function* rowsOf(endpoint: StoreEndpoint, asked: Asked): AsyncGenerator<Json[]> {
-  const res = await asked.answer;
-  asked.reading();
+async function* rowsOf(endpoint: StoreEndpoint, url: URL): AsyncGenerator<Json[]> {
+  const res = await get(endpoint, url);
   const rowOf = (line: string): Json | null => {
     if (line.trim() === '') return null;
     const row = parseRow(line);
@@ -249,7 +221,7 @@ function timeNanos(row: Json): bigint | null {
 /** The selected rows' count and first and last time, from one stats query (`| stats ...`); null when none. */
 async function span(endpoint: StoreEndpoint, query: string, window: { start: bigint | null; end: bigint | null }): Promise<{ rows: number; first: bigint; last: bigint } | null> {
   const stats = `${query} | stats count() as rows, min(_time) as first, max(_time) as last`;
-  for await (const [row] of rowsOf(endpoint, ask(endpoint, queryUrl(endpoint, stats, window, null)))) {
+  for await (const [row] of rowsOf(endpoint, queryUrl(endpoint, stats, window, null))) {
     if (row === undefined) continue;
     const rows = Number(row.rows);
     const first = timeNanos({ _time: row.first });
@@ -281,29 +253,8 @@ export async function* storedRows(endpoint: StoreEndpoint, query: string, window
   const from = selected.first;
   const to = selected.last + 1n;
   const width = (to - from + pages - 1n) / pages;
-  const windowAt = (at: bigint): URL => queryUrl(endpoint, rowsQuery, { start: at, end: at + width < to ? at + width : to }, null);
-  // The next window is asked for while this one's rows are read, one ahead at most: the server
-  // finds its rows while the reader parses these (one after another, each waited for its first
-  // byte with the reader idle, and the server idled while the reader parsed). Its answer waits
-  // unread: Node stops reading the socket once the response's buffer is full (TCP back-pressure
-  // holds the rest in the kernel and the server). Rows still come window by window, in order.
-  let current: Asked | null = ask(endpoint, windowAt(from));
-  let next: Asked | null = null;
-  try {
-    for (let at = from; current !== null; at += width) {
-      // Asked once this one's answer has begun: the server scans this window first, and the -v=6
-      // lines (logged as each answer begins) come in window order.
-      await current.answer;
-      next = at + width < to ? ask(endpoint, windowAt(at + width)) : null;
-      // Its failure is told when its turn comes, after every row before it.
-      next?.answer.catch(() => {});
-      yield* rowsOf(endpoint, current);
-      current = next;
-      next = null;
-    }
-  } finally {
-    // A read stopped early (an error, or the reader done) leaves no request open.
-    current?.drop();
-    next?.drop();
+  for (let at = from; at < to; at += width) {
+    const next = at + width < to ? at + width : to;
+    yield* rowsOf(endpoint, queryUrl(endpoint, rowsQuery, { start: at, end: next }, null));
   }
 }

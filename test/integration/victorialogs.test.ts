@@ -10,12 +10,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ensureVictoriaLogs } from '../harness/build-victorialogs.mjs';
 import { startVictoriaLogs } from '../harness/victorialogs.ts';
-import { storedRows } from '../../src/stores/victorialogs.ts';
 import type { VictoriaLogs } from '../harness/victorialogs.ts';
 import { PLUGIN_BINARY } from '../harness/plugin.ts';
 import { spawnCollecting } from '../harness/spawned.ts';
@@ -293,9 +290,8 @@ describe('--from victorialogs+https:// (the store serving TLS, -tls)', () => {
 });
 
 describe('a big answer is paged by time, never truncated', () => {
-  let vl: VictoriaLogs;
-  before(async () => {
-    vl = await store();
+  test('25,000 events at 5,000 distinct times, five to a millisecond, read in time windows, each once', async () => {
+    const vl = await store();
     const items = Array.from({ length: 25_000 }, (_, i) => {
       const e = event(i, 0);
       // Five events a millisecond: windows begin and end between and at equal times.
@@ -304,9 +300,6 @@ describe('a big answer is paged by time, never truncated', () => {
       return e;
     });
     await exportTo(vl, await listFile('big.json', items), items.length);
-  });
-
-  test('25,000 events at 5,000 distinct times, five to a millisecond, read in time windows, each once', async () => {
     const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name', '-v=6']);
     assert.equal(r.code, 0, r.stderr);
     const names = r.stdout.trim().split('\n');
@@ -322,162 +315,7 @@ describe('a big answer is paged by time, never truncated', () => {
       if (i > 0) assert.equal(start, windows[i - 1]?.end, 'each window starts where the last ended');
     }
   });
-
-  test('the next window is asked for while one is read; the rows come in window order; two reads at once print the same', async () => {
-    // A proxy that ends each window's answer only once the next window is asked for (or after
-    // 3 s): a reader asking for one window after another would wait 3 s at each.
-    const seen: string[] = [];
-    let asked = 0;
-    const proxy = await storeProxy(vl, (res, window, pass) => {
-      if (window > 0) seen.push(`ask ${window}`);
-      pass({ end: (finish) => {
-        if (window === 0) return finish();
-        const since = Date.now();
-        const poll = setInterval(() => {
-          if (asked > window || Date.now() - since > 3000) {
-            clearInterval(poll);
-            seen.push(`end ${window}`);
-            finish();
-          }
-        }, 10);
-      } });
-    }, () => (asked += 1));
-    try {
-      const [direct, proxied] = await Promise.all([plugin(['--from', vl.fromUrl, '-A', '-o', 'json']), plugin(['--from', proxy.fromUrl, '-A', '-o', 'json'])]);
-      assert.equal(proxied.code, 0, proxied.stderr);
-      assert.equal(direct.code, 0, direct.stderr);
-      assert.equal((JSON.parse(proxied.stdout) as Json[]).length, 25_000);
-      assert.ok(proxied.stdout === direct.stdout, 'the same -o json, byte for byte');
-      assert.equal(asked, 3, seen.join(', '));
-      assert.deepEqual(seen.slice(0, 3), ['ask 1', 'ask 2', 'end 1'], 'window 2 asked for before window 1 ends');
-      assert.ok(seen.indexOf('ask 3') < seen.indexOf('end 2'), seen.join(', '));
-      assert.ok(!seen.includes('ask 4'), 'one window ahead at most');
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  test('a read stopped early leaves no request open: the window asked ahead is dropped', async () => {
-    const proxy = await storeProxy(vl, (_res, _window, pass) => pass());
-    try {
-      const endpoint = { base: new URL(proxy.url), query: '*', headers: {}, timeoutMs: 0 };
-      const rows = storedRows(endpoint, '*', { start: null, end: null });
-      const first = await rows.next();
-      assert.equal(first.done, false);
-      // The window after it is under way (asked once the first answer began), its answer unread.
-      await waitFor('the second window to be asked for', async () => (proxy.windows() >= 2 ? true : undefined), { everyMs: 10 });
-      assert.deepEqual(proxy.inFlight(), [1, 2], 'both windows\' answers under way');
-      await rows.return(undefined);
-      // Keep-alive connections may stay open, idle; no answer may stay under way.
-      await waitFor('both answers dropped by the reader', async () => (proxy.inFlight().length === 0 ? true : undefined), { everyMs: 20, timeoutMs: 30_000 });
-      assert.deepEqual(proxy.dropped(), [1, 2], 'each closed by the reader before its end');
-      assert.equal(proxy.windows(), 2, 'no window asked for after the read stopped');
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  for (const [fault, serve, line] of [
-    ['broken off midway', (res: http.ServerResponse) => res.destroy(), /^error: victorialogs\+http:\/\/127\.0\.0\.1:\d+: the answer broke off before its end/],
-    ['answered 502', null, /^error: victorialogs\+http:\/\/127\.0\.0\.1:\d+: HTTP 502: storage node down\n$/],
-  ] as const) {
-    test(`the window asked ahead ${fault}: exit 1, one line, nothing on stdout`, async () => {
-      const proxy = await storeProxy(vl, (res, window, pass) => {
-        if (window !== 2) return pass();
-        if (serve === null) {
-          res.writeHead(502, { 'content-type': 'text/plain' });
-          res.end('storage node down\n');
-          return;
-        }
-        // Some of its rows, then the connection dropped.
-        pass({ cut: 64 * 1024, onCut: () => serve(res) });
-      });
-      try {
-        const r = await plugin(['--from', proxy.fromUrl, '-A', '-o', 'json']);
-        assert.equal(r.code, 1, r.stderr);
-        assert.equal(r.stdout, '', 'nothing partial on stdout');
-        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-        assert.match(r.stderr, line);
-      } finally {
-        await proxy.close();
-      }
-    });
-  }
 });
-
-/** How the proxy passes a request on: `end` decides when the answer ends; `cut`: after this many bytes, `onCut` instead of the rest. */
-interface Pass {
-  end?: (finish: () => void) => void;
-  cut?: number;
-  onCut?: () => void;
-}
-
-/** `window`: the request's number (1, 2, ... in the order asked; 0: the stats request); `pass`: on to the store. */
-type ProxyHandler = (res: http.ServerResponse, window: number, pass: (o?: Pass) => void) => void;
-
-/**
- * An HTTP proxy in front of a store, counting the window requests, the answers under way and those
- * the reader closed before their end. A test stands it where a faulty network or node would be (the
- * store itself is real).
- */
-async function storeProxy(vl: VictoriaLogs, handle: ProxyHandler, onWindow: () => void = () => {}) {
-  let windows = 0;
-  const underway = new Set<number>();
-  const dropped: number[] = [];
-  const server = http.createServer((req, res) => {
-    const query = new URL(req.url ?? '/', 'http://proxy').searchParams.get('query') ?? '';
-    const window = query.includes('| stats ') ? 0 : ++windows;
-    if (window > 0) onWindow();
-    underway.add(window);
-    res.on('close', () => {
-      underway.delete(window);
-      if (!res.writableFinished) dropped.push(window);
-    });
-    handle(res, window, (o = {}) => relay(vl.front.url, req, res, o));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    fromUrl: `victorialogs+${url}`,
-    windows: () => windows,
-    inFlight: () => [...underway].sort((a, b) => a - b),
-    dropped: () => [...dropped].sort((a, b) => a - b),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-/** Passes a request on to the store at `base` and its answer back, as `o` says. */
-function relay(base: string, req: http.IncomingMessage, res: http.ServerResponse, o: Pass): void {
-  const upstream = http.request(`${base}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    res.flushHeaders();
-    let bytes = 0;
-    let cut = false;
-    answer.on('data', (chunk: Buffer) => {
-      if (cut) return;
-      if (o.cut !== undefined && bytes + chunk.length > o.cut) {
-        cut = true;
-        answer.destroy();
-        o.onCut?.();
-        return;
-      }
-      bytes += chunk.length;
-      if (!res.write(chunk)) {
-        answer.pause();
-        res.once('drain', () => answer.resume());
-      }
-    });
-    answer.on('end', () => (o.end ?? ((finish) => finish()))(() => res.end()));
-    answer.on('error', () => res.destroy());
-  });
-  upstream.on('error', () => res.destroy());
-  res.on('close', () => upstream.destroy());
-  req.pipe(upstream);
-}
 
 describe('a VictoriaLogs cluster: two storage nodes behind one front', () => {
   let vl: VictoriaLogs;
