@@ -153,8 +153,14 @@ export function subjectsIn(ns: string, perNamespace: number, deploymentUid: stri
   return subjects;
 }
 
-/** Creates the namespaces, a Deployment in each, and N events about `objects` objects spread over them. */
-export async function populate(call: Call, namespaces: string[], n: number, objects: number, messages: Messages = 'repeated'): Promise<{ subjects: number }> {
+/** Writes planned events: by default one POST each, WRITE_CONCURRENCY at a time (scripts/bench-etcd.ts is faster). */
+export type WriteEvents = (planned: Planned[]) => Promise<unknown>;
+
+/**
+ * Creates the namespaces, a Deployment in each, and N events about `objects` objects spread over
+ * them, written by `write` (POSTs unless given).
+ */
+export async function populate(call: Call, namespaces: string[], n: number, objects: number, messages: Messages = 'repeated', write?: WriteEvents): Promise<{ subjects: number }> {
   const perNamespace = Math.max(1, Math.round(objects / namespaces.length));
   const subjects: Subject[] = [];
   const labels = { app: 'web' };
@@ -172,7 +178,9 @@ export async function populate(call: Call, namespaces: string[], n: number, obje
     subjects.push(...subjectsIn(ns, perNamespace, deployment.metadata.uid, namespaces.indexOf(ns) * 10_000));
   });
   subjects.sort((a, b) => (a.namespace + a.name < b.namespace + b.name ? -1 : 1));
-  await eachLimited(planEvents(n, subjects, Date.now(), messages), WRITE_CONCURRENCY, async (p) => {
+  const planned = planEvents(n, subjects, Date.now(), messages);
+  if (write) await write(planned);
+  else await eachLimited(planned, WRITE_CONCURRENCY, async (p) => {
     await call('POST', p.path, p.body);
   });
   return { subjects: subjects.length };

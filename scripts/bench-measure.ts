@@ -45,6 +45,8 @@ export function median(values: number[]): number {
 
 export interface Result extends Measured {
   name: string;
+  /** with interleave's `server`: the median of what it read grew by over each run (a server's CPU seconds) */
+  serverSeconds?: number;
   /** the fastest and slowest of the runs' wall times: the spread around the median */
   wallRange: [number, number];
   /** each run, in round order (run k of every subject is of the same round) */
@@ -66,20 +68,25 @@ export function evictFromPageCache(paths: string[]): void {
 
 /**
  * Runs every subject once to warm caches, then `runs` rounds in a rotating order (no command always
- * follows the same other one), and returns each subject's medians.
+ * follows the same other one), and returns each subject's medians. `server`: read before and after
+ * each run (a server's CPU seconds, processCpuSeconds): its growth is the server's share of the run.
  */
-export async function interleave(helper: string, subjects: Subject[], runs: number, env: NodeJS.ProcessEnv): Promise<Result[]> {
+export async function interleave(helper: string, subjects: Subject[], runs: number, env: NodeJS.ProcessEnv, server?: () => number): Promise<Result[]> {
   const samples = subjects.map(() => [] as Measured[]);
+  const served = subjects.map(() => [] as number[]);
   for (const s of subjects) await measure(helper, s, env);
   for (let run = 0; run < runs; run += 1) {
     for (let j = 0; j < subjects.length; j += 1) {
       const k = (j + run) % subjects.length;
+      const at = server?.() ?? 0;
       samples[k]?.push(await measure(helper, subjects[k] as Subject, env));
+      if (server !== undefined) served[k]?.push(server() - at);
     }
   }
   return subjects.map((s, k) => {
     const mine = samples[k] as Measured[];
     return {
+      ...(server === undefined ? {} : { serverSeconds: median(served[k] as number[]) }),
       name: s.name,
       wallSeconds: median(mine.map((m) => m.wallSeconds)),
       cpuSeconds: median(mine.map((m) => m.cpuSeconds)),

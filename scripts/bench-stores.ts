@@ -2,8 +2,8 @@
 // VictoriaLogs (test/harness/victorialogs.ts, built from the Go module proxy), beside `--from` the
 // record itself and the same record piped into `--from -`, each as JSON and as the table; and
 // `--from` collectors' files of a smaller and a bigger record's versions, read as streams.
-// Prints median wall, CPU and peak RSS (scripts/maxrss.go) and events per CPU second; a benchmark,
-// not a test. The executable is dropped from the page cache before the runs (evictFromPageCache:
+// Prints median wall, CPU and peak RSS (scripts/maxrss.go) and events per CPU second, and for the
+// VictoriaLogs reads the server's own CPU over each run (/proc/PID/stat); a benchmark, not a test. The executable is dropped from the page cache before the runs (evictFromPageCache:
 // a freshly built one, wholly cached, adds about 17 MiB to every peak).
 //
 //   npm run bench:stores [-- --events 200000 --collector-events 20000 --big-collector-events 180000 --runs 3 --baseline PATH --only REGEX]
@@ -16,7 +16,7 @@
 // records a line, as the file exporter writes what it receives (src/otlp/encode.ts, the official
 // serializer): the same shape `--from` reads from a real collector in test/integration/otlp.test.ts.
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ensureMaxRssHelper } from './maxrss.mjs';
 import { writeRecord } from './bench-events.ts';
-import { elapsed, evictFromPageCache, interleave, markdownTable, type Subject } from './bench-measure.ts';
+import { elapsed, evictFromPageCache, interleave, markdownTable, processCpuSeconds, type Subject } from './bench-measure.ts';
 import { startVictoriaLogs } from '../test/harness/victorialogs.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
 import { encodeLogs } from '../src/otlp/encode.ts';
@@ -105,12 +105,15 @@ async function main(): Promise<void> {
     const subjects = baseline === undefined ? mine : mine.flatMap((s) => [s, { name: `${s.name} (baseline)`, command: s.command.map((part) => (part === PLUGIN_BINARY ? baseline : part)) }]);
     evictFromPageCache([PLUGIN_BINARY, ...(baseline === undefined ? [] : [baseline])]);
     const loadBefore = loadavg()[0]?.toFixed(1);
-    const results = await interleave(helper, subjects, runs, env);
+    // VictoriaLogs' own CPU around each run: the store's scanning shares the machine's cores with the reader.
+    const serverCpu = () => processCpuSeconds(readFileSync(`/proc/${vl.front.pid}/stat`, 'utf8'));
+    const results = await interleave(helper, subjects, runs, env, serverCpu);
     console.log(`VictoriaLogs ${vl.front.url} (v1.52.2, single node); ${runs} interleaved runs after a warm-up; medians; load average ${loadBefore} at the start, ${loadavg()[0]?.toFixed(1)} at the end`);
     console.log(markdownTable(results, subjects[0]?.name as string));
     for (const r of results) {
       const events = r.name.includes(`${n} events`) ? n : r.name.includes(`${bigVersions} versions`) ? big : m;
-      console.log(`- \`${r.name}\`: ${Math.round(events / r.cpuSeconds)} events per CPU second, ${Math.round(events / r.wallSeconds)} per wall second`);
+      const store = r.name.includes('victorialogs') ? `; VictoriaLogs' CPU ${r.serverSeconds?.toFixed(2)} s, ${Math.round(events / (r.cpuSeconds + (r.serverSeconds ?? 0)))} events per CPU second of both` : '';
+      console.log(`- \`${r.name}\`: ${Math.round(events / r.cpuSeconds)} events per CPU second, ${Math.round(events / r.wallSeconds)} per wall second${store}`);
     }
   } finally {
     await vl.close();

@@ -2,7 +2,8 @@
 // parts, each printed as a table of medians (wall time, user+sys CPU, peak RSS) with ratios:
 //
 // 1. One namespace holding N events (--events, default 20,000) about 400 objects, written to a
-//    private control plane (test/harness) by parallel, bounded POSTs: every read output of the
+//    private control plane (test/harness) (by default straight into its etcd in the API server's own
+//    bytes, scripts/bench-etcd.ts; `--write api`: parallel, bounded POSTs): every read output of the
 //    plugin (table, wide, json, yaml, stable, incident, type-audit) interleaved with `kubectl events -n NS`
 //    and `kubectl get events -n NS -o json`; ratios are to `kubectl events`.
 // 1b. The same in another namespace with every message distinct (as real messages are: pod
@@ -19,7 +20,7 @@
 // the plugin's -o json does not return the N events written.
 //
 //   node --import tsx scripts/bench-timeline.ts [--events 20000] [--namespaces 50] [--record 200000]
-//       [--runs 5] [--parts ns,distinct,all,record] [--all-messages repeated|distinct]
+//       [--runs 5] [--parts ns,distinct,all,record] [--all-messages repeated|distinct] [--write etcd|api]
 //       [--kubectl PATH] [--plugin PATH] [--baseline PATH]
 //
 // --plugin measures another build instead of dist/kubectl-evtimeline; --baseline adds a second
@@ -35,7 +36,8 @@ import { join, resolve } from 'node:path';
 import { ensureMaxRssHelper } from './maxrss.mjs';
 import { PAGE_SIZE, capture, type Api } from './bench-api.ts';
 import { Workspace, readFlags } from './bench-session.ts';
-import { WRITE_CONCURRENCY, populate, writeRecord, type Messages } from './bench-events.ts';
+import { WRITE_CONCURRENCY, populate, writeRecord, type Messages, type WriteEvents } from './bench-events.ts';
+import { etcdWriter } from './bench-etcd.ts';
 import { elapsed, evictFromPageCache, interleave, markdownTable, onPath, type Result, type Subject } from './bench-measure.ts';
 import { uniqueNamespaceName } from '../test/harness/namespace.ts';
 import { PLUGIN_BINARY } from '../test/harness/plugin.ts';
@@ -53,19 +55,22 @@ interface Options {
   parts: Part[];
   /** the messages of part 2 (-A) */
   allMessages: Messages;
+  /** how the events reach the server: etcdevents (fast) or one POST each */
+  write: 'etcd' | 'api';
   kubectl: string;
   plugin: string;
   baseline?: string;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Partial<Options> & { events: number; namespaces: number; record: number; runs: number; parts: Part[]; allMessages: Messages } = {
+  const opts: Partial<Options> & { events: number; namespaces: number; record: number; runs: number; parts: Part[]; allMessages: Messages; write: 'etcd' | 'api' } = {
     events: 20_000,
     namespaces: 50,
     record: 200_000,
     runs: 5,
     parts: [...PARTS],
     allMessages: 'repeated',
+    write: 'etcd',
   };
   readFlags(argv, 'bench-timeline', (flag, value, whole) => {
     if (flag === '--events') opts.events = whole(10);
@@ -80,6 +85,10 @@ function parseArgs(argv: string[]): Options {
       const m = value();
       if (m !== 'repeated' && m !== 'distinct') throw new Error(`--all-messages: ${m} is not repeated or distinct`);
       opts.allMessages = m;
+    } else if (flag === '--write') {
+      const w = value();
+      if (w !== 'etcd' && w !== 'api') throw new Error(`--write: ${w} is not etcd or api`);
+      opts.write = w;
     } else if (flag === '--kubectl') opts.kubectl = resolve(value());
     else if (flag === '--plugin') opts.plugin = resolve(value());
     else if (flag === '--baseline') opts.baseline = resolve(value());
@@ -173,7 +182,18 @@ async function main(): Promise<void> {
     console.log(`kubectl: ${(await capture([k, 'version', '--client'], env)).trim().split('\n')[0]} (${k})`);
     console.log(`runs:    ${opts.runs} interleaved per command, after one warm-up run each; medians`);
 
-    const api = opts.parts.some((p) => p !== 'record') ? (await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager')).api : undefined;
+    const plane = opts.parts.some((p) => p !== 'record') ? await ws.startControlPlane('etcd, kube-apiserver, kube-scheduler, kube-controller-manager') : undefined;
+    const api = plane?.api;
+    // How the events were written, for each part's heading.
+    let how = `${WRITE_CONCURRENCY} parallel POSTs`;
+    let write: WriteEvents | undefined;
+    if (plane && opts.write === 'etcd') {
+      const toEtcd = await etcdWriter(plane.cp);
+      write = async (planned) => {
+        const w = await toEtcd(planned);
+        how = `etcdevents: ${w.posted} through the API server (one per shape), ${w.direct} into etcd in ${w.seconds.toFixed(1)} s, ${w.checked} checked against its dry-run create`;
+      };
+    }
     evictFromPageCache([k, opts.plugin, ...(opts.baseline ? [opts.baseline] : [])]);
     const call = (method: string, path: string, body?: unknown): Promise<any> => (api as Api).call(method, path, body);
 
@@ -182,7 +202,7 @@ async function main(): Promise<void> {
       const ns = uniqueNamespaceName(messages === 'distinct' ? 'bench-distinct' : 'bench-timeline');
       let started = performance.now();
       process.stderr.write(`writing ${opts.events} events about ${OBJECTS} objects into namespace ${ns}${messages === 'distinct' ? ', every message distinct' : ''}...\n`);
-      await populate(call, [ns], opts.events, OBJECTS, messages);
+      await populate(call, [ns], opts.events, OBJECTS, messages, write);
       const written = elapsed(started);
       const core = await (api as Api).listAll(`/api/v1/namespaces/${ns}/events`);
       if (core.items.length !== opts.events) throw new Error(`the server holds ${core.items.length} events in ${ns}, not ${opts.events}`);
@@ -192,7 +212,7 @@ async function main(): Promise<void> {
       }
       await checkPluginJson([k, 'evtimeline', '-n', ns, '-o', 'json'], opts.events, [ns], env);
       const shape = messages === 'distinct' ? ', every message distinct' : '';
-      console.log(`\n## ${opts.events} events in one namespace (${OBJECTS} objects${shape}; ${core.pages} pages of ${PAGE_SIZE}; written in ${written} by ${WRITE_CONCURRENCY} parallel POSTs)\n`);
+      console.log(`\n## ${opts.events} events in one namespace (${OBJECTS} objects${shape}; ${core.pages} pages of ${PAGE_SIZE}; written in ${written} by ${how})\n`);
       started = performance.now();
       const subjects = [
         ...pluginSubjects(k, ['-n', ns], plugins),
@@ -214,16 +234,16 @@ async function main(): Promise<void> {
       let started = performance.now();
       const distinct = opts.allMessages === 'distinct' ? ', every message distinct' : '';
       process.stderr.write(`writing ${opts.events} events about ${OBJECTS} objects into ${opts.namespaces} namespaces${distinct}...\n`);
-      await populate(call, namespaces, opts.events, OBJECTS, opts.allMessages);
+      await populate(call, namespaces, opts.events, OBJECTS, opts.allMessages, write);
       const written = elapsed(started);
-      const core = await (api as Api).listAll('/api/v1/events');
+      const core = await (api as Api).listAll('/api/v1/events', (e): string | undefined => e.metadata?.namespace);
       const ours = new Set(namespaces);
-      const mine = core.items.filter((e) => ours.has(e.metadata?.namespace)).length;
+      const mine = core.items.filter((namespace) => namespace !== undefined && ours.has(namespace)).length;
       if (mine !== opts.events) throw new Error(`the server holds ${mine} events in the ${opts.namespaces} namespaces, not ${opts.events}`);
       await checkPluginJson([k, 'evtimeline', '-A', '-o', 'json'], opts.events, namespaces, env);
       const others = core.items.length - mine;
       const besides = others === 0 ? '' : `, and ${others} the cluster recorded itself`;
-      console.log(`\n## ${opts.events} events in ${opts.namespaces} namespaces, -A (${OBJECTS} objects${distinct}${besides}; ${core.pages} pages of ${PAGE_SIZE}; written in ${written})\n`);
+      console.log(`\n## ${opts.events} events in ${opts.namespaces} namespaces, -A (${OBJECTS} objects${distinct}${besides}; ${core.pages} pages of ${PAGE_SIZE}; written in ${written} by ${how})\n`);
       started = performance.now();
       const subjects = [
         ...pluginSubjects(k, ['-A'], plugins),

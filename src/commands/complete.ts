@@ -43,7 +43,7 @@ interface Parsed {
 }
 
 /** kubectl's connection flags, which completion's lookups honour as the command itself will. */
-const CONNECTION_FLAGS = new Set(['--server', '--token', '--user', '--cluster', '--certificate-authority', '--client-certificate', '--client-key', '--insecure-skip-tls-verify', '--tls-server-name', '--as', '--as-group', '--as-uid']);
+const CONNECTION_FLAGS = new Set(['--server', '--token', '--user', '--cluster', '--certificate-authority', '--client-certificate', '--client-key', '--insecure-skip-tls-verify', '--tls-server-name', '--disable-compression', '--as', '--as-group', '--as-uid']);
 
 /** commander's option key for a long flag: `--as-group` -> `asGroup`. */
 function optionKey(long: string): string {

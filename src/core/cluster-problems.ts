@@ -41,6 +41,8 @@ export type ClusterProblem =
   | { kind: 'cut-off'; server: string; method: string; path: string; why: string }
   | { kind: 'not-json'; path: string }
   | { kind: 'answer-too-large'; method: string; path: string; mib: number }
+  /** `why`: zlib's words */
+  | { kind: 'not-gzip'; method: string; path: string; why: string }
   | { kind: 'not-a-list'; path: string; noun: string }
   /** `what`: the kind and namespace/name the answer carried */
   | { kind: 'another-event'; namespace: string; name: string; what: string }

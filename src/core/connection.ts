@@ -12,6 +12,8 @@ export interface ConnectionOverrides {
   clientKey?: string;
   insecureSkipTlsVerify?: boolean;
   tlsServerName?: string;
+  /** --disable-compression: answers not asked for gzip */
+  disableCompression?: boolean;
   as?: string;
   asGroups?: string[];
   asUid?: string;

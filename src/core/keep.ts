@@ -13,6 +13,7 @@ import { eventCompactor } from './compact.ts';
 import type { Event, ObjectRef } from './event.ts';
 import { stableLineEvent } from './stable-table.ts';
 import { compareVersions } from './versions.ts';
+import { compareBytes, compareContent } from './timeline.ts';
 import { TextColumn } from './text-column.ts';
 import { UidColumn } from './uid-column.ts';
 
@@ -22,6 +23,11 @@ export type Keep = 'all' | 'table' | 'stable';
 export interface KeptVersions {
   /** positive when `event` is newer than the version kept in `slot` (core/versions.ts), 0 when they cannot be told apart */
   compare(event: Event, slot: number): number;
+  /**
+   * Where `compare` is 0: positive when `event` sorts after the kept version by what is kept of it
+   * (core/timeline.ts compareContent), so that which copy stays never depends on which came first.
+   */
+  tie(event: Event, slot: number): number;
   /** keeps `event` in `slot`: a new slot is the next number */
   keep(slot: number, event: Event): void;
   /** what was kept, as `keep` promises */
@@ -42,6 +48,7 @@ function wholeEvents(): KeptVersions {
   const compact = eventCompactor();
   return {
     compare: (event, slot) => compareVersions(event, events.get(slot)),
+    tie: (event, slot) => compareContent(event, events.get(slot)),
     keep: (slot, event) => (slot < events.length ? overwrite(events.get(slot), compact(event)) : events.set(slot, compact(event))),
     events: () => events.toArray(),
     uidIs: (slot, uid) => events.get(slot).uid === uid,
@@ -173,6 +180,7 @@ function columnEvents(): KeptVersions {
   };
   return {
     compare: (event, slot) => compareVersions(event, events.get(slot)),
+    tie: (event, slot) => compareContent(event, events.get(slot)),
     keep,
     // Typed as Event: every field is there to read, through the getters for the shared and the numbers.
     events: () => events.toArray() as unknown as Event[],
@@ -219,6 +227,20 @@ function stableTriples(): KeptVersions {
   return {
     compare: (event, slot) =>
       compareVersions(event, { resourceVersion: resourceVersions[slot] as string, lastSeen: time(columns[3 * slot + LAST] as number), count: columns[3 * slot + COUNT] as number }),
+    // What a line and its span say, and the resourceVersion later versions are compared with.
+    tie: (event, slot) => {
+      const kept = of[slot] as Triple;
+      const first = time(columns[3 * slot + FIRST] as number);
+      return (
+        compareBytes(event.type, kept.type) ||
+        compareBytes(event.reason, kept.reason) ||
+        compareBytes(event.object.apiVersion, kept.object.apiVersion) ||
+        compareBytes(event.object.kind, kept.object.kind) ||
+        compareBytes(event.object.name, kept.object.name) ||
+        (event.firstSeen ?? -Infinity) - (first ?? -Infinity) ||
+        compareBytes(event.resourceVersion, resourceVersions[slot] as string)
+      );
+    },
     keep: (slot, event) => {
       if (3 * slot + 3 > columns.length) {
         const grown = new Float64Array(columns.length * 2);

@@ -79,8 +79,8 @@ export function nameTemplate(name: string): string {
 
 /** A message's and a name's template, each text templated once and each distinct template held once. */
 export interface Templates {
-  name(name: string): string;
-  message(message: string): string;
+  name: (name: string) => string;
+  message: (message: string) => string;
 }
 
 /**
@@ -104,5 +104,5 @@ export function templatesOnce(make: Templates = { name: nameTemplate, message: m
       return t;
     };
   };
-  return { name: once((text) => make.name(text)), message: once((text) => make.message(text)) };
+  return { name: once(make.name), message: once(make.message) };
 }

@@ -97,7 +97,44 @@ function compareTime(a: number | null, b: number | null): number {
 }
 
 /**
- * Oldest first by firstSeen, then lastSeen, then namespace and name; events with no time first.
+ * Two events by everything they say, the times last: a total order on what any output prints of
+ * an event, for the ties that arrival order decided before. A store answers its rows in no set
+ * order (VictoriaLogs' query workers each write the blocks they scan: app/vlselect/logsql/logsql.go
+ * ProcessQueryRequest, v1.52.2), so "the first seen" differs between two reads of the same rows:
+ * an Event name reused after deletion (same name and times, another uid), or two copies of one
+ * version that compareVersions cannot tell apart yet say different things.
+ */
+export function compareContent(a: Event, b: Event): number {
+  return (
+    compareBytes(a.uid, b.uid) ||
+    compareBytes(a.resourceVersion, b.resourceVersion) ||
+    compareBytes(a.message, b.message) ||
+    compareBytes(a.reason, b.reason) ||
+    compareBytes(a.type, b.type) ||
+    compareBytes(a.action, b.action) ||
+    compareBytes(a.reporter, b.reporter) ||
+    compareBytes(a.instance, b.instance) ||
+    compareRefs(a.object, b.object) ||
+    a.count - b.count ||
+    Number(a.seriesStyle) - Number(b.seriesStyle) ||
+    compareBytes(a.namespace, b.namespace) ||
+    compareBytes(a.name, b.name) ||
+    compareTime(a.firstSeen, b.firstSeen) ||
+    compareTime(a.lastSeen, b.lastSeen) ||
+    compareBytes(a.cluster?.context ?? '', b.cluster?.context ?? '') ||
+    compareBytes(a.cluster?.server ?? '', b.cluster?.server ?? '')
+  );
+}
+
+function compareRefs(a: ObjectRef, b: ObjectRef): number {
+  if (a === b) return 0;
+  return compareBytes(a.kind, b.kind) || compareBytes(a.name, b.name) || compareBytes(a.uid, b.uid) || compareBytes(a.apiVersion, b.apiVersion) || compareBytes(a.namespace, b.namespace) || compareBytes(a.fieldPath, b.fieldPath);
+}
+
+/**
+ * Oldest first by firstSeen, then lastSeen, then namespace and name; events with no time first;
+ * then by what they say (compareContent), so the order never depends on the order they were read
+ * (but for events with no time at all, which keep theirs).
  * kubectl events sorts by last time only and unstably; a timeline reads by when things began, and
  * the tie-breakers make the order the same on every run.
  */
@@ -116,7 +153,11 @@ export function sortTimeline(events: Event[]): Event[] {
     order[i] = i;
   }
   const time = (at: Float64Array, a: number, b: number): number => compareTime(timeOrNull(at[a] as number), timeOrNull(at[b] as number));
-  order.sort((a, b) => time(first, a, b) || time(last, a, b) || compareBytes((events[a] as Event).namespace, (events[b] as Event).namespace) || compareBytes((events[a] as Event).name, (events[b] as Event).name) || a - b);
+  // Events with no time at all keep their order: a stable table's lines (no times, names or uids)
+  // are in the order it was written, the only order its story has (incident.ts).
+  const timeless = (i: number): boolean => Number.isNaN(first[i] as number) && Number.isNaN(last[i] as number);
+  const content = (a: number, b: number): number => (timeless(a) && timeless(b) ? 0 : compareContent(events[a] as Event, events[b] as Event));
+  order.sort((a, b) => time(first, a, b) || time(last, a, b) || compareBytes((events[a] as Event).namespace, (events[b] as Event).namespace) || compareBytes((events[a] as Event).name, (events[b] as Event).name) || content(a, b) || a - b);
   const sorted = new Array<Event>(n);
   for (let i = 0; i < n; i += 1) sorted[i] = events[order[i] as number] as Event;
   return sorted;

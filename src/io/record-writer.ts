@@ -307,10 +307,13 @@ export class SessionWriter {
     });
   }
 
-  /** The version this session has seen everything up to: written after the observations it covers, so a kill before leaves the older one. */
+  /**
+   * The version this session has seen everything up to: queued after the observations it covers, as
+   * they are (so a kill before its write leaves the older one), and its failure thrown as theirs is.
+   */
   async writeSeen(observedAt: number, seen: Seen): Promise<void> {
     await this.begin();
-    await this.serially(() => (this.appender as RecordAppender).append(formatSeenLine(observedAt, seen)));
+    await this.serially(() => (this.appender as RecordAppender).push(formatSeenLine(observedAt, seen)));
   }
 
   /** Object lines, written between the observations (the owner lookups run beside them), never inside one. */

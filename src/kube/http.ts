@@ -3,6 +3,7 @@
 // Date and leave others as strings), so -o json and saved captures hold the exact values.
 import type http from 'node:http';
 import type https from 'node:https';
+import { finished } from 'node:stream';
 import { RuntimeError } from '../errors.ts';
 import { CredentialProblem } from './credential-error.ts';
 import { ClusterError } from './cluster-error.ts';
@@ -14,6 +15,7 @@ import { errnoText, pathErrorText } from '../io/errno.ts';
 import { withoutManagedFields } from './managed-fields.ts';
 import { listItemReader } from './list-items.ts';
 import { PROTOBUF, statusTextFromProtobuf } from './pod-proto.ts';
+import { GzipAnswer, isGzip } from './gzip-answer.ts';
 
 /** Items per LIST page, as kubectl asks (its --chunk-size defaults to 500): a long list arrives in several round trips. */
 export const PAGE_SIZE = 500;
@@ -26,6 +28,8 @@ interface ApiRequest {
   contentType?: string;
   /** the Accept header; plain JSON unless asked otherwise */
   accept?: string;
+  /** asks for a gzip answer (gzip-answer.ts); only apiRequest reads one, a watch or a log is never compressed */
+  gzip?: boolean;
   /** 0 means no limit (kubectl's --request-timeout=0) */
   timeoutMs?: number;
   /** the answer's managedFields are cut before parsing (managed-fields.ts): for a caller that never reads them */
@@ -262,6 +266,7 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   const accept = req.accept ?? (req.protobuf ? `${PROTOBUF}, application/json` : 'application/json');
   const headers: Record<string, string> = { ...(base.headers as Record<string, string>), Accept: accept };
+  if (req.gzip) headers['Accept-Encoding'] = 'gzip';
   if (body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
   // Loaded on the first request, not at start-up: https brings TLS and OpenSSL (about 20 ms and
   // 8 MiB), which --version, --help and --from never need.
@@ -282,7 +287,7 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       const retryAfter = response.headers['retry-after'];
       response.on('end', () => {
         // An error answered to a request that accepts Protobuf is a Status in Protobuf: read as the JSON one would be.
-        const body = Buffer.concat(chunks);
+        const body = inflatedStatus(Buffer.concat(chunks), response.headers['content-encoding']);
         const inProtobuf = (response.headers['content-type'] ?? '').startsWith(PROTOBUF);
         const text = (inProtobuf ? statusTextFromProtobuf(body) : null) ?? body.toString('utf8');
         reject(statusError(code, text, url, typeof retryAfter === 'string' ? retryAfter : undefined));
@@ -298,6 +303,16 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
     request.on('error', (error: NodeJS.ErrnoException) => reject(networkError(error, target)));
     request.end(body);
   });
+}
+
+/** An error's body as sent, inflated if it came compressed (a Status longer than 128 KiB would), else as it is. */
+function inflatedStatus(body: Buffer, contentEncoding: string | undefined): Buffer {
+  if (!isGzip(contentEncoding)) return body;
+  try {
+    return process.getBuiltinModule('node:zlib').gunzipSync(body, { maxOutputLength: MAX_RESPONSE_BYTES });
+  } catch {
+    return body;
+  }
 }
 
 /** client-go's rest.Request: up to 10 more tries of an answer that asks for one (maxRetries). */
@@ -358,11 +373,15 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
   const body = req.eachItem === undefined ? { push: (chunk: Buffer) => void chunks.push(chunk), end: whole } : listItemReader({ parse, each: req.eachItem, notJson, odd });
   let timer: NodeJS.Timeout | undefined;
   const exchange = (async () => {
-    const response = await openStream(target, req);
+    const response = await openStream(target, { ...req, gzip: target.disableCompression !== true });
     contentType = response.headers['content-type'] ?? '';
     if (req.timeoutMs) {
       timer = setTimeout(() => response.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })), req.timeoutMs);
     }
+    const path = req.path.split('?')[0] ?? '';
+    const tooLarge = () => new ClusterError({ kind: 'answer-too-large', method: req.method, path, mib: MAX_RESPONSE_BYTES / 1024 / 1024 });
+    const gzip = isGzip(response.headers['content-encoding']) ? new GzipAnswer(body, MAX_RESPONSE_BYTES) : null;
+    const sink = gzip ?? body;
     let size = 0;
     /** what ended the read early: an answer too large, or what reading an item threw (the caller's own error, or the text's): passed on as it is */
     let unread: { error: unknown } | undefined;
@@ -376,18 +395,18 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
         if (unread !== undefined) return;
         size += chunk.length;
         if (size > MAX_RESPONSE_BYTES) {
-          unread = { error: new ClusterError({ kind: 'answer-too-large', method: req.method, path: req.path.split('?')[0] ?? '', mib: MAX_RESPONSE_BYTES / 1024 / 1024 }) };
+          unread = { error: tooLarge() };
           response.destroy();
           return;
         }
         try {
-          body.push(chunk);
+          sink.push(chunk);
         } catch (error) {
           unread = { error };
           response.destroy();
         }
       });
-      process.getBuiltinModule('node:stream').finished(response, resolve);
+      finished(response, resolve);
     });
     if (unread !== undefined) throw unread.error;
     if (ended) {
@@ -396,8 +415,11 @@ async function apiRequestOnce(target: KubeTarget, req: ApiRequest): Promise<unkn
       if (code === 'timeout') throw new ClusterError({ kind: 'timed-out', server: target.server, ms: req.timeoutMs ?? 0 });
       // The server was reached and began to answer: "cannot reach" would send the user to the wrong place.
       const why = code ?? (error instanceof Error ? error.message : String(error));
-      throw new ClusterError({ kind: 'cut-off', server: target.server, method: req.method, path: req.path.split('?')[0] ?? '', why });
+      throw new ClusterError({ kind: 'cut-off', server: target.server, method: req.method, path, why });
     }
+    const failure = gzip === null ? null : await gzip.end();
+    if (failure?.kind === 'too-large') throw tooLarge();
+    if (failure) throw new ClusterError({ kind: 'not-gzip', method: req.method, path, why: failure.why });
   })();
   try {
     await exchange;

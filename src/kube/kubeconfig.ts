@@ -40,6 +40,8 @@ export interface KubeTarget {
   namespace: string;
   /** what client-node does not do for us: tokenFile, exec plugins, oidc, impersonation (absent: none) */
   auth?: TargetAuth;
+  /** the kubeconfig's `disable-compression` or --disable-compression: no `Accept-Encoding: gzip` (http.ts) */
+  disableCompression?: boolean;
   /** -v level and its log line writer */
   verbosity?: number;
   log?: (line: string) => void;
@@ -144,6 +146,8 @@ export interface Kubeconfig {
   merged: KubeConfig;
   /** the users' entries as written, for what client-node drops (overrides.ts) */
   rawUsers: Map<string, RawUser>;
+  /** the clusters whose entry sets `disable-compression: true`, which client-node drops */
+  uncompressed: Set<string>;
   KubeConfigClass: ClientNode['KubeConfig'];
   /**
    * One exec plugin run per plugin, server and user for the whole run, whichever context asks:
@@ -151,6 +155,17 @@ export interface Kubeconfig {
    * (plugin/pkg/client/auth/exec/exec.go, globalCache).
    */
   execCache: ExecCredentialCache;
+}
+
+/** The clusters whose entry says `disable-compression: true`, the first file to name a cluster deciding. */
+function uncompressedClusters(parsed: Array<{ doc: unknown }>): Set<string> {
+  const seen = new Map<string, boolean>();
+  for (const { doc } of parsed) {
+    for (const entry of (doc as { clusters?: Array<{ name?: string; cluster?: { 'disable-compression'?: boolean } }> } | null)?.clusters ?? []) {
+      if (entry?.name && !seen.has(entry.name)) seen.set(entry.name, entry.cluster?.['disable-compression'] === true);
+    }
+  }
+  return new Set([...seen].filter(([, off]) => off).map(([name]) => name));
 }
 
 /** The kubeconfig files kubectl would read, merged by its rule. */
@@ -165,6 +180,7 @@ export async function loadKubeconfig(req: Pick<KubeconfigRequest, 'kubeconfig' |
     files,
     merged: mergeKubeconfigs(KubeConfigClass, read.map((r) => r.config)),
     rawUsers: rawUsersOf(read),
+    uncompressed: uncompressedClusters(read),
     KubeConfigClass,
     execCache: new ExecCredentialCache(),
   };
@@ -227,5 +243,7 @@ export function chooseTarget(kubeconfig: Kubeconfig, req: KubeconfigRequest): Ku
     stdinIsTTY: req.stdinIsTTY ?? false,
     env: req.env,
   };
-  return { config, context: contextName, server: cluster.server, namespace, auth, verbosity: req.verbosity ?? 0, ...(req.log ? { log: req.log } : {}) };
+  // client-go merges the flag over the kubeconfig only when true (clientcmd/merge.go skips zero values).
+  const disableCompression = o.disableCompression === true || kubeconfig.uncompressed.has(clusterName);
+  return { config, context: contextName, server: cluster.server, namespace, auth, disableCompression, verbosity: req.verbosity ?? 0, ...(req.log ? { log: req.log } : {}) };
 }

@@ -19,6 +19,7 @@ export function parseConnectionOverrides(raw: RawOptions): ConnectionOverrides {
   set('clientKey', str(raw, 'clientKey'));
   if (raw.insecureSkipTlsVerify === true) o.insecureSkipTlsVerify = true;
   set('tlsServerName', str(raw, 'tlsServerName'));
+  if (raw.disableCompression === true) o.disableCompression = true;
   set('as', str(raw, 'as'));
   const groups = Array.isArray(raw.asGroup) ? (raw.asGroup as string[]) : undefined;
   if (groups?.length) o.asGroups = groups;

@@ -116,9 +116,7 @@ export async function collectorFileSource(path: string, namespace: string | null
   let read = foldFile(path, namespace, keep, Number.POSITIVE_INFINITY);
   if (read === null) return null;
   // A torn last line: read again without it (its whole elements were folded before the tear showed).
-  // Clusters named (several contexts exported): the table's and -o stable's kept forms hold no context, so whole events.
-  const clustered = read.named.members() !== undefined && keep !== 'all';
-  if (read.upTo !== Number.POSITIVE_INFINITY || clustered) read = foldFile(path, namespace, clustered ? 'all' : keep, read.upTo);
+  if (read.upTo !== Number.POSITIVE_INFINITY) read = foldFile(path, namespace, keep, read.upTo);
   if (read === null) return null;
   const { reader, fold, namespaces, first, last, upTo, named } = read;
   const clusters = named.members();

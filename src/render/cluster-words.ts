@@ -63,6 +63,8 @@ export function clusterProblemText(p: ClusterProblem): string {
       return `the API server sent something that is not JSON for ${p.path}`;
     case 'answer-too-large':
       return `the API server's answer to ${p.method} ${p.path} is larger than ${p.mib} MiB: refusing to read it`;
+    case 'not-gzip':
+      return `the API server's answer to ${p.method} ${p.path} says it is gzip but does not inflate (${p.why})`;
     case 'not-a-list':
       return `the API server's answer to GET ${p.path} is not a list of ${p.noun}`;
     case 'another-event':

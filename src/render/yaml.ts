@@ -100,8 +100,81 @@ function needsCare(text: string): boolean {
   return care(text);
 }
 
+// What a first character can start that the tests above match (each of them is anchored at the
+// start): 1, an indicator, a document marker, `<<`, or a YAML 1.1 int, float or timestamp; 2, a
+// YAML 1.1 null or bool, the words of yaml's core/yaml-1.1 null and bool tests (`null`, `y`, `Yes`,
+// `FALSE`, `off`...), none longer than five characters. TYPED_FIRST's set, split in two. Any other
+// first character leaves only NEEDS_QUOTES_ANYWHERE to ask.
+const CARE_AT_START = new Uint8Array(128);
+for (const ch of '\t ,[]{}#&*!|>\'"%@`?-<~Ee0123456789+.') CARE_AT_START[ch.charCodeAt(0)] = 1;
+for (const ch of 'NnYyTtFfOo') CARE_AT_START[ch.charCodeAt(0)] = 2;
+const LONGEST_WORD = 5;
+
+/**
+ * Whether the package writes `value` as it is, decided in one pass over its characters: printable
+ * ASCII (so nothing hasUnsafe looks for), a first character CARE_AT_START does not name (or a word
+ * of its second kind longer than any null or bool), and none of NEEDS_QUOTES_ANYWHERE's `: `, ` #`,
+ * or a space or colon at the end (a tab is not printable ASCII). False sends the string to the
+ * tests themselves. Issue 27: most strings of an event (names, kinds, Normal, node-1) end here
+ * instead of in three regular expressions each.
+ */
+function plainAscii(value: string): boolean {
+  const last = value.length - 1;
+  if (last < 0) return false;
+  let c = value.charCodeAt(0);
+  if (c >= 128) return false;
+  const start = CARE_AT_START[c];
+  if (start === 1 || (start === 2 && last < LONGEST_WORD)) return false;
+  for (let i = 0; i <= last; i += 1) {
+    c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+    if (c === 0x3a || c === 0x20) {
+      // `:` or ` ` at the end; `: ` and ` #` inside.
+      if (i === last) return false;
+      const next = value.charCodeAt(i + 1);
+      if (c === 0x3a ? next === 0x20 : next === 0x23) return false;
+    }
+  }
+  return true;
+}
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isLowerHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66);
+
+/**
+ * The three shapes of an event's strings that start with a digit (so plainAscii leaves them to the
+ * tests), decided without them: the text the package writes, or undefined for the tests to decide.
+ * Digits alone are a YAML 1.1 int (quoted: a resourceVersion); `2026-12-02T10:10:34.000Z` (how
+ * times are printed) a timestamp (quoted); a canonical lowercase uid (8-4-4-4-12 hex digits) none
+ * of the typed tests: four dashes are more than a float's two signs, no `:` for sexagesimal, no
+ * `0x`/`0b` with only such digits after, and a dash at index 8, not 4, for a timestamp. Issue 27:
+ * every event has two or three uids and five times.
+ */
+function digitFirst(value: string): string | undefined {
+  const n = value.length;
+  let i = 0;
+  while (i < n && isDigit(value.charCodeAt(i))) i += 1;
+  if (i === n) return `"${value}"`;
+  if (n === 36) {
+    for (let j = 0; j < 36; j += 1) {
+      const c = value.charCodeAt(j);
+      if (j === 8 || j === 13 || j === 18 || j === 23 ? c !== 0x2d : !isLowerHex(c)) return undefined;
+    }
+    return value;
+  }
+  if (i === 4 && n >= 20 && value.charCodeAt(n - 1) === 0x5a && TIMESTAMP_Z.test(value)) return `"${value}"`;
+  return undefined;
+}
+const TIMESTAMP_Z = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z$/;
+
 /** A string as the package writes it as a value, or NOT_PLAIN for the package to do it. */
 function scalarText(value: string): string {
+  if (plainAscii(value)) return value;
+  if (value === '') return '""'; // the null test matches it: quoted, as below (`action: ""` in most events)
+  if (isDigit(value.charCodeAt(0))) {
+    const text = digitFirst(value);
+    if (text !== undefined) return text;
+  }
   if (hasUnsafe(value)) throw NOT_PLAIN;
   if (!needsCare(value)) return value;
   // `<<` is YAML 1.1's merge key, a tag of its own that the package identifies (and writes plain).

@@ -43,7 +43,10 @@ function settle(provenance: StoreProvenance, seen: Seen): void {
   provenance.tells = { ...EVENT_OBJECTS_TELL, reporters: !unkept.includes('reporter') };
 }
 
-export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: string | null; window: TimeWindow; keep?: Keep; pageRows?: number }): EventSource {
+/** The rows a query selects, a chunk of the answer's at a time (storedRows; a unit test hands its own). */
+export type StoredRows = (query: string, opts: { pageRows?: number | undefined; fields: readonly string[] }) => AsyncIterable<Json[]>;
+
+export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: string | null; window: TimeWindow; keep?: Keep; pageRows?: number; rows?: StoredRows }): EventSource {
   const { namespace, window } = opts;
   const provenance: StoreProvenance = {
     kind: 'store',
@@ -57,6 +60,7 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
     skipped: 0,
   };
   const query = composeQuery(endpoint.query, namespace, window.start);
+  const rowsOf: StoredRows = opts.rows ?? ((q, o) => storedRows(endpoint, q, { start: null, end: null }, o));
 
   /**
    * Every version in scope, in the order the rows arrive, those of a chunk of the answer together,
@@ -64,7 +68,7 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
    */
   async function* versions<T>(seen: Seen, read: (row: Json) => { event: T; writer: OtlpWriter } | null, namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
     // The start is in the query; the pages bound only the time of each row (see storedRows).
-    for await (const rows of storedRows(endpoint, query, { start: null, end: null }, { pageRows: opts.pageRows, fields: ROW_FIELDS })) {
+    for await (const rows of rowsOf(query, { pageRows: opts.pageRows, fields: ROW_FIELDS })) {
       const batch: { event: T; writer: OtlpWriter }[] = [];
       for (const row of rows) {
         const version = read(row);

@@ -1,13 +1,15 @@
 // A deliberately broken HTTP server on loopback, for the faults a healthy kube-apiserver never
 // produces but a broken server, proxy or load balancer does: a continue token handed out again, a
 // body shorter than its Content-Length, a body of hundreds of MiB, an answer that drips a byte at a
-// time, 429 with Retry-After, 503, a GET answered with another object, a connection reset before any answer. It is no API server: it
+// time, 429 with Retry-After, 503, a GET answered with another object, a connection reset before any answer, a
+// gzip answer that is broken. It is no API server: it
 // answers the few paths a test points the plugin at with fixed JSON and the fault, and nothing more.
 // Network faults against a correct server go through tcp-proxy.ts in front of the real one instead.
 import http from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
 export type Fault =
@@ -26,7 +28,13 @@ export type Fault =
   /** a GET of one event answered with a Namespace object */
   | { kind: 'wrong-object' }
   /** `times` connections reset (RST) as the request arrives, before any answer, then the list */
-  | { kind: 'reset-before-answer'; times: number };
+  | { kind: 'reset-before-answer'; times: number }
+  /**
+   * To a request that accepts gzip (any other gets the plain list), a list said to be gzip that is:
+   * not gzip at all (`corrupt`), gzip that stops half-way in a body that is whole (`short`), gzip
+   * whose connection closes half-way (`cut`), or a few KiB that inflate to 130 MiB (`bomb`).
+   */
+  | { kind: 'gzip'; how: 'corrupt' | 'short' | 'cut' | 'bomb' };
 
 export interface MisbehavingServer {
   /** http://127.0.0.1:PORT */
@@ -112,6 +120,17 @@ function streamHuge(res: http.ServerResponse, event: unknown, bytes: number): vo
   pump();
 }
 
+/** The list (or, for `bomb`, 130 MiB of spaces) compressed, and what of it is sent. */
+function sendGzip(res: http.ServerResponse, how: 'corrupt' | 'short' | 'cut' | 'bomb', list: string): void {
+  const whole = how === 'corrupt' ? Buffer.from(list) : gzipSync(how === 'bomb' ? Buffer.alloc(130 * 1024 * 1024, 0x20) : list);
+  const sent = how === 'short' || how === 'cut' ? whole.subarray(0, Math.floor(whole.length / 2)) : whole;
+  const length = how === 'cut' ? whole.length : sent.length;
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': String(length) });
+  if (how !== 'cut') return void res.end(sent);
+  res.write(sent);
+  setImmediate(() => res.socket?.destroy());
+}
+
 export async function startMisbehavingServer(fault: Fault, events: unknown[], dir: string): Promise<MisbehavingServer> {
   const requests: string[] = [];
   let tooMany = fault.kind === 'too-many-requests' ? fault.times : 0;
@@ -163,6 +182,9 @@ export async function startMisbehavingServer(fault: Fault, events: unknown[], di
         return send(res, 200, eventsList(events));
       case 'unavailable':
         return send(res, 503, status(503, 'ServiceUnavailable', 'the server is currently unable to handle the request'));
+      case 'gzip':
+        if (!/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) return send(res, 200, eventsList(events));
+        return sendGzip(res, fault.how, eventsList(events));
       case 'wrong-object':
         if (req.method !== 'GET') return send(res, 405, status(405, 'MethodNotAllowed', 'this server accepts no writes'));
         return send(res, 200, JSON.stringify({ kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'op-events', uid: 'ns-uid', resourceVersion: '7' } }));
@@ -170,7 +192,7 @@ export async function startMisbehavingServer(fault: Fault, events: unknown[], di
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const kubeconfig = writeKubeconfig(join(dir, `misbehaving-${fault.kind}.kubeconfig`), url);
+  const kubeconfig = writeKubeconfig(join(dir, `misbehaving-${fault.kind}${'how' in fault ? `-${fault.how}` : ''}.kubeconfig`), url);
   return {
     url,
     kubeconfig,

@@ -14,6 +14,8 @@ export interface TcpProxy {
   readonly accepted: number;
   /** connections being forwarded now */
   readonly live: number;
+  /** bytes the server has sent so far, over every connection (TLS records included) */
+  readonly serverBytes: number;
   /** on: every new connection is closed as soon as it is accepted; live ones carry on */
   refuse(on: boolean): void;
   /** destroys every live connection (both sides) at once; returns how many there were */
@@ -53,6 +55,7 @@ export async function startTcpProxy(server: string): Promise<TcpProxy> {
   const targetPort = Number(target.port || 443);
   const pairs = new Set<Pair>();
   let accepted = 0;
+  let serverBytes = 0;
   let refusing = false;
   let cut: { remaining: number; done(n: number): void } | undefined;
   /** set between the last forwarded byte of a cut and the cut itself: nothing more goes through */
@@ -72,6 +75,7 @@ export async function startTcpProxy(server: string): Promise<TcpProxy> {
   };
 
   const onServerBytes = (pair: Pair, chunk: Buffer): void => {
+    serverBytes += chunk.length;
     if (cutting) return;
     if (held !== undefined) {
       held.push({ pair, chunk });
@@ -141,6 +145,9 @@ export async function startTcpProxy(server: string): Promise<TcpProxy> {
     },
     get live() {
       return pairs.size;
+    },
+    get serverBytes() {
+      return serverBytes;
     },
     refuse(on: boolean) {
       refusing = on;

@@ -91,6 +91,25 @@ describe('a misbehaving server', () => {
     assert.equal(oneLine(run), "error: the API server's answer to GET /api/v1/namespaces/op-events/events is larger than 128 MiB: refusing to read it");
   });
 
+  // A compressed answer that breaks is one line, as a plain one is (src/kube/gzip-answer.ts).
+  for (const [how, want] of [
+    ['corrupt', () => "error: the API server's answer to GET /api/v1/namespaces/op-events/events says it is gzip but does not inflate (incorrect header check)"],
+    ['short', () => "error: the API server's answer to GET /api/v1/namespaces/op-events/events says it is gzip but does not inflate (unexpected end of file)"],
+    ['cut', (url: string) => `error: the answer from the API server at ${url} to GET /api/v1/namespaces/op-events/events was cut off (ECONNRESET)`],
+    ['bomb', () => "error: the API server's answer to GET /api/v1/namespaces/op-events/events is larger than 128 MiB: refusing to read it"],
+  ] as const) {
+    test(`a gzip answer (${how}): exit 1, one line, no output; asked for none (--disable-compression), the same server's plain list reads`, async () => {
+      const server = await serve({ kind: 'gzip', how });
+      const run = await plugin(['--kubeconfig', server.kubeconfig, '-o', 'stable']);
+      assert.equal(run.code, 1, run.stderr);
+      assert.equal(oneLine(run), want(server.url));
+      assert.equal(run.stdout, '');
+      const plain = await plugin(['--kubeconfig', server.kubeconfig, '-o', 'stable', '--disable-compression']);
+      assert.equal(plain.code, 0, plain.stderr);
+      assert.match(plain.stdout, /^Warning FailedScheduling Pod\/hungry$/m);
+    });
+  }
+
   test('a slow drip: --request-timeout bounds the whole answer', async () => {
     const server = await serve({ kind: 'slow-drip', everyMs: 50 });
     const run = await plugin(['--kubeconfig', server.kubeconfig, '--request-timeout', '1s']);

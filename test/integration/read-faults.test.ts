@@ -21,7 +21,7 @@ import { scratchDir } from '../support/tmp.ts';
 
 /** Three pages of 500: the cut lands inside the second. */
 const N = 1200;
-/** Past discovery and the first page (each event is about 1 KB), inside the second page. */
+/** Uncompressed: past discovery and the first page (each event is about 1 KB), inside the second page. */
 const CUT_AFTER_BYTES = 800_000;
 
 const cpPromise = sharedControlPlane();
@@ -55,18 +55,30 @@ function plugin(args: string[], kubeconfig: string): Promise<Run> {
 }
 
 describe('a connection reset in the middle of a list page', () => {
-  for (const [verb, args] of [
+  const verbs = [
     ['timeline -o json', ['-o', 'json']],
     ['incident', ['incident']],
     ['type-audit', ['type-audit']],
     ['capture', ['capture', 'cap']],
-  ] as const) {
-    test(`${verb}: exit 1, one line saying the answer was cut off, no partial output`, async () => {
+  ] as const;
+  // Compressed (as kubectl asks, the default) the three pages are some 25 KiB each: the cut lands a
+  // quarter of the way through the bytes a read of the list alone (-o stable, no lookups) took, in
+  // the first page, which every verb reads before anything else (half-way, incident's lookups once
+  // met the cut and it read on). Plain (--disable-compression), past the first page.
+  for (const [verb, args, compressed] of [...verbs.map(([v, a]) => [v, a, true] as const), [verbs[0][0], verbs[0][1], false] as const]) {
+    test(`${verb}${compressed ? '' : ' --disable-compression'}: exit 1, one line saying the answer was cut off, no partial output`, async () => {
       const proxy = await startTcpProxy(cp.server);
       proxies.push(proxy);
-      const kubeconfig = proxiedKubeconfig(cp, proxy, ns, join(work, `${verb.replace(/\W+/g, '-')}.kubeconfig`));
-      const cut = proxy.cutAfterServerBytes(CUT_AFTER_BYTES);
-      const run = await plugin(args.map((a) => (a === 'cap' ? join(work, 'cap') : a)), kubeconfig);
+      const kubeconfig = proxiedKubeconfig(cp, proxy, ns, join(work, `${verb.replace(/\W+/g, '-')}-${compressed}.kubeconfig`));
+      const argv = [...args.map((a) => (a === 'cap' ? join(work, 'cap') : a)), ...(compressed ? [] : ['--disable-compression'])];
+      let at = CUT_AFTER_BYTES;
+      if (compressed) {
+        const list = await plugin(['-o', 'stable'], kubeconfig);
+        assert.equal(list.code, 0, list.stderr);
+        at = Math.floor(proxy.serverBytes / 4);
+      }
+      const cut = proxy.cutAfterServerBytes(at);
+      const run = await plugin(argv, kubeconfig);
       assert.ok((await cut) >= 1, 'the proxy cut a live connection');
       assert.equal(run.code, 1, run.stderr);
       assert.match(

@@ -64,3 +64,24 @@ test('without a uid an event is told by its namespace and name; with neither, ea
   assert.deepEqual(said(fold), ['web.1:thrice', ':nameless', ':nameless']);
   assert.deepEqual(fold.rawEvents(), [], 'raw objects only when asked for');
 });
+
+test("with raw objects, each one's context, one for one, past the first chunk of slots (4,096) and where a newer version replaced the kept one", () => {
+  const fold = new LatestFold('all', true);
+  const east = { context: 'east', server: '' };
+  const west = { context: 'west\u001b[2J', server: '' };
+  // 5,000 events in east, the first 100 of them (the same uids) also in west, and a context-less one.
+  for (let i = 0; i < 5_000; i += 1) fold.add(version({ uid: `u${i}`, name: `e${i}`, rv: '1' }), 1, east);
+  for (let i = 0; i < 100; i += 1) fold.add(version({ uid: `u${i}`, name: `e${i}`, rv: '1' }), 1, west);
+  fold.add(version({ uid: 'plain', name: 'plain', rv: '1' }), 1);
+  // Newer versions: in east past the first chunk, in west at its start.
+  fold.add(version({ uid: 'u4500', name: 'e4500', rv: '2', message: 'newer' }), 1, east);
+  fold.add(version({ uid: 'u0', name: 'e0', rv: '2', message: 'newer' }), 1, west);
+  const raws = fold.rawEvents() as { metadata: { uid: string }; message: string }[];
+  const contexts = fold.rawContexts();
+  assert.equal(raws.length, 5_101);
+  assert.equal(contexts.length, 5_101);
+  assert.deepEqual(
+    [0, 4095, 4096, 4500, 4999, 5000, 5099, 5100].map((slot) => `${contexts[slot]} ${raws[slot]?.metadata.uid} ${raws[slot]?.message}`),
+    ['east u0 m', 'east u4095 m', 'east u4096 m', 'east u4500 newer', 'east u4999 m', 'west\u001b[2J u0 newer', 'west\u001b[2J u99 m', ' plain m'],
+  );
+});

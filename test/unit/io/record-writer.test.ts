@@ -5,9 +5,9 @@ import { mkdtemp, open, readFile, rm, writeFile, appendFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordAppender, RecordFileError, SessionWriter, readRecordFile } from '../../../src/io/record-writer.ts';
-import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
+import { formatHeader, formatObservation, formatSeenLine } from '../../../src/io/record-line.ts';
 import { parseRecordText } from '../../../src/io/record-replay.ts';
-import { header, obs, started, version, weird } from '../../support/record-lines.ts';
+import { atMs, header, obs, started, version, weird } from '../../support/record-lines.ts';
 import type { FileHandle } from 'node:fs/promises';
 
 type Write = FileHandle['write'];
@@ -173,6 +173,26 @@ describe('the record file on disk', () => {
       });
     }));
 
+  test("a list's seen line is queued behind its events and goes out in the same write: the recorder does not wait for it", () =>
+    withDir(async (dir) => {
+      const { path, writer, hold, release } = await slowDisk(dir, 'seen.jsonl');
+      await withWrites(dir, hold, async (writes) => {
+        const before = writes();
+        const first = obs('ADDED', started);
+        const list = [obs('ADDED', weird), obs('MODIFIED', version(weird, '7'))];
+        await writer.write([first]);
+        await writer.write(list);
+        const waited = await Promise.race([writer.writeSeen(atMs, { resourceVersion: '7' }).then(() => false), tick(2_000).then(() => true)]);
+        assert.equal(waited, false, 'a write under way does not hold the recorder back');
+        assert.equal(writes() - before, 1, 'only the first line is being written');
+        release();
+        await writer.close();
+        assert.equal(writes() - before, 2, 'the list and its seen line in one write');
+        const seenLine = formatSeenLine(atMs, { resourceVersion: '7' });
+        assert.equal(await readFile(path, 'utf8'), formatHeader(header()) + [first, ...list].map(formatObservation).join('') + seenLine);
+      });
+    }));
+
   test('a long list is written in batches while it is queued, never held whole in memory', () =>
     withDir(async (dir) => {
       const { path, writer, hold, release } = await slowDisk(dir, 'list.jsonl');
@@ -193,24 +213,32 @@ describe('the record file on disk', () => {
       });
     }));
 
-  test('a write that fails is thrown by the next write and by the close, and the file holds whole lines only', () =>
-    withDir(async (dir) => {
-      const path = join(dir, 'full.jsonl');
-      const writer = new SessionWriter(await readRecordFile(path), header());
-      await writer.begin();
-      let full = false;
-      const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
-      await withWrites(dir, () => undefined, async () => {
-        await writer.write([obs('ADDED', started)]);
-        await writer.written();
-        full = true;
-        await writer.write([obs('ADDED', weird)]);
-        await assert.rejects(writer.written(), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC' && (e as NodeJS.ErrnoException).path === path);
-        await assert.rejects(writer.write([obs('MODIFIED', version(weird, '2'))]), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC');
-        await assert.rejects(writer.close(), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC');
-      }, () => (full ? enospc : undefined));
-      const record = parseRecordText(await readFile(path, 'utf8'));
-      assert.equal(record?.tornTail, '');
-      assert.deepEqual(record?.observations.map((o) => o.event.metadata), [started.metadata]);
-    }));
+  // The seen line is queued as the events are (it goes out in the same writes): its failure is thrown as theirs is.
+  for (const [what, fails] of [
+    ['an event line', (writer: SessionWriter) => writer.write([obs('ADDED', weird)])],
+    ["a list's seen line", (writer: SessionWriter) => writer.writeSeen(atMs, { resourceVersion: '1' })],
+  ] as const) {
+    test(`a write of ${what} that fails is thrown by the next write and by the close, and the file holds whole lines only`, () =>
+      withDir(async (dir) => {
+        const path = join(dir, 'full.jsonl');
+        const writer = new SessionWriter(await readRecordFile(path), header());
+        await writer.begin();
+        let full = false;
+        const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+        const isEnospc = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOSPC';
+        await withWrites(dir, () => undefined, async () => {
+          await writer.write([obs('ADDED', started)]);
+          await writer.written();
+          full = true;
+          await fails(writer);
+          await assert.rejects(writer.written(), (e: unknown) => isEnospc(e) && (e as NodeJS.ErrnoException).path === path);
+          await assert.rejects(writer.write([obs('MODIFIED', version(weird, '2'))]), isEnospc);
+          await assert.rejects(writer.writeSeen(atMs, { resourceVersion: '2' }), isEnospc);
+          await assert.rejects(writer.close(), isEnospc);
+        }, () => (full ? enospc : undefined));
+        const record = parseRecordText(await readFile(path, 'utf8'));
+        assert.equal(record?.tornTail, '');
+        assert.deepEqual(record?.observations.map((o) => o.event.metadata), [started.metadata]);
+      }));
+  }
 });

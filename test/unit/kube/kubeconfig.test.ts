@@ -243,3 +243,58 @@ test('contexts read together share one exec plugin run per user and server, as c
   await assert.rejects(fleet.read());
   assert.equal(readFileSync(runs, 'utf8'), 'run\nrun\n');
 });
+
+// client-go: the cluster's disable-compression (clientcmd/api/types.go:102) or --disable-compression,
+// which is merged over the kubeconfig only when true (clientcmd/merge.go skips zero values).
+function compressionConfig(file: string, clusters: Array<{ name: string; off?: string }>, current: string): string {
+  const path = join(dir, file);
+  writeFileSync(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `current-context: ${current}`,
+      'clusters:',
+      ...clusters.flatMap((c) => [`- name: ${c.name}`, '  cluster:', '    server: https://127.0.0.1:6443', ...(c.off === undefined ? [] : [`    disable-compression: ${c.off}`])]),
+      'users:',
+      '- name: u',
+      '  user: {token: t}',
+      'contexts:',
+      ...clusters.map((c) => `- {name: ${c.name}, context: {cluster: ${c.name}, user: u}}`),
+      '',
+    ].join('\n'),
+  );
+  return path;
+}
+
+for (const [name, clusters, current, flag, want] of [
+  ['a cluster without the field asks for gzip', [{ name: 'a' }], 'a', undefined, false],
+  ['disable-compression: true does not', [{ name: 'a', off: 'true' }], 'a', undefined, true],
+  ['disable-compression: yes (YAML 1.1) does not', [{ name: 'a', off: 'yes' }], 'a', undefined, true],
+  ['disable-compression: false does', [{ name: 'a', off: 'false' }], 'a', undefined, false],
+  ['another cluster turning it off changes nothing', [{ name: 'a' }, { name: 'b', off: 'true' }], 'a', undefined, false],
+  ['--disable-compression turns it off', [{ name: 'a' }], 'a', true, true],
+  ['--disable-compression=false does not turn the kubeconfig\'s back on', [{ name: 'a', off: 'true' }], 'a', false, true],
+] as const) {
+  test(`${name} (disableCompression ${want})`, async () => {
+    const path = compressionConfig(`compression-${name.replace(/\W+/g, '-')}`, [...clusters], current);
+    const t = await loadKubeTarget({ kubeconfig: path, env: {}, overrides: flag === undefined ? {} : { disableCompression: flag } });
+    assert.equal(t.disableCompression, want);
+  });
+}
+
+test('the first file to name a cluster decides its disable-compression, as for every field', async () => {
+  const first = compressionConfig('compression-first', [{ name: 'a' }], 'a');
+  const second = compressionConfig('compression-second', [{ name: 'a', off: 'true' }], 'a');
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: `${first}:${second}` } })).disableCompression, false);
+  assert.equal((await loadKubeTarget({ env: { KUBECONFIG: `${second}:${first}` } })).disableCompression, true);
+});
+
+test('disable-compression: "yes" (a string) is refused with kubectl\'s words', async () => {
+  const path = compressionConfig('compression-string', [{ name: 'a', off: '"yes"' }], 'a');
+  await assert.rejects(loadKubeTarget({ kubeconfig: path, env: {} }), (error: unknown) => {
+    assert.ok(error instanceof KubeconfigError);
+    assert.equal(error.detail, 'json: cannot unmarshal string into Go struct field Cluster.clusters.cluster.disable-compression of type bool');
+    return true;
+  });
+});

@@ -43,3 +43,7 @@ test('-v=6 and -v 6 both read 6', () => {
   assert.equal(parseVerbosity('6'), 6);
   assert.throws(() => parseVerbosity('loud'), /log level/);
 });
+test('--disable-compression is kept only when true (client-go merges no false over the kubeconfig)', () => {
+  assert.equal(parseConnectionOverrides({ disableCompression: true }).disableCompression, true);
+  assert.equal(parseConnectionOverrides({ disableCompression: false }).disableCompression, undefined);
+});

@@ -3,13 +3,18 @@
 // a file that is not one handed back to the whole-file reader.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { collectorFileSource } from '../../../src/otlp/collector-stream.ts';
 import { parseOtlpEventLines } from '../../../src/otlp/collector-file.ts';
 import { encodeLogs } from '../../../src/otlp/encode.ts';
 import { eventToLog, hrTimeFromMs } from '../../../src/otlp/logs.ts';
 import { fileSource } from '../../../src/io/event-file.ts';
+import { eventWindow } from '../../../src/core/incident.ts';
+import { stableLines } from '../../../src/core/timeline.ts';
+import type { Event } from '../../../src/core/event.ts';
 import type { SavedEvents } from '../../../src/io/saved-events.ts';
 import { NOW, ev } from '../../support/builders.ts';
 import { scratchDir } from '../../support/tmp.ts';
@@ -30,6 +35,24 @@ async function file(text: string): Promise<string> {
 }
 
 const strip = (list: unknown[]) => JSON.parse(JSON.stringify(list)) as unknown[];
+
+/** How many times `path` is opened while `run` runs (the reader opens it with fs.openSync: io/record-stream.ts chunksOf). */
+async function opensOf<T>(path: string, run: () => Promise<T>): Promise<{ result: T; opens: number }> {
+  const openSync = fs.openSync;
+  let opens = 0;
+  fs.openSync = ((...args: Parameters<typeof openSync>) => {
+    if (args[0] === path) opens += 1;
+    return openSync(...args);
+  }) as typeof openSync;
+  // The reader's named import of node:fs follows the module's property only once told to.
+  syncBuiltinESMExports();
+  try {
+    return { result: await run(), opens };
+  } finally {
+    fs.openSync = openSync;
+    syncBuiltinESMExports();
+  }
+}
 
 describe('a collector file streamed', () => {
   const a1 = ev({ name: 'a', uid: 'ua', count: 1, first: 300 });
@@ -130,6 +153,41 @@ describe('a collector file of several contexts (k8s.cluster.name, as export --co
       }
     });
   }
+
+  for (const keep of ['all', 'table', 'stable'] as const) {
+    test(`keeping ${keep}, a file of several contexts is read once`, async () => {
+      const path = await file(await text());
+      const { result, opens } = await opensOf(path, () => collectorFileSource(path, null, keep));
+      assert.deepEqual(seen((await result?.read())?.events ?? []), ['east  a 4', 'west\u001b[2J  a 1', 'west\u001b[2J  b 1']);
+      assert.equal(opens, 1);
+    });
+  }
+
+  test('a file naming clusters only from its middle on (a single context\'s export and then several, in one file): as one whole fold reads it, in the same order', async () => {
+    // Unnamed versions before, between and after the named ones: a's newer version after the first named line, c new after it.
+    const c = ev({ name: 'c', uid: 'uc', objectName: 'pod-c', objectUid: 'o-c', first: 200 });
+    const a3 = { ...ev({ name: 'a', uid: 'ua', count: 9, first: 300, last: 5 }), metadata: { ...(a1.metadata as object), resourceVersion: '10001' } };
+    const t =
+      (await lineOf([a1, b], undefined, NOW - 90_000)) +
+      (await lineOf([a1], 'east', NOW - 60_000)) +
+      (await lineOf([a3, c], undefined, NOW - 50_000)) +
+      (await lineOf([a1, b], 'west', NOW - 30_000)) +
+      (await lineOf([a2], 'east', NOW));
+    const all = await collectorFileSource(await file(t), null, 'all');
+    assert.ok(all);
+    const whole = (await all.read()).events;
+    assert.deepEqual(seen(whole), ['- - a 9', '- - b 1', '- - c 1', 'east  a 4', 'west  a 1', 'west  b 1']);
+    // Every field read by name (the table's form keeps them behind getters), in the order each event first appeared.
+    const fields = (events: Event[]) => events.map((e) => Object.fromEntries(Object.keys(whole[0] as Event).concat('cluster').map((k) => [k, (e as unknown as Record<string, unknown>)[k]])));
+    const path = await file(t);
+    const table = await opensOf(path, async () => (await (await collectorFileSource(path, null, 'table'))?.read())?.events ?? []);
+    assert.equal(table.opens, 1);
+    assert.deepEqual(fields(table.result), fields(whole));
+    // -o stable's lines and span.
+    const stable = (await (await collectorFileSource(path, null, 'stable'))?.read())?.events ?? [];
+    assert.deepEqual(stableLines(stable), stableLines(whole));
+    assert.deepEqual(eventWindow(stable), eventWindow(whole));
+  });
 
   test('a file that names no cluster (one context exported) reads as before: no clusters, no labels', async () => {
     const t = (await lineOf([a1, b], undefined)) + (await lineOf([a2], undefined));

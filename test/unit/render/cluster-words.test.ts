@@ -33,6 +33,7 @@ const cases: [ClusterProblem, string][] = [
   [{ kind: 'cut-off', server: 'https://c.example:6443', method: 'GET', path: '/api/v1/events', why: 'ECONNRESET' }, 'the answer from the API server at https://c.example:6443 to GET /api/v1/events was cut off (ECONNRESET)'],
   [{ kind: 'not-json', path: '/api/v1/events?limit=500' }, 'the API server sent something that is not JSON for /api/v1/events?limit=500'],
   [{ kind: 'answer-too-large', method: 'GET', path: '/api/v1/events', mib: 128 }, "the API server's answer to GET /api/v1/events is larger than 128 MiB: refusing to read it"],
+  [{ kind: 'not-gzip', method: 'GET', path: '/api/v1/events', why: 'incorrect header check' }, "the API server's answer to GET /api/v1/events says it is gzip but does not inflate (incorrect header check)"],
   [{ kind: 'not-a-list', path: '/api/v1/events', noun: 'events' }, "the API server's answer to GET /api/v1/events is not a list of events"],
   [{ kind: 'another-event', namespace: 'op', name: 'e1', what: 'Namespace ""/"op"' }, 'the API server answered for Event "op/e1" with Namespace ""/"op": refusing to use it'],
   [{ kind: 'same-continue-token', what: 'events in namespace ns' }, 'the API server sent the same continue token twice while listing events in namespace ns: stopping instead of reading the same page forever'],

@@ -123,4 +123,26 @@ describe('-o yaml', () => {
       ].join('\n'),
     );
   });
+  // Issue 27: a string of printable ASCII is decided by one pass over its characters (its first
+  // character, then `: `, ` #`, a trailing space or colon); every first character, before the tails
+  // that make YAML read a text as something else, and the null and bool words with one letter more
+  // or less (five letters is the longest word the fast pass leaves to the tests); digits, uids and
+  // times (and near misses of each), which skip the tests too.
+  test('is the package\'s text for every printable first character, the words YAML 1.1 reads as null or bool, digits, uids and times', () => {
+    const firsts = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
+    const tails = ['', 'x', '1', '10', '5e3', '.5', ':', ': x', ':x', ' ', ' #x', '#x', 'x ', 'x:', 'es', 'ES', 'o', 'O', 'ull', 'ULL', 'rue', 'alse', 'ALSE', 'ff', 'n', '<', '--', '..', '001-12-14', 'b1', 'x1f', '_000', '0:20', '\t', '\u00e9', 'ormal', 'ode-1', 'ullx', 'alsey'];
+    const words = ['y', 'Y', 'yes', 'Yes', 'YES', 'n', 'N', 'no', 'No', 'NO', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'on', 'On', 'ON', 'off', 'Off', 'OFF', 'null', 'Null', 'NULL', '~', ''];
+    // Shapes that start with a digit and are decided without the tests: digits, uids, times.
+    const digitFirst = ['0', '7', '0123', '1077', '9'.repeat(40), '0b5e7a11-0000-4000-8000-00010000004d', '12345678-1234-1234-1234-123456789abc', '0B5E7A11-0000-4000-8000-00010000004D',
+      '0b5e7a11-0000-4000-8000-00010000004', '0b5e7a11-0000-4000-8000-00010000004d0', '0b5e7a1-10000-4000-8000-00010000004d', '0b5e7a11-0000-4000-8000-0001000g004d', '0b5e7a11-0000-4000-8000:00010000004d',
+      '1e10-0000-4000-8000-000100000000000', '2026-12-02T10:10:34.000Z', '2026-12-02T10:10:34Z', '2026-12-02T10:10:34.Z', '2026-12-02t10:10:34Z', '2026-12-02T10:10:34+01:00', '2026-12-02T10:10Z', '2026-12-2T10:10:34Z', '2026-12-02T10:10:34.000Z ', '2026-12-02T10:10:34.000Zx', '2026-1x-02T10:10:34Z', '2026-12-02T10:10:34.000ZxZ', '2026-12-02T10:10:34 #Z'];
+    const uid = '0b5e7a11-0000-4000-8000-00010000004d';
+    for (const odd of [': ', ' #', 'é', '\t', 'G', '"', "'"]) digitFirst.push(uid.slice(0, 30) + odd + uid.slice(30 + odd.length), uid.slice(0, 36 - odd.length) + odd);
+    digitFirst.push(`${uid.slice(0, 35)}:`, `${uid.slice(0, 35)} `);
+    const texts = [...firsts.flatMap((f) => tails.map((t) => f + t)), ...words.flatMap((w) => [w, `${w}x`, `${w} `, w.slice(1), `${w}s`]), ...digitFirst];
+    for (const t of texts) {
+      const doc = [{ key: t, list: [t] }];
+      assert.equal(toYamlText(doc), libraryYaml(doc), JSON.stringify(t));
+    }
+  });
 });
