@@ -21,8 +21,10 @@
 //
 //   node --import tsx scripts/bench-timeline.ts [--events 20000] [--namespaces 50] [--record 200000]
 //       [--runs 5] [--parts ns,distinct,all,record] [--all-messages repeated|distinct] [--write etcd|api]
-//       [--kubectl PATH] [--plugin PATH] [--baseline PATH]
+//       [--kubectl PATH] [--plugin PATH] [--baseline PATH] [--without-get-json]
 //
+// --without-get-json leaves out the `kubectl get events -o json` rows (context, not a bar): at
+// 200,000 events that one command takes over a minute of every round.
 // --plugin measures another build instead of dist/kubectl-evtimeline; --baseline adds a second
 // build (an older one) as `kubectl evtimelinebaseline`, measured in the same interleaved rounds.
 // Needs the Go the tests already need: it builds the control plane and scripts/maxrss.go (which
@@ -60,6 +62,8 @@ interface Options {
   kubectl: string;
   plugin: string;
   baseline?: string;
+  /** leave out `kubectl get events -o json` */
+  withoutGetJson: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -71,6 +75,7 @@ function parseArgs(argv: string[]): Options {
     parts: [...PARTS],
     allMessages: 'repeated',
     write: 'etcd',
+    withoutGetJson: false,
   };
   readFlags(argv, 'bench-timeline', (flag, value, whole) => {
     if (flag === '--events') opts.events = whole(10);
@@ -92,6 +97,7 @@ function parseArgs(argv: string[]): Options {
     } else if (flag === '--kubectl') opts.kubectl = resolve(value());
     else if (flag === '--plugin') opts.plugin = resolve(value());
     else if (flag === '--baseline') opts.baseline = resolve(value());
+    else if (flag === '--without-get-json') opts.withoutGetJson = true;
     else return false;
     return true;
   });
@@ -217,7 +223,7 @@ async function main(): Promise<void> {
       const subjects = [
         ...pluginSubjects(k, ['-n', ns], plugins),
         { name: `kubectl events -n NS`, command: [k, 'events', '-n', ns] },
-        { name: `kubectl get events -n NS -o json`, command: [k, 'get', 'events', '-n', ns, '-o', 'json'] },
+        ...(opts.withoutGetJson ? [] : [{ name: `kubectl get events -n NS -o json`, command: [k, 'get', 'events', '-n', ns, '-o', 'json'] }]),
       ].map((s) => ({ ...s, name: s.name.replace(ns, 'NS') }));
       const results = await interleave(helper, subjects, opts.runs, env);
       console.log(markdownTable(results, 'kubectl events -n NS'));
@@ -248,7 +254,7 @@ async function main(): Promise<void> {
       const subjects = [
         ...pluginSubjects(k, ['-A'], plugins),
         { name: 'kubectl events -A', command: [k, 'events', '-A'] },
-        { name: 'kubectl get events -A -o json', command: [k, 'get', 'events', '-A', '-o', 'json'] },
+        ...(opts.withoutGetJson ? [] : [{ name: 'kubectl get events -A -o json', command: [k, 'get', 'events', '-A', '-o', 'json'] }]),
       ];
       const results = await interleave(helper, subjects, opts.runs, env);
       console.log(markdownTable(results, 'kubectl events -A'));
