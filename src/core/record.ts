@@ -76,12 +76,20 @@ export class RecordIndex {
   private readonly latest = new Map<string, string>();
   /** the identities of the last RECENT_DELETIONS DELETED, oldest first */
   private readonly deleted = new Set<string>();
-  private readonly alive = new Map<string, Json>();
+  /**
+   * identity -> the version written last of each event not DELETED, as JSON text (an object only
+   * while from() reads a record through): only a DELETED a relist infers reads it back, and as
+   * text an event the server holds costs the recorder about 1,190 bytes of heap instead of 1,760
+   * as the parsed object (test/unit/commands/long-runs.test.ts).
+   */
+  private readonly alive = new Map<string, string | Json>();
   private newest = '';
 
   static from(observations: Observation[]): RecordIndex {
     const index = new RecordIndex();
     for (const observation of observations) index.add(observation.type, observation.event);
+    // Only the versions still live at the end are turned into text, not every version of a long record.
+    for (const [id, event] of index.alive) index.alive.set(id, typeof event === 'string' ? event : JSON.stringify(event));
     return index;
   }
 
@@ -91,6 +99,7 @@ export class RecordIndex {
     if (this.deleted.has(id)) return false;
     if (type !== 'DELETED' && this.latest.get(id) === resourceVersionOf(event)) return false;
     this.add(type, event);
+    if (this.alive.has(id)) this.alive.set(id, JSON.stringify(event));
     return true;
   }
 
@@ -116,7 +125,9 @@ export class RecordIndex {
 
   /** Events the record holds that were not DELETED, by identity. */
   liveEvents(): Map<string, Json> {
-    return new Map(this.alive);
+    const live = new Map<string, Json>();
+    for (const [id, text] of this.alive) live.set(id, typeof text === 'string' ? (JSON.parse(text) as Json) : text);
+    return live;
   }
 
   /** The record's events came from another server: none of them can be judged by this one's lists. */

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { runCli } from '../../../src/cli.ts';
 import type { FollowStep } from '../../../src/core/source.ts';
+import type { Json } from '../../../src/core/json.ts';
 import { ev } from '../../support/builders.ts';
 import { fakeDeps } from '../../support/deps.ts';
 import { fromCluster, memorySource, openSources } from '../../support/sources.ts';
@@ -57,6 +58,41 @@ async function* createdAndExpired(heap: number[], objects: 'one' | 'each' = 'one
     yield { kind: 'change', type: 'DELETED', object: { ...event, metadata: { ...(event.metadata as object), resourceVersion: String(2 * i + 3) } } };
     if (i + 1 === FIRST || i + 1 === TOTAL) heap.push(await heapMiB());
   }
+}
+
+/** What an apiserver adds to an event it stores: who wrote which fields (metadata.managedFields). */
+const MANAGED_FIELDS = [
+  {
+    manager: 'kubelet',
+    operation: 'Update',
+    apiVersion: 'v1',
+    time: '2026-12-02T13:00:00Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:count': {}, 'f:firstTimestamp': {}, 'f:involvedObject': {}, 'f:lastTimestamp': {}, 'f:message': {}, 'f:reason': {}, 'f:reportingComponent': {}, 'f:source': { 'f:component': {}, 'f:host': {} }, 'f:type': {} },
+  },
+];
+
+const HELD = 20_000;
+
+/**
+ * A list of nothing, then HELD events ADDED and never deleted (the events a server holds at a
+ * steady rate under its --event-ttl); the heap read before the first and after the last, and the
+ * average length of the events' JSON text in `text`.
+ */
+async function* createdAndHeld(heap: number[], text: number[]): AsyncGenerator<FollowStep> {
+  yield { kind: 'list', items: [], resourceVersion: '1', why: 'start' };
+  heap.push(await heapMiB());
+  let chars = 0;
+  for (let i = 0; i < HELD; i += 1) {
+    const event = ev({ name: `web-${i}.18b0c0d3${i}`, uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', message: `Successfully pulled image "web:${i}"`, host: 'node-1', objectName: `web-${i % 400}` });
+    Object.assign(event.metadata as Record<string, unknown>, { resourceVersion: String(i + 2), managedFields: MANAGED_FIELDS });
+    const line = JSON.stringify(event);
+    chars += line.length;
+    // Parsed from its own text, as each watch line is: nothing shared with another event.
+    yield { kind: 'change', type: 'ADDED', object: JSON.parse(line) as Json };
+  }
+  heap.push(await heapMiB());
+  text.push(chars / HELD);
 }
 
 /** The verb run; stdout is counted in lines, not kept (the test's own memory is not the verb's). */
@@ -121,5 +157,21 @@ describe('a follow that runs for days', () => {
     assert.equal(new Set(lines).size, 2 * TOTAL);
     const [afterFirst, afterAll] = heap as [number, number];
     assert.ok(afterAll - afterFirst < 1.5, `the heap grew by ${(afterAll - afterFirst).toFixed(2)} MiB over ${TOTAL - FIRST} events created and deleted (${afterFirst.toFixed(1)} -> ${afterAll.toFixed(1)} MiB)`);
+  });
+
+  // What record keeps of each event the server holds is the version it wrote last, read back only
+  // for a DELETED a relist infers: kept as its JSON text, not as the parsed object (which takes
+  // about twice the heap), so a recorder's heap under a steady TTL is about the server's events' text.
+  test('record keeps each event the server holds in about the size of its text', async () => {
+    const file = join(scratchDir('long-runs'), 'held.jsonl');
+    const heap: number[] = [];
+    const text: number[] = [];
+    const r = await run(['record', file], createdAndHeld(heap, text));
+    assert.equal(r.code, 0, String(r.code));
+    assert.match(r.stderr, /recorded 20,?000 lines \(20,?000 added, 0 modified, 0 deleted\)/);
+    const [before, after] = heap as [number, number];
+    const perEvent = ((after - before) * 1024 * 1024) / HELD;
+    const chars = text[0] as number;
+    assert.ok(perEvent < 1.4 * chars, `${perEvent.toFixed(0)} bytes of heap per event held, for ${chars.toFixed(0)} characters of JSON each (${before.toFixed(1)} -> ${after.toFixed(1)} MiB)`);
   });
 });
