@@ -4,14 +4,18 @@
 // recorder stops; a line is written the first time an object is read and each time one of its facts
 // changes. A status update that changes no fact (a Node's heartbeat, a resourceVersion) writes
 // nothing: facts hold no heartbeat time. Failures are said once and never stop the recording.
+// A recorder runs for days: an object is read while the server holds an event about it, and let
+// go once the server has deleted them all (the TTL), so what is kept and listed follows what the
+// server holds, not every object the record ever named.
 import type { Event } from '../core/event.ts';
 import { normaliseEvent } from '../core/event.ts';
 import type { Json } from '../core/json.ts';
 import type { FactGap, FactSet, ObjectFacts } from '../core/facts.ts';
 import { factsKey } from '../core/facts.ts';
+import { rawIdentity } from '../core/versions.ts';
 import type { SavedStatus } from '../core/facts.ts';
 
-/** Distinct (object, reason) pairs kept to decide what to read; past this, new ones are not added. */
+/** Distinct (object, reason) pairs of the events the server holds; past this, new ones are not added. */
 const MAX_KEPT = 20_000;
 
 interface FactsRecorderOptions {
@@ -30,6 +34,10 @@ const gapKey = (g: FactGap): string => `${g.what}/${g.resource}/${g.namespace}/$
 export class FactsRecorder {
   /** one event per object and reason: what readFacts needs to choose its lists and nodes */
   private readonly events = new Map<string, Event>();
+  /** each event the server holds (by identity) -> its key in `events` */
+  private readonly keyOf = new Map<string, string>();
+  /** key in `events` -> how many events the server holds say it */
+  private readonly sayers = new Map<string, number>();
   private readonly written = new Map<string, string>();
   private readonly gaps = new Set<string>();
   private running: Promise<void> | undefined;
@@ -46,16 +54,44 @@ export class FactsRecorder {
     }
   }
 
-  /** Events just written: their objects' facts are read soon. */
+  /** Events just written (not DELETED): their objects' facts are read soon. */
   saw(raws: Json[]): void {
     if (this.closed) return;
     for (const raw of raws) {
       const ev = normaliseEvent(raw);
       const key = `${ev.object.namespace}/${ev.object.kind}/${ev.object.name}/${ev.reason}`;
-      if (this.events.has(key) || this.events.size < MAX_KEPT) this.events.set(key, ev);
+      if (!this.events.has(key) && this.events.size >= MAX_KEPT) continue;
+      const id = rawIdentity(raw);
+      const before = this.keyOf.get(id);
+      if (before !== key) {
+        if (before !== undefined) this.letGo(before);
+        this.keyOf.set(id, key);
+        this.sayers.set(key, (this.sayers.get(key) ?? 0) + 1);
+      }
+      this.events.set(key, ev);
     }
     this.dirty = true;
     this.schedule();
+  }
+
+  /** Events the server deleted: an object no event it holds is about any more is no longer read. */
+  forget(raws: Json[]): void {
+    for (const raw of raws) {
+      const id = rawIdentity(raw);
+      const key = this.keyOf.get(id);
+      if (key === undefined) continue;
+      this.keyOf.delete(id);
+      this.letGo(key);
+    }
+  }
+
+  private letGo(key: string): void {
+    const n = (this.sayers.get(key) ?? 1) - 1;
+    if (n > 0) this.sayers.set(key, n);
+    else {
+      this.sayers.delete(key);
+      this.events.delete(key);
+    }
   }
 
   /** One last read (the state the recorder leaves the story in), within `graceMs`. */

@@ -251,7 +251,8 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       // Once its events are written: the next session resumes from the list's version, not its newest event's (core/record.ts Seen).
       if (step.kind === 'list' && step.resourceVersion !== '') await writer.writeSeen(deps.now(), { ...(fleet ? { context } : {}), resourceVersion: step.resourceVersion });
       owners?.saw(planned.map((observation) => observation.event));
-      facts?.saw(planned.map((observation) => observation.event));
+      facts?.saw(planned.filter((observation) => observation.type !== 'DELETED').map((observation) => observation.event));
+      facts?.forget(planned.filter((observation) => observation.type === 'DELETED').map((observation) => observation.event));
       for (const observation of planned) countObservation(counts, observation);
       // The shipper reads the file: woken once the lines are in it, not when they are queued.
       const ship = shipping;

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { runCli } from '../../../src/cli.ts';
+import { FactsRecorder } from '../../../src/app/record-facts.ts';
 import type { FollowStep } from '../../../src/core/source.ts';
 import type { Json } from '../../../src/core/json.ts';
 import { ev } from '../../support/builders.ts';
@@ -157,6 +158,31 @@ describe('a follow that runs for days', () => {
     assert.equal(new Set(lines).size, 2 * TOTAL);
     const [afterFirst, afterAll] = heap as [number, number];
     assert.ok(afterAll - afterFirst < 1.5, `the heap grew by ${(afterAll - afterFirst).toFixed(2)} MiB over ${TOTAL - FIRST} events created and deleted (${afterFirst.toFixed(1)} -> ${afterAll.toFixed(1)} MiB)`);
+  });
+
+  // A busy cluster's pods come and go for days: the recorder reads the status of the objects the
+  // server still holds events about, and a pod created after 25,000 others expired is still read.
+  test('record reads the status of the objects whose events the server holds, however many came and went', async () => {
+    const asked: string[][] = [];
+    const facts = new FactsRecorder({
+      read: async (events) => (asked.push(events.map((e) => e.object.name)), { objects: [], gaps: [], readAt: null }),
+      write: async () => {},
+      now: () => 0,
+      held: undefined,
+      notice: () => {},
+      everyMs: 1_000_000,
+    });
+    const about = (i: number) => ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: `web-${i}` });
+    for (let i = 0; i < 25_000; i += 1) {
+      const event = about(i);
+      facts.saw([event]);
+      if (i >= 100) facts.forget([about(i - 100)]);
+    }
+    facts.saw([about(25_000)]);
+    await facts.finish(1000);
+    const read = asked.at(-1) ?? [];
+    assert.equal(read.length, 101, `read ${read.length} objects`);
+    assert.ok(read.includes('web-25000') && read.includes('web-24900') && !read.includes('web-24899'), read.slice(0, 3).join(', '));
   });
 
   // What record keeps of each event the server holds is the version it wrote last, read back only
