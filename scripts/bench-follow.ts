@@ -1,8 +1,9 @@
 // `npm run bench:follow`: a follow and a record that run for a long time (issue 27, goal 5). A
 // private control plane (test/harness) with --event-ttl 3m, so the events the server holds level
-// off after about 4 minutes (3 minutes, plus up to 1 minute of kube-apiserver's lease reuse,
-// --lease-reuse-duration-seconds 60) and memory that still grows after minute 5 is the reader's
-// own. Three readers start on it at once:
+// off after about 3 minutes (the TTL, plus up to 9 s: kube-apiserver reuses an etcd lease for 5% of
+// the TTL, at most --lease-reuse-duration-seconds 60, k8s.io/apiserver pkg/storage/etcd3/
+// lease_manager.go) and memory that still grows after minute 5 is the reader's own. Three readers
+// start on it at once:
 //
 //   kubectl evtimeline -w -A                (the table, read from its stdout)
 //   kubectl evtimeline record -A FILE       (the JSON Lines, read back from FILE as it grows)
