@@ -13,6 +13,7 @@ import type { Json } from '../core/json.ts';
 import type { FactGap, FactSet, ObjectFacts } from '../core/facts.ts';
 import { factsKey } from '../core/facts.ts';
 import { rawIdentity } from '../core/versions.ts';
+import { SaidKeys } from '../core/said-keys.ts';
 import type { SavedStatus } from '../core/facts.ts';
 
 /** Distinct (object, reason) pairs of the events the server holds; past this, new ones are not added. */
@@ -34,10 +35,8 @@ const gapKey = (g: FactGap): string => `${g.what}/${g.resource}/${g.namespace}/$
 export class FactsRecorder {
   /** one event per object and reason: what readFacts needs to choose its lists and nodes */
   private readonly events = new Map<string, Event>();
-  /** each event the server holds (by identity) -> its key in `events` */
-  private readonly keyOf = new Map<string, string>();
-  /** key in `events` -> how many events the server holds say it */
-  private readonly sayers = new Map<string, number>();
+  /** per event the server holds (identity) its key in `events`: a key no such event says is let go */
+  private readonly said = new SaidKeys();
   private readonly written = new Map<string, string>();
   private readonly gaps = new Set<string>();
   private running: Promise<void> | undefined;
@@ -61,13 +60,7 @@ export class FactsRecorder {
       const ev = normaliseEvent(raw);
       const key = `${ev.object.namespace}/${ev.object.kind}/${ev.object.name}/${ev.reason}`;
       if (!this.events.has(key) && this.events.size >= MAX_KEPT) continue;
-      const id = rawIdentity(raw);
-      const before = this.keyOf.get(id);
-      if (before !== key) {
-        if (before !== undefined) this.letGo(before);
-        this.keyOf.set(id, key);
-        this.sayers.set(key, (this.sayers.get(key) ?? 0) + 1);
-      }
+      this.said.say(rawIdentity(raw), key, this.letGo);
       this.events.set(key, ev);
     }
     this.dirty = true;
@@ -76,23 +69,10 @@ export class FactsRecorder {
 
   /** Events the server deleted: an object no event it holds is about any more is no longer read. */
   forget(raws: Json[]): void {
-    for (const raw of raws) {
-      const id = rawIdentity(raw);
-      const key = this.keyOf.get(id);
-      if (key === undefined) continue;
-      this.keyOf.delete(id);
-      this.letGo(key);
-    }
+    for (const raw of raws) this.said.forget(rawIdentity(raw), this.letGo);
   }
 
-  private letGo(key: string): void {
-    const n = (this.sayers.get(key) ?? 1) - 1;
-    if (n > 0) this.sayers.set(key, n);
-    else {
-      this.sayers.delete(key);
-      this.events.delete(key);
-    }
-  }
+  private readonly letGo = (key: string): void => void this.events.delete(key);
 
   /** One last read (the state the recorder leaves the story in), within `graceMs`. */
   async finish(graceMs: number): Promise<void> {

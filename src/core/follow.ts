@@ -15,6 +15,7 @@ import { addHidden, countHidden } from './filter.ts';
 import type { Criterion, Hidden } from './filter.ts';
 import { compareBytes, kindsInSeveralGroups, sortTimeline, stableLine } from './timeline.ts';
 import { eventIdentity } from './identity.ts';
+import { SaidKeys } from './said-keys.ts';
 
 function occurrenceOf(ev: Event): string {
   return `${ev.count}|${ev.lastSeen ?? ''}`;
@@ -56,10 +57,8 @@ export class ShownOccurrences {
  * follows the events the server holds, not every line ever printed.
  */
 export class ShownLines {
-  /** event identity -> the line it says */
-  private readonly lineOf = new Map<string, string>();
-  /** line -> how many events say it */
-  private readonly sayers = new Map<string, number>();
+  /** per event (identity) the line it says */
+  private readonly said = new SaidKeys();
 
   /** `spell`: how a line is printed (the terminal escaper): two lines printed alike are one. */
   constructor(private readonly spell: (line: string) => string) {}
@@ -72,35 +71,19 @@ export class ShownLines {
       const id = eventIdentity(ev);
       const raw = stableLine(ev, shared);
       const line = this.spell(raw);
-      const before = this.lineOf.get(id);
-      if (before === line) continue;
-      if (before !== undefined) this.letGo(before);
-      this.lineOf.set(id, line);
-      const n = this.sayers.get(line) ?? 0;
-      this.sayers.set(line, n + 1);
-      if (n === 0) fresh.push({ raw, line });
+      if (this.said.say(id, line)) fresh.push({ raw, line });
     }
     return fresh.sort((a, b) => compareBytes(a.raw, b.raw)).map((f) => f.line);
   }
 
   /** The event was deleted (the TTL). */
   forget(ev: Event): void {
-    const id = eventIdentity(ev);
-    const line = this.lineOf.get(id);
-    if (line === undefined) return;
-    this.lineOf.delete(id);
-    this.letGo(line);
-  }
-
-  private letGo(line: string): void {
-    const n = (this.sayers.get(line) ?? 1) - 1;
-    if (n > 0) this.sayers.set(line, n);
-    else this.sayers.delete(line);
+    this.said.forget(eventIdentity(ev));
   }
 
   /** How many lines it remembers. */
   get size(): number {
-    return this.sayers.size;
+    return this.said.size;
   }
 }
 
