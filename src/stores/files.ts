@@ -136,6 +136,14 @@ function nanosToIso(text: unknown): string {
   return `${new Date(ms).toISOString().slice(0, 19)}.${fraction}Z`;
 }
 
+/** An RFC 3339 time in nanoseconds since the epoch (Date.parse stops at the millisecond); 0 when it is none. */
+function nanosOf(at: string): bigint {
+  const ms = Date.parse(at);
+  if (Number.isNaN(ms)) return 0n;
+  const fraction = /^[^.]*T[^.]*\.(\d+)/.exec(at)?.[1] ?? '';
+  return BigInt(ms) * 1_000_000n + BigInt(fraction.padEnd(9, '0').slice(3, 9));
+}
+
 /** A Loki answer's entries, in the order given. */
 function queryRangeEntries(data: Json): LokiEntry[] {
   const entries: LokiEntry[] = [];
@@ -192,8 +200,10 @@ function fromLoki(entries: LokiEntry[]): SavedEvents {
   const runs = new Map<string, Run>();
   const writers = new Set<string>();
   let skipped = 0;
-  // Time order: a run of an event's lines is told by its count rising.
-  const ordered = [...entries].sort((a, b) => (Date.parse(a.at) || 0) - (Date.parse(b.at) || 0));
+  // Time order, to the nanosecond Loki keeps: a run of an event's lines is told by its count rising,
+  // and Loki answers newest first (direction=backward), two lines of a run often in one millisecond.
+  const keyed = entries.map((entry) => ({ entry, at: nanosOf(entry.at) }));
+  const ordered = keyed.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map(({ entry }) => entry);
   for (const entry of ordered) {
     let json: unknown;
     try {

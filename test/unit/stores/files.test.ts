@@ -116,6 +116,23 @@ describe('Loki: logcli jsonl and a query_range answer', () => {
       });
     }
   });
+  test('lines of a run within one millisecond, newest first as Loki answers (direction=backward): ordered to the nanosecond, one event', async () => {
+    const line = (count: number) => `name=pay-7f9 kind=Pod reason=BackOff type=Warning count=${count} msg="Back-off" `;
+    const values = [
+      ['1764000000123000900', line(3)],
+      ['1764000000123000500', line(2)],
+      ['1764000000123000100', line(1)],
+    ];
+    const answer = JSON.stringify({ status: 'success', data: { resultType: 'streams', result: [{ stream: { namespace: 'payments' }, values }] } });
+    const { list } = await events('same-ms.json', answer);
+    assert.deepEqual(
+      list.map((e) => [e.count, e.firstSeen, e.lastSeen]),
+      [[3, '2025-11-24T16:00:00.123Z', '2025-11-24T16:00:00.123Z']],
+    );
+    // logcli's jsonl says the same times in RFC 3339 with nanoseconds, in the zone of the machine it ran on.
+    const jsonl = values.map(([ns, l]) => JSON.stringify({ labels: { namespace: 'payments' }, line: l, timestamp: `2025-11-24T17:00:00.123${(ns as string).slice(-6)}+01:00` })).join('\n');
+    assert.deepEqual((await events('same-ms.jsonl', jsonl)).list.map((e) => e.count), [3]);
+  });
   test('-n narrows to the stream\'s namespace', async () => {
     const other = await run('range-n.json', QUERY_RANGE, ['-n', 'other', '-o', 'json']);
     assert.deepEqual(JSON.parse(other.stdout), []);
