@@ -53,7 +53,8 @@ export type PodEvents = (pod: { name: string; namespace: string; uid: string }) 
 export function podEventIndex(events: Event[]): PodEvents {
   const byPod = new Map<string, Event[]>();
   const keyOf = keyedByRef((o) => `${o.namespace}\u0000${o.name}`);
-  for (const ev of events) {
+  for (let i = 0; i < events.length; i += 1) {
+    const ev = events[i] as Event;
     if (ev.object.kind !== 'Pod') continue;
     const key = keyOf(ev.object);
     const mine = byPod.get(key);
@@ -210,7 +211,8 @@ function mountCauses(pod: { name: string; namespace: string }, events: Event[]):
 export function podEventCauses(pod: { name: string; namespace: string; uid: string }, mine: Event[]): Cause[] {
   const causes: Cause[] = [];
   const byContainer = new Map<string, Event[]>();
-  for (const ev of mine) {
+  for (let i = 0; i < mine.length; i += 1) {
+    const ev = mine[i] as Event;
     const c = containerOfEvent(ev);
     if (c === null) continue;
     // Pushed, not copied: a Pod with hundreds of events made a new array per event (12 MiB at 20,000 events).
