@@ -45,6 +45,8 @@ export interface IncidentContext {
   facts?: FactSet;
   /** several contexts read together: those that did not answer */
   unanswered?: Unanswered[];
+  /** the events are one each already (a read's: src/app/gather.ts), so only a uid in two clusters is counted once here */
+  distinct?: boolean;
 }
 
 /** The causes of what the events show (src/core/causes.ts), and what could not be read for them. */
@@ -170,7 +172,8 @@ export interface Incident {
 
 /** Expects the events of one look; each event counts once even when both APIs listed it. */
 export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
-  const events = dedupeByUid(input);
+  // One look across clusters may hold a uid in each; the account has always counted it once.
+  const events = ctx.distinct === true && input.every((ev) => ev.cluster === undefined) ? input : dedupeByUid(input);
   const { provenance } = ctx;
   const carries = carriesOf(provenance.tells);
   const { tree } = ctx;

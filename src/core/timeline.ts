@@ -160,11 +160,12 @@ export function sortTimeline(events: Event[]): Event[] {
   // are in the order it was written, the only order its story has (incident.ts).
   const timeless = (i: number): boolean => Number.isNaN(first[i] as number) && Number.isNaN(last[i] as number);
   const content = (a: number, b: number): number => (timeless(a) && timeless(b) ? 0 : compareContent(events[a] as Event, events[b] as Event));
-  const compare = (a: number, b: number): number => time(first, a, b) || time(last, a, b) || compareBytes((events[a] as Event).namespace, (events[b] as Event).namespace) || compareBytes((events[a] as Event).name, (events[b] as Event).name) || content(a, b) || a - b;
+  const tie = (a: number, b: number): number => compareBytes((events[a] as Event).namespace, (events[b] as Event).namespace) || compareBytes((events[a] as Event).name, (events[b] as Event).name) || content(a, b) || a - b;
+  const compare = (a: number, b: number): number => time(first, a, b) || time(last, a, b) || tie(a, b);
   // Most callers sort what is in order already (a read's events, filtered and sorted, sorted again
   // by the account): one pass says so, where the sort would call its comparator from the builtin,
   // which cannot inline it, for the same n - 1 pairs.
-  if (inOrder(n, first, last, compare)) return events.slice();
+  if (inOrder(n, first, last, tie)) return events.slice();
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i += 1) order[i] = i;
   order.sort(compare);
@@ -173,15 +174,15 @@ export function sortTimeline(events: Event[]): Event[] {
   return sorted;
 }
 
-/** Whether each event sorts before the next: times first (NaN, no time, before any), the whole comparison only on a tie. */
-function inOrder(n: number, first: Float64Array, last: Float64Array, compare: (a: number, b: number) => number): boolean {
+/** Whether each event sorts before the next: times first (NaN, no time, before any), then `tie` where both times are the same. */
+function inOrder(n: number, first: Float64Array, last: Float64Array, tie: (a: number, b: number) => number): boolean {
   for (let i = 1; i < n; i += 1) {
     const byFirst = orderOfTimes(first[i - 1] as number, first[i] as number);
     if (byFirst < 0) continue;
     if (byFirst > 0) return false;
     const byLast = orderOfTimes(last[i - 1] as number, last[i] as number);
     if (byLast < 0) continue;
-    if (byLast > 0 || compare(i - 1, i) > 0) return false;
+    if (byLast > 0 || tie(i - 1, i) > 0) return false;
   }
   return true;
 }
