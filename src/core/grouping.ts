@@ -120,6 +120,7 @@ export function groupEvents(events: Event[], input: GroupingInput): EventGroup[]
   // among them by comparing strings, without joining a key string (20,000 of them, each hashed once
   // and thrown away). The map by the whole key is the one that counts; these only find in it sooner.
   const byTemplate = new Map<string | null, Building[]>();
+  // An index loop: a for-of makes an iterator result per event in code that runs once.
   for (let i = 0; i < events.length; i += 1) {
     const ev = events[i] as Event;
     // The key's fields as values, its object made once per group, not once per event.

@@ -315,6 +315,7 @@ function toReport(ev: Event, carries: Carries, live: LiveFacts): Report {
   return report;
 }
 
+// Index loops over the events here: a for-of makes an iterator result per event in code that runs once (0.8 MB a pass at 20,000 events).
 // Counted in one loop, not three filters: each filter made an array (5,000 Warnings of 20,000 events) only to count it.
 function tallyOf(events: Event[]): { warnings: number; unconventional: number; occurrences: number } {
   let warnings = 0;
