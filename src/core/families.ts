@@ -49,7 +49,7 @@ export interface ObjectFamily {
  */
 type ReportKeys = Map<ObjectStory, string[]>;
 
-function reportKeys(objects: ObjectStory[], templates: Templates): ReportKeys {
+function reportKeys(objects: ObjectStory[], templates: Templates, given?: ReadonlyMap<ObjectStory, readonly string[]>): ReportKeys {
   const keys: ReportKeys = new Map();
   // One string per distinct key: 20,000 reports of distinct messages share a few hundred keys.
   const distinct = new Map<string, string>();
@@ -58,8 +58,9 @@ function reportKeys(objects: ObjectStory[], templates: Templates): ReportKeys {
   const byTemplate = new Map<string, { type: string; reason: string; key: string }>();
   for (const o of objects) {
     const own = new Array<string>(o.reports.length);
+    const templated = given?.get(o);
     o.reports.forEach((r, i) => {
-      const template = r.message === null ? '\u0001' : templates.message(r.message);
+      const template = r.message === null ? '\u0001' : (templated?.[i] ?? templates.message(r.message));
       const last = byTemplate.get(template);
       if (last !== undefined && last.type === r.type && last.reason === r.reason) {
         own[i] = last.key;
@@ -84,8 +85,14 @@ function signature(o: ObjectStory, keys: ReportKeys): string {
  * The objects in families, in the order of each family's first member. With ownerOf (a tree is known),
  * siblings of different owners are never one family, whatever their names.
  */
-export function groupStories(objects: ObjectStory[], ownerOf: (o: ObjectStory) => string | null = () => null, templates: Templates = templatesOnce()): ObjectFamily[] {
-  const keys = reportKeys(objects, templates);
+export function groupStories(
+  objects: ObjectStory[],
+  ownerOf: (o: ObjectStory) => string | null = () => null,
+  templates: Templates = templatesOnce(),
+  /** each story's message templates in the order of its reports, when the account has made them already */
+  reportTemplates?: ReadonlyMap<ObjectStory, readonly string[]>,
+): ObjectFamily[] {
+  const keys = reportKeys(objects, templates, reportTemplates);
   const families = new Map<string, ObjectStory[]>();
   for (const o of objects) {
     // Incarnations of one name are not siblings: a previous and a current build-1 stay apart.

@@ -63,6 +63,8 @@ interface GroupingInput {
   ownerOf?: (ev: Event) => string | null;
   /** the account's templates, shared with its families (src/core/families.ts); made here when absent */
   templates?: Templates;
+  /** each event's message template by position, when the account has made them already */
+  messageTemplates?: readonly string[];
 }
 
 /** One string per key, for maps: NUL cannot appear in a Kubernetes name, reason or type. */
@@ -126,7 +128,7 @@ export function groupEvents(events: Event[], input: GroupingInput): EventGroup[]
     // The key's fields as values, its object made once per group, not once per event.
     const kind = ev.object.kind;
     const nameTemplate = templates.name(ev.object.name);
-    const messageTemplate = input.messages ? templates.message(ev.message) : null;
+    const messageTemplate = input.messages ? (input.messageTemplates?.[i] ?? templates.message(ev.message)) : null;
     const owner = input.ownerOf?.(ev) ?? null;
     let near = byTemplate.get(messageTemplate);
     if (near === undefined) byTemplate.set(messageTemplate, (near = []));

@@ -180,10 +180,12 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
   // sortTimeline is stable, so a stable table (no times, no names) keeps its own order. Sorted once
   // for the stories and the incarnations both.
   const sorted = sortTimeline(events);
-  const objects = groupByObject(sorted, carries, ctx.live ?? {}, tree);
-  const ownerOf = tree === undefined ? {} : { ownerOf: ownerInTree(tree) };
-  // Each message templated once for both the groups and the families.
+  // Each message templated once, in timeline order, for both the groups and the families: handed
+  // to each by position, not found again by its text (a map of 20,000 distinct messages).
   const templates = templatesOnce();
+  const messageTemplates = carries.messages ? sorted.map((ev) => templates.message(ev.message)) : undefined;
+  const { objects, reportTemplates } = groupByObject(sorted, carries, ctx.live ?? {}, tree, messageTemplates);
+  const ownerOf = tree === undefined ? {} : { ownerOf: ownerInTree(tree) };
   const repeats = carries.counts ? repeatsOf(events) : [];
   const tally = tallyOf(events);
   const incident: Incident = {
@@ -199,8 +201,8 @@ export function buildIncident(input: Event[], ctx: IncidentContext): Incident {
       occurrences: carries.counts ? tally.occurrences : null,
     },
     objects,
-    groups: groupEvents(events, { counts: carries.counts, messages: carries.messages, ...ownerOf, templates }),
-    families: groupStories(objects, storyOwner, templates),
+    groups: groupEvents(sorted, { counts: carries.counts, messages: carries.messages, ...ownerOf, templates, ...(messageTemplates === undefined ? {} : { messageTemplates }) }),
+    families: groupStories(objects, storyOwner, templates, reportTemplates),
     reporters: carries.reporters ? collectReporters(events) : [],
     unconventionalTypes: collectUnconventional(events),
     repeats: sortRepeats(repeats),
@@ -346,8 +348,10 @@ function toRepeat(ev: Event): Repeat {
 // A uid keeps a re-created object's story apart from the old one; an event naming no uid joins the
 // incarnation of its name the other events name (src/core/identity.ts); with no uids at all,
 // Kind/namespace/name is all there is.
-function groupByObject(sorted: Event[], carries: Carries, live: LiveFacts, tree: Tree | undefined): ObjectStory[] {
+// `messageTemplates`: each event's, by position in `sorted`; the stories' are handed back in the order of their reports.
+function groupByObject(sorted: Event[], carries: Carries, live: LiveFacts, tree: Tree | undefined, messageTemplates?: string[]): { objects: ObjectStory[]; reportTemplates: Map<ObjectStory, string[]> } {
   const uidOf = objectUids(sorted);
+  const reportTemplates = new Map<ObjectStory, string[]>();
   const stories = new Map<string, ObjectStory>();
   // One context (the usual case): a story by uid is found by the uid itself, not a new key string per event.
   const byUid = new Map<string, ObjectStory>();
@@ -370,13 +374,18 @@ function groupByObject(sorted: Event[], carries: Carries, live: LiveFacts, tree:
       stories.set(plain ? `uid:\u0000${resolved}` : key, story);
     }
     story.reports.push(toReport(ev, carries, live));
+    if (messageTemplates !== undefined) {
+      const own = reportTemplates.get(story);
+      if (own === undefined) reportTemplates.set(story, [messageTemplates[i] as string]);
+      else own.push(messageTemplates[i] as string);
+    }
     // An event that names no uid may be the one the tree cannot place: any event of the story may tell its chain.
     if (tree !== undefined && story.chain === undefined) {
       const chain = tree.chainOf(ev);
       if (chain !== undefined) story.chain = chain;
     }
   }
-  return [...stories.values()];
+  return { objects: [...stories.values()], reportTemplates };
 }
 
 function collectReporters(events: Event[]): ReporterReasons[] {
