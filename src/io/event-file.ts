@@ -123,7 +123,7 @@ type OtlpLinesReader = (text: string) => SavedEvents | null;
  */
 /** Readers of what other log stores wrote (src/stores/files.ts): whole documents, and JSON lines. */
 export interface StoreFileReaders {
-  document(doc: unknown): SavedEvents | null;
+  document(doc: unknown, path: string): SavedEvents | null;
   lines(text: string): SavedEvents | null;
 }
 
@@ -135,7 +135,7 @@ export function parseEventsText(text: string, path: string, otlpLines: OtlpLines
     // A collector's file of one export request is one JSON document: read as the lines it is.
     const oneLine = isObject(doc) && Array.isArray(doc.resourceLogs) ? otlpLines(text) : null;
     // Another store's answer (a Cloud Logging array, a search response) before the plain list it could pass for.
-    return eventsOnly(oneLine ?? stores?.document(doc) ?? fromDocument(doc, path), path);
+    return eventsOnly(oneLine ?? stores?.document(doc, path) ?? fromDocument(doc, path), path);
   } catch (error) {
     if (error instanceof SavedFileError) throw error;
     const lines = parseRecordSaved(text) ?? otlpLines(text) ?? stores?.lines(text) ?? null;

@@ -151,4 +151,3 @@ export class LatestFold {
     return (this.raws ?? []).map((_, slot) => this.contexts.get(slot) ?? '');
   }
 }
-

@@ -9,7 +9,8 @@ import type { SavedStatus } from '../core/facts.ts';
 /**
  * A saved file that cannot be read as events; src/options/user-errors.ts words it. The file is not
  * one the reader knows: empty; unrecognised (neither JSON, a record, nor a stable table);
- * not-saved-events (JSON, but not a capture, an event list or a record); not-an-event (`item`:
+ * not-saved-events (JSON, but not a capture, an event list or a record; `detail`: what it is, where
+ * a reader knows); not-an-event (`item`:
  * which item, and what it is instead); binary (a NUL byte, `detail`: at which byte, from 1). The
  * file system said no: no-such-file; unreadable (`detail`: its error's text); too-big (`detail`:
  * its size in bytes); not-a-file: a folder that is not a capture, or a FIFO or device where a

@@ -18,6 +18,7 @@ import type { ConnectionOverrides } from '../core/connection.ts';
 import { proxyFromEnvironment } from './proxy.ts';
 import { errnoText } from '../io/errno.ts';
 import { ClusterError } from './cluster-error.ts';
+import { firstByName, firstEntries } from './first-named.ts';
 
 interface KubeconfigRequest {
   kubeconfig?: string;
@@ -86,12 +87,6 @@ export function kubeconfigFiles(req: KubeconfigRequest, exists: (path: string) =
   return exists(fallback) ? [fallback] : [];
 }
 
-function firstByName<T extends { name: string }>(lists: T[][]): T[] {
-  const seen = new Map<string, T>();
-  for (const list of lists) for (const item of list) if (!seen.has(item.name)) seen.set(item.name, item);
-  return [...seen.values()];
-}
-
 type ClientNode = Awaited<ReturnType<typeof loadClientNode>>;
 
 /**
@@ -158,14 +153,9 @@ export interface Kubeconfig {
 }
 
 /** The clusters whose entry says `disable-compression: true`, the first file to name a cluster deciding. */
-function uncompressedClusters(parsed: Array<{ doc: unknown }>): Set<string> {
-  const seen = new Map<string, boolean>();
-  for (const { doc } of parsed) {
-    for (const entry of (doc as { clusters?: Array<{ name?: string; cluster?: { 'disable-compression'?: boolean } }> } | null)?.clusters ?? []) {
-      if (entry?.name && !seen.has(entry.name)) seen.set(entry.name, entry.cluster?.['disable-compression'] === true);
-    }
-  }
-  return new Set([...seen].filter(([, off]) => off).map(([name]) => name));
+function uncompressedClusters(parsed: Array<{ file: string; doc: unknown }>): Set<string> {
+  const clusters = firstEntries<{ 'disable-compression'?: boolean }>(parsed, 'clusters');
+  return new Set(clusters.filter((c) => c.body['disable-compression'] === true).map((c) => c.name));
 }
 
 /** The kubeconfig files kubectl would read, merged by its rule. */

@@ -6,6 +6,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
 import { RuntimeError } from '../errors.ts';
 import { resolveExecCommand } from './exec-credential.ts';
+import { firstEntries } from './first-named.ts';
 import type { ExecConfig } from './exec-credential.ts';
 import type { ConnectionOverrides } from '../core/connection.ts';
 
@@ -43,14 +44,11 @@ export interface RawUser {
 /** Users' raw entries by name from each file's parsed text, the first file to name one winning, paths made absolute. */
 export function rawUsersOf(parsed: Array<{ file: string; doc: unknown }>): Map<string, RawUser> {
   const users = new Map<string, RawUser>();
-  for (const { file, doc } of parsed) {
-    for (const entry of (doc as { users?: Array<{ name?: string; user?: RawUser }> } | null)?.users ?? []) {
-      if (!entry?.name || users.has(entry.name)) continue;
-      const user = { ...(entry.user ?? {}) };
-      if (user.tokenFile && !isAbsolute(user.tokenFile)) user.tokenFile = join(dirname(file), user.tokenFile);
-      if (user.exec?.command) user.exec = { ...user.exec, command: resolveExecCommand(user.exec.command, file) };
-      users.set(entry.name, user);
-    }
+  for (const { file, name, body } of firstEntries<RawUser>(parsed, 'users')) {
+    const user = { ...body };
+    if (user.tokenFile && !isAbsolute(user.tokenFile)) user.tokenFile = join(dirname(file), user.tokenFile);
+    if (user.exec?.command) user.exec = { ...user.exec, command: resolveExecCommand(user.exec.command, file) };
+    users.set(name, user);
   }
   return users;
 }

@@ -58,7 +58,8 @@ function savedFileWords(error: SavedFileError): string {
     case 'unrecognised':
       return 'neither JSON, a record, nor a stable table';
     case 'not-saved-events':
-      return 'not a capture, an event list, or a record';
+      // `detail`: what it is instead, where a reader knows (a store's answer of another kind).
+      return error.detail || 'not a capture, an event list, or a record';
     case 'not-an-event':
       return `item ${error.item?.position} is not an Event: ${error.item?.what}`;
     case 'binary':

@@ -375,6 +375,17 @@ export class OtlpLineReader {
     this.seen += 1;
   }
 
+  /** What it has counted so far, to go back to: a torn last line counts for nothing (collector-stream.ts). */
+  mark(): () => void {
+    const { skipped, seen, unreadable } = this;
+    const writers = [...this.writers];
+    return () => {
+      this.writers.clear();
+      for (const writer of writers) this.writers.add(writer);
+      Object.assign(this, { skipped, seen, unreadable });
+    };
+  }
+
   private versionsOf(each: Iterable<unknown>, index: number, versions: OtlpVersion[]): void {
     for (const resourceLogs of each) {
       if (!isObject(resourceLogs)) continue;

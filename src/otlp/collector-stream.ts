@@ -16,56 +16,95 @@ import { requestPieces } from './request-pieces.ts';
 import { NamedClusters, OtlpLineReader } from './collector-file.ts';
 import type { OtlpVersion } from './collector-file.ts';
 
-/** Whether a path is a regular file whose first line starts as the file exporter writes one. */
-async function startsLikeCollectorFile(path: string): Promise<boolean> {
+/** A collector file's size when looked at, and whether its last byte ends a line (if not, its last line may be torn). */
+interface Sniffed {
+  size: number;
+  endsLine: boolean;
+}
+
+/** A regular file whose first line starts as the file exporter writes one; null if it is not one. */
+async function sniffCollectorFile(path: string): Promise<Sniffed | null> {
   try {
     // stat before open: opening a FIFO waits for its writer, and closing it unread loses its data.
-    if (!(await stat(path)).isFile()) return false;
+    const info = await stat(path);
+    if (!info.isFile()) return null;
+    const size = info.size;
     const handle = await open(path, 'r');
     try {
       const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(64), position: 0 });
-      return /^\s*\{\s*"resource(Logs|Spans|Metrics)"\s*:/.test(buffer.subarray(0, bytesRead).toString('utf8'));
+      if (!/^\s*\{\s*"resource(Logs|Spans|Metrics)"\s*:/.test(buffer.subarray(0, bytesRead).toString('utf8'))) return null;
+      const last = await handle.read({ buffer: Buffer.alloc(1), position: size - 1 });
+      return { size, endsLine: last.bytesRead === 1 && last.buffer[0] === 0x0a };
     } finally {
       await handle.close();
     }
   } catch {
-    return false;
+    return null;
   }
 }
 
 /** How a pass over the file ended: not a collector file, or read (`torn`: the line from which on a torn last line was ignored). */
 type Outcome = { ok: false } | { ok: true; torn: number | null };
 
+interface Bounds {
+  /** the bytes to read: what the file held when sniffed */
+  size: number;
+  /** the lines to read (a torn last line left out) */
+  upTo: number;
+  /**
+   * hold each line's versions until it ends, and what the reader counted of it: a torn last line
+   * is then dropped whole, also the elements of it that were whole before the tear, without a
+   * second read. Only where the file does not end a line: elsewhere versions go on as they come.
+   */
+  hold: boolean;
+}
+
 /**
- * Every version in the file, element by element (src/otlp/request-pieces.ts), before line `upTo`.
+ * Every version in the file, element by element (src/otlp/request-pieces.ts), within `bounds`.
  * A line (other than a torn last one) that is not an export request makes it not a collector file.
- * A torn last line's whole elements are yielded before its tear is seen: the caller reads again up to it.
  */
-function* versionsOf(path: string, reader: OtlpLineReader, upTo = Number.POSITIVE_INFINITY): Generator<OtlpVersion, Outcome> {
+function* versionsOf(path: string, reader: OtlpLineReader, bounds: Bounds): Generator<OtlpVersion, Outcome> {
   let bad: { line: number; complete: boolean } | null = null;
-  for (const piece of requestPieces(chunksOf(path))) {
-    if (piece.line >= upTo) break;
+  let held: OtlpVersion[] = [];
+  let line = -1;
+  let undo = (): void => {};
+  for (const piece of requestPieces(chunksOf(path, bounds.size))) {
+    if (piece.line >= bounds.upTo) break;
     if (bad !== null) {
       // The rest of a line already refused only says whether a newline ended it.
       if (piece.line !== bad.line) return { ok: false };
       if (piece.kind === 'end') bad.complete = piece.complete;
       continue;
     }
+    if (bounds.hold && piece.line !== line) {
+      yield* held;
+      held = [];
+      line = piece.line;
+      undo = reader.mark();
+    }
+    let versions: OtlpVersion[] | null = [];
     if (piece.kind === 'element') {
-      const versions = reader.takeElement(piece.text, piece.line);
+      versions = reader.takeElement(piece.text, piece.line);
       if (versions === null) bad = { line: piece.line, complete: true };
-      else yield* versions;
     } else if (piece.kind === 'end') {
       if (piece.ok) reader.endRequest();
       else bad = { line: piece.line, complete: piece.complete };
     } else {
-      const versions = reader.take(piece.text, piece.line);
+      versions = reader.take(piece.text, piece.line);
       if (versions === null) bad = { line: piece.line, complete: piece.complete };
-      else yield* versions;
     }
+    if (versions === null) continue;
+    if (!bounds.hold) yield* versions;
+    // One by one: a line read whole may hold more versions than a call takes arguments.
+    else for (const version of versions) held.push(version);
   }
-  if (bad === null) return reader.seen > 0 ? { ok: true, torn: null } : { ok: false };
-  return !bad.complete && reader.seen > 0 ? { ok: true, torn: bad.line } : { ok: false };
+  if (bad === null) {
+    yield* held;
+    return reader.seen > 0 ? { ok: true, torn: null } : { ok: false };
+  }
+  if (bad.complete || reader.seen === 0) return { ok: false };
+  undo();
+  return { ok: true, torn: bad.line };
 }
 
 interface Folded {
@@ -74,25 +113,26 @@ interface Folded {
   namespaces: Set<string>;
   first: number | null;
   last: number | null;
-  /** the lines read: all, or those before a torn last line */
-  upTo: number;
+  /** what was read: the bytes sniffed, all lines or those before a torn last line */
+  bounds: Bounds;
   named: NamedClusters;
 }
 
-/** One pass: the newest version of each event in `namespace`, before line `upTo`; null when the file is not a collector's. */
-function foldFile(path: string, namespace: string | null, keep: Keep, upTo: number): Folded | null {
+/** One pass: the newest version of each event in `namespace`, within `bounds`; null when the file is not a collector's. */
+function foldFile(path: string, namespace: string | null, keep: Keep, bounds: Bounds): Folded | null {
   const reader = new OtlpLineReader();
   const fold = new LatestFold(keep);
   const namespaces = new Set<string>();
   const named = new NamedClusters();
   let first: number | null = null;
   let last: number | null = null;
-  const versions = versionsOf(path, reader, upTo);
+  const versions = versionsOf(path, reader, bounds);
   for (;;) {
     const next = versions.next();
     if (next.done === true) {
       if (!next.value.ok) return null;
-      return { reader, fold, namespaces, first, last, upTo: next.value.torn ?? upTo, named };
+      const torn = next.value.torn;
+      return { reader, fold, namespaces, first, last, bounds: torn === null ? bounds : { ...bounds, upTo: torn }, named };
     }
     const { event, observedAt, writer } = next.value;
     if (observedAt !== null) {
@@ -112,13 +152,16 @@ function foldFile(path: string, namespace: string | null, keep: Keep, upTo: numb
  * or turns out not to be one (the caller then reads it whole). -n narrows it as it is read.
  */
 export async function collectorFileSource(path: string, namespace: string | null, keep: Keep = 'all'): Promise<EventSource | null> {
-  if (!(await startsLikeCollectorFile(path))) return null;
-  let read = foldFile(path, namespace, keep, Number.POSITIVE_INFINITY);
+  const sniffed = await sniffCollectorFile(path);
+  if (sniffed === null) return null;
+  const bounds: Bounds = { size: sniffed.size, upTo: Number.POSITIVE_INFINITY, hold: !sniffed.endsLine };
+  let read = foldFile(path, namespace, keep, bounds);
+  // Torn though its last byte ended a line (the file was cut short as it was read): its whole
+  // elements went into the fold before the tear showed, so read again without it.
+  if (read !== null && !bounds.hold && read.bounds.upTo !== bounds.upTo) read = foldFile(path, namespace, keep, read.bounds);
   if (read === null) return null;
-  // A torn last line: read again without it (its whole elements were folded before the tear showed).
-  if (read.upTo !== Number.POSITIVE_INFINITY) read = foldFile(path, namespace, keep, read.upTo);
-  if (read === null) return null;
-  const { reader, fold, namespaces, first, last, upTo, named } = read;
+  const { reader, fold, namespaces, first, last, named } = read;
+  const again = { ...read.bounds, hold: false };
   const clusters = named.members();
   const writers = reader.writerList();
   const [only] = namespaces;
@@ -141,8 +184,8 @@ export async function collectorFileSource(path: string, namespace: string | null
   const labelOf = (v: OtlpVersion) => (v.cluster === undefined ? undefined : named.label(v.cluster));
   /** A second pass, for who wants every version (export) or the raw objects (capture). */
   const pass = async (each: (v: OtlpVersion) => void): Promise<void> => {
-    const again = versionsOf(path, new OtlpLineReader(), upTo);
-    for (let next = again.next(); next.done !== true; next = again.next()) if (inNamespace(next.value.event, namespace)) each(next.value);
+    const versions = versionsOf(path, new OtlpLineReader(), again);
+    for (let next = versions.next(); next.done !== true; next = versions.next()) if (inNamespace(next.value.event, namespace)) each(next.value);
   };
   return {
     provenance,

@@ -77,32 +77,33 @@ export function unquoteGo(text: string, start: number): { value: string; end: nu
  */
 export function parseAlloyLogfmt(line: string): AlloyFields | null {
   if (!line.startsWith('name=')) return null;
+  // msg comes last, Go-quoted: no bare `"` inside it, so its ` msg="` is the line's last one; an
+  // earlier one is in a %s value (a reason or a host may say anything).
+  const msgAt = line.lastIndexOf(' msg="');
+  const quoted = msgAt < 0 ? null : unquoteGo(line, msgAt + ' msg='.length);
+  // Alloy ends every field with a space, the last one too.
+  if (quoted === null || line.slice(quoted.end).trim() !== '') return null;
+  const head = line.slice(0, msgAt + 1);
+  const keys = ALLOY_KEYS.filter((k) => k !== 'msg');
   const fields: AlloyFields = {};
   let at = 0;
   let keyIndex = 0;
-  while (at < line.length) {
-    const key = ALLOY_KEYS.slice(keyIndex).find((k) => line.startsWith(`${k}=`, at));
+  while (at < head.length) {
+    const key = keys.slice(keyIndex).find((k) => head.startsWith(`${k}=`, at));
     if (key === undefined) return null;
-    keyIndex = ALLOY_KEYS.indexOf(key) + 1;
+    keyIndex = keys.indexOf(key) + 1;
     const valueStart = at + key.length + 1;
-    if (key === 'msg') {
-      const quoted = unquoteGo(line, valueStart);
-      if (quoted === null) return null;
-      fields.msg = quoted.value;
-      // Alloy ends every field with a space, the last one too.
-      return line.slice(quoted.end).trim() === '' ? fields : null;
+    // The value ends at the first ` <later key>=`, else at the space before msg.
+    let end = head.length - 1;
+    for (const later of keys.slice(keyIndex)) {
+      const found = head.indexOf(` ${later}=`, valueStart);
+      if (found >= 0 && found < end) end = found;
     }
-    // The value ends at the first ` <later key>=`.
-    let end = -1;
-    for (const later of ALLOY_KEYS.slice(keyIndex)) {
-      const found = line.indexOf(` ${later}=`, valueStart);
-      if (found >= 0 && (end < 0 || found < end)) end = found;
-    }
-    if (end < 0) return null;
-    fields[key] = line.slice(valueStart, end);
+    fields[key] = head.slice(valueStart, end);
     at = end + 1;
   }
-  return null;
+  fields.msg = quoted.value;
+  return fields;
 }
 
 /** Alloy's log_format = "json" line as its fields; null when it is not one. */

@@ -1,7 +1,8 @@
 // --from files other log stores wrote out, told apart by their content (no flag names the format):
 //
 //   Cloud Logging  `gcloud logging read ... --format=json`: a JSON array of LogEntry (REST shape:
-//                  jsonPayload, timestamp, logName, insertId, resource). GKE's event exporter
+//                  jsonPayload, timestamp, logName, insertId, resource), or the same entries one a
+//                  line (a log sink's files in Cloud Storage). GKE's event exporter
 //                  (GoogleCloudPlatform/k8s-stackdriver event-exporter/sinks/stackdriver/
 //                  log_entry_factory.go, fieldBlacklist and FromEvent) writes the Event as
 //                  jsonPayload without count, firstTimestamp and lastTimestamp, one entry per
@@ -25,6 +26,7 @@ import { isObject, stringOnly } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import { EVENT_OBJECTS_TELL } from '../core/source.ts';
 import type { LogStore, StoreProvenance } from '../core/source.ts';
+import { SavedFileError } from '../io/saved-events.ts';
 import type { SavedEvents } from '../io/saved-events.ts';
 import { alloyEvent, parseAlloyJson, parseAlloyLogfmt } from './alloy-line.ts';
 import type { AlloyFields } from './alloy-line.ts';
@@ -57,8 +59,13 @@ function isEventObject(value: unknown): value is Json {
 
 // -- Cloud Logging --------------------------------------------------------------------------------
 
+/**
+ * A LogEntry: its payload (the exporter writes Events as jsonPayload, and its own warnings into the
+ * same log as textPayload: FromMessage) and one of the fields every entry read back has.
+ */
 function isLogEntry(value: unknown): value is Json {
-  return isObject(value) && isObject(value.jsonPayload) && (typeof value.logName === 'string' || typeof value.insertId === 'string' || isObject(value.resource));
+  const payload = isObject(value) && (isObject(value.jsonPayload) || typeof value.textPayload === 'string' || isObject(value.protoPayload));
+  return payload && (typeof value.logName === 'string' || typeof value.insertId === 'string' || isObject(value.resource));
 }
 
 /** GKE's entries of one event (by uid) as one event: count the entries, first and last their times. */
@@ -129,6 +136,14 @@ function nanosToIso(text: unknown): string {
   return `${new Date(ms).toISOString().slice(0, 19)}.${fraction}Z`;
 }
 
+/** An RFC 3339 time in nanoseconds since the epoch (Date.parse stops at the millisecond); 0 when it is none. */
+function nanosOf(at: string): bigint {
+  const ms = Date.parse(at);
+  if (Number.isNaN(ms)) return 0n;
+  const fraction = /^[^.]*T[^.]*\.(\d+)/.exec(at)?.[1] ?? '';
+  return BigInt(ms) * 1_000_000n + BigInt(fraction.padEnd(9, '0').slice(3, 9));
+}
+
 /** A Loki answer's entries, in the order given. */
 function queryRangeEntries(data: Json): LokiEntry[] {
   const entries: LokiEntry[] = [];
@@ -142,9 +157,9 @@ function queryRangeEntries(data: Json): LokiEntry[] {
   return entries;
 }
 
-/** logcli's jsonl: one entry a line; null when a line is not one. */
-function logcliEntries(text: string): LokiEntry[] | null {
-  const entries: LokiEntry[] = [];
+/** Each non-blank line's JSON value, all of them `wanted`; null at the first that is not JSON or not wanted, or when there is none. */
+function jsonLines<T>(text: string, wanted: (value: unknown) => value is T): T[] | null {
+  const values: T[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let value: unknown;
@@ -153,11 +168,20 @@ function logcliEntries(text: string): LokiEntry[] | null {
     } catch {
       return null;
     }
-    if (!isObject(value) || typeof value.line !== 'string' || typeof value.timestamp !== 'string') return null;
-    const at = Date.parse(value.timestamp);
-    entries.push({ labels: isObject(value.labels) ? value.labels : {}, line: value.line, at: Number.isNaN(at) ? '' : value.timestamp });
+    if (!wanted(value)) return null;
+    values.push(value);
   }
-  return entries.length === 0 ? null : entries;
+  return values.length === 0 ? null : values;
+}
+
+/** One line of logcli's jsonl. */
+function isLogcliLine(value: unknown): value is Json & { line: string; timestamp: string } {
+  return isObject(value) && typeof value.line === 'string' && typeof value.timestamp === 'string';
+}
+
+/** logcli's jsonl lines as entries. */
+function logcliEntries(lines: Array<Json & { line: string; timestamp: string }>): LokiEntry[] {
+  return lines.map((value) => ({ labels: isObject(value.labels) ? value.labels : {}, line: value.line, at: Number.isNaN(Date.parse(value.timestamp)) ? '' : value.timestamp }));
 }
 
 /** One run of an Alloy event's lines: counts rising, the first line's time its first seen. */
@@ -176,8 +200,10 @@ function fromLoki(entries: LokiEntry[]): SavedEvents {
   const runs = new Map<string, Run>();
   const writers = new Set<string>();
   let skipped = 0;
-  // Time order: a run of an event's lines is told by its count rising.
-  const ordered = [...entries].sort((a, b) => (Date.parse(a.at) || 0) - (Date.parse(b.at) || 0));
+  // Time order, to the nanosecond Loki keeps: a run of an event's lines is told by its count rising,
+  // and Loki answers newest first (direction=backward), two lines of a run often in one millisecond.
+  const keyed = entries.map((entry) => ({ entry, at: nanosOf(entry.at) }));
+  const ordered = keyed.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map(({ entry }) => entry);
   for (const entry of ordered) {
     let json: unknown;
     try {
@@ -219,17 +245,30 @@ function fromLoki(entries: LokiEntry[]): SavedEvents {
 
 // -- Sniffing -------------------------------------------------------------------------------------
 
-/** A whole JSON document another store wrote: a Cloud Logging export, a search response, a Loki answer; null when it is none. */
-export function parseStoreDocument(doc: unknown): SavedEvents | null {
+/**
+ * A whole JSON document another store wrote: a Cloud Logging export, a search response, a Loki answer;
+ * null when it is none. A Loki answer to a metric query holds no lines: refused, saying so.
+ */
+export function parseStoreDocument(doc: unknown, path: string): SavedEvents | null {
   if (Array.isArray(doc) && doc.length > 0 && doc.every(isLogEntry)) return fromCloudLogging(doc as Json[]);
   if (isLogEntry(doc)) return fromCloudLogging([doc]);
   if (isObject(doc) && isObject(doc.hits) && Array.isArray(doc.hits.hits)) return fromSearchResponse(doc.hits.hits);
   if (isObject(doc) && isObject(doc.data) && doc.data.resultType === 'streams' && Array.isArray(doc.data.result)) return fromLoki(queryRangeEntries(doc.data));
+  if (isObject(doc) && isObject(doc.data) && (doc.data.resultType === 'matrix' || doc.data.resultType === 'vector') && Array.isArray(doc.data.result)) {
+    const words = `a Loki answer of resultType "${doc.data.resultType}" (a metric query: numbers, not log lines); save a log query's answer (resultType "streams")`;
+    throw new SavedFileError(path, 'not-saved-events', words);
+  }
   return null;
 }
 
-/** JSON lines another store wrote (logcli's jsonl); null when they are not. */
+/**
+ * JSON lines another store wrote: Cloud Logging's entries one a line (what a log sink writes to
+ * Cloud Storage, `gcloud logging read --format=json` being the array), or logcli's jsonl; null when
+ * they are neither.
+ */
 export function parseStoreLines(text: string): SavedEvents | null {
-  const entries = logcliEntries(text);
-  return entries === null ? null : fromLoki(entries);
+  const entries = jsonLines(text, isLogEntry);
+  if (entries !== null) return fromCloudLogging(entries);
+  const lines = jsonLines(text, isLogcliLine);
+  return lines === null ? null : fromLoki(logcliEntries(lines));
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { proxyFromEnvironment } from '../../../src/kube/proxy.ts';
-import { ImpersonationError, overrideCluster, overrideUser, userExtras } from '../../../src/kube/overrides.ts';
+import { ImpersonationError, overrideCluster, overrideUser, rawUsersOf, userExtras } from '../../../src/kube/overrides.ts';
 import { parseVerbosity } from '../../../src/options/common.ts';
 import { parseConnectionOverrides } from '../../../src/options/connection.ts';
 
@@ -46,4 +46,16 @@ test('-v=6 and -v 6 both read 6', () => {
 test('--disable-compression is kept only when true (client-go merges no false over the kubeconfig)', () => {
   assert.equal(parseConnectionOverrides({ disableCompression: true }).disableCompression, true);
   assert.equal(parseConnectionOverrides({ disableCompression: false }).disableCompression, undefined);
+});
+
+test("the first file to name a user decides its raw entry, a tokenFile relative to that file; nameless entries are skipped", () => {
+  const users = rawUsersOf([
+    { file: '/one/config', doc: { users: [{ name: 'u', user: { tokenFile: 'tok' } }, { user: { as: 'nameless' } }] } },
+    { file: '/two/config', doc: { users: [{ name: 'u', user: { as: 'later' } }, { name: 'v', user: null }] } },
+    { file: '/three/config', doc: null },
+  ]);
+  assert.deepEqual([...users], [
+    ['u', { tokenFile: '/one/tok' }],
+    ['v', {}],
+  ]);
 });

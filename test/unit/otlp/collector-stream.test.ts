@@ -99,6 +99,33 @@ describe('a collector file streamed', () => {
     assert.deepEqual((await fileSource(parseOtlpEventLines(text) as SavedEvents, null).read()).events.map((e) => e.name), ['a']);
   });
 
+  for (const keep of ['all', 'table'] as const) {
+    test(`keeping ${keep}, a torn last line costs no second read: the file opened once, nothing of that line in the events or the provenance`, async () => {
+      // The torn line's whole element is of another namespace and observed later: counted, it would show.
+      const c = ev({ name: 'c', uid: 'uc', namespace: 'late', objectName: 'pod-c', objectUid: 'o-c' });
+      const d = ev({ name: 'd', uid: 'ud', objectName: 'pod-d', objectUid: 'o-d' });
+      const torn = await line([c, d], NOW + 60_000);
+      const text = (await line([a1], NOW)) + torn.slice(0, torn.indexOf('pod-d'));
+      const path = await file(text);
+      const { result, opens } = await opensOf(path, () => collectorFileSource(path, null, keep));
+      assert.equal(opens, 1);
+      assert.ok(result);
+      assert.deepEqual((await result.read()).events.map((e) => e.name), ['a']);
+      const whole = fileSource(parseOtlpEventLines(text) as SavedEvents, null);
+      const pick = ({ writers, firstObserved, lastObserved, namespace, skipped, unreadable }: Record<string, unknown>) => ({ writers, firstObserved, lastObserved, namespace, skipped, unreadable });
+      assert.deepEqual(pick(result.provenance as unknown as Record<string, unknown>), pick(whole.provenance as unknown as Record<string, unknown>));
+      assert.equal(result.provenance.namespace, 'op-events');
+    });
+  }
+
+  test('a last line whole but without its newline is read, once', async () => {
+    const text = (await line([a1])) + (await line([b])).trimEnd();
+    const path = await file(text);
+    const { result, opens } = await opensOf(path, () => collectorFileSource(path, null, 'table'));
+    assert.equal(opens, 1);
+    assert.deepEqual((await result?.read())?.events.map((e) => e.name).sort(), ['a', 'b']);
+  });
+
   test('lines far longer than a read (64 KiB), messages holding quotes, brackets, commas and backslashes: as the whole-file reader reads them', async () => {
     const hostile = (i: number) => `"}],{"resourceLogs":[\\"${'\\'.repeat(i % 3)}] }, ${'x'.repeat(i * 7)} \u001b[2J`;
     const events = Array.from({ length: 600 }, (_, i) => ev({ name: `e${i}`, uid: `u${i}`, objectName: `pod-${i % 40}`, objectUid: `o-${i % 40}`, message: hostile(i) }));

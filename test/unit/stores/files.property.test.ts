@@ -54,7 +54,7 @@ describe('a Cloud Logging export, whatever entries it holds', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ uid: fc.constantFrom('a', 'b', 'c'), at: fc.integer({ min: 0, max: 86_400 }) }), { minLength: 1, maxLength: 30 }), (entries) => {
         const doc = entries.map((e, i) => ({ insertId: String(i), logName: 'projects/p/logs/events', timestamp: iso(e.at), jsonPayload: payload(e.uid, i) }));
-        const saved = parseStoreDocument(doc) as Json;
+        const saved = parseStoreDocument(doc, 'doc') as Json;
         const events = (saved.raw.core as Json[]).map(normaliseEvent);
         const uids = new Set(entries.map((e) => e.uid));
         assert.equal(events.length, uids.size);
@@ -74,7 +74,7 @@ describe('an Elasticsearch search response, whatever hits it holds', () => {
   test('every hit whose _source is an Event is read, and nothing else', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.integer({ min: 1, max: 999 }).map((rv) => ({ _source: payload(`u${rv % 4}`, rv) })), fc.constant({ _source: { message: 'x' } }), fc.constant(null)), { maxLength: 20 }), (hits) => {
-        const saved = parseStoreDocument({ hits: { hits } }) as Json;
+        const saved = parseStoreDocument({ hits: { hits } }, 'doc') as Json;
         const events = hits.filter((h) => h !== null && 'metadata' in (h._source as Json)).length;
         assert.equal(saved.raw.core.length, events);
         assert.equal(saved.provenance.skipped, hits.length - events);
@@ -92,7 +92,8 @@ describe("Alloy's lines, whatever they hold", () => {
       objectAPIversion: token,
       eventRV: token,
       reportingcontroller: token,
-      reason: token,
+      // A %s value is written as it is: a reason may itself read like a message.
+      reason: fc.oneof(token, fc.tuple(token, token).map(([a, b]) => `${a} msg="${b}`)),
       type: token,
       count: fc.integer({ min: 1, max: 1e6 }).map(String),
       msg: fc.string({ unit: 'grapheme', maxLength: 60 }),

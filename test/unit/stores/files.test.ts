@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli.ts';
+import { UsageError } from '../../../src/errors.ts';
 import { parseAlloyLogfmt, unquoteGo } from '../../../src/stores/alloy-line.ts';
 import { parseStoreDocument, parseStoreLines } from '../../../src/stores/files.ts';
 import { fakeDeps } from '../../support/deps.ts';
@@ -43,6 +44,25 @@ describe('a Cloud Logging export (gcloud logging read --format=json) of GKE\'s e
     assert.equal(backOff?.uid, 'b1f0c7d2-0001');
     assert.equal(list.find((e) => e.reason === 'Scheduled')?.reporter, 'default-scheduler');
     assert.match(stderr, /gcloud\.json: written by GKE's event exporter, which did not keep count and firstTimestamp \(rebuilt: one entry per occurrence\)\n/);
+  });
+  test('the same entries one a line (a log sink\'s files in Cloud Storage) read as the array does', async () => {
+    const lines = (JSON.parse(CLOUD_LOGGING_EXPORT) as Json[]).map((e) => JSON.stringify(e)).join('\n');
+    const asLines = await events('sink.jsonl', `${lines}\n`);
+    assert.deepEqual(asLines.list, (await events('gcloud-again.json', CLOUD_LOGGING_EXPORT)).list);
+    assert.match(asLines.stderr, /written by GKE's event exporter/);
+  });
+  test("the exporter's own warnings (textPayload) in the same log are skipped, its events read", async () => {
+    const entries = JSON.parse(CLOUD_LOGGING_EXPORT) as Json[];
+    const warning = { insertId: 'w', logName: entries[0]?.logName, textPayload: 'Failed to encode event', severity: 'WARNING', timestamp: '2026-11-24T09:03:00Z' };
+    const { list, stderr } = await events('with-text.json', JSON.stringify([...entries, warning]));
+    assert.equal(list.length, 2);
+    assert.match(stderr, /skipped 1 line not about a Kubernetes event/);
+  });
+  test("an entry stamped with Go's zero time (the exporter's Timestamp is lastTimestamp, zero for an event with only eventTime) is timed by its eventTime, not year 1", async () => {
+    const [first] = JSON.parse(CLOUD_LOGGING_EXPORT) as Json[];
+    const payload = { ...first?.jsonPayload, eventTime: '2026-11-24T09:05:00.123456Z', metadata: { ...first?.jsonPayload.metadata, uid: 'only-event-time', creationTimestamp: undefined } };
+    const { list } = await events('zero.json', JSON.stringify([{ ...first, timestamp: '0001-01-01T00:00:00Z', jsonPayload: payload }]));
+    assert.deepEqual([list[0]?.firstSeen, list[0]?.lastSeen], ['2026-11-24T09:05:00.123Z', '2026-11-24T09:05:00.123Z']);
   });
   test('incident names the store', async () => {
     const r = await run('gcloud-incident.json', CLOUD_LOGGING_EXPORT, ['incident', '-n', 'shop']);
@@ -86,6 +106,33 @@ describe('Loki: logcli jsonl and a query_range answer', () => {
     assert.match(stderr, /written by Grafana Alloy \(json\) and kubernetes-event-exporter's Loki sink, which did not keep uid/);
     assert.match(stderr, /skipped 1 line not about a Kubernetes event/);
   });
+  test('a metric query\'s answer (resultType matrix or vector) is refused in one line that says what it is (exit 2)', async () => {
+    for (const resultType of ['matrix', 'vector']) {
+      const answer = JSON.stringify({ status: 'success', data: { resultType, result: [{ metric: { namespace: 'payments' }, values: [[1764000000, '3']] }] } });
+      await assert.rejects(run(`metric-${resultType}.json`, answer, ['-A']), (error: Error) => {
+        assert.ok(error instanceof UsageError);
+        assert.match(error.message, new RegExp(`^--from \\S+metric-${resultType}\\.json: a Loki answer of resultType "${resultType}" \\(a metric query: numbers, not log lines\\); save a log query's answer \\(resultType "streams"\\)$`));
+        return true;
+      });
+    }
+  });
+  test('lines of a run within one millisecond, newest first as Loki answers (direction=backward): ordered to the nanosecond, one event', async () => {
+    const line = (count: number) => `name=pay-7f9 kind=Pod reason=BackOff type=Warning count=${count} msg="Back-off" `;
+    const values = [
+      ['1764000000123000900', line(3)],
+      ['1764000000123000500', line(2)],
+      ['1764000000123000100', line(1)],
+    ];
+    const answer = JSON.stringify({ status: 'success', data: { resultType: 'streams', result: [{ stream: { namespace: 'payments' }, values }] } });
+    const { list } = await events('same-ms.json', answer);
+    assert.deepEqual(
+      list.map((e) => [e.count, e.firstSeen, e.lastSeen]),
+      [[3, '2025-11-24T16:00:00.123Z', '2025-11-24T16:00:00.123Z']],
+    );
+    // logcli's jsonl says the same times in RFC 3339 with nanoseconds, in the zone of the machine it ran on.
+    const jsonl = values.map(([ns, l]) => JSON.stringify({ labels: { namespace: 'payments' }, line: l, timestamp: `2025-11-24T17:00:00.123${(ns as string).slice(-6)}+01:00` })).join('\n');
+    assert.deepEqual((await events('same-ms.jsonl', jsonl)).list.map((e) => e.count), [3]);
+  });
   test('-n narrows to the stream\'s namespace', async () => {
     const other = await run('range-n.json', QUERY_RANGE, ['-n', 'other', '-o', 'json']);
     assert.deepEqual(JSON.parse(other.stdout), []);
@@ -101,9 +148,9 @@ describe('what is not another store\'s output is left to the other readers', () 
     ['a search response of nothing', { hits: { hits: [] } }],
   ];
   test('an event list is not sniffed as a store', () => {
-    assert.equal(parseStoreDocument(cases[0]?.[1]), null);
-    assert.equal(parseStoreDocument(cases[1]?.[1]), null);
-    assert.deepEqual((parseStoreDocument(cases[2]?.[1]) as Json)?.raw.core, []);
+    assert.equal(parseStoreDocument(cases[0]?.[1], 'doc'), null);
+    assert.equal(parseStoreDocument(cases[1]?.[1], 'doc'), null);
+    assert.deepEqual((parseStoreDocument(cases[2]?.[1], 'doc') as Json)?.raw.core, []);
     assert.equal(parseStoreLines('{"kind":"EvtimelineRecord"}\n'), null);
   });
 });
@@ -111,6 +158,16 @@ describe('what is not another store\'s output is left to the other readers', () 
 describe("Alloy's logfmt, exactly as its writer spells it", () => {
   test('a %s value with spaces runs to the next key', () => {
     assert.deepEqual(parseAlloyLogfmt('name=a b kind=Pod reason=X msg="m" '), { name: 'a b', kind: 'Pod', reason: 'X', msg: 'm' });
+  });
+  test('a %s value holding ` msg=` or `="` (a reason or host may say anything): the last ` msg="` is the message', () => {
+    assert.deepEqual(parseAlloyLogfmt('name=a kind=Pod sourcehost=h msg="x" reason=Odd msg=1 a="b type=Normal msg="real \\" msg=\\"" '), {
+      name: 'a',
+      kind: 'Pod',
+      sourcehost: 'h msg="x"',
+      reason: 'Odd msg=1 a="b',
+      type: 'Normal',
+      msg: 'real " msg="',
+    });
   });
   test('not Alloy: refused', () => {
     for (const line of ['level=info msg="x"', 'name=a msg=unquoted ', 'name=a kind=Pod', 'name=a msg="x" trailing']) assert.equal(parseAlloyLogfmt(line), null, line);
