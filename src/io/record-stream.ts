@@ -172,15 +172,21 @@ export async function foldRecord(lines: AsyncIterable<Line>, namespace: string |
 // a second of CPU, and --from has nothing to do while it waits.
 const CHUNK_BYTES = 64 * 1024;
 
-/** A file's text in chunks, read as it is iterated; `limit`: no further than that many bytes (what a file being appended to held when looked at). */
-export function* chunksOf(path: string, limit = Number.POSITIVE_INFINITY): Generator<string> {
+/**
+ * A file's text in chunks, read as it is iterated; `limit`: no further than that many bytes (what a
+ * file being appended to held when looked at); `read`: told the bytes read so far before each chunk.
+ */
+export function* chunksOf(path: string, limit = Number.POSITIVE_INFINITY, read?: (bytes: number) => void): Generator<string> {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     const decoder = new StringDecoder('utf8');
     let left = limit;
+    let total = 0;
     for (let bytes = readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, left), null); bytes > 0; bytes = readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, left), null)) {
       left -= bytes;
+      total += bytes;
+      read?.(total);
       yield decoder.write(buffer.subarray(0, bytes));
     }
     const rest = decoder.end();

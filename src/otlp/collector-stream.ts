@@ -5,6 +5,7 @@
 // k8s_events receiver wrote the same version, the copy with every field stays. A file that turns
 // out not to be one is handed back (null) to the whole-file reader, which says what it is.
 import { open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { isObject, inNamespace, stringOnly } from '../core/json.ts';
 import type { Json } from '../core/json.ts';
 import type { Keep } from '../core/keep.ts';
@@ -16,10 +17,23 @@ import { requestPieces } from './request-pieces.ts';
 import { NamedClusters, OtlpLineReader } from './collector-file.ts';
 import type { OtlpVersion } from './collector-file.ts';
 
-/** A collector file's size when looked at, and whether its last byte ends a line (if not, its last line may be torn). */
+/** A collector file's size when looked at, and where its last line starts if no newline ends it (it may be torn); Infinity if one does. */
 interface Sniffed {
   size: number;
-  endsLine: boolean;
+  openLineFrom: number;
+}
+
+/** Where the last line of a file of `size` bytes starts, read backwards a block at a time: only that line is read. */
+async function lastLineStart(handle: FileHandle, size: number): Promise<number> {
+  const block = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - block.length);
+    const { bytesRead } = await handle.read({ buffer: block, length: end - start, position: start });
+    const newline = block.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (newline >= 0) return start + newline + 1;
+    end = start;
+  }
+  return 0;
 }
 
 /** A regular file whose first line starts as the file exporter writes one; null if it is not one. */
@@ -34,7 +48,8 @@ async function sniffCollectorFile(path: string): Promise<Sniffed | null> {
       const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(64), position: 0 });
       if (!/^\s*\{\s*"resource(Logs|Spans|Metrics)"\s*:/.test(buffer.subarray(0, bytesRead).toString('utf8'))) return null;
       const last = await handle.read({ buffer: Buffer.alloc(1), position: size - 1 });
-      return { size, endsLine: last.bytesRead === 1 && last.buffer[0] === 0x0a };
+      const endsLine = last.bytesRead === 1 && last.buffer[0] === 0x0a;
+      return { size, openLineFrom: endsLine ? Number.POSITIVE_INFINITY : await lastLineStart(handle, size) };
     } finally {
       await handle.close();
     }
@@ -52,11 +67,12 @@ interface Bounds {
   /** the lines to read (a torn last line left out) */
   upTo: number;
   /**
-   * hold each line's versions until it ends, and what the reader counted of it: a torn last line
-   * is then dropped whole, also the elements of it that were whole before the tear, without a
-   * second read. Only where the file does not end a line: elsewhere versions go on as they come.
+   * from this byte on (the start of a last line no newline ends), each line's versions wait for its
+   * end, and so does what the reader counted of it: a torn last line is then dropped whole, also
+   * the elements of it that were whole before the tear, without a second read. Before it (and with
+   * Infinity, everywhere) versions go on as they come.
    */
-  hold: boolean;
+  holdFrom: number;
 }
 
 /**
@@ -68,7 +84,12 @@ function* versionsOf(path: string, reader: OtlpLineReader, bounds: Bounds): Gene
   let held: OtlpVersion[] = [];
   let line = -1;
   let undo = (): void => {};
-  for (const piece of requestPieces(chunksOf(path, bounds.size))) {
+  // Set once a chunk holding a byte of the open last line has been read: its pieces come after.
+  let hold = false;
+  const reached = (bytes: number): void => {
+    if (bytes > bounds.holdFrom) hold = true;
+  };
+  for (const piece of requestPieces(chunksOf(path, bounds.size, reached))) {
     if (piece.line >= bounds.upTo) break;
     if (bad !== null) {
       // The rest of a line already refused only says whether a newline ended it.
@@ -76,7 +97,7 @@ function* versionsOf(path: string, reader: OtlpLineReader, bounds: Bounds): Gene
       if (piece.kind === 'end') bad.complete = piece.complete;
       continue;
     }
-    if (bounds.hold && piece.line !== line) {
+    if (hold && piece.line !== line) {
       yield* held;
       held = [];
       line = piece.line;
@@ -94,7 +115,7 @@ function* versionsOf(path: string, reader: OtlpLineReader, bounds: Bounds): Gene
       if (versions === null) bad = { line: piece.line, complete: piece.complete };
     }
     if (versions === null) continue;
-    if (!bounds.hold) yield* versions;
+    if (!hold) yield* versions;
     // One by one: a line read whole may hold more versions than a call takes arguments.
     else for (const version of versions) held.push(version);
   }
@@ -154,14 +175,14 @@ function foldFile(path: string, namespace: string | null, keep: Keep, bounds: Bo
 export async function collectorFileSource(path: string, namespace: string | null, keep: Keep = 'all'): Promise<EventSource | null> {
   const sniffed = await sniffCollectorFile(path);
   if (sniffed === null) return null;
-  const bounds: Bounds = { size: sniffed.size, upTo: Number.POSITIVE_INFINITY, hold: !sniffed.endsLine };
+  const bounds: Bounds = { size: sniffed.size, upTo: Number.POSITIVE_INFINITY, holdFrom: sniffed.openLineFrom };
   let read = foldFile(path, namespace, keep, bounds);
   // Torn though its last byte ended a line (the file was cut short as it was read): its whole
   // elements went into the fold before the tear showed, so read again without it.
-  if (read !== null && !bounds.hold && read.bounds.upTo !== bounds.upTo) read = foldFile(path, namespace, keep, read.bounds);
+  if (read !== null && bounds.holdFrom === Number.POSITIVE_INFINITY && read.bounds.upTo !== bounds.upTo) read = foldFile(path, namespace, keep, read.bounds);
   if (read === null) return null;
   const { reader, fold, namespaces, first, last, named } = read;
-  const again = { ...read.bounds, hold: false };
+  const again = { ...read.bounds, holdFrom: Number.POSITIVE_INFINITY };
   const clusters = named.members();
   const writers = reader.writerList();
   const [only] = namespaces;

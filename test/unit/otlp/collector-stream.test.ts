@@ -118,6 +118,20 @@ describe('a collector file streamed', () => {
     });
   }
 
+  test('a torn last line longer than a read (64 KiB), after lines longer than one: only it dropped, the file opened once', async () => {
+    const many = (prefix: string, n: number, at: number) => line(Array.from({ length: n }, (_, i) => ev({ name: `${prefix}${i}`, uid: `${prefix}${i}`, objectName: `pod-${prefix}${i}`, objectUid: `o-${prefix}${i}` })), at);
+    const whole = (await many('a', 120, NOW - 2000)) + (await many('b', 120, NOW - 1000));
+    const torn = await many('t', 200, NOW);
+    assert.ok(whole.length > 128 * 1024 && torn.length > 2 * 64 * 1024);
+    const text = whole + torn.slice(0, torn.length - 100);
+    const path = await file(text);
+    const { result, opens } = await opensOf(path, () => collectorFileSource(path, null, 'table'));
+    assert.equal(opens, 1);
+    const names = ((await result?.read())?.events ?? []).map((e) => e.name).sort();
+    assert.equal(names.length, 240);
+    assert.deepEqual(names, (await fileSource(parseOtlpEventLines(text) as SavedEvents, null).read()).events.map((e) => e.name).sort());
+  });
+
   test('a last line whole but without its newline is read, once', async () => {
     const text = (await line([a1])) + (await line([b])).trimEnd();
     const path = await file(text);
