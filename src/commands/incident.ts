@@ -61,6 +61,7 @@ export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<Co
     ...(tree === undefined ? {} : { tree }),
     ...(facts === undefined ? {} : { facts }),
     ...(gathered.unanswered.length === 0 ? {} : { unanswered: gathered.unanswered }),
+    distinct: true,
   });
   if (opts.output.kind === 'document') {
     const doc = { ...toIncidentJson(incident), recorderNotes: recorderNotesJson(gathered.notes), hidden: hiddenJson(gathered.hidden) };

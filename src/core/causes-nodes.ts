@@ -176,7 +176,8 @@ export function nodeLostCauses(podRefs: { name: string; namespace: string; uid: 
     const ready = readyOf(node);
     if (ready !== undefined && ready.status !== 'True') add(node.name, null, []);
   }
-  for (const ev of events) {
+  for (let i = 0; i < events.length; i += 1) {
+    const ev = events[i] as Event;
     if (ev.object.kind === 'Node' && ev.reason === 'NodeNotReady') add(ev.object.name, null, [ev]);
   }
   for (const ref of podRefs) {

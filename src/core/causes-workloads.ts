@@ -22,7 +22,10 @@ export function parseQuotaRefusal(message: string): { name: string; requested: s
 /** A controller whose Pod creations the API server refused (quota, admission), from its FailedCreate events and ReplicaFailure condition. */
 export function createRefusedCauses(events: Event[], workloads: WorkloadFacts[], quotas: QuotaFacts[]): Cause[] {
   const latest = new Map<string, Event>();
-  for (const ev of events) if (ev.reason === 'FailedCreate') latest.set(`${ev.object.kind}/${ev.namespace}/${ev.object.name}`, ev);
+  for (let i = 0; i < events.length; i += 1) {
+    const ev = events[i] as Event;
+    if (ev.reason === 'FailedCreate') latest.set(`${ev.object.kind}/${ev.namespace}/${ev.object.name}`, ev);
+  }
   const causes: Cause[] = [];
   for (const ev of latest.values()) {
     // After ten refusals with different Pod names the recorder combines them (its prefix first).
@@ -80,7 +83,8 @@ export function backoffLimitCauses(workloads: WorkloadFacts[], pods: PodFacts[],
   for (const w of workloads) {
     if (w.kind === 'Job' && w.conditions.some((c) => c.type === 'Failed' && c.status === 'True' && c.reason === 'BackoffLimitExceeded')) jobs.set(`${w.namespace}/${w.name}`, { job: w, namespace: w.namespace, name: w.name });
   }
-  for (const ev of events) {
+  for (let i = 0; i < events.length; i += 1) {
+    const ev = events[i] as Event;
     if (ev.object.kind !== 'Job' || ev.reason !== 'BackoffLimitExceeded') continue;
     const key = `${ev.namespace}/${ev.object.name}`;
     jobs.set(key, { ...(jobs.get(key) ?? { namespace: ev.namespace, name: ev.object.name }), event: ev });

@@ -7,7 +7,8 @@
 // in the tree's chain, src/core/tree-story.ts) and siblings of different owners that share a name
 // template stay apart.
 
-import type { Event } from './event.ts';
+import type { Event, ObjectRef } from './event.ts';
+import { keyedByRef } from './identity.ts';
 import { templatesOnce } from './message-template.ts';
 import type { Templates } from './message-template.ts';
 import { compareBytes, formatObjectRef } from './timeline.ts';
@@ -62,6 +63,8 @@ interface GroupingInput {
   ownerOf?: (ev: Event) => string | null;
   /** the account's templates, shared with its families (src/core/families.ts); made here when absent */
   templates?: Templates;
+  /** each event's message template by position, when the account has made them already */
+  messageTemplates?: readonly string[];
 }
 
 /** One string per key, for maps: NUL cannot appear in a Kubernetes name, reason or type. */
@@ -97,25 +100,53 @@ interface Building {
   events: Event[];
 }
 
+/** Groups remembered per message template: enough for a template's usual few, never a scan of many. */
+const NEAR_GROUPS = 8;
+
+/** The group among `near` (one message template's) whose key has these fields. */
+function findNear(near: Building[], type: string, reason: string, kind: string, nameTemplate: string, owner: string | null): Building | undefined {
+  for (let i = 0; i < near.length; i += 1) {
+    const b = near[i] as Building;
+    const k = b.key;
+    if (k.type === type && k.reason === reason && k.kind === kind && k.nameTemplate === nameTemplate && k.owner === owner) return b;
+  }
+  return undefined;
+}
+
 /** The events in groups of siblings with the same story, most telling first. */
 export function groupEvents(events: Event[], input: GroupingInput): EventGroup[] {
   const building = new Map<string, Building>();
   const templates = input.templates ?? templatesOnce();
-  for (const ev of events) {
+  // The groups of each message template, up to a few: one template comes with a few kinds and
+  // name templates (a Deployment's, its ReplicaSets' and its Pods'), so most events find their group
+  // among them by comparing strings, without joining a key string (20,000 of them, each hashed once
+  // and thrown away). The map by the whole key is the one that counts; these only find in it sooner.
+  const byTemplate = new Map<string | null, Building[]>();
+  // An index loop: a for-of makes an iterator result per event in code that runs once.
+  for (let i = 0; i < events.length; i += 1) {
+    const ev = events[i] as Event;
     // The key's fields as values, its object made once per group, not once per event.
     const kind = ev.object.kind;
     const nameTemplate = templates.name(ev.object.name);
-    const messageTemplate = input.messages ? templates.message(ev.message) : null;
+    const messageTemplate = input.messages ? (input.messageTemplates?.[i] ?? templates.message(ev.message)) : null;
     const owner = input.ownerOf?.(ev) ?? null;
-    const text = joinKey(ev.type, ev.reason, kind, nameTemplate, messageTemplate, owner);
-    const found = building.get(text);
-    if (found === undefined) building.set(text, { key: { type: ev.type, reason: ev.reason, kind, nameTemplate, messageTemplate, owner }, events: [ev] });
-    else found.events.push(ev);
+    let near = byTemplate.get(messageTemplate);
+    if (near === undefined) byTemplate.set(messageTemplate, (near = []));
+    let found = findNear(near, ev.type, ev.reason, kind, nameTemplate, owner);
+    if (found === undefined) {
+      const text = joinKey(ev.type, ev.reason, kind, nameTemplate, messageTemplate, owner);
+      found = building.get(text);
+      if (found === undefined) building.set(text, (found = { key: { type: ev.type, reason: ev.reason, kind, nameTemplate, messageTemplate, owner }, events: [] }));
+      if (near.length < NEAR_GROUPS) near.push(found);
+    }
+    found.events.push(ev);
   }
-  return [...building.values()].map((b) => toGroup(b, input)).sort(compareGroups);
+  // A member's key made once per object, not per event: the events about one object share its ObjectRef (core/compact.ts).
+  const memberKey = keyedByRef((o) => `\u0000${o.namespace}\u0000${o.kind}\u0000${o.name}`);
+  return [...building.values()].map((b) => toGroup(b, input, memberKey)).sort(compareGroups);
 }
 
-function toGroup({ key, events }: Building, input: GroupingInput): EventGroup {
+function toGroup({ key, events }: Building, input: GroupingInput, memberKey: (ref: ObjectRef) => string): EventGroup {
   // Most recent first, so the example and the first-named objects are the latest news. Sorted in
   // place: the array is the group's own (groupEvents), and nothing below depends on its order but this.
   const sorted = events.sort((a, b) => (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity) || compareBytes(a.name, b.name));
@@ -129,11 +160,12 @@ function toGroup({ key, events }: Building, input: GroupingInput): EventGroup {
   let occurrences = 0;
   // One pass, and a member made only for an object not yet named: 20,000 events about 400 objects
   // made 20,000 members and as many arrays for their counts and reporters, promoted as the groups grew.
-  for (const ev of sorted) {
+  for (let i = 0; i < sorted.length; i += 1) {
+    const ev = sorted[i] as Event;
     const o = ev.object;
     const context = ev.cluster?.context;
     if (context !== undefined) clusters.add(context);
-    const at = `${context ?? ''}\u0000${o.namespace}\u0000${o.kind}\u0000${o.name}`;
+    const at = context === undefined ? memberKey(o) : `${context}${memberKey(o)}`;
     if (!objects.has(at)) objects.set(at, { kind: o.kind, name: o.name, namespace: o.namespace, ...(context === undefined ? {} : { context }) });
     reporters.add(ev.reporter);
     if (ev.count > 1) repeated += 1;

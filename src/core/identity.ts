@@ -65,8 +65,21 @@ function pick(lifetimes: Lifetime[], at: number | null): string {
  * newest. '' when no event names a uid for that object.
  */
 export function objectUids(events: readonly Event[]): (ev: Event) => string {
-  const byName = new Map<string, Map<string, Lifetime>>();
   const nameKeyOf = keyedByRef(nameKey);
+  // Made when an event naming no uid first asks: most reads name a uid in every event, and then
+  // a pass over all of them (20,000 for a busy namespace) would tell nothing.
+  let byName: Map<string, Map<string, Lifetime>> | undefined;
+  return (ev) => {
+    if (ev.object.uid !== '') return ev.object.uid;
+    byName ??= lifetimesByName(events, nameKeyOf);
+    const lifetimes = byName.get(nameKeyOf(ev.object));
+    return lifetimes === undefined ? '' : pick([...lifetimes.values()], timeOf(ev));
+  };
+}
+
+/** The incarnations each group/Kind/namespace/name has among the events, with their lifetimes. */
+function lifetimesByName(events: readonly Event[], nameKeyOf: (ref: ObjectRef) => string): Map<string, Map<string, Lifetime>> {
+  const byName = new Map<string, Map<string, Lifetime>>();
   for (const ev of events) {
     const uid = ev.object.uid;
     if (uid === '') continue;
@@ -80,11 +93,7 @@ export function objectUids(events: readonly Event[]): (ev: Event) => string {
     if (last !== null && (life.last === null || last > life.last)) life.last = last;
     lifetimes.set(uid, life);
   }
-  return (ev) => {
-    if (ev.object.uid !== '') return ev.object.uid;
-    const lifetimes = byName.get(nameKeyOf(ev.object));
-    return lifetimes === undefined ? '' : pick([...lifetimes.values()], timeOf(ev));
-  };
+  return byName;
 }
 
 /**

@@ -92,7 +92,9 @@ function comparable(ref: ObjectRef): boolean {
 export function objectsToLookUp(events: Event[]): ObjectRef[] {
   const refs = new Map<string, ObjectRef>();
   const keyOf = keyedByRef(objectKey);
-  for (const ev of events) {
+  // An index loop: a for-of makes an iterator result per event in code that runs once.
+  for (let i = 0; i < events.length; i += 1) {
+    const ev = events[i] as Event;
     if (!comparable(ev.object)) continue;
     const key = keyOf(ev.object);
     if (!refs.has(key)) refs.set(key, ev.object);
@@ -192,7 +194,9 @@ interface Tally {
 export function summariseIncarnations(events: Event[], lookups: ReadonlyMap<string, ObjectLookup>): IncarnationSummary {
   const tallies = new Map<string, Tally>();
   const keyOf = keyedByRef(objectKey);
-  for (const ev of events) {
+  // An index loop: a for-of makes an iterator result per event in code that runs once.
+  for (let i = 0; i < events.length; i += 1) {
+    const ev = events[i] as Event;
     if (!comparable(ev.object)) continue;
     const key = keyOf(ev.object);
     const tally = tallies.get(key) ?? { ref: ev.object, uids: [], byIncarnation: { current: 0, previous: 0, gone: 0, unknown: 0 } };

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { findCauses } from '../../../src/core/causes.ts';
+import { containerOfEvent } from '../../../src/core/causes-pod.ts';
 import { parseFailedScheduling } from '../../../src/core/causes-nodes.ts';
 import { factsOf, lastExit, nodeFacts, podFacts } from '../../../src/core/facts.ts';
 import type { FactSet, ObjectFacts } from '../../../src/core/facts.ts';
@@ -278,4 +280,19 @@ test('quantities are read as apimachinery writes them', () => {
   assert.equal(formatQuantity('cpu', 1.5), '1.5');
   assert.equal(formatQuantity('cpu', 0.25), '250m');
   assert.equal(formatQuantity('memory', 20 * 2 ** 20), '20Mi');
+});
+
+test("a container is read from the kubelet's fieldPath as the pattern reads it, whatever the path", () => {
+  const pattern = /^spec\.(?:initC|ephemeralC|c)ontainers\{(.*)\}$/;
+  const path = fc.oneof(
+    fc.string(),
+    fc.tuple(fc.constantFrom('spec.containers{', 'spec.initContainers{', 'spec.ephemeralContainers{', 'spec.Containers{', 'xspec.containers{', ''), fc.string(), fc.constantFrom('}', '}}', '', '}\n', '\n}')).map((parts) => parts.join('')),
+    fc.constantFrom('spec.containers{a\nb}', 'spec.containers{a\u2028b}', 'spec.containers{}', 'spec.containers{', 'spec.containers{a}b}'),
+  );
+  fc.assert(
+    fc.property(path, (fieldPath) => {
+      const event = { object: { fieldPath } } as Event;
+      assert.equal(containerOfEvent(event), pattern.exec(fieldPath)?.[1] ?? null);
+    }),
+  );
 });

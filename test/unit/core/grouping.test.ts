@@ -231,3 +231,14 @@ test('forty unconventional types, forty reporters: each section is capped and sa
   const detail = renderIncidentText({ ...buildIncident(events, CLUSTER), detail: true }, plainPalette);
   for (let i = 0; i < 40; i += 1) assert.ok(detail.includes(`\nPod/odd-${i} (uid`), `odd-${i}`);
 });
+
+test('one message about many differently named objects makes a group per object, each holding all of its events', () => {
+  // Twelve objects whose names share no template, their events interleaved: more groups for one message template than are remembered near it.
+  const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+  const events = [0, 1, 2].flatMap((round) => names.map((name) => normaliseEvent(ev({ kind: 'Deployment', objectName: name, reason: 'ScalingReplicaSet', message: 'Scaled up replica set to 3', first: 300 - round * 60 }))));
+  const groups = groupEvents(events, { counts: true, messages: true });
+  assert.deepEqual(
+    groups.map((g) => [g.nameTemplate, g.events]).sort(),
+    names.map((name) => [name, 3]).sort(),
+  );
+});

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { normaliseEvent } from '../../../src/core/event.ts';
 import { compareBytes, dedupeByUid, sortTimeline, stableLines } from '../../../src/core/timeline.ts';
 import { isConventionalType } from '../../../src/core/types.ts';
@@ -164,4 +165,28 @@ describe('isConventionalType', () => {
   for (const [type, want] of cases) {
     test(`${JSON.stringify(type)} is ${want ? '' : 'not '}conventional`, () => assert.equal(isConventionalType(type), want));
   }
+});
+
+test('a timeline is one order whatever order the events came in, and sorting it again keeps it', () => {
+  // Ties on purpose: few times (some null), names and objects, so the order rests on names and content.
+  const one = fc.record({
+    first: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+    last: fc.integer({ min: 0, max: 4 }),
+    name: fc.constantFrom('a', 'b', 'web.17f', ''),
+    reason: fc.constantFrom('Started', 'BackOff'),
+    objectName: fc.constantFrom('web-1', 'web-2'),
+  });
+  fc.assert(
+    fc.property(fc.array(one, { maxLength: 30 }), fc.infiniteStream(fc.nat()), (options, seeds) => {
+      const events = options.map((o) => {
+        const raw = ev({ reason: o.reason, objectName: o.objectName, ...(o.first === undefined ? {} : { first: o.first * 30 + o.last }), last: o.last * 30 });
+        (raw.metadata as Record<string, unknown>).name = o.name;
+        return normaliseEvent(raw);
+      });
+      const shuffled = events.map((e) => [seeds.next().value as number, e] as const).sort((a, b) => a[0] - b[0]).map(([, e]) => e);
+      const sorted = sortTimeline(events);
+      assert.deepEqual(sortTimeline(shuffled), sorted);
+      assert.deepEqual(sortTimeline(sorted), sorted);
+    }),
+  );
 });
