@@ -74,6 +74,21 @@ export class FactsRecorder {
 
   private readonly letGo = (key: string): void => void this.events.delete(key);
 
+  /**
+   * The written status of an object no held event is about, and that this read did not return (a
+   * Node its Pods run on), is let go: read again later, it is written again (once).
+   */
+  private forgetWritten(read: ObjectFacts[]): void {
+    const about = new Set(read.map(factsKey));
+    for (const ev of this.events.values()) about.add(factsKey(ev.object));
+    for (const key of this.written.keys()) if (!about.has(key)) this.written.delete(key);
+  }
+
+  /** How many objects' written status is remembered. */
+  get remembered(): number {
+    return this.written.size;
+  }
+
   /** One last read (the state the recorder leaves the story in), within `graceMs`. */
   async finish(graceMs: number): Promise<void> {
     clearTimeout(this.timer);
@@ -121,6 +136,7 @@ export class FactsRecorder {
         this.gaps.add(gapKey(g));
         lines.push({ missing: g });
       }
+      this.forgetWritten(facts.objects);
       if (lines.length > 0) await this.opts.write(now, lines);
     } catch (error) {
       // Said once: a recorder whose status reads fail keeps recording events.

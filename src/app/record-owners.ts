@@ -10,13 +10,19 @@ import type { Json } from '../core/json.ts';
 import type { LookUp } from '../core/object-meta.ts';
 import type { SavedObject } from '../core/object-meta.ts';
 import { savedObjectsOf } from './owner-lookups.ts';
+import { SaidKeys } from '../core/said-keys.ts';
+import { rawIdentity } from '../core/versions.ts';
 
 /** Objects waiting to be looked up; past this, new ones wait for a later event about them. */
 const MAX_QUEUED = 5_000;
 /** Objects looked up together: a burst of new pods becomes a LIST of their namespace. */
 const BATCH = 500;
-/** Objects remembered as written (uids: about 100 bytes each); past this, no more object lines. */
-const MAX_SEEN = 500_000;
+/**
+ * Objects remembered as written (uids: about 100 bytes each) besides those the server still holds
+ * events about: past this the oldest are forgotten, and one seen again is looked up and written again
+ * (readers keep one object per uid: io/objects-file.ts knownObjects).
+ */
+const MAX_SEEN = 50_000;
 
 interface OwnerRecorderOptions {
   lookUp: LookUp;
@@ -32,7 +38,10 @@ function uidOf(saved: SavedObject): string {
 }
 
 export class OwnerRecorder {
+  /** uids written, oldest first: an object an event the server holds is about, or one let go later */
   private readonly seen = new Set<string>();
+  /** per event the server holds (identity) the uid of its object: never forgotten while held */
+  private readonly held = new SaidKeys();
   private readonly queued = new Map<string, ObjectRef>();
   /** the batch being looked up: not queued again meanwhile */
   private readonly inFlight = new Set<string>();
@@ -44,6 +53,12 @@ export class OwnerRecorder {
 
   constructor(private readonly opts: OwnerRecorderOptions) {
     for (const saved of opts.held) this.seen.add(uidOf(saved));
+    this.trim();
+  }
+
+  /** How many objects are remembered as written. */
+  get remembered(): number {
+    return this.seen.size;
   }
 
   /** Events just written: their objects not seen before are queued for a lookup. */
@@ -53,10 +68,26 @@ export class OwnerRecorder {
       const ref = normaliseEvent(raw).object;
       // Only an object with a uid can be told apart from a later one of its name, and looked up.
       if (ref.uid === '' || ref.kind === '' || ref.name === '' || ref.apiVersion === '') continue;
+      this.held.say(rawIdentity(raw), ref.uid);
       if (this.seen.has(ref.uid) || this.queued.has(ref.uid) || this.inFlight.has(ref.uid) || this.queued.size >= MAX_QUEUED) continue;
       this.queued.set(ref.uid, ref);
     }
     this.kick();
+  }
+
+  /** Events the server deleted: an object no event it holds is about is forgotten once past MAX_SEEN. */
+  forget(events: Json[]): void {
+    for (const raw of events) this.held.forget(rawIdentity(raw));
+  }
+
+  /** Back within MAX_SEEN besides the held objects: the oldest objects no held event is about are forgotten. */
+  private trim(): void {
+    // A tenth below the bound: each pass forgets thousands, not one per batch.
+    if (this.seen.size <= this.held.size + MAX_SEEN) return;
+    for (const uid of this.seen) {
+      if (this.seen.size <= this.held.size + MAX_SEEN * 0.9) break;
+      if (!this.held.has(uid)) this.seen.delete(uid);
+    }
   }
 
   /** Takes no more objects; the queued ones are looked up and written for up to `graceMs`, the rest left to the next session. */
@@ -108,6 +139,6 @@ export class OwnerRecorder {
     for (const ref of batch) this.seen.add(ref.uid);
     for (const s of saved) this.seen.add(uidOf(s));
     if (saved.length > 0) await this.opts.write(saved);
-    if (this.seen.size > MAX_SEEN) this.stop(`stopped recording owners after ${MAX_SEEN} objects: events are still recorded`);
+    this.trim();
   }
 }

@@ -252,7 +252,12 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       if (step.kind === 'list' && step.resourceVersion !== '') await writer.writeSeen(deps.now(), { ...(fleet ? { context } : {}), resourceVersion: step.resourceVersion });
       owners?.saw(planned.map((observation) => observation.event));
       facts?.saw(planned.filter((observation) => observation.type !== 'DELETED').map((observation) => observation.event));
-      facts?.forget(planned.filter((observation) => observation.type === 'DELETED').map((observation) => observation.event));
+      const deleted = planned.filter((observation) => observation.type === 'DELETED').map((observation) => observation.event);
+      facts?.forget(deleted);
+      owners?.forget(deleted);
+      // A Killing the filters did not keep is not written, but was learnt: let go as the server deletes it.
+      const gone = step.kind === 'change' && step.type === 'DELETED' ? [...deleted, step.object] : deleted;
+      startup.forget(gone.map((event) => normaliseEvent(event)));
       for (const observation of planned) countObservation(counts, observation);
       // The shipper reads the file: woken once the lines are in it, not when they are queued.
       const ship = shipping;

@@ -148,6 +148,7 @@ export async function runFollow(opts: FollowOptions, watchOnly: boolean, deps: D
       const ev = normaliseEvent(step.object);
       shown.forget(ev);
       stable.forget(ev);
+      startup.forget([ev]);
       verdicts.settle(ev);
       continue;
     } else {

@@ -30,6 +30,11 @@ export class SaidKeys {
     this.letGo(key, gone);
   }
 
+  /** Whether some item says `key`. */
+  has(key: string): boolean {
+    return this.sayers.has(key);
+  }
+
   /** How many keys some item says. */
   get size(): number {
     return this.sayers.size;

@@ -11,6 +11,8 @@
 //                                          the message of its Killing event (events.KillingContainer)
 // Both name the container in involvedObject.fieldPath (`spec.containers{NAME}`).
 import type { Event } from './event.ts';
+import { eventIdentity } from './identity.ts';
+import { SaidKeys } from './said-keys.ts';
 
 const STARTUP_UNHEALTHY = /^Startup probe (failed|errored)/;
 const KILLED_FOR_STARTUP = / failed startup probe/;
@@ -20,6 +22,11 @@ function containerKey(ev: Event): string {
   const o = ev.object;
   const object = o.uid !== '' ? o.uid : `${o.namespace}\u0000${o.kind}\u0000${o.name}`;
   return `${object}\u0000${o.fieldPath}`;
+}
+
+/** A Killing event's identity; one with neither uid nor name stands for its container, never let go. */
+function killingId(ev: Event): string {
+  return eventIdentity(ev) || `container:${containerKey(ev)}`;
 }
 
 function isStartupUnhealthy(ev: Event): boolean {
@@ -36,11 +43,23 @@ function isStartupKilling(ev: Event): boolean {
  * arrived was below the threshold when it was shown).
  */
 export class StartupProbeEvidence {
-  private readonly killed = new Set<string>();
+  /** per Killing event held (identity) the container it names: -w and record run for days, so a
+   * container is let go once the server deleted its Killing events, as a list would no longer see them */
+  private readonly killed = new SaidKeys();
 
   learn(events: Iterable<Event>): this {
-    for (const ev of events) if (isStartupKilling(ev)) this.killed.add(containerKey(ev));
+    for (const ev of events) if (isStartupKilling(ev)) this.killed.say(killingId(ev), containerKey(ev));
     return this;
+  }
+
+  /** Events the server deleted: a container none of whose Killing events is held any more is let go. */
+  forget(events: Iterable<Event>): void {
+    for (const ev of events) if (isStartupKilling(ev)) this.killed.forget(killingId(ev));
+  }
+
+  /** How many containers a held Killing event names. */
+  get size(): number {
+    return this.killed.size;
   }
 
   /** A start-up probe's Unhealthy about a container never killed for it. */

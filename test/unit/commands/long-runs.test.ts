@@ -15,6 +15,10 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { runCli } from '../../../src/cli.ts';
 import { FactsRecorder } from '../../../src/app/record-facts.ts';
+import { OwnerRecorder } from '../../../src/app/record-owners.ts';
+import { StartupProbeEvidence } from '../../../src/core/startup-probes.ts';
+import { normaliseEvent } from '../../../src/core/event.ts';
+import type { ObjectFacts } from '../../../src/core/facts.ts';
 import type { FollowStep } from '../../../src/core/source.ts';
 import type { Json } from '../../../src/core/json.ts';
 import { ev } from '../../support/builders.ts';
@@ -199,5 +203,78 @@ describe('a follow that runs for days', () => {
     const perEvent = ((after - before) * 1024 * 1024) / HELD;
     const chars = text[0] as number;
     assert.ok(perEvent < 1.4 * chars, `${perEvent.toFixed(0)} bytes of heap per event held, for ${chars.toFixed(0)} characters of JSON each (${before.toFixed(1)} -> ${after.toFixed(1)} MiB)`);
+  });
+
+  // Each object remembered as written costs about 100 bytes: a recorder that ran for days kept every
+  // one, and past 500,000 stopped writing owners. What it remembers follows the events the server holds.
+  test('record writes the owners of objects that come after 600,000 others, remembering about what the server holds', async () => {
+    const written: string[] = [];
+    const notices: string[] = [];
+    const owners = new OwnerRecorder({
+      // Nothing readable: each object is written as not known, once, as a lookup it cannot answer.
+      lookUp: async () => new Map(),
+      write: async (saved) => void written.push(...saved.map((s) => ('meta' in s ? s.meta.uid : s.unknown.ref.uid))),
+      held: [],
+      notice: (text) => void notices.push(text),
+    });
+    const PODS = 600_000;
+    const objectUid = (i: number) => `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const about = (i: number) => ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: `web-${i}`, objectUid: objectUid(i) });
+    let most = 0;
+    for (let i = 0; i < PODS; i += 1) {
+      owners.saw([about(i)]);
+      if (i >= 100) owners.forget([about(i - 100)]);
+      // The lookups run behind: let them catch up every so often, as a watch's pauses do.
+      if (i % 1_000 === 999) {
+        for (let spins = 0; written.length < i + 1 && spins < 1_000 && notices.length === 0; spins += 1) await sleep(0);
+        most = Math.max(most, owners.remembered);
+      }
+    }
+    await owners.finish(1_000);
+    assert.deepEqual(notices, []);
+    assert.equal(written.at(-1), objectUid(PODS - 1));
+    assert.equal(written.length, PODS, 'each object written once');
+    assert.ok(most <= 51_000, `${most} objects remembered while the server held events about 100`);
+  });
+
+  test('record remembers the written status of the objects whose events the server holds, however many came and went', async () => {
+    let lines = 0;
+    const facts = new FactsRecorder({
+      read: async (events) => ({ objects: events.map((e) => ({ kind: 'Pod', namespace: e.object.namespace, name: e.object.name, phase: 'Running' }) as unknown as ObjectFacts), gaps: [], readAt: null }),
+      write: async (_now, statuses) => void (lines += statuses.length),
+      now: () => 0,
+      held: undefined,
+      notice: () => {},
+      everyMs: 0,
+    });
+    const about = (i: number) => ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: `web-${i}` });
+    let most = 0;
+    for (let i = 0; i < 25_000; i += 1) {
+      facts.saw([about(i)]);
+      if (i >= 100) facts.forget([about(i - 100)]);
+      // A read while each object's events are held (everyMs 0: as soon as the loop lets it).
+      if (i % 100 === 99) {
+        await sleep(2);
+        most = Math.max(most, facts.remembered);
+      }
+    }
+    await facts.finish(1000);
+    assert.equal(lines, 25_000, 'each object\'s status written once');
+    assert.ok(most <= 1_000 && facts.remembered <= 1_000, `${most} objects' status remembered while the server held events about 100 (${facts.remembered} at the end)`);
+  });
+
+  // --exclude-startup-probes under -w or record: a container the kubelet killed is remembered while
+  // the server holds its Killing event, as a list would see it, not for every container ever killed.
+  test('a follow remembers the containers killed for their start-up probe while the server holds the Killing', () => {
+    const startup = new StartupProbeEvidence();
+    const killing = (i: number) => normaliseEvent(ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Killing', message: 'Container app failed startup probe, will be restarted', apiVersion: 'v1', kind: 'Pod', objectName: `web-${i}`, objectUid: `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`, fieldPath: 'spec.containers{app}' }));
+    const unhealthy = (i: number) => normaliseEvent(ev({ reason: 'Unhealthy', message: 'Startup probe failed: HTTP probe failed with statuscode: 503', apiVersion: 'v1', kind: 'Pod', objectName: `web-${i}`, objectUid: `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`, fieldPath: 'spec.containers{app}' }));
+    for (let i = 0; i < 100_000; i += 1) {
+      startup.learn([killing(i)]);
+      if (i >= 100) startup.forget([killing(i - 100)]);
+    }
+    assert.equal(startup.size, 100);
+    assert.equal(startup.belowThreshold(unhealthy(99_999)), false, 'killed while its Killing is held');
+    assert.equal(startup.belowThreshold(unhealthy(1)), true, 'its Killing deleted, as a list would no longer see it');
   });
 });
