@@ -277,4 +277,34 @@ describe('a follow that runs for days', () => {
     assert.equal(startup.belowThreshold(unhealthy(99_999)), false, 'killed while its Killing is held');
     assert.equal(startup.belowThreshold(unhealthy(1)), true, 'its Killing deleted, as a list would no longer see it');
   });
+
+  /** A container killed for its start-up probe, the Killing deleted by the TTL, then another Unhealthy about it. */
+  function killedThenExpired(): AsyncGenerator<FollowStep> {
+    const pod = { apiVersion: 'v1', kind: 'Pod', objectName: 'web-1', objectUid: 'aaaaaaaa-0000-4000-8000-000000000001', fieldPath: 'spec.containers{app}' };
+    const killing = ev({ name: 'web-1.killing', reason: 'Killing', message: 'Container app failed startup probe, will be restarted', ...pod });
+    const unhealthy = ev({ name: 'web-1.unhealthy', reason: 'Unhealthy', message: 'Startup probe failed: HTTP probe failed with statuscode: 503', ...pod });
+    async function* steps(): AsyncGenerator<FollowStep> {
+      yield { kind: 'list', items: [], resourceVersion: '1', why: 'start' };
+      yield { kind: 'change', type: 'ADDED', object: killing };
+      yield { kind: 'change', type: 'DELETED', object: killing };
+      yield { kind: 'change', type: 'ADDED', object: unhealthy };
+    }
+    return steps();
+  }
+
+  test('-w --exclude-startup-probes judges an Unhealthy by the Killing events the server still holds', async () => {
+    const r = await run(['-w', '--exclude-startup-probes', '-o', 'name'], killedThenExpired());
+    assert.equal(r.code, 0, String(r.code));
+    assert.deepEqual([...r.names], ['event/web-1.killing']);
+    assert.match(r.stderr, /Hidden: 1 event by --exclude-startup-probes/);
+  });
+
+  test('record --exclude-startup-probes judges an Unhealthy by the Killing events the server still holds', async () => {
+    const file = join(scratchDir('long-runs'), 'startup.jsonl');
+    const r = await run(['record', file, '--exclude-startup-probes'], killedThenExpired());
+    assert.equal(r.code, 0, String(r.code));
+    const written = readFileSync(file, 'utf8');
+    assert.match(written, /web-1\.killing/);
+    assert.doesNotMatch(written, /web-1\.unhealthy/);
+  });
 });
