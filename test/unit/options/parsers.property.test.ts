@@ -73,7 +73,8 @@ describe('flags, for any value', () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 20 }), fc.oneof(fc.string({ maxLength: 12 }), fc.bigInt({ min: -10n, max: 10n ** 12n }).map(String)), async (name, count) => {
         const fake = fakeDeps();
-        const error = await runCli(['aggregate-patch', name, '-n', 'ns', '--count', count], fake.deps).then(
+        // The name after `--` and the count joined to its flag: a generated "-h" is then a name to refuse, not a flag (help, exit 0).
+        const error = await runCli(['aggregate-patch', '-n', 'ns', `--count=${count}`, '--', name], fake.deps).then(
           () => null,
           (e: unknown) => e,
         );
