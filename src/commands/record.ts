@@ -251,8 +251,10 @@ export async function runRecord(opts: RecordOptions, deps: Deps): Promise<Comman
       // Once its events are written: the next session resumes from the list's version, not its newest event's (core/record.ts Seen).
       if (step.kind === 'list' && step.resourceVersion !== '') await writer.writeSeen(deps.now(), { ...(fleet ? { context } : {}), resourceVersion: step.resourceVersion });
       owners?.saw(planned.map((observation) => observation.event));
-      facts?.saw(planned.filter((observation) => observation.type !== 'DELETED').map((observation) => observation.event));
-      const deleted = planned.filter((observation) => observation.type === 'DELETED').map((observation) => observation.event);
+      const kept: Json[] = [];
+      const deleted: Json[] = [];
+      for (const observation of planned) (observation.type === 'DELETED' ? deleted : kept).push(observation.event);
+      facts?.saw(kept);
       facts?.forget(deleted);
       owners?.forget(deleted);
       // A Killing the filters did not keep is not written, but was learnt: let go as the server deletes it.
