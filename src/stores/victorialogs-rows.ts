@@ -37,8 +37,12 @@ export function rfc3339ToNanos(text: string): string {
  * `severity_number`, which nothing reads; each byte asked for is one the server writes and the
  * reader parses (docs/victorialogs/logsql.md, "fields pipe"). A field a row lacks is left out of the
  * answer, as every empty one is (keyConcepts.md: "Empty values are treated the same as missing").
+ * `k8s.cluster.name` is not among them: a store's rows are read as of one cluster.
  */
-export const ROW_FIELDS: readonly string[] = ['_msg', '_time', 'severity_text', 'scope.name', ...Object.values(OUR), ...Object.values(K8S), ...Object.values(K8S_REPORTING)];
+export const ROW_FIELDS: readonly string[] = ['_msg', '_time', 'severity_text', 'scope.name', ...Object.values(OUR), ...Object.values(K8S).filter((key) => key !== K8S.cluster), ...Object.values(K8S_REPORTING)];
+
+/** The fields rowToEvent and keptReporter read: those of ROW_FIELDS but the object's resourceVersion, which a normalised Event does not hold. */
+export const EVENT_FIELDS: readonly string[] = ROW_FIELDS.filter((key) => key !== K8S.objectResourceVersion);
 
 /** A stored row as an event version, or null when it is not about a Kubernetes event. */
 export function rowToVersion(row: Json): StoredVersion | null {

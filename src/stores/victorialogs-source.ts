@@ -11,7 +11,7 @@ import { LatestFold } from '../io/latest-fold.ts';
 import { composeQuery, storedRows } from './victorialogs.ts';
 import type { StoreEndpoint } from './victorialogs.ts';
 import type { TimeWindow } from '../core/source.ts';
-import { keptReporter, ROW_FIELDS, rowToEvent, rowToVersion } from './victorialogs-rows.ts';
+import { EVENT_FIELDS, keptReporter, ROW_FIELDS, rowToEvent, rowToVersion } from './victorialogs-rows.ts';
 
 /** Who wrote a store's events, as the account names them. */
 const WRITER_WORDS: Record<OtlpWriter, string> = {
@@ -66,9 +66,9 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
    * Every version in scope, in the order the rows arrive, those of a chunk of the answer together,
    * each as `read` makes it of a row (null: not about an event).
    */
-  async function* versions<T>(seen: Seen, read: (row: Json) => { event: T; writer: OtlpWriter } | null, namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
+  async function* versions<T>(seen: Seen, read: (row: Json) => { event: T; writer: OtlpWriter } | null, fields: readonly string[], namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
     // The start is in the query; the pages bound only the time of each row (see storedRows).
-    for await (const rows of rowsOf(query, { pageRows: opts.pageRows, fields: ROW_FIELDS })) {
+    for await (const rows of rowsOf(query, { pageRows: opts.pageRows, fields })) {
       const batch: { event: T; writer: OtlpWriter }[] = [];
       for (const row of rows) {
         const version = read(row);
@@ -86,9 +86,9 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
     }
   }
   /** The raw versions (what export sends on, and --compare's raw objects). */
-  const rawVersions = (seen: Seen) => versions(seen, rowToVersion, (event: Json) => metadataOf(event).namespace);
+  const rawVersions = (seen: Seen) => versions(seen, rowToVersion, ROW_FIELDS, (event: Json) => metadataOf(event).namespace);
   /** The versions normalised straight from the rows: no raw object is kept. */
-  const eventVersions = (seen: Seen) => versions(seen, rowToEvent, (event: Event) => event.namespace);
+  const eventVersions = (seen: Seen) => versions(seen, rowToEvent, EVENT_FIELDS, (event: Event) => event.namespace);
 
   const fresh = (): Seen => ({ writers: new Set(), noReporter: false, skipped: 0 });
   return {
