@@ -37,7 +37,7 @@ export function rfc3339ToNanos(text: string): string {
  * `severity_number`, which nothing reads; each byte asked for is one the server writes and the
  * reader parses (docs/victorialogs/logsql.md, "fields pipe"). A field a row lacks is left out of the
  * answer, as every empty one is (keyConcepts.md: "Empty values are treated the same as missing").
- * `k8s.cluster.name` is not among them: a store's rows are read as of one cluster.
+ * `k8s.cluster.name` is not among them: nothing here reads it.
  */
 export const ROW_FIELDS: readonly string[] = ['_msg', '_time', 'severity_text', 'scope.name', ...Object.values(OUR), ...Object.values(K8S).filter((key) => key !== K8S.cluster), ...Object.values(K8S_REPORTING)];
 

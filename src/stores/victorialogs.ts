@@ -163,9 +163,9 @@ const PAUSE_ROWS = 5_000;
 
 /**
  * The rows of one request, as they arrive: all those parsed since the reader last took them,
- * together. A 'data' listener, not `for await`: the server writes its answer in pieces of 16 KiB
- * (some 13,000 for 220,000 rows), and the async iterator's promise per piece, with a generator's
- * per row above it, cost more than the piece's own scan (src/kube/http.ts says the same of lists).
+ * together. A 'data' listener, not `for await`: the server writes its answer in pieces of up to
+ * 16 KiB (some 18,000 for 220,000 rows), and the async iterator's promise per piece, then the
+ * generators' above it, cost more than the piece's own scan (src/kube/http.ts says the same of lists).
  * An error line the server wrote mid-answer throws; an answer that breaks off throws.
  */
 async function* rowsOf(endpoint: StoreEndpoint, url: URL): AsyncGenerator<Json[]> {
@@ -199,16 +199,13 @@ async function* rowsOf(endpoint: StoreEndpoint, url: URL): AsyncGenerator<Json[]
     }
     if (start < text.length) parts.push(text.slice(start));
   };
-  const stop = (error: Error): void => {
-    failure ??= error;
-    res.destroy();
-  };
   res.on('data', (chunk: Buffer) => {
     if (failure !== null) return;
     try {
       take(decoder.write(chunk));
     } catch (error) {
-      stop(error as Error);
+      failure = error as Error;
+      res.destroy();
     }
     if (rows.length >= PAUSE_ROWS) res.pause();
     wake?.();
