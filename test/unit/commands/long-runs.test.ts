@@ -263,6 +263,37 @@ describe('a follow that runs for days', () => {
     assert.ok(most <= 1_000 && facts.remembered <= 1_000, `${most} objects' status remembered while the server held events about 100 (${facts.remembered} at the end)`);
   });
 
+  // Namespaces come and go for days (a CI namespace per run): a gap (a list the recorder may not
+  // read) is said once while the server holds events in its namespace, not remembered for every
+  // namespace the record ever met.
+  test('record remembers the gaps said of the namespaces whose events the server holds, however many came and went', async () => {
+    const gaps: string[] = [];
+    const facts = new FactsRecorder({
+      read: async (events) => ({ objects: [], gaps: [...new Set(events.map((e) => e.object.namespace))].map((namespace) => ({ what: 'list' as const, resource: 'pods', namespace, reason: 'forbidden' as const })), readAt: null }),
+      write: async (_now, statuses) => void gaps.push(...statuses.flatMap((s) => ('missing' in s ? [s.missing.namespace] : []))),
+      now: () => 0,
+      held: undefined,
+      notice: () => {},
+      everyMs: 0,
+    });
+    const about = (i: number) => ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', namespace: `ci-${i}`, objectName: 'web' });
+    let most = 0;
+    for (let i = 0; i < 25_000; i += 1) {
+      facts.saw([about(i)]);
+      if (i >= 100) facts.forget([about(i - 100)]);
+      if (i % 100 === 99) {
+        await sleep(2);
+        most = Math.max(most, facts.gapsRemembered);
+      }
+    }
+    // Namespace ci-7 again, after all its events were deleted: its gap is said again (once).
+    facts.saw([about(7)]);
+    await facts.finish(1000);
+    assert.equal(gaps.length, 25_001, "each namespace's gap written once while its events were held, ci-7's again");
+    assert.equal(gaps.filter((ns) => ns === 'ci-7').length, 2);
+    assert.ok(most <= 1_000 && facts.gapsRemembered <= 1_000, `${most} gaps remembered while the server held events in 100 namespaces (${facts.gapsRemembered} at the end)`);
+  });
+
   // --exclude-startup-probes under -w or record: a container the kubelet killed is remembered while
   // the server holds its Killing event, as a list would see it, not for every container ever killed.
   test('a follow remembers the containers killed for their start-up probe while the server holds the Killing', () => {
