@@ -6,13 +6,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { apiRequest, ApiError } from '../../../src/kube/http.ts';
 import { loadKubeTarget } from '../../../src/kube/kubeconfig.ts';
 import { scratchDir } from '../../support/tmp.ts';
+import { listenWithKubeconfig } from '../../support/local-server.ts';
 
 const HUGE = 64 * 1024 * 1024;
 /** What loopback's socket buffers take before a reader that stopped: a few MiB, far below HUGE. */
@@ -54,14 +53,7 @@ const server = createServer((req, res) => {
   stream(res);
 });
 const kubeconfig = join(scratchDir('error-answers'), 'config');
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  writeFileSync(
-    kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:${port}\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n    namespace: shop\ncurrent-context: x\n`,
-  );
-});
+before(() => listenWithKubeconfig(server, kubeconfig));
 after(() => {
   server.closeAllConnections();
   server.close();
