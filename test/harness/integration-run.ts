@@ -24,6 +24,8 @@ import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import fileTimes, { recordedFileSeconds } from './file-times.mjs';
 import { globalSetup, globalTeardown } from './global-setup.ts';
+import { kubectlOk } from './kubectl.ts';
+import { FILE_LABEL, fileLabelValue } from './namespace.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = join(root, 'test', 'integration');
@@ -51,6 +53,22 @@ const printed = [toSpec.compose(spec), toTable.compose(fileTimes)].map(
 const abort = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort.abort());
 
+/** Deletions of the namespaces of files that ended (freshNamespace labels them), awaited before the teardown. */
+const cleanups: Promise<void>[] = [];
+
+/** Deletes, without waiting for it, what an ended file left on the shared cluster: its pods would run on, probed, for the rest of the suite. */
+function cleanUpAfter(file: string): void {
+  const value = fileLabelValue(file);
+  const kubeconfig = process.env.EVTIMELINE_TEST_KUBECONFIG;
+  if (value === undefined || kubeconfig === undefined) return;
+  cleanups.push(
+    kubectlOk(kubeconfig, ['delete', 'namespace', '-l', `${FILE_LABEL}=${value}`, '--wait=false']).then(
+      () => {},
+      (err: Error) => void process.stderr.write(`integration: could not delete the namespaces of ${file}: ${err.message}\n`),
+    ),
+  );
+}
+
 /** Runs the files, `n` at a time in this order; resolves whether every test passed. */
 async function runFiles(list: string[], n: number): Promise<boolean> {
   if (list.length === 0) return true;
@@ -59,6 +77,7 @@ async function runFiles(list: string[], n: number): Promise<boolean> {
     toSpec.write(event);
     toTable.write(event);
     if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
+    else if (event.type === 'test:summary') cleanUpAfter(event.data.file);
   }
   return success;
 }
@@ -81,6 +100,7 @@ try {
       `the others ${concurrency} at a time ${(seconds() - aloneAt).toFixed(0)} s\n`,
   );
 } finally {
+  await Promise.all(cleanups);
   await globalTeardown();
 }
 process.exit(passed && !abort.signal.aborted ? 0 : 1);

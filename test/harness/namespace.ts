@@ -21,14 +21,31 @@ export function uniqueNamespaceName(prefix: string): string {
   return `${clean}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
+/**
+ * The label a test file's namespaces carry: the integration runner deletes them when the file ends
+ * (integration-run.ts). Left behind, their pods go on running for the rest of the suite: a readiness
+ * probe every second is a runc exec every second, a crash loop a container created every few
+ * seconds, and a run of 48 files left dozens of them burning the CPU the later files wait on.
+ */
+export const FILE_LABEL = 'evtimeline.test/file';
+
+/** The label value for a test file (its name without `.test.ts`, as a label value allows), or undefined for a path that is not one. */
+export function fileLabelValue(path: string | undefined): string | undefined {
+  const m = /([^/\\]+)\.test\.ts$/.exec(path ?? '');
+  if (m === null) return undefined;
+  return m[1]!.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '') || undefined;
+}
+
 /** Creates a uniquely named namespace, waits for its `default` ServiceAccount and returns its name. */
 export function freshNamespace(kubeconfig: string, prefix: string): Promise<string> {
-  return createNamespace(kubeconfig, uniqueNamespaceName(prefix));
+  // node:test runs each file in a process of its own, the file's path its script argument.
+  const file = fileLabelValue(process.argv[1]);
+  return createNamespace(kubeconfig, uniqueNamespaceName(prefix), file === undefined ? {} : { [FILE_LABEL]: file });
 }
 
 /** Creates the namespace (on a private control plane, where its name is free), waits for its `default` ServiceAccount. */
-export async function createNamespace(kubeconfig: string, name: string): Promise<string> {
-  await kubectlOk(kubeconfig, ['create', 'namespace', name]);
+export async function createNamespace(kubeconfig: string, name: string, labels: Record<string, string> = {}): Promise<string> {
+  await kubectlOk(kubeconfig, ['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }));
   await waitFor(`ServiceAccount ${name}/default`, async () =>
     (await kubectlOk(kubeconfig, ['-n', name, 'get', 'serviceaccounts', '-o', 'name'])).includes('serviceaccount/default'),
   );

@@ -43,6 +43,13 @@ function template(name: string, container: Record<string, unknown>, spec: Record
   };
 }
 
+/**
+ * A probe's time to answer: the kubelet's default of 1 s is too short for an exec through runc on a
+ * loaded machine (at load 30-40 `true` and `cat` timed out, and a probe meant to pass fired an Unhealthy
+ * Warning the case did not expect).
+ */
+const PATIENT = { periodSeconds: 1, timeoutSeconds: 10 };
+
 /** A readiness probe that would pass, were the container to live long enough to be probed. */
 const NOT_YET = { exec: { command: ['true'] }, initialDelaySeconds: 60 };
 
@@ -81,7 +88,7 @@ function asLine(e: { type: string; reason: string; involvedObject: { kind: strin
  */
 async function outage(ns: string, config: string, initSeconds: number, down: () => Promise<void>, up: () => Promise<void>): Promise<string> {
   const web = deployment(ns, 'web', {}, { progressDeadlineSeconds: 600 });
-  web.spec.template = template('web', { readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }, { initContainers: [{ name: 'init', image: BUSYBOX_IMAGE, command: ['sleep', String(initSeconds)] }] });
+  web.spec.template = template('web', { readinessProbe: { exec: { command: ['true'] }, ...PATIENT } }, { initContainers: [{ name: 'init', image: BUSYBOX_IMAGE, command: ['sleep', String(initSeconds)] }] });
   await applyObjects(kc, [web]);
   const run = spawnCollecting(PLUGIN_BINARY, ['wait', '-n', ns, 'deploy/web', '--timeout', '3m'], { env: pluginEnv(config) });
   try {
@@ -177,7 +184,7 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
 
   test('a good rollout: exit 0 as kubectl rollout status, one line saying what became ready and how long it took', async () => {
     const ns = await freshNamespace(kc, 'wait-good');
-    await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }, { replicas: 2 })]);
+    await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['true'] }, ...PATIENT } }, { replicas: 2 })]);
     const { mine, theirs } = await beside(ns, ['deployment/web', '--timeout', '3m'], ['rollout', 'status', 'deployment/web', '--timeout', '3m']);
     assert.equal(theirs.code, 0, theirs.stderr);
     assert.match(theirs.stdout, /deployment "web" successfully rolled out/);
@@ -251,7 +258,7 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
 
   test('a readiness probe that never passes: kubectl times out (exit 1), wait times out with exit 6 and the probe in the account', async () => {
     const ns = await freshNamespace(kc, 'wait-probe');
-    await applyObjects(kc, [deployment(ns, 'shy', { readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+    await applyObjects(kc, [deployment(ns, 'shy', { readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, ...PATIENT } }, { progressDeadlineSeconds: 600 })]);
     const { mine, theirs } = await beside(ns, ['deploy/shy', '--timeout', '15s'], ['rollout', 'status', 'deploy/shy', '--timeout', '15s']);
     assert.equal(theirs.code, 1);
     assert.match(theirs.stderr, /timed out waiting for the condition/);
@@ -324,9 +331,13 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
 
   test('--settle: a container that crashes after the rollout was Available fails it (exit 5; kubectl rollout status says 0); one whose Warnings stopped before success passes', async () => {
     const ns = await freshNamespace(kc, 'wait-settle');
+    // Both must succeed for kubectl rollout status: on a loaded machine (load 30) a container's start and
+    // its first probe take seconds, so each lives long enough to be probed (late: Ready before it exits;
+    // slow: a failed probe before it is ready) and the deadline leaves room for a slow start.
+    const roomy = { progressDeadlineSeconds: 120 };
     await applyObjects(kc, [
-      deployment(ns, 'late', { command: ['sh', '-c', 'sleep 5; exit 1'], readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }),
-      deployment(ns, 'slow', { command: ['sh', '-c', 'sleep 4; touch /tmp/ready; exec sleep 3600'], readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 } }),
+      deployment(ns, 'late', { command: ['sh', '-c', 'sleep 12; exit 1'], readinessProbe: { exec: { command: ['true'] }, ...PATIENT } }, roomy),
+      deployment(ns, 'slow', { command: ['sh', '-c', 'sleep 8; touch /tmp/ready; exec sleep 3600'], readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, ...PATIENT } }, roomy),
     ]);
     const late = await beside(ns, ['deploy/late', '--settle', '90s'], ['rollout', 'status', 'deploy/late', '--timeout', '3m']);
     assert.equal(late.theirs.code, 0, late.theirs.stderr);
@@ -367,7 +378,7 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
 
   test('a rollout superseded by another (a newer generation while waiting): exit 8; kubectl rollout status follows the newer one', async () => {
     const ns = await freshNamespace(kc, 'wait-super');
-    await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
+    await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['false'] }, ...PATIENT } }, { progressDeadlineSeconds: 600 })]);
     const run = await ours(ns, ['deploy/web', '-q'], 'deployments');
     await kubectlOk(kc, ['patch', 'deploy/web', '-n', ns, '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/readinessProbe/exec/command/0', value: 'true' }])]);
     const { code } = await run.exited;
