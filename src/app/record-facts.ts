@@ -37,8 +37,12 @@ export class FactsRecorder {
   private readonly events = new Map<string, Event>();
   /** per event the server holds (identity) its key in `events`: a key no such event says is let go */
   private readonly said = new SaidKeys();
+  /** per key in `events` its object (factsKey) and its namespace: which are still about, kept as `events` changes, not counted per read */
+  private readonly objects = new SaidKeys();
+  private readonly namespaces = new SaidKeys();
   private readonly written = new Map<string, string>();
-  private readonly gaps = new Set<string>();
+  /** gaps said (gapKey), each with its namespace: one of a namespace no held event is in is let go */
+  private readonly gaps = new Map<string, string>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastRead = Number.NEGATIVE_INFINITY;
@@ -49,7 +53,7 @@ export class FactsRecorder {
   constructor(private readonly opts: FactsRecorderOptions) {
     for (const s of opts.held ?? []) {
       if ('facts' in s) this.written.set(factsKey(s.facts), JSON.stringify(s.facts));
-      else this.gaps.add(gapKey(s.missing));
+      else this.gaps.set(gapKey(s.missing), s.missing.namespace);
     }
   }
 
@@ -59,9 +63,13 @@ export class FactsRecorder {
     for (const raw of raws) {
       const ev = normaliseEvent(raw);
       const key = `${ev.object.namespace}/${ev.object.kind}/${ev.object.name}/${ev.reason}`;
-      if (!this.events.has(key) && this.events.size >= MAX_KEPT) continue;
+      const fresh = !this.events.has(key);
+      if (fresh && this.events.size >= MAX_KEPT) continue;
       this.said.say(rawIdentity(raw), key, this.letGo);
       this.events.set(key, ev);
+      if (!fresh) continue;
+      this.objects.say(key, factsKey(ev.object));
+      this.namespaces.say(key, ev.object.namespace);
     }
     this.dirty = true;
     this.schedule();
@@ -72,21 +80,30 @@ export class FactsRecorder {
     for (const raw of raws) this.said.forget(rawIdentity(raw), this.letGo);
   }
 
-  private readonly letGo = (key: string): void => void this.events.delete(key);
+  private readonly letGo = (key: string): void => {
+    this.events.delete(key);
+    this.objects.forget(key);
+    this.namespaces.forget(key);
+  };
 
   /**
    * The written status of an object no held event is about, and that this read did not return (a
-   * Node its Pods run on), is let go: read again later, it is written again (once).
+   * Node its Pods run on), is let go: read again later, it is written again (once). Likewise a gap
+   * in a namespace no held event is in, that this read did not meet again: namespaces come and go.
    */
-  private forgetWritten(read: ObjectFacts[]): void {
-    const about = new Set(read.map(factsKey));
-    for (const ev of this.events.values()) about.add(factsKey(ev.object));
-    for (const key of this.written.keys()) if (!about.has(key)) this.written.delete(key);
+  private forgetNotHeld(returned: Set<string>, met: Set<string>): void {
+    for (const key of this.written.keys()) if (!returned.has(key) && !this.objects.has(key)) this.written.delete(key);
+    for (const [key, namespace] of this.gaps) if (namespace !== '' && !met.has(key) && !this.namespaces.has(namespace)) this.gaps.delete(key);
   }
 
   /** How many objects' written status is remembered. */
   get remembered(): number {
     return this.written.size;
+  }
+
+  /** How many gaps are remembered as said. */
+  get gapsRemembered(): number {
+    return this.gaps.size;
   }
 
   /** One last read (the state the recorder leaves the story in), within `graceMs`. */
@@ -124,19 +141,24 @@ export class FactsRecorder {
       const facts = await this.opts.read([...this.events.values()], now);
       if (this.closed) return;
       const lines: ({ facts: ObjectFacts } | { missing: FactGap })[] = [];
+      const returned = new Set<string>();
       for (const f of facts.objects) {
         const text = JSON.stringify(f);
         const key = factsKey(f);
+        returned.add(key);
         if (this.written.get(key) === text) continue;
         this.written.set(key, text);
         lines.push({ facts: f });
       }
+      const met = new Set<string>();
       for (const g of facts.gaps) {
-        if (this.gaps.has(gapKey(g))) continue;
-        this.gaps.add(gapKey(g));
+        const key = gapKey(g);
+        met.add(key);
+        if (this.gaps.has(key)) continue;
+        this.gaps.set(key, g.namespace);
         lines.push({ missing: g });
       }
-      this.forgetWritten(facts.objects);
+      this.forgetNotHeld(returned, met);
       if (lines.length > 0) await this.opts.write(now, lines);
     } catch (error) {
       // Said once: a recorder whose status reads fail keeps recording events.

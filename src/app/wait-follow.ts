@@ -2,8 +2,9 @@
 // as kubectl rollout status judges them, core/wait.ts) and the events of its tree (-w --tree's
 // follow, app/tree-follow.ts), each new occurrence of this rollout handed on once. Both resume a
 // dropped watch and list again after a 410 (kube/watch.ts); an event a relist hands back is not
-// handed on again (core/follow.ts ShownOccurrences). The wait ends at the first of: done, failed,
-// the object deleted or re-created or changed again, the timeout, Ctrl-C, a Warning while settling.
+// handed on again (core/follow.ts ShownOccurrences), and one deleted is let go. The wait ends at
+// the first of: done, failed, the object deleted or re-created or changed again, the timeout,
+// Ctrl-C, a Warning while settling.
 import type { Deps } from '../deps.ts';
 import { RuntimeError } from '../errors.ts';
 import type { Event } from '../core/event.ts';
@@ -35,6 +36,8 @@ export interface WaitRequest {
   select(events: Event[]): Event[];
   /** a new occurrence of this rollout's events */
   onEvent(ev: Event, began: number): void;
+  /** an event the server no longer holds (deleted, or left out of a relist): what `select` learnt of it is let go */
+  forget(ev: Event): void;
   /** the object's latest status (null: not created yet) */
   onStatus(status: RolloutStatus | null): void;
   /** the object's first version: the rollout began at `began` */
@@ -104,9 +107,22 @@ export async function followWait(source: EventSource, req: WaitRequest, deps: De
   let tree: ReturnType<typeof followTree> | null = null;
   let treeListed = false;
   const shown = new ShownOccurrences();
+  const keyOf = (ev: Event): string => ev.uid || `${ev.namespace}/${ev.name}`;
+  // A wait may run for days (--timeout 0): what it keeps follows the events the server holds, as -w
+  // and record do. A deleted event cannot come again (a namesake has another uid).
+  const drop = (ev: Event): void => {
+    events.delete(keyOf(ev));
+    shown.forget(ev);
+    req.forget(ev);
+  };
+  /** A relist holds every event the server does: one kept that it lacks was deleted unseen (in a gap before 410 Gone). */
+  const holdOnly = (listed: readonly Event[]): void => {
+    const held = new Set(listed.map(keyOf));
+    for (const ev of [...events.values()]) if (!held.has(keyOf(ev))) drop(ev);
+  };
   const take = (candidates: Event[], from: number): void => {
     const mine = ofThisRollout(candidates, from);
-    for (const ev of mine) events.set(ev.uid || `${ev.namespace}/${ev.name}`, ev);
+    for (const ev of mine) events.set(keyOf(ev), ev);
     const selected = req.select(mine);
     for (const ev of shown.takeNew(selected)) req.onEvent(ev, from);
     const late = succeededAt === null ? [] : unsettledBy(selected, succeededAt);
@@ -118,12 +134,16 @@ export async function followWait(source: EventSource, req: WaitRequest, deps: De
       let candidates: Event[];
       if (step.kind === 'list') {
         const listed = dedupeByUid(step.items.map(normaliseEvent));
+        holdOnly(listed);
         await grown.listed(listed);
         treeListed = true;
         candidates = listed.filter((ev) => grown.chainOf(ev) !== undefined);
       } else if (step.kind === 'change' && step.type !== 'DELETED') {
         const ev = normaliseEvent(step.object);
         candidates = (await grown.place(ev)) === undefined ? [] : [ev];
+      } else if (step.kind === 'change') {
+        drop(normaliseEvent(step.object));
+        continue;
       } else continue;
       if (done) return;
       take(candidates, from);

@@ -160,6 +160,7 @@ export async function runWait(opts: WaitOptions, deps: Deps): Promise<CommandRes
           events.write(renderWaitEvent(ev, began));
           redraw();
         },
+        forget: (ev) => startup.forget([ev]),
         onStatus: (s) => {
           latest = s;
           if (live) redraw();

@@ -18,6 +18,8 @@ export interface Observation {
   inferred?: boolean;
   /** several contexts recorded together: the one the event came from (its header's `clusters` names its server) */
   context?: string;
+  /** `event` as JSON text, when the index already made it (RecordIndex.admit): the line is written with it */
+  text?: string;
 }
 
 /**
@@ -101,6 +103,12 @@ export class RecordIndex {
     this.add(type, event);
     if (this.alive.has(id)) this.alive.set(id, JSON.stringify(event));
     return true;
+  }
+
+  /** The JSON text of the version of this event held (made when it was admitted), if one is held. */
+  heldText(event: Json): string | undefined {
+    const text = this.alive.get(rawIdentity(event));
+    return typeof text === 'string' ? text : undefined;
   }
 
   /** The resourceVersion to resume a watch from: the newest one written or seen, or '' when none. */
@@ -262,10 +270,15 @@ export interface PlanContext {
 export function planStep(step: ObservedStep, ctx: PlanContext): Observation[] {
   const { index, observedAt } = ctx;
   const planned: Observation[] = [];
+  // The text the index made of a version it admitted is the line's: JSON.stringify once per event, not twice.
+  const admitted = (type: string, event: Json): void => {
+    const text = type === 'DELETED' ? undefined : index.heldText(event);
+    planned.push(text === undefined ? { observedAt, type, event } : { observedAt, type, event, text });
+  };
   if (step.kind === 'change') {
     const { type, object } = step;
     const wanted = ctx.keep(object) || (type === 'DELETED' && index.holds(rawIdentity(object)));
-    if (wanted && index.admit(type, object)) planned.push({ observedAt, type, event: object });
+    if (wanted && index.admit(type, object)) admitted(type, object);
     return planned;
   }
   const listed = new Set<string>();
@@ -273,7 +286,7 @@ export function planStep(step: ObservedStep, ctx: PlanContext): Observation[] {
     const uid = rawIdentity(item);
     listed.add(uid);
     const type = index.knows(uid) ? 'MODIFIED' : 'ADDED';
-    if (ctx.keep(item) && index.admit(type, item)) planned.push({ observedAt, type, event: item });
+    if (ctx.keep(item) && index.admit(type, item)) admitted(type, item);
   }
   for (const [uid, event] of index.liveEvents()) {
     if (listed.has(uid) || !inNamespace(event, ctx.namespace)) continue;

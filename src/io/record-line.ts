@@ -58,11 +58,14 @@ const SEEN_LINE_KIND = 'EvtimelineSeen';
 
 /** One observation as one line; the key order is fixed so a torn line can still be recognised. */
 export function formatObservation(observation: Observation): string {
-  const { type, event, inferred, context } = observation;
+  const { type, event, inferred, context, text } = observation;
   const observedAt = isoOrEmpty(observation.observedAt);
   // Several contexts: the context right after observedAt (a torn line still begins as ours).
   const where = context === undefined ? {} : { context };
-  return `${JSON.stringify(inferred ? { observedAt, ...where, type, event, inferred } : { observedAt, ...where, type, event })}\n`;
+  if (text === undefined) return `${JSON.stringify(inferred ? { observedAt, ...where, type, event, inferred } : { observedAt, ...where, type, event })}\n`;
+  // The event's text as the index made it: the bytes JSON.stringify gives it inside the line.
+  const head = JSON.stringify({ observedAt, ...where, type });
+  return `${head.slice(0, -1)},"event":${text}${inferred ? ',"inferred":true' : ''}}\n`;
 }
 
 /** One object as one line, observedAt first (see the top of this file). */

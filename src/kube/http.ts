@@ -62,6 +62,9 @@ export class ExecCredentialRefused extends ApiError {
   override name = 'ExecCredentialRefused';
 }
 
+/** Of an error answer, only the start is read (as the stores and the OTLP exporter do): a Status is a few hundred bytes. */
+const ERROR_BYTES = 4096;
+
 /** The largest answer read into memory: a page of 500 events is a few MiB; a body past this is refused, not read whole. */
 const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
 
@@ -283,15 +286,26 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
         return reject(refusedExecCredential(base, target.auth) ? new ExecCredentialRefused(message, code, 'Unauthorized') : new ApiError(message, code, 'Unauthorized'));
       }
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
       const retryAfter = response.headers['retry-after'];
-      response.on('end', () => {
+      const settle = (): void => {
         // An error answered to a request that accepts Protobuf is a Status in Protobuf: read as the JSON one would be.
         const body = inflatedStatus(Buffer.concat(chunks), response.headers['content-encoding']);
         const inProtobuf = (response.headers['content-type'] ?? '').startsWith(PROTOBUF);
         const text = (inProtobuf ? statusTextFromProtobuf(body) : null) ?? body.toString('utf8');
         reject(statusError(code, text, url, typeof retryAfter === 'string' ? retryAfter : undefined));
+      };
+      // Only the start of an error's body is kept: the status already decides, and a server or
+      // proxy answering 500 with an endless body was otherwise read whole into memory.
+      response.on('data', (chunk: Buffer) => {
+        if (size > ERROR_BYTES) return;
+        size += chunk.length;
+        if (size <= ERROR_BYTES) return void chunks.push(chunk);
+        chunks.push(chunk.subarray(0, chunk.length - (size - ERROR_BYTES)));
+        response.destroy();
+        settle();
       });
+      response.on('end', settle);
       response.on('error', (error) => reject(networkError(error, target)));
     });
     armConnectDeadlines(request);
@@ -305,11 +319,17 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
   });
 }
 
-/** An error's body as sent, inflated if it came compressed (a Status longer than 128 KiB would), else as it is. */
+/**
+ * An error's start as sent, inflated if it came compressed (a Status longer than 128 KiB would),
+ * else as it is. A compressed start cut at ERROR_BYTES inflates as far as it goes (a sync flush
+ * instead of an error at its cut end); what that gives is cut at ERROR_BYTES too.
+ */
 function inflatedStatus(body: Buffer, contentEncoding: string | undefined): Buffer {
   if (!isGzip(contentEncoding)) return body;
+  const zlib = process.getBuiltinModule('node:zlib');
   try {
-    return process.getBuiltinModule('node:zlib').gunzipSync(body, { maxOutputLength: MAX_RESPONSE_BYTES });
+    // Deflate inflates at most about 1,032 times: ERROR_BYTES never reach this limit.
+    return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: ERROR_BYTES * 1100 }).subarray(0, ERROR_BYTES);
   } catch {
     return body;
   }

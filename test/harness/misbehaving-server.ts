@@ -1,6 +1,6 @@
 // A deliberately broken HTTP server on loopback, for the faults a healthy kube-apiserver never
 // produces but a broken server, proxy or load balancer does: a continue token handed out again, a
-// body shorter than its Content-Length, a body of hundreds of MiB, an answer that drips a byte at a
+// body shorter than its Content-Length, a body (or an error's) of hundreds of MiB, an answer that drips a byte at a
 // time, 429 with Retry-After, 503, a GET answered with another object, a connection reset before any answer, a
 // gzip answer that is broken. It is no API server: it
 // answers the few paths a test points the plugin at with fixed JSON and the fault, and nothing more.
@@ -19,6 +19,8 @@ export type Fault =
   | { kind: 'truncated-body' }
   /** a list body of `bytes` bytes, streamed (never held in the server's memory) */
   | { kind: 'huge-body'; bytes: number }
+  /** 500 with a Status and then spaces up to `bytes` bytes, streamed as the reader takes them */
+  | { kind: 'huge-error'; bytes: number }
   /** a list sent `bytesPerTick` bytes every `everyMs` */
   | { kind: 'slow-drip'; everyMs: number }
   /** `times` answers of 429 with Retry-After: `seconds`, then the list */
@@ -43,6 +45,8 @@ export interface MisbehavingServer {
   readonly kubeconfig: string;
   /** the method and path (with query) of every request received */
   readonly requests: string[];
+  /** bytes of answer bodies handed to the connection so far (huge-body, huge-error) */
+  handedOver(): number;
   close(): Promise<void>;
 }
 
@@ -104,20 +108,32 @@ function send(res: http.ServerResponse, code: number, body: string, headers: Rec
   res.end(body);
 }
 
-/** Streams `{"items":[e,e,e...]}` until `bytes` bytes have gone, respecting backpressure. */
-function streamHuge(res: http.ServerResponse, event: unknown, bytes: number): void {
-  res.writeHead(200, { 'Content-Type': 'application/json' });
-  const one = Buffer.from(`${JSON.stringify(event)},`);
-  let sent = 0;
+/** Writes `start`, then `piece` until `bytes` bytes have gone (or the reader left), respecting backpressure, then `end`; `sent` counts. */
+function streamHuge(res: http.ServerResponse, parts: { start: string; piece: Buffer; end: string }, bytes: number, sent: (n: number) => void): void {
+  let total = 0;
   const pump = (): void => {
-    while (sent < bytes) {
-      sent += one.length;
-      if (!res.write(one)) return void res.once('drain', pump);
+    while (total < bytes && !res.destroyed) {
+      total += parts.piece.length;
+      sent(parts.piece.length);
+      if (!res.write(parts.piece)) return void res.once('drain', pump);
     }
-    res.end(`${JSON.stringify(event)}]}`);
+    res.end(parts.end);
   };
-  res.write('{"kind":"EventList","apiVersion":"v1","metadata":{"resourceVersion":"42"},"items":[');
+  res.write(parts.start);
   pump();
+}
+
+/** `{"items":[e,e,e...]}` of `bytes` bytes. */
+function hugeList(res: http.ServerResponse, event: unknown, bytes: number, sent: (n: number) => void): void {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  const start = '{"kind":"EventList","apiVersion":"v1","metadata":{"resourceVersion":"42"},"items":[';
+  streamHuge(res, { start, piece: Buffer.from(`${JSON.stringify(event)},`), end: `${JSON.stringify(event)}]}` }, bytes, sent);
+}
+
+/** 500: a Status, then spaces (JSON still) to `bytes` bytes. */
+function hugeError(res: http.ServerResponse, bytes: number, sent: (n: number) => void): void {
+  res.writeHead(500, { 'Content-Type': 'application/json' });
+  streamHuge(res, { start: status(500, 'InternalError', 'etcdserver: request timed out'), piece: Buffer.alloc(64 * 1024, 0x20), end: '' }, bytes, sent);
 }
 
 /** The list (or, for `bomb`, 130 MiB of spaces) compressed, and what of it is sent. */
@@ -133,6 +149,8 @@ function sendGzip(res: http.ServerResponse, how: 'corrupt' | 'short' | 'cut' | '
 
 export async function startMisbehavingServer(fault: Fault, events: unknown[], dir: string): Promise<MisbehavingServer> {
   const requests: string[] = [];
+  let handedOver = 0;
+  const sent = (n: number): void => void (handedOver += n);
   let tooMany = fault.kind === 'too-many-requests' ? fault.times : 0;
   let resets = fault.kind === 'reset-before-answer' ? fault.times : 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -151,7 +169,9 @@ export async function startMisbehavingServer(fault: Fault, events: unknown[], di
         return void setImmediate(() => res.socket?.destroy());
       }
       case 'huge-body':
-        return isList ? streamHuge(res, events[0], fault.bytes) : send(res, 404, status(404, 'NotFound', 'not here'));
+        return isList ? hugeList(res, events[0], fault.bytes, sent) : send(res, 404, status(404, 'NotFound', 'not here'));
+      case 'huge-error':
+        return hugeError(res, fault.bytes, sent);
       case 'slow-drip': {
         const body = Buffer.from(eventsList(events));
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
@@ -197,6 +217,7 @@ export async function startMisbehavingServer(fault: Fault, events: unknown[], di
     url,
     kubeconfig,
     requests,
+    handedOver: () => handedOver,
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearInterval(timer);

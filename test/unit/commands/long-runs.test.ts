@@ -237,30 +237,56 @@ describe('a follow that runs for days', () => {
     assert.ok(most <= 51_000, `${most} objects remembered while the server held events about 100`);
   });
 
-  test('record remembers the written status of the objects whose events the server holds, however many came and went', async () => {
-    let lines = 0;
-    const facts = new FactsRecorder({
-      read: async (events) => ({ objects: events.map((e) => ({ kind: 'Pod', namespace: e.object.namespace, name: e.object.name, phase: 'Running' }) as unknown as ObjectFacts), gaps: [], readAt: null }),
-      write: async (_now, statuses) => void (lines += statuses.length),
-      now: () => 0,
-      held: undefined,
-      notice: () => {},
-      everyMs: 0,
-    });
-    const about = (i: number) => ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: `web-${i}` });
+  /**
+   * A FactsRecorder reading as soon as the loop lets it (everyMs 0) while 25,000 events come, each
+   * deleted 100 later: the most `remembered` said while the server held 100 of them.
+   */
+  async function factsChurn(read: ConstructorParameters<typeof FactsRecorder>[0]['read'], write: ConstructorParameters<typeof FactsRecorder>[0]['write'], about: (i: number) => Json, remembered: (facts: FactsRecorder) => number) {
+    const facts = new FactsRecorder({ read, write, now: () => 0, held: undefined, notice: () => {}, everyMs: 0 });
     let most = 0;
     for (let i = 0; i < 25_000; i += 1) {
       facts.saw([about(i)]);
       if (i >= 100) facts.forget([about(i - 100)]);
-      // A read while each object's events are held (everyMs 0: as soon as the loop lets it).
+      // A read while each object's events are held.
       if (i % 100 === 99) {
         await sleep(2);
-        most = Math.max(most, facts.remembered);
+        most = Math.max(most, remembered(facts));
       }
     }
+    return { facts, most };
+  }
+
+  test('record remembers the written status of the objects whose events the server holds, however many came and went', async () => {
+    let lines = 0;
+    const { facts, most } = await factsChurn(
+      async (events) => ({ objects: events.map((e) => ({ kind: 'Pod', namespace: e.object.namespace, name: e.object.name, phase: 'Running' }) as unknown as ObjectFacts), gaps: [], readAt: null }),
+      async (_now, statuses) => void (lines += statuses.length),
+      (i) => ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', objectName: `web-${i}` }),
+      (f) => f.remembered,
+    );
     await facts.finish(1000);
     assert.equal(lines, 25_000, 'each object\'s status written once');
     assert.ok(most <= 1_000 && facts.remembered <= 1_000, `${most} objects' status remembered while the server held events about 100 (${facts.remembered} at the end)`);
+  });
+
+  // Namespaces come and go for days (a CI namespace per run): a gap (a list the recorder may not
+  // read) is said once while the server holds events in its namespace, not remembered for every
+  // namespace the record ever met.
+  test('record remembers the gaps said of the namespaces whose events the server holds, however many came and went', async () => {
+    const gaps: string[] = [];
+    const about = (i: number) => ev({ uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, reason: 'Pulled', apiVersion: 'v1', kind: 'Pod', namespace: `ci-${i}`, objectName: 'web' });
+    const { facts, most } = await factsChurn(
+      async (events) => ({ objects: [], gaps: [...new Set(events.map((e) => e.object.namespace))].map((namespace) => ({ what: 'list' as const, resource: 'pods', namespace, reason: 'forbidden' as const })), readAt: null }),
+      async (_now, statuses) => void gaps.push(...statuses.flatMap((s) => ('missing' in s ? [s.missing.namespace] : []))),
+      about,
+      (f) => f.gapsRemembered,
+    );
+    // Namespace ci-7 again, after all its events were deleted: its gap is said again (once).
+    facts.saw([about(7)]);
+    await facts.finish(1000);
+    assert.equal(gaps.length, 25_001, "each namespace's gap written once while its events were held, ci-7's again");
+    assert.equal(gaps.filter((ns) => ns === 'ci-7').length, 2);
+    assert.ok(most <= 1_000 && facts.gapsRemembered <= 1_000, `${most} gaps remembered while the server held events in 100 namespaces (${facts.gapsRemembered} at the end)`);
   });
 
   // --exclude-startup-probes under -w or record: a container the kubelet killed is remembered while

@@ -282,3 +282,46 @@ test('wait refuses --template (kubectl wait would print the object through it; t
   // --allow-missing-template-keys only tunes a template: without one it changes nothing, in kubectl wait too.
   assert.equal(parseWaitOptions('deploy/web', { allowMissingTemplateKeys: false }).json, false);
 });
+
+// A wait may run for days (--timeout 0): what it keeps of the events follows what the server holds,
+// as -w and record do (test/unit/commands/long-runs.test.ts): an event deleted (the TTL), or left
+// out of a relist after 410 Gone, is let go.
+const startupKilling = ev({ name: 'k', namespace: NS, kind: 'Pod', objectName: 'web-1-a', objectUid: 'p1', reason: 'Killing', message: 'Container app failed startup probe, will be restarted', first: 15, uid: 'uid-k' });
+const startupProbe = ev({ name: 'u', namespace: NS, kind: 'Pod', objectName: 'web-1-a', objectUid: 'p1', reason: 'Unhealthy', type: 'Warning', message: 'Startup probe failed: connection refused', first: 25, last: 10, uid: 'uid-u' });
+
+for (const [how, gone] of [
+  ['deleted (the TTL)', [change(startupKilling, 'DELETED')]],
+  ['left out of a relist after 410 Gone', [list([], 'expired')]],
+] as const) {
+  test(`--exclude-startup-probes judges an Unhealthy by the Killing events the server still holds: one ${how} no longer counts`, async () => {
+    let step = 0;
+    const src = source({
+      object: [list([deployment()]), async () => until(() => step >= 1), change(deployment({ available: 1 }))],
+      events: [list([]), change(startupKilling, 'ADDED'), ...gone, change(startupProbe, 'ADDED'), async () => void (step = 1)],
+      read: [startupProbe],
+    });
+    const r = await runWith({ excludeStartupProbes: true }, src);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(lines(r.out).map((l) => l.split(/\s+/).slice(0, 3).join(' ')), ['+15s Normal Killing']);
+  });
+}
+
+test('a wait that runs for days: 5,000 events created and deleted while waiting are each printed once, and the report holds those the server still holds', async () => {
+  const N = 5_000;
+  const pulled = (i: number) => ev({ name: `web-1-a.${i}`, namespace: NS, kind: 'Pod', objectName: 'web-1-a', objectUid: 'p1', reason: 'Pulled', message: `Pulled image "web:${i}"`, first: 20, uid: `uid-${i}` });
+  const churn: FollowStep[] = [];
+  for (let i = 0; i < N; i += 1) churn.push(change(pulled(i), 'ADDED'), change(pulled(i), 'DELETED'));
+  const still = podEvent('s', 'Started', 'Normal', 5);
+  let step = 0;
+  const src = source({
+    object: [list([deployment()]), async () => until(() => step >= 1), change(deployment({ available: 1 }))],
+    events: [list([]), ...churn, change(still, 'ADDED'), async () => void (step = 1)],
+    read: [still],
+  });
+  const fake = fakeDeps({ openSource: async () => src });
+  const result = await runWait(parseWaitOptions('deploy/web', { output: 'json' }), fake.deps);
+  assert.equal(result.exitCode, 0, fake.stderr());
+  // The lines as they come (on stderr under -o json): every event once, deleted or not.
+  assert.equal(lines(fake.stderr()).length, N + 1);
+  assert.deepEqual(JSON.parse(fake.stdout()).events.map((e: { reason: string }) => e.reason), ['Started']);
+});

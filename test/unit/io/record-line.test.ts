@@ -1,6 +1,7 @@
 // src/io/record-line.ts: one line of a record (its header, an observation) written and read back.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { formatHeader, formatObservation } from '../../../src/io/record-line.ts';
 import { parseRecordText } from '../../../src/io/record-replay.ts';
 import { at, header, obs, started, weird } from '../../support/record-lines.ts';
@@ -13,6 +14,18 @@ describe('record lines', () => {
     assert.equal(line.indexOf('\n'), line.length - 1);
     assert.ok(line.startsWith('{"observedAt":"2026-11-30T12:00:00.000Z","type":"ADDED","event":{'));
     assert.deepEqual(JSON.parse(line), { observedAt: at, type: 'ADDED', event: started });
+  });
+
+  // The recorder's index makes each event's JSON text once (core/record.ts planStep): the line made
+  // with it is the line JSON.stringify makes of the whole observation, byte for byte.
+  test('a line made with the event text the index made is byte for byte the line made from the event', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom('ADDED', 'MODIFIED', 'DELETED'), fc.option(fc.string(), { nil: undefined }), fc.boolean(), fc.option(fc.integer({ min: 0, max: 4e12 }), { nil: null }), (value, type, context, inferred, when) => {
+        const event = { ...(started as Record<string, unknown>), weird: value } as Json;
+        const o = { observedAt: when, type, event, ...(context === undefined ? {} : { context }), ...(inferred ? { inferred } : {}) };
+        assert.equal(formatObservation({ ...o, text: JSON.stringify(event) }), formatObservation(o));
+      }),
+    );
   });
 
   test('an inferred DELETED says so; others carry no such field', () => {

@@ -7,8 +7,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterSource } from '../../../src/kube/cluster-source.ts';
 import { loadKubeTarget } from '../../../src/kube/kubeconfig.ts';
@@ -18,6 +16,7 @@ import type { NodeFacts } from '../../../src/core/facts.ts';
 import { ev, NOW } from '../../support/builders.ts';
 import { node, pod } from '../../support/status-objects.ts';
 import { scratchDir } from '../../support/tmp.ts';
+import { listenWithKubeconfig } from '../../support/local-server.ts';
 
 const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'uid-web', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { replicas: 2 }, status: { replicas: 2 } };
 const owner = { kind: 'ReplicaSet', name: 'web' };
@@ -101,14 +100,7 @@ function route(req: IncomingMessage, res: ServerResponse) {
 
 const server = createServer(route);
 const kubeconfig = join(scratchDir('facts-overlap'), 'config');
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  writeFileSync(
-    kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:${port}\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n    namespace: shop\ncurrent-context: x\n`,
-  );
-});
+before(() => listenWithKubeconfig(server, kubeconfig));
 after(() => server.close());
 
 async function readBoth() {
