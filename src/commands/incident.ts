@@ -18,6 +18,7 @@ import type { OutputChoice } from '../options/output.ts';
 import type { CommonOptions } from '../options/common.ts';
 import type { RawOptions } from '../options/raw.ts';
 import { gather } from '../app/gather.ts';
+import { collectGarbage } from '../app/heap.ts';
 
 interface IncidentOptions {
   common: CommonOptions;
@@ -50,6 +51,7 @@ export function parseIncidentOptions(raw: RawOptions): IncidentOptions {
 export async function runIncident(opts: IncidentOptions, deps: Deps): Promise<CommandResult> {
   const gathered = await gather({ common: opts.common, compare: opts.compare, lookups: true, facts: opts.status }, deps);
   const { events, provenance, ages, live, tree, facts } = gathered;
+  collectGarbage();
   const incident = buildIncident(events, {
     now: ages.at,
     // Ages count from when a saved file was taken, but the cluster it is compared with was read now.

@@ -49,8 +49,12 @@ export interface ObjectFamily {
  */
 type ReportKeys = Map<ObjectStory, string[]>;
 
-function reportKeys(objects: ObjectStory[], templates: Templates, given?: ReadonlyMap<ObjectStory, readonly string[]>): ReportKeys {
+/** Each key's message template (null: the input carries no messages), so a line is never templated again. */
+type KeyTemplates = Map<string, string | null>;
+
+function reportKeys(objects: ObjectStory[], templates: Templates, given?: ReadonlyMap<ObjectStory, readonly string[]>): { keys: ReportKeys; templateOf: KeyTemplates } {
   const keys: ReportKeys = new Map();
+  const templateOf: KeyTemplates = new Map();
   // One string per distinct key: 20,000 reports of distinct messages share a few hundred keys.
   const distinct = new Map<string, string>();
   // The key last made for each template: a template nearly always comes with one type and reason,
@@ -68,13 +72,16 @@ function reportKeys(objects: ObjectStory[], templates: Templates, given?: Readon
       }
       const made = [r.type, r.reason, template].join('\u0000');
       let key = distinct.get(made);
-      if (key === undefined) distinct.set(made, (key = made));
+      if (key === undefined) {
+        distinct.set(made, (key = made));
+        templateOf.set(key, r.message === null ? null : template);
+      }
       byTemplate.set(template, { type: r.type, reason: r.reason, key });
       own[i] = key;
     });
     keys.set(o, own);
   }
-  return keys;
+  return { keys, templateOf };
 }
 
 function signature(o: ObjectStory, keys: ReportKeys): string {
@@ -92,7 +99,7 @@ export function groupStories(
   /** each story's message templates in the order of its reports, when the account has made them already */
   reportTemplates?: ReadonlyMap<ObjectStory, readonly string[]>,
 ): ObjectFamily[] {
-  const keys = reportKeys(objects, templates, reportTemplates);
+  const { keys, templateOf } = reportKeys(objects, templates, reportTemplates);
   const families = new Map<string, ObjectStory[]>();
   for (const o of objects) {
     // Incarnations of one name are not siblings: a previous and a current build-1 stay apart.
@@ -102,10 +109,10 @@ export function groupStories(
     if (members === undefined) families.set(key, [o]);
     else members.push(o);
   }
-  return [...families.values()].map((members) => toFamily(members, keys, ownerOf(members[0] as ObjectStory), templates));
+  return [...families.values()].map((members) => toFamily(members, keys, templateOf, ownerOf(members[0] as ObjectStory), templates));
 }
 
-function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null, templates: Templates): ObjectFamily {
+function toFamily(members: ObjectStory[], keys: ReportKeys, templateOf: KeyTemplates, owner: string | null, templates: Templates): ObjectFamily {
   const first = members[0] as ObjectStory;
   const lines = new Map<string, Report[]>();
   for (const m of members) {
@@ -117,7 +124,7 @@ function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null
       else found.push(r);
     });
   }
-  const built = [...lines.values()].map((reports) => toLine(reports, templates)).sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
+  const built = [...lines].map(([key, reports]) => toLine(reports, templateOf.get(key) ?? null)).sort((a, b) => (a.firstSeen ?? -Infinity) - (b.firstSeen ?? -Infinity));
   const severities = built.map((l) => severityOf(l.type));
   const severity = severities.includes('warning') ? 'warning' : severities.includes('unconventional') ? 'unconventional' : 'normal';
   const lasts = built.flatMap((l) => (l.lastSeen === null ? [] : [l.lastSeen]));
@@ -133,7 +140,7 @@ function toFamily(members: ObjectStory[], keys: ReportKeys, owner: string | null
   };
 }
 
-function toLine(reports: Report[], templates: Templates): FamilyLine {
+function toLine(reports: Report[], messageTemplate: string | null): FamilyLine {
   const example = reports.reduce((a, b) => ((b.lastSeen ?? -Infinity) > (a.lastSeen ?? -Infinity) ? b : a));
   let firstSeen: number | null = null;
   let lastSeen: number | null = null;
@@ -147,7 +154,7 @@ function toLine(reports: Report[], templates: Templates): FamilyLine {
     reason: example.reason,
     type: example.type,
     conventionalType: example.conventionalType,
-    messageTemplate: example.message === null ? null : templates.message(example.message),
+    messageTemplate,
     events: reports.length,
     messages: distinctMessages(reports),
     occurrences: counted ? reports.reduce((sum, r) => sum + (r.count ?? 0), 0) : null,

@@ -83,26 +83,41 @@ export interface Templates {
   message: (message: string) => string;
 }
 
+/** Messages templated before judging whether they repeat enough (a quarter) to be worth remembering. */
+const MESSAGE_SAMPLE = 1000;
+
 /**
  * Templates shared by the passes of one account (its groups, src/core/grouping.ts, and its families,
  * src/core/families.ts): 20,000 events hold up to 20,000 distinct messages, a template is nine regex
  * passes, and each pass's text is a new string. Made once per text, and kept once per distinct
  * template, so 20,000 messages of a few hundred templates keep a few hundred template strings.
+ * Messages that do not repeat (pod names, numbers, durations in each: issue 27's distinct messages)
+ * are no longer remembered once a first sample found few repeats: a map of 20,000 texts asked once
+ * each cost more than the passes themselves, and grew with every event.
  */
 export function templatesOnce(make: Templates = { name: nameTemplate, message: messageTemplate }): Templates {
-  const once = (template: (text: string) => string): ((text: string) => string) => {
+  const once = (template: (text: string) => string, sample: number): ((text: string) => string) => {
     const made = new Map<string, string>();
     const distinct = new Map<string, string>();
+    let asked = 0;
+    let repeated = 0;
     return (text) => {
-      let t = made.get(text);
-      if (t === undefined) {
-        const fresh = template(text);
-        t = distinct.get(fresh);
-        if (t === undefined) distinct.set(fresh, (t = fresh));
-        made.set(text, t);
+      const remember = asked < sample || repeated * 4 >= asked;
+      if (remember) {
+        asked += 1;
+        const known = made.get(text);
+        if (known !== undefined) {
+          repeated += 1;
+          return known;
+        }
       }
+      const fresh = template(text);
+      let t = distinct.get(fresh);
+      if (t === undefined) distinct.set(fresh, (t = fresh));
+      if (remember) made.set(text, t);
       return t;
     };
   };
-  return { name: once(make.name), message: once(make.message) };
+  // Names always: a namespace's events name a few hundred objects, each many times.
+  return { name: once(make.name, Infinity), message: once(make.message, MESSAGE_SAMPLE) };
 }

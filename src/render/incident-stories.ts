@@ -90,6 +90,16 @@ export function familyBlock(f: ObjectFamily, incident: Incident, palette: Palett
     f.members.length === 1
       ? objectHeader(first, incident, palette)
       : `${palette.bold(objectLabel(first))} and ${f.members.length - 1} more ${escapeOrNone(f.kind)}/${escapeOrNone(f.nameTemplate)} with the same story${familyClusters(f)}${gone === 0 ? '' : `, ${gone} of them gone`}`;
+  const { told, shown } = familyLines(f);
+  const lines = told
+    .filter((l) => shown.has(l))
+    .map((l) => (f.members.length === 1 && l.events === 1 ? reportLines(l.example, incident, palette) : familyLine(l, f, incident, palette)));
+  if (told.length > shown.size) lines.push(`  and ${plural(told.length - shown.size, 'more reason')} like this.`);
+  return [header, ...lines].join('\n');
+}
+
+/** The lines a family's block tells, and the few of them it shows (the most telling). */
+function familyLines(f: ObjectFamily): { told: FamilyLine[]; shown: Set<FamilyLine> } {
   // One object's story: its reports with the same reason fold into one line (see foldByReason).
   const told = f.members.length === 1 ? foldByReason(f.lines) : f.lines;
   const shown = new Set(
@@ -97,11 +107,27 @@ export function familyBlock(f: ObjectFamily, incident: Incident, palette: Palett
       .sort((a, b) => SEVERITY_ORDER.indexOf(severityOf(a.type)) - SEVERITY_ORDER.indexOf(severityOf(b.type)) || (b.lastSeen ?? -Infinity) - (a.lastSeen ?? -Infinity))
       .slice(0, FAMILY_LINES),
   );
-  const lines = told
-    .filter((l) => shown.has(l))
-    .map((l) => (f.members.length === 1 && l.events === 1 ? reportLines(l.example, incident, palette) : familyLine(l, f, incident, palette)));
-  if (told.length > shown.size) lines.push(`  and ${plural(told.length - shown.size, 'more reason')} like this.`);
-  return [header, ...lines].join('\n');
+  return { told, shown };
+}
+
+/**
+ * How many lines familyBlock(f) makes, counted without making them: the account weighs every family
+ * against its budget and prints a few (361 blocks of quoted messages made to be counted, at 20,000
+ * distinct messages). Every text in a block is escaped, so only the block's own line breaks count.
+ */
+export function familyBlockHeight(f: ObjectFamily, incident: Incident): number {
+  const { told, shown } = familyLines(f);
+  let height = told.length > shown.size ? 2 : 1;
+  for (const l of shown) height += lineHeight(l, f, incident);
+  return height;
+}
+
+/** The lines one of a family's lines takes: reportLines' or familyLine's. */
+function lineHeight(l: FamilyLine, f: ObjectFamily, incident: Incident): number {
+  if (!incident.carries.messages) return 1;
+  const own = f.members.length === 1;
+  if (own && l.events === 1) return 2;
+  return own && l.messages.length > 0 && l.messages.length <= OWN_MESSAGES ? 1 + l.messages.length : 2;
 }
 
 /** The tree marks the object gone: named by its owner's events or seen owned, no longer there. */

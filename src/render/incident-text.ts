@@ -16,7 +16,7 @@ import { formatTime, formatTimeAndAge, formatTTL } from './time.ts';
 import { escapeOrNone, plural } from './words.ts';
 import { missedBy, summariseKubectlTypes, UNCONVENTIONAL_ORIGIN } from './audit-words.ts';
 import { savedNoun } from './notices.ts';
-import { ageOf, familyBlock, inSpan, objectBlock, paintEventType } from './incident-stories.ts';
+import { ageOf, familyBlock, familyBlockHeight, inSpan, objectBlock, paintEventType } from './incident-stories.ts';
 import type { IncidentView } from './incident-stories.ts';
 import { recorderNoteLines } from './recorder-notes.ts';
 import { memberLabel, treeSection } from './tree-incident-text.ts';
@@ -259,7 +259,7 @@ function objectsSection(incident: IncidentView, palette: Palette): string {
   const chosen = new Set<ObjectFamily>();
   let used = 0;
   for (const family of ranked) {
-    const size = familyBlock(family, incident, palette).split('\n').length + 1;
+    const size = familyBlockHeight(family, incident) + 1;
     if (chosen.size > 0 && used + size > OBJECT_SECTION_LINES) continue;
     chosen.add(family);
     used += size;

@@ -89,17 +89,18 @@ function seriesGroups(series: SeriesNote[]): SeriesNote[][] {
   return [...groups.values()];
 }
 
-function capped(lines: string[], all: boolean, noun: string): string[] {
-  if (all || lines.length <= CAP) return lines;
-  return [...lines.slice(0, CAP), `and ${lines.length - CAP} more ${noun} like this.`];
+function capped<T>(notes: T[], line: (note: T) => string, all: boolean, noun: string): string[] {
+  if (all || notes.length <= CAP) return notes.map(line);
+  // Lines made only for the notes shown: 400 objects' spam notes made 400 lines to print ten.
+  return [...notes.slice(0, CAP).map(line), `and ${notes.length - CAP} more ${noun} like this.`];
 }
 
 /** One line per note (`- ...`), capped per kind unless `all`; none when there is nothing to say. */
 export function recorderNoteLines(notes: RecorderNotes, t: NoteTimes, all = false): string[] {
   return [
-    ...capped(notes.spam.map((n) => spamLine(n, t)), all, 'sources'),
-    ...capped(notes.combined.map((n) => combinedLine(n, t)), all, 'combined events'),
-    ...capped(seriesGroups(notes.series).map((g) => seriesLine(g, t)), all, 'reporters and reasons'),
+    ...capped(notes.spam, (n) => spamLine(n, t), all, 'sources'),
+    ...capped(notes.combined, (n) => combinedLine(n, t), all, 'combined events'),
+    ...capped(seriesGroups(notes.series), (g) => seriesLine(g, t), all, 'reporters and reasons'),
   ].map((line) => `- ${line}`);
 }
 

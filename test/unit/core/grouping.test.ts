@@ -189,6 +189,32 @@ test('an account templates each distinct message once, its groups and families s
   assert.deepEqual(families, groupStories(objects));
 });
 
+test('messages that never repeat are templated as asked, not remembered; messages that repeat are templated once each', () => {
+  const counting = () => {
+    const asked: string[] = [];
+    return { asked, templates: templatesOnce({ name: nameTemplate, message: (m) => (asked.push(m), messageTemplate(m)) }) };
+  };
+  // 5,000 distinct messages (a number and a pod name in each), each asked twice: both answers are
+  // messageTemplate's; past the first sample none is kept, so
+  // the second ask templates it again rather than finding it in a map that grows with every event.
+  const distinct = Array.from({ length: 5000 }, (_, i) => `Back-off ${i}s restarting failed container web in pod web-${i}`);
+  const once = counting();
+  const first = distinct.map(once.templates.message);
+  const again = distinct.map(once.templates.message);
+  assert.deepEqual(first, distinct.map(messageTemplate));
+  assert.deepEqual(again, first);
+  assert.equal(new Set(first).size, 1);
+  assert.ok(once.asked.length > 9000, `${once.asked.length} templated: the distinct messages were remembered`);
+  // 20,000 asks of 250 texts: each text templated once.
+  const repeated = counting();
+  for (let i = 0; i < 20_000; i += 1) assert.equal(repeated.templates.message(`Pulled image web:1.${i % 250}`), `Pulled image web:<n>`);
+  assert.equal(repeated.asked.length, 250);
+  // Names are always remembered: a namespace names a few hundred objects, each many times.
+  const names = counting();
+  for (let i = 0; i < 5000; i += 1) names.templates.name(`web-${i}`);
+  for (let i = 0; i < 5000; i += 1) assert.equal(names.templates.name(`web-${i}`), 'web-<n>');
+});
+
 test('type-audit groups 20,000 findings by rule, reporter, reason and type, with counts and an example', () => {
   const events = busyNamespace().map((e) => ({ ...e, object: { ...e.object, uid: '' } }));
   const report = auditEvents(events);

@@ -23,6 +23,8 @@ describe('recorderNoteLines', () => {
     assert.equal(lines(combined).length, 6);
     assert.equal(lines(combined).at(-1), '- and 3 more combined events like this.');
     assert.equal(lines(combined, true).length, 8);
+    // The lines shown are the first of all of them (made only for those shown).
+    assert.deepEqual(lines(combined).slice(0, 5), lines(combined, true).slice(0, 5));
   });
   test('escapes the text of a hostile event', () => {
     const [line] = lines([ev({ objectName: 'x\u001b[2J', reason: 'R\r', message: '(combined from similar events): \u202eevil' })]);
