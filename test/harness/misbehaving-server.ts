@@ -19,8 +19,11 @@ export type Fault =
   | { kind: 'truncated-body' }
   /** a list body of `bytes` bytes, streamed (never held in the server's memory) */
   | { kind: 'huge-body'; bytes: number }
-  /** 500 with a Status and then spaces up to `bytes` bytes, streamed as the reader takes them */
-  | { kind: 'huge-error'; bytes: number }
+  /**
+   * 500 with `start` (a Status by default) and then `fill` (spaces by default) up to `bytes` bytes,
+   * streamed as the reader takes them; with gzip, all of it compressed and sent at once
+   */
+  | { kind: 'huge-error'; bytes: number; start?: string; fill?: string; gzip?: boolean }
   /** a list sent `bytesPerTick` bytes every `everyMs` */
   | { kind: 'slow-drip'; everyMs: number }
   /** `times` answers of 429 with Retry-After: `seconds`, then the list */
@@ -130,10 +133,18 @@ function hugeList(res: http.ServerResponse, event: unknown, bytes: number, sent:
   streamHuge(res, { start, piece: Buffer.from(`${JSON.stringify(event)},`), end: `${JSON.stringify(event)}]}` }, bytes, sent);
 }
 
-/** 500: a Status, then spaces (JSON still) to `bytes` bytes. */
-function hugeError(res: http.ServerResponse, bytes: number, sent: (n: number) => void): void {
-  res.writeHead(500, { 'Content-Type': 'application/json' });
-  streamHuge(res, { start: status(500, 'InternalError', 'etcdserver: request timed out'), piece: Buffer.alloc(64 * 1024, 0x20), end: '' }, bytes, sent);
+/** 500: its start (a Status by default), then its fill (spaces: JSON still) to `bytes` bytes. */
+function hugeError(res: http.ServerResponse, fault: Extract<Fault, { kind: 'huge-error' }>, sent: (n: number) => void): void {
+  const start = fault.start ?? status(500, 'InternalError', 'etcdserver: request timed out');
+  const fill = fault.fill ?? ' ';
+  const type = start.startsWith('{') ? 'application/json' : 'text/html';
+  if (fault.gzip === true) {
+    res.writeHead(500, { 'Content-Type': type, 'Content-Encoding': 'gzip' });
+    return void res.end(gzipSync(Buffer.concat([Buffer.from(start), Buffer.alloc(fault.bytes, fill)])));
+  }
+  res.writeHead(500, { 'Content-Type': type });
+  sent(Buffer.byteLength(start));
+  streamHuge(res, { start, piece: Buffer.alloc(64 * 1024, fill), end: '' }, fault.bytes, sent);
 }
 
 /** The list (or, for `bomb`, 130 MiB of spaces) compressed, and what of it is sent. */
@@ -171,7 +182,7 @@ export async function startMisbehavingServer(fault: Fault, events: unknown[], di
       case 'huge-body':
         return isList ? hugeList(res, events[0], fault.bytes, sent) : send(res, 404, status(404, 'NotFound', 'not here'));
       case 'huge-error':
-        return hugeError(res, fault.bytes, sent);
+        return hugeError(res, fault, sent);
       case 'slow-drip': {
         const body = Buffer.from(eventsList(events));
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
