@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedControlPlane } from '../harness/controlplane.ts';
-import { crdObject } from '../harness/crds.ts';
+import { crdObject, deleteCrds } from '../harness/crds.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 import { LAB_FIXTURES_DIR, rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
@@ -55,8 +55,7 @@ async function ok(args: string[], input?: string): Promise<string> {
 // The integration run shares one control plane: a second group's Pipeline left behind would make
 // other files' bare `pipeline` mean two things, so the extra CRDs go when this file is done.
 after(async () => {
-  if (!cp) return;
-  await ok(['delete', 'crd', `pipelines.${OTHER_GROUP}`, `gadgets.${SHORT_GROUP}`, '--ignore-not-found', '--wait=true', '--timeout=120s']);
+  if (cp) await deleteCrds(cp.kubeconfig, [`pipelines.${OTHER_GROUP}`, `gadgets.${SHORT_GROUP}`]);
 });
 
 const MESSAGES = { labhub: 'labhub pipeline started', other: 'other pipeline started', gadget: 'gadget started' };

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
-import { crdObject } from '../harness/crds.ts';
+import { crdObject, deleteCrds } from '../harness/crds.ts';
 import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { rfc3339Seconds } from '../harness/lab.ts';
 import { freshNamespace } from '../harness/namespace.ts';
@@ -231,7 +231,7 @@ const CRD_NAMES = [`stacks.${INFRA}`, `stacks.${APPS}`, `bundles.${BUNDLES}`];
 
 // The control plane is shared: the CRDs (and so their objects) go when this file is done.
 after(async () => {
-  if (cp) await kubectlOk(cp.kubeconfig, ['delete', 'crd', ...CRD_NAMES, '--ignore-not-found', '--wait=true', '--timeout=120s']);
+  if (cp) await deleteCrds(cp.kubeconfig, CRD_NAMES);
 });
 
 interface Made {
