@@ -1,31 +1,23 @@
-// `npm test` (after scripts/prerequisites.mjs): every check of the project, in three lanes side by side.
+// `npm test` (after scripts/prerequisites.mjs): every check of the project, in two lanes side by side.
 //
 //   checks:      typecheck, layers, unit tests, browser tests: the CPU's work;
-//   integration: `npm run build` (this machine's executable), then the integration tests, which spend
-//                most of their time waiting on the cluster's clocks;
-//   packaging:   once the build is done, `npm run package:archives` (every platform's archive and the
-//                filled krew manifest, about 100 s), beside the integration tests rather than before
-//                them: the two files that install or run the archives (krew, platforms) wait for this
-//                lane to pass, told where by EVTIMELINE_TEST_ARCHIVES (test/harness/archives.ts); the
-//                longest files start first, so by their turn the archives are usually there.
+//   integration: `npm run package` (the executables the integration tests run and install), then the
+//                integration tests, which spend most of their time waiting on the cluster's clocks.
 //
-// The integration lane's output streams as it comes; each other step's is held and printed in one
-// piece when it ends, so the lanes' lines do not mix. A step that fails stops the other lanes (each
-// step is a process group of its own; Ctrl-C and SIGTERM reach them all) and the run exits 1. Each
-// step's time is printed as `test: STEP passed in N s (at M s)`.
+// The integration lane's output streams as it comes; each check's is held and printed in one piece
+// when it ends, so the lanes' lines do not mix. A step that fails stops the other lane (each lane is a
+// process group of its own; Ctrl-C and SIGTERM reach both) and the run exits 1. Each step's time is
+// printed as `test: STEP passed in N s (at M s)`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const started = performance.now();
 const at = () => ((performance.now() - started) / 1000).toFixed(0);
 const running = new Set();
 let stopping = false;
 
-function step(script, { hold, env = {} }) {
+function step(script, { hold }) {
   const t0 = performance.now();
-  const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', hold ? 'pipe' : 'inherit', hold ? 'pipe' : 'inherit'], detached: true, env: { ...process.env, ...env } });
+  const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', hold ? 'pipe' : 'inherit', hold ? 'pipe' : 'inherit'], detached: true });
   running.add(child);
   const held = [];
   if (hold) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => held.push(d));
@@ -64,19 +56,10 @@ async function lane(scripts, opts) {
   return true;
 }
 
-// Made when the packaging lane has passed: the krew and platforms files wait for it.
-const marker = join(mkdtempSync(join(tmpdir(), 'evtimeline-test-')), 'archives-made');
-const built = lane(['build'], { hold: false });
 const results = await Promise.all([
   lane(['typecheck', 'layers', 'test:unit', 'test:browser'], { hold: true }),
-  built.then((ok) => ok && lane(['test:integration'], { hold: false, env: { EVTIMELINE_TEST_ARCHIVES: marker } })),
-  built.then(async (ok) => {
-    const made = ok && (await lane(['package:archives'], { hold: true }));
-    if (made) writeFileSync(marker, '');
-    return made;
-  }),
+  lane(['package', 'test:integration'], { hold: false }),
 ]);
-rmSync(join(marker, '..'), { recursive: true, force: true });
 const ok = results.every(Boolean);
 process.stdout.write(`test: ${ok ? 'all passed' : 'FAILED'} in ${at()} s\n`);
 process.exit(ok ? 0 : 1);

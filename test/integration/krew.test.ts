@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { archiveName, DIST, FILLED_MANIFEST, fillManifest, MANIFEST_TEMPLATE } from '../../scripts/package.mjs';
 import { pinnedNodeBinary } from '../../scripts/sea.mjs';
-import { archivesMade } from '../harness/archives.ts';
 import { ensureKrew } from '../harness/build-krew.mjs';
 import { LAB_STABLE } from '../support/builders.ts';
 import { labCapture } from '../support/lab-capture.ts';
@@ -111,7 +110,7 @@ async function createEvent(namespace: string): Promise<void> {
 before(async () => {
   cp = await controlPlane;
   krew = await ensureKrew();
-  await archivesMade([EXECUTABLE, ARCHIVE, ARM64_ARCHIVE, FILLED_MANIFEST]);
+  for (const file of [EXECUTABLE, ARCHIVE, ARM64_ARCHIVE, FILLED_MANIFEST]) assert.ok(existsSync(file), `${file} is missing: run npm run package first`);
   work = await mkdtemp(join(tmpdir(), 'evtimeline-krew-'));
   krewRoot = join(work, 'krew');
   tools = join(work, 'tools');

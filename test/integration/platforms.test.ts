@@ -7,6 +7,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkExecutable } from '../../scripts/check-executable.mjs';
@@ -20,7 +21,6 @@ import { LAB_STABLE } from '../support/builders.ts';
 import { labCapture } from '../support/lab-capture.ts';
 import { binfmtStatus, QEMU_LD_PREFIX } from '../support/qemu.ts';
 import { scratchDir } from '../support/tmp.ts';
-import { archivesMade } from '../harness/archives.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -48,7 +48,9 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunR
 }
 
 before(async () => {
-  await archivesMade(['linux/amd64', 'linux/arm64', 'darwin/amd64', 'darwin/arm64', 'windows/amd64'].map((platform) => join(DIST, archiveName(version, platform))));
+  for (const platform of ['linux/amd64', 'linux/arm64', 'darwin/amd64', 'darwin/arm64', 'windows/amd64']) {
+    assert.ok(existsSync(join(DIST, archiveName(version, platform))), `${archiveName(version, platform)} is missing: run npm run package first`);
+  }
   capture = labCapture(dir, NATIVE);
   bundle = await readFile(BUNDLE);
   chunks = await Promise.all(Object.values(chunkAssets(DIST)).map((file) => readFile(file)));
