@@ -62,8 +62,20 @@ export class ExecCredentialRefused extends ApiError {
   override name = 'ExecCredentialRefused';
 }
 
-/** Of an error answer, only the start is read (as the stores and the OTLP exporter do): a Status is a few hundred bytes. */
-const ERROR_BYTES = 4096;
+/**
+ * Of an error answer, only the start is read (as the stores and the OTLP exporter do). A Status is
+ * mostly a few hundred bytes, but one that lists every field a request got wrong, or quotes an
+ * admission webhook's denial, runs to KiBs: its reason and message must survive the cut.
+ */
+const ERROR_BYTES = 64 * 1024;
+/**
+ * Of a compressed error answer, only this much is read as sent: the API server compresses only
+ * bodies over 128 KiB (responsewriters/writers.go), which no Status is, so it comes from a proxy,
+ * and inflated it is cut at ERROR_BYTES; a 64 KiB start could inflate to some 64 MiB first.
+ */
+const GZIP_ERROR_BYTES = 4096;
+/** An answer that is not a Status is told by its first line, cut at this many characters. */
+const ERROR_LINE_CHARS = 4096;
 
 /** The largest answer read into memory: a page of 500 events is a few MiB; a body past this is refused, not read whole. */
 const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
@@ -165,7 +177,7 @@ function statusError(code: number, text: string, url: URL, retryAfter?: string):
     if (typeof status.message === 'string' && status.message) message = status.message;
     if (typeof status.reason === 'string') reason = status.reason;
   } catch {
-    if (text.trim()) message = `${code}: ${text.trim().split('\n')[0]}`;
+    if (text.trim()) message = `${code}: ${(text.trim().split('\n')[0] ?? '').slice(0, ERROR_LINE_CHARS)}`;
   }
   const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
   return new ApiError(message, code, reason, seconds);
@@ -281,7 +293,8 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       logResponse(target, req.method, url, code, response.statusMessage ?? '', Date.now() - started);
       if (code >= 200 && code < 300) return resolve(response);
       if (code === 401 && target.auth) {
-        response.resume();
+        // Its body says nothing the message does not: the connection goes, rather than a body of any length being read.
+        response.destroy();
         const message = unauthorizedMessage(target.server, target.auth.description);
         return reject(refusedExecCredential(base, target.auth) ? new ExecCredentialRefused(message, code, 'Unauthorized') : new ApiError(message, code, 'Unauthorized'));
       }
@@ -297,11 +310,12 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
       };
       // Only the start of an error's body is kept: the status already decides, and a server or
       // proxy answering 500 with an endless body was otherwise read whole into memory.
+      const limit = isGzip(response.headers['content-encoding']) ? GZIP_ERROR_BYTES : ERROR_BYTES;
       response.on('data', (chunk: Buffer) => {
-        if (size > ERROR_BYTES) return;
+        if (size > limit) return;
         size += chunk.length;
-        if (size <= ERROR_BYTES) return void chunks.push(chunk);
-        chunks.push(chunk.subarray(0, chunk.length - (size - ERROR_BYTES)));
+        if (size <= limit) return void chunks.push(chunk);
+        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
         response.destroy();
         settle();
       });
@@ -321,15 +335,15 @@ export async function openStream(target: KubeTarget, req: ApiRequest): Promise<h
 
 /**
  * An error's start as sent, inflated if it came compressed (a Status longer than 128 KiB would),
- * else as it is. A compressed start cut at ERROR_BYTES inflates as far as it goes (a sync flush
- * instead of an error at its cut end); what that gives is cut at ERROR_BYTES too.
+ * else as it is. A compressed start cut at GZIP_ERROR_BYTES inflates as far as it goes (a sync flush
+ * instead of an error at its cut end); what that gives is cut at ERROR_BYTES.
  */
 function inflatedStatus(body: Buffer, contentEncoding: string | undefined): Buffer {
   if (!isGzip(contentEncoding)) return body;
   const zlib = process.getBuiltinModule('node:zlib');
   try {
-    // Deflate inflates at most about 1,032 times: ERROR_BYTES never reach this limit.
-    return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: ERROR_BYTES * 1100 }).subarray(0, ERROR_BYTES);
+    // Deflate inflates at most about 1,032 times: GZIP_ERROR_BYTES never reach this limit.
+    return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: GZIP_ERROR_BYTES * 1100 }).subarray(0, ERROR_BYTES);
   } catch {
     return body;
   }

@@ -1,4 +1,4 @@
-// An error answer is read only as far as its start (src/kube/http.ts ERROR_BYTES): a server or
+// An error answer is read only as far as its start (src/kube/http.ts ERROR_BYTES, 64 KiB): a server or
 // proxy that answers 500 with a body of 64 MiB (or one that never ends) is not read whole into
 // memory, and the error still says the status and the server's words. The misbehaving server
 // (test/harness) streams the body and counts what it could hand over before the plugin closed the connection.
@@ -39,6 +39,14 @@ async function failure(answer: { start: string; fill: string; gzip?: boolean }):
 test('500 with a Status and 64 MiB after it: the Status is told, and the body is not read on', async () => {
   const error = await failure({ start: status(500, 'etcdserver: request timed out'), fill: ' ' });
   assert.deepEqual([error.code, error.reason, error.message], [500, 'InternalError', 'etcdserver: request timed out']);
+  assert.ok(handedOver < TAKEN_WITHOUT_READING, `the server handed over ${(handedOver / 1024 / 1024).toFixed(1)} MiB of ${HUGE / 1024 / 1024}`);
+});
+
+test('500 with a Status of some 18 KiB (every field a request got wrong): its reason and whole message are told', async () => {
+  const words = Array.from({ length: 400 }, (_, i) => `spec.containers[${i}].image: Required value`).join(', ');
+  const error = await failure({ start: status(500, words), fill: ' ' });
+  assert.deepEqual([error.code, error.reason], [500, 'InternalError']);
+  assert.ok(error.message === words, `a message of ${error.message.length} characters`);
   assert.ok(handedOver < TAKEN_WITHOUT_READING, `the server handed over ${(handedOver / 1024 / 1024).toFixed(1)} MiB of ${HUGE / 1024 / 1024}`);
 });
 
