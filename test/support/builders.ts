@@ -35,6 +35,15 @@ export interface EvOptions {
 
 let serial = 0;
 
+/**
+ * Starts the default names and uids (ev-1, ...) again: a golden that names its events calls it
+ * first, so its names do not depend on what ran before it in the same process (`npm run test:unit`
+ * runs every file in one).
+ */
+export function resetSerial(): void {
+  serial = 0;
+}
+
 /** A core/v1 Event as a legacy recorder writes it. */
 export function ev(o: EvOptions = {}): Record<string, unknown> {
   serial += 1;

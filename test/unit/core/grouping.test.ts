@@ -13,7 +13,7 @@ import { renderAuditText } from '../../../src/render/audit-text.ts';
 import { toAuditJson } from '../../../src/render/audit-json.ts';
 import { toIncidentJson } from '../../../src/render/incident-json.ts';
 import { renderIncidentHeadline, renderIncidentText } from '../../../src/render/incident-text.ts';
-import { ev, NOW } from '../../support/builders.ts';
+import { ev, NOW, resetSerial } from '../../support/builders.ts';
 import { fromCluster } from '../../support/sources.ts';
 
 const CLUSTER: IncidentContext = { now: NOW, provenance: fromCluster(), eventTTLms: 3_600_000 };
@@ -61,6 +61,7 @@ const pod = (name: string, i: number, o: Parameters<typeof ev>[0] = {}) =>
 
 /** Five Pods of one ReplicaSet that cannot be scheduled, and the ReplicaSet's own report. */
 function unschedulable() {
+  resetSerial();
   const pods = ['web-5d4f7c9b8-x2k4q', 'web-5d4f7c9b8-b7fzw', 'web-5d4f7c9b8-9mvpl', 'web-5d4f7c9b8-kq4tz', 'web-5d4f7c9b8-zt2rn'];
   return [
     ev({ kind: 'ReplicaSet', apiVersion: 'apps/v1', objectName: 'web-5d4f7c9b8', objectUid: 'rs-uid', component: 'replicaset-controller', reason: 'SuccessfulCreate', message: 'Created pod: web-5d4f7c9b8-x2k4q', first: 300 }),

@@ -12,7 +12,7 @@ import { plainPalette } from '../../../src/render/color.ts';
 import { toIncidentJson } from '../../../src/render/incident-json.ts';
 import { renderIncidentHeadline, renderIncidentText } from '../../../src/render/incident-text.ts';
 import { treeSection } from '../../../src/render/tree-incident-text.ts';
-import { ev, NOW } from '../../support/builders.ts';
+import { ev, NOW, resetSerial } from '../../support/builders.ts';
 import { ownedNamespace } from '../../support/owned-events.ts';
 import { fromCluster } from '../../support/sources.ts';
 import { handTree } from '../../support/trees.ts';
@@ -42,6 +42,7 @@ const owner = (kind: string, name: string, o: Parameters<typeof ev>[0]) => ev({ 
 const pod = (name: string, o: Parameters<typeof ev>[0]) => ev({ kind: 'Pod', apiVersion: 'v1', objectName: name, objectUid: `uid-${name}`, type: 'Warning', component: 'default-scheduler', reason: 'FailedScheduling', ...o });
 
 function rollout() {
+  resetSerial();
   return [
     owner('Deployment', 'web', { component: 'deployment-controller', reason: 'ScalingReplicaSet', message: `Scaled up replica set ${RS1} from 0 to 5`, first: 600 }),
     owner('Deployment', 'web', { component: 'deployment-controller', reason: 'ScalingReplicaSet', message: `Scaled up replica set ${RS2} from 0 to 2`, first: 300 }),
