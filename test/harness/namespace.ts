@@ -6,6 +6,7 @@
 // as anyone scripting against a real cluster must.
 
 import { randomBytes } from 'node:crypto';
+import { apiClient, getObject, listDirect } from './api-direct.ts';
 import { kubectlOk } from './kubectl.ts';
 import { waitFor } from './wait.ts';
 
@@ -45,10 +46,15 @@ export function freshNamespace(kubeconfig: string, prefix: string): Promise<stri
 
 /** Creates the namespace (on a private control plane, where its name is free), waits for its `default` ServiceAccount. */
 export async function createNamespace(kubeconfig: string, name: string, labels: Record<string, string> = {}): Promise<string> {
-  await kubectlOk(kubeconfig, ['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }));
-  await waitFor(`ServiceAccount ${name}/default`, async () =>
-    (await kubectlOk(kubeconfig, ['-n', name, 'get', 'serviceaccounts', '-o', 'name'])).includes('serviceaccount/default'),
-  );
+  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
+  const direct = apiClient(kubeconfig);
+  if (direct === null) await kubectlOk(kubeconfig, ['create', '-f', '-'], JSON.stringify(namespace));
+  else await direct.post('/api/v1/namespaces', namespace);
+  await waitFor(`ServiceAccount ${name}/default`, async () => {
+    const accounts = await listDirect(kubeconfig, name, 'serviceaccounts');
+    if (accounts !== null) return accounts.some((a) => a.metadata?.name === 'default');
+    return (await kubectlOk(kubeconfig, ['-n', name, 'get', 'serviceaccounts', '-o', 'name'])).includes('serviceaccount/default');
+  });
   return name;
 }
 
@@ -59,7 +65,5 @@ export async function createNamespace(kubeconfig: string, name: string, labels: 
 export async function deleteNamespace(kubeconfig: string, name: string, opts: { wait?: boolean } = {}): Promise<void> {
   await kubectlOk(kubeconfig, ['delete', 'namespace', name, '--wait=false']);
   if (!opts.wait) return;
-  await waitFor(`namespace ${name} to be deleted`, async () =>
-    (await kubectlOk(kubeconfig, ['get', 'namespace', name, '--ignore-not-found', '-o', 'name'])).trim() === '',
-  );
+  await waitFor(`namespace ${name} to be deleted`, async () => (await getObject(kubeconfig, 'namespaces', name)) === null);
 }

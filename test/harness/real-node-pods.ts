@@ -1,6 +1,7 @@
 // Pods for the real node (test/harness/kubelet-node.ts), and what `kubectl describe pod` says of
 // their container: the kubelet's own account of a crash, an OOM kill, a probe or a pull failure.
-import { applyObjects, kubectlJSON, kubectlOk } from './kubectl.ts';
+import { getObject } from './api-direct.ts';
+import { applyObjects, kubectlOk } from './kubectl.ts';
 import { BUSYBOX_IMAGE, REAL_NODE_TAINT, UNPULLABLE_IMAGE, type RealNodeInfo } from './kubelet-node.ts';
 import { waitFor } from './wait.ts';
 import { listEvents, listObjects, type KubeObject } from './workloads.ts';
@@ -133,10 +134,10 @@ export async function describeWhen(
   kubeconfig: string, ns: string, pod: string, container: string, wanted: (d: Described) => boolean,
 ): Promise<{ described: Described; status: Described }> {
   return waitFor(`${ns}/${pod} as wanted in kubectl describe`, async () => {
-    const before = await kubectlJSON<PodStatusJSON>(kubeconfig, ['-n', ns, 'get', 'pod', pod]);
+    const before = (await getObject(kubeconfig, 'pods', pod, ns)) as PodStatusJSON | null;
     const described = parseDescribe(await kubectlOk(kubeconfig, ['-n', ns, 'describe', 'pod', pod]), container);
-    const after = await kubectlJSON<PodStatusJSON>(kubeconfig, ['-n', ns, 'get', 'pod', pod]);
-    if (before.metadata.resourceVersion !== after.metadata.resourceVersion || !wanted(described)) return undefined;
+    const after = (await getObject(kubeconfig, 'pods', pod, ns)) as PodStatusJSON | null;
+    if (before === null || after === null || before.metadata.resourceVersion !== after.metadata.resourceVersion || !wanted(described)) return undefined;
     return { described, status: describedFromStatus(after, container) };
   });
 }

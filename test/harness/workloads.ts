@@ -1,6 +1,8 @@
 // Workloads that the real controllers act on (kube-controller-manager runs in the test control
 // plane): a Deployment becomes a ReplicaSet and Pods with ownerReferences, the scheduler binds
-// them, the node agent reports them Running. Reads are plain kubectl -o json.
+// them, the node agent reports them Running. Lists are read as kubectl -o json gives them, by a
+// plain GET where the kubeconfig is the harness's own (api-direct.ts says why), else by kubectl.
+import { listDirect } from './api-direct.ts';
 import { applyObjects, kubectlJSON } from './kubectl.ts';
 import { waitFor } from './wait.ts';
 
@@ -77,12 +79,16 @@ export async function createDeployment(kubeconfig: string, ns: string, name: str
 
 /** Objects of a kind in a namespace, optionally by label selector. */
 export async function listObjects(kubeconfig: string, ns: string, resource: string, selector?: string): Promise<KubeObject[]> {
+  const direct = await listDirect(kubeconfig, ns, resource, selector);
+  if (direct !== null) return direct as KubeObject[];
   const args = ['-n', ns, 'get', resource, ...(selector ? ['-l', selector] : [])];
   return (await kubectlJSON<{ items: KubeObject[] }>(kubeconfig, args)).items;
 }
 
 /** core/v1 Events of a namespace (kubectl get events -o json). */
 export async function listEvents(kubeconfig: string, ns: string): Promise<CoreEvent[]> {
+  const direct = await listDirect(kubeconfig, ns, 'events');
+  if (direct !== null) return direct as CoreEvent[];
   return (await kubectlJSON<{ items: CoreEvent[] }>(kubeconfig, ['-n', ns, 'get', 'events'])).items;
 }
 

@@ -10,6 +10,7 @@ import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectlJSON } from '../harness/kubectl.ts';
+import { getObject } from '../harness/api-direct.ts';
 import { evtimeline, ROOT } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
 import { condition, type KubeObject } from '../harness/workloads.ts';
@@ -97,7 +98,11 @@ function componentArgs(dir: string, component: string): string[] {
   return m[1].split(' ');
 }
 
-const readyOf = async (kubeconfig: string, node: string) => condition(await kubectlJSON<KubeObject>(kubeconfig, ['get', 'node', node]), 'Ready');
+const readyOf = async (kubeconfig: string, node: string) => {
+  const object = await getObject(kubeconfig, 'nodes', node);
+  if (object === null) throw new Error(`node ${node} not found`);
+  return condition(object as KubeObject, 'Ready');
+};
 
 test("without flags: a real cluster's node failure timings, leader election off, ServiceAccount admission on, and the printed heartbeat commands work", async () => {
   const c = await startCluster(['--nodes', '2']);

@@ -11,7 +11,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedControlPlane, type ControlPlane } from '../harness/controlplane.ts';
-import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
+import { applyObjects, kubectlJSON } from '../harness/kubectl.ts';
+import { getObject } from '../harness/api-direct.ts';
 import { readBoth } from '../harness/kubectl-events.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { waitFor } from '../harness/wait.ts';
@@ -79,9 +80,7 @@ test('job and ttl-after-finished: a Job past its deadline fails (DeadlineExceede
   assert.equal(exceeded.type, 'Warning');
   assert.equal(exceeded.source?.component, 'job-controller');
   assert.equal(exceeded.message, 'Job was active longer than specified deadline');
-  await waitFor('Job brief deleted by the ttl-after-finished controller', async () =>
-    (await kubectlOk(cp.kubeconfig, ['-n', ns, 'get', 'job', 'brief', '--ignore-not-found', '-o', 'name'])).trim() === '',
-  );
+  await waitFor('Job brief deleted by the ttl-after-finished controller', async () => (await getObject(cp.kubeconfig, 'jobs', 'brief', ns)) === null);
 });
 
 test('endpoints and endpointslice: a Service with a selector gets its Endpoints and an EndpointSlice', async () => {
@@ -90,7 +89,7 @@ test('endpoints and endpointslice: a Service with a selector gets its Endpoints 
   );
   assert.equal(slice.metadata.labels?.['endpointslice.kubernetes.io/managed-by'], 'endpointslice-controller.k8s.io');
   assert.equal(slice.metadata.ownerReferences?.[0]?.kind, 'Service');
-  await waitFor('Endpoints web', async () => (await kubectlOk(cp.kubeconfig, ['-n', ns, 'get', 'endpoints', 'web', '--ignore-not-found', '-o', 'name'])).trim() !== '');
+  await waitFor('Endpoints web', async () => (await getObject(cp.kubeconfig, 'endpoints', 'web', ns)) !== null);
 });
 
 test('endpointslice-mirroring: hand-written Endpoints of a selectorless Service are mirrored into a slice', async () => {
@@ -124,9 +123,7 @@ test('disruption: the PodDisruptionBudget sees the Deployment’s one healthy po
 });
 
 test('pod garbage collection: a pod bound to a node that does not exist is deleted', async () => {
-  await waitFor('pod stranded collected', async () =>
-    (await kubectlOk(cp.kubeconfig, ['-n', ns, 'get', 'pod', 'stranded', '--ignore-not-found', '-o', 'name'])).trim() === '',
-  );
+  await waitFor('pod stranded collected', async () => (await getObject(cp.kubeconfig, 'pods', 'stranded', ns)) === null);
 });
 
 test('ttl: node-1 carries the TTL annotation the ttl controller sets', async () => {

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { getObject } from '../harness/api-direct.ts';
 import { sharedControlPlane } from '../harness/controlplane.ts';
 import { hostState, nodeCgroups, nodeInterfaces, nodeProcesses } from '../harness/host-state.ts';
 import { BUSYBOX_IMAGE, realNodeFromEnv, startRealNode, type RealNodeInfo } from '../harness/kubelet-node.ts';
@@ -55,9 +56,7 @@ async function assertHostClean(node: RealNodeInfo, before: ReturnType<typeof hos
   assert.deepEqual(nodeCgroups(node), []);
   assert.deepEqual(nodeInterfaces(node), []);
   assert.deepEqual(hostState(), before);
-  await waitFor(`Node ${node.name} deleted`, async () =>
-    (await kubectlOk(cp.kubeconfig, ['get', 'node', node.name, '--ignore-not-found', '-o', 'name'])).trim() === '',
-  );
+  await waitFor(`Node ${node.name} deleted`, async () => (await getObject(cp.kubeconfig, 'nodes', node.name)) === null);
 }
 
 test('after stop, a real node leaves no process, mount, cgroup, bridge, veth, path or sysctl change', async () => {

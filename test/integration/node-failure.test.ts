@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { FAST_NODE_FAILURE, startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
+import { getObject } from '../harness/api-direct.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { listNodes, startHeartbeat, stopHeartbeat } from '../harness/nodes.ts';
 import { readBoth } from '../harness/kubectl-events.ts';
@@ -24,7 +25,11 @@ interface Node extends KubeObject {
   spec?: { taints?: { key: string; effect: string }[] };
 }
 
-const readNode = (name: string) => kubectlJSON<Node>(cp.kubeconfig, ['get', 'node', name]);
+const readNode = async (name: string): Promise<Node> => {
+  const node = await getObject(cp.kubeconfig, 'nodes', name);
+  if (node === null) throw new Error(`node ${name} not found`);
+  return node as Node;
+};
 const taints = (node: Node) => (node.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort();
 
 before(async () => {

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { getObject } from '../harness/api-direct.ts';
 import { BUSYBOX_IMAGE, sharedRealNode, UNPULLABLE_IMAGE } from '../harness/kubelet-node.ts';
 import { applyObjects, kubectlOk } from '../harness/kubectl.ts';
 import { crdObject } from '../harness/crds.ts';
@@ -96,7 +97,7 @@ async function outage(ns: string, config: string, initSeconds: number, down: () 
     await waitFor('the init container\'s Started line', async () => started().length > 0 || run.child.exitCode !== null);
     assert.equal(started().length, 1, `only the init container has started when the watch drops: ${run.out()}`);
     await down();
-    await waitFor('the Deployment to be Available (read past the outage)', async () => (await kubectl(['get', 'deploy/web', '-n', ns, '-o', 'jsonpath={.status.availableReplicas}'], kc)).stdout === '1');
+    await waitFor('the Deployment to be Available (read past the outage)', async () => (await getObject(kc, 'deployments', 'web', ns))?.status?.availableReplicas === 1);
     assert.equal(run.child.exitCode, null, 'no verdict while it cannot see the object');
     await up();
     const { code } = await run.exited;

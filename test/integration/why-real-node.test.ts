@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { sharedRealNode, UNPULLABLE_IMAGE } from '../harness/kubelet-node.ts';
+import { getObject } from '../harness/api-direct.ts';
 import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
 import { freshNamespace } from '../harness/namespace.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
@@ -16,6 +17,10 @@ import { deleteAndWait, describeWhen, parseDescribe, realNodePod, stageOomKill, 
 import { waitFor } from '../harness/wait.ts';
 import { describedMessages, describedRows, whyOf } from '../harness/described.ts';
 import { listEvents } from '../harness/workloads.ts';
+
+/** The reason of a Job's Failed condition (what jsonpath {.status.conditions[?(@.type=="Failed")].reason} prints). */
+const jobFailedReason = (job: Record<string, any> | null): string | undefined =>
+  (job?.status?.conditions as { type: string; reason?: string }[] | undefined)?.find((c) => c.type === 'Failed')?.reason;
 
 const { cp, node } = await sharedRealNode();
 const kc = cp.kubeconfig;
@@ -54,7 +59,7 @@ test('a Deployment killed for memory: OOMKilled, exit 137, the limit and the res
   const recorded = await evtimeline(['record', '-n', oom, file, '--duration', '3s'], kc);
   assert.equal(recorded.code, 0, recorded.stderr);
   await deleteAndWait(kc, oom, ['deployment', 'thumbnailer']);
-  await waitFor('the pod gone', async () => ((await kubectl(['-n', oom, 'get', 'pod', pod], kc)).code !== 0 ? true : undefined));
+  await waitFor('the pod gone', async () => (await getObject(kc, 'pods', pod, oom)) === null);
   const replayed = (await why(['--from', file])).find((l) => l.includes('was killed for using more memory'));
   assert.match(replayed ?? '', new RegExp(`^ {2}Pod/${pod}: container worker was killed for using more memory than its limit \\(OOMKilled, exit code 137, limits\\.memory 20Mi\\), restarted \\d+ times\\.$`));
 });
@@ -187,7 +192,7 @@ function column(table: string, head: string, next: string): { row: string; cell:
 
 test("the timeline's -o wide STATUS: a Pod's as kubectl get pods says it, a container's as kubectl describe pod", async () => {
   await describeWhen(kc, ns.config!, 'configured', 'main', (d) => d.reason === 'CreateContainerConfigError');
-  await waitFor('the Job Failed', async () => ((await kubectlOk(kc, ['-n', ns.job!, 'get', 'job', 'migrate', '-o', 'jsonpath={.status.conditions[?(@.type=="Failed")].reason}'])) === 'BackoffLimitExceeded' ? true : undefined));
+  await waitFor('the Job Failed', async () => jobFailedReason(await getObject(kc, 'jobs', 'migrate', ns.job!)) === 'BackoffLimitExceeded');
   for (const namespace of [ns.config!, ns.job!]) {
     const r = await evtimeline(['-n', namespace, '-o', 'wide'], kc);
     assert.equal(r.code, 0, r.stderr);
@@ -227,7 +232,7 @@ test('a liveness probe that fails: named as the cause of the restarts, with its 
 });
 
 test("a Job past its back-off limit, with its Pods' exit codes, as kubectl describe job counts them", async () => {
-  await waitFor('the Job Failed', async () => ((await kubectlOk(kc, ['-n', ns.job!, 'get', 'job', 'migrate', '-o', 'jsonpath={.status.conditions[?(@.type=="Failed")].reason}'])) === 'BackoffLimitExceeded' ? true : undefined));
+  await waitFor('the Job Failed', async () => jobFailedReason(await getObject(kc, 'jobs', 'migrate', ns.job!)) === 'BackoffLimitExceeded');
   const describedJob = await kubectlOk(kc, ['-n', ns.job!, 'describe', 'job', 'migrate']);
   const failed = Number(/Pods Statuses:\s+\d+ Active[^/]*\/ \d+ Succeeded \/ (\d+) Failed/.exec(describedJob)?.[1]);
   const line = (await why(['-n', ns.job!])).find((l) => l.startsWith('  Job/migrate: gave up'));

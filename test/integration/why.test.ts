@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getObject } from '../harness/api-direct.ts';
 import { FAST_NODE_FAILURE, startControlPlane, type ControlPlane } from '../harness/controlplane.ts';
 import { describedMessages, whyOf } from '../harness/described.ts';
 import { applyObjects, kubectlJSON, kubectlOk } from '../harness/kubectl.ts';
@@ -15,7 +16,7 @@ import { freshNamespace } from '../harness/namespace.ts';
 import { stageNodeFailure } from '../harness/node-failure.ts';
 import { evtimeline, kubectl } from '../harness/plugin.ts';
 import { waitFor } from '../harness/wait.ts';
-import { createDeployment, deploymentObject, listEvents, waitForEvent } from '../harness/workloads.ts';
+import { createDeployment, deploymentObject, listEvents, listObjects, waitForEvent } from '../harness/workloads.ts';
 import { formatQuantity, parseQuantity } from '../../src/core/quantity.ts';
 import { scratchDir } from '../support/tmp.ts';
 
@@ -67,7 +68,7 @@ test('a Pod no node can hold: the scheduler read with the numbers, the most free
 test('a quota that refuses a ReplicaSet: named with requested, used and limited, as kubectl describe quota shows them', async () => {
   const ns = await freshNamespace(cp.kubeconfig, 'why-quota');
   await applyObjects(cp.kubeconfig, [{ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'one-pod', namespace: ns }, spec: { hard: { pods: '1' } } }]);
-  await waitFor('the quota counted', async () => ((await kubectlJSON<{ status?: { hard?: unknown } }>(cp.kubeconfig, ['-n', ns, 'get', 'resourcequota', 'one-pod'])).status?.hard ? true : undefined));
+  await waitFor('the quota counted', async () => ((await getObject(cp.kubeconfig, 'resourcequotas', 'one-pod', ns))?.status?.hard ? true : undefined));
   await createDeployment(cp.kubeconfig, ns, 'web', { replicas: 2 });
   const refused = await waitForEvent(cp.kubeconfig, ns, 'FailedCreate', (e) => e.reason === 'FailedCreate' && e.message.includes('exceeded quota'));
   const described = await kubectlOk(cp.kubeconfig, ['-n', ns, 'describe', 'resourcequota', 'one-pod']);
@@ -162,7 +163,7 @@ test('a rollout past its progress deadline, as kubectl describe deployment says 
   assert.equal(perObject.get('Deployment/slow'), 1, JSON.stringify([...perObject]));
 
   await kubectlOk(cp.kubeconfig, ['-n', ns, 'delete', 'deployment', 'slow', '--wait=true']);
-  await waitFor('the Pods gone', async () => ((await kubectlJSON<{ items: unknown[] }>(cp.kubeconfig, ['-n', ns, 'get', 'pods'])).items.length === 0 ? true : undefined));
+  await waitFor('the Pods gone', async () => (await listObjects(cp.kubeconfig, ns, 'pods')).length === 0);
   const replayed = whyOf(await incident(['--from', file]));
   assert.ok(replayed.includes(expected), replayed.join('\n'));
   // The live account of the same namespace no longer has the Deployment to read.
