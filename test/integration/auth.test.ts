@@ -1,5 +1,5 @@
 // kubectl's global connection flags and the ways real clusters authenticate, against the real
-// kube-apiserver, through kubectl's plugin mechanism: an exec credential plugin, a client
+// kube-apiserver, the plugin run as kubectl's plugin mechanism runs it: an exec credential plugin, a client
 // certificate signed by the cluster's client CA, a kubeconfig tokenFile, --token, impersonation,
 // --insecure-skip-tls-verify, --certificate-authority, --tls-server-name, -v=6, and proxies
 // (kubeconfig proxy-url, HTTPS_PROXY/NO_PROXY) through a CONNECT proxy on loopback.

@@ -1,5 +1,6 @@
-// The lab played on the real control plane, then `kubectl evtimeline -n <ns> -o html` through kubectl
-// and the single executable, opened in a real headless Chromium: the page the README shows.
+// The lab played on the real control plane, then `kubectl evtimeline -n <ns> -o html` (the single
+// executable as kubectl's plugin mechanism runs it, test/harness/plugin.ts), opened in a real
+// headless Chromium: the page the README shows.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // The kubeconfig read as kubectl reads it (issue 28 L7): YAML 1.1 into clientcmd/api/v1's typed
-// fields. The same hand-written file goes to kubectl and to the plugin (through kubectl's plugin
-// mechanism), against the real control plane: what kubectl accepts works, and what it refuses is
+// fields. The same hand-written file goes to kubectl and to the plugin (as kubectl's plugin
+// mechanism runs it, test/harness/plugin.ts), against the real control plane: what kubectl accepts works, and what it refuses is
 // refused with kubectl's own line.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,7 @@
-// kubectl's output conventions and times against the real control plane, through kubectl's plugin
-// mechanism: -o name as kubectl prints it, -o yaml as the same document as -o json, ages in a saved
-// capture counted from when it was taken, --absolute-times live.
+// kubectl's output conventions and times against the real control plane: -o name as kubectl prints
+// it, -o yaml as the same document as -o json, ages in a saved capture counted from when it was
+// taken, --absolute-times live; and the plugin through kubectl's plugin mechanism printing, byte for
+// byte, what the harness's evtimeline() (the executable as kubectl execs it) prints.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,19 @@ before(async () => {
     const r = await kubectl(['create', '-f', '-'], cp.kubeconfig, { input: JSON.stringify(event) });
     assert.equal(r.code, 0, r.stderr);
   }
+});
+
+// Every other file runs the plugin as kubectl's plugin mechanism would (test/harness/plugin.ts):
+// this holds the two the same, output, errors and exit codes.
+test('through kubectl or as kubectl execs it: the same stdout, stderr and exit code', async () => {
+  const cases = [['-n', ns], ['-n', ns, '-o', 'json'], ['-n', ns, '-o', 'wide', '--types', 'Normal'], ['-n', ns, '--bogus'], ['-n', ns, '--for', 'configmap/cm-older', '-o', 'stable'], ['--version']];
+  for (const args of cases) {
+    const through = await kubectl(['evtimeline', ...args], cp.kubeconfig);
+    const direct = await evtimeline(args, cp.kubeconfig);
+    assert.deepEqual(direct, through, args.join(' '));
+  }
+  // Not a tautology: the cases above include a refusal.
+  assert.equal((await evtimeline(['-n', ns, '--bogus'], cp.kubeconfig)).code, 2);
 });
 
 test('-o name prints what kubectl get events -o name prints', async () => {

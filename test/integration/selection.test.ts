@@ -1,4 +1,5 @@
-// The selection flags, flags anywhere and help, through kubectl against the real API server, each
+// The selection flags, flags anywhere and help (through kubectl where kubectl's own parsing is the
+// point, else as its plugin mechanism runs the plugin) against the real API server, each
 // compared with what kubectl itself does where it has the same flag.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
