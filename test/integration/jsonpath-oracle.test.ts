@@ -180,7 +180,7 @@ test('--allow-missing-template-keys=false: a missing key is an error, as in clie
   assert.equal(allowed.stdout, lax!.output);
 });
 
-test('Go templates are refused through kubectl, in every spelling kubectl has, before the cluster is read', async () => {
+test('Go templates are refused, in every spelling kubectl has, before the cluster is read', async () => {
   const file = join(scratchDir('go-template'), 't.tmpl');
   writeFileSync(file, '{{range .}}{{.name}}{{end}}');
   for (const args of [
