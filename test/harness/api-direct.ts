@@ -58,25 +58,39 @@ function clientOf(text: string): ApiClient | null {
   if (cluster === undefined || !onlyToken || typeof cluster['certificate-authority-data'] !== 'string' || typeof cluster.server !== 'string' || Object.keys(cluster).some((k) => !['server', 'certificate-authority-data'].includes(k))) return null;
   const server = cluster.server as string;
   const agent = new https.Agent({ ca: Buffer.from(cluster['certificate-authority-data'] as string, 'base64').toString('utf8'), keepAlive: true, maxSockets: 4 });
-  const headers = { Authorization: `Bearer ${user.token as string}`, Accept: 'application/json' };
-  const call = (method: string, path: string, body?: Json): Promise<Json> =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = https.request(new URL(path, server), { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) }, timeout: 60_000 }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => {
-          if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) resolve(JSON.parse(text) as Json);
-          else reject(new (res.statusCode === 404 ? NotFound : Error)(`${method} ${path}: ${res.statusCode} ${text.split('\n')[0]?.slice(0, 300)}`));
-        });
-        res.on('error', reject);
-      });
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 60 s`)));
-      req.on('error', reject);
-      req.end(payload);
-    });
+  const call = async (method: string, path: string, body?: Json): Promise<Json> => {
+    const { status, text } = await apiRequest({ server, agent, token: user.token as string, timeoutMs: 60_000 }, method, path, body);
+    if (status >= 200 && status < 300) return JSON.parse(text) as Json;
+    throw new (status === 404 ? NotFound : Error)(`${method} ${path}: ${status} ${text.split('\n')[0]?.slice(0, 300)}`);
+  };
   return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+}
+
+/** An API server as a bearer token's holder reaches it, over a kept-alive agent that trusts its CA. */
+export interface ApiEndpoint {
+  server: string;
+  agent: https.Agent;
+  token: string;
+  /** no answer within this long fails the request (default: none) */
+  timeoutMs?: number;
+}
+
+/** One request with a JSON body (or none); resolves with the status and the answer's text, whatever the status. */
+export function apiRequest(to: ApiEndpoint, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { Authorization: `Bearer ${to.token}`, Accept: 'application/json', ...(payload === undefined ? {} : { 'Content-Type': contentType }) };
+    const req = https.request(new URL(path, to.server), { method, agent: to.agent, headers, ...(to.timeoutMs === undefined ? {} : { timeout: to.timeoutMs }) }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${(to.timeoutMs ?? 0) / 1000} s`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 /** Where each resource the harness lists lives: its group version's path. */
@@ -135,7 +149,8 @@ export async function getObject(kubeconfig: string, resource: string, name: stri
  * them (each item with its apiVersion and kind and without managedFields, the list read to its end
  * in pages of 500, as kubectl reads it); null when the resource or the kubeconfig is not one read here.
  */
-export async function listDirect(kubeconfig: string, ns: string, resource: string, selector?: string): Promise<Json[] | null> {
+export async function listDirect(kubeconfig: string, ns: string, name: string, selector?: string): Promise<Json[] | null> {
+  const resource = ALIASES[name] ?? name;
   const groupVersion = GROUP_VERSIONS[resource];
   const client = groupVersion === undefined || CLUSTER_SCOPED.has(resource) ? null : apiClient(kubeconfig);
   if (client === null) return null;

@@ -1,6 +1,7 @@
 // Helpers for integration tests: polling until something is true (test/harness/wait.ts: a hang
 // guard, never a speed check), and a raw API call as the admin.
 import https from 'node:https';
+import { apiRequest } from '../harness/api-direct.ts';
 import type { ControlPlane } from '../harness/controlplane.ts';
 
 type Json = Record<string, any>;
@@ -22,27 +23,8 @@ function agentFor(cp: ControlPlane): https.Agent {
 }
 
 /** A raw API call as the admin (the harness gives the token and CA). */
-export function api(cp: ControlPlane, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Json> {
-  return new Promise((resolvePromise, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = https.request(
-      new URL(path, cp.server),
-      {
-        method,
-        agent: agentFor(cp),
-        headers: { Authorization: `Bearer ${cp.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': contentType } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => {
-          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
-          else resolvePromise(JSON.parse(text) as Json);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+export async function api(cp: ControlPlane, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Json> {
+  const { status, text } = await apiRequest({ server: cp.server, agent: agentFor(cp), token: cp.token }, method, path, body, contentType);
+  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${text}`);
+  return JSON.parse(text) as Json;
 }
