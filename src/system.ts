@@ -147,7 +147,12 @@ async function openStore(request: Extract<SourceRequest, { kind: 'store' }>, io:
     ...(tls.clientCert !== undefined ? { clientCert: tls.clientCert } : {}),
     ...(request.verbosity >= 6 ? { log: (line: string) => io.stderr.write(line) } : {}),
   };
-  return victoriaLogsSource(endpoint, { namespace: request.namespace, window: request.window, ...(request.keep !== undefined ? { keep: request.keep } : {}) });
+  return victoriaLogsSource(endpoint, {
+    namespace: request.namespace,
+    window: request.window,
+    ...(request.keep !== undefined ? { keep: request.keep } : {}),
+    ...(store.pageRows !== undefined ? { pageRows: store.pageRows } : {}),
+  });
 }
 
 /** The production EventStore factory (Deps.openEventStore): the live cluster's events in the scope's namespace. */

@@ -50,7 +50,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     long: '--from',
     value: '<file|url>',
     description:
-      'read a saved capture, event list, record, stable table, collector file (OTLP JSON lines), Cloud Logging, Elasticsearch or Loki output (- for stdin), or a VictoriaLogs server (victorialogs+http(s)://HOST:PORT[?query=LogsQL]) instead of the cluster',
+      'read a saved capture, event list, record, stable table, collector file (OTLP JSON lines), Cloud Logging, Elasticsearch or Loki output (- for stdin), or a VictoriaLogs server (victorialogs+http(s)://HOST:PORT[?query=LogsQL][&page-rows=N]) instead of the cluster',
     values: 'files',
     group: 'reading',
   },

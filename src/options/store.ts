@@ -16,7 +16,12 @@ export interface StoreAddress {
   headers: Record<string, string>;
   caFile?: string;
   clientCert?: { certFile: string; keyFile: string };
+  /** ?page-rows=N: rows per time window (src/stores/victorialogs.ts storedRows); default there */
+  pageRows?: number;
 }
+
+/** The most rows one window may be asked to hold: past it a request risks the server's -search.maxQueryDuration. */
+const MAX_PAGE_ROWS = 10_000_000;
 
 const STORE_FLAGS = ['fromCa', 'fromClientCert', 'fromClientKey', 'fromHeader'] as const;
 const FLAG_NAMES: Record<(typeof STORE_FLAGS)[number], string> = {
@@ -52,9 +57,10 @@ export function parseStoreFrom(from: string | null, raw: RawOptions): StoreAddre
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--from ${JSON.stringify(from)}: ${want}`);
   if (url.username !== '' || url.password !== '') throw new UsageError('--from: put credentials in --from-header Authorization=..., not in the URL');
-  const other = [...url.searchParams.keys()].find((key) => key !== 'query');
-  if (other !== undefined) throw new UsageError(`--from: unknown parameter ${JSON.stringify(other)} in the store's URL (only ?query=LogsQL)`);
+  const other = [...url.searchParams.keys()].find((key) => key !== 'query' && key !== 'page-rows');
+  if (other !== undefined) throw new UsageError(`--from: unknown parameter ${JSON.stringify(other)} in the store's URL (only ?query=LogsQL and &page-rows=N)`);
   const query = url.searchParams.get('query') ?? '';
+  const pageRows = pageRowsOf(url.searchParams.get('page-rows'));
   const base = new URL(url.href);
   base.search = '';
   base.hash = '';
@@ -71,5 +77,14 @@ export function parseStoreFrom(from: string | null, raw: RawOptions): StoreAddre
     headers: parseOtlpHeaders(raw.fromHeader, '--from-header'),
     ...(caFile !== undefined ? { caFile } : {}),
     ...(certFile !== undefined && keyFile !== undefined ? { clientCert: { certFile, keyFile } } : {}),
+    ...(pageRows !== null ? { pageRows } : {}),
   };
+}
+
+/** ?page-rows=N as a whole number of rows from 1 to MAX_PAGE_ROWS; null when not given. */
+function pageRowsOf(text: string | null): number | null {
+  if (text === null) return null;
+  const rows = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(rows >= 1 && rows <= MAX_PAGE_ROWS)) throw new UsageError(`--from: page-rows=${JSON.stringify(text)}: want a whole number of rows from 1 to ${MAX_PAGE_ROWS}`);
+  return rows;
 }

@@ -44,6 +44,48 @@ export const ROW_FIELDS: readonly string[] = ['_msg', '_time', 'severity_text', 
 /** The fields rowToEvent and keptReporter read: those of ROW_FIELDS but the object's resourceVersion, which a normalised Event does not hold. */
 export const EVENT_FIELDS: readonly string[] = ROW_FIELDS.filter((key) => key !== K8S.objectResourceVersion);
 
+/** Where a row holds each field that rowToEvent, writerOf and keptReporter read. */
+export interface RowNames {
+  severity: string;
+  scope: string;
+  our: Record<keyof typeof OUR, string>;
+  k8s: Record<keyof typeof K8S, string>;
+  reporting: Record<keyof typeof K8S_REPORTING, string>;
+}
+
+/** Each field under its own name, as the store keeps it. */
+export const FULL_NAMES: RowNames = { severity: 'severity_text', scope: 'scope.name', our: OUR, k8s: K8S, reporting: K8S_REPORTING };
+
+const prefixed = <T extends Record<string, string>>(names: T, prefix: string) => Object.fromEntries(Object.keys(names).map((key) => [key, `${prefix}${key}`])) as Record<keyof T, string>;
+
+/**
+ * Each field as a normalising read asks for it (`| rename`, SHORT_RENAMES): its name in this code,
+ * short. The stored names are long (`evtimeline.event.series.last_observed_time`) and come again in
+ * every row: renamed, a row of our export is about 700 bytes where it was 949, bytes the server
+ * writes and this process receives, decodes and parses.
+ */
+export const SHORT_NAMES: RowNames = { severity: 'sev', scope: 'scope', our: prefixed(OUR, 'o_'), k8s: prefixed(K8S, 'k_'), reporting: prefixed(K8S_REPORTING, 'r_') };
+
+/** Pairs [stored name, short name] of every field of EVENT_FIELDS but _msg and _time (short already). */
+export const SHORT_RENAMES: readonly (readonly [string, string])[] = (() => {
+  const pairs: [string, string][] = [[FULL_NAMES.severity, SHORT_NAMES.severity], [FULL_NAMES.scope, SHORT_NAMES.scope]];
+  for (const group of ['our', 'k8s', 'reporting'] as const) {
+    const full = FULL_NAMES[group] as Record<string, string>;
+    const short = SHORT_NAMES[group] as Record<string, string>;
+    for (const key of Object.keys(full)) pairs.push([full[key] as string, short[key] as string]);
+  }
+  return pairs.filter(([full]) => EVENT_FIELDS.includes(full));
+})();
+
+/** A row read under SHORT_NAMES, with its fields under their stored names again (for rowToVersion). */
+export function withFullNames(row: Json): Json {
+  const out: Json = {};
+  if ('_msg' in row) out._msg = row._msg;
+  if ('_time' in row) out._time = row._time;
+  for (const [full, short] of SHORT_RENAMES) if (short in row) out[full] = row[short];
+  return out;
+}
+
 /** A stored row as an event version, or null when it is not about a Kubernetes event. */
 export function rowToVersion(row: Json): StoredVersion | null {
   const writer = writerOf(row);
@@ -62,9 +104,9 @@ export function rowToVersion(row: Json): StoredVersion | null {
 }
 
 /** Which writer a row is from; null when it is not about a Kubernetes event (as rowToVersion tells). */
-function writerOf(row: Json): OtlpWriter | null {
-  if (row['scope.name'] === SCOPE_NAME && typeof row[OUR.namespace] === 'string') return 'evtimeline';
-  return typeof row[K8S.eventUid] === 'string' && typeof row[K8S.reason] === 'string' ? 'k8s_events' : null;
+function writerOf(row: Json, n: RowNames = FULL_NAMES): OtlpWriter | null {
+  if (row[n.scope] === SCOPE_NAME && typeof row[n.our.namespace] === 'string') return 'evtimeline';
+  return typeof row[n.k8s.eventUid] === 'string' && typeof row[n.k8s.reason] === 'string' ? 'k8s_events' : null;
 }
 
 /**
@@ -79,53 +121,53 @@ function writerOf(row: Json): OtlpWriter | null {
  * row's fields that both build from) made one more object per row: not merged.
  * The property test (test/unit/stores/victorialogs.test.ts) keeps the two from drifting apart.
  */
-export function rowToEvent(row: Json): { event: Event; writer: OtlpWriter } | null {
-  const writer = writerOf(row);
+export function rowToEvent(row: Json, n: RowNames = FULL_NAMES): { event: Event; writer: OtlpWriter } | null {
+  const writer = writerOf(row, n);
   if (writer === null) return null;
   const time = stringOnly(row._time);
   if (!(time >= '1971' && time < '2554')) {
-    const version = rowToVersion(row) as StoredVersion;
+    const version = rowToVersion(n === FULL_NAMES ? row : withFullNames(row)) as StoredVersion;
     return { event: normaliseEvent(version.event), writer };
   }
   // As fromAttributes tells them: by the field alone (a receiver's row could carry it too).
-  const ours = OUR.namespace in row;
+  const ours = n.our.namespace in row;
   const text = (key: string): string => stringOrNumber(row[key]);
   // k8s.event.start_time (Go's time.Time.String()) is read only when no other time says when it began.
-  const created = (): number | null => parseTime(parseGoTimeString(row[K8S.startTime]));
-  const severity = stringOnly(row.severity_text);
-  const count = positiveInt(intOfText(row[K8S.count]));
+  const created = (): number | null => parseTime(parseGoTimeString(row[n.k8s.startTime]));
+  const severity = stringOnly(row[n.severity]);
+  const count = positiveInt(intOfText(row[n.k8s.count]));
   let eventTime: number | null = null;
   let firstSeen: number | null;
   let lastSeen: number | null;
   let seriesCount: number | null = null;
   let seriesStyle = false;
   if (ours) {
-    eventTime = parseTime(text(OUR.eventTime));
-    firstSeen = eventTime ?? parseTime(text(OUR.firstTimestamp)) ?? created();
-    const series = intOfText(row[OUR.seriesCount]);
-    const lastObserved = text(OUR.seriesLastObserved);
+    eventTime = parseTime(text(n.our.eventTime));
+    firstSeen = eventTime ?? parseTime(text(n.our.firstTimestamp)) ?? created();
+    const series = intOfText(row[n.our.seriesCount]);
+    const lastObserved = text(n.our.seriesLastObserved);
     seriesCount = positiveInt(series);
     seriesStyle = eventTime !== null || series !== undefined || lastObserved !== '';
-    lastSeen = parseTime(lastObserved) ?? parseTime(text(OUR.lastTimestamp)) ?? firstSeen;
+    lastSeen = parseTime(lastObserved) ?? parseTime(text(n.our.lastTimestamp)) ?? firstSeen;
   } else {
     // The receiver's one timestamp is its last (fromAttributes: lastTimestamp).
     firstSeen = created();
     const ms = timeMs(time);
     lastSeen = (ms === null || ms === undefined ? null : parseTime(new Date(ms).toISOString())) ?? firstSeen;
   }
-  const namespace = ours ? text(OUR.namespace) : text(K8S.namespace);
+  const namespace = ours ? text(n.our.namespace) : text(n.k8s.namespace);
   const event: Event = {
-    uid: text(K8S.eventUid),
-    name: text(K8S.eventName),
+    uid: text(n.k8s.eventUid),
+    name: text(n.k8s.eventName),
     namespace,
-    resourceVersion: text(OUR.resourceVersion),
-    type: ours ? stringOrNumber(row[OUR.type] ?? severity) : severity,
-    reason: text(K8S.reason),
+    resourceVersion: text(n.our.resourceVersion),
+    type: ours ? stringOrNumber(row[n.our.type] ?? severity) : severity,
+    reason: text(n.k8s.reason),
     message: stringOnly(row._msg),
-    action: text(K8S.action),
-    object: { apiVersion: text(K8S.apiVersion), kind: text(K8S.kind), name: text(K8S.name), namespace: text(K8S.namespace), uid: text(K8S.uid), fieldPath: text(K8S.fieldPath) },
-    reporter: text(ours ? OUR.reportingController : K8S_REPORTING.controller) || text(OUR.sourceComponent),
-    instance: text(ours ? OUR.reportingInstance : K8S_REPORTING.instance) || text(K8S.node),
+    action: text(n.k8s.action),
+    object: { apiVersion: text(n.k8s.apiVersion), kind: text(n.k8s.kind), name: text(n.k8s.name), namespace: text(n.k8s.namespace), uid: text(n.k8s.uid), fieldPath: text(n.k8s.fieldPath) },
+    reporter: text(ours ? n.our.reportingController : n.reporting.controller) || text(n.our.sourceComponent),
+    instance: text(ours ? n.our.reportingInstance : n.reporting.instance) || text(n.k8s.node),
     count: seriesCount ?? count ?? 1,
     firstSeen,
     lastSeen,
@@ -156,8 +198,8 @@ function timeMs(text: string): number | null | undefined {
 }
 
 /** Whether a k8s_events receiver's row kept the reporter (newer releases do). */
-export function keptReporter(row: Json): boolean {
-  return typeof row[K8S_REPORTING.controller] === 'string';
+export function keptReporter(row: Json, n: RowNames = FULL_NAMES): boolean {
+  return typeof row[n.reporting.controller] === 'string';
 }
 
 /** A line of the answer as a row; null when it is not a JSON object. */

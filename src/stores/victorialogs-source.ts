@@ -11,7 +11,8 @@ import { LatestFold } from '../io/latest-fold.ts';
 import { composeQuery, storedRows } from './victorialogs.ts';
 import type { StoreEndpoint } from './victorialogs.ts';
 import type { TimeWindow } from '../core/source.ts';
-import { EVENT_FIELDS, keptReporter, ROW_FIELDS, rowToEvent, rowToVersion } from './victorialogs-rows.ts';
+import { EVENT_FIELDS, FULL_NAMES, keptReporter, ROW_FIELDS, rowToEvent, rowToVersion, SHORT_NAMES, SHORT_RENAMES } from './victorialogs-rows.ts';
+import type { RowNames } from './victorialogs-rows.ts';
 
 /** Who wrote a store's events, as the account names them. */
 const WRITER_WORDS: Record<OtlpWriter, string> = {
@@ -44,7 +45,7 @@ function settle(provenance: StoreProvenance, seen: Seen): void {
 }
 
 /** The rows a query selects, a chunk of the answer's at a time (storedRows; a unit test hands its own). */
-export type StoredRows = (query: string, opts: { pageRows?: number | undefined; fields: readonly string[] }) => AsyncIterable<Json[]>;
+export type StoredRows = (query: string, opts: { pageRows?: number | undefined; fields: readonly string[]; renames?: readonly (readonly [string, string])[] }) => AsyncIterable<Json[]>;
 
 export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: string | null; window: TimeWindow; keep?: Keep; pageRows?: number; rows?: StoredRows }): EventSource {
   const { namespace, window } = opts;
@@ -64,11 +65,12 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
 
   /**
    * Every version in scope, in the order the rows arrive, those of a chunk of the answer together,
-   * each as `read` makes it of a row (null: not about an event).
+   * each as `read` makes it of a row (null: not about an event), whose fields are where `names` says.
    */
-  async function* versions<T>(seen: Seen, read: (row: Json) => { event: T; writer: OtlpWriter } | null, fields: readonly string[], namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
+  async function* versions<T>(seen: Seen, read: (row: Json) => { event: T; writer: OtlpWriter } | null, fields: readonly string[], names: RowNames, namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
+    const renames = names === SHORT_NAMES ? SHORT_RENAMES : undefined;
     // The start is in the query; the pages bound only the time of each row (see storedRows).
-    for await (const rows of rowsOf(query, { pageRows: opts.pageRows, fields })) {
+    for await (const rows of rowsOf(query, { pageRows: opts.pageRows, fields, renames })) {
       const batch: { event: T; writer: OtlpWriter }[] = [];
       for (const row of rows) {
         const version = read(row);
@@ -79,16 +81,16 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
         // The namespace filter matches either writer's field: keep the events of the namespace itself.
         if (namespace !== null && namespaceOf(version.event) !== namespace) continue;
         seen.writers.add(version.writer);
-        if (version.writer === 'k8s_events' && !keptReporter(row)) seen.noReporter = true;
+        if (version.writer === 'k8s_events' && !keptReporter(row, names)) seen.noReporter = true;
         batch.push(version);
       }
       yield batch;
     }
   }
   /** The raw versions (what export sends on, and --compare's raw objects). */
-  const rawVersions = (seen: Seen) => versions(seen, rowToVersion, ROW_FIELDS, (event: Json) => metadataOf(event).namespace);
-  /** The versions normalised straight from the rows: no raw object is kept. */
-  const eventVersions = (seen: Seen) => versions(seen, rowToEvent, EVENT_FIELDS, (event: Event) => event.namespace);
+  const rawVersions = (seen: Seen) => versions(seen, rowToVersion, ROW_FIELDS, FULL_NAMES, (event: Json) => metadataOf(event).namespace);
+  /** The versions normalised straight from the rows, asked for under short names: no raw object is kept. */
+  const eventVersions = (seen: Seen) => versions(seen, (row) => rowToEvent(row, SHORT_NAMES), EVENT_FIELDS, SHORT_NAMES, (event: Event) => event.namespace);
 
   const fresh = (): Seen => ({ writers: new Set(), noReporter: false, skipped: 0 });
   return {

@@ -290,7 +290,7 @@ describe('--from victorialogs+https:// (the store serving TLS, -tls)', () => {
 });
 
 describe('a big answer is paged by time, never truncated', () => {
-  test('25,000 events at 5,000 distinct times, five to a millisecond, read in time windows, each once', async () => {
+  test('25,000 events at 5,000 distinct times, five to a millisecond, read in time windows of ?page-rows=, each once', async () => {
     const vl = await store();
     const items = Array.from({ length: 25_000 }, (_, i) => {
       const e = event(i, 0);
@@ -300,13 +300,20 @@ describe('a big answer is paged by time, never truncated', () => {
       return e;
     });
     await exportTo(vl, await listFile('big.json', items), items.length);
-    const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name', '-v=6']);
+    const requested = (stderr: string) => stderr.split('\n').flatMap((l) => /url="([^"]+)"/.exec(l)?.[1] ?? []).map((u) => new URL(u));
+    // By default a window holds 100,000 rows: one stats request, then one window.
+    const whole = await plugin(['--from', vl.fromUrl, '-A', '-o', 'name', '-v=6']);
+    assert.equal(whole.code, 0, whole.stderr);
+    assert.equal(new Set(whole.stdout.trim().split('\n')).size, 25_000);
+    assert.equal(requested(whole.stderr).length, 2, whole.stderr);
+    const r = await plugin(['--from', `${vl.fromUrl}?page-rows=10000`, '-A', '-o', 'name', '-v=6']);
     assert.equal(r.code, 0, r.stderr);
     const names = r.stdout.trim().split('\n');
     assert.equal(names.length, 25_000);
     assert.equal(new Set(names).size, 25_000);
+    assert.deepEqual([...names].sort(), whole.stdout.trim().split('\n').sort(), 'the same events either way');
     // One stats request (how many, from when to when), then three consecutive time windows of about 10,000 rows each.
-    const urls = r.stderr.split('\n').flatMap((l) => /url="([^"]+)"/.exec(l)?.[1] ?? []).map((u) => new URL(u));
+    const urls = requested(r.stderr);
     assert.equal(urls.length, 4, r.stderr);
     assert.match(urls[0]?.searchParams.get('query') ?? '', /\| stats count\(\) as rows/);
     const windows = urls.slice(1).map((u) => ({ start: u.searchParams.get('start') ?? '', end: u.searchParams.get('end') ?? '' }));

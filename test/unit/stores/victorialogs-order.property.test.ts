@@ -114,8 +114,10 @@ async function output(argv: string[], chunks: Json[][]): Promise<string> {
       namespace: request.namespace,
       window: request.window,
       ...(request.keep !== undefined ? { keep: request.keep } : {}),
-      rows: async function* () {
-        for (const chunk of chunks) yield chunk.map((row) => structuredClone(row));
+      // As the server answers `| fields ... | rename ...`: the fields asked for, under the names asked.
+      rows: async function* (_query, asked) {
+        const names = new Map<string, string>([...asked.fields.map((field): [string, string] => [field, field]), ...(asked.renames ?? [])]);
+        for (const chunk of chunks) yield chunk.map((row) => Object.fromEntries(Object.entries(structuredClone(row)).flatMap(([key, value]) => (names.has(key) ? [[names.get(key) as string, value]] : []))));
       },
     });
   };

@@ -4,7 +4,7 @@ import { UsageError } from '../../../src/errors.ts';
 import { parseStoreFrom } from '../../../src/options/store.ts';
 import { composeQuery, nanosToRfc3339, queryUrl } from '../../../src/stores/victorialogs.ts';
 import type { StoreEndpoint } from '../../../src/stores/victorialogs.ts';
-import { EVENT_FIELDS, keptReporter, rfc3339ToNanos, ROW_FIELDS, rowToEvent, rowToVersion } from '../../../src/stores/victorialogs-rows.ts';
+import { EVENT_FIELDS, keptReporter, rfc3339ToNanos, ROW_FIELDS, rowToEvent, rowToVersion, SHORT_NAMES, SHORT_RENAMES, withFullNames } from '../../../src/stores/victorialogs-rows.ts';
 import { K8S, OUR, SCOPE_NAME } from '../../../src/otlp/logs.ts';
 import { K8S_REPORTING } from '../../../src/otlp/collector-file.ts';
 import { storeProvenanceNotice } from '../../../src/render/otlp-status.ts';
@@ -20,6 +20,12 @@ describe('--from victorialogs+URL', () => {
   test('a path prefix is kept (a store behind a proxy)', () => {
     assert.equal(parseStoreFrom('victorialogs+https://logs.example.com/vl/', {})?.base.href, 'https://logs.example.com/vl/');
   });
+  test('?page-rows=N: the rows per time window, beside ?query=', () => {
+    const s = parseStoreFrom('victorialogs+http://127.0.0.1:9428?query=*&page-rows=5000', {});
+    assert.equal(s?.pageRows, 5000);
+    assert.equal(s?.query, '*');
+    assert.equal(parseStoreFrom('victorialogs+http://127.0.0.1:9428', {})?.pageRows, undefined, 'the reader\'s default');
+  });
   test('a file is not a store, and the --from-* flags need one', () => {
     assert.equal(parseStoreFrom('events.json', {}), null);
     assert.throws(() => parseStoreFrom('events.json', { fromCa: 'ca.pem' }), /^UsageError: --from-ca needs --from victorialogs\+https/);
@@ -28,7 +34,12 @@ describe('--from victorialogs+URL', () => {
     ['victorialogs+ftp://x', {}, /want victorialogs\+http:\/\/HOST:PORT/],
     ['victorialogs+nonsense', {}, /want victorialogs\+http/],
     ['victorialogs+http://u:p@x:9428', {}, /credentials in --from-header/],
-    ['victorialogs+http://x:9428?limit=5', {}, /unknown parameter "limit"/],
+    ['victorialogs+http://x:9428?limit=5', {}, /unknown parameter "limit" in the store's URL \(only \?query=LogsQL and &page-rows=N\)/],
+    ['victorialogs+http://x:9428?page-rows=0', {}, /page-rows="0": want a whole number of rows from 1 to 10000000/],
+    ['victorialogs+http://x:9428?page-rows=1e5', {}, /page-rows="1e5": want a whole number/],
+    ['victorialogs+http://x:9428?page-rows=-3', {}, /page-rows="-3": want a whole number/],
+    ['victorialogs+http://x:9428?page-rows=', {}, /page-rows="": want a whole number/],
+    ['victorialogs+http://x:9428?page-rows=10000001', {}, /page-rows="10000001": want a whole number/],
     ['victorialogs+http://x:9428', { fromCa: 'ca.pem' }, /apply to a victorialogs\+https store/],
     ['victorialogs+https://x:9428', { fromClientCert: 'c.pem' }, /--from-client-cert needs --from-client-key/],
     ['victorialogs+https://x:9428', { fromHeader: ['Host=x'] }, /--from-header Host: set by the plugin itself/],
@@ -217,6 +228,35 @@ describe('a row read straight into the normalised event', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+  test('a row asked for under the short names reads as the same row under its stored names', () => {
+    // What `| fields ... | rename ...` makes of a stored row: the fields asked for, renamed (a field the row lacks stays absent).
+    const renamed = (r: Record<string, unknown>): Record<string, unknown> => {
+      const out: Record<string, unknown> = {};
+      for (const key of ['_msg', '_time']) if (key in r) out[key] = r[key];
+      for (const [full, short] of SHORT_RENAMES) if (full in r) out[short] = r[full];
+      return out;
+    };
+    const asked = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([key]) => EVENT_FIELDS.includes(key)));
+    fc.assert(
+      fc.property(row, (r) => {
+        const short = renamed(r);
+        assert.deepStrictEqual(outcome(() => rowToEvent(short, SHORT_NAMES)), outcome(() => rowToEvent(asked(r))));
+        assert.deepStrictEqual(withFullNames(short), asked(r));
+        assert.equal(keptReporter(short, SHORT_NAMES), keptReporter(r));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('the short names', () => {
+  test('one for every field asked for but _msg and _time, each different and shorter, none a stored name', () => {
+    assert.deepEqual(SHORT_RENAMES.map(([full]) => full).sort(), EVENT_FIELDS.filter((f) => f !== '_msg' && f !== '_time').sort());
+    const shorts = SHORT_RENAMES.map(([, short]) => short);
+    assert.equal(new Set(shorts).size, shorts.length);
+    for (const [full, short] of SHORT_RENAMES) assert.ok(short.length < full.length && /^[a-z][A-Za-z_]*$/.test(short), `${full} as ${short}`);
+    assert.deepEqual(shorts.filter((short) => ROW_FIELDS.includes(short)), []);
   });
 });
 
