@@ -20,7 +20,12 @@ export interface StoreAddress {
   pageRows?: number;
 }
 
-/** The most rows one window may be asked to hold: past it a request risks the server's -search.maxQueryDuration. */
+/**
+ * The most rows ?page-rows= takes. Not a safe size: a window streams at the reader's pace (about
+ * 70,000 rows a second here), and one running past the server's -search.maxQueryDuration (30 s by
+ * default) is cut by it, which the reader says in one line (exit 1), never a partial timeline. A
+ * server whose limit was raised may take big windows, not unbounded ones.
+ */
 const MAX_PAGE_ROWS = 10_000_000;
 
 const STORE_FLAGS = ['fromCa', 'fromClientCert', 'fromClientKey', 'fromHeader'] as const;
