@@ -130,7 +130,7 @@ function shipWords(error: ShipError): string {
 function storeAnswerWords(error: StoreAnswerError): string {
   switch (error.problem) {
     case 'broke-off':
-      return `${error.store}: the answer broke off before its end (the server or a storage node stopped?)`;
+      return `${error.store}: the answer broke off before its end (a server or storage node stopped, or the request ran past the server's -search.maxQueryDuration: a smaller &page-rows=N shortens each request)`;
     case 'query-failed':
       return `${error.store}: the query failed: ${error.detail}`;
   }

@@ -324,6 +324,20 @@ describe('a big answer is paged by time, never truncated', () => {
   });
 });
 
+describe('a window that runs past the server\'s -search.maxQueryDuration', () => {
+  test('is cut by the server: exit 1, one line that points to &page-rows, nothing on stdout', async () => {
+    const vl = await store({ extraArgs: ['-search.maxQueryDuration=500ms'] });
+    // 100,000 rows in one window (the default size): the reader takes them for a second or more, longer than
+    // the server lets a query run; its count and the stats request take a few milliseconds.
+    const items = Array.from({ length: 100_000 }, (_, i) => event(i, 30 - (i % 600) / 20));
+    await exportTo(vl, await listFile('limited.json', items), items.length);
+    const r = await plugin(['--from', vl.fromUrl, '-A', '-o', 'json']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^error: victorialogs\+http:\/\/127\.0\.0\.1:\d+: the answer broke off before its end \(.*-search\.maxQueryDuration: a smaller &page-rows=N shortens each request\)\n$/);
+  });
+});
+
 describe('a VictoriaLogs cluster: two storage nodes behind one front', () => {
   let vl: VictoriaLogs;
   const N = 30_000;
