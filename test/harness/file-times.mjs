@@ -9,9 +9,11 @@
 // count their own time, as files do. A file's time also holds what runs outside its tests (imports,
 // before hooks: a control plane of its own).
 //
-// The times are also kept in the cache folder (FILE_SECONDS, one number per file, the latest
-// run's), so that the next integration run can start its longest files first
-// (test/harness/integration-run.ts).
+// The times are also kept in the cache folder (FILE_SECONDS: per file, its last KEPT_RUNS times), so
+// that the next integration run can start its longest files first (test/harness/integration-run.ts),
+// by the median of those: one run on a slow spell (a file's time doubled or tripled by what ran
+// beside it) does not move it to the front, where it would run beside the unit and browser tests
+// and be slower again.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cacheRoot } from './build-controlplane.mjs';
@@ -20,17 +22,32 @@ export const FILE_SECONDS = join(cacheRoot(), 'integration-file-seconds.json');
 const TOP_FILES = 6;
 const TOP_TESTS = 8;
 
-/** The recorded seconds of each file, by its path relative to the work tree ({} when none). */
-export function recordedFileSeconds() {
+const KEPT_RUNS = 5;
+
+/** The kept times of each file, last run last (a single number: the one time an older harness kept). */
+function keptTimes() {
   try {
-    return JSON.parse(readFileSync(FILE_SECONDS, 'utf8'));
+    const kept = JSON.parse(readFileSync(FILE_SECONDS, 'utf8'));
+    return Object.fromEntries(Object.entries(kept).map(([file, times]) => [file, [times].flat().filter((t) => typeof t === 'number')]));
   } catch {
     return {};
   }
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The seconds each file is expected to take: the median of its kept runs, by its path relative to the work tree ({} when none). */
+export function recordedFileSeconds() {
+  return Object.fromEntries(Object.entries(keptTimes()).filter(([, times]) => times.length > 0).map(([file, times]) => [file, median(times)]));
+}
+
 function record(rows) {
-  const all = { ...recordedFileSeconds(), ...Object.fromEntries(rows.map(([file, s]) => [file, Math.round(s * 10) / 10])) };
+  const all = keptTimes();
+  for (const [file, s] of rows) all[file] = [...(all[file] ?? []), Math.round(s * 10) / 10].slice(-KEPT_RUNS);
   mkdirSync(dirname(FILE_SECONDS), { recursive: true });
   const tmp = `${FILE_SECONDS}.tmp-${process.pid}`;
   writeFileSync(tmp, `${JSON.stringify(all, null, 1)}\n`);

@@ -11,7 +11,7 @@
 //      rollouts, node failure timings), not on the CPU. They can share the cluster because each
 //      keeps to namespaces of its own (freshNamespace), to cluster-scoped objects named after them,
 //      and to control planes, nodes and stores of its own. They start the longest first, by the
-//      times the last run kept (file-times.mjs, FILE_SECONDS in the cache folder), a file with no
+//      median of the times the last five runs kept (file-times.mjs, FILE_SECONDS in the cache folder), a file with no
 //      time kept before them all, so that no long file is left running alone at the end. (node
 //      --test sorts the files it is given by name, so this runs node:test's run() itself.)
 //

@@ -1,9 +1,9 @@
 // test/harness/file-times.mjs: the integration run's table of seconds per file, and the times it
 // keeps for the next run's order. A run stopped by a signal must not keep the ~0 s of the files it
 // never finished (node:test completes them with failureType 'testAborted').
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -25,8 +25,9 @@ async function table(events: object[]): Promise<string> {
   return out;
 }
 
-test('a stopped run keeps the times of the files that ended, not of those it stopped', async (t) => {
-  t.after(() => rmSync(cache, { recursive: true, force: true }));
+after(() => rmSync(cache, { recursive: true, force: true }));
+
+test('a stopped run keeps the times of the files that ended, not of those it stopped', async () => {
   const first = await table([done('test/integration/a.test.ts', 30_000), done('test/integration/b.test.ts', 20_000), done('test/integration/c.test.ts', 10_000)]);
   assert.match(first, /^\s+30\.0 {2}test\/integration\/a\.test\.ts$/m);
   assert.deepEqual(recordedFileSeconds(), { 'test/integration/a.test.ts': 30, 'test/integration/b.test.ts': 20, 'test/integration/c.test.ts': 10 });
@@ -38,7 +39,24 @@ test('a stopped run keeps the times of the files that ended, not of those it sto
   ]);
   assert.match(second, /^\s+4\.0 {2}test\/integration\/a\.test\.ts {2}\(stopped\)$/m);
   assert.match(second, /^\s+25\.0 {2}test\/integration\/b\.test\.ts$/m);
-  assert.deepEqual(JSON.parse(readFileSync(FILE_SECONDS, 'utf8')), { 'test/integration/a.test.ts': 30, 'test/integration/b.test.ts': 25, 'test/integration/c.test.ts': 10 });
+  assert.deepEqual(JSON.parse(readFileSync(FILE_SECONDS, 'utf8')), { 'test/integration/a.test.ts': [30], 'test/integration/b.test.ts': [20, 25], 'test/integration/c.test.ts': [10] });
+  assert.deepEqual(recordedFileSeconds(), { 'test/integration/a.test.ts': 30, 'test/integration/b.test.ts': 22.5, 'test/integration/c.test.ts': 10 });
+});
+
+test('the order a next run takes is the median of a file\'s last five runs: one slow spell does not move it to the front', async () => {
+  const c = (s: number) => done('test/integration/c.test.ts', s * 1000);
+  for (const s of [11, 9, 12, 300]) await table([c(s)]);
+  assert.equal(recordedFileSeconds()['test/integration/c.test.ts'], 11, 'median of 10, 11, 9, 12, 300');
+  await table([c(280)]);
+  assert.deepEqual(JSON.parse(readFileSync(FILE_SECONDS, 'utf8'))['test/integration/c.test.ts'], [11, 9, 12, 300, 280], 'the last five only');
+  assert.equal(recordedFileSeconds()['test/integration/c.test.ts'], 12);
+  for (const s of [290, 310]) await table([c(s)]);
+  assert.equal(recordedFileSeconds()['test/integration/c.test.ts'], 290, 'a file that became slow is slow after three runs of five');
+});
+
+test('a cache an older harness wrote (one number a file) is read as one run', () => {
+  writeFileSync(FILE_SECONDS, JSON.stringify({ 'test/integration/old.test.ts': 42.5, 'test/integration/junk.test.ts': 'x' }));
+  assert.deepEqual(recordedFileSeconds(), { 'test/integration/old.test.ts': 42.5 });
 });
 
 test('below the files, the slowest tests of the slowest files, a describe\'s tests named after it', async (t) => {
