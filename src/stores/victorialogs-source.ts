@@ -65,15 +65,15 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
 
   /**
    * Every version in scope, in the order the rows arrive, those of a chunk of the answer together,
-   * each as `read` makes it of a row (null: not about an event), whose fields are where `names` says.
+   * each as `read` makes it of a row whose fields are where `names` says (null: not about an event).
    */
-  async function* versions<T>(seen: Seen, read: (row: Json) => { event: T; writer: OtlpWriter } | null, fields: readonly string[], names: RowNames, namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
+  async function* versions<T>(seen: Seen, read: (row: Json, names: RowNames) => { event: T; writer: OtlpWriter } | null, fields: readonly string[], names: RowNames, namespaceOf: (event: T) => unknown): AsyncGenerator<{ event: T; writer: OtlpWriter }[]> {
     const renames = names === SHORT_NAMES ? SHORT_RENAMES : undefined;
     // The start is in the query; the pages bound only the time of each row (see storedRows).
     for await (const rows of rowsOf(query, { pageRows: opts.pageRows, fields, renames })) {
       const batch: { event: T; writer: OtlpWriter }[] = [];
       for (const row of rows) {
-        const version = read(row);
+        const version = read(row, names);
         if (version === null) {
           seen.skipped += 1;
           continue;
@@ -90,7 +90,7 @@ export function victoriaLogsSource(endpoint: StoreEndpoint, opts: { namespace: s
   /** The raw versions (what export sends on, and --compare's raw objects). */
   const rawVersions = (seen: Seen) => versions(seen, rowToVersion, ROW_FIELDS, FULL_NAMES, (event: Json) => metadataOf(event).namespace);
   /** The versions normalised straight from the rows, asked for under short names: no raw object is kept. */
-  const eventVersions = (seen: Seen) => versions(seen, (row) => rowToEvent(row, SHORT_NAMES), EVENT_FIELDS, SHORT_NAMES, (event: Event) => event.namespace);
+  const eventVersions = (seen: Seen) => versions(seen, rowToEvent, EVENT_FIELDS, SHORT_NAMES, (event: Event) => event.namespace);
 
   const fresh = (): Seen => ({ writers: new Set(), noReporter: false, skipped: 0 });
   return {
