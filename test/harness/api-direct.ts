@@ -18,11 +18,18 @@ type Json = Record<string, any>;
 /** A 404 from the API server. */
 class NotFound extends Error {}
 
+/** For a catch: a 404 (the object is gone already) is fine, anything else is thrown on. */
+export function ignoreNotFound(error: unknown): void {
+  if (!(error instanceof NotFound)) throw error;
+}
+
 export interface ApiClient {
   /** GET of an API path; rejects with the status and the answer's first line. */
   get(path: string): Promise<Json>;
   /** POST of an object to an API path (a create); rejects as get does. */
   post(path: string, body: Json): Promise<Json>;
+  /** DELETE of an API path (an object, or a collection); rejects as get does. */
+  delete(path: string): Promise<Json>;
 }
 
 // By the kubeconfig's text, not its path: a file rewritten for another server is another client.
@@ -63,7 +70,7 @@ function clientOf(text: string): ApiClient | null {
     if (status >= 200 && status < 300) return JSON.parse(text) as Json;
     throw new (status === 404 ? NotFound : Error)(`${method} ${path}: ${status} ${text.split('\n')[0]?.slice(0, 300)}`);
   };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body), delete: (path) => call('DELETE', path) };
 }
 
 /** An API server as a bearer token's holder reaches it, over a kept-alive agent that trusts its CA. */

@@ -15,17 +15,25 @@
 //      time kept before them all, so that no long file is left running alone at the end. (node
 //      --test sorts the files it is given by name, so this runs node:test's run() itself.)
 //
+// With --package (as `npm test` runs it, after build.mjs alone), it also runs scripts/package.mjs
+// beside the tests from its start (package-beside.ts): the files that need the release archives
+// (`// Needs the release archives: <why>.`) wait for it (archives.ts) and are placed where a slot
+// is foretold to come free after it ends, by the time it took before (start-order.ts).
+//
 // Output: the spec reporter's lines, file by file, then one table of the time of each file
-// (test/harness/file-times.mjs). Exit status 1 when a test failed.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// (test/harness/file-times.mjs). Exit status 1 when a test failed, or the packaging.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import fileTimes, { recordedFileSeconds } from './file-times.mjs';
+import { ARCHIVES_STATUS, NEEDS_ARCHIVES } from './archives.ts';
 import { globalSetup, globalTeardown } from './global-setup.ts';
-import { kubectlOk } from './kubectl.ts';
-import { FILE_LABEL, fileLabelValue } from './namespace.ts';
+import { PACKAGE_STEP, packageBeside } from './package-beside.ts';
+import { startOrder } from './start-order.ts';
+import { deleteNamespaces, FILE_LABEL, fileLabelValue } from './namespace.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = join(root, 'test', 'integration');
@@ -36,18 +44,21 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 
-const given = process.argv.slice(2).map((f) => relative(root, f));
+const args = process.argv.slice(2);
+const packaging = args.includes('--package');
+const given = args.filter((a) => a !== '--package').map((f) => relative(root, f));
 const files = given.length > 0 ? given : readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join('test', 'integration', f));
-const alone = files.filter((f) => /^\/\/ Runs alone: /m.test(readFileSync(join(root, f), 'utf8')));
+const header = (f: string, line: RegExp) => line.test(readFileSync(join(root, f), 'utf8'));
+const alone = files.filter((f) => header(f, /^\/\/ Runs alone: /m));
+const late = new Set(packaging ? files.filter((f) => header(f, NEEDS_ARCHIVES)) : []);
 const kept = recordedFileSeconds();
-const longestFirst = (a: string, b: string) => (kept[b] ?? Infinity) - (kept[a] ?? Infinity) || a.localeCompare(b);
-const shared = files.filter((f) => !alone.includes(f)).sort(longestFirst);
+const shared = files.filter((f) => !alone.includes(f));
 
 // One spec reporter and one table for both runs.
 const toSpec = new PassThrough({ objectMode: true });
 const toTable = new PassThrough({ objectMode: true });
 const printed = [toSpec.compose(spec), toTable.compose(fileTimes)].map(
-  (out) => new Promise<void>((resolve) => out.on('end', resolve).pipe(process.stdout, { end: false })),
+  (out) => new Promise<void>((done) => out.on('end', done).pipe(process.stdout, { end: false })),
 );
 
 const abort = new AbortController();
@@ -62,8 +73,7 @@ function cleanUpAfter(file: string): void {
   const kubeconfig = process.env.EVTIMELINE_TEST_KUBECONFIG;
   if (value === undefined || kubeconfig === undefined) return;
   cleanups.push(
-    kubectlOk(kubeconfig, ['delete', 'namespace', '-l', `${FILE_LABEL}=${value}`, '--wait=false']).then(
-      () => {},
+    deleteNamespaces(kubeconfig, { label: FILE_LABEL, value }).catch(
       (err: Error) => void process.stderr.write(`integration: could not delete the namespaces of ${file}: ${err.message}\n`),
     ),
   );
@@ -77,7 +87,10 @@ async function runFiles(list: string[], n: number): Promise<boolean> {
     toSpec.write(event);
     toTable.write(event);
     if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
-    else if (event.type === 'test:summary') cleanUpAfter(event.data.file);
+    // A file's own test:complete (named after the file) comes when its process ends; its test:summary
+    // only once every file started before it has been reported (node:test reports files in order):
+    // a short file beside a long one kept its pods running, probed every second, for minutes.
+    else if (event.type === 'test:complete' && event.data.file !== undefined && resolve(event.data.name) === event.data.file) cleanUpAfter(event.data.file);
   }
   return success;
 }
@@ -85,13 +98,31 @@ async function runFiles(list: string[], n: number): Promise<boolean> {
 const started = performance.now();
 const seconds = () => (performance.now() - started) / 1000;
 let passed = false;
-await globalSetup();
+const statusDir = packaging ? mkdtempSync(join(tmpdir(), 'evtimeline-archives-')) : undefined;
+const packaged = statusDir === undefined ? undefined : packageBeside(root, join(statusDir, 'status'));
+if (statusDir !== undefined) process.env[ARCHIVES_STATUS] = join(statusDir, 'status');
+abort.signal.addEventListener('abort', () => packaged?.stop());
+/** Stops the packaging (when it still runs) and removes its status file. */
+async function endPackaging(): Promise<void> {
+  packaged?.stop();
+  await packaged?.done;
+  if (statusDir !== undefined) rmSync(statusDir, { recursive: true, force: true });
+}
+try {
+  await globalSetup();
+} catch (err) {
+  await endPackaging();
+  throw err;
+}
 try {
   process.stdout.write(`\nintegration: ${alone.length} file(s) that run alone, one at a time\n`);
   const alonePassed = await runFiles(alone, 1);
   const aloneAt = seconds();
-  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first\n`);
-  passed = (await runFiles(shared, concurrency)) && alonePassed;
+  // What is left of the packaging, by its time kept before (two minutes the first time).
+  const readyAt = packaged === undefined ? 0 : Math.max(0, (kept[PACKAGE_STEP] ?? 120) - aloneAt);
+  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first${late.size > 0 ? ` (${[...late].join(', ')} once the archives are foretold to be made)` : ''}\n`);
+  passed = (await runFiles(startOrder(shared, kept, concurrency, late, readyAt), concurrency)) && alonePassed;
+  passed = ((await packaged?.done) ?? true) && passed;
   toSpec.end();
   toTable.end();
   await Promise.all(printed);
@@ -100,6 +131,7 @@ try {
       `the others ${concurrency} at a time ${(seconds() - aloneAt).toFixed(0)} s\n`,
   );
 } finally {
+  await endPackaging();
   await Promise.all(cleanups);
   await globalTeardown();
 }

@@ -6,7 +6,7 @@
 // as anyone scripting against a real cluster must.
 
 import { randomBytes } from 'node:crypto';
-import { apiClient, getObject, listDirect } from './api-direct.ts';
+import { apiClient, getObject, ignoreNotFound, listDirect } from './api-direct.ts';
 import { kubectlOk } from './kubectl.ts';
 import { waitFor } from './wait.ts';
 
@@ -37,11 +37,22 @@ export function fileLabelValue(path: string | undefined): string | undefined {
   return m[1]!.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '') || undefined;
 }
 
-/** Creates a uniquely named namespace, waits for its `default` ServiceAccount and returns its name. */
-export function freshNamespace(kubeconfig: string, prefix: string): Promise<string> {
+/** What freshNamespace's namespace lives for: a test (its context), deleted when that test ends; else the file. */
+export interface Lifetime {
+  after(fn: () => Promise<void>): void;
+}
+
+/**
+ * Creates a uniquely named namespace, waits for its `default` ServiceAccount and returns its name.
+ * Given a test's context, deletes it when that test ends (its pods stop being probed then, not when
+ * the file ends); every namespace of the file is deleted when the file ends (integration-run.ts).
+ */
+export async function freshNamespace(kubeconfig: string, prefix: string, lifetime?: Lifetime): Promise<string> {
   // node:test runs each file in a process of its own, the file's path its script argument.
   const file = fileLabelValue(process.argv[1]);
-  return createNamespace(kubeconfig, uniqueNamespaceName(prefix), file === undefined ? {} : { [FILE_LABEL]: file });
+  const name = await createNamespace(kubeconfig, uniqueNamespaceName(prefix), file === undefined ? {} : { [FILE_LABEL]: file });
+  lifetime?.after(() => deleteNamespaces(kubeconfig, [name]));
+  return name;
 }
 
 /** Creates the namespace (on a private control plane, where its name is free), waits for its `default` ServiceAccount. */
@@ -66,4 +77,29 @@ export async function deleteNamespace(kubeconfig: string, name: string, opts: { 
   await kubectlOk(kubeconfig, ['delete', 'namespace', name, '--wait=false']);
   if (!opts.wait) return;
   await waitFor(`namespace ${name} to be deleted`, async () => (await getObject(kubeconfig, 'namespaces', name)) === null);
+}
+
+/**
+ * Cleans up after a test or a file, without waiting: deletes the namespaces (by name, or those
+ * carrying `label=value`) and then their pods. The namespace controller gets to the pods only after
+ * the other kinds, seconds later on a busy cluster, and a pod goes on being probed until then; a
+ * terminating namespace admits no new pod, so its controllers cannot bring them back.
+ */
+export async function deleteNamespaces(kubeconfig: string, which: string[] | { label: string; value: string }): Promise<void> {
+  const direct = apiClient(kubeconfig);
+  if (direct === null) {
+    const args = Array.isArray(which) ? which : ['-l', `${which.label}=${which.value}`];
+    if (args.length > 0) await kubectlOk(kubeconfig, ['delete', 'namespace', ...args, '--wait=false']);
+    return;
+  }
+  const names = Array.isArray(which)
+    ? which
+    : ((await direct.get(`/api/v1/namespaces?labelSelector=${encodeURIComponent(`${which.label}=${which.value}`)}`)).items as { metadata: { name: string } }[]).map((n) => n.metadata.name);
+  await Promise.all(
+    names.map(async (name) => {
+      await direct.delete(`/api/v1/namespaces/${name}`).catch(ignoreNotFound);
+      // A second's grace, whatever the pod asked for: `sleep` as PID 1 ignores SIGTERM and would be probed for its 30 s.
+      await direct.delete(`/api/v1/namespaces/${name}/pods?gracePeriodSeconds=1`).catch(ignoreNotFound);
+    }),
+  );
 }

@@ -154,8 +154,8 @@ function lastCounts(printed: string[], expected: string[]): { last: string[]; ea
 // others a probe's or an outage's seconds. Each keeps to a namespace (and a proxy or apiserver) of its
 // own, so they run a few at a time, the outages first (the longest).
 describe('wait beside kubectl', { concurrency: 5 }, () => {
-  test('a watch that drops while waiting (cut by a TCP proxy, no reconnecting until Available): it resumes, each event printed once against kubectl events, exit 0', { timeout: 240_000 }, async () => {
-    const ns = await freshNamespace(kc, 'wait-drop');
+  test('a watch that drops while waiting (cut by a TCP proxy, no reconnecting until Available): it resumes, each event printed once against kubectl events, exit 0', { timeout: 240_000 }, async (t) => {
+    const ns = await freshNamespace(kc, 'wait-drop', t);
     const proxy = await startTcpProxy(cp.server);
     proxies.push(proxy);
     const err = await outage(
@@ -171,8 +171,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(err, /^(watch|list) failed \(.+\): retrying in /m, 'the drop was told');
   });
 
-  test('an apiserver restart while waiting (a second kube-apiserver of the cluster, killed and started again: a graceful stop drains watches for longer than a rollout takes): it resumes, each event printed once, exit 0', { timeout: 300_000 }, async () => {
-    const ns = await freshNamespace(kc, 'wait-restart');
+  test('an apiserver restart while waiting (a second kube-apiserver of the cluster, killed and started again: a graceful stop drains watches for longer than a rollout takes): it resumes, each event printed once, exit 0', { timeout: 300_000 }, async (t) => {
+    const ns = await freshNamespace(kc, 'wait-restart', t);
     const second = await secondApiserver(cp, join(dir, 'second-apiserver.log'));
     try {
       const err = await outage(ns, adminKubeconfigAt(cp, second.server, ns, join(dir, 'restart.kubeconfig')), 15, () => second.stop('SIGKILL'), () => second.start());
@@ -183,8 +183,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     }
   });
 
-  test('a good rollout: exit 0 as kubectl rollout status, one line saying what became ready and how long it took', async () => {
-    const ns = await freshNamespace(kc, 'wait-good');
+  test('a good rollout: exit 0 as kubectl rollout status, one line saying what became ready and how long it took', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-good', t);
     await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['true'] }, ...PATIENT } }, { replicas: 2 })]);
     const { mine, theirs } = await beside(ns, ['deployment/web', '--timeout', '3m'], ['rollout', 'status', 'deployment/web', '--timeout', '3m']);
     assert.equal(theirs.code, 0, theirs.stderr);
@@ -197,8 +197,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.equal(mine.stderr, '', 'no status line when stderr is not a terminal');
   });
 
-  test('an object that does not exist: exit 1 at once in the API server\'s words, as kubectl rollout status', async () => {
-    const ns = await freshNamespace(kc, 'wait-none');
+  test('an object that does not exist: exit 1 at once in the API server\'s words, as kubectl rollout status', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-none', t);
     const { mine, theirs } = await beside(ns, ['deployment/nope'], ['rollout', 'status', 'deployment/nope']);
     assert.equal(theirs.code, 1);
     assert.match(theirs.stderr, /deployments\.apps "nope" not found/);
@@ -206,8 +206,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.equal(mine.stderr, 'error: deployments.apps "nope" not found\n');
   });
 
-  test('a container that crash-loops: exit 1 and the progress deadline from kubectl rollout status; exit 5, the events as they came and the account with its Why from wait', async () => {
-    const ns = await freshNamespace(kc, 'wait-crash');
+  test('a container that crash-loops: exit 1 and the progress deadline from kubectl rollout status; exit 5, the events as they came and the account with its Why from wait', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-crash', t);
     // A readiness probe, as real Deployments have: without one, a container that lives a moment is
     // Ready and Available, and each restart's readiness counts as progress to the controller.
     await applyObjects(kc, [deployment(ns, 'api', { command: ['sh', '-c', 'echo "fatal: cannot reach db:5432"; exit 3'], readinessProbe: NOT_YET })]);
@@ -226,8 +226,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.ok(account.indexOf('Deployment/api') < account.indexOf('Pod/api-'), 'owner first');
   });
 
-  test('quiet (-q): nothing until the end, then the same verdict', async () => {
-    const ns = await freshNamespace(kc, 'wait-quiet');
+  test('quiet (-q): nothing until the end, then the same verdict', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-quiet', t);
     await applyObjects(kc, [deployment(ns, 'api', { image: UNPULLABLE_IMAGE })]);
     const { mine, theirs } = await beside(ns, ['deploy/api', '-q'], ['rollout', 'status', 'deploy/api', '--timeout', '3m']);
     assert.equal(theirs.code, 1);
@@ -238,8 +238,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(mine.stdout, /ErrImagePull|ImagePullBackOff/);
   });
 
-  test('a Deployment that does not fit: FailedScheduling with the numbers in the events and the account, exit 5', async () => {
-    const ns = await freshNamespace(kc, 'wait-fit');
+  test('a Deployment that does not fit: FailedScheduling with the numbers in the events and the account, exit 5', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-fit', t);
     await applyObjects(kc, [deployment(ns, 'big', { resources: { requests: { cpu: '500' } } })]);
     const { mine, theirs } = await beside(ns, ['deploy/big'], ['rollout', 'status', 'deploy/big', '--timeout', '3m']);
     assert.equal(theirs.code, 1);
@@ -248,8 +248,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(mine.stdout.slice(mine.stdout.indexOf('wait failed')), /0\/\d+ nodes are available/);
   });
 
-  test('a container killed for memory: exit 5, and the Why says OOMKilled though no event does', async () => {
-    const ns = await freshNamespace(kc, 'wait-oom');
+  test('a container killed for memory: exit 5, and the Why says OOMKilled though no event does', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-oom', t);
     await applyObjects(kc, [deployment(ns, 'hog', { command: ['hog', '100'], resources: { limits: { memory: '20Mi' } }, readinessProbe: NOT_YET })]);
     const { mine, theirs } = await beside(ns, ['deploy/hog'], ['rollout', 'status', 'deploy/hog', '--timeout', '3m']);
     assert.equal(theirs.code, 1);
@@ -257,8 +257,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(mine.stdout, /killed for using more memory than its limit \(OOMKilled, exit code 137, limits\.memory 20Mi\)/);
   });
 
-  test('a readiness probe that never passes: kubectl times out (exit 1), wait times out with exit 6 and the probe in the account', async () => {
-    const ns = await freshNamespace(kc, 'wait-probe');
+  test('a readiness probe that never passes: kubectl times out (exit 1), wait times out with exit 6 and the probe in the account', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-probe', t);
     await applyObjects(kc, [deployment(ns, 'shy', { readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, ...PATIENT } }, { progressDeadlineSeconds: 600 })]);
     const { mine, theirs } = await beside(ns, ['deploy/shy', '--timeout', '15s'], ['rollout', 'status', 'deploy/shy', '--timeout', '15s']);
     assert.equal(theirs.code, 1);
@@ -268,8 +268,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(mine.stdout, /Readiness probe failed/);
   });
 
-  test('a StatefulSet and a DaemonSet roll out: exit 0 with kubectl\'s own lines', async () => {
-    const ns = await freshNamespace(kc, 'wait-sets');
+  test('a StatefulSet and a DaemonSet roll out: exit 0 with kubectl\'s own lines', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-sets', t);
     await applyObjects(kc, [
       { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: ns }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db', {}) } },
       { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: ns }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent', {}) } },
@@ -286,8 +286,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(ds.mine.stdout, /^daemon set "agent" successfully rolled out in \d+s, 1 of 1 ready$/m);
   });
 
-  test('a Job past its back-off limit: kubectl wait --for=condition=Failed is met; wait fails with exit 5 and the reason', async () => {
-    const ns = await freshNamespace(kc, 'wait-job');
+  test('a Job past its back-off limit: kubectl wait --for=condition=Failed is met; wait fails with exit 5 and the reason', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-job', t);
     await applyObjects(kc, [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: ns }, spec: { backoffLimit: 1, template: template('migrate', { command: ['sh', '-c', 'echo "no such table"; exit 7'] }, { restartPolicy: 'Never' }) } }]);
     const { mine, theirs } = await beside(ns, ['job/migrate'], ['wait', '--for=condition=Failed', 'job/migrate', '--timeout', '3m']);
     assert.equal(theirs.code, 0, theirs.stderr);
@@ -296,8 +296,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(mine.stdout, /Job\/migrate: gave up: Job has reached the specified backoff limit \(backoffLimit 1, 2 failed Pods\); exit codes: migrate-\S+ main exit 7 \(Error\)/);
   });
 
-  test('a Pod that runs to completion: exit 0 as kubectl wait for its phase Succeeded', async () => {
-    const ns = await freshNamespace(kc, 'wait-pod');
+  test('a Pod that runs to completion: exit 0 as kubectl wait for its phase Succeeded', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-pod', t);
     await applyObjects(kc, [{ apiVersion: 'v1', kind: 'Pod', ...template('once', { command: ['sh', '-c', 'echo done'] }, { restartPolicy: 'Never' }), metadata: { name: 'once', namespace: ns } }]);
     const { mine, theirs } = await beside(ns, ['pod/once'], ['wait', '--for=jsonpath={.status.phase}=Succeeded', 'pod/once', '--timeout', '3m']);
     assert.equal(theirs.code, 0, theirs.stderr);
@@ -305,8 +305,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(mine.stdout, /^pod "once" succeeded in \d+s, 0 of 1 ready$/m);
   });
 
-  test('a custom resource whose Ready condition the test sets: exit 0 with kubectl wait --for=condition=Ready; -o json, --output-file and the step summary', async () => {
-    const ns = await freshNamespace(kc, 'wait-cr');
+  test('a custom resource whose Ready condition the test sets: exit 0 with kubectl wait --for=condition=Ready; -o json, --output-file and the step summary', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-cr', t);
     const ref = `widgets.${GROUP}/w1`;
     await applyObjects(kc, [{ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'w1', namespace: ns }, spec: { size: 1 } }]);
     const summary = join(dir, 'summary.md');
@@ -330,8 +330,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(md, /^# earlier step\n### ✅ Widget\/w1 in wait-cr-\S+: succeeded\n\ncondition Ready=True met \(after \d+s, exit 0\)\n/);
   });
 
-  test('--settle: a container that crashes after the rollout was Available fails it (exit 5; kubectl rollout status says 0); one whose Warnings stopped before success passes', async () => {
-    const ns = await freshNamespace(kc, 'wait-settle');
+  test('--settle: a container that crashes after the rollout was Available fails it (exit 5; kubectl rollout status says 0); one whose Warnings stopped before success passes', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-settle', t);
     // Both must succeed for kubectl rollout status: on a loaded machine (load 30) a container's start and
     // its first probe take seconds, so each lives long enough to be probed (late: Ready before it exits;
     // slow: a failed probe before it is ready) and the deadline leaves room for a slow start.
@@ -351,8 +351,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(slow.mine.stdout, /^deployment "slow" successfully rolled out in \d+s, 1 of 1 ready, no Warning in the 8s after$/m);
   });
 
-  test('deleted while waiting: exit 7, told plainly; kubectl rollout status exits 1', async () => {
-    const ns = await freshNamespace(kc, 'wait-gone');
+  test('deleted while waiting: exit 7, told plainly; kubectl rollout status exits 1', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-gone', t);
     await applyObjects(kc, [deployment(ns, 'doomed', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
     const run = await ours(ns, ['deploy/doomed', '-q'], 'deployments');
     const reference = kubectl(['rollout', 'status', 'deploy/doomed', '-n', ns, '--timeout', '30s'], kc);
@@ -363,8 +363,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(run.out(), /^wait deleted while waiting after \d+s \(exit 7\): deployment "doomed" was deleted while waiting$/m);
   });
 
-  test('Ctrl-C: exit 130 with what it knows (the events so far and the account)', async () => {
-    const ns = await freshNamespace(kc, 'wait-int');
+  test('Ctrl-C: exit 130 with what it knows (the events so far and the account)', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-int', t);
     // Not beside kubectl: what a stopped wait prints has no reference there.
     await applyObjects(kc, [deployment(ns, 'stuck', { readinessProbe: { exec: { command: ['false'] }, periodSeconds: 1 } }, { progressDeadlineSeconds: 600 })]);
     const run = await ours(ns, ['deploy/stuck'], 'deployments');
@@ -377,8 +377,8 @@ describe('wait beside kubectl', { concurrency: 5 }, () => {
     assert.match(run.out(), /Readiness probe failed/);
   });
 
-  test('a rollout superseded by another (a newer generation while waiting): exit 8; kubectl rollout status follows the newer one', async () => {
-    const ns = await freshNamespace(kc, 'wait-super');
+  test('a rollout superseded by another (a newer generation while waiting): exit 8; kubectl rollout status follows the newer one', async (t) => {
+    const ns = await freshNamespace(kc, 'wait-super', t);
     await applyObjects(kc, [deployment(ns, 'web', { readinessProbe: { exec: { command: ['false'] }, ...PATIENT } }, { progressDeadlineSeconds: 600 })]);
     const run = await ours(ns, ['deploy/web', '-q'], 'deployments');
     await kubectlOk(kc, ['patch', 'deploy/web', '-n', ns, '--type', 'json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/readinessProbe/exec/command/0', value: 'true' }])]);

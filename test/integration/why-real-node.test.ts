@@ -131,8 +131,8 @@ test('an image that cannot be pulled and a missing ConfigMap key: named as kubec
   assert.ok((await why(['-n', ns.config!])).includes('  Pod/configured: container main cannot start: key "missing" is missing from ConfigMap "settings".'));
 });
 
-test('a ConfigMap and a Secret that do not exist at all: named as kubectl describe pod shows them (CreateContainerConfigError, FailedMount)', async () => {
-  const absent = await freshNamespace(kc, 'why-absent');
+test('a ConfigMap and a Secret that do not exist at all: named as kubectl describe pod shows them (CreateContainerConfigError, FailedMount)', async (t) => {
+  const absent = await freshNamespace(kc, 'why-absent', t);
   await applyObjects(kc, [
     realNodePod(node, absent, 'unconfigured', { command: ['sleep', '3600'], env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'absent-settings', key: 'mode' } } }] }),
     realNodePod(node, absent, 'unmounted', { command: ['sleep', '3600'], volumeMounts: [{ name: 'creds', mountPath: '/creds' }] }, { volumes: [{ name: 'creds', secret: { secretName: 'absent-creds' } }] }),
@@ -152,8 +152,8 @@ test('a ConfigMap and a Secret that do not exist at all: named as kubectl descri
   assert.ok(lines.includes('  Pod/unmounted: volume creds cannot start: Secret "absent-creds" does not exist.'), lines.join('\n'));
 });
 
-test('a readiness probe that fails while the container starts, fewer times than its threshold: folded as expected, counted as kubectl describe pod counts it', async () => {
-  const warming = await freshNamespace(kc, 'why-ready');
+test('a readiness probe that fails while the container starts, fewer times than its threshold: folded as expected, counted as kubectl describe pod counts it', async (t) => {
+  const warming = await freshNamespace(kc, 'why-ready', t);
   await applyObjects(kc, [
     realNodePod(node, warming, 'warming', {
       command: ['sh', '-c', 'exec sleep 3600'],
