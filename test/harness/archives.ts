@@ -2,7 +2,8 @@
 // platform's executable, the krew manifest) beside the integration tests: about 100 s of CPU
 // that no test needs but the ones that install or inspect an archive. Those files say so in a line
 // of their own, `// Needs the release archives: <why>.`; the runner (integration-run.ts --package)
-// starts them once the archives are likely made, and each waits here until they are.
+// starts them once packaging has ended, and each checks here that it passed (run by hand, or picked
+// by another runner, a file waits here until it has).
 import { existsSync, readFileSync } from 'node:fs';
 import { waitFor } from './wait.ts';
 

@@ -1,5 +1,4 @@
 // Types for file-times.mjs (a test reporter, loaded by node:test as plain ESM).
 export declare const FILE_SECONDS: string;
 export declare function recordedFileSeconds(): Record<string, number>;
-export declare function keepSeconds(name: string, seconds: number): void;
 export default function fileTimes(source: AsyncIterable<unknown>): AsyncGenerator<string>;

@@ -54,11 +54,6 @@ function record(rows) {
   renameSync(tmp, FILE_SECONDS);
 }
 
-/** Keeps one more time of a step that is not a test file (the packaging beside the tests), under its name. */
-export function keepSeconds(name, seconds) {
-  record([[name, seconds]]);
-}
-
 /**
  * Files each finished test under its file as { name, seconds, nesting }; when a suite ends, the
  * rows one deeper are its tests and are named after it ("suite > test").

@@ -5,20 +5,22 @@
 //   1. the files that change what every other file sees of the cluster, one at a time with nothing
 //      beside them. Such a file says so in a line of its own, `// Runs alone: <why>.` (it adds CRDs
 //      that make a bare type name mean two things, or a second node to the cluster);
-//   2. all the others, EVTIMELINE_TEST_CONCURRENCY at a time (default 2: the whole suite passed twice
-//      in a row at 2 on the idle 2-core machine, cold and warm; see the README). Most of
+//   2. all the others, EVTIMELINE_TEST_CONCURRENCY at a time (default 3: once a file's pods stopped
+//      being probed after it ended, the run's CPU left room for a third; the whole suite passed at 3
+//      on the idle 2-core machine in 13-14 minutes against 15 at 2; see the README). Most of
 //      their time is spent waiting on the kubelet's and the controllers' clocks (back-off, probes,
 //      rollouts, node failure timings), not on the CPU. They can share the cluster because each
 //      keeps to namespaces of its own (freshNamespace), to cluster-scoped objects named after them,
 //      and to control planes, nodes and stores of its own. They start the longest first, by the
 //      median of the times the last five runs kept (file-times.mjs, FILE_SECONDS in the cache folder), a file with no
-//      time kept before them all, so that no long file is left running alone at the end. (node
-//      --test sorts the files it is given by name, so this runs node:test's run() itself.)
+//      time kept before them all, so that no long file is left running alone at the end.
+//
+// Each file runs in a node:test run() of its own, `n` at a time (file-pool.ts), so that the runner
+// knows when each ends: it deletes the file's namespaces then (cleanUpAfter).
 //
 // With --package (as `npm test` runs it, after build.mjs alone), it also runs scripts/package.mjs
 // beside the tests from its start (package-beside.ts): the files that need the release archives
-// (`// Needs the release archives: <why>.`) wait for it (archives.ts) and are placed where a slot
-// is foretold to come free after it ends, by the time it took before (start-order.ts).
+// (`// Needs the release archives: <why>.`) start only once it has ended, holding no slot before.
 //
 // Output: the spec reporter's lines, file by file, then one table of the time of each file
 // (test/harness/file-times.mjs). Exit status 1 when a test failed, or the packaging.
@@ -27,18 +29,19 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run } from 'node:test';
+import type { TestEvent } from 'node:test/reporters';
 import { spec } from 'node:test/reporters';
 import fileTimes, { recordedFileSeconds } from './file-times.mjs';
 import { ARCHIVES_STATUS, NEEDS_ARCHIVES } from './archives.ts';
 import { globalSetup, globalTeardown } from './global-setup.ts';
-import { PACKAGE_STEP, packageBeside } from './package-beside.ts';
-import { startOrder } from './start-order.ts';
+import { runPool } from './file-pool.ts';
+import { packageBeside } from './package-beside.ts';
 import { deleteNamespaces, FILE_LABEL, fileLabelValue } from './namespace.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = join(root, 'test', 'integration');
 
-const concurrency = Number(process.env.EVTIMELINE_TEST_CONCURRENCY ?? '2');
+const concurrency = Number(process.env.EVTIMELINE_TEST_CONCURRENCY ?? '3');
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.stderr.write(`EVTIMELINE_TEST_CONCURRENCY=${process.env.EVTIMELINE_TEST_CONCURRENCY}: want a whole number of at least 1\n`);
   process.exit(2);
@@ -52,7 +55,8 @@ const header = (f: string, line: RegExp) => line.test(readFileSync(join(root, f)
 const alone = files.filter((f) => header(f, /^\/\/ Runs alone: /m));
 const late = new Set(packaging ? files.filter((f) => header(f, NEEDS_ARCHIVES)) : []);
 const kept = recordedFileSeconds();
-const shared = files.filter((f) => !alone.includes(f));
+const longestFirst = (a: string, b: string) => (kept[b] ?? Infinity) - (kept[a] ?? Infinity) || a.localeCompare(b);
+const shared = files.filter((f) => !alone.includes(f)).sort(longestFirst);
 
 // One spec reporter and one table for both runs.
 const toSpec = new PassThrough({ objectMode: true });
@@ -79,20 +83,41 @@ function cleanUpAfter(file: string): void {
   );
 }
 
-/** Runs the files, `n` at a time in this order; resolves whether every test passed. */
-async function runFiles(list: string[], n: number): Promise<boolean> {
-  if (list.length === 0) return true;
+/** Tests that ended, passed and failed, over all files (suites not counted). */
+const counts = { passed: 0, failed: 0 };
+
+/**
+ * Runs one file in a node:test run() of its own, so that its end is known when its process ends
+ * (one run() of many files reports them in the order they started, a short file only after every
+ * longer one before it); its events go to the reporters in one piece when it ends, so that two
+ * files' lines do not mix. Resolves whether every test of it passed.
+ */
+async function runFile(file: string): Promise<boolean> {
   let success = false;
-  for await (const event of run({ files: list, concurrency: n, cwd: root, execArgv: ['--import', 'tsx'], signal: abort.signal })) {
+  const held: TestEvent[] = [];
+  for await (const event of run({ files: [file], cwd: root, execArgv: ['--import', 'tsx'], signal: abort.signal })) {
+    const data = event.data as { file?: string; name?: string; success?: boolean; details?: { type?: string } };
+    if (data.file === undefined && event.type === 'test:summary') success = data.success === true;
+    // The run's own totals: printed once for all files, below.
+    if (data.file === undefined && ['test:summary', 'test:diagnostic', 'test:plan'].includes(event.type)) continue;
+    if ((event.type === 'test:pass' || event.type === 'test:fail') && data.details?.type !== 'suite') counts[event.type === 'test:pass' ? 'passed' : 'failed'] += 1;
+    if (event.type === 'test:complete' && data.file !== undefined && resolve(data.name ?? '') === data.file) cleanUpAfter(data.file);
+    held.push(event);
+  }
+  for (const event of held) {
     toSpec.write(event);
     toTable.write(event);
-    if (event.type === 'test:summary' && event.data.file === undefined) success = event.data.success;
-    // A file's own test:complete (named after the file) comes when its process ends; its test:summary
-    // only once every file started before it has been reported (node:test reports files in order):
-    // a short file beside a long one kept its pods running, probed every second, for minutes.
-    else if (event.type === 'test:complete' && event.data.file !== undefined && resolve(event.data.name) === event.data.file) cleanUpAfter(event.data.file);
   }
   return success;
+}
+
+/** Runs the files, `n` at a time in this order (those in `gated` once `gate` settles); resolves whether every test passed. */
+async function runFiles(list: string[], n: number, gated: ReadonlySet<string> = new Set(), gate?: Promise<unknown>): Promise<boolean> {
+  let passed = true;
+  await runPool(list, n, async (file) => {
+    if (!(await runFile(file))) passed = false;
+  }, gated, gate);
+  return passed;
 }
 
 const started = performance.now();
@@ -116,19 +141,17 @@ try {
 }
 try {
   process.stdout.write(`\nintegration: ${alone.length} file(s) that run alone, one at a time\n`);
-  const alonePassed = await runFiles(alone, 1);
+  const alonePassed = await runFiles(alone, 1, late, packaged?.done);
   const aloneAt = seconds();
-  // What is left of the packaging, by its time kept before (two minutes the first time).
-  const readyAt = packaged === undefined ? 0 : Math.max(0, (kept[PACKAGE_STEP] ?? 120) - aloneAt);
-  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first${late.size > 0 ? ` (${[...late].join(', ')} once the archives are foretold to be made)` : ''}\n`);
-  passed = (await runFiles(startOrder(shared, kept, concurrency, late, readyAt), concurrency)) && alonePassed;
+  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first${late.size > 0 ? ` (${[...late].join(', ')} once the archives are made)` : ''}\n`);
+  passed = (await runFiles(shared, concurrency, late, packaged?.done)) && alonePassed;
   passed = ((await packaged?.done) ?? true) && passed;
   toSpec.end();
   toTable.end();
   await Promise.all(printed);
   process.stdout.write(
-    `\nintegration: ${seconds().toFixed(0)} s in all: the set-up and the files that run alone ${aloneAt.toFixed(0)} s, ` +
-      `the others ${concurrency} at a time ${(seconds() - aloneAt).toFixed(0)} s\n`,
+    `\nintegration: ${counts.passed + counts.failed} tests, ${counts.passed} passed, ${counts.failed} failed; ${seconds().toFixed(0)} s in all: ` +
+      `the set-up and the files that run alone ${aloneAt.toFixed(0)} s, the others ${concurrency} at a time ${(seconds() - aloneAt).toFixed(0)} s\n`,
   );
 } finally {
   await endPackaging();

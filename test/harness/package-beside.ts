@@ -1,14 +1,10 @@
 // `npm run package`'s second half (scripts/package.mjs: every platform's executable and archive, the
 // filled krew manifest) run by the integration runner beside its tests, once build.mjs has made this
 // machine's executable, which is all the other files run (archives.ts says why). Its lines are
-// printed in one piece when it ends; its time is kept for the next run's order (start-order.ts).
+// printed in one piece when it ends.
 import { spawn } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { keepSeconds } from './file-times.mjs';
-
-/** The name its time is kept under in FILE_SECONDS. */
-export const PACKAGE_STEP = 'scripts/package.mjs (beside the tests)';
 
 export interface Packaging {
   /** Resolves with whether it passed, once the status file is written. */
@@ -30,7 +26,6 @@ export function packageBeside(root: string, statusFile: string): Packaging {
       ended = true;
       const seconds = (performance.now() - started) / 1000;
       const ok = said === 'ok';
-      if (ok) keepSeconds(PACKAGE_STEP, seconds);
       writeFileSync(`${statusFile}.tmp`, said);
       renameSync(`${statusFile}.tmp`, statusFile);
       process.stdout.write(`\nintegration: npm run package, beside the tests, ${ok ? 'passed' : 'FAILED'} in ${seconds.toFixed(0)} s:\n${Buffer.concat(out).toString()}`);
