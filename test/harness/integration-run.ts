@@ -58,7 +58,7 @@ const kept = recordedFileSeconds();
 const longestFirst = (a: string, b: string) => (kept[b] ?? Infinity) - (kept[a] ?? Infinity) || a.localeCompare(b);
 const shared = files.filter((f) => !alone.includes(f)).sort(longestFirst);
 
-// One spec reporter and one table for both runs.
+// One spec reporter and one table for every file.
 const toSpec = new PassThrough({ objectMode: true });
 const toTable = new PassThrough({ objectMode: true });
 const printed = [toSpec.compose(spec), toTable.compose(fileTimes)].map(
@@ -115,7 +115,8 @@ async function runFile(file: string): Promise<boolean> {
 async function runFiles(list: string[], n: number, gated: ReadonlySet<string> = new Set(), gate?: Promise<unknown>): Promise<boolean> {
   let passed = true;
   await runPool(list, n, async (file) => {
-    if (!(await runFile(file))) passed = false;
+    // Stopped (Ctrl-C, the other lane failing): the files not yet started are not started.
+    if (abort.signal.aborted || !(await runFile(file))) passed = false;
   }, gated, gate);
   return passed;
 }
