@@ -1,10 +1,8 @@
 // `npm test` (after scripts/prerequisites.mjs): every check of the project, in two lanes side by side.
 //
 //   checks:      typecheck, layers, unit tests, browser tests: the CPU's work;
-//   integration: `npm run build` (this machine's executable, which the integration tests run), then the
-//                integration tests, which spend most of their time waiting on the cluster's clocks,
-//                with the rest of `npm run package` (every platform's archive, which two of their
-//                files install and inspect) beside them (test/harness/integration-run.ts --package).
+//   integration: `npm run package` (the executables the integration tests run and install), then the
+//                integration tests, which spend most of their time waiting on the cluster's clocks.
 //
 // The integration lane's output streams as it comes; each check's is held and printed in one piece
 // when it ends, so the lanes' lines do not mix. A step that fails stops the other lane (each lane is a
@@ -17,9 +15,9 @@ const at = () => ((performance.now() - started) / 1000).toFixed(0);
 const running = new Set();
 let stopping = false;
 
-function step([script, ...args], { hold }) {
+function step(script, { hold }) {
   const t0 = performance.now();
-  const child = spawn('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], { stdio: ['ignore', hold ? 'pipe' : 'inherit', hold ? 'pipe' : 'inherit'], detached: true });
+  const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', hold ? 'pipe' : 'inherit', hold ? 'pipe' : 'inherit'], detached: true });
   running.add(child);
   const held = [];
   if (hold) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => held.push(d));
@@ -59,8 +57,8 @@ async function lane(scripts, opts) {
 }
 
 const results = await Promise.all([
-  lane([['typecheck'], ['layers'], ['test:unit'], ['test:browser']], { hold: true }),
-  lane([['build'], ['test:integration', '--package']], { hold: false }),
+  lane(['typecheck', 'layers', 'test:unit', 'test:browser'], { hold: true }),
+  lane(['package', 'test:integration'], { hold: false }),
 ]);
 const ok = results.every(Boolean);
 process.stdout.write(`test: ${ok ? 'all passed' : 'FAILED'} in ${at()} s\n`);

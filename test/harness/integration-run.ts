@@ -18,24 +18,17 @@
 // Each file runs in a node:test run() of its own, `n` at a time (file-pool.ts), so that the runner
 // knows when each ends: it deletes the file's namespaces then (cleanUpAfter).
 //
-// With --package (as `npm test` runs it, after build.mjs alone), it also runs scripts/package.mjs
-// beside the tests from its start (package-beside.ts): the files that need the release archives
-// (`// Needs the release archives: <why>.`) start only once it has ended, holding no slot before.
-//
 // Output: the spec reporter's lines, file by file, then one table of the time of each file
-// (test/harness/file-times.mjs). Exit status 1 when a test failed, or the packaging.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// (test/harness/file-times.mjs). Exit status 1 when a test failed.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run } from 'node:test';
 import type { TestEvent } from 'node:test/reporters';
 import { spec } from 'node:test/reporters';
 import fileTimes, { recordedFileSeconds } from './file-times.mjs';
-import { ARCHIVES_STATUS, NEEDS_ARCHIVES } from './archives.ts';
 import { globalSetup, globalTeardown } from './global-setup.ts';
 import { runPool } from './file-pool.ts';
-import { packageBeside } from './package-beside.ts';
 import { deleteNamespaces, FILE_LABEL, fileLabelValue } from './namespace.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -47,13 +40,10 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 
-const args = process.argv.slice(2);
-const packaging = args.includes('--package');
-const given = args.filter((a) => a !== '--package').map((f) => relative(root, f));
+const given = process.argv.slice(2).map((f) => relative(root, f));
 const files = given.length > 0 ? given : readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join('test', 'integration', f));
 const header = (f: string, line: RegExp) => line.test(readFileSync(join(root, f), 'utf8'));
 const alone = files.filter((f) => header(f, /^\/\/ Runs alone: /m));
-const late = new Set(packaging ? files.filter((f) => header(f, NEEDS_ARCHIVES)) : []);
 const kept = recordedFileSeconds();
 const longestFirst = (a: string, b: string) => (kept[b] ?? Infinity) - (kept[a] ?? Infinity) || a.localeCompare(b);
 const shared = files.filter((f) => !alone.includes(f)).sort(longestFirst);
@@ -111,42 +101,26 @@ async function runFile(file: string): Promise<boolean> {
   return success;
 }
 
-/** Runs the files, `n` at a time in this order (those in `gated` once `gate` settles); resolves whether every test passed. */
-async function runFiles(list: string[], n: number, gated: ReadonlySet<string> = new Set(), gate?: Promise<unknown>): Promise<boolean> {
+/** Runs the files, `n` at a time in this order; resolves whether every test passed. */
+async function runFiles(list: string[], n: number): Promise<boolean> {
   let passed = true;
   await runPool(list, n, async (file) => {
     // Stopped (Ctrl-C, the other lane failing): the files not yet started are not started.
     if (abort.signal.aborted || !(await runFile(file))) passed = false;
-  }, gated, gate);
+  });
   return passed;
 }
 
 const started = performance.now();
 const seconds = () => (performance.now() - started) / 1000;
 let passed = false;
-const statusDir = packaging ? mkdtempSync(join(tmpdir(), 'evtimeline-archives-')) : undefined;
-const packaged = statusDir === undefined ? undefined : packageBeside(root, join(statusDir, 'status'));
-if (statusDir !== undefined) process.env[ARCHIVES_STATUS] = join(statusDir, 'status');
-abort.signal.addEventListener('abort', () => packaged?.stop());
-/** Stops the packaging (when it still runs) and removes its status file. */
-async function endPackaging(): Promise<void> {
-  packaged?.stop();
-  await packaged?.done;
-  if (statusDir !== undefined) rmSync(statusDir, { recursive: true, force: true });
-}
-try {
-  await globalSetup();
-} catch (err) {
-  await endPackaging();
-  throw err;
-}
+await globalSetup();
 try {
   process.stdout.write(`\nintegration: ${alone.length} file(s) that run alone, one at a time\n`);
-  const alonePassed = await runFiles(alone, 1, late, packaged?.done);
+  const alonePassed = await runFiles(alone, 1);
   const aloneAt = seconds();
-  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first${late.size > 0 ? ` (${[...late].join(', ')} once the archives are made)` : ''}\n`);
-  passed = (await runFiles(shared, concurrency, late, packaged?.done)) && alonePassed;
-  passed = ((await packaged?.done) ?? true) && passed;
+  process.stdout.write(`\nintegration: ${shared.length} file(s), ${concurrency} at a time, the longest first\n`);
+  passed = (await runFiles(shared, concurrency)) && alonePassed;
   toSpec.end();
   toTable.end();
   await Promise.all(printed);
@@ -155,7 +129,6 @@ try {
       `the set-up and the files that run alone ${aloneAt.toFixed(0)} s, the others ${concurrency} at a time ${(seconds() - aloneAt).toFixed(0)} s\n`,
   );
 } finally {
-  await endPackaging();
   await Promise.all(cleanups);
   await globalTeardown();
 }

@@ -3,7 +3,6 @@
 // KREW_ROOT, and the installed plugin then runs through kubectl's plugin mechanism against the
 // real control plane, completion included. The linux/arm64 archive goes the same way through krew
 // built for arm64, under qemu-user. Needs Go (to build krew) and a prior `npm run package`.
-// Needs the release archives: it installs two of them and the filled manifest.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { archiveName, DIST, FILLED_MANIFEST, fillManifest, MANIFEST_TEMPLATE } from '../../scripts/package.mjs';
 import { pinnedNodeBinary } from '../../scripts/sea.mjs';
-import { releaseArchives } from '../harness/archives.ts';
 import { ensureKrew } from '../harness/build-krew.mjs';
 import { LAB_STABLE } from '../support/builders.ts';
 import { labCapture } from '../support/lab-capture.ts';
@@ -112,7 +110,6 @@ async function createEvent(namespace: string): Promise<void> {
 before(async () => {
   cp = await controlPlane;
   krew = await ensureKrew();
-  await releaseArchives();
   for (const file of [EXECUTABLE, ARCHIVE, ARM64_ARCHIVE, FILLED_MANIFEST]) assert.ok(existsSync(file), `${file} is missing: run npm run package first`);
   work = await mkdtemp(join(tmpdir(), 'evtimeline-krew-'));
   krewRoot = join(work, 'krew');

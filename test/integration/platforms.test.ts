@@ -3,15 +3,13 @@
 // libc6-arm64-cross & co. as QEMU_LD_PREFIX; .ci/run installs them): every verb's smoke, compared
 // with the native executable byte for byte. macOS and Windows cannot run here: what can be read
 // without running them is checked (format, CPU, SEA fuse, injected bundle, the macOS signature).
-// Needs a prior `npm run package` (npm test runs it beside the tests).
-// Needs the release archives: it runs and inspects each platform's executable and archive.
+// Needs a prior `npm run package` (npm test runs it).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { releaseArchives } from '../harness/archives.ts';
 import { checkExecutable } from '../../scripts/check-executable.mjs';
 import { CPU_TYPE, machOSection, readMachO, removeSignature, verifySignature } from '../../scripts/macho.mjs';
 import { nodeBinaryFor } from '../../scripts/node-binaries.mjs';
@@ -63,7 +61,6 @@ function runArm64(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
 }
 
 before(async () => {
-  await releaseArchives();
   for (const platform of ['linux/amd64', 'linux/arm64', 'darwin/amd64', 'darwin/arm64', 'windows/amd64']) {
     assert.ok(existsSync(join(DIST, archiveName(version, platform))), `${archiveName(version, platform)} is missing: run npm run package first`);
   }

@@ -1,6 +1,5 @@
 // test/harness/file-pool.ts: the integration runner's slots. Files start in their order, never more
-// than the slots at once, a slot taking the next file the moment its last one ends; a file that
-// needs the release archives (gated) waits for them without holding a slot.
+// than the slots at once, a slot taking the next file the moment its last one ends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runPool } from '../../harness/file-pool.ts';
@@ -46,42 +45,6 @@ test('the files start in their order, two at a time, the next as soon as a slot 
   await done;
   assert.equal(c.most(), 2);
   assert.deepEqual(c.log.filter((l) => l.startsWith('start')), ['start a', 'start b', 'start c', 'start d']);
-});
-
-test('a gated file holds no slot until the gate opens, then is taken in its place in the order', async () => {
-  const c = controlled();
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const done = runPool(['late', 'a', 'b', 'c'], 2, c.start, new Set(['late']), gate);
-  await settle();
-  assert.deepEqual(c.log, ['start a', 'start b'], 'passed over while closed');
-  await c.end('a');
-  assert.deepEqual(c.log.slice(2), ['end a', 'start c']);
-  open();
-  await settle();
-  await c.end('b');
-  // Open now, and first in the order of what is left.
-  assert.deepEqual(c.log.slice(4), ['end b', 'start late']);
-  await c.end('c');
-  await c.end('late');
-  await done;
-});
-
-test('slots left with only gated files wait for the gate, and a gate that fails opens it too', async () => {
-  const c = controlled();
-  let fail!: (err: Error) => void;
-  const gate = new Promise<void>((_, reject) => (fail = reject));
-  const done = runPool(['p', 'k', 'a'], 3, c.start, new Set(['p', 'k']), gate);
-  await settle();
-  assert.deepEqual(c.log, ['start a']);
-  fail(new Error('packaging failed'));
-  await settle();
-  assert.deepEqual(c.log.slice(1).sort(), ['start k', 'start p']);
-  await c.end('a');
-  await c.end('p');
-  await c.end('k');
-  await done;
-  assert.equal(c.most(), 3);
 });
 
 test('one slot runs the files one after another; no files, nothing started', async () => {
