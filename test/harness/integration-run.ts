@@ -6,8 +6,9 @@
 //      beside them. Such a file says so in a line of its own, `// Runs alone: <why>.` (it adds CRDs
 //      that make a bare type name mean two things, or a second node to the cluster);
 //   2. all the others, EVTIMELINE_TEST_CONCURRENCY at a time (default 3: once a file's pods stopped
-//      being probed after it ended, the run's CPU left room for a third; the whole suite passed at 3
-//      on the idle 2-core machine in 13-14 minutes against 15 at 2; see the README). Most of
+//      being probed after it ended, the run's CPU left room for a third; `.ci/run` passed three
+//      times in a row at 3 on the idle 2-core machine, in 12-13 minutes, against 15 at 2; see the
+//      README). Most of
 //      their time is spent waiting on the kubelet's and the controllers' clocks (back-off, probes,
 //      rollouts, node failure timings), not on the CPU. They can share the cluster because each
 //      keeps to namespaces of its own (freshNamespace), to cluster-scoped objects named after them,
@@ -42,8 +43,7 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 
 const given = process.argv.slice(2).map((f) => relative(root, f));
 const files = given.length > 0 ? given : readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join('test', 'integration', f));
-const header = (f: string, line: RegExp) => line.test(readFileSync(join(root, f), 'utf8'));
-const alone = files.filter((f) => header(f, /^\/\/ Runs alone: /m));
+const alone = files.filter((f) => /^\/\/ Runs alone: /m.test(readFileSync(join(root, f), 'utf8')));
 const kept = recordedFileSeconds();
 const longestFirst = (a: string, b: string) => (kept[b] ?? Infinity) - (kept[a] ?? Infinity) || a.localeCompare(b);
 const shared = files.filter((f) => !alone.includes(f)).sort(longestFirst);
