@@ -144,9 +144,10 @@ function compareRefs(a: ObjectRef, b: ObjectRef): number {
  * the tie-breakers make the order the same on every run.
  */
 export function sortTimeline(events: Event[]): Event[] {
-  // Each event's times read once into columns (null as NaN), its namespace and name only on a tie:
-  // a big read's events keep their times and names in columns behind getters (core/keep.ts), and a
-  // comparison reading them anew made two numbers and, on every tie, two name strings each time.
+  // Each event's times read once into columns (null as NaN), its namespace once more as a rank, its
+  // name only on a tie: a big read's events keep their times and names in columns behind getters
+  // (core/keep.ts), and a comparison reading them anew made two numbers and, on every tie, two name
+  // strings each time.
   const n = events.length;
   const first = new Float64Array(n);
   const last = new Float64Array(n);
@@ -155,23 +156,81 @@ export function sortTimeline(events: Event[]): Event[] {
     first[i] = ev.firstSeen ?? Number.NaN;
     last[i] = ev.lastSeen ?? Number.NaN;
   }
-  const time = (at: Float64Array, a: number, b: number): number => compareTime(timeOrNull(at[a] as number), timeOrNull(at[b] as number));
   // Events with no time at all keep their order: a stable table's lines (no times, names or uids)
   // are in the order it was written, the only order its story has (incident.ts).
   const timeless = (i: number): boolean => Number.isNaN(first[i] as number) && Number.isNaN(last[i] as number);
   const content = (a: number, b: number): number => (timeless(a) && timeless(b) ? 0 : compareContent(events[a] as Event, events[b] as Event));
-  const tie = (a: number, b: number): number => compareBytes((events[a] as Event).namespace, (events[b] as Event).namespace) || compareBytes((events[a] as Event).name, (events[b] as Event).name) || content(a, b) || a - b;
-  const compare = (a: number, b: number): number => time(first, a, b) || time(last, a, b) || tie(a, b);
+  const byName = (a: number, b: number): number => compareBytes((events[a] as Event).name, (events[b] as Event).name) || content(a, b) || a - b;
+  const tie = (a: number, b: number): number => compareBytes((events[a] as Event).namespace, (events[b] as Event).namespace) || byName(a, b);
   // Most callers sort what is in order already (a read's events, filtered and sorted, sorted again
   // by the account): one pass says so, where the sort would call its comparator from the builtin,
   // which cannot inline it, for the same n - 1 pairs.
   if (inOrder(n, first, last, tie)) return events.slice();
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i += 1) order[i] = i;
-  order.sort(compare);
+  // A tie on both times is common (times in whole seconds: 200,000 events of an hour share them
+  // about 55 at a time, 690,000 ties in one sort): there the namespaces compare as ranks, not as text.
+  const rank = namespaceRanks(events);
+  const compare = (a: number, b: number): number =>
+    orderOfTimes(first[a] as number, first[b] as number) || orderOfTimes(last[a] as number, last[b] as number) || (rank[a] as number) - (rank[b] as number) || byName(a, b);
+  let order = byFirstTime(first);
+  if (order === null) order = new Uint32Array(n).map((_, i) => i).sort(compare);
+  else sortRuns(order, first, compare);
   const sorted = new Array<Event>(n);
   for (let i = 0; i < n; i += 1) sorted[i] = events[order[i] as number] as Event;
   return sorted;
+}
+
+/** Each event's namespace as its place among the namespaces present (compareBytes order). */
+function namespaceRanks(events: Event[]): Uint32Array {
+  const places = new Map<string, number>();
+  const rank = new Uint32Array(events.length);
+  for (const ev of events) places.set(ev.namespace, 0);
+  [...places.keys()].sort(compareBytes).forEach((namespace, i) => places.set(namespace, i));
+  events.forEach((ev, i) => (rank[i] = places.get(ev.namespace) as number));
+  return rank;
+}
+
+/**
+ * The slots ordered by their first time alone (no time first, then oldest) by the engine's own
+ * numeric sort, each time packed with its slot into one double (the time's offset from the earliest
+ * above the slot's bits): the comparator sort called a closure from the builtin about n log n times
+ * (2.8 million for 200,000 events read from a store in no set order). Slots of one time stay in
+ * slot order for sortRuns. Null where a time is not a whole number of milliseconds, or where the
+ * times span too long to share a double with the slot (about a year apart at 200,000 events).
+ */
+function byFirstTime(first: Float64Array): Uint32Array | null {
+  const n = first.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i += 1) {
+    const t = first[i] as number;
+    if (Number.isNaN(t)) continue;
+    if (!Number.isInteger(t)) return null;
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  const slots = 2 ** Math.ceil(Math.log2(n + 1));
+  // Offsets from 1 for times, 0 for none: the largest packed value must still be a whole double.
+  const offsets = max >= min ? max - min + 2 : 1;
+  if (offsets * slots > Number.MAX_SAFE_INTEGER) return null;
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const t = first[i] as number;
+    packed[i] = (Number.isNaN(t) ? 0 : t - min + 1) * slots + i;
+  }
+  packed.sort();
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) order[i] = (packed[i] as number) % slots;
+  return order;
+}
+
+/** Sorts by `compare` each run of slots in `order` (ordered by first time) that share one first time. */
+function sortRuns(order: Uint32Array, first: Float64Array, compare: (a: number, b: number) => number): void {
+  let start = 0;
+  for (let i = 1; i <= order.length; i += 1) {
+    if (i < order.length && orderOfTimes(first[order[start] as number] as number, first[order[i] as number] as number) === 0) continue;
+    if (i - start > 1) order.subarray(start, i).sort(compare);
+    start = i;
+  }
 }
 
 /** Whether each event sorts before the next: times first (NaN, no time, before any), then `tie` where both times are the same. */
@@ -194,10 +253,6 @@ function orderOfTimes(a: number, b: number): number {
   const noB = Number.isNaN(b);
   if (noA || noB) return noA && noB ? 0 : noA ? -1 : 1;
   return a < b ? -1 : 1;
-}
-
-function timeOrNull(value: number): number | null {
-  return Number.isNaN(value) ? null : value;
 }
 
 /**

@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { normaliseEvent } from '../../../src/core/event.ts';
-import { compareBytes, dedupeByUid, sortTimeline, stableLines } from '../../../src/core/timeline.ts';
+import { compareBytes, compareContent, dedupeByUid, sortTimeline, stableLines } from '../../../src/core/timeline.ts';
+import type { Event } from '../../../src/core/event.ts';
 import { isConventionalType } from '../../../src/core/types.ts';
 import { renderStable } from '../../../src/render/stable.ts';
 import { ev, eventsV1, labEvents, newEv, type EvOptions } from '../../support/builders.ts';
@@ -188,5 +189,42 @@ test('a timeline is one order whatever order the events came in, and sorting it 
       assert.deepEqual(sortTimeline(shuffled), sorted);
       assert.deepEqual(sortTimeline(sorted), sorted);
     }),
+  );
+});
+
+/** The order sortTimeline promises, as one comparator over the events and their places in the input. */
+function documentedOrder(events: Event[]): Event[] {
+  const time = (a: number | null, b: number | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : a > b ? 1 : 0);
+  const timeless = (e: Event): boolean => e.firstSeen === null && e.lastSeen === null;
+  return events
+    .map((e, i) => [e, i] as const)
+    .sort(
+      ([a, i], [b, j]) =>
+        time(a.firstSeen, b.firstSeen) ||
+        time(a.lastSeen, b.lastSeen) ||
+        compareBytes(a.namespace, b.namespace) ||
+        compareBytes(a.name, b.name) ||
+        (timeless(a) && timeless(b) ? 0 : compareContent(a, b)) ||
+        i - j,
+    )
+    .map(([e]) => e);
+}
+
+test('a timeline is ordered by first and last time, namespace (as UTF-8 bytes), name and content, whatever the times are', () => {
+  // Times: none, shared whole milliseconds (the numeric pre-sort), fractions and spans of centuries (the comparator alone).
+  const time = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 3 }).map((s) => 1_764_000_000_000 + s * 1000), fc.constantFrom(0.5, -86_400_000.25), fc.constantFrom(-1e15, 1e15));
+  const one = fc.record({
+    first: time,
+    last: time,
+    namespace: fc.constantFrom('a', 'b-2', 'b-10', 'é', '\u{1f600}', '\uffff', ''),
+    name: fc.constantFrom('x', 'y', 'web.17f'),
+    reason: fc.constantFrom('Started', 'BackOff'),
+  });
+  fc.assert(
+    fc.property(fc.array(one, { maxLength: 40 }), (options) => {
+      const events = options.map((o) => ({ ...normaliseEvent(ev({ reason: o.reason, namespace: o.namespace })), name: o.name, firstSeen: o.first, lastSeen: o.last }));
+      assert.deepEqual(sortTimeline(events), documentedOrder(events));
+    }),
+    { numRuns: 300 },
   );
 });
